@@ -1,0 +1,1 @@
+"""The decision chain of the Digital Employee Brain (Slack-free)."""

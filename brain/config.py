@@ -1,0 +1,184 @@
+"""Configuration: one TOML file plus environment overrides, validated with clear messages.
+
+The file is `$BRAIN_CONFIG` when set, else `$BRAIN_HOME/brain.toml` (optional). Environment
+variables win over the file. Secrets are `SecretStr` so they never print or log by accident.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+
+DEFAULT_HOME = Path.home() / ".brain"
+
+
+class ConfigError(Exception):
+    """The configuration is missing, unreadable or invalid; the message says what to fix."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RoutingConfig(_Section):
+    """Seed 000 thresholds and weights, seed 002 supporting-agent rule."""
+
+    fast_threshold: float = Field(0.8, ge=0, le=1)
+    verify_threshold: float = Field(0.4, ge=0, le=1)
+    weight_keyword: float = Field(0.30, ge=0, le=1)
+    weight_semantic: float = Field(0.30, ge=0, le=1)
+    weight_knowledge: float = Field(0.20, ge=0, le=1)
+    weight_session: float = Field(0.10, ge=0, le=1)
+    weight_memory: float = Field(0.10, ge=0, le=1)
+    supporting_min: float = Field(0.45, ge=0, le=1)
+    supporting_ratio: float = Field(0.55, ge=0, le=1)
+    max_parallel: int = Field(3, ge=1, le=10)
+
+    @model_validator(mode="after")
+    def _check(self) -> RoutingConfig:
+        if self.verify_threshold > self.fast_threshold:
+            raise ValueError("verify_threshold must not exceed fast_threshold")
+        total = (
+            self.weight_keyword
+            + self.weight_semantic
+            + self.weight_knowledge
+            + self.weight_session
+            + self.weight_memory
+        )
+        if abs(total - 1.0) > 1e-6:
+            raise ValueError(f"the five signal weights must sum to 1.0, not {total:.3f}")
+        return self
+
+
+class KnowledgeConfig(_Section):
+    """Where the vector store lives and which embedder to use."""
+
+    qdrant_url: str | None = None
+    qdrant_api_key: SecretStr | None = None
+    #: "minilm" (offline all-MiniLM-L6-v2) or "none" (sparse channel only).
+    embedder: str = "minilm"
+    collection: str = "knowledge"
+    ingest_sample: bool = True
+
+    @model_validator(mode="after")
+    def _check(self) -> KnowledgeConfig:
+        if self.embedder not in ("minilm", "none"):
+            raise ValueError(f"embedder must be 'minilm' or 'none', not {self.embedder!r}")
+        return self
+
+
+class LLMConfig(_Section):
+    """Optional Anthropic model; without a key the brain uses its non-LLM paths."""
+
+    api_key: SecretStr | None = None
+    base_url: str | None = None
+    model: str = "claude-sonnet-4-5"
+    timeout_s: float = Field(8.0, gt=0, le=120)
+    max_tokens: int = Field(512, ge=16, le=8192)
+
+
+class SlackConfig(_Section):
+    """Slack app credentials and behaviour."""
+
+    bot_token: SecretStr | None = None
+    signing_secret: SecretStr | None = None
+    app_token: SecretStr | None = None
+    api_url: str | None = None
+    oncall_channel: str | None = None
+    #: A user id ("U123") or user-group id ("S123") mentioned in on-call alerts.
+    oncall_mention: str | None = None
+    #: Channels where the bot answers every message, not only mentions.
+    brain_channels: list[str] = Field(default_factory=list)
+    #: Re-send an unacknowledged on-call alert after this many seconds (0 = never).
+    reescalate_after_s: float = Field(900.0, ge=0)
+    port: int = Field(3000, ge=0, le=65535)
+
+
+class Settings(_Section):
+    """All settings of one brain home."""
+
+    home: Path = DEFAULT_HOME
+    routing: RoutingConfig = Field(default_factory=RoutingConfig)  # type: ignore[arg-type]
+    knowledge: KnowledgeConfig = Field(default_factory=KnowledgeConfig)
+    llm: LLMConfig = Field(default_factory=LLMConfig)
+    slack: SlackConfig = Field(default_factory=SlackConfig)  # type: ignore[arg-type]
+
+    def path(self, *parts: str) -> Path:
+        """A path under the brain home."""
+        return self.home.joinpath(*parts)
+
+
+#: Environment variable -> (section, key). Section "" means top level.
+ENV_OVERRIDES: dict[str, tuple[str, str]] = {
+    "BRAIN_HOME": ("", "home"),
+    "BRAIN_QDRANT_URL": ("knowledge", "qdrant_url"),
+    "BRAIN_QDRANT_API_KEY": ("knowledge", "qdrant_api_key"),
+    "BRAIN_EMBEDDER": ("knowledge", "embedder"),
+    "ANTHROPIC_API_KEY": ("llm", "api_key"),
+    "ANTHROPIC_BASE_URL": ("llm", "base_url"),
+    "BRAIN_LLM_MODEL": ("llm", "model"),
+    "BRAIN_LLM_TIMEOUT": ("llm", "timeout_s"),
+    "SLACK_BOT_TOKEN": ("slack", "bot_token"),
+    "SLACK_SIGNING_SECRET": ("slack", "signing_secret"),
+    "SLACK_APP_TOKEN": ("slack", "app_token"),
+    "SLACK_API_URL": ("slack", "api_url"),
+    "BRAIN_ONCALL_CHANNEL": ("slack", "oncall_channel"),
+    "BRAIN_ONCALL_MENTION": ("slack", "oncall_mention"),
+    "BRAIN_CHANNELS": ("slack", "brain_channels"),
+    "BRAIN_REESCALATE_AFTER": ("slack", "reescalate_after_s"),
+}
+
+
+def _config_file(env: Mapping[str, str]) -> Path | None:
+    explicit = env.get("BRAIN_CONFIG")
+    if explicit:
+        path = Path(explicit).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"BRAIN_CONFIG points to {path}, which is not a readable file")
+        return path
+    home = Path(env.get("BRAIN_HOME") or DEFAULT_HOME).expanduser()
+    candidate = home / "brain.toml"
+    return candidate if candidate.is_file() else None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read configuration {path}: {exc}") from exc
+
+
+def _format_errors(error: ValidationError, source: str) -> str:
+    lines = [f"invalid configuration ({source}):"]
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        lines.append(f"  {where}: {item['msg']}")
+    return "\n".join(lines)
+
+
+def load_settings(env: Mapping[str, str] | None = None) -> Settings:
+    """Read the configuration file and apply environment overrides."""
+    env = os.environ if env is None else env
+    path = _config_file(env)
+    data: dict[str, Any] = _read_toml(path) if path else {}
+    for variable, (section, key) in ENV_OVERRIDES.items():
+        value = env.get(variable)
+        if value is None or value == "":
+            continue
+        parsed: Any = value
+        if key == "brain_channels":
+            parsed = [part.strip() for part in value.split(",") if part.strip()]
+        target = data if not section else data.setdefault(section, {})
+        target[key] = parsed
+    try:
+        settings = Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_format_errors(exc, str(path) if path else "environment")) from exc
+    settings.home = settings.home.expanduser()
+    return settings

@@ -1,0 +1,100 @@
+"""The controller protocol: what every routable handler offers the brain.
+
+Controllers see one typed `ControllerContext`, never a Slack payload. `dry_run` has no side
+effects; `handle` does the work and returns a surface-neutral `ControllerResult`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from brain.llm import LLMClient
+    from controllers.tickets import TicketStore
+    from knowledge.skill import KnowledgeSkill
+
+
+@dataclass(slots=True)
+class ControllerServices:
+    """Shared services a controller may use; each may be absent."""
+
+    knowledge: KnowledgeSkill | None = None
+    tickets: TicketStore | None = None
+    llm: LLMClient | None = None
+
+
+@dataclass(slots=True)
+class ControllerContext:
+    """Everything a controller may know about one message."""
+
+    text: str
+    user: str
+    channel: str
+    thread: str | None
+    decision_id: str
+    intent: str
+    urgency: str
+    entities: dict[str, list[str]]
+    services: ControllerServices = field(default_factory=ControllerServices)
+    #: Output of an earlier controller in a pipeline composition (e.g. alarm -> ticket).
+    upstream: dict[str, Any] | None = None
+    #: Parameters already answered by the user (e.g. after a clarification).
+    parameters: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class DryRunResult:
+    """Can this controller take the message? No side effects were made to find out."""
+
+    ok: bool
+    reason: str = ""
+    missing: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ControllerResult:
+    """A surface-neutral answer: text plus structured data the surface may render."""
+
+    ok: bool
+    summary: str
+    details: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+    citations: list[str] = field(default_factory=list)
+    #: Parameters the controller still needs from the user.
+    missing: list[str] = field(default_factory=list)
+    escalate: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "ok": self.ok,
+            "summary": self.summary,
+            "details": self.details,
+            "data": self.data,
+            "citations": self.citations,
+            "missing": self.missing,
+            "escalate": self.escalate,
+        }
+
+
+@runtime_checkable
+class Controller(Protocol):
+    """A routable handler. Python controllers register via the `brain.controllers` entry point."""
+
+    name: str
+    label: str
+    description: str
+    keywords: Sequence[str]
+    examples: Sequence[str]
+    required_entities: Sequence[str]
+    origin: str
+
+    def dry_run(self, context: ControllerContext) -> DryRunResult:
+        """Check, without side effects, whether this controller can take the message."""
+        ...
+
+    def handle(self, context: ControllerContext) -> ControllerResult:
+        """Do the work and return a surface-neutral result."""
+        ...

@@ -1,0 +1,49 @@
+"""Records returned by the knowledge-base routing skill."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One retrieved chunk."""
+
+    source: str
+    title: str
+    text: str
+    score: float
+    section: str = ""
+    language: str = ""
+    domain: str = ""
+    chunk_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A glossary entry."""
+
+    term: str
+    definition: str
+    domain: str = ""
+    aliases: tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class IdMatch:
+    """An identifier recognised by an ID pattern of the knowledge base."""
+
+    token: str
+    kind: str
+    domain: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """How strongly the knowledge base supports routing a text to a controller (0..1)."""
+
+    controller: str
+    score: float
+    evidence: tuple[Hit, ...] = field(default_factory=tuple)

@@ -1,0 +1,73 @@
+"""The `brain` command line.
+
+Sub-commands live in small modules that register their own parser. Registration imports
+nothing heavy, so `brain --help` and other model-free commands answer fast; each handler
+imports what it needs when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from brain.config import ConfigError
+
+#: Modules that expose `register(subparsers)`; each sets `handler="module:function"`.
+COMMAND_MODULES: tuple[str, ...] = (
+    "brain.cli.ask",
+    "brain.cli.feedback",
+    "brain.cli.why",
+    "brain.cli.controllers",
+    "knowledge.cli",
+    "brain.cli.eval",
+    "brain.cli.chat",
+    "brain.cli.run",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser with every available sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="brain",
+        description="Digital Employee Brain: routes operations messages to controllers.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == module_name:
+                continue  # a surface not built yet
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def _resolve(handler: str) -> object:
+    module_name, _, attribute = handler.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `brain` console script; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        function = _resolve(handler)
+        code = function(args)  # type: ignore[operator]
+    except ConfigError as exc:
+        print(f"brain: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return int(code or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

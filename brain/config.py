@@ -103,10 +103,10 @@ class Settings(_Section):
     """All settings of one brain home."""
 
     home: Path = DEFAULT_HOME
-    routing: RoutingConfig = Field(default_factory=RoutingConfig)  # type: ignore[arg-type]
+    routing: RoutingConfig = Field(default_factory=RoutingConfig)
     knowledge: KnowledgeConfig = Field(default_factory=KnowledgeConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
-    slack: SlackConfig = Field(default_factory=SlackConfig)  # type: ignore[arg-type]
+    slack: SlackConfig = Field(default_factory=SlackConfig)
 
     def path(self, *parts: str) -> Path:
         """A path under the brain home."""

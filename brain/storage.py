@@ -49,9 +49,13 @@ class AtomicJSONStorage(Storage):
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise StorageError(f"{self.path} is not valid JSON ({exc}); it was left untouched") from exc
+            raise StorageError(
+                f"{self.path} is not valid JSON ({exc}); it was left untouched"
+            ) from exc
         if not isinstance(data, dict):
-            raise StorageError(f"{self.path} does not hold a TinyDB document; it was left untouched")
+            raise StorageError(
+                f"{self.path} does not hold a TinyDB document; it was left untouched"
+            )
         return data
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:

@@ -1,0 +1,210 @@
+"""Block Kit views, built with slack_sdk's models so Slack's limits are checked.
+
+Text that would pass a limit is shortened (with an ellipsis), never rejected. Text that comes
+from users or controllers is escaped, so it cannot ping `<!channel>` or forge a link.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from slack_sdk.models.blocks import (
+    ActionsBlock,
+    Block,
+    ButtonElement,
+    ContextBlock,
+    MarkdownTextObject,
+    Option,
+    PlainTextObject,
+    SectionBlock,
+    StaticSelectElement,
+)
+
+from brain.conversation import NONE_OF_THESE, Choice, Conversation, Reply
+
+SECTION_TEXT = SectionBlock.text_max_length  # 3000
+BUTTON_TEXT = ButtonElement.text_max_length  # 75
+BUTTON_VALUE = ButtonElement.value_max_length  # 2000
+OPTION_TEXT = Option.label_max_length  # 75
+OPTION_VALUE = Option.value_max_length  # 150
+SELECT_OPTIONS = StaticSelectElement.options_max_length  # 100
+PLACEHOLDER = StaticSelectElement.placeholder_max_length  # 150
+CONTEXT_TEXT = 2000
+ACTIONS_ELEMENTS = ActionsBlock.elements_max_length  # 25
+MESSAGE_BLOCKS = 50
+#: Top-level `text` of a message (notification fallback); Slack truncates past 40,000.
+FALLBACK_TEXT = 3000
+
+ACTION_CONFIRM = "brain_confirm"
+ACTION_REROUTE = "brain_reroute"
+ACTION_CLARIFY_PREFIX = "brain_clarify_"
+ACTION_ACK = "brain_oncall_ack"
+#: block_id prefixes carrying the decision id of the actions inside.
+BLOCK_DECISION = "brain_decision:"
+BLOCK_CLARIFY = "brain_clarify:"
+BLOCK_REROUTE = "brain_reroute:"
+BLOCK_ALERT = "brain_alert:"
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, marked with an ellipsis when cut."""
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def escape(text: str) -> str:
+    """Escape Slack's control characters in untrusted text."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _section(text: str, block_id: str | None = None) -> SectionBlock:
+    return SectionBlock(
+        text=MarkdownTextObject(text=shorten(text, SECTION_TEXT)), block_id=block_id
+    )
+
+
+def _context(text: str) -> ContextBlock:
+    return ContextBlock(elements=[MarkdownTextObject(text=shorten(text, CONTEXT_TEXT))])
+
+
+def _button(text: str, action_id: str, value: str, style: str | None = None) -> ButtonElement:
+    return ButtonElement(
+        text=PlainTextObject(text=shorten(text, BUTTON_TEXT), emoji=True),
+        action_id=action_id,
+        value=shorten(value, BUTTON_VALUE),
+        style=style,
+    )
+
+
+def _select(placeholder: str, action_id: str, choices: Sequence[Choice]) -> StaticSelectElement:
+    options = [
+        Option(text=PlainTextObject(text=shorten(c.label, OPTION_TEXT)), value=c.value)
+        for c in choices[:SELECT_OPTIONS]
+        if len(c.value) <= OPTION_VALUE
+    ]
+    return StaticSelectElement(
+        placeholder=PlainTextObject(text=shorten(placeholder, PLACEHOLDER)),
+        action_id=action_id,
+        options=options,
+    )
+
+
+def to_dicts(blocks: Sequence[Block]) -> list[dict[str, Any]]:
+    """Validated JSON of the blocks (slack_sdk raises on any limit we failed to respect)."""
+    return [block.to_dict() for block in blocks[:MESSAGE_BLOCKS]]
+
+
+def fallback_text(text: str) -> str:
+    """The notification text of a message."""
+    return shorten(text, FALLBACK_TEXT)
+
+
+def reply_blocks(reply: Reply, conversation: Conversation) -> list[dict[str, Any]]:
+    """The in-thread answer to a message: decision and result, rationale, and actions."""
+    decision = reply.decision
+    blocks: list[Block] = [_section(escape(reply.text))]
+    if decision is None:
+        return to_dicts(blocks)
+    if reply.kind == "clarify":
+        buttons = [
+            _button(c.label, f"{ACTION_CLARIFY_PREFIX}{i}", c.value)
+            for i, c in enumerate(reply.choices[:ACTIONS_ELEMENTS])
+        ]
+        blocks.append(ActionsBlock(block_id=BLOCK_CLARIFY + decision.decision_id, elements=buttons))
+        blocks.append(_context(escape(conversation.rationale(decision))))
+        return to_dicts(blocks)
+    blocks.append(_context(escape(conversation.rationale(decision))))
+    elements: list[Any] = []
+    if decision.controller is not None:
+        elements.append(_button("Right", ACTION_CONFIRM, decision.decision_id, style="primary"))
+    others = conversation.controller_choices(exclude=decision.controller)
+    if others:
+        elements.append(_select("Route elsewhere", ACTION_REROUTE, others))
+    if elements:
+        blocks.append(
+            ActionsBlock(block_id=BLOCK_DECISION + decision.decision_id, elements=elements)
+        )
+    return to_dicts(blocks)
+
+
+def reroute_prompt_blocks(
+    decision_id: str, text: str, choices: Sequence[Choice]
+) -> list[dict[str, Any]]:
+    """A question with only the "Route elsewhere" choice (after a 👎)."""
+    blocks: list[Block] = [
+        _section(escape(text)),
+        ActionsBlock(
+            block_id=BLOCK_REROUTE + decision_id,
+            elements=[_select("Route elsewhere", ACTION_REROUTE, choices)],
+        ),
+    ]
+    return to_dicts(blocks)
+
+
+def resolved_blocks(original: Sequence[dict[str, Any]], note: str) -> list[dict[str, Any]]:
+    """The original message with its actions replaced by a note, so nobody clicks twice."""
+    kept = [block for block in original if block.get("type") != "actions"]
+    kept = kept[: MESSAGE_BLOCKS - 1]
+    kept.append(_context(note).to_dict())
+    return kept
+
+
+def clarify_note(value: str, label: str, user: str) -> str:
+    """What replaces the clarification buttons once answered."""
+    if value == NONE_OF_THESE:
+        return f"✋ none of these, said <@{user}>"
+    return f"↪ routed to {escape(label)} by <@{user}>"
+
+
+def text_blocks(text: str, *, code: bool = False) -> list[dict[str, Any]]:
+    """Long text as consecutive sections (split on lines), e.g. a /brain-why explanation."""
+    fence = "```" if code else ""
+    room = SECTION_TEXT - 2 * len(fence) - 2
+    chunks: list[str] = []
+    current = ""
+    for line in escape(text).splitlines() or [""]:
+        while len(line) > room:
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:room])
+            line = line[room:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > room:
+            chunks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not chunks:
+        chunks.append(current)
+    if len(chunks) > MESSAGE_BLOCKS:
+        chunks = [*chunks[: MESSAGE_BLOCKS - 1], "… (shortened; see `brain why` for the rest)"]
+    return to_dicts([_section(f"{fence}\n{c}\n{fence}" if fence else c) for c in chunks])
+
+
+def alert_blocks(
+    *,
+    alert_id: str,
+    mention: str | None,
+    asker: str,
+    text: str,
+    urgency: str,
+    permalink: str | None,
+    summary: str,
+    resend: int = 0,
+) -> list[dict[str, Any]]:
+    """The on-call alert: who, what, urgency, link to the thread, summary, Acknowledge."""
+    who = f"{mention} " if mention else ""
+    again = f" (re-sent #{resend}: not acknowledged yet)" if resend else ""
+    head = f"{who}:rotating_light: *Escalation* from <@{asker}>, urgency *{escape(urgency)}*{again}"
+    link = f"<{permalink}|Open the thread>" if permalink else "(no link to the thread)"
+    blocks: list[Block] = [
+        _section(head),
+        _section("> " + escape(text).replace("\n", "\n> ")),
+        _context(f"{escape(summary)} · {link}"),
+        ActionsBlock(
+            block_id=BLOCK_ALERT + alert_id,
+            elements=[_button("Acknowledge", ACTION_ACK, alert_id, style="danger")],
+        ),
+    ]
+    return to_dicts(blocks)

@@ -1,0 +1,228 @@
+"""On-call escalation: alert, re-send while unacknowledged, record acknowledgements.
+
+Alerts live in TinyDB (`slack/alerts.json` under the brain home), so a restart keeps the
+pending ones and keeps re-sending them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+from tinydb import Query
+
+from bot.blocks import alert_blocks, fallback_text, resolved_blocks
+from brain.config import SlackConfig
+from brain.storage import file_lock, open_db
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class Alert:
+    """One escalation sent to on-call."""
+
+    alert_id: str
+    decision_id: str
+    asker: str
+    text: str
+    urgency: str
+    summary: str
+    permalink: str | None
+    oncall_channel: str
+    source_channel: str
+    source_thread: str
+    created_at: float
+    last_sent_at: float
+    #: ts of every alert message posted (the first one, then each re-send).
+    messages: list[str] = field(default_factory=list)
+    acknowledged_by: str | None = None
+    acknowledged_at: float | None = None
+
+
+def mention_markup(mention: str | None) -> str | None:
+    """`U123` -> `<@U123>`, `S123` -> `<!subteam^S123>`; ready markup is kept."""
+    if not mention:
+        return None
+    mention = mention.strip()
+    if mention.startswith("<"):
+        return mention
+    if mention.startswith("S"):
+        return f"<!subteam^{mention}>"
+    return f"<@{mention}>"
+
+
+class Escalations:
+    """Sends and tracks on-call alerts (async Slack calls; file I/O in worker threads)."""
+
+    def __init__(self, config: SlackConfig, path: Path) -> None:
+        self.config = config
+        self.path = path
+        self._db = open_db(path)
+        self._lock = file_lock(path)
+
+    # -- storage -------------------------------------------------------------------------------
+
+    def _save(self, alert: Alert) -> None:
+        with self._lock:
+            self._db.upsert(asdict(alert), Query().alert_id == alert.alert_id)
+
+    def get(self, alert_id: str) -> Alert | None:
+        """One alert by id."""
+        with self._lock:
+            row = self._db.get(Query().alert_id == alert_id)
+        return Alert(**dict(row)) if isinstance(row, dict) else None
+
+    def pending(self) -> list[Alert]:
+        """Alerts nobody acknowledged yet."""
+        with self._lock:
+            rows = self._db.search(Query().acknowledged_by == None)  # noqa: E711 (TinyDB query)
+        return [Alert(**dict(row)) for row in rows]
+
+    # -- Slack ---------------------------------------------------------------------------------
+
+    async def escalate(
+        self,
+        client: AsyncWebClient,
+        *,
+        decision_id: str,
+        asker: str,
+        text: str,
+        urgency: str,
+        summary: str,
+        channel: str,
+        thread_ts: str,
+    ) -> Alert | None:
+        """Post the alert to the on-call channel; None when no channel is configured."""
+        target = self.config.oncall_channel
+        if not target:
+            log.warning(
+                "decision %s asks for escalation but no on-call channel is set", decision_id
+            )
+            return None
+        permalink: str | None = None
+        try:
+            found = await client.chat_getPermalink(channel=channel, message_ts=thread_ts)
+            permalink = str(found.get("permalink") or "") or None
+        except SlackApiError as exc:
+            log.warning("no permalink for %s/%s: %s", channel, thread_ts, exc.response.get("error"))
+        now = time.time()
+        alert = Alert(
+            alert_id=uuid.uuid4().hex[:16],
+            decision_id=decision_id,
+            asker=asker,
+            text=text,
+            urgency=urgency,
+            summary=summary,
+            permalink=permalink,
+            oncall_channel=target,
+            source_channel=channel,
+            source_thread=thread_ts,
+            created_at=now,
+            last_sent_at=now,
+        )
+        await self._post(client, alert, resend=0)
+        await asyncio.to_thread(self._save, alert)
+        return alert
+
+    async def _post(self, client: AsyncWebClient, alert: Alert, *, resend: int) -> None:
+        blocks = alert_blocks(
+            alert_id=alert.alert_id,
+            mention=mention_markup(self.config.oncall_mention),
+            asker=alert.asker,
+            text=alert.text,
+            urgency=alert.urgency,
+            permalink=alert.permalink,
+            summary=alert.summary,
+            resend=resend,
+        )
+        mention = mention_markup(self.config.oncall_mention) or ""
+        posted = await client.chat_postMessage(
+            channel=alert.oncall_channel,
+            text=fallback_text(f"{mention} Escalation from <@{alert.asker}>: {alert.text}"),
+            blocks=blocks,
+        )
+        alert.messages.append(str(posted["ts"]))
+        alert.last_sent_at = time.time()
+
+    async def resend_due(self, client: AsyncWebClient, now: float | None = None) -> int:
+        """Re-send every unacknowledged alert older than the re-escalation delay."""
+        delay = self.config.reescalate_after_s
+        if delay <= 0:
+            return 0
+        now = time.time() if now is None else now
+        sent = 0
+        for alert in await asyncio.to_thread(self.pending):
+            if now - alert.last_sent_at < delay:
+                continue
+            try:
+                await self._post(client, alert, resend=len(alert.messages))
+            except SlackApiError as exc:
+                log.warning(
+                    "re-sending alert %s failed: %s", alert.alert_id, exc.response.get("error")
+                )
+                continue
+            await asyncio.to_thread(self._save, alert)
+            sent += 1
+        return sent
+
+    async def run(self, client: AsyncWebClient) -> None:
+        """Background loop started with the app: re-sends unacknowledged alerts until cancelled."""
+        delay = self.config.reescalate_after_s
+        if delay <= 0:
+            return
+        tick = min(max(delay / 4, 0.05), 30.0)
+        while True:
+            await asyncio.sleep(tick)
+            try:
+                await self.resend_due(client)
+            except Exception:
+                log.exception("re-escalation pass failed; will retry")
+
+    async def acknowledge(
+        self,
+        client: AsyncWebClient,
+        *,
+        alert_id: str,
+        user: str,
+        channel: str,
+        ts: str,
+        original_blocks: list[dict[str, Any]],
+    ) -> Alert | None:
+        """Record who acknowledged; update the alert messages and tell the asker."""
+        alert = await asyncio.to_thread(self.get, alert_id)
+        if alert is None:
+            return None
+        first = alert.acknowledged_by is None
+        if first:
+            alert.acknowledged_by = user
+            alert.acknowledged_at = time.time()
+            await asyncio.to_thread(self._save, alert)
+        who = alert.acknowledged_by or user
+        at = datetime.fromtimestamp(alert.acknowledged_at or time.time(), UTC).strftime("%H:%M UTC")
+        note = f"✅ acknowledged by <@{who}> at {at}"
+        await client.chat_update(
+            channel=channel,
+            ts=ts,
+            text=fallback_text(f"Escalation acknowledged by <@{who}>"),
+            blocks=resolved_blocks(original_blocks, note),
+        )
+        if first:
+            await client.chat_postMessage(
+                channel=alert.source_channel,
+                thread_ts=alert.source_thread,
+                text=f"On-call <@{who}> acknowledged the escalation.",
+            )
+        return alert
+
+    def close(self) -> None:
+        """Release the file."""
+        self._db.close()

@@ -1,0 +1,76 @@
+"""`/brain-why [message link | decision id]`: an ephemeral explanation of a decision."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncRespond
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks import fallback_text, text_blocks
+from bot.services import BotServices
+
+COMMAND = "/brain-why"
+#: https://team.slack.com/archives/C123ABC/p1700000000123456(?thread_ts=...)
+PERMALINK = re.compile(r"/archives/([A-Z0-9]+)/p(\d{10})(\d{6})")
+
+
+async def resolve_target(
+    services: BotServices, argument: str, *, user: str, channel: str
+) -> tuple[str | None, str]:
+    """(decision id, "") or (None, why not) for the command's argument."""
+    argument = argument.strip().strip("<>").split("|", 1)[0]
+    if not argument:
+        last = await asyncio.to_thread(services.brain.last_decision, user, channel)
+        if last is None:
+            return None, "You have no decision in this channel yet. Pass a message link or id."
+        return last.decision_id, ""
+    link = PERMALINK.search(argument)
+    if link:
+        found = await asyncio.to_thread(
+            services.links.find_ts, link.group(1), f"{link.group(2)}.{link.group(3)}"
+        )
+        if found is None:
+            return None, "I did not route that message, so there is nothing to explain."
+        return found.decision_id, ""
+    return argument, ""
+
+
+def register(app: AsyncApp, services: BotServices) -> None:
+    """Register the slash command."""
+
+    @app.command(COMMAND)
+    async def on_why(
+        ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond, client: AsyncWebClient
+    ) -> None:
+        await ack()
+        services.work.spawn(_explain(services, command, respond, client))
+
+
+async def _explain(
+    services: BotServices, command: dict[str, Any], respond: AsyncRespond, client: AsyncWebClient
+) -> None:
+    user = str(command.get("user_id") or "")
+    channel = str(command.get("channel_id") or "")
+    decision_id, problem = await resolve_target(
+        services, str(command.get("text") or ""), user=user, channel=channel
+    )
+    if decision_id is None:
+        text, blocks = problem, None
+    else:
+        reply = await asyncio.to_thread(services.conversation.why, decision_id)
+        text = reply.text
+        blocks = text_blocks(reply.text, code=True) if reply.kind == "explain" else None
+    if command.get("response_url"):
+        await respond(
+            text=fallback_text(text),
+            blocks=blocks,
+            response_type="ephemeral",
+            replace_original=False,
+        )
+    else:
+        await client.chat_postEphemeral(
+            channel=channel, user=user, text=fallback_text(text), blocks=blocks
+        )

@@ -1,0 +1,90 @@
+"""`message` events: DMs always, brain channels always, and the asker's replies in bot threads.
+
+Edits, deletions, joins and other subtypes, bot messages and the bot's own messages are
+acknowledged (Bolt acks every event before this listener runs) and ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from slack_bolt.async_app import AsyncApp, AsyncBoltContext
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.replies import answer_message
+from bot.services import BotServices
+
+#: Message subtypes that carry a new user message; every other subtype is ignored.
+USER_SUBTYPES = frozenset({None, "file_share", "thread_broadcast", "me_message"})
+
+
+def user_message(event: dict[str, Any], bot_user_id: str | None) -> bool:
+    """True when the event is a fresh message written by a person (not a bot, not an edit)."""
+    if event.get("subtype") not in USER_SUBTYPES:
+        return False
+    if event.get("bot_id") or event.get("bot_profile"):
+        return False
+    user = event.get("user")
+    if not user or user == bot_user_id:
+        return False
+    return bool(str(event.get("text") or "").strip())
+
+
+def message_key(event: dict[str, Any]) -> str:
+    """Identifies one Slack message (a mention arrives both as app_mention and message)."""
+    return f"message:{event.get('channel')}:{event.get('ts')}"
+
+
+def strip_mention(text: str, bot_user_id: str | None) -> str:
+    """The text without the leading `<@BOT>` mention(s)."""
+    if bot_user_id:
+        text = text.replace(f"<@{bot_user_id}>", " ")
+    return " ".join(text.split()) if "\n" not in text else text.strip()
+
+
+def register(app: AsyncApp, services: BotServices) -> None:
+    """Register the `message` listener."""
+
+    @app.event("message")
+    async def on_message(
+        event: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
+    ) -> None:
+        bot_user_id = context.bot_user_id
+        if not user_message(event, bot_user_id):
+            return
+        text = str(event.get("text") or "")
+        if bot_user_id and f"<@{bot_user_id}>" in text and event.get("channel_type") != "im":
+            return  # the app_mention listener takes it
+        key = message_key(event)
+        if services.events.seen(key):
+            return
+        services.work.spawn(_maybe_answer(services, client, event, key, bot_user_id))
+
+
+async def _maybe_answer(
+    services: BotServices,
+    client: AsyncWebClient,
+    event: dict[str, Any],
+    key: str,
+    bot_user_id: str | None,
+) -> None:
+    channel = str(event["channel"])
+    thread_ts = event.get("thread_ts")
+    user = str(event["user"])
+    wanted = event.get("channel_type") == "im" or channel in services.settings.slack.brain_channels
+    if not wanted and thread_ts:
+        # In other channels only the asker's own replies in a thread the bot answered continue.
+        root = await asyncio.to_thread(services.links.get, channel, str(thread_ts))
+        wanted = root is not None and root.asker == user
+    if not wanted or not services.events.claim(key):
+        return
+    await answer_message(
+        services,
+        client,
+        text=strip_mention(str(event.get("text") or ""), bot_user_id),
+        user=user,
+        channel=channel,
+        ts=str(event["ts"]),
+        thread_ts=str(thread_ts) if thread_ts else None,
+    )

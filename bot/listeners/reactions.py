@@ -1,0 +1,80 @@
+"""Reactions on the bot's replies: 👍 confirms, 👎 rejects and offers "Route elsewhere".
+
+Policy: only the asker's reactions count (a reaction by anyone else is ignored, because
+others often react with 👍 to mean "me too"). Buttons are the way for others to correct.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.replies import post_reply
+from bot.services import BotServices
+
+CONFIRM_REACTIONS = frozenset({"+1", "thumbsup"})
+REJECT_REACTIONS = frozenset({"-1", "thumbsdown"})
+#: Roles of bot messages a reaction gives feedback on.
+FEEDBACK_ROLES = frozenset({"reply"})
+
+
+def reaction_name(raw: str) -> str:
+    """`+1::skin-tone-3` -> `+1`."""
+    return raw.split("::", 1)[0]
+
+
+def register(app: AsyncApp, services: BotServices) -> None:
+    """Register the `reaction_added` listener."""
+
+    @app.event("reaction_added")
+    async def on_reaction(event: dict[str, Any], client: AsyncWebClient) -> None:
+        item = event.get("item") or {}
+        name = reaction_name(str(event.get("reaction") or ""))
+        if item.get("type") != "message" or name not in CONFIRM_REACTIONS | REJECT_REACTIONS:
+            return
+        services.work.spawn(
+            _feedback(
+                services,
+                client,
+                user=str(event.get("user") or ""),
+                channel=str(item.get("channel") or ""),
+                ts=str(item.get("ts") or ""),
+                confirm=name in CONFIRM_REACTIONS,
+            )
+        )
+
+
+async def _feedback(
+    services: BotServices,
+    client: AsyncWebClient,
+    *,
+    user: str,
+    channel: str,
+    ts: str,
+    confirm: bool,
+) -> None:
+    link = await asyncio.to_thread(services.links.get, channel, ts)
+    if link is None or link.role not in FEEDBACK_ROLES or link.asker != user:
+        return
+    await asyncio.to_thread(services.events.flush)
+    conversation = services.conversation
+    if confirm:
+        await asyncio.to_thread(
+            conversation.confirm, link.decision_id, user=user, source="slack-reaction"
+        )
+        return
+    reply = await asyncio.to_thread(
+        conversation.reject, link.decision_id, user=user, source="slack-reaction"
+    )
+    await post_reply(
+        services,
+        client,
+        reply,
+        channel=channel,
+        thread_ts=link.thread_ts,
+        asker=link.asker,
+        role="reroute",
+    )

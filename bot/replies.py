@@ -1,0 +1,123 @@
+"""Turning a Slack message into a brain turn and posting the reply in its thread.
+
+Shared by the message, mention, action and reaction listeners. Blocking brain calls run in
+worker threads (`asyncio.to_thread`), never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks import fallback_text, reply_blocks, reroute_prompt_blocks, text_blocks
+from bot.services import BotServices
+from bot.state import MessageLink
+from brain.conversation import Reply
+from brain.types import Message
+
+log = logging.getLogger(__name__)
+
+
+def render(reply: Reply, services: BotServices) -> list[dict[str, Any]]:
+    """Blocks for any reply kind."""
+    if reply.kind == "explain":
+        return text_blocks(reply.text, code=True)
+    if reply.kind == "feedback" and reply.choices and reply.decision is not None:
+        return reroute_prompt_blocks(reply.decision.decision_id, reply.text, reply.choices)
+    return reply_blocks(reply, services.conversation)
+
+
+async def post_reply(
+    services: BotServices,
+    client: AsyncWebClient,
+    reply: Reply,
+    *,
+    channel: str,
+    thread_ts: str,
+    asker: str,
+    role: str = "reply",
+) -> str:
+    """Post `reply` in the thread and remember which decision the new message shows."""
+    posted = await client.chat_postMessage(
+        channel=channel,
+        thread_ts=thread_ts,
+        text=fallback_text(reply.text),
+        blocks=render(reply, services),
+    )
+    ts = str(posted["ts"])
+    if reply.decision is not None:
+        link = MessageLink(channel, ts, reply.decision.decision_id, asker, thread_ts, role)
+        await asyncio.to_thread(services.links.add, link)
+    return ts
+
+
+async def answer_message(
+    services: BotServices,
+    client: AsyncWebClient,
+    *,
+    text: str,
+    user: str,
+    channel: str,
+    ts: str,
+    thread_ts: str | None,
+) -> None:
+    """One user message: ask the brain (via the conversation), reply in thread, escalate."""
+    root = thread_ts or ts
+    await asyncio.to_thread(services.events.flush)
+    message = Message(text=text, user=user, channel=channel, thread=root)
+    try:
+        reply = await asyncio.to_thread(services.conversation.handle, message, source="slack")
+    except Exception:
+        log.exception("the brain failed on a message in %s", channel)
+        await client.chat_postMessage(
+            channel=channel,
+            thread_ts=root,
+            text="Sorry, I could not process this message (an internal error was logged).",
+        )
+        return
+    if reply.decision is not None:
+        question = MessageLink(channel, ts, reply.decision.decision_id, user, root, "question")
+        await asyncio.to_thread(services.links.add, question)
+    await post_reply(services, client, reply, channel=channel, thread_ts=root, asker=user)
+    if reply.fresh and reply.escalate and reply.decision is not None:
+        await escalate(services, client, reply, channel=channel, thread_ts=root, asker=user)
+
+
+async def escalate(
+    services: BotServices,
+    client: AsyncWebClient,
+    reply: Reply,
+    *,
+    channel: str,
+    thread_ts: str,
+    asker: str,
+) -> None:
+    """Page on-call for an escalated decision and tell the asker what happened."""
+    decision = reply.decision
+    assert decision is not None
+    conversation = services.conversation
+    summary = (
+        f"{conversation.headline(decision)} {conversation.rationale(decision)} "
+        f"· decision {decision.decision_id}"
+    )
+    alert = await services.escalations.escalate(
+        client,
+        decision_id=decision.decision_id,
+        asker=asker,
+        text=decision.text,
+        urgency=decision.urgency,
+        summary=summary,
+        channel=channel,
+        thread_ts=thread_ts,
+    )
+    if alert is None:
+        note = (
+            "This looks urgent, but no on-call channel is configured, so nobody was paged. "
+            "Please contact on-call directly (admins: set BRAIN_ONCALL_CHANNEL)."
+        )
+    else:
+        note = f"This looks urgent: I escalated it to on-call in <#{alert.oncall_channel}>."
+    await client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=note)

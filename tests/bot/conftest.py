@@ -1,0 +1,144 @@
+"""Fixtures: a fake Slack Web API, the real bot served over real HTTP, signed requests."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from bot.app import SlackBot, build_bot
+from bot.server import EVENTS_PATH, http_app
+from brain.config import load_settings
+from tests.bot import slack_payloads as p
+from tests.fakes.slack_api import FakeSlackAPI
+
+ONCALL_CHANNEL = "CONCALL01"
+ONCALL_GROUP = "SONCALL01"
+BRAIN_CHANNEL = "CBRAIN001"
+
+
+class Harness:
+    """The real Slack app on 127.0.0.1, spoken to with signed HTTP requests."""
+
+    def __init__(self, bot: SlackBot, fake: FakeSlackAPI, runner: web.AppRunner, url: str) -> None:
+        self.bot = bot
+        self.fake = fake
+        self.runner = runner
+        self.url = url
+        self.session = aiohttp.ClientSession()
+
+    async def post(
+        self,
+        body: str,
+        *,
+        content_type: str,
+        headers: dict[str, str] | None = None,
+        signed: bool = True,
+        secret: str = p.SIGNING_SECRET,
+        timestamp: int | None = None,
+    ) -> tuple[int, str]:
+        sent = {"Content-Type": content_type, **(headers or {})}
+        if signed:
+            sent.update(p.sign(body, secret=secret, timestamp=timestamp))
+        async with self.session.post(self.url, data=body.encode(), headers=sent) as response:
+            return response.status, await response.text()
+
+    async def event(
+        self,
+        event: dict[str, Any],
+        *,
+        event_id: str | None = None,
+        retry_num: int | None = None,
+        **kwargs: Any,
+    ) -> tuple[int, str]:
+        """POST one Events API callback."""
+        headers = {}
+        if retry_num is not None:
+            headers = {"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": "http_timeout"}
+        body = json.dumps(p.envelope(event, event_id))
+        return await self.post(body, content_type="application/json", headers=headers, **kwargs)
+
+    async def click(self, payload: dict[str, Any]) -> tuple[int, str]:
+        """POST one interactivity payload."""
+        return await self.post(
+            p.action_body(payload), content_type="application/x-www-form-urlencoded"
+        )
+
+    async def command(self, command: str, text: str, *, user: str, channel: str) -> tuple[int, str]:
+        """POST one slash command."""
+        body = p.command_body(
+            command, text, user=user, channel=channel, response_url=self.fake.response_url("why")
+        )
+        return await self.post(body, content_type="application/x-www-form-urlencoded")
+
+    async def idle(self) -> None:
+        """Wait for every background reply to finish."""
+        await self.bot.idle()
+
+    async def close(self) -> None:
+        await self.session.close()
+        await self.runner.cleanup()
+
+
+@pytest.fixture
+async def fake_slack() -> AsyncIterator[FakeSlackAPI]:
+    fake = await FakeSlackAPI().start()
+    yield fake
+    await fake.stop()
+
+
+@pytest.fixture
+def slack_env(monkeypatch: pytest.MonkeyPatch, fake_slack: FakeSlackAPI) -> None:
+    """Credentials and channels for the bot, pointing at the fake Web API."""
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-test-token")
+    monkeypatch.setenv("SLACK_SIGNING_SECRET", p.SIGNING_SECRET)
+    monkeypatch.setenv("SLACK_API_URL", fake_slack.url)
+    monkeypatch.setenv("BRAIN_ONCALL_CHANNEL", ONCALL_CHANNEL)
+    monkeypatch.setenv("BRAIN_ONCALL_MENTION", ONCALL_GROUP)
+    monkeypatch.setenv("BRAIN_CHANNELS", BRAIN_CHANNEL)
+
+
+StartBot = Callable[..., Awaitable[Harness]]
+
+
+@pytest.fixture
+async def start_bot(
+    slack_env: None, fake_slack: FakeSlackAPI, brain_factory: Callable[[], Any]
+) -> AsyncIterator[StartBot]:
+    """Start (and restart) the bot over HTTP; every harness is closed at the end."""
+    started: list[Harness] = []
+
+    async def start(brain: Any = None) -> Harness:
+        settings = load_settings()
+        bot = build_bot(brain if brain is not None else brain_factory(), settings)
+        runner = web.AppRunner(http_app(bot), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        harness = Harness(bot, fake_slack, runner, f"http://127.0.0.1:{port}{EVENTS_PATH}")
+        started.append(harness)
+        return harness
+
+    yield start
+    for harness in started:
+        await harness.close()
+
+
+@pytest.fixture
+async def harness(start_bot: StartBot) -> Harness:
+    """One running bot."""
+    return await start_bot()
+
+
+@pytest.fixture
+def brain_factory(tmp_path: Path) -> Callable[[], Any]:
+    """Opens the brain of this test's BRAIN_HOME."""
+    from tests.bot.brain_double import BrainDouble
+
+    return lambda: BrainDouble(tmp_path / "double.json")

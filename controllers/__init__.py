@@ -1,0 +1,1 @@
+"""The open controller set: protocol, registry, declarative and built-in controllers."""

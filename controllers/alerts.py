@@ -1,0 +1,156 @@
+"""Parse pasted monitoring alerts: Alertmanager lines, metric thresholds, exit codes, hosts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+SignalKind = Literal["alert", "metric", "exit_code"]
+
+_ALERT = re.compile(
+    r"\[(?P<status>FIRING|RESOLVED|ALERTING|OK)(?::(?P<count>\d+))?\]\s*"
+    r"(?P<name>[A-Za-z][\w.:-]*)(?P<rest>[^\n]*)",
+    re.I,
+)
+_LABEL = re.compile(r"(?P<key>[A-Za-z_]\w*)=(?P<value>\"[^\"]*\"|'[^']*'|[^\s,]+)")
+_METRICS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("cpu", re.compile(r"\bcpu\b|处理器", re.I)),
+    ("memory", re.compile(r"\bmem(?:ory)?\b|\bheap\b|内存|堆", re.I)),
+    ("disk", re.compile(r"\bdisk\b|\bfilesystem\b|\binodes?\b|磁盘|硬盘|存储空间", re.I)),
+    ("load", re.compile(r"\bload(?: average)?\b|负载", re.I)),
+    ("latency", re.compile(r"\blatency\b|\bp9[59]\b|response time|延迟|时延|响应时间", re.I)),
+    ("error_rate", re.compile(r"error rate|\b5xx\b|错误率|失败率|报错率", re.I)),
+    ("lag", re.compile(r"\blag\b|积压|堆积", re.I)),
+)
+_VALUE = re.compile(r"(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>%|ms|s\b|秒|毫秒)", re.I)
+_MOUNT = re.compile(r"(?<![\w/])(?P<mount>/[\w./-]*)")
+_EXIT = re.compile(
+    r"(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|return(?:ed)?\s+code|退出码|返回码|退出状态)"
+    r"\s*[:=为是]?\s*(?P<code>-?\d{1,3})\b",
+    re.I,
+)
+_OOMKILLED = re.compile(r"\bOOMKilled\b|\bOOM[- ]?kill", re.I)
+_JOB = re.compile(
+    r"(?:\b(?:job|task|cron(?:job)?|batch)\s+|任务\s*)(?P<job>[A-Za-z_][\w.-]*)", re.I
+)
+_HOST = re.compile(
+    r"(?<![\w.-])(?P<host>[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d{1,3}(?:\.[a-z0-9.-]+)?)\b"
+)
+_SERVICE = re.compile(
+    r"(?<![\w-])(?P<service>[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:api|service|svc|gateway|worker|job))\b"
+)
+_CRITICAL = re.compile(r"\bcritical\b|\bsev(?:erity)?[ =:]*1\b|\bP1\b|严重|紧急|致命", re.I)
+_WARNING = re.compile(r"\bwarning\b|\bwarn\b|警告", re.I)
+
+#: What an exit status usually means (128 + n = killed by signal n).
+EXIT_CODE_MEANINGS: dict[int, str] = {
+    1: "general error raised by the program itself (see its log)",
+    2: "misuse of a command or invalid arguments",
+    126: "the command was found but is not executable (permissions)",
+    127: "command not found (PATH, missing binary or interpreter)",
+    130: "interrupted (SIGINT)",
+    134: "aborted (SIGABRT), often an assertion or a native crash",
+    137: "killed by SIGKILL, usually the OOM killer or a container memory limit",
+    139: "segmentation fault (SIGSEGV)",
+    143: "terminated by SIGTERM, e.g. a timeout, a deploy or a node drain",
+}
+
+
+@dataclass(slots=True)
+class AlertSignal:
+    """One thing the alert text reports."""
+
+    kind: SignalKind
+    name: str
+    status: str = "firing"
+    value: str | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+    meaning: str = ""
+
+
+@dataclass(slots=True)
+class ParsedAlerts:
+    """Everything recognised in one pasted message."""
+
+    signals: list[AlertSignal] = field(default_factory=list)
+    hosts: list[str] = field(default_factory=list)
+    services: list[str] = field(default_factory=list)
+    severity: str | None = None
+
+    @property
+    def firing(self) -> bool:
+        """Is anything still firing (not resolved)?"""
+        return any(s.status == "firing" for s in self.signals)
+
+    def search_terms(self) -> str:
+        """Words to find the runbook with."""
+        words = [s.name for s in self.signals]
+        words += [s.labels.get("alertname", "") for s in self.signals]
+        return " ".join(dict.fromkeys(w for w in words if w))
+
+
+def parse_alerts(text: str, known_hosts: list[str] | None = None) -> ParsedAlerts:
+    """Recognise alerts, metric thresholds, exit codes, hosts, services and severity."""
+    parsed = ParsedAlerts()
+    labels_seen: dict[str, str] = {}
+    for match in _ALERT.finditer(text):
+        labels = {m["key"]: m["value"].strip("\"'") for m in _LABEL.finditer(match["rest"])}
+        labels_seen.update(labels)
+        status = "resolved" if match["status"].upper() in ("RESOLVED", "OK") else "firing"
+        parsed.signals.append(
+            AlertSignal(kind="alert", name=match["name"], status=status, labels=labels)
+        )
+    if not parsed.signals:
+        labels_seen.update({m["key"]: m["value"].strip("\"'") for m in _LABEL.finditer(text)})
+    for name, pattern in _METRICS:
+        metric = pattern.search(text)
+        if metric is None:
+            continue
+        window = text[metric.end() : metric.end() + 48]
+        value = _VALUE.search(window) or _VALUE.search(
+            text[max(metric.start() - 12, 0) : metric.start()]
+        )
+        if value is None and not any(s.kind == "alert" for s in parsed.signals):
+            continue  # a bare word ("cpu") without a figure is not a metric reading
+        labels = {}
+        mount = _MOUNT.search(window) if name == "disk" else None
+        if mount:
+            labels["mountpoint"] = mount["mount"]
+        parsed.signals.append(
+            AlertSignal(
+                kind="metric",
+                name=name,
+                value=(value["value"] + value["unit"]) if value else None,
+                labels=labels,
+            )
+        )
+    codes = [int(m["code"]) for m in _EXIT.finditer(text)]
+    if _OOMKILLED.search(text) and 137 not in codes:
+        codes.append(137)
+    job = _JOB.search(text)
+    for code in dict.fromkeys(codes):
+        parsed.signals.append(
+            AlertSignal(
+                kind="exit_code",
+                name=job["job"] if job else "process",
+                value=str(code),
+                meaning=EXIT_CODE_MEANINGS.get(code, "non-zero exit: see the job's log"),
+            )
+        )
+    hosts = list(known_hosts or [])
+    instance = labels_seen.get("instance") or labels_seen.get("host")
+    if instance:
+        hosts.append(instance.split(":")[0])
+    hosts += [m["host"] for m in _HOST.finditer(text)]
+    parsed.hosts = list(dict.fromkeys(hosts))
+    services = [labels_seen[k] for k in ("service", "app", "job") if k in labels_seen]
+    services += [m["service"] for m in _SERVICE.finditer(text)]
+    parsed.services = [s for s in dict.fromkeys(services) if s not in parsed.hosts]
+    severity = labels_seen.get("severity", "").lower()
+    if not severity:
+        severity = (
+            "critical" if _CRITICAL.search(text) else "warning" if _WARNING.search(text) else ""
+        )
+    parsed.severity = severity or None
+    return parsed

@@ -1,0 +1,136 @@
+"""`access`: file an access request (permission, account, password, install, licence)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from controllers import answering
+from controllers.base import ControllerContext, ControllerResult, DryRunResult
+from controllers.builtin.base import BuiltinController
+from controllers.requests import file_request, known_parameters, missing_parameters
+
+#: (request type, cue) checked in order; the first match wins, "permission" otherwise.
+REQUEST_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("unlock", re.compile(r"locked|lock ?out|unlock|被锁|锁定|解锁|锁了", re.I)),
+    ("password_reset", re.compile(r"password|passwd|密码", re.I)),
+    ("mfa", re.compile(r"\bmfa\b|\b2fa\b|authenticator|otp|双因素|多因素|令牌", re.I)),
+    ("install", re.compile(r"\binstall|安装", re.I)),
+    ("licence", re.compile(r"licen[cs]e|许可|授权码", re.I)),
+    (
+        "new_account",
+        re.compile(r"new (?:hire|account)|create (?:an? )?account|开通.*账号|新建账号", re.I),
+    ),
+)
+#: Systems commonly named in requests; matched case-insensitively as whole words.
+KNOWN_SYSTEMS: tuple[str, ...] = (
+    "GitLab", "GitHub", "Jira", "Confluence", "Jenkins", "Grafana", "Kibana", "Splunk",
+    "AWS", "Azure", "GCP", "Kubernetes", "Okta", "Active Directory", "AD", "LDAP", "VPN",
+    "Salesforce", "SAP", "Workday", "ServiceNow", "Slack", "Zoom", "Outlook", "Office 365",
+    "Visio", "Docker", "Tableau", "Power BI", "Snowflake", "Vault", "SharePoint",
+)  # fmt: skip
+#: Chinese names of common systems, matched as substrings (no word boundaries in Chinese).
+KNOWN_SYSTEMS_ZH: tuple[str, ...] = (
+    "域账号", "邮箱", "共享盘", "共享文件夹", "数据库", "堡垒机", "企业微信", "钉钉", "飞书",
+    "财务系统", "清算系统", "报销系统", "考勤系统", "代码仓库",
+)  # fmt: skip
+_SYSTEM_WORDS = re.compile(
+    r"(?<![\w-])(" + "|".join(re.escape(s) for s in KNOWN_SYSTEMS) + r")(?![\w-])", re.I
+)
+_SYSTEM_PHRASES = (
+    re.compile(
+        r"\b(?:access|permissions?|role|rights|licen[cs]e|account)\s+(?:to|on|for|in)\s+"
+        r"(?:the\s+|our\s+)?(?P<system>[\w.-]+(?:\s+(?:share|database|db|project|repo|"
+        r"dashboards?|system|drive|folder|bucket|cluster))?)",
+        re.I,
+    ),
+    re.compile(r"\binstall\s+(?P<system>[A-Za-z][\w.+-]*)", re.I),
+    re.compile(r"安装\s*(?P<system>[A-Za-z][\w.+-]*|[\u4e00-\u9fff]{2,6}?)(?=[，,。\s有吗]|$)"),
+    re.compile(
+        r"(?:申请|开通|需要|给我)\s*(?P<system>[A-Za-z][\w.-]*|[\u4e00-\u9fff]{2,8}?)\s*(?:的)?"
+        r"(?:管理员|只读|读写|写|访问)?(?:权限|账号|许可)"
+    ),
+)
+_ROLES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("admin", re.compile(r"\badmin|administrator|管理员", re.I)),
+    ("write", re.compile(r"\bwrite\b|read-?write|读写|写权限", re.I)),
+    ("read-only", re.compile(r"\bread(?:-only| only| access)?\b|只读|查看", re.I)),
+    ("developer", re.compile(r"\bdeveloper\b|\bmaintainer\b|开发者", re.I)),
+)
+_GENERIC = {"the", "a", "an", "my", "me", "it", "this", "that", "access", "some"}
+#: For unlock / password reset without a named system, the usual one is the directory account.
+DEFAULT_DIRECTORY_SYSTEM = "domain account (AD)"
+
+
+class AccessController(BuiltinController):
+    """Files access requests with system, role and account completed from the message."""
+
+    name = "access"
+
+    def dry_run(self, context: ControllerContext) -> DryRunResult:
+        """Which required parameters are still missing? Nothing is created."""
+        fields = self.fields(context)
+        missing = missing_parameters(self.required_entities, fields)
+        if missing:
+            return DryRunResult(ok=False, reason=f"missing {', '.join(missing)}", missing=missing)
+        return DryRunResult(ok=True, reason=f"{fields['request_type']} on {fields['system']}")
+
+    def handle(self, context: ControllerContext) -> ControllerResult:
+        """File the access request; ask for what is still missing."""
+        fields = self.fields(context)
+        policy = answering.gather(
+            context.services.knowledge,
+            f"{fields['request_type'].replace('_', ' ')} {fields.get('system') or ''} approval",
+            domain=self.name,
+            k=2,
+        )
+        result = file_request(
+            context,
+            kind="access",
+            label="access request",
+            fields=fields,
+            required=self.required_entities,
+            citations=[answering.citation(hit) for hit in policy.hits],
+        )
+        if policy.hits:
+            result.details = answering.trim(policy.hits[0].text)
+        return result
+
+    def fields(self, context: ControllerContext) -> dict[str, Any]:
+        """Request type, system, role and account from parameters, entities and the text."""
+        known = known_parameters(context)
+        text = context.text
+        request_type = known.get("request_type") or _first(REQUEST_TYPES, text) or "permission"
+        system = known.get("system") or _system(text)
+        assumed = False
+        if not system and request_type in ("unlock", "password_reset"):
+            system, assumed = DEFAULT_DIRECTORY_SYSTEM, True
+        account = known.get("account") or known.get("email") or context.user
+        fields: dict[str, Any] = {
+            "request_type": request_type,
+            "system": system,
+            "role": known.get("role") or _first(_ROLES, text),
+            "account": account,
+        }
+        if assumed:
+            fields["system_assumed"] = True
+        return fields
+
+
+def _first(table: tuple[tuple[str, re.Pattern[str]], ...], text: str) -> str | None:
+    return next((name for name, pattern in table if pattern.search(text)), None)
+
+
+def _system(text: str) -> str | None:
+    match = _SYSTEM_WORDS.search(text)
+    if match:
+        word = match.group(1)
+        return next((s for s in KNOWN_SYSTEMS if s.lower() == word.lower()), word)
+    zh = next((s for s in KNOWN_SYSTEMS_ZH if s in text), None)
+    if zh:
+        return zh
+    for pattern in _SYSTEM_PHRASES:
+        found = pattern.search(text)
+        if found and found["system"].lower() not in _GENERIC:
+            return found["system"].strip()
+    return None

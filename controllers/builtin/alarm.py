@@ -1,0 +1,146 @@
+"""`alarm`: parse a pasted alert, find its runbook, return diagnosis steps."""
+
+from __future__ import annotations
+
+import re
+
+from controllers import answering
+from controllers.alerts import AlertSignal, ParsedAlerts, parse_alerts
+from controllers.base import ControllerContext, ControllerResult, DryRunResult
+from controllers.builtin.base import BuiltinController
+
+MAX_STEPS = 6
+_STEP_LINE = re.compile(r"^\s*(?:\d+[.)、]|[-*•])\s*(?P<step>.+)$")
+
+#: First checks when the knowledge base has no runbook for the alert.
+GENERIC_STEPS: dict[str, tuple[str, ...]] = {
+    "cpu": (
+        "Find the busiest processes on the host (top, pidstat 1 5) and when the rise began.",
+        "Compare with recent deploys, cron jobs and traffic for the same period.",
+    ),
+    "memory": (
+        "Check memory per process and recent OOM kills (dmesg -T | grep -i oom).",
+        "Look for a leak: heap growth since the last deploy or restart.",
+    ),
+    "disk": (
+        "Find what grew (du -xh --max-depth=2 on the mount, sort by size); check inodes (df -i).",
+        "Rotate or compress logs and remove old artefacts; confirm log rotation is running.",
+    ),
+    "load": ("Separate CPU from I/O wait (vmstat 1, iostat -x 1) before acting.",),
+    "latency": (
+        "Check dependencies of the service (database, downstream APIs) for the same window.",
+        "Compare with the deploy timeline; roll back if the rise starts at a release.",
+    ),
+    "error_rate": (
+        "Group the errors by endpoint and status code in the logs to find the failing path.",
+        "Check the latest deploy and configuration changes; roll back if they line up.",
+    ),
+    "lag": ("Check consumer health and throughput, and whether producers spiked.",),
+    "exit_code": (
+        "Read the job's log around the exit and the scheduler's record of the run.",
+        "For 137, compare peak memory with the container or cgroup limit before re-running.",
+    ),
+    "alert": ("Open the alert's dashboard and confirm the signal is real, not a scrape gap.",),
+}
+
+
+class AlarmController(BuiltinController):
+    """Diagnoses monitoring alerts."""
+
+    name = "alarm"
+
+    def dry_run(self, context: ControllerContext) -> DryRunResult:
+        """Ok when an alert, a metric reading or an exit code is recognised."""
+        parsed = self._parse(context)
+        if not parsed.signals:
+            return DryRunResult(ok=False, reason="no alert, metric reading or exit code recognised")
+        return DryRunResult(
+            ok=True, reason="recognised " + ", ".join(_label(s) for s in parsed.signals)
+        )
+
+    def handle(self, context: ControllerContext) -> ControllerResult:
+        """Diagnosis: what fired, where, the runbook's steps (or first checks) and citations."""
+        parsed = self._parse(context)
+        if not parsed.signals:
+            return ControllerResult(
+                ok=False,
+                summary="I could not recognise an alert in this message. Paste the alert text "
+                "(e.g. “[FIRING:1] HighErrorRate service=payments”) or the metric and host.",
+            )
+        query = " ".join(
+            [parsed.search_terms(), *(s.name for s in parsed.signals), "runbook", context.text]
+        )[:500]
+        evidence = answering.gather(context.services.knowledge, query, domain=self.name, k=3)
+        runbook = evidence.hits[0] if evidence.hits else None
+        steps = _steps_from(runbook.text) if runbook else []
+        if not steps:
+            steps = _generic_steps(parsed)
+        where = ", ".join(parsed.hosts + parsed.services) or "an unnamed host"
+        alerts = [s for s in parsed.signals if s.kind == "alert"]
+        state = "reported" if not alerts else "firing" if parsed.firing else "resolved"
+        summary = (
+            f"{state.capitalize()}: {'; '.join(_label(s) for s in parsed.signals)} on {where}."
+        )
+        if parsed.severity:
+            summary += f" Severity {parsed.severity}."
+        summary += (
+            f" Runbook: {answering.citation(runbook)}."
+            if runbook
+            else " No runbook found in the KB."
+        )
+        return ControllerResult(
+            ok=True,
+            summary=summary,
+            details="\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1)),
+            data={
+                "signals": [_signal_dict(s) for s in parsed.signals],
+                "hosts": parsed.hosts,
+                "services": parsed.services,
+                "severity": parsed.severity,
+                "firing": parsed.firing,
+                "steps": steps,
+                "runbook": answering.citation(runbook) if runbook else None,
+            },
+            citations=[answering.citation(hit) for hit in evidence.hits],
+            escalate=parsed.firing and parsed.severity == "critical",
+        )
+
+    @staticmethod
+    def _parse(context: ControllerContext) -> ParsedAlerts:
+        return parse_alerts(context.text, known_hosts=context.entities.get("host", []))
+
+
+def _label(signal: AlertSignal) -> str:
+    if signal.kind == "alert":
+        return signal.name
+    if signal.kind == "exit_code":
+        return f"{signal.name} exited with {signal.value} ({signal.meaning})"
+    mount = signal.labels.get("mountpoint")
+    return " ".join(part for part in (signal.name, mount, signal.value) if part)
+
+
+def _signal_dict(signal: AlertSignal) -> dict[str, object]:
+    return {
+        "kind": signal.kind,
+        "name": signal.name,
+        "status": signal.status,
+        "value": signal.value,
+        "labels": signal.labels,
+        "meaning": signal.meaning,
+    }
+
+
+def _steps_from(text: str) -> list[str]:
+    """Numbered or bulleted lines of a runbook passage, else its sentences."""
+    steps = [m["step"].strip() for m in map(_STEP_LINE.match, text.splitlines()) if m]
+    if not steps:
+        steps = [s.strip() for s in re.split(r"(?<=[.!?。！？])\s*", text) if len(s.strip()) > 15]
+    return steps[:MAX_STEPS]
+
+
+def _generic_steps(parsed: ParsedAlerts) -> list[str]:
+    steps: list[str] = []
+    for signal in parsed.signals:
+        key = signal.name if signal.kind == "metric" else signal.kind
+        steps.extend(GENERIC_STEPS.get(key, ()))
+    return list(dict.fromkeys(steps))[:MAX_STEPS]

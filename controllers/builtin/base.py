@@ -1,0 +1,51 @@
+"""Shared base of the built-ins: metadata from catalog.yaml, validated once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+
+import yaml
+
+from controllers.base import ControllerContext, DryRunResult
+from controllers.requests import check_required
+from controllers.yaml_loader import ControllerSpec
+
+CATALOG = "catalog.yaml"
+
+
+@cache
+def catalog() -> dict[str, ControllerSpec]:
+    """The built-ins' metadata by name."""
+    text = resources.files("controllers.builtin").joinpath(CATALOG).read_text(encoding="utf-8")
+    specs = [ControllerSpec.model_validate(entry) for entry in yaml.safe_load(text)]
+    return {spec.name: spec for spec in specs}
+
+
+class BuiltinController:
+    """Metadata attributes from the catalog entry named by the subclass's `name`."""
+
+    name: str
+    label: str
+    description: str
+    keywords: Sequence[str]
+    examples: Sequence[str]
+    required_entities: Sequence[str]
+    origin: str
+
+    def __init__(self) -> None:
+        spec = catalog()[self.name]
+        self.label = spec.label
+        self.description = spec.description
+        self.keywords = tuple(spec.keywords)
+        self.examples = tuple(spec.examples)
+        self.required_entities = tuple(spec.required_entities)
+        self.origin = "builtin"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def check_required(self, context: ControllerContext) -> DryRunResult:
+        """Required entities or answered parameters present?"""
+        return check_required(context, self.required_entities)

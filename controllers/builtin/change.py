@@ -1,0 +1,137 @@
+"""`change`: file a change request (type, target service, window, version, asset)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from controllers import answering
+from controllers.base import ControllerContext, ControllerResult, DryRunResult
+from controllers.builtin.base import BuiltinController
+from controllers.requests import file_request, known_parameters, missing_parameters
+
+_EMERGENCY = re.compile(
+    r"emergency|urgent|hotfix|roll ?back|rollback|\bnow\b|asap|immediately|outage|"
+    r"紧急|立即|马上|立刻|回滚|故障修复",
+    re.I,
+)
+#: Routine, pre-approved operations (the usual standard-change catalogue).
+_STANDARD = re.compile(
+    r"restart|scale (?:up|out|down|in)|\bscale\b|replicas|certificate|cert renewal|"
+    r"os patch|patching|asset|inventory|decommission|重启|扩容|缩容|证书|补丁|资产|台账|入库|归还",
+    re.I,
+)
+_OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("rollback", re.compile(r"roll ?back|rollback|回滚", re.I)),
+    ("asset", re.compile(r"asset|inventory|资产|台账|入库|归还|盘点", re.I)),
+    ("capacity", re.compile(r"scale|replicas|capacity|扩容|缩容|实例", re.I)),
+    ("decommission", re.compile(r"decommission|retire|下线", re.I)),
+    ("upgrade", re.compile(r"upgrade|patch|升级|补丁", re.I)),
+    ("release", re.compile(r"deploy|release|ship|上线|发布", re.I)),
+)
+_WINDOW = re.compile(
+    r"(?P<window>(?:tonight|today|tomorrow|this (?:week(?:end)?|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)|next (?:week|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"before (?:the )?[\w ]{1,20}?(?= on| at|$|,|\.)|"
+    r"(?:at )?\d{1,2}:\d{2}(?:\s*-\s*\d{1,2}:\d{2})?|"
+    r"今晚|今天|明天|后天|本周[一二三四五六日末]?|下周[一二三四五六日末]?|周[一二三四五六日末]"
+    r"(?:晚上|上午|下午)?(?:\s*\d{1,2}\s*点)?|晚上\s*\d{1,2}\s*点|\d{1,2}\s*点))",
+    re.I,
+)
+_TARGET = (
+    re.compile(r"(?<![\w-])(?P<t>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w-])"),
+    re.compile(r"(?P<t>[A-Za-z][\w-]+)\s+(?:to\s+)?v?\d+(?:\.\d+)+"),
+    re.compile(
+        r"(?:给|把)\s*(?P<t>[A-Za-z][\w-]+|[\u4e00-\u9fff]{2,8}?)\s*(?:扩容|缩容|升级|回滚)"
+    ),
+    re.compile(
+        r"(?:发布|上线|回滚|升级)\s*(?P<t>[\u4e00-\u9fff]{2,8}?服务|[\u4e00-\u9fff]{2,6}网关)"
+    ),
+    re.compile(r"(?P<t>[\u4e00-\u9fff]{2,6}(?:服务|网关|系统|数据库))"),
+)
+_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
+
+
+class ChangeController(BuiltinController):
+    """Files change requests; the type (standard/normal/emergency) follows the change policy."""
+
+    name = "change"
+
+    def dry_run(self, context: ControllerContext) -> DryRunResult:
+        """Is the target named? Nothing is created."""
+        fields = self.fields(context)
+        missing = missing_parameters(self.required_entities, fields)
+        if missing:
+            return DryRunResult(ok=False, reason=f"missing {', '.join(missing)}", missing=missing)
+        return DryRunResult(
+            ok=True, reason=f"{fields['change_type']} {fields['operation']} of {fields['service']}"
+        )
+
+    def handle(self, context: ControllerContext) -> ControllerResult:
+        """File the change request with the KB's policy for its type; ask for the window."""
+        fields = self.fields(context)
+        policy = answering.gather(
+            context.services.knowledge,
+            f"{fields['change_type']} change {fields['operation']} approval lead time policy",
+            domain=self.name,
+            k=2,
+        )
+        required = list(self.required_entities)
+        if fields["operation"] != "asset":
+            required.append("window")
+        result = file_request(
+            context,
+            kind="change",
+            label=f"{fields['change_type']} change",
+            fields=fields,
+            required=required,
+            citations=[answering.citation(hit) for hit in policy.hits],
+        )
+        if policy.hits:
+            result.details = "Policy: " + answering.trim(policy.hits[0].text)
+        return result
+
+    def fields(self, context: ControllerContext) -> dict[str, Any]:
+        """Type, operation, target service, window, version and asset tag."""
+        known = known_parameters(context)
+        text = context.text
+        operation = known.get("operation") or next(
+            (name for name, cue in _OPERATIONS if cue.search(text)), "change"
+        )
+        change_type = known.get("change_type") or _change_type(text, context.urgency)
+        asset_tag = known.get("asset_tag")
+        service = known.get("service") or _target(text, known.get("host"))
+        if not service and operation == "asset":
+            service = asset_tag or "inventory"
+        window = known.get("window")
+        if not window:
+            parts = [m["window"].strip() for m in _WINDOW.finditer(text)]
+            window = " ".join(dict.fromkeys(parts)) or None
+        if not window and change_type == "emergency":
+            window = "immediately"
+        version = _VERSION.search(text)
+        return {
+            "change_type": change_type,
+            "operation": operation,
+            "service": service,
+            "window": window,
+            "version": version.group(0) if version else None,
+            "asset_tag": asset_tag,
+        }
+
+
+def _change_type(text: str, urgency: str) -> str:
+    if _EMERGENCY.search(text) or urgency == "critical":
+        return "emergency"
+    if _STANDARD.search(text):
+        return "standard"
+    return "normal"
+
+
+def _target(text: str, host: str | None) -> str | None:
+    for pattern in _TARGET:
+        match = pattern.search(text)
+        if match:
+            return match["t"]
+    return host

@@ -1,0 +1,34 @@
+"""`consultation`: answers from the knowledge base, with citations."""
+
+from __future__ import annotations
+
+from controllers import answering
+from controllers.base import ControllerContext, ControllerResult, DryRunResult
+from controllers.builtin.base import BuiltinController
+
+
+class ConsultationController(BuiltinController):
+    """How-to, policy and definition questions answered from the knowledge base."""
+
+    name = "consultation"
+
+    def dry_run(self, context: ControllerContext) -> DryRunResult:
+        """Ok when the knowledge base has a definition or a relevant passage."""
+        if context.services.knowledge is None:
+            return DryRunResult(ok=False, reason="no knowledge base is open")
+        evidence = answering.gather(context.services.knowledge, context.text, k=3)
+        if evidence.definition is not None:
+            return DryRunResult(ok=True, reason=f"glossary defines {evidence.definition.term!r}")
+        if evidence.hits:
+            best = evidence.hits[0]
+            return DryRunResult(ok=True, reason=f"relevant passage: {answering.citation(best)}")
+        return DryRunResult(ok=False, reason="the knowledge base has nothing relevant")
+
+    def handle(self, context: ControllerContext) -> ControllerResult:
+        """Compose (LLM) or extract (no LLM) an answer from the best passages."""
+        if context.services.knowledge is None:
+            return ControllerResult(
+                ok=False, summary="The knowledge base is not available, so I cannot answer."
+            )
+        evidence = answering.gather(context.services.knowledge, context.text)
+        return answering.answer(context.text, evidence, context.services.llm)

@@ -1,0 +1,107 @@
+"""`incident`: file an end-user IT incident with category, error code, host and asset."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from controllers import answering
+from controllers.base import ControllerContext, ControllerResult, DryRunResult
+from controllers.builtin.base import BuiltinController
+from controllers.requests import file_request, known_parameters, missing_parameters
+
+#: (category, cue) checked in order: a phishing *email* is a security incident, not email.
+CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "security",
+        re.compile(
+            r"phish|malware|virus|ransom|hacked|compromised|suspicious (?:link|email|login)|"
+            r"stolen|leak|钓鱼|病毒|木马|勒索|被盗|泄露|可疑|中毒|被黑",
+            re.I,
+        ),
+    ),
+    ("vpn", re.compile(r"\bvpn\b", re.I)),
+    (
+        "network",
+        re.compile(
+            r"wi-?fi|network|internet|\bdns\b|ethernet|no connection|网络|上不了网|断网|网速|无线",
+            re.I,
+        ),
+    ),
+    ("email", re.compile(r"e-?mail|outlook|mailbox|\bmail\b|邮箱|邮件", re.I)),
+    ("printer", re.compile(r"printer|print(?:ing)?\b|scanner|打印|扫描仪|卡纸", re.I)),
+    ("phone", re.compile(r"\bphone\b|softphone|headset|电话|耳机", re.I)),
+    (
+        "hardware",
+        re.compile(
+            r"laptop|desktop|monitor|screen|keyboard|mouse|battery|won't boot|blue screen|bsod|"
+            r"电脑|笔记本|显示器|屏幕|键盘|鼠标|电池|蓝屏|死机|开不了机|黑屏",
+            re.I,
+        ),
+    ),
+    (
+        "software",
+        re.compile(r"crash|freez|won't (?:open|start)|not responding|崩溃|闪退|打不开|卡死", re.I),
+    ),
+)
+_ERROR_CODE = re.compile(
+    r"(?:error|err|stop code|code|错误|报错|错误码)\s*[:：#]?\s*"
+    r"(?P<code>[A-Z_]{4,}|0x[0-9A-F]+|\d{2,5})",
+    re.I,
+)
+
+
+class IncidentController(BuiltinController):
+    """Files incidents for end-user IT problems; security ones are flagged for escalation."""
+
+    name = "incident"
+
+    def dry_run(self, context: ControllerContext) -> DryRunResult:
+        """Can the problem be categorised? Nothing is created."""
+        fields = self.fields(context)
+        missing = missing_parameters(self.required_entities, fields)
+        if missing:
+            return DryRunResult(ok=False, reason=f"missing {', '.join(missing)}", missing=missing)
+        return DryRunResult(ok=True, reason=f"{fields['category']} incident")
+
+    def handle(self, context: ControllerContext) -> ControllerResult:
+        """File the incident with first-line guidance from the knowledge base."""
+        fields = self.fields(context)
+        query = " ".join(
+            str(v) for v in (fields.get("category"), fields.get("error_code"), context.text) if v
+        )
+        guidance = answering.gather(context.services.knowledge, query, domain=self.name, k=2)
+        result = file_request(
+            context,
+            kind="incident",
+            label="incident",
+            fields=fields,
+            required=self.required_entities,
+            citations=[answering.citation(hit) for hit in guidance.hits],
+        )
+        if guidance.hits:
+            result.details = answering.trim(guidance.hits[0].text)
+        if fields.get("category") == "security":
+            result.escalate = True
+            result.summary += " Security incidents go to on-call now: disconnect from the network "
+            result.summary += "and do not log in anywhere else until they contact you."
+        return result
+
+    def fields(self, context: ControllerContext) -> dict[str, Any]:
+        """Category, error code, host, asset tag and related ticket."""
+        known = known_parameters(context)
+        text = context.text
+        category = known.get("category") or next(
+            (name for name, cue in CATEGORIES if cue.search(text)), None
+        )
+        error_code = known.get("error_code")
+        if not error_code:
+            match = _ERROR_CODE.search(text)
+            error_code = match["code"] if match else None
+        return {
+            "category": category,
+            "error_code": error_code,
+            "host": known.get("host"),
+            "asset_tag": known.get("asset_tag"),
+            "related_ticket": known.get("ticket_id"),
+        }

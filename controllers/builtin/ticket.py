@@ -1,0 +1,223 @@
+"""`ticket`: look up, comment, urge, process, close and reopen existing tickets."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from controllers.base import ControllerContext, ControllerResult, DryRunResult
+from controllers.builtin.base import BuiltinController
+from controllers.ids import find_ticket_ids, is_ticket_id, normalize_ticket_id
+from controllers.tickets import Ticket, TicketError, TicketStore
+
+Action = Literal["reopen", "close", "urge", "comment", "process", "status"]
+
+#: Checked in this order: "reopen" before "close", complaints ("nobody handled it") are urges.
+_ACTIONS: tuple[tuple[Action, re.Pattern[str]], ...] = (
+    ("reopen", re.compile(r"\bre-?open|重新打开|重开|再打开|重新开启", re.I)),
+    (
+        "close",
+        re.compile(r"\bclose\b|\bresolve (?:it|this|the)|关闭|关掉|关单|结单|关了|撤销", re.I),
+    ),
+    (
+        "urge",
+        re.compile(
+            r"\burge|\bchase|\bhurry|expedite|speed (?:it )?up|\bnudge|\bpush (?:it|this)|"
+            r"nobody|no one|no-one|催|加急|还没人|没人处理|怎么还没",
+            re.I,
+        ),
+    ),
+    ("comment", re.compile(r"\bcomment|\badd (?:a )?note|\bnote:|备注|评论|补充|留言", re.I)),
+    (
+        "process",
+        re.compile(
+            r"\bprocess\b|\bhandle\b|\btake (?:it|this|care)|处理一下|请处理|帮我处理|办理", re.I
+        ),
+    ),
+)
+_ID_KINDS = ("ticket", "incident", "access", "change", "work_order", "request")
+
+
+def detect_action(text: str) -> Action:
+    """The operation the text asks for; a plain mention means a status lookup."""
+    for action, pattern in _ACTIONS:
+        if pattern.search(text):
+            return action
+    return "status"
+
+
+@dataclass(slots=True)
+class _Plan:
+    action: Action
+    ids: list[str]
+    invalid: list[str]
+
+
+class TicketController(BuiltinController):
+    """Works on existing tickets in the local store."""
+
+    name = "ticket"
+
+    def dry_run(self, context: ControllerContext) -> DryRunResult:
+        """Id present and well-formed, ticket exists, action fits its status. No side effects."""
+        plan = self._plan(context)
+        if not plan.ids:
+            if plan.invalid:
+                return DryRunResult(
+                    ok=False, reason=f"{', '.join(plan.invalid)} is not a ticket id format"
+                )
+            return DryRunResult(
+                ok=False, reason="no ticket id in the message", missing=["ticket_id"]
+            )
+        store = context.services.tickets
+        if store is None:
+            return DryRunResult(ok=False, reason="no ticket store is configured")
+        for ticket_id in plan.ids:
+            ticket = store.get(ticket_id)
+            if ticket is None:
+                return DryRunResult(ok=False, reason=f"ticket {ticket_id} was not found")
+            problem = _state_problem(plan.action, ticket)
+            if problem:
+                return DryRunResult(ok=False, reason=problem)
+        return DryRunResult(ok=True, reason=f"{plan.action} {', '.join(plan.ids)}")
+
+    def handle(self, context: ControllerContext) -> ControllerResult:
+        """Do the action on each ticket named in the message."""
+        plan = self._plan(context)
+        if not plan.ids:
+            return ControllerResult(
+                ok=False,
+                summary="Which ticket? Please give its number (e.g. INC-000123 or a 19-digit "
+                "work-order number).",
+                missing=["ticket_id"],
+            )
+        store = context.services.tickets
+        if store is None:
+            return ControllerResult(ok=False, summary="No ticket store is configured.")
+        lines: list[str] = []
+        tickets: list[dict[str, object]] = []
+        ok = True
+        missing: list[str] = []
+        for ticket_id in plan.ids[:5]:
+            try:
+                ticket = self._apply(plan.action, ticket_id, store, context)
+            except TicketError as exc:
+                ok = False
+                lines.append(_sentence(str(exc)))
+                continue
+            if ticket is None:
+                missing = ["comment"]
+                ok = False
+                lines.append(f"What should the comment on {ticket_id} say?")
+                continue
+            tickets.append(ticket.to_dict())
+            lines.append(_describe(plan.action, ticket))
+        return ControllerResult(
+            ok=ok,
+            summary=" ".join(lines),
+            data={"action": plan.action, "tickets": tickets},
+            missing=missing,
+        )
+
+    def _plan(self, context: ControllerContext) -> _Plan:
+        candidates = [normalize_ticket_id(t) for t in context.entities.get("ticket_id", [])]
+        if context.parameters.get("ticket_id"):
+            candidates.insert(0, normalize_ticket_id(context.parameters["ticket_id"]))
+        candidates.extend(find_ticket_ids(context.text))
+        ids: list[str] = []
+        invalid: list[str] = []
+        for token in dict.fromkeys(candidates):
+            (ids if self._is_ticket_id(token, context) else invalid).append(token)
+        return _Plan(action=detect_action(context.text), ids=ids, invalid=invalid)
+
+    @staticmethod
+    def _is_ticket_id(token: str, context: ControllerContext) -> bool:
+        knowledge = context.services.knowledge
+        if knowledge is not None:
+            match = knowledge.classify_id(token)
+            if match is not None:
+                kind = f"{match.kind} {match.domain}".lower()
+                if any(word in kind for word in _ID_KINDS):
+                    return True
+        return is_ticket_id(token)
+
+    @staticmethod
+    def _apply(
+        action: Action, ticket_id: str, store: TicketStore, context: ControllerContext
+    ) -> Ticket | None:
+        rest = _remainder(context.text, ticket_id)
+        if action == "close":
+            return store.close(ticket_id, by=context.user, reason=rest)
+        if action == "reopen":
+            return store.reopen(ticket_id, by=context.user, reason=rest)
+        if action == "urge":
+            return store.urge(ticket_id, by=context.user)
+        if action == "process":
+            return store.take(ticket_id, by=context.user)
+        if action == "comment":
+            text = _comment_text(context.text, ticket_id) or _upstream_summary(context)
+            if not text:
+                store.find(ticket_id)  # an unknown id still says "not found"
+                return None
+            return store.comment(ticket_id, author=context.user, text=text)
+        return store.find(ticket_id)
+
+
+def _state_problem(action: Action, ticket: Ticket) -> str | None:
+    if action in ("close", "urge", "process") and not ticket.is_open:
+        return f"ticket {ticket.id} is closed"
+    if action == "reopen" and ticket.is_open:
+        return f"ticket {ticket.id} is not closed"
+    return None
+
+
+def _describe(action: Action, ticket: Ticket) -> str:
+    head = f"{ticket.id} ({ticket.kind}, “{ticket.title}”)"
+    if action == "close":
+        return f"Closed {head}."
+    if action == "reopen":
+        return f"Reopened {head}; it is open again."
+    if action == "urge":
+        times = "once" if ticket.urge_count == 1 else f"{ticket.urge_count} times"
+        return f"Urged {head}: chased {times} so far; status {ticket.status}."
+    if action == "process":
+        return f"{head} is now in progress, assigned to {ticket.assignee}."
+    if action == "comment":
+        return f"Added your comment to {head}."
+    parts = [f"{head} is {ticket.status.replace('_', ' ')}"]
+    if ticket.assignee:
+        parts.append(f"assigned to {ticket.assignee}")
+    parts.append(f"last updated {ticket.updated_at}")
+    if ticket.urge_count:
+        parts.append(f"urged {ticket.urge_count}×")
+    if ticket.comments:
+        last = ticket.comments[-1]
+        parts.append(f"latest comment by {last['by']}: {last['text'][:160]}")
+    return "; ".join(parts) + "."
+
+
+def _remainder(text: str, ticket_id: str) -> str:
+    pattern = re.compile(rf"#?{re.escape(ticket_id)}", re.I)
+    parts = pattern.split(text, maxsplit=1)
+    return parts[1].strip(" :：,，.-") if len(parts) == 2 else ""
+
+
+def _comment_text(text: str, ticket_id: str) -> str:
+    for mark in (":", "："):
+        if mark in text:
+            tail = text.split(mark, 1)[1].strip()
+            if tail and normalize_ticket_id(tail) != ticket_id:
+                return tail
+    return ""
+
+
+def _upstream_summary(context: ControllerContext) -> str:
+    upstream = context.upstream or {}
+    summary = upstream.get("summary")
+    return str(summary) if summary else ""
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return (text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")) if text else ""

@@ -1,0 +1,116 @@
+"""A controller described by data: metadata plus one handler kind.
+
+Used for YAML controllers in BRAIN_HOME/controllers, for `brain eval --train` (one controller per
+label built from its examples), and as the metadata carrier of the built-ins.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from controllers import answering
+from controllers.base import ControllerContext, ControllerResult, DryRunResult
+from controllers.ids import PREFIXES
+from controllers.requests import check_required, file_request, known_parameters
+from controllers.webhook import DEFAULT_TIMEOUT_S, post_json, webhook_payload
+
+HandlerKind = Literal["knowledge_answer", "local_ticket", "webhook", "none"]
+HANDLER_KINDS: tuple[str, ...] = get_args(HandlerKind)
+NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+def validate_name(name: str) -> str:
+    """A controller name is lower_snake (it is also the KB domain and a JSON key)."""
+    if not NAME_PATTERN.match(name):
+        raise ValueError(
+            f"controller name {name!r} must be lower_snake: a-z first, then a-z, 0-9 or _ "
+            "(at most 64 characters)"
+        )
+    return name
+
+
+@dataclass(kw_only=True, eq=False)
+class DeclarativeController:
+    """A controller whose behaviour is one of the handler kinds of `HANDLER_KINDS`.
+
+    Options by handler: `knowledge_answer` takes `domain` (default: the controller's name);
+    `local_ticket` takes `ticket_type` (incident/access/change/ticket, default ticket);
+    `webhook` takes `url` (required), `timeout_s` and `headers`.
+    """
+
+    name: str
+    description: str
+    label: str = ""
+    keywords: Sequence[str] = ()
+    examples: Sequence[str] = ()
+    required_entities: Sequence[str] = ()
+    handler: str = "none"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    origin: str = "declarative"
+
+    def __post_init__(self) -> None:
+        validate_name(self.name)
+        if self.handler not in HANDLER_KINDS:
+            raise ValueError(f"handler must be one of {HANDLER_KINDS}, not {self.handler!r}")
+        if self.handler == "webhook" and not str(self.options.get("url") or "").startswith(
+            ("http://", "https://")
+        ):
+            raise ValueError("a webhook controller needs options.url starting with http(s)://")
+        ticket_type = self.options.get("ticket_type", "ticket")
+        if self.handler == "local_ticket" and ticket_type not in PREFIXES:
+            raise ValueError(f"ticket_type must be one of {tuple(PREFIXES)}, not {ticket_type!r}")
+        self.label = self.label or self.name.replace("_", " ").capitalize()
+        self.keywords = tuple(self.keywords)
+        self.examples = tuple(self.examples)
+        self.required_entities = tuple(self.required_entities)
+        self.options = dict(self.options)
+
+    def __repr__(self) -> str:
+        return f"DeclarativeController(name={self.name!r}, handler={self.handler!r})"
+
+    def dry_run(self, context: ControllerContext) -> DryRunResult:
+        """Required entities/parameters present? No side effects."""
+        result = check_required(context, self.required_entities)
+        if not result.ok:
+            return result
+        if self.handler == "local_ticket" and context.services.tickets is None:
+            return DryRunResult(ok=False, reason="no ticket store is configured")
+        if self.handler == "knowledge_answer" and context.services.knowledge is None:
+            return DryRunResult(ok=False, reason="no knowledge base is open")
+        return result
+
+    def handle(self, context: ControllerContext) -> ControllerResult:
+        """Run the handler kind; failures come back as `ok=False` results, never exceptions."""
+        check = check_required(context, self.required_entities)
+        if not check.ok:
+            return ControllerResult(
+                ok=False,
+                summary=f"{self.label} needs {', '.join(check.missing)} first.",
+                missing=check.missing,
+            )
+        if self.handler == "knowledge_answer":
+            domain = str(self.options.get("domain") or self.name)
+            evidence = answering.gather(context.services.knowledge, context.text, domain=domain)
+            return answering.answer(context.text, evidence, context.services.llm)
+        if self.handler == "local_ticket":
+            return file_request(
+                context,
+                kind=str(self.options.get("ticket_type", "ticket")),
+                label=self.label,
+                fields=known_parameters(context),
+                required=self.required_entities,
+            )
+        if self.handler == "webhook":
+            return post_json(
+                str(self.options["url"]),
+                webhook_payload(self.name, context),
+                timeout_s=float(self.options.get("timeout_s", DEFAULT_TIMEOUT_S)),
+                headers=self.options.get("headers"),
+            )
+        return ControllerResult(
+            ok=True,
+            summary=f"{self.label} has noted your message; it takes no automatic action.",
+        )

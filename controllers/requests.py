@@ -1,0 +1,91 @@
+"""Typed requests (incident, access, change, ticket) filed in the local ticket store.
+
+Parameters come from the user's answers (`context.parameters`), then the extracted entities,
+then what the controller completed itself (e.g. from the knowledge base). Missing required
+ones are reported, never invented.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from controllers.base import ControllerContext, ControllerResult, DryRunResult
+from controllers.tickets import TicketError
+
+
+def known_parameters(context: ControllerContext) -> dict[str, str]:
+    """Entities (joined) overlaid with the parameters the user answered explicitly."""
+    values = {kind: ", ".join(items) for kind, items in context.entities.items() if items}
+    values.update({k: v for k, v in context.parameters.items() if v and v.strip()})
+    return values
+
+
+def missing_parameters(required: Sequence[str], values: Mapping[str, Any]) -> list[str]:
+    """Required names without a non-empty value, in the order they were declared."""
+    return [name for name in required if not str(values.get(name) or "").strip()]
+
+
+def check_required(context: ControllerContext, required: Sequence[str]) -> DryRunResult:
+    """The generic dry-run: are the required entities or parameters present?"""
+    missing = missing_parameters(required, known_parameters(context))
+    if missing:
+        return DryRunResult(ok=False, reason=f"missing {', '.join(missing)}", missing=missing)
+    if required:
+        return DryRunResult(ok=True, reason=f"has {', '.join(required)}")
+    return DryRunResult(ok=True, reason="no required parameters")
+
+
+def request_title(text: str, limit: int = 120) -> str:
+    """A one-line title from the message text."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def file_request(
+    context: ControllerContext,
+    *,
+    kind: str,
+    label: str,
+    fields: Mapping[str, Any],
+    required: Sequence[str],
+    citations: Sequence[str] = (),
+) -> ControllerResult:
+    """Create the typed request; it waits for information while required fields are missing."""
+    store = context.services.tickets
+    if store is None:
+        return ControllerResult(ok=False, summary="No ticket store is configured; nothing filed.")
+    missing = missing_parameters(required, fields)
+    record = {k: v for k, v in fields.items() if v not in (None, "", [], {})}
+    record.update(
+        {
+            "description": context.text[:4000],
+            "channel": context.channel,
+            "thread": context.thread,
+            "decision_id": context.decision_id,
+            "urgency": context.urgency,
+        }
+    )
+    if context.upstream:
+        record["upstream"] = context.upstream
+    try:
+        ticket = store.create(
+            kind,
+            title=request_title(context.text) or label,
+            requester=context.user,
+            fields=record,
+            status="awaiting_info" if missing else "open",
+        )
+    except TicketError as exc:
+        return ControllerResult(ok=False, summary=f"The {label} could not be filed: {exc}.")
+    shown = ", ".join(f"{k}: {v}" for k, v in fields.items() if v not in (None, "", [], {}))
+    summary = f"Filed {label} {ticket.id}" + (f" ({shown})." if shown else ".")
+    if missing:
+        summary += f" To proceed I still need: {', '.join(missing)}."
+    return ControllerResult(
+        ok=True,
+        summary=summary,
+        data={"ticket": ticket.to_dict()},
+        citations=list(citations),
+        missing=missing,
+    )

@@ -1,0 +1,28 @@
+"""Build the services every controller shares for one brain home."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from controllers.base import ControllerServices
+from controllers.tickets import TicketStore
+
+if TYPE_CHECKING:
+    from brain.config import Settings
+    from brain.llm import LLMClient
+    from knowledge.skill import KnowledgeSkill
+
+TICKETS_FILE = "tickets.json"
+
+
+def build_services(
+    settings: Settings,
+    knowledge: KnowledgeSkill | None = None,
+    llm: LLMClient | None = None,
+) -> ControllerServices:
+    """The knowledge skill and LLM as given (either may be None) plus the home's ticket store."""
+    return ControllerServices(
+        knowledge=knowledge,
+        tickets=TicketStore(settings.path(TICKETS_FILE)),
+        llm=llm,
+    )

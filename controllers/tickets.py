@@ -1,0 +1,279 @@
+"""The local ticket store: typed requests (incident, access, change, ticket) on TinyDB.
+
+The store holds the tickets that exist, nothing more: a lookup of an unknown id says so.
+Tickets from another system keep their own id (`create(..., ticket_id="2025060300011279027")`
+or `import_records`); locally created ones get `INC-000001`, `REQ-000002`, `CHG-000003`...
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from tinydb import Query
+
+from brain.storage import file_lock, open_db
+from controllers.ids import PREFIXES, is_ticket_id, normalize_ticket_id
+
+TicketKind = Literal["incident", "access", "change", "ticket"]
+TICKET_KINDS: tuple[str, ...] = tuple(PREFIXES)
+#: Open statuses; "closed" is the only terminal one (a closed ticket can be reopened).
+STATUSES: tuple[str, ...] = ("open", "awaiting_info", "in_progress", "closed")
+
+
+class TicketError(Exception):
+    """A ticket operation cannot be done; the message says why."""
+
+
+class TicketNotFound(TicketError, KeyError):
+    """No ticket with that id exists in the store."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "ticket not found"
+
+
+class TicketStateError(TicketError):
+    """The operation does not fit the ticket's status (e.g. closing a closed ticket)."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(slots=True)
+class Ticket:
+    """One ticket or typed request."""
+
+    id: str
+    kind: str
+    title: str
+    requester: str
+    status: str = "open"
+    fields: dict[str, Any] = field(default_factory=dict)
+    assignee: str | None = None
+    created_at: str = ""
+    updated_at: str = ""
+    comments: list[dict[str, str]] = field(default_factory=list)
+    urge_count: int = 0
+    urged_at: list[str] = field(default_factory=list)
+    history: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def is_open(self) -> bool:
+        """Anything but closed."""
+        return self.status != "closed"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ticket:
+        """Rebuild a stored ticket, ignoring unknown keys."""
+        known = cls.__dataclass_fields__
+        return cls(**{key: value for key, value in data.items() if key in known})
+
+
+class TicketStore:
+    """Tickets in one crash-safe TinyDB file; safe to share between threads."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._db = open_db(self.path)
+        self._tickets = self._db.table("tickets")
+        self._meta = self._db.table("meta")
+        self._lock: threading.RLock = file_lock(self.path)
+
+    def release(self) -> None:
+        """Release the database file (the store is unusable afterwards)."""
+        self._db.close()
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def get(self, ticket_id: str) -> Ticket | None:
+        """The ticket with this id, or None."""
+        key = normalize_ticket_id(ticket_id)
+        with self._lock:
+            row = self._tickets.get(Query().id == key)
+        return Ticket.from_dict(row) if isinstance(row, Mapping) else None
+
+    def find(self, ticket_id: str) -> Ticket:
+        """The ticket with this id; raises `TicketNotFound`."""
+        ticket = self.get(ticket_id)
+        if ticket is None:
+            raise TicketNotFound(f"ticket {normalize_ticket_id(ticket_id)} was not found")
+        return ticket
+
+    def list_by_requester(self, requester: str, *, open_only: bool = False) -> list[Ticket]:
+        """A requester's tickets, newest first."""
+        with self._lock:
+            rows = self._tickets.search(Query().requester == requester)
+        tickets = [Ticket.from_dict(row) for row in rows]
+        if open_only:
+            tickets = [t for t in tickets if t.is_open]
+        return sorted(tickets, key=lambda t: (t.created_at, t.id), reverse=True)
+
+    def all(self) -> list[Ticket]:
+        """Every ticket, in creation order."""
+        with self._lock:
+            return [Ticket.from_dict(row) for row in self._tickets.all()]
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def create(
+        self,
+        kind: str,
+        *,
+        title: str,
+        requester: str,
+        fields: Mapping[str, Any] | None = None,
+        status: str = "open",
+        ticket_id: str | None = None,
+        created_at: str | None = None,
+    ) -> Ticket:
+        """Store a new ticket; a local id is assigned unless `ticket_id` (external) is given."""
+        if kind not in PREFIXES:
+            raise TicketError(f"unknown ticket kind {kind!r}; expected one of {TICKET_KINDS}")
+        if status not in STATUSES:
+            raise TicketError(f"unknown status {status!r}; expected one of {STATUSES}")
+        if not title.strip():
+            raise TicketError("a ticket needs a title")
+        with self._lock:
+            if ticket_id is None:
+                key = self._next_id(kind)
+            else:
+                key = normalize_ticket_id(ticket_id)
+                if not is_ticket_id(key):
+                    raise TicketError(f"{ticket_id!r} is not a valid ticket id")
+                if self._tickets.contains(Query().id == key):
+                    raise TicketError(f"ticket {key} already exists")
+            stamp = created_at or _now()
+            ticket = Ticket(
+                id=key,
+                kind=kind,
+                title=title.strip()[:300],
+                requester=requester,
+                status=status,
+                fields=dict(fields or {}),
+                created_at=stamp,
+                updated_at=stamp,
+                history=[{"at": stamp, "by": requester, "event": "created"}],
+            )
+            self._tickets.insert(ticket.to_dict())
+        return ticket
+
+    def import_records(self, records: Iterable[Mapping[str, Any]]) -> list[Ticket]:
+        """Store tickets from another system (each with `id`, `kind`, `title`, `requester`)."""
+        created = []
+        for record in records:
+            missing = [k for k in ("id", "kind", "title", "requester") if not record.get(k)]
+            if missing:
+                raise TicketError(f"ticket record {dict(record)!r} lacks {', '.join(missing)}")
+            created.append(
+                self.create(
+                    str(record["kind"]),
+                    title=str(record["title"]),
+                    requester=str(record["requester"]),
+                    fields=record.get("fields") or {},
+                    status=str(record.get("status") or "open"),
+                    ticket_id=str(record["id"]),
+                    created_at=record.get("created_at"),
+                )
+            )
+        return created
+
+    def comment(self, ticket_id: str, *, author: str, text: str) -> Ticket:
+        """Add a comment."""
+        if not text.strip():
+            raise TicketError("a comment needs some text")
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            ticket.comments.append({"at": stamp, "by": author, "text": text.strip()[:4000]})
+            ticket.history.append({"at": stamp, "by": author, "event": "commented"})
+
+        return self._update(ticket_id, change)
+
+    def urge(self, ticket_id: str, *, by: str) -> Ticket:
+        """Record that someone chased an open ticket."""
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            if not ticket.is_open:
+                raise TicketStateError(f"ticket {ticket.id} is closed; reopen it instead of urging")
+            ticket.urge_count += 1
+            ticket.urged_at.append(stamp)
+            ticket.history.append({"at": stamp, "by": by, "event": "urged"})
+
+        return self._update(ticket_id, change)
+
+    def take(self, ticket_id: str, *, by: str) -> Ticket:
+        """Start processing an open ticket (status in_progress, assignee set)."""
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            if not ticket.is_open:
+                raise TicketStateError(f"ticket {ticket.id} is closed; reopen it first")
+            ticket.status = "in_progress"
+            ticket.assignee = by
+            ticket.history.append({"at": stamp, "by": by, "event": "processing"})
+
+        return self._update(ticket_id, change)
+
+    def close(self, ticket_id: str, *, by: str, reason: str = "") -> Ticket:
+        """Close an open ticket."""
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            if not ticket.is_open:
+                raise TicketStateError(f"ticket {ticket.id} is already closed")
+            ticket.status = "closed"
+            ticket.history.append({"at": stamp, "by": by, "event": "closed", "reason": reason})
+
+        return self._update(ticket_id, change)
+
+    def reopen(self, ticket_id: str, *, by: str, reason: str = "") -> Ticket:
+        """Reopen a closed ticket."""
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            if ticket.is_open:
+                raise TicketStateError(f"ticket {ticket.id} is not closed (status {ticket.status})")
+            ticket.status = "open"
+            ticket.history.append({"at": stamp, "by": by, "event": "reopened", "reason": reason})
+
+        return self._update(ticket_id, change)
+
+    def update_fields(
+        self, ticket_id: str, *, by: str, fields: Mapping[str, Any], status: str | None = None
+    ) -> Ticket:
+        """Fill in fields (e.g. parameters the requester supplied later), optionally the status."""
+        if status is not None and status not in STATUSES:
+            raise TicketError(f"unknown status {status!r}; expected one of {STATUSES}")
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            ticket.fields.update(fields)
+            if status is not None:
+                ticket.status = status
+            ticket.history.append({"at": stamp, "by": by, "event": "updated"})
+
+        return self._update(ticket_id, change)
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _update(self, ticket_id: str, change: Callable[[Ticket, str], None]) -> Ticket:
+        with self._lock:
+            ticket = self.find(ticket_id)
+            stamp = _now()
+            change(ticket, stamp)
+            ticket.updated_at = stamp
+            self._tickets.update(ticket.to_dict(), Query().id == ticket.id)
+        return ticket
+
+    def _next_id(self, kind: str) -> str:
+        prefix = PREFIXES[kind]
+        counter = self._meta.get(Query().key == "sequence")
+        value = int(counter["value"]) + 1 if isinstance(counter, Mapping) else 1
+        while self._tickets.contains(Query().id == f"{prefix}-{value:06d}"):
+            value += 1
+        self._meta.upsert({"key": "sequence", "value": value}, Query().key == "sequence")
+        return f"{prefix}-{value:06d}"

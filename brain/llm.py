@@ -1,0 +1,160 @@
+"""Optional Anthropic LLM client that never raises for model faults.
+
+Every call returns an `LLMReply` whose ``status`` says what happened: "ok", "timeout",
+"error: <ExceptionClass>" or "invalid" (the reply was not the JSON the caller asked for).
+User text is redacted (`brain.redact.redact`) before it leaves the process. The API key is
+kept inside the SDK client and never logged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anthropic
+
+from brain.config import LLMConfig
+from brain.prompts import JSON_ONLY
+from brain.redact import redact
+
+__all__ = ["LLMClient", "LLMReply", "extract_json_object"]
+
+log = logging.getLogger(__name__)
+
+#: Validators may reject a parsed reply by raising one of these or returning None/False.
+VALIDATION_ERRORS = (ValueError, TypeError, KeyError, LookupError)
+
+
+@dataclass(frozen=True, slots=True)
+class LLMReply:
+    """The outcome of one LLM call."""
+
+    ok: bool
+    status: str
+    text: str = ""
+    data: Any = None
+    purpose: str = ""
+    latency_ms: float = 0.0
+
+
+def extract_json_object(text: str) -> dict[str, Any] | None:
+    """The first JSON object in ``text`` (prose and code fences around it are ignored)."""
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start != -1:
+        try:
+            value, _ = decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            start = text.find("{", start + 1)
+            continue
+        if isinstance(value, dict):
+            return value
+        start = text.find("{", start + 1)
+    return None
+
+
+class LLMClient:
+    """Thin wrapper around `anthropic.Anthropic` with redaction, timeouts and a call counter."""
+
+    def __init__(
+        self,
+        client: anthropic.Anthropic,
+        *,
+        model: str,
+        max_tokens: int = 512,
+        redactor: Callable[[str], str] = redact,
+    ) -> None:
+        self._client = client
+        self.model = model
+        self.max_tokens = max_tokens
+        self._redact = redactor
+        self._lock = threading.Lock()
+        self._calls = 0
+
+    @classmethod
+    def from_settings(cls, llm: LLMConfig) -> LLMClient | None:
+        """A client for the configured model, or None when no API key is configured."""
+        if llm.api_key is None or not llm.api_key.get_secret_value().strip():
+            return None
+        client = anthropic.Anthropic(
+            api_key=llm.api_key.get_secret_value(),
+            base_url=llm.base_url,
+            timeout=llm.timeout_s,
+            max_retries=1,
+        )
+        return cls(client, model=llm.model, max_tokens=llm.max_tokens)
+
+    @property
+    def calls(self) -> int:
+        """How many requests were attempted so far (all threads)."""
+        with self._lock:
+            return self._calls
+
+    def complete_text(
+        self, *, system: str, user: str, purpose: str = "", max_tokens: int | None = None
+    ) -> LLMReply:
+        """Ask for free text; ``ok`` is False on timeout or API error."""
+        return self._call(system=system, user=user, purpose=purpose, max_tokens=max_tokens)
+
+    def complete_json(
+        self,
+        *,
+        system: str,
+        user: str,
+        validate: Callable[[Any], Any] | None = None,
+        purpose: str = "",
+        max_tokens: int | None = None,
+    ) -> LLMReply:
+        """Ask for one JSON object and validate it.
+
+        ``validate`` receives the parsed object and returns the cleaned data (True keeps the
+        object as is); returning None/False or raising ValueError/TypeError/KeyError rejects it,
+        and so does a reply holding no JSON object: status "invalid", ``ok`` False.
+        """
+        if JSON_ONLY not in system:
+            system = f"{system}\n{JSON_ONLY}"
+        reply = self._call(system=system, user=user, purpose=purpose, max_tokens=max_tokens)
+        if not reply.ok:
+            return reply
+        parsed = extract_json_object(reply.text)
+        data: Any = parsed
+        if parsed is not None and validate is not None:
+            try:
+                checked = validate(parsed)
+            except VALIDATION_ERRORS:
+                checked = None
+            data = parsed if checked is True else checked
+        if data is None or data is False:
+            log.info("llm %s: reply was not valid JSON for the task", purpose or "call")
+            return LLMReply(False, "invalid", reply.text, None, purpose, reply.latency_ms)
+        return LLMReply(True, "ok", reply.text, data, purpose, reply.latency_ms)
+
+    def _call(self, *, system: str, user: str, purpose: str, max_tokens: int | None) -> LLMReply:
+        with self._lock:
+            self._calls += 1
+        started = time.perf_counter()
+        try:
+            response = self._client.messages.create(
+                model=self.model,
+                max_tokens=max_tokens or self.max_tokens,
+                system=system,
+                messages=[{"role": "user", "content": self._redact(user)}],
+            )
+        except anthropic.APITimeoutError:
+            status = "timeout"
+        except Exception as exc:  # never raise for model faults: the brain runs without the LLM
+            status = f"error: {type(exc).__name__}"
+        else:
+            text = "".join(
+                getattr(block, "text", "") for block in response.content if block.type == "text"
+            )
+            elapsed = (time.perf_counter() - started) * 1000
+            return LLMReply(True, "ok", text, None, purpose, elapsed)
+        elapsed = (time.perf_counter() - started) * 1000
+        log.warning("llm %s failed: %s after %.0f ms", purpose or "call", status, elapsed)
+        return LLMReply(False, status, "", None, purpose, elapsed)

@@ -1,0 +1,124 @@
+"""Remove personal data and secrets from text before it leaves the process (e.g. to an LLM).
+
+Replaced with placeholders: emails ``[EMAIL]``, phone numbers ``[PHONE]``, Chinese resident ID
+numbers ``[ID_NUMBER]``, payment card numbers ``[CARD]``, IBANs ``[IBAN]``, public IP addresses
+``[IP]`` and secrets (Slack/Anthropic/AWS/bearer tokens, ``password: ...``) ``[SECRET]``.
+
+Kept on purpose, because routing and diagnosis need them and they identify no person: ticket ids
+(19-digit numbers such as 2025060300011279027, ``#10086``, ``INC-123``), error codes, host names
+and private/loopback IP addresses. A bare run of digits is only treated as a card number when it
+is 15 or 16 digits long, starts like a card network and passes the Luhn check, or when it is
+written in card-style groups (``4111 1111 1111 1111``) and passes Luhn; 19-digit ticket ids are
+never touched.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import ipaddress
+import re
+
+__all__ = ["redact"]
+
+_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+
+# Secrets: keep the key word, drop the value.
+_SECRET_TOKENS = re.compile(
+    r"\b(?:"
+    r"xox[abposr]-[A-Za-z0-9-]{8,}"  # Slack bot/user tokens
+    r"|xapp-[A-Za-z0-9-]{8,}"  # Slack app-level tokens
+    r"|sk-ant-[A-Za-z0-9_-]{8,}"  # Anthropic keys
+    r"|sk-[A-Za-z0-9_-]{20,}"  # other sk- style API keys
+    r"|(?:AKIA|ASIA)[0-9A-Z]{16}"  # AWS access key ids
+    r"|gh[pousr]_[A-Za-z0-9]{20,}"  # GitHub tokens
+    r"|glpat-[A-Za-z0-9_-]{20,}"  # GitLab tokens
+    r"|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"  # JWTs
+    r")"
+)
+_BEARER = re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}")
+_SECRET_ASSIGNMENT = re.compile(
+    r"(?i)((?:password|passwd|pwd|passcode|secret|api[_ -]?key|access[_ -]?key|token"
+    r"|aws_secret_access_key|密码|口令|密钥)\s*(?:is|是|为|[:=：])\s*)"
+    r"(\"[^\"]*\"|'[^']*'|[^\s,，;；。]+)"
+)
+
+_CN_ID = re.compile(r"(?<![0-9A-Za-z])\d{17}[\dXx](?![0-9A-Za-z])")
+_CN_MOBILE = re.compile(r"(?<![\d+])(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?!\d)")
+_INTL_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}(?!\d)")
+_NANP_PHONE = re.compile(r"(?<!\d)(?:\(\d{3}\)\s?|\d{3}[.-])\d{3}[.-]\d{4}(?!\d)")
+_CARD_GROUPED = re.compile(r"(?<![\d-])\d{4}(?:[ -]\d{4}){2}[ -]\d{1,7}(?![\d-])")
+_CARD_PLAIN = re.compile(r"(?<!\d)[3-6]\d{14,15}(?!\d)")
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
+_IPV4 = re.compile(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])")
+
+_CN_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_CN_ID_CHECK = "10X98765432"
+
+
+def _luhn_ok(digits: str) -> bool:
+    total = 0
+    for position, char in enumerate(reversed(digits)):
+        value = int(char)
+        if position % 2 == 1:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return total % 10 == 0
+
+
+def _cn_id_ok(number: str) -> bool:
+    """GB 11643 checksum plus a plausible birth date (positions 7-14)."""
+    body, check = number[:17], number[17].upper()
+    total = sum(int(d) * w for d, w in zip(body, _CN_ID_WEIGHTS, strict=True))
+    if _CN_ID_CHECK[total % 11] != check:
+        return False
+    try:
+        birth = _dt.date(int(number[6:10]), int(number[10:12]), int(number[12:14]))
+    except ValueError:
+        return False
+    return _dt.date(1900, 1, 1) <= birth <= _dt.date.today()
+
+
+def _iban_ok(candidate: str) -> bool:
+    compact = candidate.replace(" ", "")
+    if not 15 <= len(compact) <= 34:
+        return False
+    rearranged = compact[4:] + compact[:4]
+    try:
+        numeric = "".join(str(int(char, 36)) for char in rearranged)
+    except ValueError:
+        return False
+    return int(numeric) % 97 == 1
+
+
+def _card(match: re.Match[str]) -> str:
+    digits = re.sub(r"\D", "", match.group(0))
+    return "[CARD]" if 13 <= len(digits) <= 19 and _luhn_ok(digits) else match.group(0)
+
+
+def _ip(match: re.Match[str]) -> str:
+    try:
+        address = ipaddress.ip_address(match.group(0))
+    except ValueError:
+        return match.group(0)
+    # Internal addresses name machines, not people: diagnosis needs them.
+    if address.is_private or address.is_loopback or address.is_link_local:
+        return match.group(0)
+    return "[IP]"
+
+
+def redact(text: str) -> str:
+    """Replace personal data and secrets in ``text`` with placeholders; ids and codes stay."""
+    if not text:
+        return text
+    text = _SECRET_TOKENS.sub("[SECRET]", text)
+    text = _BEARER.sub(r"\1 [SECRET]", text)
+    text = _SECRET_ASSIGNMENT.sub(r"\1[SECRET]", text)
+    text = _EMAIL.sub("[EMAIL]", text)
+    text = _IBAN.sub(lambda m: "[IBAN]" if _iban_ok(m.group(0)) else m.group(0), text)
+    text = _CN_ID.sub(lambda m: "[ID_NUMBER]" if _cn_id_ok(m.group(0)) else m.group(0), text)
+    text = _CARD_GROUPED.sub(_card, text)
+    text = _CARD_PLAIN.sub(_card, text)
+    text = _CN_MOBILE.sub("[PHONE]", text)
+    text = _INTL_PHONE.sub("[PHONE]", text)
+    text = _NANP_PHONE.sub("[PHONE]", text)
+    return _IPV4.sub(_ip, text)

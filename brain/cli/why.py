@@ -1,0 +1,42 @@
+"""`brain why DECISION_ID [--json]`: everything behind a decision."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add the `why` sub-command."""
+    parser = subparsers.add_parser(
+        "why",
+        help="explain a decision",
+        description="Show every controller's five signals, the tier path, dry-runs, feedback "
+        "and memory influences of a logged decision.",
+    )
+    parser.add_argument("decision_id", metavar="DECISION_ID")
+    parser.add_argument("--json", action="store_true", help="print the explanation as JSON")
+    parser.set_defaults(handler="brain.cli.why:run")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of `brain why`."""
+    from brain.engine import Brain
+    from brain.errors import UnknownDecision
+    from brain.explain import render_text
+
+    brain = Brain.open()
+    try:
+        data = brain.explain(args.decision_id)
+    except UnknownDecision as exc:
+        print(f"brain: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        brain.close()
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        print(render_text(data))
+    return 0

@@ -1,0 +1,113 @@
+"""`brain why`: everything behind a decision as a dict, and as text for the CLI and Slack."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from brain.signals.combine import SIGNALS
+from brain.types import Decision
+
+
+def explain_decision(decision: Decision) -> dict[str, Any]:
+    """The explanation of one stored decision (JSON-ready)."""
+    data = decision.to_dict()
+    signals = data.get("signals", {})
+    ordered = sorted(signals.items(), key=lambda item: -float(item[1].get("total", 0.0)))
+    return {
+        "decision_id": decision.decision_id,
+        "text": decision.text,
+        "user": decision.user,
+        "channel": decision.channel,
+        "thread": decision.thread,
+        "created_at": decision.created_at,
+        "controller": decision.controller,
+        "supporting": decision.supporting,
+        "composition": decision.composition,
+        "confidence": decision.confidence,
+        "tier": decision.tier,
+        "outcome": decision.outcome,
+        "escalate": decision.escalate,
+        "urgency": decision.urgency,
+        "intent": decision.intent,
+        "entities": decision.entities,
+        "rationale": decision.rationale,
+        "clarification": decision.clarification,
+        "candidates": decision.candidates,
+        "signals": dict(ordered),
+        "tier_path": decision.tier_path,
+        "dry_runs": data.get("dry_runs", []),
+        "feedback": decision.feedback,
+        "memory_influences": decision.memory_influences,
+        "llm_status": decision.llm_status,
+        "llm_calls": decision.llm_calls,
+        "latency_ms": decision.latency_ms,
+        "result": decision.result,
+        "dcr_rounds": (decision.result or {}).get("dcr_rounds", []),
+    }
+
+
+def _fmt(value: Any) -> str:
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+def render_text(data: dict[str, Any]) -> str:
+    """A readable multi-line explanation (used by `brain why` and the bot's /brain-why)."""
+    who = data.get("controller") or "no controller"
+    lines = [
+        f"Decision {data.get('decision_id')} ({data.get('created_at', '')})",
+        f"Message: {data.get('text', '')[:300]}",
+        f"Outcome: {data.get('outcome')} -> {who}"
+        + (f" + {', '.join(data['supporting'])}" if data.get("supporting") else "")
+        + (f" ({data['composition']})" if data.get("composition") else ""),
+        f"Confidence: {_fmt(float(data.get('confidence', 0.0)))}  tier: {data.get('tier')}"
+        f"  urgency: {data.get('urgency')}  escalate: {'yes' if data.get('escalate') else 'no'}",
+    ]
+    intent = data.get("intent") or {}
+    if intent:
+        lines.append(
+            f"Intent: {intent.get('intent')} ({_fmt(float(intent.get('confidence', 0.0)))})"
+        )
+    if data.get("entities"):
+        pairs = "; ".join(f"{k}: {', '.join(v)}" for k, v in data["entities"].items())
+        lines.append(f"Entities: {pairs}")
+    lines.append(f"Why: {data.get('rationale', '')}")
+    if data.get("clarification"):
+        lines.append(f"Asked: {data['clarification']}")
+    signals = data.get("signals") or {}
+    if signals:
+        lines.append("Signals (raw 0..1 per controller; total is weighted, confidence calibrated):")
+        header = f"  {'controller':<16}" + "".join(f"{s:>10}" for s in (*SIGNALS, "total"))
+        lines.append(header + f"{'conf':>8}")
+        for name, row in signals.items():
+            cells = "".join(f"{float(row.get(s, 0.0)):>10.2f}" for s in (*SIGNALS, "total"))
+            conf = row.get("confidence")
+            lines.append(
+                f"  {name:<16}{cells}" + (f"{float(conf):>8.2f}" if conf is not None else "")
+            )
+    if data.get("tier_path"):
+        lines.append("Path: " + " -> ".join(data["tier_path"]))
+    for run in data.get("dry_runs") or []:
+        verdict = "passed" if run.get("ok") else "failed"
+        missing = f"; missing {', '.join(run['missing'])}" if run.get("missing") else ""
+        lines.append(f"Dry-run {run.get('controller')}: {verdict} {run.get('reason', '')}{missing}")
+    for number, round_ in enumerate(data.get("dcr_rounds") or [], start=1):
+        lines.append(f"DCR round {number}: {round_}")
+    if data.get("memory_influences"):
+        lines.append("Memory:")
+        lines.extend(f"  - {note}" for note in data["memory_influences"])
+    feedback = data.get("feedback") or []
+    if feedback:
+        lines.append("Feedback:")
+        for item in feedback:
+            target = f" -> {item['controller']}" if item.get("controller") else ""
+            lines.append(
+                f"  - {item.get('kind')}{target} by {item.get('user')} via {item.get('source')}"
+                f" at {item.get('at')}"
+            )
+    else:
+        lines.append("Feedback: none yet")
+    lines.append(f"LLM: {data.get('llm_status')} ({data.get('llm_calls', 0)} calls)")
+    result = data.get("result")
+    if result:
+        lines.append(f"Result: {result.get('summary', '')}")
+    return "\n".join(lines)

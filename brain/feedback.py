@@ -1,0 +1,82 @@
+"""The ONE feedback API: every surface (CLI, Slack, terminal chat) records feedback here.
+
+`record_feedback` stores the feedback with its decision (decision.feedback: kind, controller,
+user, source, at), runs the AUDNP persist rules (brain.memory.MemoryRing.after_feedback) and
+returns the updated decision. Giving the same feedback twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import numpy as np
+
+from brain.decision_log import DecisionLog
+from brain.errors import InvalidFeedback, UnknownController
+from brain.memory import MemoryRing
+from brain.types import Decision
+
+FeedbackKind = Literal["confirm", "reject", "correct"]
+KINDS: tuple[str, ...] = ("confirm", "reject", "correct")
+
+
+class FeedbackService:
+    """Records feedback against the decision log and the memory ring."""
+
+    def __init__(
+        self,
+        log: DecisionLog,
+        ring: MemoryRing,
+        *,
+        controller_names: Callable[[], Sequence[str]],
+        embed: Callable[[str], np.ndarray | None] | None = None,
+        lock: threading.RLock | None = None,
+    ) -> None:
+        self.log = log
+        self.ring = ring
+        self._names = controller_names
+        self._embed = embed
+        self._lock = lock or threading.RLock()
+
+    def record_feedback(
+        self,
+        decision_id: str,
+        kind: str,
+        controller: str | None = None,
+        user: str | None = None,
+        source: str = "cli",
+    ) -> Decision:
+        """Store one feedback with its decision; returns the updated decision.
+
+        Raises UnknownDecision for an unknown id, UnknownController when `controller` is not
+        registered, InvalidFeedback for an unknown kind or a correction without a controller.
+        """
+        if kind not in KINDS:
+            raise InvalidFeedback(f"feedback kind must be one of {', '.join(KINDS)}, not {kind!r}")
+        if kind == "correct" and not controller:
+            raise InvalidFeedback("a correction needs the controller the message should go to")
+        if controller is not None:
+            names = list(self._names())
+            if controller not in names:
+                raise UnknownController(controller, names)
+        with self._lock:
+            decision = self.log.get(decision_id)
+            entry: dict[str, Any] = {
+                "kind": kind,
+                "controller": controller,
+                "user": user or decision.user,
+                "source": source,
+            }
+            for earlier in decision.feedback:
+                if all(earlier.get(k) == v for k, v in entry.items()):
+                    return decision  # idempotent: the same feedback again changes nothing
+            entry["at"] = datetime.now(UTC).isoformat(timespec="seconds")
+            decision.feedback.append(entry)
+            vector = self._embed(decision.text) if self._embed is not None else None
+            # AUDNP: what this feedback persisted is kept with the feedback itself.
+            entry["persisted"] = self.ring.after_feedback(decision, entry, vector)
+            self.log.update(decision)
+            return decision

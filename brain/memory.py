@@ -1,0 +1,437 @@
+"""Persistent memory and the AUDNP ring of seed 000 (Assess, Update, Detect, Notify, Persist).
+
+Memories are routing lessons about *messages*, not global controller scores: each remembers the
+text (and its embedding when the dense model is available), the ids it mentioned, the controller
+and a signed weight. A new message is influenced only by memories of similar messages (embedding
+cosine or character n-gram overlap) or of messages naming the same ticket/asset id.
+
+Memory signal of a controller = 0.5 (neutral) + sum of matching weights x similarity x age
+factor (entries older than 90 days weigh 50%) x user factor (another user's lesson weighs 75%),
+clipped to 0..1.
+
+Persist rules (only high-value decisions are persisted):
+- correction X -> Y: immediately, -0.15 for X and +0.10 for Y (seed 000's example);
+- rejection of X: -0.10 for X;
+- explicit confirmation (or a thumbs-up) of X: +0.10;
+- two consecutive unchallenged successes of X in one session: +0.05.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import threading
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tinydb import Query
+
+from brain.signals.session import SessionCache, SessionEntry
+from brain.storage import file_lock, open_db
+from brain.types import Decision
+from knowledge.sparse import char_ngrams
+
+CORRECTION_WRONG = -0.15
+CORRECTION_RIGHT = 0.10
+REJECTION = -0.10
+CONFIRMATION = 0.10
+CONSECUTIVE = 0.05
+
+MEMORY_NEUTRAL = 0.5
+OLD_AFTER = timedelta(days=90)
+OLD_FACTOR = 0.5
+OTHER_USER_FACTOR = 0.75
+#: Similarity gates: below `gate` a memory is about something else; at `full` it counts fully.
+COSINE_GATE, COSINE_FULL = 0.70, 0.90
+JACCARD_GATE, JACCARD_FULL = 0.30, 0.75
+#: Memories kept in the file (oldest dropped first).
+MAX_MEMORIES = 5000
+TEXT_CAP = 500
+
+_Q = Query()
+log = logging.getLogger(__name__)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _encode_vector(vector: np.ndarray | None) -> str | None:
+    if vector is None:
+        return None
+    return base64.b64encode(np.asarray(vector, dtype=np.float16).tobytes()).decode("ascii")
+
+
+def _decode_vector(text: str | None) -> np.ndarray | None:
+    if not text:
+        return None
+    return np.frombuffer(base64.b64decode(text), dtype=np.float16).astype(np.float32)
+
+
+def _gram_set(text: str) -> frozenset[str]:
+    return frozenset(char_ngrams(text[:TEXT_CAP], 2, 3))
+
+
+def _ramp(value: float, gate: float, full: float) -> float:
+    return float(min(max((value - gate) / (full - gate), 0.0), 1.0))
+
+
+@dataclass(slots=True)
+class MemoryEntry:
+    """One persisted routing lesson."""
+
+    memory_id: str
+    controller: str
+    weight: float
+    kind: str
+    text: str
+    decision_id: str
+    user: str
+    created_at: str
+    ids: list[str] = field(default_factory=list)
+    vector: np.ndarray | None = None
+    grams: frozenset[str] = frozenset()
+
+    def to_doc(self) -> dict[str, Any]:
+        return {
+            "memory_id": self.memory_id,
+            "controller": self.controller,
+            "weight": self.weight,
+            "kind": self.kind,
+            "text": self.text,
+            "decision_id": self.decision_id,
+            "user": self.user,
+            "created_at": self.created_at,
+            "ids": self.ids,
+            "vector": _encode_vector(self.vector),
+        }
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> MemoryEntry:
+        text = str(doc.get("text", ""))
+        return cls(
+            memory_id=str(doc["memory_id"]),
+            controller=str(doc["controller"]),
+            weight=float(doc["weight"]),
+            kind=str(doc.get("kind", "")),
+            text=text,
+            decision_id=str(doc.get("decision_id", "")),
+            user=str(doc.get("user", "")),
+            created_at=str(doc.get("created_at", "")),
+            ids=[str(i) for i in doc.get("ids", [])],
+            vector=_decode_vector(doc.get("vector")),
+            grams=_gram_set(text),
+        )
+
+
+@dataclass(slots=True)
+class MemoryMatch:
+    """A memory that influenced a controller's memory signal."""
+
+    entry: MemoryEntry
+    similarity: float
+    contribution: float
+
+    def describe(self) -> str:
+        sign = "+" if self.contribution >= 0 else ""
+        lesson = {
+            "correction-wrong": "was corrected away from",
+            "correction-right": "was corrected to",
+            "rejection": "was rejected for",
+            "confirmation": "was confirmed for",
+            "consecutive": "succeeded twice for",
+        }.get(self.entry.kind, "is remembered for")
+        snippet = self.entry.text if len(self.entry.text) <= 60 else self.entry.text[:57] + "..."
+        return (
+            f"memory: a similar message ({snippet!r}, similarity {self.similarity:.2f}) {lesson} "
+            f"{self.entry.controller} on {self.entry.created_at[:10]} -> "
+            f"{sign}{self.contribution:.3f} {self.entry.controller}"
+        )
+
+
+class MemoryStore:
+    """Persistent routing lessons in TinyDB (settings.home/"memory.json")."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.RLock()
+        self._entries: list[MemoryEntry] = []
+        self._matrix: np.ndarray | None = None
+        #: Embeds texts of lessons stored without a vector (e.g. feedback given from the CLI,
+        #: which does not load the model); filled in memory only, once per process.
+        self.embed: Callable[[list[str]], np.ndarray] | None = None
+        self._load()
+
+    def _load(self) -> None:
+        with file_lock(self.path):
+            db = open_db(self.path)
+            docs = db.table("memories").all()
+            db.close()
+        self._entries = [MemoryEntry.from_doc(doc) for doc in docs]
+        self._matrix = None
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def entries(self) -> list[MemoryEntry]:
+        """All lessons, oldest first."""
+        with self._lock:
+            return list(self._entries)
+
+    def add(
+        self,
+        *,
+        controller: str,
+        weight: float,
+        kind: str,
+        decision: Decision,
+        vector: np.ndarray | None,
+        ids: Sequence[str],
+    ) -> MemoryEntry:
+        """Persist one lesson; the same (decision, controller, kind) is stored once."""
+        key = f"{decision.decision_id}:{controller}:{kind}"
+        entry = MemoryEntry(
+            memory_id=str(uuid.uuid5(uuid.NAMESPACE_URL, key)),
+            controller=controller,
+            weight=weight,
+            kind=kind,
+            text=decision.text[:TEXT_CAP],
+            decision_id=decision.decision_id,
+            user=decision.user,
+            created_at=_now().isoformat(timespec="seconds"),
+            ids=list(ids),
+            vector=vector,
+            grams=_gram_set(decision.text),
+        )
+        with self._lock, file_lock(self.path):
+            db = open_db(self.path)
+            table = db.table("memories")
+            table.upsert(entry.to_doc(), _Q.memory_id == entry.memory_id)
+            if len(table) > MAX_MEMORIES:
+                oldest = sorted(table.all(), key=lambda d: d.get("created_at", ""))
+                table.remove(doc_ids=[d.doc_id for d in oldest[: len(table) - MAX_MEMORIES]])
+            db.close()
+            self._entries = [e for e in self._entries if e.memory_id != entry.memory_id]
+            self._entries.append(entry)
+            self._matrix = None
+        return entry
+
+    def _vectors(self, dim: int) -> np.ndarray:
+        if self._matrix is None or self._matrix.shape[1] != dim:
+            missing = [e for e in self._entries if e.vector is None or e.vector.shape[0] != dim]
+            if missing and self.embed is not None:
+                try:
+                    vectors = self.embed([e.text for e in missing])
+                    for entry, vector in zip(missing, vectors, strict=True):
+                        entry.vector = np.asarray(vector, dtype=np.float32)
+                except Exception as exc:  # similarity then falls back to n-grams for them
+                    log.warning("could not embed %d memories: %s", len(missing), exc)
+            matrix = np.zeros((len(self._entries), dim), dtype=np.float32)
+            for row, entry in enumerate(self._entries):
+                if entry.vector is not None and entry.vector.shape[0] == dim:
+                    matrix[row] = entry.vector
+            self._matrix = matrix
+        return self._matrix
+
+    def similar(
+        self,
+        text: str,
+        *,
+        vector: np.ndarray | None,
+        ids: Sequence[str],
+    ) -> list[tuple[MemoryEntry, float]]:
+        """Memories about similar messages, each with its similarity factor (0..1]."""
+        with self._lock:
+            if not self._entries:
+                return []
+            entries = self._entries
+            factors = np.zeros(len(entries), dtype=np.float32)
+            if vector is not None:
+                cosines = self._vectors(int(vector.shape[0])) @ vector.astype(np.float32)
+                factors = np.clip((cosines - COSINE_GATE) / (COSINE_FULL - COSINE_GATE), 0, 1)
+            grams = _gram_set(text)
+            id_set = {i.upper() for i in ids}
+            result: list[tuple[MemoryEntry, float]] = []
+            for row, entry in enumerate(entries):
+                factor = float(factors[row])
+                if id_set and id_set.intersection(i.upper() for i in entry.ids):
+                    factor = 1.0
+                if factor < 1.0 and grams and entry.grams:
+                    jaccard = len(grams & entry.grams) / len(grams | entry.grams)
+                    factor = max(factor, _ramp(jaccard, JACCARD_GATE, JACCARD_FULL))
+                if factor > 0:
+                    result.append((entry, factor))
+            return result
+
+    def signal(
+        self,
+        text: str,
+        *,
+        vector: np.ndarray | None,
+        ids: Sequence[str],
+        user: str,
+        names: Sequence[str],
+        now: datetime | None = None,
+    ) -> tuple[np.ndarray, dict[str, list[MemoryMatch]]]:
+        """The memory signal per controller (aligned with `names`) and the matches behind it."""
+        values = np.full(len(names), MEMORY_NEUTRAL, dtype=np.float32)
+        matches: dict[str, list[MemoryMatch]] = {}
+        similar = self.similar(text, vector=vector, ids=ids)
+        if not similar:
+            return values, matches
+        position = {name: i for i, name in enumerate(names)}
+        now = now or _now()
+        for entry, factor in similar:
+            index = position.get(entry.controller)
+            if index is None:
+                continue
+            age = OLD_FACTOR if _older_than(entry.created_at, now, OLD_AFTER) else 1.0
+            who = 1.0 if entry.user == user else OTHER_USER_FACTOR
+            contribution = entry.weight * factor * age * who
+            values[index] += contribution
+            matches.setdefault(entry.controller, []).append(
+                MemoryMatch(entry=entry, similarity=factor, contribution=contribution)
+            )
+        return np.clip(values, 0.0, 1.0), matches
+
+
+def _older_than(created_at: str, now: datetime, age: timedelta) -> bool:
+    try:
+        created = datetime.fromisoformat(created_at)
+    except ValueError:
+        return False
+    if created.tzinfo is None:
+        created = created.replace(tzinfo=UTC)
+    return now - created > age
+
+
+def decision_ids_mentioned(entities: Mapping[str, Sequence[str]]) -> list[str]:
+    """The identifiers of a decision's entities that make two messages "about the same thing"."""
+    found: list[str] = []
+    for kind in ("ticket_id", "asset_tag"):
+        found.extend(str(v) for v in entities.get(kind, []))
+    return found
+
+
+# -- the AUDNP ring ------------------------------------------------------------------------
+
+
+class MemoryRing:
+    """Assess, Update, Detect, Notify, Persist after every decision and every feedback."""
+
+    def __init__(self, store: MemoryStore, sessions: SessionCache) -> None:
+        self.store = store
+        self.sessions = sessions
+        self._persisted_streaks: set[str] = set()
+        self._lock = threading.RLock()
+
+    def detect(self, controller: str | None, matches: Mapping[str, list[MemoryMatch]]) -> list[str]:
+        """D: conflicts of a route with earlier lessons on similar messages (notes for N)."""
+        if not controller:
+            return []
+        notes = []
+        for match in matches.get(controller, []):
+            if match.contribution < 0:
+                notes.append(
+                    f"conflict: a similar message sent to {controller} was "
+                    f"{'corrected' if match.entry.kind == 'correction-wrong' else 'rejected'} "
+                    f"on {match.entry.created_at[:10]} ({match.entry.text[:60]!r})"
+                )
+        return notes
+
+    def after_decision(self, decision: Decision, vector: np.ndarray | None) -> list[str]:
+        """A + U + P after a new decision; returns notes (N) for the decision."""
+        key = session_key_of(decision)
+        with self._lock:
+            earlier = [
+                e for e in self.sessions.entries(key) if e.decision_id != decision.decision_id
+            ]
+            self.sessions.put(key, decision)
+            # A: the previous decision went unchallenged if the user moved on without feedback.
+            if len(earlier) < 2:
+                return []
+            last, before = earlier[-1], earlier[-2]
+            wins_last, _ = last.verdicts()
+            wins_before, _ = before.verdicts()
+            common = [c for c in wins_last if c in wins_before]
+            if not common or last.decision_id in self._persisted_streaks:
+                return []
+            self._persisted_streaks.add(last.decision_id)
+        notes = []
+        for name in common:
+            self.store.add(
+                controller=name,
+                weight=CONSECUTIVE,
+                kind="consecutive",
+                decision=_shadow(last, decision),
+                vector=None,
+                ids=decision_ids_mentioned(last.entities),
+            )
+            notes.append(f"memory: two successes in a row for {name} were persisted (+0.05)")
+        return notes
+
+    def after_feedback(
+        self, decision: Decision, feedback: Mapping[str, Any], vector: np.ndarray | None
+    ) -> list[str]:
+        """U + P after a feedback; returns what was persisted, in words."""
+        self.sessions.put(session_key_of(decision), decision)
+        kind = feedback.get("kind")
+        target = feedback.get("controller")
+        ids = decision_ids_mentioned(decision.entities)
+        lessons: list[tuple[str, float, str]] = []
+        if kind == "correct" and target:
+            if decision.controller and decision.controller != target:
+                lessons.append((decision.controller, CORRECTION_WRONG, "correction-wrong"))
+            lessons.append((str(target), CORRECTION_RIGHT, "correction-right"))
+        elif kind == "reject":
+            rejected = target or decision.controller
+            if rejected:
+                lessons.append((str(rejected), REJECTION, "rejection"))
+        elif kind == "confirm":
+            confirmed = target or decision.controller
+            if confirmed:
+                lessons.append((str(confirmed), CONFIRMATION, "confirmation"))
+        notes = []
+        for name, weight, lesson in lessons:
+            self.store.add(
+                controller=name,
+                weight=weight,
+                kind=lesson,
+                decision=decision,
+                vector=vector,
+                ids=ids,
+            )
+            notes.append(f"memory: persisted {weight:+.2f} for {name} ({lesson})")
+        return notes
+
+
+def session_key_of(decision: Decision) -> str:
+    """The session key of a stored decision (same rule as `Message.session_key`)."""
+    return f"{decision.channel}:{decision.thread or decision.user}"
+
+
+def _shadow(entry: SessionEntry, current: Decision) -> Decision:
+    """A minimal Decision standing for an earlier session entry (for `MemoryStore.add`)."""
+    return Decision(
+        decision_id=entry.decision_id,
+        text=entry.text,
+        user=current.user,
+        channel=current.channel,
+        thread=current.thread,
+        controller=entry.controller,
+        supporting=list(entry.supporting),
+        confidence=0.0,
+        tier="fast",
+        outcome="routed",
+        escalate=False,
+        urgency="low",
+        intent={},
+        entities=entry.entities,
+        signals={},
+        rationale="",
+    )

@@ -1,0 +1,300 @@
+"""Progressive routing (seed 000) with seed 002's primary/supporting rule.
+
+- confidence >= fast threshold (0.8): fast path, no dry-run;
+- verify threshold (0.4) .. fast: the top controller's dry-run decides (pass: routed;
+  fail: dynamic);
+- below: dynamic. Until the DCR loop exists, dynamic asks a clarification question naming the top
+  candidates in plain words, or, when no controller is even plausible, answers with an honest
+  boundary explanation (outcome "fallback").
+- several strong controllers (others >= 0.45 and >= 55% of the primary): parallel dry-runs of the
+  top N; all pass -> "composed" (pipeline when one's output feeds another, else parallel), one
+  passes -> that one, none -> dynamic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from brain.config import RoutingConfig
+from brain.types import DryRunRecord, Outcome, Tier
+
+#: A candidate below this confidence is not worth offering in a clarification question.
+VIABLE_MIN = 0.2
+#: Candidates named in a clarification question.
+CLARIFY_CANDIDATES = 3
+
+#: Built-in producer -> consumers: the producer's output is the consumer's upstream input
+#: (seed 000: alarm diagnosis -> inject result -> ticket handling). A controller may declare its
+#: own with a `feeds` attribute (names of the controllers its output can feed).
+DEFAULT_FEEDS: dict[str, tuple[str, ...]] = {
+    "alarm": ("ticket", "incident", "change"),
+    "consultation": ("ticket", "incident", "access", "change"),
+    "coding": ("change", "ticket"),
+}
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def is_chinese(text: str) -> bool:
+    """Mostly Chinese: more CJK characters than Latin letters (identifiers aside)."""
+    cjk = len(_CJK.findall(text))
+    return cjk > 0 and cjk >= len(_LATIN.findall(text)) / 3
+
+
+@dataclass(slots=True)
+class Candidate:
+    """One controller considered by routing."""
+
+    name: str
+    label: str
+    confidence: float
+
+
+@dataclass(slots=True)
+class RoutePlan:
+    """What routing decided, before the engine wraps it into a Decision."""
+
+    tier: Tier
+    outcome: Outcome
+    controller: str | None
+    confidence: float
+    supporting: list[str] = field(default_factory=list)
+    composition: str | None = None
+    dry_runs: list[DryRunRecord] = field(default_factory=list)
+    tier_path: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    clarification: str | None = None
+
+
+def tier_of(confidence: float, routing: RoutingConfig) -> Tier:
+    """The tier a top confidence falls into."""
+    if confidence >= routing.fast_threshold:
+        return "fast"
+    if confidence >= routing.verify_threshold:
+        return "verify"
+    return "dynamic"
+
+
+def strong_others(candidates: Sequence[Candidate], routing: RoutingConfig) -> list[Candidate]:
+    """Seed 002's supporting rule: others >= supporting_min and >= ratio x primary."""
+    if not candidates:
+        return []
+    primary = candidates[0].confidence
+    return [
+        c
+        for c in candidates[1:]
+        if c.confidence >= routing.supporting_min
+        and c.confidence >= routing.supporting_ratio * primary
+    ][: max(routing.max_parallel - 1, 0)]
+
+
+def composition_of(
+    names: Sequence[str], feeds: Mapping[str, Sequence[str]]
+) -> tuple[str, list[str]]:
+    """("pipeline", producers first) when one's output feeds another, else ("parallel", names)."""
+    producers = [n for n in names if any(other in feeds.get(n, ()) for other in names)]
+    if not producers:
+        return "parallel", list(names)
+    ordered = producers + [n for n in names if n not in producers]
+    return "pipeline", ordered
+
+
+def clarification_question(candidates: Sequence[Candidate], chinese: bool) -> str:
+    """A plain-words question naming the candidates by their labels."""
+    labels = [c.label for c in candidates]
+    if chinese:
+        options = "、".join(f"“{label}”" for label in labels)
+        return (
+            f"我还不能确定您要处理的是哪类问题：是{options}中的哪一个？请选择一个，或回复“都不是”。"
+        )
+    options = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + f" or {labels[-1]}"
+    return (
+        f'I\'m not sure what you need. Is this about {options}? Pick one, or say "none of these".'
+    )
+
+
+def boundary_explanation(count: int, chinese: bool) -> str:
+    """The honest answer when no controller can take the message."""
+    if chinese:
+        return (
+            f"这超出了我目前能处理的范围：{count} 个处理模块中没有一个覆盖这个请求。"
+            "您可以补充更多细节后重试，或直接联系 IT 服务台的同事。"
+        )
+    return (
+        f"This is outside what I can handle: none of my {count} controllers covers it. "
+        "You can rephrase it with more detail, or ask a person at the IT service desk."
+    )
+
+
+DryRun = Callable[[str], DryRunRecord]
+
+
+class Router:
+    """Applies the tiers to ranked, calibrated candidates."""
+
+    def __init__(
+        self,
+        routing: RoutingConfig,
+        *,
+        feeds: Mapping[str, Sequence[str]] | None = None,
+        executor: Executor | None = None,
+    ) -> None:
+        self.routing = routing
+        self.feeds = dict(DEFAULT_FEEDS if feeds is None else feeds)
+        self._executor = executor
+
+    def _dry_runs(self, names: Sequence[str], dry_run: DryRun) -> list[DryRunRecord]:
+        if len(names) == 1:
+            return [dry_run(names[0])]
+        if self._executor is not None:
+            return list(self._executor.map(dry_run, names))
+        with ThreadPoolExecutor(max_workers=len(names), thread_name_prefix="dry-run") as pool:
+            return list(pool.map(dry_run, names))
+
+    def route(
+        self,
+        candidates: Sequence[Candidate],
+        *,
+        dry_run: DryRun,
+        chinese: bool,
+        registered: int,
+        vague: bool = False,
+        feeds: Mapping[str, Sequence[str]] | None = None,
+    ) -> RoutePlan:
+        """Decide among candidates (sorted best first, calibrated confidences)."""
+        routing = self.routing
+        if not candidates:
+            return RoutePlan(
+                tier="dynamic",
+                outcome="fallback",
+                controller=None,
+                confidence=0.0,
+                tier_path=["dynamic: no controller registered"],
+                clarification=boundary_explanation(0, chinese),
+            )
+        top = candidates[0]
+        tier = tier_of(top.confidence, routing)
+        path = [f"{tier}: top {top.name} at {top.confidence:.2f}"]
+        if vague and tier != "dynamic":
+            path.append("dynamic: vague message with no keyword, entity or context to go on")
+            return self._dynamic(candidates, path, chinese, registered)
+        if tier == "dynamic":
+            return self._dynamic(candidates, path, chinese, registered)
+
+        others = strong_others(candidates, routing)
+        if others:
+            return self._parallel(
+                [top, *others], path, dry_run, chinese, registered, {**self.feeds, **(feeds or {})}
+            )
+        if tier == "fast":
+            path.append(f"routed to {top.name} without dry-run")
+            return RoutePlan(
+                tier="fast",
+                outcome="routed",
+                controller=top.name,
+                confidence=top.confidence,
+                tier_path=path,
+                candidates=[c.name for c in candidates[:CLARIFY_CANDIDATES]],
+            )
+        record = self._dry_runs([top.name], dry_run)[0]
+        path.append(_describe(record))
+        if record.ok:
+            return RoutePlan(
+                tier="verify",
+                outcome="routed",
+                controller=top.name,
+                confidence=top.confidence,
+                dry_runs=[record],
+                tier_path=path,
+                candidates=[c.name for c in candidates[:CLARIFY_CANDIDATES]],
+            )
+        path.append("dynamic: the dry-run failed")
+        plan = self._dynamic(candidates, path, chinese, registered)
+        plan.dry_runs = [record]
+        return plan
+
+    def _parallel(
+        self,
+        strong: Sequence[Candidate],
+        path: list[str],
+        dry_run: DryRun,
+        chinese: bool,
+        registered: int,
+        feeds: Mapping[str, Sequence[str]],
+    ) -> RoutePlan:
+        names = [c.name for c in strong]
+        path.append(f"parallel dry-runs of {', '.join(names)} (several strong controllers)")
+        records = self._dry_runs(names, dry_run)
+        path.extend(_describe(r) for r in records)
+        passed = [c for c, r in zip(strong, records, strict=True) if r.ok]
+        primary = strong[0]
+        if len(passed) == len(strong):
+            composition, order = composition_of(names, feeds)
+            path.append(f"composed ({composition}: {' -> '.join(order)})")
+            return RoutePlan(
+                tier="verify",
+                outcome="composed",
+                controller=primary.name,
+                confidence=primary.confidence,
+                supporting=[n for n in order if n != primary.name],
+                composition=composition,
+                dry_runs=records,
+                tier_path=path,
+                candidates=names,
+            )
+        if passed:
+            chosen = passed[0]
+            path.append(f"routed to {chosen.name}, the one whose dry-run passed")
+            return RoutePlan(
+                tier="verify",
+                outcome="routed",
+                controller=chosen.name,
+                confidence=chosen.confidence,
+                dry_runs=records,
+                tier_path=path,
+                candidates=names,
+            )
+        path.append("dynamic: every dry-run failed")
+        plan = self._dynamic(list(strong), path, chinese, registered)
+        plan.dry_runs = records
+        return plan
+
+    def _dynamic(
+        self,
+        candidates: Sequence[Candidate],
+        path: list[str],
+        chinese: bool,
+        registered: int,
+    ) -> RoutePlan:
+        viable = [c for c in candidates if c.confidence >= VIABLE_MIN][:CLARIFY_CANDIDATES]
+        top = candidates[0].confidence if candidates else 0.0
+        if not viable:
+            path.append("fallback: no controller is a plausible fit")
+            return RoutePlan(
+                tier="dynamic",
+                outcome="fallback",
+                controller=None,
+                confidence=top,
+                tier_path=path,
+                clarification=boundary_explanation(registered, chinese),
+            )
+        path.append(f"clarify between {', '.join(c.name for c in viable)}")
+        return RoutePlan(
+            tier="dynamic",
+            outcome="clarify",
+            controller=None,
+            confidence=top,
+            tier_path=path,
+            candidates=[c.name for c in viable],
+            clarification=clarification_question(viable, chinese),
+        )
+
+
+def _describe(record: DryRunRecord) -> str:
+    verdict = "passed" if record.ok else "failed"
+    reason = f" ({record.reason})" if record.reason else ""
+    return f"dry-run {record.controller} {verdict}{reason}"

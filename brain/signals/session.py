@@ -1,0 +1,114 @@
+"""The session decision log signal (seed 000, 10%) and the session cache it reads.
+
+Session signal of a controller: 0.5 (neutral) + 0.10 per earlier success - 0.15 per earlier
+failure in this conversation, clipped to 0..1. An earlier decision is a success for its
+controller when it was confirmed, or when it was routed/composed and the user went on without
+rejecting or correcting it (an unchallenged route); it is a failure when it was rejected or
+corrected; a correction is also a success for the controller it was corrected to.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from brain.types import Decision
+
+SESSION_NEUTRAL = 0.5
+SESSION_SUCCESS = 0.10
+SESSION_FAILURE = -0.15
+
+
+@dataclass(slots=True)
+class SessionEntry:
+    """What the session signal needs to know about one earlier decision."""
+
+    decision_id: str
+    controller: str | None
+    supporting: list[str]
+    outcome: str
+    entities: dict[str, list[str]]
+    feedback: list[dict[str, Any]]
+    created_at: str
+    text: str = ""
+
+    @classmethod
+    def of(cls, decision: Decision) -> SessionEntry:
+        return cls(
+            decision_id=decision.decision_id,
+            controller=decision.controller,
+            supporting=list(decision.supporting),
+            outcome=decision.outcome,
+            entities={k: list(v) for k, v in decision.entities.items()},
+            feedback=[dict(f) for f in decision.feedback],
+            created_at=decision.created_at,
+            text=decision.text[:500],
+        )
+
+    def verdicts(self) -> tuple[list[str], list[str]]:
+        """(controllers this decision counts as a success for, ... as a failure for)."""
+        successes: list[str] = []
+        failures: list[str] = []
+        kinds = [f.get("kind") for f in self.feedback]
+        corrected = [str(f["controller"]) for f in self.feedback if f.get("kind") == "correct"]
+        if corrected:
+            if self.controller and self.controller != corrected[-1]:
+                failures.append(self.controller)
+            successes.append(corrected[-1])
+        elif "reject" in kinds:
+            if self.controller:
+                failures.append(self.controller)
+        elif self.controller and self.outcome in ("routed", "composed"):
+            successes.append(self.controller)  # confirmed, or unchallenged
+        return successes, failures
+
+
+class SessionCache:
+    """The session-level decision cache: recent decisions per conversation."""
+
+    def __init__(self, keep: int = 50) -> None:
+        self.keep = keep
+        self._lock = threading.RLock()
+        self._sessions: dict[str, list[SessionEntry]] = {}
+
+    def known(self, session_key: str) -> bool:
+        with self._lock:
+            return session_key in self._sessions
+
+    def load(self, session_key: str, decisions: Sequence[Decision]) -> None:
+        with self._lock:
+            self._sessions[session_key] = [SessionEntry.of(d) for d in decisions][-self.keep :]
+
+    def entries(self, session_key: str) -> list[SessionEntry]:
+        with self._lock:
+            return list(self._sessions.get(session_key, []))
+
+    def put(self, session_key: str, decision: Decision) -> None:
+        """Add or refresh one decision of the session."""
+        with self._lock:
+            entries = self._sessions.setdefault(session_key, [])
+            fresh = SessionEntry.of(decision)
+            for i, entry in enumerate(entries):
+                if entry.decision_id == decision.decision_id:
+                    entries[i] = fresh
+                    return
+            entries.append(fresh)
+            del entries[: -self.keep]
+
+    def signal(self, session_key: str, names: Sequence[str]) -> np.ndarray:
+        """Session signal per controller (aligned with `names`)."""
+        values = np.full(len(names), SESSION_NEUTRAL, dtype=np.float32)
+        position = {name: i for i, name in enumerate(names)}
+        for entry in self.entries(session_key):
+            successes, failures = entry.verdicts()
+            for name in successes:
+                if name in position:
+                    values[position[name]] += SESSION_SUCCESS
+            for name in failures:
+                if name in position:
+                    values[position[name]] += SESSION_FAILURE
+        return np.clip(values, 0.0, 1.0)

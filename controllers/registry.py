@@ -147,14 +147,16 @@ class ControllerRegistry:
                 continue  # the same distribution visible twice on sys.path
             seen.add((entry.name, entry.value))
             origin = _origin_of(entry)
+            where = f"entry point {entry.name!r} ({entry.value}, {origin})"
             try:
                 loaded = entry.load()
                 controller = loaded() if isinstance(loaded, type) else loaded
             except Exception as exc:  # a broken plugin must not take the brain down
-                self._warn(
-                    f"skipped entry point {entry.name!r} ({entry.value}, {origin}): "
-                    f"{type(exc).__name__}: {exc}"
-                )
+                self._warn(f"skipped {where}: {type(exc).__name__}: {exc}")
+                continue
+            problem = _problem_with(controller)
+            if problem:
+                self._warn(f"skipped {where}: {problem}")
                 continue
             if getattr(controller, "origin", None) != origin:
                 with contextlib.suppress(AttributeError):
@@ -197,7 +199,8 @@ def _problem_with(controller: object) -> str | None:
             )
             if not hasattr(controller, attr)
         ]
-        return f"{controller!r} is not a controller (lacks {', '.join(missing)})"
+        kind = type(controller).__name__
+        return f"a {kind} object is not a controller (it lacks {', '.join(missing)})"
     try:
         validate_name(controller.name)
     except (ValueError, TypeError) as exc:

@@ -1,0 +1,195 @@
+"""`access`, `incident`, `change`: typed requests with completed and missing parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from controllers.base import ControllerContext, ControllerServices
+from controllers.builtin.access import AccessController
+from controllers.builtin.change import ChangeController
+from controllers.builtin.incident import IncidentController
+
+ContextFactory = Callable[..., ControllerContext]
+
+
+def _stored(services: ControllerServices) -> list[dict[str, object]]:
+    assert services.tickets is not None
+    return [t.to_dict() for t in services.tickets.all()]
+
+
+@pytest.mark.parametrize(
+    ("text", "request_type", "system", "role"),
+    [
+        ("I need read access to the finance share", "permission", "finance share", "read-only"),
+        ("please grant me developer role on GitLab project settlement-core", "permission",
+         "GitLab", "developer"),
+        ("reset my Okta password please, I forgot it", "password_reset", "Okta", None),
+        ("帮我重置一下邮箱密码", "password_reset", "邮箱", None),
+        ("需要安装 Visio，有许可证吗", "install", "Visio", None),
+        ("申请清算系统只读权限", "permission", "清算系统", "read-only"),
+        ("申请 Jira 的管理员权限", "permission", "Jira", "admin"),
+    ],
+)  # fmt: skip
+def test_access_request_is_filed_with_completed_parameters(
+    make_context: ContextFactory,
+    services: ControllerServices,
+    text: str,
+    request_type: str,
+    system: str,
+    role: str | None,
+) -> None:
+    access = AccessController()
+    context = make_context(text)
+    assert access.dry_run(context).ok
+    assert _stored(services) == []  # dry-run created nothing
+    result = access.handle(context)
+    assert result.ok and result.missing == []
+    ticket = result.data["ticket"]
+    assert ticket["id"].startswith("REQ-") and ticket["kind"] == "access"
+    assert ticket["status"] == "open"
+    assert ticket["fields"]["request_type"] == request_type
+    assert ticket["fields"]["system"] == system
+    assert ticket["fields"].get("role") == role
+    assert ticket["fields"]["account"] == "U024BE7LH"
+    assert ticket["id"] in result.summary
+    assert _stored(services)[0]["id"] == ticket["id"]
+
+
+def test_access_asks_for_the_missing_system(
+    make_context: ContextFactory, services: ControllerServices
+) -> None:
+    access = AccessController()
+    context = make_context("can I get more permissions please")
+    dry = access.dry_run(context)
+    assert (dry.ok, dry.missing) == (False, ["system"])
+    assert _stored(services) == []
+    result = access.handle(context)
+    assert result.missing == ["system"] and "still need: system" in result.summary
+    assert result.data["ticket"]["status"] == "awaiting_info"
+    # the user's answer completes it
+    answered = make_context("can I get more permissions please", parameters={"system": "Grafana"})
+    assert access.dry_run(answered).ok
+
+
+def test_locked_account_assumes_the_directory_account_and_says_so(
+    make_context: ContextFactory,
+) -> None:
+    fields = AccessController().fields(make_context("我的账号被锁了，登不上去"))
+    assert fields["request_type"] == "unlock"
+    assert fields["system"] == "domain account (AD)" and fields["system_assumed"] is True
+
+
+def test_incident_keeps_error_code_and_ticket_entity(
+    make_context: ContextFactory, services: ControllerServices
+) -> None:
+    context = make_context(
+        "VPN 连不上，报错 691，工单 #10086",
+        entities={"ticket_id": ["10086"], "error_code": ["691"]},
+    )
+    incident = IncidentController()
+    assert incident.dry_run(context).reason == "vpn incident"
+    result = incident.handle(context)
+    fields = result.data["ticket"]["fields"]
+    assert result.ok and result.data["ticket"]["id"].startswith("INC-")
+    assert (fields["category"], fields["error_code"], fields["related_ticket"]) == (
+        "vpn",
+        "691",
+        "10086",
+    )
+    assert not result.escalate
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("我点开了钓鱼邮件链接", "security"),
+        ("I clicked a link in a phishing email", "security"),
+        ("Outlook won't sync since this morning", "email"),
+        ("the printer on floor 3 is jammed again", "printer"),
+        ("电脑蓝屏了，开不了机", "hardware"),
+        ("公司 wifi 连上了但是上不了网", "network"),
+    ],
+)
+def test_incident_categories(make_context: ContextFactory, text: str, category: str) -> None:
+    assert IncidentController().fields(make_context(text))["category"] == category
+
+
+def test_security_incident_is_flagged_for_escalation(make_context: ContextFactory) -> None:
+    result = IncidentController().handle(make_context("我点开了钓鱼邮件链接", urgency="critical"))
+    assert result.ok and result.escalate
+    assert "on-call" in result.summary
+
+
+def test_vague_incident_reports_missing_category(
+    make_context: ContextFactory, services: ControllerServices
+) -> None:
+    dry = IncidentController().dry_run(make_context("help me, it's stuck"))
+    assert (dry.ok, dry.missing) == (False, ["category"])
+    assert _stored(services) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "change_type", "operation", "service", "window"),
+    [
+        ("raise a change to deploy payments-api v2.3 tonight 22:00-23:00", "normal", "release",
+         "payments-api", "tonight 22:00-23:00"),
+        ("we need to roll back checkout-service to v1.8 now, emergency", "emergency", "rollback",
+         "checkout-service", "immediately"),
+        ("申请变更：周五晚上 22 点发布清算服务 v3.1", "normal", "release", "清算服务",
+         "周五晚上 22 点"),
+        ("scale order-service from 4 to 8 replicas this friday", "standard", "capacity",
+         "order-service", "this friday"),
+    ],
+)  # fmt: skip
+def test_change_request_fields(
+    make_context: ContextFactory,
+    text: str,
+    change_type: str,
+    operation: str,
+    service: str,
+    window: str,
+) -> None:
+    change = ChangeController()
+    context = make_context(text)
+    assert change.dry_run(context).ok
+    result = change.handle(context)
+    fields = result.data["ticket"]["fields"]
+    assert result.ok and result.missing == []
+    assert result.data["ticket"]["id"].startswith("CHG-")
+    assert (fields["change_type"], fields["operation"]) == (change_type, operation)
+    assert (fields["service"], fields["window"]) == (service, window)
+
+
+def test_change_asks_for_target_and_window(
+    make_context: ContextFactory, services: ControllerServices
+) -> None:
+    change = ChangeController()
+    vague = make_context("we should deploy the new version")
+    dry = change.dry_run(vague)
+    assert (dry.ok, dry.missing) == (False, ["service"])
+    assert _stored(services) == []
+    result = change.handle(make_context("给 order-service 扩容到 8 个实例"))
+    assert result.missing == ["window"]
+    assert result.data["ticket"]["status"] == "awaiting_info"
+
+
+def test_asset_change_uses_the_asset_tag(make_context: ContextFactory) -> None:
+    context = make_context(
+        "资产编号 LT-20931 的电脑要归还，更新一下台账", entities={"asset_tag": ["LT-20931"]}
+    )
+    result = ChangeController().handle(context)
+    fields = result.data["ticket"]["fields"]
+    assert (fields["operation"], fields["service"], fields["asset_tag"]) == (
+        "asset",
+        "LT-20931",
+        "LT-20931",
+    )
+    assert result.missing == []
+
+
+def test_without_a_store_nothing_is_filed(make_context: ContextFactory) -> None:
+    context = make_context("reset my Okta password", services=ControllerServices())
+    result = AccessController().handle(context)
+    assert not result.ok and "No ticket store" in result.summary

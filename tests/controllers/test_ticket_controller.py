@@ -1,0 +1,135 @@
+"""`ticket`: real work on the local store from the action words of a message."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from controllers.base import ControllerContext, ControllerServices
+from controllers.builtin.ticket import TicketController, detect_action
+
+ContextFactory = Callable[..., ControllerContext]
+
+EXTERNAL = "2025060300011279027"
+
+
+@pytest.fixture
+def ticket(services: ControllerServices) -> TicketController:
+    assert services.tickets is not None
+    services.tickets.create(
+        "ticket", title="Disbursement not arrived", requester="U024BE7LH", ticket_id=EXTERNAL
+    )
+    return TicketController()
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        (f"process ticket {EXTERNAL}", "process"),
+        (f"工单 {EXTERNAL} 现在什么进度？", "status"),
+        (f"帮我催一下工单 {EXTERNAL}", "urge"),
+        (f"我提的单 {EXTERNAL} 怎么还没人处理", "urge"),
+        (f"please close {EXTERNAL}, fixed", "close"),
+        (f"把 {EXTERNAL} 关掉吧", "close"),
+        (f"reopen {EXTERNAL}, it broke again", "reopen"),
+        (f"工单 {EXTERNAL} 重新打开一下", "reopen"),
+        (f"add a comment to {EXTERNAL}: vendor replied", "comment"),
+    ],
+)
+def test_action_words_in_english_and_chinese(text: str, action: str) -> None:
+    assert detect_action(text) == action
+
+
+def test_lookup_of_an_existing_ticket(
+    ticket: TicketController, make_context: ContextFactory
+) -> None:
+    context = make_context(f"what's the status of {EXTERNAL}?")
+    assert ticket.dry_run(context).ok
+    result = ticket.handle(context)
+    assert result.ok
+    assert EXTERNAL in result.summary and "Disbursement not arrived" in result.summary
+    assert "open" in result.summary
+    assert result.data["tickets"][0]["id"] == EXTERNAL
+
+
+def test_unknown_id_is_not_found_honestly(
+    ticket: TicketController, make_context: ContextFactory
+) -> None:
+    context = make_context("status of 2025060399999999999 please")
+    dry = ticket.dry_run(context)
+    assert not dry.ok and "2025060399999999999 was not found" in dry.reason
+    result = ticket.handle(context)
+    assert not result.ok
+    assert "was not found" in result.summary
+    assert result.data["tickets"] == []
+
+
+def test_no_id_asks_for_one(ticket: TicketController, make_context: ContextFactory) -> None:
+    context = make_context("any update on my ticket?")
+    dry = ticket.dry_run(context)
+    assert (dry.ok, dry.missing) == (False, ["ticket_id"])
+    assert ticket.handle(context).missing == ["ticket_id"]
+
+
+def test_urge_close_reopen_change_the_store(
+    ticket: TicketController, make_context: ContextFactory, services: ControllerServices
+) -> None:
+    assert services.tickets is not None
+    urged = ticket.handle(make_context(f"催一下 {EXTERNAL}"))
+    assert urged.ok and "chased once" in urged.summary
+    ticket.handle(make_context(f"chase {EXTERNAL} again please"))
+    assert services.tickets.find(EXTERNAL).urge_count == 2
+
+    closed = ticket.handle(make_context(f"please close {EXTERNAL}, money arrived"))
+    assert closed.ok and services.tickets.find(EXTERNAL).status == "closed"
+    # dry-run sees that a closed ticket cannot be closed or urged, and changes nothing
+    again = make_context(f"close {EXTERNAL}")
+    assert not ticket.dry_run(again).ok
+    assert not ticket.handle(again).ok
+
+    reopened = ticket.handle(make_context(f"工单 {EXTERNAL} 重新打开一下，钱又被退回了"))
+    assert reopened.ok and services.tickets.find(EXTERNAL).status == "open"
+    history = [h["event"] for h in services.tickets.find(EXTERNAL).history]
+    assert history == ["created", "urged", "urged", "closed", "reopened"]
+
+
+def test_process_and_comment(
+    ticket: TicketController, make_context: ContextFactory, services: ControllerServices
+) -> None:
+    assert services.tickets is not None
+    processed = ticket.handle(make_context(f"process ticket {EXTERNAL}", user="U0ONCALL"))
+    assert processed.ok
+    stored = services.tickets.find(EXTERNAL)
+    assert (stored.status, stored.assignee) == ("in_progress", "U0ONCALL")
+
+    commented = ticket.handle(make_context(f"add a comment to {EXTERNAL}: bank confirmed"))
+    assert commented.ok
+    assert services.tickets.find(EXTERNAL).comments[-1]["text"] == "bank confirmed"
+    bare = ticket.handle(make_context(f"add a comment to {EXTERNAL}"))
+    assert bare.missing == ["comment"]
+
+
+def test_dry_run_has_no_side_effects(
+    ticket: TicketController, make_context: ContextFactory, services: ControllerServices
+) -> None:
+    assert services.tickets is not None
+    before = services.tickets.find(EXTERNAL).to_dict()
+    for text in (f"close {EXTERNAL}", f"urge {EXTERNAL}", f"process ticket {EXTERNAL}"):
+        assert ticket.dry_run(make_context(text)).ok
+    assert services.tickets.find(EXTERNAL).to_dict() == before
+
+
+def test_ticket_id_from_entities_and_parameters(
+    ticket: TicketController, make_context: ContextFactory
+) -> None:
+    by_entity = make_context("where is it at?", entities={"ticket_id": [f"#{EXTERNAL}"]})
+    assert ticket.dry_run(by_entity).ok
+    by_answer = make_context("any news?", parameters={"ticket_id": EXTERNAL})
+    assert ticket.handle(by_answer).ok
+
+
+def test_without_a_store_it_says_so(make_context: ContextFactory) -> None:
+    context = make_context(f"status {EXTERNAL}", services=ControllerServices())
+    assert "no ticket store" in TicketController().dry_run(context).reason
+    assert not TicketController().handle(context).ok

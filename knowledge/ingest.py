@@ -1,0 +1,223 @@
+"""`brain ingest`: files and folders into the store, idempotently.
+
+A manifest records each file's content digest and chunk ids. Unchanged files are skipped
+without re-embedding; a changed file's chunks are replaced; a file that is gone from an
+ingested folder has its chunks removed. Files that cannot be used are skipped with a reason
+and everything else is still ingested; a skipped file keeps whatever it had stored before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from knowledge.manifest import DocManifest, ManifestEntry
+from knowledge.parsing import CHUNKER_VERSION, MAX_FILE_BYTES, SUPPORTED, SkipFile, decode, parse
+from knowledge.store import Chunk, KnowledgeStore
+
+#: Chunks embedded and written together.
+FLUSH_CHUNKS = 256
+#: Show a progress bar from this many files on (and only on a terminal).
+PROGRESS_MIN_FILES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A path that was not ingested, and why; `error` is False for ignorable ones."""
+
+    path: str
+    reason: str
+    error: bool = True
+
+
+@dataclass(slots=True)
+class IngestReport:
+    """What one ingest run did."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    chunks_written: int = 0
+    chunks_removed: int = 0
+    seconds: float = 0.0
+
+    @property
+    def errors(self) -> list[Skipped]:
+        """Skips that the exit code reports."""
+        return [item for item in self.skipped if item.error]
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every given path was usable, 1 when something was skipped for an error."""
+        return 1 if self.errors else 0
+
+    @property
+    def chunks_per_second(self) -> float:
+        """Write throughput of this run."""
+        return self.chunks_written / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready summary."""
+        return {
+            "added": self.added,
+            "updated": self.updated,
+            "removed": self.removed,
+            "unchanged": self.unchanged,
+            "skipped": [
+                {"path": item.path, "reason": item.reason, "error": item.error}
+                for item in self.skipped
+            ],
+            "chunks_written": self.chunks_written,
+            "chunks_removed": self.chunks_removed,
+            "seconds": round(self.seconds, 3),
+            "exit_code": self.exit_code,
+        }
+
+
+@dataclass(slots=True)
+class _Pending:
+    source: str
+    digest: str
+    chunks: list[Chunk]
+    previous: ManifestEntry | None
+
+
+class Ingestor:
+    """Ingests paths into one store, keeping the manifest in step."""
+
+    def __init__(self, store: KnowledgeStore, manifest: DocManifest) -> None:
+        self.store = store
+        self.manifest = manifest
+        if len(manifest) and store.count() == 0:
+            manifest.clear()  # the store was wiped: the manifest describes nothing any more
+
+    def ingest(self, paths: Sequence[Path], *, progress: bool | None = None) -> IngestReport:
+        """Ingest files and folders; see the module docstring."""
+        started = time.perf_counter()
+        report = IngestReport()
+        files: list[Path] = []
+        for raw in paths:
+            files.extend(self._expand(Path(raw).expanduser().absolute(), report))
+        files = list(dict.fromkeys(files))
+        show = progress if progress is not None else sys.stderr.isatty()
+        pending: list[_Pending] = []
+        for path in _progress(files, show and len(files) >= PROGRESS_MIN_FILES):
+            item = self._prepare(path, report)
+            if item is not None:
+                pending.append(item)
+                if sum(len(entry.chunks) for entry in pending) >= FLUSH_CHUNKS:
+                    self._flush(pending, report)
+                    pending = []
+        self._flush(pending, report)
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _expand(self, path: Path, report: IngestReport) -> list[Path]:
+        if not path.exists():
+            if not self._remove_under(path, report):
+                report.skipped.append(Skipped(str(path), "no such file or folder"))
+            return []
+        if path.is_file():
+            if path.suffix.lower() not in SUPPORTED:
+                report.skipped.append(Skipped(str(path), _unsupported(path)))
+                return []
+            return [path]
+        if not path.is_dir():
+            report.skipped.append(Skipped(str(path), "not a regular file or folder"))
+            return []
+        found: list[Path] = []
+        for candidate in sorted(path.rglob("*")):
+            relative = candidate.relative_to(path).parts
+            if any(part.startswith(".") for part in relative) or not candidate.is_file():
+                continue
+            if candidate.suffix.lower() in SUPPORTED:
+                found.append(candidate)
+            else:
+                report.skipped.append(Skipped(str(candidate), _unsupported(candidate), False))
+        present = {str(item) for item in found}
+        for entry in self.manifest.under(path):
+            if entry.source not in present:
+                self._remove(entry, report)
+        if not found:
+            report.skipped.append(
+                Skipped(str(path), f"empty folder: no {', '.join(sorted(SUPPORTED))} files")
+            )
+        return found
+
+    def _remove_under(self, path: Path, report: IngestReport) -> bool:
+        entries = self.manifest.under(path)
+        for entry in entries:
+            self._remove(entry, report)
+        return bool(entries)
+
+    def _remove(self, entry: ManifestEntry, report: IngestReport) -> None:
+        self.store.delete(list(entry.chunk_ids))
+        self.manifest.remove(entry.source)
+        report.removed.append(entry.source)
+        report.chunks_removed += len(entry.chunk_ids)
+
+    def _prepare(self, path: Path, report: IngestReport) -> _Pending | None:
+        source = str(path)
+        try:
+            size = path.stat().st_size
+            if size > MAX_FILE_BYTES:
+                raise SkipFile(
+                    f"too large ({size / 2**20:.1f} MiB > {MAX_FILE_BYTES / 2**20:.0f} MiB)"
+                )
+            data = path.read_bytes()
+        except SkipFile as exc:
+            report.skipped.append(Skipped(source, str(exc)))
+            return None
+        except OSError as exc:
+            report.skipped.append(Skipped(source, f"cannot read: {exc.strerror or exc}"))
+            return None
+        digest = hashlib.sha256(CHUNKER_VERSION.encode() + b"\0" + data).hexdigest()
+        previous = self.manifest.get(source)
+        if (
+            previous is not None
+            and previous.digest == digest
+            and previous.dense == self.store.has_dense
+        ):
+            report.unchanged.append(source)
+            return None
+        try:
+            chunks = parse(path, decode(path, data), source)
+        except SkipFile as exc:
+            report.skipped.append(Skipped(source, str(exc)))
+            return None
+        return _Pending(source, digest, chunks, previous)
+
+    def _flush(self, pending: list[_Pending], report: IngestReport) -> None:
+        if not pending:
+            return
+        self.store.upsert([chunk for item in pending for chunk in item.chunks])
+        for item in pending:
+            new_ids = [chunk.chunk_id for chunk in item.chunks]
+            if item.previous is not None:
+                kept = set(new_ids)
+                self.store.delete([old for old in item.previous.chunk_ids if old not in kept])
+                report.updated.append(item.source)
+            else:
+                report.added.append(item.source)
+            self.manifest.put(
+                ManifestEntry(item.source, item.digest, tuple(new_ids), self.store.has_dense)
+            )
+            report.chunks_written += len(new_ids)
+
+
+def _unsupported(path: Path) -> str:
+    return f"unsupported file type {path.suffix or '(none)'} (use {', '.join(sorted(SUPPORTED))})"
+
+
+def _progress(files: list[Path], show: bool) -> Iterable[Path]:
+    if not show:
+        return files
+    from tqdm import tqdm
+
+    return tqdm(files, desc="ingest", unit="file", file=sys.stderr)

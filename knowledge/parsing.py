@@ -1,0 +1,253 @@
+"""Turning one file into chunks: Markdown by headings, text by paragraphs, YAML entries.
+
+Every chunk's payload holds: kind (doc | glossary | id_pattern), source, title, section,
+language (zh | en | mixed, by CJK ratio), domain (front matter `domain:`, the YAML field, or
+the folder name) and text. A file that cannot be used raises `SkipFile` with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from knowledge.store import Chunk, point_id
+
+#: File types and how to read them.
+SUPPORTED: dict[str, str] = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "text",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+}
+MAX_FILE_BYTES = 5 * 1024 * 1024
+#: Longest chunk text; longer sections are split at paragraph boundaries.
+MAX_CHUNK_CHARS = 1200
+#: Part of every content digest: bump it when chunking changes so re-ingest redoes all files.
+CHUNKER_VERSION = "1"
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+class SkipFile(Exception):
+    """This file is not ingested; the message is the reason shown to the user."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Section:
+    heading: str
+    body: str
+
+
+def detect_language(text: str) -> str:
+    """'zh', 'en' or 'mixed' by the share of CJK characters (a Latin letter counts 1/3)."""
+    cjk = len(_CJK.findall(text))
+    latin = len(_LATIN.findall(text)) / 3
+    if cjk + latin == 0:
+        return "en"
+    ratio = cjk / (cjk + latin)
+    if ratio >= 0.75:
+        return "zh"
+    if ratio <= 0.1:
+        return "en"
+    return "mixed"
+
+
+def decode(path: Path, data: bytes) -> str:
+    """The text of a file, or SkipFile for binary, non-UTF-8 or empty content."""
+    if b"\x00" in data[:8192]:
+        raise SkipFile("binary file (NUL bytes)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SkipFile(f"not UTF-8 text (byte {exc.start})") from None
+    if not text.strip():
+        raise SkipFile("empty file")
+    return text
+
+
+def parse(path: Path, text: str, source: str) -> list[Chunk]:
+    """Chunks of one decoded file (`source` is the id-stable name stored in the payload)."""
+    kind = SUPPORTED.get(path.suffix.lower())
+    if kind == "markdown":
+        chunks = _markdown(path, text, source)
+    elif kind == "text":
+        chunks = _plain(path, text, source)
+    elif kind == "yaml":
+        chunks = _yaml(path, text, source)
+    else:
+        raise SkipFile(f"unsupported file type {path.suffix or '(none)'}")
+    if not chunks:
+        raise SkipFile("no content to index")
+    return chunks
+
+
+def _front_matter(text: str) -> tuple[dict[str, Any], str]:
+    if not text.startswith("---"):
+        return {}, text
+    lines = text.splitlines()
+    for end in range(1, len(lines)):
+        if lines[end].strip() in ("---", "..."):
+            try:
+                meta = yaml.safe_load("\n".join(lines[1:end])) or {}
+            except yaml.YAMLError as exc:
+                raise SkipFile(f"invalid front matter: {_yaml_problem(exc)}") from None
+            if not isinstance(meta, dict):
+                raise SkipFile("invalid front matter: not a mapping")
+            return meta, "\n".join(lines[end + 1 :])
+    return {}, text
+
+
+def _sections(body: str) -> tuple[str, list[_Section]]:
+    title = ""
+    sections: list[_Section] = []
+    heading = ""
+    lines: list[str] = []
+    in_fence = False
+    for line in body.splitlines():
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        match = None if in_fence else _HEADING.match(line)
+        if match is None:
+            lines.append(line)
+            continue
+        sections.append(_Section(heading, "\n".join(lines).strip()))
+        heading, lines = match.group(2).strip(), []
+        if len(match.group(1)) == 1 and not title:
+            title = heading
+    sections.append(_Section(heading, "\n".join(lines).strip()))
+    return title, [section for section in sections if section.body]
+
+
+def _split(body: str) -> list[str]:
+    """Paragraph-bounded pieces of at most MAX_CHUNK_CHARS (a longer paragraph stays whole)."""
+    pieces: list[str] = []
+    current = ""
+    for paragraph in re.split(r"\n\s*\n", body):
+        paragraph = paragraph.strip()
+        if not paragraph:
+            continue
+        if current and len(current) + len(paragraph) + 2 > MAX_CHUNK_CHARS:
+            pieces.append(current)
+            current = paragraph
+        else:
+            current = f"{current}\n\n{paragraph}" if current else paragraph
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def _doc_chunks(
+    source: str, title: str, sections: list[_Section], domain: str, language: str | None
+) -> list[Chunk]:
+    chunks: list[Chunk] = []
+    for section in sections:
+        for piece in _split(section.body):
+            heading = section.heading if section.heading != title else ""
+            header = f"{title} — {heading}" if heading else title
+            text = f"{header}\n{piece}"
+            payload: dict[str, Any] = {
+                "kind": "doc",
+                "source": source,
+                "title": title,
+                "section": heading,
+                "language": language or detect_language(text),
+                "domain": domain,
+                "text": piece,
+            }
+            chunks.append(Chunk(point_id(source, len(chunks), heading), text, payload))
+    return chunks
+
+
+def _markdown(path: Path, text: str, source: str) -> list[Chunk]:
+    meta, body = _front_matter(text)
+    first_heading, sections = _sections(body)
+    title = str(meta.get("title") or first_heading or path.stem)
+    domain = str(meta.get("domain") or path.parent.name)
+    language = str(meta["language"]) if meta.get("language") else None
+    return _doc_chunks(source, title, sections, domain, language)
+
+
+def _plain(path: Path, text: str, source: str) -> list[Chunk]:
+    title = path.stem.replace("_", " ").replace("-", " ")
+    return _doc_chunks(source, title, [_Section("", text.strip())], path.parent.name, None)
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return f"{problem} at line {mark.line + 1}" if mark is not None else str(problem)
+
+
+def _as_list(value: Any, what: str) -> list[dict[str, Any]]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise SkipFile(f"invalid YAML: '{what}' must be a list of mappings")
+    return value
+
+
+def _yaml(path: Path, text: str, source: str) -> list[Chunk]:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise SkipFile(f"invalid YAML: {_yaml_problem(exc)}") from None
+    if not isinstance(data, dict) or not ("glossary" in data or "id_patterns" in data):
+        raise SkipFile("YAML has neither 'glossary' nor 'id_patterns' entries")
+    default_domain = str(data.get("domain") or path.parent.name)
+    chunks: list[Chunk] = []
+    for entry in _as_list(data.get("glossary"), "glossary"):
+        term = str(entry.get("term") or "").strip()
+        definition = str(entry.get("definition") or "").strip()
+        if not term or not definition:
+            raise SkipFile(f"glossary entry {len(chunks) + 1} needs 'term' and 'definition'")
+        aliases = [str(alias) for alias in entry.get("aliases") or []]
+        line = (
+            f"{term} ({', '.join(aliases)}): {definition}" if aliases else f"{term}: {definition}"
+        )
+        payload: dict[str, Any] = {
+            "kind": "glossary",
+            "source": source,
+            "title": term,
+            "section": "glossary",
+            "language": str(entry.get("language") or detect_language(line)),
+            "domain": str(entry.get("domain") or default_domain),
+            "text": line,
+            "term": term,
+            "aliases": aliases,
+            "definition": definition,
+        }
+        chunks.append(Chunk(point_id(source, len(chunks), term), line, payload))
+    for entry in _as_list(data.get("id_patterns"), "id_patterns"):
+        name = str(entry.get("name") or "").strip()
+        regex = str(entry.get("regex") or "")
+        if not name or not regex:
+            raise SkipFile(f"id pattern {name or '?'} needs 'name' and 'regex'")
+        try:
+            re.compile(regex)
+        except re.error as exc:
+            raise SkipFile(f"id pattern {name}: invalid regex ({exc})") from None
+        description = str(entry.get("description") or "").strip()
+        line = f"{name}: {description}" if description else name
+        payload = {
+            "kind": "id_pattern",
+            "source": source,
+            "title": name,
+            "section": "id_patterns",
+            "language": detect_language(line),
+            "domain": str(entry.get("domain") or default_domain),
+            "text": line,
+            "name": name,
+            "regex": regex,
+            "description": description,
+            "order": len(chunks),
+        }
+        chunks.append(Chunk(point_id(source, len(chunks), name), line, payload))
+    return chunks

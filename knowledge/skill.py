@@ -1,0 +1,289 @@
+"""The knowledge-base routing skill: the one entry point through which the project uses the KB.
+
+`search` answers questions, `define` disambiguates terms ("滚仓", "钱没到"), `classify_id` and
+`find_ids` map identifier formats to business domains, and `confirm` / `confirm_many` say how
+strongly the KB supports routing a text to a controller (KB domains are controller names).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from knowledge.ingest import Ingestor, IngestReport
+from knowledge.manifest import DocManifest
+from knowledge.relevance import relevance
+from knowledge.sparse import normalize
+from knowledge.store import KnowledgeStore, StoredHit
+from knowledge.types import Confirmation, Definition, Hit, IdMatch
+
+#: Payload kinds that answer questions (ID patterns do not).
+ANSWER_KINDS = ("doc", "glossary")
+#: Hits retrieved once per text for `confirm_many`.
+CONFIRM_K = 10
+#: Each further rank of a domain's hit counts a little less.
+RANK_DECAY = 0.04
+#: Support given to a domain by an identifier of its format in the text.
+ID_SUPPORT = 0.8
+#: Support given to a domain by one of its glossary terms named in the text.
+TERM_SUPPORT = 0.6
+#: A fuzzy glossary match must be at least this relevant.
+FUZZY_DEFINE_MIN = 0.45
+#: Texts whose retrieval is remembered (per store generation).
+RETRIEVAL_CACHE = 256
+
+_LATIN_TERM = re.compile(r"^[\w .\-/]+$", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pattern:
+    name: str
+    regex: re.Pattern[str]
+    search: re.Pattern[str]
+    domain: str
+    description: str
+    source: str
+
+
+class KnowledgeSkill:
+    """Search, definitions, ID formats and routing support over one `KnowledgeStore`."""
+
+    def __init__(self, store: KnowledgeStore, manifest: DocManifest | None = None) -> None:
+        self.store = store
+        self.manifest = manifest
+        self._lock = threading.RLock()
+        self._generation = -1
+        self._glossary: list[dict[str, Any]] = []
+        self._patterns: list[_Pattern] = []
+        self._retrievals: OrderedDict[str, list[Hit]] = OrderedDict()
+
+    # -- ingestion ------------------------------------------------------------------------
+
+    def ingest(self, paths: Sequence[Path], *, progress: bool | None = None) -> IngestReport:
+        """Ingest files and folders (see `knowledge.ingest`)."""
+        if self.manifest is None:
+            raise RuntimeError("this knowledge skill was opened without a manifest")
+        with self._lock:
+            return Ingestor(self.store, self.manifest).ingest(paths, progress=progress)
+
+    # -- search ---------------------------------------------------------------------------
+
+    def search(self, query: str, domain: str | None = None, k: int = 5) -> list[Hit]:
+        """The `k` best chunks for `query` (optionally of one domain), each scored 0..1."""
+        where: dict[str, Sequence[str]] = {"kind": ANSWER_KINDS}
+        if domain:
+            where["domain"] = [domain]
+        return [self._hit(query, hit) for hit in self.store.search(query, limit=k, where=where)]
+
+    def _hit(self, query: str, stored: StoredHit) -> Hit:
+        payload = stored.payload
+        text = str(payload.get("text", ""))
+        title = str(payload.get("title", ""))
+        section = str(payload.get("section", ""))
+        return Hit(
+            source=str(payload.get("source", "")),
+            title=title,
+            text=text,
+            score=relevance(query, f"{title} {section} {text}", stored.dense),
+            section=section,
+            language=str(payload.get("language", "")),
+            domain=str(payload.get("domain", "")),
+            chunk_id=stored.chunk_id,
+        )
+
+    # -- glossary and ID patterns ---------------------------------------------------------
+
+    def _refresh(self) -> None:
+        with self._lock:
+            if self._generation == self.store.generation:
+                return
+            self._glossary = self.store.payloads("glossary")
+            patterns = sorted(
+                self.store.payloads("id_pattern"),
+                key=lambda p: (str(p.get("source", "")), int(p.get("order", 0))),
+            )
+            self._patterns = [_compile(payload) for payload in patterns]
+            self._retrievals.clear()
+            self._generation = self.store.generation
+
+    def define(self, term: str) -> Definition | None:
+        """The glossary entry for `term`: exact term or alias, then one named in it, then fuzzy."""
+        self._refresh()
+        wanted = normalize(term).strip(" ?？!！。.,，:：")
+        if not wanted:
+            return None
+        for entry in self._glossary:
+            if wanted in _names(entry):
+                return _definition(entry)
+        named = self._mentioned(wanted)
+        if named:
+            return _definition(named[0])
+        hits = self.store.search(wanted, limit=1, where={"kind": ["glossary"]})
+        if hits and self._hit(wanted, hits[0]).score >= FUZZY_DEFINE_MIN:
+            return _definition(hits[0].payload)
+        return None
+
+    def _mentioned(self, text: str) -> list[dict[str, Any]]:
+        """Glossary entries whose term or an alias occurs in `text`, longest name first."""
+        norm = normalize(text)
+        found: list[tuple[int, dict[str, Any]]] = []
+        for entry in self._glossary:
+            best = 0
+            for name in _names(entry):
+                if len(name) < 2:
+                    continue
+                if _LATIN_TERM.match(name):
+                    hit = re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", norm)
+                else:
+                    hit = re.search(re.escape(name), norm)
+                if hit:
+                    best = max(best, len(name))
+            if best:
+                found.append((best, entry))
+        found.sort(key=lambda item: -item[0])
+        return [entry for _, entry in found]
+
+    def classify_id(self, token: str) -> IdMatch | None:
+        """The ID pattern that `token` matches as a whole, if any."""
+        self._refresh()
+        token = token.strip()
+        for pattern in self._patterns:
+            if pattern.regex.fullmatch(token):
+                return IdMatch(token, pattern.name, pattern.domain, pattern.description)
+        return None
+
+    def find_ids(self, text: str) -> list[IdMatch]:
+        """Every identifier in `text` that an ID pattern recognises, in text order."""
+        self._refresh()
+        spans: list[tuple[int, int, int, _Pattern]] = []
+        for order, pattern in enumerate(self._patterns):
+            for match in pattern.search.finditer(text):
+                if match.end() > match.start():
+                    spans.append((match.start(), -(match.end() - match.start()), order, pattern))
+        spans.sort(key=lambda item: (item[0], item[1], item[2]))
+        result: list[IdMatch] = []
+        taken_until = -1
+        for start, negative_length, _, pattern in spans:
+            if start < taken_until:
+                continue
+            end = start - negative_length
+            result.append(
+                IdMatch(text[start:end], pattern.name, pattern.domain, pattern.description)
+            )
+            taken_until = end
+        return result
+
+    # -- routing support ------------------------------------------------------------------
+
+    def _retrieve(self, text: str) -> list[Hit]:
+        self._refresh()
+        with self._lock:
+            cached = self._retrievals.get(text)
+            if cached is not None:
+                self._retrievals.move_to_end(text)
+                return cached
+        hits = self.search(text, k=CONFIRM_K)
+        with self._lock:
+            self._retrievals[text] = hits
+            if len(self._retrievals) > RETRIEVAL_CACHE:
+                self._retrievals.popitem(last=False)
+        return hits
+
+    def confirm(self, text: str, controller: str) -> Confirmation:
+        """How strongly the KB supports routing `text` to `controller` (0..1, with evidence)."""
+        return self.confirm_many(text, [controller])[controller]
+
+    def confirm_many(self, text: str, controllers: Sequence[str]) -> dict[str, Confirmation]:
+        """`confirm` for several controllers from ONE retrieval.
+
+        Support of a controller = the best relevance among the retrieved hits of its domain
+        (each rank down costs RANK_DECAY), raised to ID_SUPPORT when the text holds an
+        identifier of its format and to TERM_SUPPORT when it names one of its glossary terms.
+        """
+        if not text.strip():
+            return {name: Confirmation(name, 0.0) for name in controllers}
+        hits = self._retrieve(text)
+        ids = self.find_ids(text)
+        terms = self._mentioned(text)
+        result: dict[str, Confirmation] = {}
+        for name in controllers:
+            evidence: list[Hit] = []
+            score = 0.0
+            for rank, hit in enumerate(hits):
+                if hit.domain == name:
+                    score = max(score, hit.score * (1 - RANK_DECAY * rank))
+                    if len(evidence) < 3:
+                        evidence.append(hit)
+            for match in ids:
+                if match.domain == name:
+                    score = max(score, ID_SUPPORT)
+                    evidence.append(self._id_evidence(match))
+            for entry in terms:
+                if str(entry.get("domain")) == name:
+                    score = max(score, TERM_SUPPORT)
+                    evidence.append(_term_evidence(entry))
+            result[name] = Confirmation(name, round(min(1.0, score), 4), tuple(evidence))
+        return result
+
+    def _id_evidence(self, match: IdMatch) -> Hit:
+        source = next((p.source for p in self._patterns if p.name == match.kind), "")
+        return Hit(
+            source=source,
+            title=f"ID pattern {match.kind}",
+            text=f"{match.token}: {match.description}",
+            score=ID_SUPPORT,
+            section="id_patterns",
+            domain=match.domain,
+        )
+
+    def close(self) -> None:
+        """Close the store and the manifest."""
+        self.store.close()
+        if self.manifest is not None:
+            self.manifest.close()
+
+
+def _names(entry: dict[str, Any]) -> set[str]:
+    names = [str(entry.get("term", ""))] + [str(alias) for alias in entry.get("aliases") or []]
+    return {normalize(name) for name in names if name.strip()}
+
+
+def _definition(payload: dict[str, Any]) -> Definition:
+    return Definition(
+        term=str(payload.get("term", "")),
+        definition=str(payload.get("definition", "")),
+        domain=str(payload.get("domain", "")),
+        aliases=tuple(str(alias) for alias in payload.get("aliases") or []),
+        source=str(payload.get("source", "")),
+    )
+
+
+def _term_evidence(entry: dict[str, Any]) -> Hit:
+    return Hit(
+        source=str(entry.get("source", "")),
+        title=str(entry.get("term", "")),
+        text=str(entry.get("text", "")),
+        score=TERM_SUPPORT,
+        section="glossary",
+        language=str(entry.get("language", "")),
+        domain=str(entry.get("domain", "")),
+    )
+
+
+def _compile(payload: dict[str, Any]) -> _Pattern:
+    regex = str(payload.get("regex", ""))
+    # Standalone tokens only: no ASCII letter, digit or underscore right before or after.
+    search = re.compile(rf"(?<![0-9A-Za-z_])(?:{regex})(?![0-9A-Za-z_])")
+    return _Pattern(
+        name=str(payload.get("name", "")),
+        regex=re.compile(regex),
+        search=search,
+        domain=str(payload.get("domain", "")),
+        description=str(payload.get("description", "")),
+        source=str(payload.get("source", "")),
+    )

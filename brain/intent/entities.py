@@ -144,30 +144,46 @@ _IPV6 = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:
 
 
 class _Collector:
-    """Ordered, de-duplicated values per kind."""
+    """De-duplicated values per kind, ordered by where they first appear in the text."""
 
     def __init__(self) -> None:
-        self.values: dict[str, dict[str, None]] = {}
+        self.values: dict[str, dict[str, int]] = {}
 
-    def add(self, kind: str, value: str) -> None:
+    def add(self, kind: str, value: str, position: int) -> None:
         value = value.strip().strip(".,;:，。；：")
         if value:
-            self.values.setdefault(kind, {})[value] = None
+            seen = self.values.setdefault(kind, {})
+            seen[value] = min(position, seen.get(value, position))
 
-    def add_all(self, kind: str, values: Iterable[str]) -> None:
-        for value in values:
-            self.add(kind, value)
+    def add_matches(
+        self, kind: str, matches: Iterable[re.Match[str]], render: Callable[[re.Match[str]], str]
+    ) -> None:
+        for match in matches:
+            self.add(kind, render(match), match.start())
 
     def has(self, value: str) -> bool:
         return any(value in seen for seen in self.values.values())
 
     def result(self) -> Entities:
-        return {kind: list(seen) for kind, seen in self.values.items() if seen}
+        return {
+            kind: sorted(seen, key=lambda value: seen[value])
+            for kind, seen in self.values.items()
+            if seen
+        }
 
 
 def _mask(text: str, pattern: re.Pattern[str]) -> str:
     """Blank out matches (same length, so later patterns cannot see inside them)."""
     return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _whole(match: re.Match[str]) -> str:
+    return match.group(0)
+
+
+def _ticket(match: re.Match[str]) -> str:
+    token = match.group(1)
+    return token.upper() if token[0].isalpha() else token
 
 
 def _valid_ip(candidate: str) -> str | None:
@@ -190,48 +206,44 @@ def extract_entities(text: str, knowledge: IdFinder | None = None) -> Entities:
     if not text or not text.strip():
         return {}
     found = _Collector()
-    found.add_all("url", (m.group(0).rstrip(".,;:!?") for m in _URL.finditer(text)))
+    found.add_matches("url", _URL.finditer(text), lambda m: m.group(0).rstrip(".,;:!?"))
     rest = _mask(text, _URL)
-    found.add_all("email", (m.group(0) for m in _EMAIL.finditer(rest)))
+    found.add_matches("email", _EMAIL.finditer(rest), _whole)
     rest = _mask(rest, _EMAIL)
 
     for pattern in _TICKET_PATTERNS:
-        for match in pattern.finditer(rest):
-            token = match.group(1)
-            found.add("ticket_id", token.upper() if token[0].isalpha() else token)
-    for pattern in _TICKET_PATTERNS[2:3]:
-        rest = _mask(rest, pattern)
+        found.add_matches("ticket_id", pattern.finditer(rest), _ticket)
+    rest = _mask(rest, _TICKET_PATTERNS[2])
     for pattern in _ASSET_PATTERNS:
-        found.add_all("asset_tag", (m.group(1).upper() for m in pattern.finditer(rest)))
-    for pattern in _ASSET_PATTERNS[:1]:
-        rest = _mask(rest, pattern)
+        found.add_matches("asset_tag", pattern.finditer(rest), lambda m: m.group(1).upper())
+    rest = _mask(rest, _ASSET_PATTERNS[0])
 
     for pattern, render in _ERROR_PATTERNS:
         for match in pattern.finditer(rest):
             code = render(match)
             if not found.has(code):
-                found.add("error_code", code)
+                found.add("error_code", code, match.start())
     for pattern, _ in _ERROR_PATTERNS:
         rest = _mask(rest, pattern)
 
-    found.add_all("ip", filter(None, (_valid_ip(m.group(0)) for m in _IPV4.finditer(rest))))
-    found.add_all("ip", filter(None, (_valid_ip(m.group(0)) for m in _IPV6.finditer(rest))))
-    rest = _mask(_mask(rest, _IPV4), _IPV6)
+    for pattern in (_IPV4, _IPV6):
+        for match in pattern.finditer(rest):
+            address = _valid_ip(match.group(0))
+            if address:
+                found.add("ip", address, match.start())
+        rest = _mask(rest, pattern)
 
-    for match in _HOST_LABEL.finditer(rest):
-        found.add("host", match.group(1).split(":")[0])
-    for match in _FQDN.finditer(rest):
-        found.add("host", match.group(1).lower())
+    found.add_matches("host", _HOST_LABEL.finditer(rest), lambda m: m.group(1).split(":")[0])
+    found.add_matches("host", _FQDN.finditer(rest), lambda m: m.group(1).lower())
     rest = _mask(rest, _FQDN)
     for match in _HOST_NAME.finditer(rest):
         name = match.group(1)
         if name not in _NOT_HOSTS and re.search(r"\d", name.rsplit("-", 1)[-1]):
-            found.add("host", name)
+            found.add("host", name, match.start())
 
-    for match in _SERVICE_LABEL.finditer(rest):
-        found.add("service", match.group(1))
+    found.add_matches("service", _SERVICE_LABEL.finditer(rest), lambda m: m.group(1))
     for pattern in (_SERVICE_NAME, _SERVICE_CN, _KNOWN_SERVICES):
-        found.add_all("service", (m.group(1).lower() for m in pattern.finditer(rest)))
+        found.add_matches("service", pattern.finditer(rest), lambda m: m.group(1).lower())
 
     if knowledge is not None:
         _add_knowledge_ids(found, text, knowledge)
@@ -245,4 +257,5 @@ def _add_knowledge_ids(found: _Collector, text: str, knowledge: IdFinder) -> Non
         log.warning("knowledge find_ids failed; entities from patterns only", exc_info=True)
         return
     for match in matches:
-        found.add(_snake(match.kind), match.token)
+        position = text.find(match.token)
+        found.add(_snake(match.kind), match.token, position if position >= 0 else len(text))

@@ -139,11 +139,12 @@ class KeywordRecognizer:
     """Keyword rules: fine-grained intents first, then broad ones (seed 002).
 
     Confidence grows with the number of distinct keywords hit: a fine-grained hit starts at 0.7
-    (enough for seed 002's refinement rule, which needs >= 0.5), a broad hit at 0.55.
+    (enough for seed 002's refinement rule, which needs >= 0.5); one broad word ("stuck",
+    "error") is weak evidence and starts below the 0.5 floor, at 0.45.
     """
 
     FINE_BASE, FINE_STEP, FINE_CAP = 0.7, 0.1, 0.95
-    BROAD_BASE, BROAD_STEP, BROAD_CAP = 0.55, 0.1, 0.8
+    BROAD_BASE, BROAD_STEP, BROAD_CAP = 0.45, 0.1, 0.75
 
     def __init__(self, intents: Sequence[IntentSpec] = INTENTS) -> None:
         self._fine = [(i.name, _keyword_pattern(i.keywords)) for i in intents if i.parent]

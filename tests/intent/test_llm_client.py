@@ -1,0 +1,163 @@
+"""`brain.llm.LLMClient` against the fake Anthropic Messages API."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+
+import pytest
+
+from brain.config import LLMConfig, load_settings
+from brain.llm import LLMClient, extract_json_object
+from tests.fakes.anthropic_server import FakeAnthropic, FakeReply
+from tests.intent.conftest import FAKE_KEY
+
+MakeLLM = Callable[..., LLMClient]
+
+
+def _is_answer(data: object) -> object:
+    if not isinstance(data, dict) or data.get("answer") not in ("yes", "no"):
+        raise ValueError("not an answer")
+    return data
+
+
+def test_no_api_key_means_no_client() -> None:
+    assert LLMClient.from_settings(load_settings().llm) is None
+    assert LLMClient.from_settings(LLMConfig(api_key="  ")) is None
+
+
+def test_json_reply_is_parsed_and_validated(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM
+) -> None:
+    fake_anthropic.push(FakeReply.text('Sure! ```json\n{"answer": "yes", "n": 1}\n``` done'))
+    llm = make_llm()
+    reply = llm.complete_json(system="Say yes.", user="Is it on?", validate=_is_answer, purpose="t")
+    assert reply.ok and reply.status == "ok"
+    assert reply.data == {"answer": "yes", "n": 1}
+    request = fake_anthropic.requests[0]
+    assert request.path == "/v1/messages"
+    sent = request.headers.get("x-api-key", "") + request.headers.get("authorization", "")
+    assert FAKE_KEY in sent
+    assert FAKE_KEY not in request.raw
+    assert "exactly one JSON object" in request.system
+    assert request.body["model"] == load_settings().llm.model
+    assert llm.calls == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm not sure, sorry.", '{"answer": "maybe"}', '{"answer": "yes"', "[1, 2, 3]", ""],
+)
+def test_garbage_is_invalid_not_an_exception(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM, text: str
+) -> None:
+    fake_anthropic.push(FakeReply.text(text))
+    reply = make_llm().complete_json(system="s", user="u", validate=_is_answer)
+    assert not reply.ok
+    assert reply.status == "invalid"
+    assert reply.data is None
+
+
+def test_validator_may_return_cleaned_data(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM
+) -> None:
+    fake_anthropic.push(FakeReply.json({"answer": "YES "}))
+    reply = make_llm().complete_json(
+        system="s", user="u", validate=lambda d: {"answer": d["answer"].strip().lower()}
+    )
+    assert reply.data == {"answer": "yes"}
+
+
+@pytest.mark.parametrize(
+    ("code", "status"),
+    [(500, "error: InternalServerError"), (429, "error: RateLimitError"), (401, None)],
+)
+def test_http_errors_become_a_status(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM, code: int, status: str | None
+) -> None:
+    fake_anthropic.default = FakeReply.status(code)
+    llm = make_llm()
+    reply = llm.complete_text(system="s", user="u", purpose="t")
+    assert not reply.ok
+    assert reply.status == (status or "error: AuthenticationError")
+    # One logical call; the SDK retries retryable statuses once (max_retries=1).
+    assert llm.calls == 1
+    assert len(fake_anthropic.requests) == (2 if code in (500, 429) else 1)
+
+
+def test_recovers_after_one_retryable_failure(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM
+) -> None:
+    fake_anthropic.push(FakeReply.status(529), FakeReply.text("fine"))
+    reply = make_llm().complete_text(system="s", user="u")
+    assert reply.ok and reply.text == "fine"
+
+
+def test_slow_reply_times_out(fake_anthropic: FakeAnthropic, make_llm: MakeLLM) -> None:
+    fake_anthropic.default = FakeReply.slow(5.0, then=FakeReply.json({"answer": "yes"}))
+    llm = make_llm(timeout_s=0.3)
+    reply = llm.complete_json(system="s", user="u", validate=_is_answer)
+    assert not reply.ok
+    assert reply.status == "timeout"
+    assert reply.latency_ms < 4000  # gave up long before the reply (0.3 s, one retry)
+
+
+def test_connection_refused_is_an_error_status() -> None:
+    with FakeAnthropic() as fake:
+        url = fake.url
+    config = LLMConfig(api_key=FAKE_KEY, base_url=url, timeout_s=1, model="claude-haiku-4-5")
+    llm = LLMClient.from_settings(config)
+    assert llm is not None
+    reply = llm.complete_text(system="s", user="u")
+    assert reply.status == "error: APIConnectionError"
+
+
+def test_personal_data_is_redacted_before_sending(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM
+) -> None:
+    make_llm().complete_text(
+        system="s",
+        user="I am jane.doe@corp.example, phone 13812345678, my password: Hunter2!, "
+        "ticket 2025060300011279027",
+    )
+    raw = fake_anthropic.requests[0].raw
+    for secret in ("jane.doe@corp.example", "13812345678", "Hunter2!"):
+        assert secret not in raw
+    assert "[EMAIL]" in raw and "[PHONE]" in raw and "[SECRET]" in raw
+    assert "2025060300011279027" in raw
+
+
+def test_the_key_is_never_logged(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    fake_anthropic.default = FakeReply.status(500)
+    llm = make_llm()
+    llm.complete_text(system="s", user="u", purpose="t")
+    assert "t failed: error: InternalServerError" in caplog.text
+    assert FAKE_KEY not in caplog.text
+    assert FAKE_KEY not in repr(llm.__dict__)
+
+
+def test_call_counter_is_thread_safe(fake_anthropic: FakeAnthropic, make_llm: MakeLLM) -> None:
+    llm = make_llm()
+
+    def work() -> None:
+        for _ in range(5):
+            llm.complete_text(system="s", user="u")
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert llm.calls == 20
+    assert len(fake_anthropic.requests) == 20
+
+
+def test_extract_json_object_skips_noise() -> None:
+    assert extract_json_object('x {bad} then {"a": {"b": 1}} and {"c": 2}') == {"a": {"b": 1}}
+    assert extract_json_object("no json") is None
+    assert extract_json_object(json.dumps([{"a": 1}])) == {"a": 1}

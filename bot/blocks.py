@@ -113,11 +113,11 @@ def reply_blocks(reply: Reply, conversation: Conversation) -> list[dict[str, Any
         blocks.append(ActionsBlock(block_id=BLOCK_CLARIFY + decision.decision_id, elements=buttons))
         blocks.append(_context(escape(conversation.rationale(decision))))
         return to_dicts(blocks)
-    blocks.append(_context(escape(conversation.rationale(decision))))
+    blocks.append(_context(escape(conversation.rationale(decision, reply.controller))))
     elements: list[Any] = []
-    if decision.controller is not None:
+    if reply.controller is not None and reply.controller == decision.controller:
         elements.append(_button("Right", ACTION_CONFIRM, decision.decision_id, style="primary"))
-    others = conversation.controller_choices(exclude=decision.controller)
+    others = conversation.controller_choices(exclude=reply.controller)
     if others:
         elements.append(_select("Route elsewhere", ACTION_REROUTE, others))
     if elements:

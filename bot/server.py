@@ -63,8 +63,9 @@ async def serve_http(bot: SlackBot, host: str, port: int) -> None:
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
-    log.info("listening on http://%s:%d%s", host, port, EVENTS_PATH)
-    print(f"brain bot: HTTP mode on http://{host}:{port}{EVENTS_PATH}", flush=True)
+    bound = runner.addresses[0][1] if runner.addresses else port
+    log.info("listening on http://%s:%d%s", host, bound, EVENTS_PATH)
+    print(f"brain bot: HTTP mode on http://{host}:{bound}{EVENTS_PATH}", flush=True)
     try:
         await _wait_for_stop()
     finally:

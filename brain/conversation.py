@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
+from brain.errors import UnknownDecision
 from brain.types import Decision, Message
 
 ReplyKind = Literal["answer", "clarify", "fallback", "feedback", "explain", "help", "error"]
@@ -63,7 +64,8 @@ class RegistryAPI(Protocol):
 class BrainAPI(Protocol):
     """The part of `brain.engine.Brain` every surface uses."""
 
-    registry: Any
+    @property
+    def registry(self) -> Any: ...
 
     def ask(self, message: Message) -> Decision: ...
 
@@ -103,6 +105,9 @@ class Reply:
     choices: list[Choice] = field(default_factory=list)
     #: The decision was made by this turn (not an earlier decision revisited).
     fresh: bool = False
+    #: The controller whose answer this reply shows (differs from the decision's after a
+    #: correction or a clarification answer).
+    controller: str | None = None
 
     @property
     def escalate(self) -> bool:
@@ -120,11 +125,6 @@ class _Session:
 
 
 _COMMAND = re.compile(r"^/(\w+)\s*(.*)$", re.DOTALL)
-
-
-def is_unknown_decision(error: BaseException) -> bool:
-    """True for the brain's "no such decision" error, whatever module defines it."""
-    return type(error).__name__ == "UnknownDecision" or isinstance(error, KeyError)
 
 
 class Conversation:
@@ -204,7 +204,10 @@ class Conversation:
             earlier = tuple(session.history)
         if earlier and not message.history:
             message = replace(message, history=earlier)
-        decision = self.brain.ask(message)
+        try:
+            decision = self.brain.ask(message)
+        except ValueError as exc:  # the brain refuses unusable text (binary, too long...)
+            return Reply("error", f"I cannot route this message: {exc}")
         with self._lock:
             session.history.append(message.text)
             session.last_decision = decision.decision_id
@@ -247,14 +250,25 @@ class Conversation:
             decision,
         )
 
-    def reject(self, decision_id: str, *, user: str, source: str) -> Reply:
-        """The user says the routing was wrong, without naming a better controller yet."""
+    def reject(
+        self, decision_id: str, *, user: str, source: str, session_key: str | None = None
+    ) -> Reply:
+        """The user says the routing was wrong; the reply offers every other controller.
+
+        With a session, the next turn may answer with a number or a name (like a clarification).
+        """
         decision = self.brain.feedback(decision_id, "reject", user=user, source=source)
+        choices = self.controller_choices(exclude=decision.controller)
+        if session_key is not None:
+            session = self._session(session_key)
+            with self._lock:
+                session.pending = decision_id
+                session.pending_choices = list(choices)
         return Reply(
             "feedback",
             f"Recorded that {self.label(decision.controller)} was wrong. Where should it go?",
             decision,
-            self.controller_choices(exclude=decision.controller),
+            choices,
         )
 
     def reroute(self, decision_id: str, controller: str, *, user: str) -> Reply:
@@ -263,9 +277,7 @@ class Conversation:
             known = ", ".join(self.labels())
             return Reply("error", f"Unknown controller {controller!r}. Known: {known}.")
         decision = self.brain.route_to(decision_id, controller, user)
-        reply = self.render(decision)
-        reply.text = f"Rerouted to {self.label(controller)}.\n{reply.text}"
-        return reply
+        return self.render(decision, controller=controller)
 
     def why(self, decision_id: str) -> Reply:
         """The full explanation of one decision."""
@@ -273,16 +285,21 @@ class Conversation:
 
         try:
             data = self.brain.explain(decision_id)
-        except Exception as exc:
-            if is_unknown_decision(exc):
-                return Reply("error", f"I know no decision {decision_id!r}.")
-            raise
+        except UnknownDecision:
+            return Reply("error", f"I know no decision {decision_id!r}.")
         return Reply("explain", render_text(data), self.brain.get_decision(decision_id))
 
     # -- rendering -----------------------------------------------------------------------------
 
-    def render(self, decision: Decision) -> Reply:
-        """Plain text and choices for a decision (surfaces add their own formatting)."""
+    def render(self, decision: Decision, controller: str | None = None) -> Reply:
+        """Plain text and choices for a decision (surfaces add their own formatting).
+
+        With `controller`, the decision was re-routed there by the user: show its answer.
+        """
+        if controller is not None:
+            lines = [f"Rerouted to {self.label(controller)}."]
+            lines.extend(self._result_lines(decision.result))
+            return Reply("answer", "\n".join(lines), decision, controller=controller)
         if decision.outcome == "clarify" and decision.candidates:
             choices = [Choice(c, self.label(c)) for c in decision.candidates]
             choices.append(Choice(NONE_OF_THESE, "None of these"))
@@ -293,13 +310,13 @@ class Conversation:
             if decision.result and decision.result.get("summary"):
                 text = str(decision.result["summary"])
             return Reply("fallback", text, decision)
-        lines = [self.headline(decision)]
-        result = decision.result or {}
-        if result.get("summary"):
-            lines.append(str(result["summary"]))
-        if result.get("details"):
-            lines.append(str(result["details"]))
-        return Reply("answer", "\n".join(lines), decision)
+        lines = [self.headline(decision), *self._result_lines(decision.result)]
+        return Reply("answer", "\n".join(lines), decision, controller=decision.controller)
+
+    @staticmethod
+    def _result_lines(result: dict[str, Any] | None) -> list[str]:
+        result = result or {}
+        return [str(result[k]) for k in ("summary", "details") if result.get(k)]
 
     def headline(self, decision: Decision) -> str:
         """One line: who takes the message."""
@@ -309,10 +326,14 @@ class Conversation:
             return f"Routed to {name} (with {helpers})."
         return f"Routed to {name}."
 
-    def rationale(self, decision: Decision, top: int = 3) -> str:
-        """Confidence, tier and the strongest signals, in plain words."""
-        parts = [f"confidence {decision.confidence:.2f}", f"{decision.tier} path"]
-        signals = decision.signals.get(decision.controller or "", {})
+    def rationale(self, decision: Decision, controller: str | None = None, top: int = 3) -> str:
+        """Confidence, tier and the strongest signals (of `controller`), in plain words."""
+        chosen = controller or decision.controller
+        if chosen and chosen != decision.controller:
+            parts = [f"chosen by a person (the brain had {self.label(decision.controller)})"]
+        else:
+            parts = [f"confidence {decision.confidence:.2f}", f"{decision.tier} path"]
+        signals = decision.signals.get(chosen or "", {})
         ranked = sorted(
             ((SIGNAL_WORDS[k], v) for k, v in signals.items() if k in SIGNAL_WORDS),
             key=lambda item: item[1],
@@ -344,11 +365,11 @@ class Conversation:
                 if argument:
                     picked = self._match_choice(argument, self.controller_choices())
                     return self.reroute(target, picked or argument, user=message.user)
-                return self.reject(target, user=message.user, source=source)
-            except Exception as exc:
-                if is_unknown_decision(exc):
-                    return Reply("error", f"I know no decision {target!r}.")
-                raise
+                return self.reject(
+                    target, user=message.user, source=source, session_key=message.session_key
+                )
+            except UnknownDecision:
+                return Reply("error", f"I know no decision {target!r}.")
         return Reply("error", f"Unknown command /{name}. Type /help.")
 
     def _last(self, message: Message) -> str | None:

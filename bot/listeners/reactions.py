@@ -67,7 +67,11 @@ async def _feedback(
         )
         return
     reply = await asyncio.to_thread(
-        conversation.reject, link.decision_id, user=user, source="slack-reaction"
+        conversation.reject,
+        link.decision_id,
+        user=user,
+        source="slack-reaction",
+        session_key=f"{channel}:{link.thread_ts}",
     )
     await post_reply(
         services,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -14,19 +15,31 @@ from aiohttp import web
 from bot.app import SlackBot, build_bot
 from bot.server import EVENTS_PATH, http_app
 from brain.config import load_settings
+from brain.engine import Brain
+from brain.types import Message
 from tests.bot import slack_payloads as p
 from tests.fakes.slack_api import FakeSlackAPI
 
 ONCALL_CHANNEL = "CONCALL01"
 ONCALL_GROUP = "SONCALL01"
 BRAIN_CHANNEL = "CBRAIN001"
+#: Thresholds no message reaches: every decision goes to the dynamic tier and asks back.
+FORCE_CLARIFY = "[routing]\nfast_threshold = 0.99\nverify_threshold = 0.98\n"
+#: Texts whose decisions the tests rely on (checked as preconditions where it matters).
+ROUTED_TEXT = "my VPN keeps dropping, error 691"
+ENTITY_TEXT = "my VPN keeps dropping, error 691 on laptop LT-0042"
+ESCALATE_TEXT = "security incident: ransomware on my laptop"
 
 
 class Harness:
     """The real Slack app on 127.0.0.1, spoken to with signed HTTP requests."""
 
-    def __init__(self, bot: SlackBot, fake: FakeSlackAPI, runner: web.AppRunner, url: str) -> None:
+    def __init__(
+        self, bot: SlackBot, fake: FakeSlackAPI, runner: web.AppRunner, url: str, brain: Any
+    ) -> None:
         self.bot = bot
+        self.brain = brain
+        self._closed = False
         self.fake = fake
         self.runner = runner
         self.url = url
@@ -81,8 +94,13 @@ class Harness:
         await self.bot.idle()
 
     async def close(self) -> None:
+        """Stop serving (finishing in-flight replies) and close the brain, like a shutdown."""
+        if self._closed:
+            return
+        self._closed = True
         await self.session.close()
         await self.runner.cleanup()
+        self.brain.close()
 
 
 @pytest.fixture
@@ -113,15 +131,20 @@ async def start_bot(
     """Start (and restart) the bot over HTTP; every harness is closed at the end."""
     started: list[Harness] = []
 
-    async def start(brain: Any = None) -> Harness:
-        settings = load_settings()
-        bot = build_bot(brain if brain is not None else brain_factory(), settings)
+    async def start(config: str | None = None) -> Harness:
+        if config is not None:
+            home = load_settings().home
+            brain_factory.prepare(home)  # type: ignore[attr-defined]
+            (home / "brain.toml").write_text(config, encoding="utf-8")
+        brain = brain_factory()
+        bot = build_bot(brain, load_settings())
         runner = web.AppRunner(http_app(bot), access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
         await site.start()
         port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        harness = Harness(bot, fake_slack, runner, f"http://127.0.0.1:{port}{EVENTS_PATH}")
+        url = f"http://127.0.0.1:{port}{EVENTS_PATH}"
+        harness = Harness(bot, fake_slack, runner, url, brain)
         started.append(harness)
         return harness
 
@@ -136,9 +159,32 @@ async def harness(start_bot: StartBot) -> Harness:
     return await start_bot()
 
 
-@pytest.fixture
-def brain_factory(tmp_path: Path) -> Callable[[], Any]:
-    """Opens the brain of this test's BRAIN_HOME."""
-    from tests.bot.brain_double import BrainDouble
+@pytest.fixture(scope="session")
+def brain_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A brain home with the sample knowledge base ingested and models cached, built once
+    per test process; each test copies it into its own BRAIN_HOME."""
+    home = tmp_path_factory.mktemp("bot-brain-template") / "home"
+    settings = load_settings({"BRAIN_HOME": str(home)})
+    brain = Brain.open(settings)
+    try:
+        brain.ask(Message("warm-up: my vpn is broken", user="UWARMUP", channel="DWARMUP"))
+    finally:
+        brain.close()
+    return home
 
-    return lambda: BrainDouble(tmp_path / "double.json")
+
+@pytest.fixture
+def brain_factory(brain_template: Path) -> Callable[[], Brain]:
+    """Opens the real brain of this test's BRAIN_HOME (a copy of the template)."""
+
+    def prepare(home: Path) -> None:
+        if not home.exists():
+            shutil.copytree(brain_template, home)
+
+    def open_brain() -> Brain:
+        settings = load_settings()
+        prepare(settings.home)
+        return Brain.open(load_settings())
+
+    open_brain.prepare = prepare  # type: ignore[attr-defined]
+    return open_brain

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from tests.bot import slack_payloads as p
-from tests.bot.conftest import BRAIN_CHANNEL, Harness
+from tests.bot.conftest import BRAIN_CHANNEL, ROUTED_TEXT, Harness
 from tests.fakes.slack_api import BOT_ID, BOT_USER_ID
 
 
@@ -21,7 +21,7 @@ async def test_url_verification_answers_the_challenge(harness: Harness) -> None:
 
 
 async def test_dm_gets_a_threaded_reply_with_decision_blocks(harness: Harness) -> None:
-    event = p.message("my VPN keeps dropping, error 691")
+    event = p.message(ROUTED_TEXT)
     status, _ = await harness.event(event)
     assert status == 200
     posts = await harness.fake.wait_for("chat.postMessage")
@@ -89,7 +89,7 @@ async def test_thread_reply_continues_the_session(harness: Harness) -> None:
     assert conversation.history(session) == ("vpn is broken", "still broken after reboot")
     decision_id = conversation.last_decision_id(session)
     assert decision_id is not None
-    decision = harness.bot.services.brain.get_decision(decision_id)
+    decision = harness.brain.get_decision(decision_id)
     assert decision.thread == first["ts"]
 
 

@@ -47,6 +47,8 @@ class FakeSlackAPI:
 
     def __init__(self) -> None:
         self.calls: list[Call] = []
+        #: ts returned by each recorded chat.postMessage, in order.
+        self.posted_ts: list[str] = []
         self.rejected: list[Call] = []
         self.socket_url: str | None = None
         self._scripts: dict[str, list[_Script]] = {}
@@ -187,6 +189,7 @@ class FakeSlackAPI:
             }
         if method == "chat.postMessage":
             ts = self._next_ts()
+            self.posted_ts.append(ts)
             message = {k: v for k, v in params.items() if not k.startswith("_")}
             return {"ok": True, "channel": channel, "ts": ts, "message": {**message, "ts": ts}}
         if method == "chat.update":

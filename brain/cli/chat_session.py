@@ -1,0 +1,63 @@
+"""The terminal rendering of a `Conversation`: numbered choices, plain text, no Slack."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+
+from brain.conversation import HELP_TEXT, Conversation, Reply
+from brain.types import Message
+
+QUIT = frozenset({"/quit", "/exit", "/q"})
+
+
+def render(reply: Reply, conversation: Conversation) -> str:
+    """A reply as terminal text."""
+    lines = [reply.text if reply.kind != "error" else f"! {reply.text}"]
+    decision = reply.decision
+    if reply.choices:
+        for number, choice in enumerate(reply.choices, start=1):
+            name = "" if choice.value.startswith("__") else f" [{choice.value}]"
+            lines.append(f"  {number}. {choice.label}{name}")
+        lines.append("  (answer with a number or a controller name)")
+    if decision is not None and reply.kind in ("answer", "clarify", "fallback"):
+        lines.append(f"  ({conversation.rationale(decision)})")
+        if reply.escalate:
+            lines.append(
+                f"  ESCALATED: urgency {decision.urgency}; in Slack on-call would be paged now."
+            )
+        if reply.kind != "clarify":
+            lines.append(f"  decision {decision.decision_id}: /why, /right, /wrong CONTROLLER")
+    return "\n".join(lines)
+
+
+def chat_loop(
+    conversation: Conversation,
+    lines: Iterable[str],
+    write: Callable[[str], None],
+    *,
+    user: str = "cli",
+    channel: str = "chat",
+    prompt: str | None = None,
+) -> int:
+    """Run the conversation over input lines until /quit or end of input; returns 0."""
+    write("brain chat: type a message, /help for commands, /quit to leave.")
+    if prompt:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+    for raw in lines:
+        text = raw.rstrip("\r\n")
+        if text.strip().lower() in QUIT:
+            break
+        if text.strip():
+            message = Message(text=text, user=user, channel=channel)
+            try:
+                reply = conversation.handle(message, source="chat")
+            except Exception as exc:  # one bad turn must not end the conversation
+                reply = Reply("error", f"{type(exc).__name__}: {exc}")
+            write(render(reply, conversation) if reply.kind != "help" else HELP_TEXT)
+        if prompt:
+            sys.stdout.write(prompt)
+            sys.stdout.flush()
+    write("bye")
+    return 0

@@ -1,0 +1,360 @@
+"""Clicks, reactions, clarification, /brain-why and on-call escalation over signed HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from typing import Any
+
+from tests.bot import slack_payloads as p
+from tests.bot.conftest import (
+    ENTITY_TEXT,
+    ESCALATE_TEXT,
+    FORCE_CLARIFY,
+    ONCALL_CHANNEL,
+    ONCALL_GROUP,
+    ROUTED_TEXT,
+    Harness,
+    StartBot,
+)
+from tests.fakes.slack_api import Call
+
+
+async def _ask(harness: Harness, text: str, **kwargs: Any) -> tuple[dict[str, Any], Call]:
+    """Send a DM and return (the event, the bot's first reply in its thread)."""
+    event = p.message(text, **kwargs)
+    before = len(harness.fake.of("chat.postMessage"))
+    await harness.event(event)
+    posts = await harness.fake.wait_for("chat.postMessage", before + 1)
+    await harness.idle()
+    replies = [c for c in posts if c.params.get("thread_ts") == event["ts"]]
+    return event, replies[0]
+
+
+def _as_message(call: Call, ts: str | None = None) -> dict[str, Any]:
+    """The message Slack would show for a recorded post (blocks, ts, thread)."""
+    found = ts or call.params.get("ts")
+    return {
+        "type": "message",
+        "ts": found,
+        "thread_ts": call.params.get("thread_ts"),
+        "text": call.params.get("text"),
+        "blocks": call.params["blocks"],
+    }
+
+
+def _posted_ts(harness: Harness, call: Call) -> str:
+    index = harness.fake.of("chat.postMessage").index(call)
+    return harness.fake.posted_ts[index]
+
+
+def _block(call: Call, prefix: str) -> dict[str, Any]:
+    return next(b for b in call.params["blocks"] if b.get("block_id", "").startswith(prefix))
+
+
+async def test_right_click_records_feedback_and_removes_the_buttons(harness: Harness) -> None:
+    event, reply = await _ask(harness, ROUTED_TEXT)
+    actions = _block(reply, "brain_decision:")
+    decision_id = actions["block_id"].split(":", 1)[1]
+    assert harness.brain.get_decision(decision_id).outcome == "routed"  # precondition
+    message = _as_message(reply, _posted_ts(harness, reply))
+    click = p.block_action(
+        user="UASKER01",
+        channel=event["channel"],
+        message=message,
+        action_id="brain_confirm",
+        block_id=actions["block_id"],
+        value=decision_id,
+    )
+    assert (await harness.click(click))[0] == 200
+    assert (await harness.click(click))[0] == 200  # double click
+    updates = await harness.fake.wait_for("chat.update")
+    await harness.idle()
+    assert len(harness.fake.of("chat.update")) == 1
+    update = updates[0].params
+    assert update["ts"] == message["ts"]
+    assert all(b["type"] != "actions" for b in update["blocks"])
+    assert "confirmed by <@UASKER01>" in update["blocks"][-1]["elements"][0]["text"]
+    feedback = harness.brain.get_decision(decision_id).feedback
+    assert [f["kind"] for f in feedback] == ["confirm"]
+    assert feedback[0]["user"] == "UASKER01"
+
+
+async def test_route_elsewhere_reroutes_and_posts_the_result(harness: Harness) -> None:
+    event, reply = await _ask(harness, ROUTED_TEXT)
+    actions = _block(reply, "brain_decision:")
+    decision_id = actions["block_id"].split(":", 1)[1]
+    message = _as_message(reply, _posted_ts(harness, reply))
+    click = p.block_action(
+        user="UASKER01",
+        channel=event["channel"],
+        message=message,
+        action_id="brain_reroute",
+        block_id=actions["block_id"],
+        selected="access",
+    )
+    assert (await harness.click(click))[0] == 200
+    update = (await harness.fake.wait_for("chat.update"))[0].params
+    posts = await harness.fake.wait_for("chat.postMessage", 2)
+    await harness.idle()
+    label = harness.bot.services.conversation.label("access")
+    assert f"rerouted to {label} by <@UASKER01>" in update["blocks"][-1]["elements"][0]["text"]
+    assert posts[1].params["thread_ts"] == event["ts"]
+    assert "Rerouted to" in posts[1].params["blocks"][0]["text"]["text"]
+    decision = harness.brain.get_decision(decision_id)
+    assert decision.result is not None and decision.result["controller"] == "access"
+    assert [(f["kind"], f["controller"], f["user"]) for f in decision.feedback] == [
+        ("correct", "access", "UASKER01")
+    ]
+
+
+async def test_clarification_buttons_route_and_keep_entities(start_bot: StartBot) -> None:
+    harness = await start_bot(FORCE_CLARIFY)
+    event, reply = await _ask(harness, ENTITY_TEXT)
+    block = _block(reply, "brain_clarify:")
+    decision_id = block["block_id"].split(":", 1)[1]
+    buttons = block["elements"]
+    assert buttons[-1]["text"]["text"] == "None of these"
+    first = buttons[0]
+    message = _as_message(reply, _posted_ts(harness, reply))
+    click = p.block_action(
+        user="UASKER01",
+        channel=event["channel"],
+        message=message,
+        action_id=first["action_id"],
+        block_id=block["block_id"],
+        value=first["value"],
+    )
+    await harness.click(click)
+    update = (await harness.fake.wait_for("chat.update"))[0].params
+    await harness.fake.wait_for("chat.postMessage", 2)
+    await harness.idle()
+    assert "routed to" in update["blocks"][-1]["elements"][0]["text"]
+    decision = harness.brain.get_decision(decision_id)
+    assert decision.outcome == "clarify"
+    assert decision.result is not None and decision.result["controller"] == first["value"]
+    assert decision.entities["asset_tag"] == ["LT-0042"]
+    assert decision.entities["error_code"] == ["691"]
+    assert [(f["kind"], f["controller"]) for f in decision.feedback] == [
+        ("correct", first["value"])
+    ]
+
+
+async def test_none_of_these_records_a_rejection_honestly(start_bot: StartBot) -> None:
+    harness = await start_bot(FORCE_CLARIFY)
+    event, reply = await _ask(harness, ROUTED_TEXT)
+    block = _block(reply, "brain_clarify:")
+    decision_id = block["block_id"].split(":", 1)[1]
+    none = block["elements"][-1]
+    message = _as_message(reply, _posted_ts(harness, reply))
+    click = p.block_action(
+        user="UASKER01",
+        channel=event["channel"],
+        message=message,
+        action_id=none["action_id"],
+        block_id=block["block_id"],
+        value=none["value"],
+    )
+    await harness.click(click)
+    posts = await harness.fake.wait_for("chat.postMessage", 2)
+    await harness.idle()
+    assert "did not route" in posts[1].params["text"]
+    decision = harness.brain.get_decision(decision_id)
+    assert [f["kind"] for f in decision.feedback] == ["reject"]
+
+
+async def test_thread_answer_by_number_resolves_the_clarification(start_bot: StartBot) -> None:
+    harness = await start_bot(FORCE_CLARIFY)
+    event, reply = await _ask(harness, ROUTED_TEXT)
+    decision_id = _block(reply, "brain_clarify:")["block_id"].split(":", 1)[1]
+    await harness.event(p.message("1", thread_ts=event["ts"]))
+    posts = await harness.fake.wait_for("chat.postMessage", 2)
+    await harness.idle()
+    decision = harness.brain.get_decision(decision_id)
+    assert decision.result is not None
+    assert decision.result["controller"] == decision.candidates[0]
+    assert posts[1].params["thread_ts"] == event["ts"]
+    assert posts[1].params["text"].startswith("Rerouted to")
+
+
+async def test_reactions_of_the_asker_count_and_others_are_ignored(harness: Harness) -> None:
+    event, reply = await _ask(harness, ROUTED_TEXT)
+    ts = _posted_ts(harness, reply)
+    decision_id = _block(reply, "brain_decision:")["block_id"].split(":", 1)[1]
+    item = {"type": "message", "channel": event["channel"], "ts": ts}
+    other = {"type": "reaction_added", "user": "UOTHER01", "reaction": "-1", "item": item}
+    mine = {
+        "type": "reaction_added",
+        "user": "UASKER01",
+        "reaction": "+1::skin-tone-2",
+        "item": item,
+    }
+    assert (await harness.event(other))[0] == 200
+    assert (await harness.event(mine))[0] == 200
+    await harness.idle()
+    feedback = harness.brain.get_decision(decision_id).feedback
+    assert [(f["kind"], f["user"]) for f in feedback] == [("confirm", "UASKER01")]
+    assert len(harness.fake.of("chat.postMessage")) == 1
+
+
+async def test_thumbs_down_rejects_and_offers_route_elsewhere(harness: Harness) -> None:
+    event, reply = await _ask(harness, ROUTED_TEXT)
+    ts = _posted_ts(harness, reply)
+    decision_id = _block(reply, "brain_decision:")["block_id"].split(":", 1)[1]
+    item = {"type": "message", "channel": event["channel"], "ts": ts}
+    await harness.event(
+        {"type": "reaction_added", "user": "UASKER01", "reaction": "-1", "item": item}
+    )
+    posts = await harness.fake.wait_for("chat.postMessage", 2)
+    await harness.idle()
+    prompt = posts[1].params
+    assert prompt["thread_ts"] == event["ts"]
+    select = _block(posts[1], "brain_reroute:")["elements"][0]
+    assert select["type"] == "static_select" and select["action_id"] == "brain_reroute"
+    feedback = harness.brain.get_decision(decision_id).feedback
+    assert [f["kind"] for f in feedback] == ["reject"]
+
+
+async def test_brain_why_explains_last_decision_link_and_id(harness: Harness) -> None:
+    _, reply = await _ask(harness, ROUTED_TEXT, channel="DCHAT002")
+    decision_id = _block(reply, "brain_decision:")["block_id"].split(":", 1)[1]
+    status, _ = await harness.command("/brain-why", "", user="UASKER01", channel="DCHAT002")
+    assert status == 200
+    link = (
+        f"https://fake.slack.com/archives/DCHAT002/p{_posted_ts(harness, reply).replace('.', '')}"
+    )
+    await harness.command("/brain-why", f"<{link}>", user="UASKER01", channel="DCHAT002")
+    await harness.command("/brain-why", decision_id, user="UASKER01", channel="DCHAT002")
+    await harness.command("/brain-why", "nonexistent-id", user="UASKER01", channel="DCHAT002")
+    answers = await harness.fake.wait_for("response_url", 4)
+    await harness.idle()
+    for answer in answers[:3]:
+        assert answer.params["response_type"] == "ephemeral"
+        text = "\n".join(b["text"]["text"] for b in answer.params["blocks"])
+        assert decision_id in text
+        for signal in ("keyword", "semantic", "knowledge", "session", "memory", "total"):
+            assert signal in text
+    assert "nonexistent-id" in answers[3].params["text"]
+    assert answers[3].params.get("blocks") in (None, [])
+
+
+async def test_escalation_alerts_oncall_resends_and_records_acknowledgement(
+    start_bot: StartBot, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("BRAIN_REESCALATE_AFTER", "0.3")
+    harness = await start_bot()
+    await harness.bot.start()
+    event = p.message(ESCALATE_TEXT)
+    await harness.event(event)
+    alerts = await harness.fake.wait_for(
+        "chat.postMessage", 2, where=lambda c: c.params["channel"] == ONCALL_CHANNEL
+    )
+    alert = alerts[0].params
+    assert f"<!subteam^{ONCALL_GROUP}>" in alert["blocks"][0]["text"]["text"]
+    assert "<@UASKER01>" in alert["blocks"][0]["text"]["text"]
+    assert "critical" in alert["blocks"][0]["text"]["text"]
+    permalink = harness.fake.of("chat.getPermalink")[0].params
+    assert permalink["message_ts"] == event["ts"]
+    assert f"archives/{event['channel']}/p" in alert["blocks"][2]["elements"][0]["text"]
+    ack_block = _block(alerts[0], "brain_alert:")
+    assert ack_block["elements"][0]["text"]["text"] == "Acknowledge"
+    assert "re-sent" in alerts[1].params["blocks"][0]["text"]["text"]
+    told = [
+        c
+        for c in harness.fake.of("chat.postMessage")
+        if c.params.get("thread_ts") == event["ts"] and "escalated" in c.params["text"]
+    ]
+    assert told
+    message = _as_message(alerts[0], _posted_ts(harness, alerts[0]))
+    click = p.block_action(
+        user="UONCALL01",
+        channel=ONCALL_CHANNEL,
+        message=message,
+        action_id="brain_oncall_ack",
+        block_id=ack_block["block_id"],
+        value=ack_block["elements"][0]["value"],
+    )
+    await harness.click(click)
+    update = (await harness.fake.wait_for("chat.update"))[0].params
+    await harness.idle()
+    assert "acknowledged by <@UONCALL01>" in update["blocks"][-1]["elements"][0]["text"]
+    pending = harness.bot.services.escalations.pending()
+    assert pending == []
+    sent = len(
+        [c for c in harness.fake.of("chat.postMessage") if c.params["channel"] == ONCALL_CHANNEL]
+    )
+    await asyncio.sleep(0.8)
+    after = len(
+        [c for c in harness.fake.of("chat.postMessage") if c.params["channel"] == ONCALL_CHANNEL]
+    )
+    assert after == sent
+
+
+async def test_pending_alert_survives_a_restart_and_is_resent(
+    start_bot: StartBot, monkeypatch: Any
+) -> None:
+    first = await start_bot()
+    await first.event(p.message(ESCALATE_TEXT))
+    await first.fake.wait_for(
+        "chat.postMessage", where=lambda c: c.params["channel"] == ONCALL_CHANNEL
+    )
+    await first.idle()
+    await first.close()
+    monkeypatch.setenv("BRAIN_REESCALATE_AFTER", "0.2")
+    second = await start_bot()
+    await second.bot.start()
+    alerts = await second.fake.wait_for(
+        "chat.postMessage", 2, where=lambda c: c.params["channel"] == ONCALL_CHANNEL
+    )
+    assert "re-sent" in alerts[1].params["blocks"][0]["text"]["text"]
+
+
+async def test_escalation_without_oncall_channel_tells_the_asker(
+    start_bot: StartBot, monkeypatch: Any
+) -> None:
+    monkeypatch.delenv("BRAIN_ONCALL_CHANNEL")
+    harness = await start_bot()
+    event = p.message(ESCALATE_TEXT)
+    await harness.event(event)
+    posts = await harness.fake.wait_for("chat.postMessage", 2)
+    await harness.idle()
+    assert "no on-call channel is configured" in posts[1].params["text"]
+    assert posts[1].params["thread_ts"] == event["ts"]
+
+
+async def test_retried_reaction_event_is_taken_once(harness: Harness) -> None:
+    event, reply = await _ask(harness, ROUTED_TEXT)
+    item = {"type": "message", "channel": event["channel"], "ts": _posted_ts(harness, reply)}
+    thumbs_down = {"type": "reaction_added", "user": "UASKER01", "reaction": "-1", "item": item}
+    await harness.event(thumbs_down, event_id="EvREACT01")
+    await harness.event(thumbs_down, event_id="EvREACT01", retry_num=1)
+    await harness.fake.wait_for("chat.postMessage", 2)
+    await harness.idle()
+    assert len(harness.fake.of("chat.postMessage")) == 2
+
+
+async def test_slack_feedback_survives_restart_and_shows_in_brain_why(
+    start_bot: StartBot,
+) -> None:
+    first = await start_bot()
+    event, reply = await _ask(first, ROUTED_TEXT, channel="DCHAT003")
+    actions = _block(reply, "brain_decision:")
+    decision_id = actions["block_id"].split(":", 1)[1]
+    click = p.block_action(
+        user="UASKER01",
+        channel=event["channel"],
+        message=_as_message(reply, _posted_ts(first, reply)),
+        action_id="brain_reroute",
+        block_id=actions["block_id"],
+        selected="access",
+    )
+    await first.click(click)
+    await first.fake.wait_for("chat.update")
+    await first.idle()
+    await first.close()
+    second = await start_bot()
+    assert second.brain.get_decision(decision_id).result["controller"] == "access"  # type: ignore[index]
+    await second.command("/brain-why", decision_id, user="UASKER01", channel="DCHAT003")
+    answer = (await second.fake.wait_for("response_url"))[0].params
+    text = html.unescape("\n".join(b["text"]["text"] for b in answer["blocks"]))
+    assert "correct -> access by UASKER01 via clarify" in text

@@ -105,9 +105,10 @@ def gather(
 
 
 def _distinct(hits: Sequence[Hit]) -> list[Hit]:
+    """Best first (the skill's 0..1 relevance), one hit per source section."""
     seen: set[tuple[str, str]] = set()
     kept = []
-    for hit in hits:
+    for hit in sorted(hits, key=lambda h: -h.score):
         key = (hit.source, hit.section)
         if key not in seen:
             seen.add(key)
@@ -166,6 +167,7 @@ def _llm_prompt(question: str, evidence: Evidence) -> str:
     if evidence.definition is not None:
         parts.append(f"[0] Glossary: {evidence.definition.term}: {evidence.definition.definition}")
     for i, hit in enumerate(evidence.hits[:MAX_PASSAGES], 1):
-        parts.append(f"[{i}] {hit.title}: {trim(hit.text, 1200)}")
+        heading = f"{hit.title} / {hit.section}" if hit.section else hit.title
+        parts.append(f"[{i}] {heading}: {trim(hit.text, 1200)}")
     passages = "\n".join(parts)
     return f"Passages:\n{passages}\n\n<question>\n{question}\n</question>"

@@ -1,7 +1,8 @@
-"""Ticket identifiers: the local format and the external numeric ones, found in free text.
+"""Ticket identifiers: the local format and external ones, found in free text.
 
 This is the local fallback; when a knowledge base is open, its ID patterns
-(`KnowledgeSkill.classify_id`) are asked first.
+(`KnowledgeSkill.classify_id`) are asked first, and the brain's entity extractor usually
+supplies `entities["ticket_id"]` already.
 """
 
 from __future__ import annotations
@@ -15,18 +16,21 @@ PREFIXES: dict[str, str] = {
     "change": "CHG",
     "ticket": "TKT",
 }
-KINDS_BY_PREFIX: dict[str, str] = {prefix: kind for kind, prefix in PREFIXES.items()}
+#: Prefixes of ITSM records written in chat (ours and common external ones).
+_TEXT_PREFIXES = "INC|REQ|SR|CHG|RITM|TASK|PRB|TKT|WO"
 
-#: A local id ("REQ-000123"), or an external work-order number (5-20 digits,
-#: e.g. 2025060300011279027 or #10086).
-_LOCAL = r"[A-Za-z]{2,5}-\d{3,10}"
-_EXTERNAL = r"\d{5,20}"
-TICKET_ID_PATTERN = re.compile(rf"^(?:{_LOCAL}|{_EXTERNAL})$")
+#: A prefixed id ("REQ-000123", "INC0012345"), or an external number (e.g. the 19-digit
+#: settlement work order 2025060300011279027, or a chat reference like #10086).
+TICKET_ID_PATTERN = re.compile(r"^(?:[A-Za-z]{2,5}[-_]?\d{3,12}|\d{3,20})$")
 _IN_TEXT = re.compile(
-    rf"(?<![\w-])#?(?P<id>(?:{'|'.join(PREFIXES.values())})-\d{{3,10}}|{_EXTERNAL})(?![\w-])",
+    rf"(?<![A-Za-z0-9])(?P<prefixed>(?:{_TEXT_PREFIXES})[-_]?\d{{3,12}})(?![A-Za-z0-9])"
+    r"|(?<![\d.])(?P<order>\d{19})(?![\d.])"
+    r"|(?<![\w&])#(?P<ref>\d{3,12})(?!\d)"
+    r"|(?:工单|单号|工单号|ticket|work order)\s*(?:no\.?|number|id)?\s*[:：#]?\s*"
+    r"(?P<worded>\d{4,20})(?!\d)",
     re.IGNORECASE,
 )
-_LOCAL_IN_TEXT = re.compile(rf"(?<![\w-])#?(?P<id>{_LOCAL})(?![\w-])")
+_OTHER_PREFIXED = re.compile(r"(?<![\w-])#?(?P<id>[A-Z]{2,5}-\d{3,12})(?![\w-])")
 
 
 def normalize_ticket_id(token: str) -> str:
@@ -42,14 +46,14 @@ def is_ticket_id(token: str) -> bool:
 def find_ticket_ids(text: str) -> list[str]:
     """Distinct ticket ids in the text, in order of appearance.
 
-    Local ids with our prefixes and long numbers always count; other `ABC-123` tokens count
-    only when the text has no id of ours (they may be host names such as `db-01` otherwise).
+    Known prefixes, 19-digit work orders, `#123` references and numbers after "ticket"/"工单"
+    count; another upper-case `ABC-123` counts only when nothing else was found (lower-case
+    names such as `db-01` are hosts, not tickets).
     """
-    found = [normalize_ticket_id(m.group("id")) for m in _IN_TEXT.finditer(text)]
+    found = [
+        normalize_ticket_id(next(group for group in match.groups() if group))
+        for match in _IN_TEXT.finditer(text)
+    ]
     if not found:
-        found = [
-            normalize_ticket_id(m.group("id"))
-            for m in _LOCAL_IN_TEXT.finditer(text)
-            if m.group("id")[0].isupper() or text[max(m.start() - 1, 0)] == "#"
-        ]
+        found = [normalize_ticket_id(m["id"]) for m in _OTHER_PREFIXED.finditer(text)]
     return list(dict.fromkeys(found))

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from controllers import answering
 from controllers.alerts import AlertSignal, ParsedAlerts, parse_alerts
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 
+if TYPE_CHECKING:
+    from knowledge.types import Hit
+
 MAX_STEPS = 6
-_STEP_LINE = re.compile(r"^\s*(?:\d+[.)、]|[-*•])\s*(?P<step>.+)$")
+_NUMBERED = re.compile(r"^\s*\d+[.)、]\s*(?P<step>.+)$")
+_BULLET = re.compile(r"^\s*[-*•]\s*(?P<step>.+)$")
 
 #: First checks when the knowledge base has no runbook for the alert.
 GENERIC_STEPS: dict[str, tuple[str, ...]] = {
@@ -70,9 +75,9 @@ class AlarmController(BuiltinController):
         query = " ".join(
             [parsed.search_terms(), *(s.name for s in parsed.signals), "runbook", context.text]
         )[:500]
-        evidence = answering.gather(context.services.knowledge, query, domain=self.name, k=3)
+        evidence = answering.gather(context.services.knowledge, query, domain=self.name, k=5)
         runbook = evidence.hits[0] if evidence.hits else None
-        steps = _steps_from(runbook.text) if runbook else []
+        steps = _runbook_steps(runbook, evidence.hits) if runbook else []
         if not steps:
             steps = _generic_steps(parsed)
         where = ", ".join(parsed.hosts + parsed.services) or "an unnamed host"
@@ -130,12 +135,35 @@ def _signal_dict(signal: AlertSignal) -> dict[str, object]:
     }
 
 
-def _steps_from(text: str) -> list[str]:
-    """Numbered or bulleted lines of a runbook passage, else its sentences."""
-    steps = [m["step"].strip() for m in map(_STEP_LINE.match, text.splitlines()) if m]
+def _runbook_steps(runbook: Hit, hits: list[Hit]) -> list[str]:
+    """Numbered steps from the runbook's sections (best first), else its bullets or sentences."""
+    sections = [hit for hit in hits if hit.source == runbook.source]
+    for hit in sections:
+        steps = _list_items(hit.text, _NUMBERED)
+        if steps:
+            return steps[:MAX_STEPS]
+    steps = _list_items(runbook.text, _BULLET)
     if not steps:
-        steps = [s.strip() for s in re.split(r"(?<=[.!?。！？])\s*", text) if len(s.strip()) > 15]
+        steps = [
+            s.strip() for s in re.split(r"(?<=[.!?。！？])\s*", runbook.text) if len(s.strip()) > 15
+        ]
     return steps[:MAX_STEPS]
+
+
+def _list_items(text: str, marker: re.Pattern[str]) -> list[str]:
+    """The items of a markdown list, wrapped continuation lines joined."""
+    steps: list[str] = []
+    open_step = False
+    for line in text.splitlines():
+        match = marker.match(line)
+        if match:
+            steps.append(match["step"].strip())
+            open_step = True
+        elif open_step and line.strip() and line[:1].isspace():
+            steps[-1] += " " + line.strip()  # a wrapped continuation line
+        else:
+            open_step = False
+    return steps
 
 
 def _generic_steps(parsed: ParsedAlerts) -> list[str]:

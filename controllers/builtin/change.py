@@ -15,10 +15,11 @@ _EMERGENCY = re.compile(
     r"紧急|立即|马上|立刻|回滚|故障修复",
     re.I,
 )
-#: Routine, pre-approved operations (the usual standard-change catalogue).
+#: Routine, pre-approved operations (the standard changes of the sample change policy).
 _STANDARD = re.compile(
-    r"restart|scale (?:up|out|down|in)|\bscale\b|replicas|certificate|cert renewal|"
-    r"os patch|patching|asset|inventory|decommission|重启|扩容|缩容|证书|补丁|资产|台账|入库|归还",
+    r"restart|scale (?:up|out|down|in)|\bscale\b|replicas|auto-?scaling|certificate|"
+    r"extend (?:the )?disk|rotate logs|log rotation|asset|inventory|"
+    r"重启|扩容|缩容|证书|扩盘|日志轮转|资产|台账|入库|归还",
     re.I,
 )
 _OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = (

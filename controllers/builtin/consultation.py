@@ -6,6 +6,10 @@ from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 
+#: A passage must be at least this relevant for the dry-run to promise an answer; stricter
+#: than the answer threshold because unrelated questions still retrieve something.
+DRY_RUN_MIN = 0.45
+
 
 class ConsultationController(BuiltinController):
     """How-to, policy and definition questions answered from the knowledge base."""
@@ -16,7 +20,9 @@ class ConsultationController(BuiltinController):
         """Ok when the knowledge base has a definition or a relevant passage."""
         if context.services.knowledge is None:
             return DryRunResult(ok=False, reason="no knowledge base is open")
-        evidence = answering.gather(context.services.knowledge, context.text, k=3)
+        evidence = answering.gather(
+            context.services.knowledge, context.text, k=3, min_score=DRY_RUN_MIN
+        )
         if evidence.definition is not None:
             return DryRunResult(ok=True, reason=f"glossary defines {evidence.definition.term!r}")
         if evidence.hits:

@@ -109,3 +109,68 @@ def endpoint() -> Iterator[Endpoint]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+#: A few documents of the shipped sample KB: enough for runbooks, policies, glossary and IDs.
+SAMPLE_FILES = (
+    "runbooks/api-error-rate-latency.md",
+    "runbooks/failed-batch-job.md",
+    "runbooks/vpn-error-691.md",
+    "policies/change-management.md",
+    "policies/capacity-change.md",
+    "policies/access-request-approval.md",
+    "coding/sql-review-guidelines.md",
+    "glossary",
+)
+
+
+@pytest.fixture(scope="session")
+def knowledge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The real KnowledgeSkill on local Qdrant, sparse channel only (fast), a few sample docs.
+
+    Shared read-only by this worker's tests; each test still has its own BRAIN_HOME.
+    """
+    from brain.config import KnowledgeConfig
+    from knowledge import SAMPLE_DIR, open_knowledge
+
+    home = tmp_path_factory.mktemp("kb-home")
+    settings = Settings(home=home, knowledge=KnowledgeConfig(embedder="none", ingest_sample=False))
+    skill = open_knowledge(settings)
+    skill.ingest([SAMPLE_DIR / name for name in SAMPLE_FILES], progress=False)
+    yield skill
+    skill.close()
+
+
+@pytest.fixture
+def kb_services(settings: Settings, knowledge: Any) -> ControllerServices:
+    """Ticket store of the test's home plus the shared knowledge base; no LLM."""
+    return build_services(settings, knowledge, None)
+
+
+def anthropic_message(text: str) -> dict[str, Any]:
+    """A Messages API response body with one text block."""
+    return {
+        "id": "msg_test",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-test",
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 10},
+    }
+
+
+@pytest.fixture
+def fake_llm(endpoint: Endpoint) -> Any:
+    """The real LLMClient talking to the local endpoint as if it were the Messages API."""
+    from pydantic import SecretStr
+
+    from brain.config import LLMConfig
+    from brain.llm import LLMClient
+
+    endpoint.reply = anthropic_message("(unset)")
+    config = LLMConfig(
+        api_key=SecretStr("sk-test"), base_url=endpoint.url.removesuffix("/hook"), timeout_s=3
+    )
+    return LLMClient.from_settings(config)

@@ -10,13 +10,19 @@ slower as the log grows. The log is therefore split:
 - ``decisions/latest/XX.json``: (user, channel) -> the latest decision id.
 
 A write touches one shard plus three small buckets, whatever the size of the log. All files go
-through `brain.storage.open_db` (atomic, crash-safe writes).
+through `brain.storage.open_db` (atomic, crash-safe writes). Writes are batched by a background
+writer so that a decision never waits for fsync; a crash can lose only what was queued in the
+last moments (normally a few milliseconds' worth), never a file.
 """
 
 from __future__ import annotations
 
+import atexit
+import copy
 import hashlib
+import logging
 import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -33,6 +39,7 @@ DEFAULT_SHARD_SIZE = 200
 SESSION_KEEP = 50
 
 _Q = Query()
+log = logging.getLogger(__name__)
 
 
 def _bucket(key: str) -> str:
@@ -44,20 +51,30 @@ def _latest_key(user: str, channel: str) -> str:
 
 
 class DecisionLog:
-    """Append, update and look up decisions; thread-safe within one process."""
+    """Append, update and look up decisions; thread-safe within one process.
+
+    Writes are queued and flushed by a background writer (in batches: one rewrite per touched
+    file, however many decisions arrived meanwhile), so deciding never waits for the disk.
+    Reads see queued decisions at once. `flush()` waits until everything is on disk; `close()`
+    and interpreter exit flush too.
+    """
 
     def __init__(self, root: Path, *, shard_size: int = DEFAULT_SHARD_SIZE) -> None:
         self.root = root
         self.shard_size = shard_size
-        self._lock = threading.RLock()
+        self._io = threading.RLock()  # one flush at a time
+        self._cond = threading.Condition()
+        self._pending: dict[str, tuple[int, Decision, bool]] = {}  # id -> (version, d, new)
+        self._version = 0
+        self._closed = False
         self._current: tuple[str, int] | None = None  # (shard name, decisions in it)
         for folder in ("shards", "index", "sessions", "latest"):
             (root / folder).mkdir(parents=True, exist_ok=True)
+        self._writer = threading.Thread(target=self._run, name="decision-log", daemon=True)
+        self._writer.start()
+        atexit.register(self.flush)
 
     # -- files ---------------------------------------------------------------------------
-    def _open(self, folder: str, name: str) -> TinyDB:
-        return open_db(self.root / folder / f"{name}.json")
-
     def _with_db(self, folder: str, name: str) -> tuple[threading.RLock, TinyDB]:
         path = self.root / folder / f"{name}.json"
         return file_lock(path), open_db(path)
@@ -68,9 +85,10 @@ class DecisionLog:
             existing = sorted(p.stem for p in (self.root / "shards").glob(f"{day}-*.json"))
             if existing:
                 name = existing[-1]
-                db = self._open("shards", name)
-                count = len(db.table("decisions"))
-                db.close()
+                lock, db = self._with_db("shards", name)
+                with lock:
+                    count = len(db.table("decisions"))
+                    db.close()
             else:
                 name, count = f"{day}-000", 0
             self._current = (name, count)
@@ -83,50 +101,133 @@ class DecisionLog:
 
     # -- writes --------------------------------------------------------------------------
     def append(self, decision: Decision) -> None:
-        """Store a new decision and index it by id, session and (user, channel)."""
-        with self._lock:
-            shard = self._shard_for_new()
-            lock, db = self._with_db("shards", shard)
-            with lock:
-                db.table("decisions").insert(decision.to_dict())
-                db.close()
-            assert self._current is not None
-            self._current = (shard, self._current[1] + 1)
-            self._put("index", decision.decision_id, {"shard": shard})
-            self._put(
-                "latest",
-                _latest_key(decision.user, decision.channel),
-                {"id": decision.decision_id},
-            )
-            session_key = f"{decision.channel}:{decision.thread or decision.user}"
-            lock, db = self._with_db("sessions", _bucket(session_key))
-            with lock:
-                table = db.table("sessions")
-                row = table.get(_Q.key == session_key)
-                ids = list(row["ids"]) if isinstance(row, dict) else []
-                ids = [*ids, decision.decision_id][-SESSION_KEEP:]
-                table.upsert({"key": session_key, "ids": ids}, _Q.key == session_key)
-                db.close()
+        """Queue a new decision; it is indexed by id, session and (user, channel)."""
+        self._queue(decision, new=True)
 
     def update(self, decision: Decision) -> None:
-        """Replace a stored decision (feedback, result); unknown id -> UnknownDecision."""
-        with self._lock:
-            shard = self._shard_of(decision.decision_id)
-            lock, db = self._with_db("shards", shard)
-            with lock:
-                table = db.table("decisions")
-                updated = table.update(
-                    _replace(decision.to_dict()), _Q.decision_id == decision.decision_id
-                )
-                db.close()
-            if not updated:
-                raise UnknownDecision(decision.decision_id)
+        """Queue a replacement of a logged decision; unknown id -> UnknownDecision."""
+        with self._cond:
+            queued = self._pending.get(decision.decision_id)
+        if queued is None:
+            self._shard_of(decision.decision_id)  # raises UnknownDecision
+        self._queue(decision, new=bool(queued and queued[2]))
 
-    def _put(self, folder: str, key: str, values: dict[str, Any]) -> None:
-        lock, db = self._with_db(folder, _bucket(key))
+    def _queue(self, decision: Decision, *, new: bool) -> None:
+        snapshot = Decision.from_dict(copy.deepcopy(decision.to_dict()))
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("the decision log is closed")
+            self._version += 1
+            self._pending[decision.decision_id] = (self._version, snapshot, new)
+            self._cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending and not self._closed:
+                    self._cond.wait()
+                if self._closed and not self._pending:
+                    return
+            try:
+                self._flush_once()
+            except Exception:  # keep the queue; retry after a pause rather than lose decisions
+                log.exception("writing the decision log failed; retrying")
+                time.sleep(0.5)
+
+    def flush(self) -> None:
+        """Write everything queued so far (in the calling thread)."""
+        while True:
+            with self._cond:
+                if not self._pending:
+                    return
+            self._flush_once()
+
+    def _flush_once(self) -> None:
+        with self._io:
+            with self._cond:
+                batch = dict(self._pending)
+            if not batch:
+                return
+            new = [(v, d) for v, d, is_new in batch.values() if is_new]
+            new_ids = {d.decision_id for _, d in new}
+            by_shard: dict[str, list[Decision]] = {}
+            placed: dict[str, str] = {}
+            for _, decision in sorted(new, key=lambda item: item[0]):
+                if self._find_shard(decision.decision_id) is not None:
+                    new_ids.discard(decision.decision_id)  # already on disk: an update
+                    continue
+                shard = self._shard_for_new()
+                assert self._current is not None
+                self._current = (shard, self._current[1] + 1)
+                placed[decision.decision_id] = shard
+                by_shard.setdefault(shard, []).append(decision)
+            for _, decision, _ in batch.values():
+                if decision.decision_id not in new_ids:
+                    home = self._find_shard(decision.decision_id)
+                    if home is None:
+                        log.error("decision %s vanished from the index", decision.decision_id)
+                        continue
+                    by_shard.setdefault(home, []).append(decision)
+            for shard, decisions in by_shard.items():
+                self._write_shard(shard, decisions)
+            self._index_new([d for _, d in sorted(new) if d.decision_id in placed], placed)
+            with self._cond:
+                for decision_id, (version, _, _) in batch.items():
+                    current = self._pending.get(decision_id)
+                    if current is not None and current[0] == version:
+                        del self._pending[decision_id]
+                    elif current is not None and decision_id in placed:
+                        self._pending[decision_id] = (current[0], current[1], False)
+
+    def _write_shard(self, shard: str, decisions: list[Decision]) -> None:
+        lock, db = self._with_db("shards", shard)
         with lock:
-            db.table(folder).upsert({"key": key, **values}, _Q.key == key)
+            table = db.table("decisions")
+            stored = {row["decision_id"]: row.doc_id for row in table.all()}
+            fresh = [d.to_dict() for d in decisions if d.decision_id not in stored]
+            for decision in decisions:
+                if decision.decision_id in stored:
+                    table.update(
+                        _replace(decision.to_dict()), doc_ids=[stored[decision.decision_id]]
+                    )
+            if fresh:
+                table.insert_multiple(fresh)
             db.close()
+
+    def _index_new(self, decisions: list[Decision], placed: dict[str, str]) -> None:
+        updates: dict[str, dict[str, dict[str, Any]]] = {}
+        sessions: dict[str, list[str]] = {}
+        for decision in decisions:
+            updates.setdefault("index", {})[decision.decision_id] = {
+                "shard": placed[decision.decision_id]
+            }
+            latest = _latest_key(decision.user, decision.channel)
+            updates.setdefault("latest", {})[latest] = {"id": decision.decision_id}
+            sessions.setdefault(_session_key(decision), []).append(decision.decision_id)
+        for folder, rows in updates.items():
+            by_bucket: dict[str, dict[str, dict[str, Any]]] = {}
+            for key, values in rows.items():
+                by_bucket.setdefault(_bucket(key), {})[key] = values
+            for bucket, entries in by_bucket.items():
+                lock, db = self._with_db(folder, bucket)
+                with lock:
+                    table = db.table(folder)
+                    for key, values in entries.items():
+                        table.upsert({"key": key, **values}, _Q.key == key)
+                    db.close()
+        by_bucket_sessions: dict[str, dict[str, list[str]]] = {}
+        for key, ids in sessions.items():
+            by_bucket_sessions.setdefault(_bucket(key), {})[key] = ids
+        for bucket_name, session_rows in by_bucket_sessions.items():
+            lock, db = self._with_db("sessions", bucket_name)
+            with lock:
+                table = db.table("sessions")
+                for key, ids in session_rows.items():
+                    row = table.get(_Q.key == key)
+                    known = list(row["ids"]) if isinstance(row, dict) else []
+                    merged = [*known, *(i for i in ids if i not in known)][-SESSION_KEEP:]
+                    table.upsert({"key": key, "ids": merged}, _Q.key == key)
+                db.close()
 
     def _lookup(self, folder: str, key: str) -> dict[str, Any] | None:
         path = self.root / folder / f"{_bucket(key)}.json"
@@ -139,39 +240,61 @@ class DecisionLog:
         return dict(row) if isinstance(row, dict) else None
 
     # -- reads ---------------------------------------------------------------------------
-    def _shard_of(self, decision_id: str) -> str:
+    def _find_shard(self, decision_id: str) -> str | None:
         row = self._lookup("index", decision_id)
-        if row is None:
+        return None if row is None else str(row["shard"])
+
+    def _shard_of(self, decision_id: str) -> str:
+        shard = self._find_shard(decision_id)
+        if shard is None:
             raise UnknownDecision(decision_id)
-        return str(row["shard"])
+        return shard
+
+    def _queued(self, decision_id: str) -> Decision | None:
+        with self._cond:
+            queued = self._pending.get(decision_id)
+        if queued is None:
+            return None
+        return Decision.from_dict(copy.deepcopy(queued[1].to_dict()))
 
     def get(self, decision_id: str) -> Decision:
-        """The stored decision; raises UnknownDecision."""
+        """The logged decision; raises UnknownDecision."""
         if not isinstance(decision_id, str) or not decision_id.strip():
             raise UnknownDecision(str(decision_id))
-        decision_id = decision_id.strip()
-        return self.get_many([decision_id])[0]
+        return self.get_many([decision_id.strip()])[0]
 
     def get_many(self, decision_ids: list[str]) -> list[Decision]:
         """Several decisions in the given order, reading each shard once."""
+        found: dict[str, Decision] = {}
         by_shard: dict[str, list[str]] = {}
         for decision_id in decision_ids:
-            by_shard.setdefault(self._shard_of(decision_id), []).append(decision_id)
-        found: dict[str, Decision] = {}
+            queued = self._queued(decision_id)
+            if queued is not None:
+                found[decision_id] = queued
+            else:
+                by_shard.setdefault(self._shard_of(decision_id), []).append(decision_id)
         for shard, ids in by_shard.items():
             lock, db = self._with_db("shards", shard)
             with lock:
                 rows = db.table("decisions").search(_Q.decision_id.one_of(ids))
                 db.close()
             for row in rows:
-                found[row["decision_id"]] = Decision.from_dict(dict(row))
+                found.setdefault(row["decision_id"], Decision.from_dict(dict(row)))
         missing = [i for i in decision_ids if i not in found]
         if missing:
             raise UnknownDecision(missing[0])
         return [found[i] for i in decision_ids]
 
+    def _queued_new(self) -> list[Decision]:
+        with self._cond:
+            items = sorted(self._pending.values(), key=lambda item: item[0])
+        return [d for _, d, new in items if new]
+
     def last_for(self, user: str, channel: str) -> Decision | None:
         """The latest decision of a user in a channel, or None."""
+        for decision in reversed(self._queued_new()):
+            if decision.user == user and decision.channel == channel:
+                return self.get(decision.decision_id)
         row = self._lookup("latest", _latest_key(user, channel))
         if row is None:
             return None
@@ -183,7 +306,13 @@ class DecisionLog:
     def session_ids(self, session_key: str) -> list[str]:
         """Ids of the session's latest decisions, oldest first."""
         row = self._lookup("sessions", session_key)
-        return [str(i) for i in row["ids"]] if row else []
+        ids = [str(i) for i in row["ids"]] if row else []
+        ids += [
+            d.decision_id
+            for d in self._queued_new()
+            if _session_key(d) == session_key and d.decision_id not in ids
+        ]
+        return ids[-SESSION_KEEP:]
 
     def session(self, session_key: str, limit: int = SESSION_KEEP) -> list[Decision]:
         """The session's latest decisions, oldest first."""
@@ -198,6 +327,19 @@ class DecisionLog:
             return self.get(decision_id)
         except UnknownDecision:
             return None
+
+    def close(self) -> None:
+        """Flush and stop the writer."""
+        self.flush()
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        self._writer.join(timeout=5)
+        atexit.unregister(self.flush)
+
+
+def _session_key(decision: Decision) -> str:
+    return f"{decision.channel}:{decision.thread or decision.user}"
 
 
 def _replace(values: dict[str, Any]) -> Any:

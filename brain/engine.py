@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 import threading
 import time
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -26,9 +26,15 @@ from brain.decision_log import DecisionLog
 from brain.errors import UnknownController
 from brain.explain import explain_decision
 from brain.feedback import FeedbackService
-from brain.memory import MemoryRing, MemoryStore, decision_ids_mentioned, session_key_of
+from brain.memory import (
+    MemoryMatch,
+    MemoryRing,
+    MemoryStore,
+    decision_ids_mentioned,
+    session_key_of,
+)
 from brain.rationale import build_rationale
-from brain.routing import Candidate, Router, is_chinese, tier_of
+from brain.routing import Candidate, MemoryLesson, Router, is_chinese, tier_of
 from brain.signals.combine import (
     Evidence,
     KeywordCompiler,
@@ -63,6 +69,8 @@ CONTEXT_WINDOW = timedelta(hours=4)
 #: Entity kinds a vague follow-up message inherits from the ongoing decision.
 CONTEXT_ENTITY_KINDS = ("ticket_id", "asset_tag", "error_code", "host", "service")
 
+#: A correction on a message at least this similar makes routing try the corrected controller.
+LESSON_MIN_SIMILARITY = 0.6
 #: Intent groups of messages that are not vague requests for help (small talk, out of scope).
 NO_CONTEXT_GROUPS = ("other", "conversation")
 
@@ -84,7 +92,7 @@ def clean_text(text: object) -> str:
 
 def new_decision_id() -> str:
     """Short, unique, URL-safe."""
-    return "d-" + uuid.uuid4().hex[:12]
+    return "d-" + secrets.token_hex(6)
 
 
 def _now() -> datetime:
@@ -178,8 +186,19 @@ class Brain:
             with self._lock:
                 if not self._knowledge_opened:
                     from knowledge import open_knowledge
+                    from knowledge.store import StoreLockedError
 
-                    self._knowledge = open_knowledge(self.settings)
+                    try:
+                        self._knowledge = open_knowledge(self.settings)
+                    except StoreLockedError:
+                        raise  # its message says what holds the store and what to do
+                    except Exception as exc:  # decide without the KB rather than not at all
+                        log.warning(
+                            "knowledge base unavailable (%s: %s); deciding without it",
+                            type(exc).__name__,
+                            exc,
+                        )
+                        self._knowledge = None
                     self._knowledge_opened = True
         return self._knowledge
 
@@ -483,6 +502,7 @@ class Brain:
             registered=len(controllers),
             vague=vague,
             feeds=feeds,
+            lesson=_lesson(candidates, table.evidence.memory),
         )
         escalation = _escalation(intent)
         for influences in table.evidence.memory.values():
@@ -662,6 +682,7 @@ class Brain:
             if self._closed:
                 return
             self._closed = True
+            self.log.close()
             self._pool.shutdown(wait=False)
             if self._knowledge is not None:
                 try:
@@ -674,6 +695,36 @@ class Brain:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _lesson(
+    candidates: Sequence[Candidate], matches: Mapping[str, list[MemoryMatch]]
+) -> MemoryLesson | None:
+    """The strongest correction away from the top candidate on a similar message, if any."""
+    if not candidates:
+        return None
+    top = candidates[0].name
+    best: MemoryLesson | None = None
+    for wrong in matches.get(top, []):
+        if wrong.entry.kind != "correction-wrong" or wrong.similarity < LESSON_MIN_SIMILARITY:
+            continue
+        for name, found in matches.items():
+            for right in found:
+                if (
+                    right.entry.kind == "correction-right"
+                    and right.entry.decision_id == wrong.entry.decision_id
+                    and (best is None or wrong.similarity > best.similarity)
+                ):
+                    best = MemoryLesson(
+                        wrong=top,
+                        right=name,
+                        similarity=wrong.similarity,
+                        note=(
+                            f"a similar message ({wrong.entry.text[:60]!r}) was corrected from "
+                            f"{top} to {name} on {wrong.entry.created_at[:10]}"
+                        ),
+                    )
+    return best
 
 
 def _pipeline_order(names: Sequence[str], feeds: Mapping[str, Sequence[str]]) -> list[str]:

@@ -54,6 +54,16 @@ class Candidate:
     confidence: float
 
 
+@dataclass(frozen=True, slots=True)
+class MemoryLesson:
+    """A persisted correction on a similar message: `wrong` was corrected to `right`."""
+
+    wrong: str
+    right: str
+    similarity: float
+    note: str
+
+
 @dataclass(slots=True)
 class RoutePlan:
     """What routing decided, before the engine wraps it into a Decision."""
@@ -164,8 +174,13 @@ class Router:
         registered: int,
         vague: bool = False,
         feeds: Mapping[str, Sequence[str]] | None = None,
+        lesson: MemoryLesson | None = None,
     ) -> RoutePlan:
-        """Decide among candidates (sorted best first, calibrated confidences)."""
+        """Decide among candidates (sorted best first, calibrated confidences).
+
+        `lesson` (AUDNP Detect/Notify): the top candidate was corrected on a similar message
+        before; the controller it was corrected to is tried first, with a dry-run.
+        """
         routing = self.routing
         if not candidates:
             return RoutePlan(
@@ -179,6 +194,23 @@ class Router:
         top = candidates[0]
         tier = tier_of(top.confidence, routing)
         path = [f"{tier}: top {top.name} at {top.confidence:.2f}"]
+        if lesson is not None and lesson.wrong == top.name:
+            preferred = next((c for c in candidates if c.name == lesson.right), None)
+            if preferred is not None:
+                path.append(f"memory conflict: {lesson.note}; trying {preferred.name} first")
+                record = self._dry_runs([preferred.name], dry_run)[0]
+                path.append(_describe(record))
+                if record.ok:
+                    path.append(f"routed to {preferred.name} (learned from the correction)")
+                    return RoutePlan(
+                        tier="verify",
+                        outcome="routed",
+                        controller=preferred.name,
+                        confidence=preferred.confidence,
+                        dry_runs=[record],
+                        tier_path=path,
+                        candidates=[c.name for c in candidates[:CLARIFY_CANDIDATES]],
+                    )
         if vague and tier != "dynamic":
             path.append("dynamic: vague message with no keyword, entity or context to go on")
             return self._dynamic(candidates, path, chinese, registered)

@@ -1,0 +1,161 @@
+"""`brain chat` (terminal conversation) and `brain run` (the bot as a process)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from brain.cli import main
+from brain.config import load_settings
+from brain.engine import Brain
+from tests.bot import slack_payloads as p
+from tests.bot.conftest import FORCE_CLARIFY, ROUTED_TEXT
+from tests.fakes.slack_api import FakeSlackAPI
+
+
+def _chat(monkeypatch: pytest.MonkeyPatch, capsys: Any, *lines: str) -> str:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    assert main(["chat", "--user", "UCHAT"]) == 0
+    return str(capsys.readouterr().out)
+
+
+def _decision_ids(output: str) -> list[str]:
+    return [word.rstrip(":") for word in output.split() if word.startswith("d-")]
+
+
+def test_chat_routes_confirms_explains_and_corrects(
+    brain_factory: Callable[[], Brain], monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    brain_factory().close()  # prepares this test's home from the template
+    out = _chat(
+        monkeypatch,
+        capsys,
+        ROUTED_TEXT,
+        "/right",
+        "/why",
+        "/wrong access",
+        "/bogus",
+        "/quit",
+        "never read",
+    )
+    assert "Routed to" in out
+    assert "Thanks, recorded that" in out
+    assert "Signals" in out and "Feedback:" in out and "confirm" in out
+    assert "Rerouted to" in out
+    assert "Unknown command /bogus" in out
+    assert out.rstrip().endswith("bye")
+    decision_id = _decision_ids(out)[0]
+    with Brain.open(load_settings()) as brain:
+        feedback = brain.get_decision(decision_id).feedback
+    assert [(f["kind"], f["controller"], f["user"], f["source"]) for f in feedback] == [
+        ("confirm", None, "UCHAT", "chat"),
+        ("correct", "access", "UCHAT", "clarify"),
+    ]
+
+
+def test_chat_wrong_without_controller_offers_numbered_choices(
+    brain_factory: Callable[[], Brain], monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    brain_factory().close()
+    out = _chat(monkeypatch, capsys, ROUTED_TEXT, "/wrong", "1")
+    assert "was wrong. Where should it go?" in out
+    assert "  1. " in out
+    assert "Rerouted to" in out
+    decision_id = _decision_ids(out)[0]
+    with Brain.open(load_settings()) as brain:
+        kinds = [f["kind"] for f in brain.get_decision(decision_id).feedback]
+    assert kinds == ["reject", "correct"]
+
+
+def test_chat_clarification_answered_by_number(
+    brain_factory: Any, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    home = load_settings().home
+    brain_factory.prepare(home)
+    (home / "brain.toml").write_text(FORCE_CLARIFY, encoding="utf-8")
+    out = _chat(monkeypatch, capsys, ROUTED_TEXT, "1", "")
+    assert "  1. " in out and "None of these" in out
+    assert "Rerouted to" in out
+
+
+def test_chat_survives_empty_and_binary_input(
+    brain_factory: Callable[[], Brain], monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    brain_factory().close()
+    out = _chat(monkeypatch, capsys, "   ", "\x00\x01\x02", "/why", "/right")
+    assert "cannot route this message" in out
+    assert "no decision" in out.lower()
+
+
+def test_run_refuses_without_credentials_and_never_prints_tokens(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "SLACK_BOT_TOKEN" in err and "SLACK_SIGNING_SECRET" in err
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-secret-value-123")
+    assert main(["run", "--http"]) == 2
+    captured = capsys.readouterr()
+    assert "SLACK_SIGNING_SECRET" in captured.err
+    assert "xoxb-secret-value-123" not in captured.err + captured.out
+    monkeypatch.setenv("SLACK_APP_TOKEN", "xapp-secret")
+    monkeypatch.delenv("SLACK_BOT_TOKEN")
+    assert main(["run"]) == 2
+    assert "Socket Mode" in capsys.readouterr().err
+
+
+async def test_brain_run_serves_http_until_terminated(
+    brain_factory: Callable[[], Brain], fake_slack: FakeSlackAPI, tmp_path: Path
+) -> None:
+    brain_factory().close()
+    env = {
+        **os.environ,
+        "SLACK_BOT_TOKEN": "xoxb-process-token-9",
+        "SLACK_SIGNING_SECRET": p.SIGNING_SECRET,
+        "SLACK_API_URL": fake_slack.url,
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "brain",
+        "run",
+        "--http",
+        "--port",
+        "0",
+        "--host",
+        "127.0.0.1",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert process.stdout is not None
+        line = (await asyncio.wait_for(process.stdout.readline(), 60)).decode()
+        url = line.strip().rsplit(" ", 1)[-1]
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/slack/events")
+        event = p.message(ROUTED_TEXT)
+        body = json.dumps(p.envelope(event))
+        headers = {"Content-Type": "application/json", **p.sign(body)}
+        async with aiohttp.ClientSession() as session:
+            async with session.post(url, data=body, headers=headers) as response:
+                assert response.status == 200
+            health = url.replace("/slack/events", "/healthz")
+            async with session.get(health) as response:
+                assert (await response.json())["ok"] is True
+        posts = await fake_slack.wait_for("chat.postMessage", timeout=90)
+        assert posts[0].params["thread_ts"] == event["ts"]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0
+    assert b"xoxb-process-token-9" not in err

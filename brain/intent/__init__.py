@@ -27,6 +27,8 @@ MAX_ENTITY_CHARS = 20000
 MAX_HISTORY = 5
 #: Confidence given to an intent forced by an explicit cue (security event, handoff request).
 CUE_CONFIDENCE = 0.8
+#: Intents that escalate to on-call (seed 002: critical security incidents, handoff requests).
+PAGING_INTENTS = frozenset({"security_incident", "escalation", "human_handoff"})
 #: LLM outcomes worth caching; transient faults (timeout, error, invalid) are retried next time.
 _CACHEABLE_STATUS = frozenset({"ok", "skipped", "disabled"})
 
@@ -78,8 +80,9 @@ class IntentRecognizer:
             return IntentResult(OTHER, 0.0, "The message is empty.", "low", {}, {}, status, "other")
 
         llm_vote = self._llm_vote(text, message.history, use_llm=use_llm)
-        voted = vote(llm_vote, self.semantic.recognize(text), self.keyword.recognize(text))
-        voted = self._apply_cues(text, voted)
+        keyword_vote = self.keyword.recognize(text)
+        voted = vote(llm_vote, self.semantic.recognize(text), keyword_vote)
+        voted = self._apply_cues(text, voted, keyword_vote)
         return IntentResult(
             intent=voted.intent,
             confidence=round(voted.confidence, 4),
@@ -100,9 +103,14 @@ class IntentRecognizer:
         return self.llm_recognizer.recognize(text, [item for item in recent if item])
 
     @staticmethod
-    def _apply_cues(text: str, voted: VoteResult) -> VoteResult:
+    def _apply_cues(text: str, voted: VoteResult, keyword_vote: Vote) -> VoteResult:
         """Explicit cues override the vote: a request for a person or on-call is handoff or
-        escalation; a reported security event is an incident, a question about one is not."""
+        escalation; a reported security event is an incident, a question about one is not.
+
+        Intents that page on-call (security_incident, escalation, human_handoff) are kept
+        below 0.5 only with their cue: seed 002's fallback returns even a faint semantic match
+        as is, and a faint match must not wake anyone up.
+        """
         scores = dict(voted.source_scores)
         handoff = handoff_signal(text)
         if handoff and voted.intent != handoff:
@@ -117,6 +125,12 @@ class IntentRecognizer:
         if signal == "question" and voted.intent == "security_incident":
             scores["security_question"] = 1.0
             return VoteResult("how_to", voted.confidence, "security_question", scores)
+        cued = handoff is not None or signal is not None
+        if voted.intent in PAGING_INTENTS and voted.confidence < 0.5 and not cued:
+            scores["weak_paging_intent"] = voted.confidence
+            if keyword_vote.intent not in PAGING_INTENTS | {OTHER} and keyword_vote.confidence:
+                return VoteResult(keyword_vote.intent, keyword_vote.confidence, "keyword", scores)
+            return VoteResult(OTHER, voted.confidence, "vote", scores)
         return voted
 
     @staticmethod

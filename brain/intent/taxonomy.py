@@ -73,8 +73,8 @@ INTENTS: tuple[IntentSpec, ...] = (
         "query",
         "consultation",
         "Asks how to do something or what a policy says.",
-        "how do i|how to|how can i|where can i|policy|guide|instructions|steps to|"
-        "怎么|如何|怎样|在哪里|流程|政策|规定|步骤|教程",
+        "how do i|how to|how can i|how long|where can i|are we allowed|policy|guide|instructions|"
+        "steps to|怎么|如何|怎样|在哪里|流程|政策|规定|制度|步骤|教程|多长时间|允许|截止时间",
         (
             "how do I set up the VPN on my Mac",
             "what is the policy for working from home",
@@ -91,8 +91,8 @@ INTENTS: tuple[IntentSpec, ...] = (
         "query",
         "consultation",
         "Asks what a term, acronym or piece of jargon means.",
-        "what is|what does|what's|meaning of|stands for|define|definition|"
-        "是什么|什么是|什么意思|含义|定义",
+        "what is|what does|meaning of|means|stands for|define|definition|explain|"
+        "difference between|是什么|什么是|什么意思|什么叫|含义|定义|区别|是一个意思|解释一下",
         (
             "what is an SLA",
             "what does RPO stand for",
@@ -226,7 +226,9 @@ INTENTS: tuple[IntentSpec, ...] = (
         "incident",
         "A physical device fault: laptop, screen, keyboard, dock, phone.",
         "laptop|screen|monitor|keyboard|mouse|battery|dock|blue screen|bsod|won't boot|"
-        "won't turn on|hardware|屏幕|显示器|键盘|鼠标|电池|蓝屏|开不了机|硬件|黑屏",
+        "won't turn on|hardware|headset|no sound|audio|fan|overheating|dial tone|desk phone|"
+        "屏幕|显示器|键盘|鼠标|电池|蓝屏|开不了机|硬件|黑屏|耳机|没有声音|没声音|风扇|很烫|座机|"
+        "拨号音|很卡|特别卡|卡顿",
         (
             "my laptop won't turn on",
             "the screen flickers and goes black",
@@ -243,7 +245,8 @@ INTENTS: tuple[IntentSpec, ...] = (
         "incident",
         "incident",
         "Problem sending, receiving or syncing email or calendars.",
-        "email|e-mail|outlook|mailbox|inbox|calendar|exchange|mail|邮件|邮箱|收不到|发不出|日历",
+        "email|emails|e-mail|outlook|mailbox|inbox|calendar|exchange|mail|bounce|bounced|"
+        "bounce back|邮件|邮箱|收不到|发不出|日历|退信",
         (
             "Outlook won't sync my inbox",
             "I can't send emails since this morning",
@@ -356,8 +359,9 @@ INTENTS: tuple[IntentSpec, ...] = (
         "ticket",
         "ticket",
         "Asks for the status or progress of an existing ticket.",
-        "status of|ticket status|any update|progress|what's the status|"
-        "进度|状态|处理到哪|怎么样了|有进展吗",
+        "status of|ticket status|any update|any news|progress|what's the status|where is it at|"
+        "my open tickets|open tickets|who is working on|"
+        "进度|状态|处理到哪|怎么样了|有进展吗|谁在跟|没人理|有人跟进",
         (
             "what's the status of ticket INC-10234",
             "any update on my request 2025060300011279027",
@@ -372,8 +376,9 @@ INTENTS: tuple[IntentSpec, ...] = (
         "ticket",
         "ticket",
         "Asks to act on an existing ticket: process, urge, close, reopen, comment.",
-        "process ticket|close ticket|reopen|urge|expedite|follow up on|comment on|"
-        "催办|催一下|关闭工单|关单|重新打开|重开|处理工单|加急",
+        "process ticket|close ticket|reopen|urge|expedite|follow up on|comment on|add a note|"
+        "put a note|mark it as resolved|as resolved|priority of|reassign|nudge|"
+        "催办|催一下|催催|提醒一下|关闭工单|关单|关掉|重新打开|重开|处理工单|加急|优先级",
         (
             "process ticket 2025060300011279027",
             "please close ticket INC-10234",

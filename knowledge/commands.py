@@ -8,24 +8,27 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from brain.config import load_settings
+from brain.config import Settings, load_settings
 from brain.storage import StorageError
 from knowledge import open_knowledge
-from knowledge.skill import KnowledgeSkill
-from knowledge.store import StoreLockedError
+from knowledge.ingest import IngestReport, plan
+from knowledge.manifest import DocManifest
+
+if TYPE_CHECKING:
+    from knowledge.skill import KnowledgeSkill
 
 EXIT_NOT_FOUND = 1
 EXIT_STORE = 3
 
 
-def _with_skill(run: Callable[[KnowledgeSkill], int]) -> int:
+def _with_skill(run: Callable[[KnowledgeSkill], int], settings: Settings | None = None) -> int:
+    from knowledge.store import StoreLockedError
+
     try:
-        skill = open_knowledge(load_settings())
-    except StoreLockedError as exc:
-        print(f"brain: {exc}", file=sys.stderr)
-        return EXIT_STORE
-    except StorageError as exc:
+        skill = open_knowledge(settings or load_settings())
+    except (StoreLockedError, StorageError) as exc:
         print(f"brain: {exc}", file=sys.stderr)
         return EXIT_STORE
     try:
@@ -35,29 +38,47 @@ def _with_skill(run: Callable[[KnowledgeSkill], int]) -> int:
 
 
 def ingest(args: argparse.Namespace) -> int:
-    """`brain ingest PATH...`: ingest, then print a summary (stdout) and skips (stderr)."""
+    """`brain ingest PATH...`: ingest, then print a summary (stdout) and skips (stderr).
+
+    When the paths hold nothing to read or remove, the store is not even opened, so the
+    answer comes without loading Qdrant or the model.
+    """
+    paths = [Path(p) for p in args.paths]
+    settings = load_settings()
+    try:
+        manifest = DocManifest(settings.path("kb_manifest.json"))
+        work = plan(paths, manifest)
+        manifest.close()
+    except StorageError as exc:
+        print(f"brain: {exc}", file=sys.stderr)
+        return EXIT_STORE
+    if work.empty:
+        _print_report(work.report, as_json=args.json)
+        return work.report.exit_code
 
     def run(skill: KnowledgeSkill) -> int:
-        report = skill.ingest(
-            [Path(p) for p in args.paths], progress=None if not args.quiet else False
-        )
-        if args.json:
-            print(json.dumps(report.to_dict(), ensure_ascii=False))
-        else:
-            for item in report.skipped:
-                label = "skipped" if item.error else "ignored"
-                print(f"{label}: {item.path}: {item.reason}", file=sys.stderr)
-            rate = f", {report.chunks_per_second:.0f} chunks/s" if report.chunks_written else ""
-            print(
-                f"added {len(report.added)}, updated {len(report.updated)}, "
-                f"removed {len(report.removed)}, unchanged {len(report.unchanged)}, "
-                f"skipped {len(report.errors)} "
-                f"({report.chunks_written} chunks written, {report.chunks_removed} removed, "
-                f"{report.seconds:.2f} s{rate})"
-            )
+        report = skill.ingest(paths, progress=False if args.quiet else None)
+        _print_report(report, as_json=args.json)
         return report.exit_code
 
-    return _with_skill(run)
+    return _with_skill(run, settings)
+
+
+def _print_report(report: IngestReport, *, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False))
+        return
+    for item in report.skipped:
+        label = "skipped" if item.error else "ignored"
+        print(f"{label}: {item.path}: {item.reason}", file=sys.stderr)
+    rate = f", {report.chunks_per_second:.0f} chunks/s" if report.chunks_written else ""
+    print(
+        f"added {len(report.added)}, updated {len(report.updated)}, "
+        f"removed {len(report.removed)}, unchanged {len(report.unchanged)}, "
+        f"skipped {len(report.errors)} "
+        f"({report.chunks_written} chunks written, {report.chunks_removed} removed, "
+        f"{report.seconds:.2f} s{rate})"
+    )
 
 
 def search(args: argparse.Namespace) -> int:

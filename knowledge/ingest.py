@@ -14,10 +14,14 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from knowledge.chunk import Chunk
 from knowledge.manifest import DocManifest, ManifestEntry
 from knowledge.parsing import CHUNKER_VERSION, MAX_FILE_BYTES, SUPPORTED, SkipFile, decode, parse
-from knowledge.store import Chunk, KnowledgeStore
+
+if TYPE_CHECKING:
+    from knowledge.store import KnowledgeStore
 
 #: Chunks embedded and written together.
 FLUSH_CHUNKS = 256
@@ -100,14 +104,13 @@ class Ingestor:
     def ingest(self, paths: Sequence[Path], *, progress: bool | None = None) -> IngestReport:
         """Ingest files and folders; see the module docstring."""
         started = time.perf_counter()
-        report = IngestReport()
-        files: list[Path] = []
-        for raw in paths:
-            files.extend(self._expand(Path(raw).expanduser().absolute(), report))
-        files = list(dict.fromkeys(files))
+        work = plan(paths, self.manifest)
+        report = work.report
+        for entry in work.stale:
+            self._remove(entry, report)
         show = progress if progress is not None else sys.stderr.isatty()
         pending: list[_Pending] = []
-        for path in _progress(files, show and len(files) >= PROGRESS_MIN_FILES):
+        for path in _progress(work.files, show and len(work.files) >= PROGRESS_MIN_FILES):
             item = self._prepare(path, report)
             if item is not None:
                 pending.append(item)
@@ -117,44 +120,6 @@ class Ingestor:
         self._flush(pending, report)
         report.seconds = time.perf_counter() - started
         return report
-
-    def _expand(self, path: Path, report: IngestReport) -> list[Path]:
-        if not path.exists():
-            if not self._remove_under(path, report):
-                report.skipped.append(Skipped(str(path), "no such file or folder"))
-            return []
-        if path.is_file():
-            if path.suffix.lower() not in SUPPORTED:
-                report.skipped.append(Skipped(str(path), _unsupported(path)))
-                return []
-            return [path]
-        if not path.is_dir():
-            report.skipped.append(Skipped(str(path), "not a regular file or folder"))
-            return []
-        found: list[Path] = []
-        for candidate in sorted(path.rglob("*")):
-            relative = candidate.relative_to(path).parts
-            if any(part.startswith(".") for part in relative) or not candidate.is_file():
-                continue
-            if candidate.suffix.lower() in SUPPORTED:
-                found.append(candidate)
-            else:
-                report.skipped.append(Skipped(str(candidate), _unsupported(candidate), False))
-        present = {str(item) for item in found}
-        for entry in self.manifest.under(path):
-            if entry.source not in present:
-                self._remove(entry, report)
-        if not found:
-            report.skipped.append(
-                Skipped(str(path), f"empty folder: no {', '.join(sorted(SUPPORTED))} files")
-            )
-        return found
-
-    def _remove_under(self, path: Path, report: IngestReport) -> bool:
-        entries = self.manifest.under(path)
-        for entry in entries:
-            self._remove(entry, report)
-        return bool(entries)
 
     def _remove(self, entry: ManifestEntry, report: IngestReport) -> None:
         self.store.delete(list(entry.chunk_ids))
@@ -209,6 +174,71 @@ class Ingestor:
                 ManifestEntry(item.source, item.digest, tuple(new_ids), self.store.has_dense)
             )
             report.chunks_written += len(new_ids)
+
+
+@dataclass(slots=True)
+class IngestPlan:
+    """Files to read and manifest entries to remove, found without touching the store."""
+
+    files: list[Path]
+    stale: list[ManifestEntry]
+    report: IngestReport
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to read and nothing to remove: the store need not be opened."""
+        return not self.files and not self.stale
+
+
+def plan(paths: Sequence[Path], manifest: DocManifest) -> IngestPlan:
+    """Expand paths into supported files; sources gone from the given paths become stale.
+
+    Hidden files and folders are ignored; other unsupported files are reported as ignored
+    (not an error); missing paths, explicit unsupported files and empty folders are errors.
+    """
+    work = IngestPlan([], [], IngestReport())
+    stale: dict[str, ManifestEntry] = {}
+    for raw in paths:
+        path = Path(raw).expanduser().absolute()
+        found = _expand(path, work.report)
+        present = {str(item) for item in found or []}
+        for entry in manifest.under(path):
+            if entry.source not in present:
+                stale[entry.source] = entry
+        if found is None and not manifest.under(path):
+            work.report.skipped.append(Skipped(str(path), "no such file or folder"))
+        work.files.extend(found or [])
+    work.files = list(dict.fromkeys(work.files))
+    work.stale = list(stale.values())
+    return work
+
+
+def _expand(path: Path, report: IngestReport) -> list[Path] | None:
+    """Supported files at `path` (None when it does not exist)."""
+    if not path.exists():
+        return None
+    if path.is_file():
+        if path.suffix.lower() not in SUPPORTED:
+            report.skipped.append(Skipped(str(path), _unsupported(path)))
+            return []
+        return [path]
+    if not path.is_dir():
+        report.skipped.append(Skipped(str(path), "not a regular file or folder"))
+        return []
+    found: list[Path] = []
+    for candidate in sorted(path.rglob("*")):
+        relative = candidate.relative_to(path).parts
+        if any(part.startswith(".") for part in relative) or not candidate.is_file():
+            continue
+        if candidate.suffix.lower() in SUPPORTED:
+            found.append(candidate)
+        else:
+            report.skipped.append(Skipped(str(candidate), _unsupported(candidate), False))
+    if not found:
+        report.skipped.append(
+            Skipped(str(path), f"empty folder: no {', '.join(sorted(SUPPORTED))} files")
+        )
+    return found
 
 
 def _unsupported(path: Path) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from knowledge.store import Chunk, point_id
+from knowledge.chunk import Chunk, point_id
 
 #: File types and how to read them.
 SUPPORTED: dict[str, str] = {

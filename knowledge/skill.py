@@ -123,7 +123,11 @@ class KnowledgeSkill:
         named = self._mentioned(wanted)
         if named:
             return _definition(named[0])
-        hits = self.store.search(wanted, limit=1, where={"kind": ["glossary"]})
+        if not self._glossary:
+            return None
+        # Sparse only: typos and partial terms are a character-overlap question, and a
+        # definition lookup should not need the dense model.
+        hits = self.store.search(wanted, limit=1, where={"kind": ["glossary"]}, mode="sparse")
         if hits and self._hit(wanted, hits[0]).score >= FUZZY_DEFINE_MIN:
             return _definition(hits[0].payload)
         return None

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +26,7 @@ import numpy as np
 from qdrant_client import QdrantClient, models
 from qdrant_client.hybrid.fusion import reciprocal_rank_fusion
 
+from knowledge.chunk import Chunk
 from knowledge.sparse import SparseEncoder
 from knowledge.sparse_index import LocalSparseIndex
 
@@ -38,8 +38,6 @@ log = logging.getLogger(__name__)
 
 DENSE = "dense"
 SPARSE = "sparse"
-#: Namespace of the deterministic point ids (uuid5 over source and chunk position).
-POINT_NAMESPACE = uuid.UUID("6f1c0f8e-2b0e-5b6a-9d61-6b2f3c1e7a10")
 #: Candidates each channel contributes to the fusion.
 CHANNEL_LIMIT = 40
 #: Payload fields the local sparse index can filter on.
@@ -52,20 +50,6 @@ _COSINE = "__cosine__"
 
 class StoreLockedError(RuntimeError):
     """Another process holds the local Qdrant folder."""
-
-
-def point_id(source: str, index: int, section: str = "") -> str:
-    """Deterministic id of chunk `index` (in `section`) of `source`."""
-    return str(uuid.uuid5(POINT_NAMESPACE, f"{source}\x00{index}\x00{section}"))
-
-
-@dataclass(slots=True)
-class Chunk:
-    """One piece of a document ready to store; `text` is what gets embedded and searched."""
-
-    chunk_id: str
-    text: str
-    payload: dict[str, Any]
 
 
 @dataclass(slots=True)

@@ -1,0 +1,95 @@
+"""Sparse-only mode, the store lock across processes, and the CLI surface."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from brain.cli import main
+from brain.config import load_settings
+from knowledge import open_knowledge
+from knowledge.embedder import get_dense_embedder
+
+
+def test_sparse_only_mode_still_finds_things(
+    empty_home: Path,
+    small_kb: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setenv("BRAIN_EMBEDDER", "none")
+    with caplog.at_level(logging.WARNING, logger="knowledge.embedder"):
+        assert get_dense_embedder() is None
+    skill = open_knowledge(load_settings())
+    try:
+        assert not skill.store.has_dense
+        assert skill.ingest([small_kb], progress=False).exit_code == 0
+        assert Path(skill.search("paper jam in the printer", k=1)[0].source).name == "printer.md"
+        assert Path(skill.search("VPN 连不上 691", k=1)[0].source).name == "vpn.md"
+        assert skill.search("VPN 连不上 691", k=1)[0].score > 0.3
+        assert skill.define("rollover") is not None
+    finally:
+        skill.close()
+
+
+def test_second_process_gets_a_clear_lock_message(
+    empty_home: Path, small_kb: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BRAIN_EMBEDDER", "none")
+    holder = open_knowledge(load_settings())
+    try:
+        env = {**os.environ, "BRAIN_HOME": str(empty_home), "BRAIN_EMBEDDER": "none"}
+        result = subprocess.run(
+            [sys.executable, "-m", "brain", "kb", "search", "printer"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+    finally:
+        holder.close()
+    assert result.returncode == 3
+    assert "in use" in result.stderr and "BRAIN_QDRANT_URL" in result.stderr
+    assert str(os.getpid()) in result.stderr  # who holds it
+    assert "Traceback" not in result.stderr
+
+
+def test_cli_search_and_define_json(
+    empty_home: Path,
+    small_kb: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("BRAIN_EMBEDDER", "none")
+    assert main(["ingest", str(small_kb), "--quiet"]) == 0
+    assert "added 4" in capsys.readouterr().out
+
+    assert main(["kb", "search", "toner cartridge", "--json", "-k", "2"]) == 0
+    hits = json.loads(capsys.readouterr().out)
+    assert 1 <= len(hits) <= 2
+    assert {"source", "title", "text", "score"} <= set(hits[0])
+    assert Path(hits[0]["source"]).name == "printer.md"
+
+    assert main(["kb", "search", "toner", "--domain", "change", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out) == []
+
+    assert main(["kb", "define", "rollover", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["term"] == "滚仓"
+    assert main(["kb", "define", "qqqzzz"]) == 1
+    assert "no glossary entry" in capsys.readouterr().err
+
+    assert main(["kb", "search", "printer jam"]) == 0
+    assert "printer.md" in capsys.readouterr().out
+
+
+def test_help_lists_the_knowledge_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "ingest" in out and "kb" in out

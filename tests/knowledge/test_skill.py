@@ -1,0 +1,118 @@
+"""define, classify_id, find_ids and confirm on the shipped sample KB."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.skill import KnowledgeSkill
+
+CONTROLLERS = ("ticket", "consultation", "alarm", "coding", "access", "incident", "change")
+
+
+def test_define_exact_term_and_alias(sample_kb: KnowledgeSkill) -> None:
+    rollover = sample_kb.define("滚仓")
+    assert rollover is not None and rollover.term == "滚仓" and "头寸" in rollover.definition
+    by_alias = sample_kb.define("Recon")
+    assert by_alias is not None and by_alias.term == "reconciliation"
+
+
+def test_define_polysemous_term_points_to_its_domain(sample_kb: KnowledgeSkill) -> None:
+    money = sample_kb.define("钱没到")
+    assert money is not None and money.domain == "ticket"
+
+
+def test_define_finds_a_term_inside_a_question(sample_kb: KnowledgeSkill) -> None:
+    found = sample_kb.define("what is 滚仓?")
+    assert found is not None and found.term == "滚仓"
+
+
+def test_define_is_fuzzy_on_typos(sample_kb: KnowledgeSkill) -> None:
+    found = sample_kb.define("reconcilation")
+    assert found is not None and found.term == "reconciliation"
+
+
+def test_define_unknown_term_is_none(sample_kb: KnowledgeSkill) -> None:
+    assert sample_kb.define("zzqx") is None
+    assert sample_kb.define("  ") is None
+
+
+@pytest.mark.parametrize(
+    ("token", "kind", "domain"),
+    [
+        ("2025060300011279027", "settlement_work_order", "ticket"),
+        ("INC0012345", "incident_ticket", "ticket"),
+        ("REQ0045678", "request_ticket", "ticket"),
+        ("SR123456", "service_request", "ticket"),
+        ("#10086", "chat_ticket_ref", "ticket"),
+        ("CHG0012345", "change_request", "change"),
+        ("LT-12345", "asset_tag", "change"),
+        ("ORA-00942", "oracle_error", "coding"),
+    ],
+)
+def test_classify_id(sample_kb: KnowledgeSkill, token: str, kind: str, domain: str) -> None:
+    match = sample_kb.classify_id(token)
+    assert match is not None and (match.kind, match.domain) == (kind, domain)
+    assert match.token == token and match.description
+
+
+@pytest.mark.parametrize("token", ["hello", "12345", "202506030001127902", "LT-1234"])
+def test_classify_id_rejects_other_tokens(sample_kb: KnowledgeSkill, token: str) -> None:
+    assert sample_kb.classify_id(token) is None
+
+
+def test_find_ids_in_text_order(sample_kb: KnowledgeSkill) -> None:
+    found = sample_kb.find_ids("工单2025060300011279027还没处理，另外 LT-12345 要换人，见 #10086")
+    assert [(m.token, m.domain) for m in found] == [
+        ("2025060300011279027", "ticket"),
+        ("LT-12345", "change"),
+        ("#10086", "ticket"),
+    ]
+    assert sample_kb.find_ids("nothing to see 123") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("process ticket 2025060300011279027", "ticket"),
+        ("what is 滚仓", "consultation"),
+        ("disk usage on /var is above 95% on app-prd-07, alert firing", "alarm"),
+        ("please review this SQL: UPDATE accounts SET status = 0 without a where clause", "coding"),
+        ("I need access to the finance shared mailbox, who approves it?", "access"),
+        ("VPN 连不上，报错 691", "incident"),
+        ("we need to roll back yesterday's release of the payment service", "change"),
+    ],
+)
+def test_confirm_supports_the_right_controller(
+    sample_kb: KnowledgeSkill, text: str, expected: str
+) -> None:
+    scores = sample_kb.confirm_many(text, CONTROLLERS)
+    best = max(scores.values(), key=lambda c: c.score)
+    assert best.controller == expected, {n: c.score for n, c in scores.items()}
+    assert 0.0 < best.score <= 1.0
+    assert best.evidence and all(hit.domain == expected for hit in best.evidence)
+    single = sample_kb.confirm(text, expected)
+    assert single.score == best.score
+
+
+def test_ticket_id_gives_strong_support(sample_kb: KnowledgeSkill) -> None:
+    assert sample_kb.confirm("process ticket 2025060300011279027", "ticket").score >= 0.8
+
+
+def test_confirm_many_retrieves_once(
+    sample_kb: KnowledgeSkill, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+    original = sample_kb.store.search
+
+    def counting(text: str, **kwargs: object) -> list:
+        calls.append(text)
+        return original(text, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sample_kb.store, "search", counting)
+    sample_kb.confirm_many("printer on floor 3 shows error SC542, unique text 8812", CONTROLLERS)
+    assert len(calls) == 1
+
+
+def test_confirm_of_unknown_controller_and_empty_text(sample_kb: KnowledgeSkill) -> None:
+    assert sample_kb.confirm("printer jam", "no-such-controller").score == 0.0
+    assert sample_kb.confirm_many("  ", CONTROLLERS)["incident"].score == 0.0

@@ -32,7 +32,7 @@ class IdFinder(Protocol):
     def find_ids(self, text: str) -> list[IdMatch]: ...
 
 
-_URL = re.compile(r"https?://[^\s<>\"'，。；、）)\]}]+", re.IGNORECASE)
+_URL = re.compile(r"https?://[^\s<>|\"'，。；、）)\]}]+", re.IGNORECASE)
 _EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 
 _TICKET_PATTERNS: tuple[re.Pattern[str], ...] = (
@@ -68,6 +68,10 @@ _ERROR_PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], .
         lambda m: m.group(1).upper(),
     ),
     (re.compile(r"\b(AADSTS\d{5,6})\b", re.I), lambda m: m.group(1).upper()),
+    (
+        re.compile(r"\b([245]\d\d)[ -]([245]\.\d{1,3}\.\d{1,3})\b"),
+        lambda m: f"SMTP {m.group(1)} {m.group(2)}",
+    ),
     (re.compile(r"\b(0x[0-9A-Fa-f]{4,8})\b"), lambda m: m.group(1).lower()),
     (re.compile(r"\bSQLSTATE\s*\[?([0-9A-Z]{5})\]?", re.I), lambda m: f"SQLSTATE {m.group(1)}"),
     (
@@ -258,4 +262,8 @@ def _add_knowledge_ids(found: _Collector, text: str, knowledge: IdFinder) -> Non
         return
     for match in matches:
         position = text.find(match.token)
-        found.add(_snake(match.kind), match.token, position if position >= 0 else len(text))
+        position = position if position >= 0 else len(text)
+        found.add(_snake(match.kind), match.token, position)
+        # An id format only the knowledge base knows, in the ticket domain, is a ticket id too.
+        if match.domain == "ticket":
+            found.add("ticket_id", match.token.lstrip("#"), position)

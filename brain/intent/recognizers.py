@@ -39,6 +39,8 @@ class Vote:
 
 
 NO_VOTE = Vote(OTHER, 0.0)
+#: The intent reply is one small JSON object; a short budget keeps the call fast.
+INTENT_MAX_TOKENS = 200
 
 
 class NgramJaccardScorer:
@@ -226,6 +228,7 @@ class LLMRecognizer:
             user=intent_user_prompt(text, history),
             validate=validate_intent_reply,
             purpose="intent",
+            max_tokens=INTENT_MAX_TOKENS,
         )
         if not reply.ok:
             return Vote(OTHER, 0.0, failed=True, status=reply.status)

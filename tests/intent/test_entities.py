@@ -86,6 +86,17 @@ def test_knowledge_ids_are_added_under_their_kind() -> None:
     assert entities["disbursement_order"] == ["DSB-2025-000042"]
 
 
+def test_unfamiliar_ticket_format_becomes_a_ticket_id_via_the_knowledge_base() -> None:
+    entities = extract_entities("钱没到, DSB-2025-000042 查一下", knowledge=_IdPatterns())
+    assert entities["ticket_id"] == ["DSB-2025-000042"]
+
+
+def test_slack_links_and_smtp_codes() -> None:
+    entities = extract_entities("see <https://wiki.corp.local/vpn|the wiki>: 550 5.7.1 rejected")
+    assert entities["url"] == ["https://wiki.corp.local/vpn"]
+    assert entities["error_code"] == ["SMTP 550 5.7.1"]
+
+
 def test_knowledge_failure_keeps_pattern_entities() -> None:
     entities = extract_entities("error 691", knowledge=_IdPatterns(fail=True))
     assert entities == {"error_code": ["691"]}

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 #: Hits scoring below this are not used as evidence (the KB skill's scores are 0..1).
 RELEVANCE_MIN = 0.25
 PASSAGE_CHARS = 360
+#: Longer questions are cut before retrieval (and before reaching the LLM).
+QUERY_CHARS = 1000
 MAX_PASSAGES = 3
 
 _DEFINITION_PATTERNS = (
@@ -92,6 +94,7 @@ def gather(
     min_score: float = RELEVANCE_MIN,
 ) -> Evidence:
     """A definition (for "what is X" questions) and the relevant hits; empty without a KB."""
+    query = query[:QUERY_CHARS]
     if knowledge is None or not query.strip():
         return Evidence()
     term = definition_term(query)
@@ -170,4 +173,4 @@ def _llm_prompt(question: str, evidence: Evidence) -> str:
         heading = f"{hit.title} / {hit.section}" if hit.section else hit.title
         parts.append(f"[{i}] {heading}: {trim(hit.text, 1200)}")
     passages = "\n".join(parts)
-    return f"Passages:\n{passages}\n\n<question>\n{question}\n</question>"
+    return f"Passages:\n{passages}\n\n<question>\n{question[:QUERY_CHARS]}\n</question>"

@@ -99,7 +99,7 @@ class AccessController(BuiltinController):
     def fields(self, context: ControllerContext) -> dict[str, Any]:
         """Request type, system, role and account from parameters, entities and the text."""
         known = known_parameters(context)
-        text = context.text
+        text = self.text_of(context)
         request_type = known.get("request_type") or _first(REQUEST_TYPES, text) or "permission"
         system = known.get("system") or _system(text)
         assumed = False

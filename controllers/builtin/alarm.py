@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from knowledge.types import Hit
 
 MAX_STEPS = 6
+#: Pasted alerts can be long: read more of them than of other messages.
+ALERT_CHARS = 12000
 _NUMBERED = re.compile(r"^\s*\d+[.)、]\s*(?P<step>.+)$")
 _BULLET = re.compile(r"^\s*[-*•]\s*(?P<step>.+)$")
 
@@ -73,7 +75,12 @@ class AlarmController(BuiltinController):
                 "(e.g. “[FIRING:1] HighErrorRate service=payments”) or the metric and host.",
             )
         query = " ".join(
-            [parsed.search_terms(), *(s.name for s in parsed.signals), "runbook", context.text]
+            [
+                parsed.search_terms(),
+                *(s.name for s in parsed.signals),
+                "runbook",
+                self.text_of(context),
+            ]
         )[:500]
         evidence = answering.gather(context.services.knowledge, query, domain=self.name, k=5)
         runbook = evidence.hits[0] if evidence.hits else None
@@ -112,7 +119,8 @@ class AlarmController(BuiltinController):
 
     @staticmethod
     def _parse(context: ControllerContext) -> ParsedAlerts:
-        return parse_alerts(context.text, known_hosts=context.entities.get("host", []))
+        text = AlarmController.text_of(context, ALERT_CHARS)
+        return parse_alerts(text, known_hosts=context.entities.get("host", []))
 
 
 def _label(signal: AlertSignal) -> str:

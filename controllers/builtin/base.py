@@ -13,6 +13,9 @@ from controllers.requests import check_required
 from controllers.yaml_loader import ControllerSpec
 
 CATALOG = "catalog.yaml"
+#: Parameters, ids and actions are read from this much of a message: enough for any real
+#: request, and it keeps the parsers linear on a 100 KB paste.
+ANALYSED_CHARS = 4000
 
 
 @cache
@@ -45,6 +48,11 @@ class BuiltinController:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+    @staticmethod
+    def text_of(context: ControllerContext, limit: int = ANALYSED_CHARS) -> str:
+        """The part of the message the controller analyses."""
+        return context.text[:limit]
 
     def check_required(self, context: ControllerContext) -> DryRunResult:
         """Required entities or answered parameters present?"""

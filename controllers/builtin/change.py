@@ -42,7 +42,7 @@ _WINDOW = re.compile(
 )
 _TARGET = (
     re.compile(r"(?<![\w-])(?P<t>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w-])"),
-    re.compile(r"(?P<t>[A-Za-z][\w-]+)\s+(?:to\s+)?v?\d+(?:\.\d+)+"),
+    re.compile(r"(?<![\w-])(?P<t>[A-Za-z][\w-]+)\s+(?:to\s+)?v?\d+(?:\.\d+)+"),
     re.compile(
         r"(?:给|把)\s*(?P<t>[A-Za-z][\w-]+|[\u4e00-\u9fff]{2,8}?)\s*(?:扩容|缩容|升级|回滚)"
     ),
@@ -96,7 +96,7 @@ class ChangeController(BuiltinController):
     def fields(self, context: ControllerContext) -> dict[str, Any]:
         """Type, operation, target service, window, version and asset tag."""
         known = known_parameters(context)
-        text = context.text
+        text = self.text_of(context)
         operation = known.get("operation") or next(
             (name for name, cue in _OPERATIONS if cue.search(text)), "change"
         )

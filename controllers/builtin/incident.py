@@ -68,7 +68,9 @@ class IncidentController(BuiltinController):
         """File the incident with first-line guidance from the knowledge base."""
         fields = self.fields(context)
         query = " ".join(
-            str(v) for v in (fields.get("category"), fields.get("error_code"), context.text) if v
+            str(v)
+            for v in (fields.get("category"), fields.get("error_code"), self.text_of(context))
+            if v
         )
         guidance = answering.gather(context.services.knowledge, query, domain=self.name, k=2)
         result = file_request(
@@ -90,7 +92,7 @@ class IncidentController(BuiltinController):
     def fields(self, context: ControllerContext) -> dict[str, Any]:
         """Category, error code, host, asset tag and related ticket."""
         known = known_parameters(context)
-        text = context.text
+        text = self.text_of(context)
         category = known.get("category") or next(
             (name for name, cue in CATEGORIES if cue.search(text)), None
         )

@@ -111,8 +111,14 @@ class TicketController(BuiltinController):
                 ok = False
                 lines.append(f"What should the comment on {ticket_id} say?")
                 continue
-            tickets.append(ticket.to_dict())
             lines.append(_describe(plan.action, ticket))
+            note = _upstream_summary(context)
+            if note and plan.action not in ("comment", "close", "reopen"):
+                # pipeline composition (e.g. alarm -> ticket): the diagnosis joins the ticket
+                source = str((context.upstream or {}).get("controller") or "upstream")
+                ticket = store.comment(ticket_id, author=f"brain:{source}", text=note)
+                lines.append(f"Added the {source} result to {ticket_id} as a comment.")
+            tickets.append(ticket.to_dict())
         return ControllerResult(
             ok=ok,
             summary=" ".join(lines),
@@ -124,12 +130,12 @@ class TicketController(BuiltinController):
         candidates = [normalize_ticket_id(t) for t in context.entities.get("ticket_id", [])]
         if context.parameters.get("ticket_id"):
             candidates.insert(0, normalize_ticket_id(context.parameters["ticket_id"]))
-        candidates.extend(find_ticket_ids(context.text))
+        candidates.extend(find_ticket_ids(self.text_of(context)))
         ids: list[str] = []
         invalid: list[str] = []
         for token in dict.fromkeys(candidates):
             (ids if self._is_ticket_id(token, context) else invalid).append(token)
-        return _Plan(action=detect_action(context.text), ids=ids, invalid=invalid)
+        return _Plan(action=detect_action(self.text_of(context)), ids=ids, invalid=invalid)
 
     @staticmethod
     def _is_ticket_id(token: str, context: ControllerContext) -> bool:
@@ -146,7 +152,7 @@ class TicketController(BuiltinController):
     def _apply(
         action: Action, ticket_id: str, store: TicketStore, context: ControllerContext
     ) -> Ticket | None:
-        rest = _remainder(context.text, ticket_id)
+        rest = _remainder(TicketController.text_of(context), ticket_id)
         if action == "close":
             return store.close(ticket_id, by=context.user, reason=rest)
         if action == "reopen":
@@ -156,7 +162,9 @@ class TicketController(BuiltinController):
         if action == "process":
             return store.take(ticket_id, by=context.user)
         if action == "comment":
-            text = _comment_text(context.text, ticket_id) or _upstream_summary(context)
+            text = _comment_text(TicketController.text_of(context), ticket_id) or _upstream_summary(
+                context
+            )
             if not text:
                 store.find(ticket_id)  # an unknown id still says "not found"
                 return None

@@ -133,3 +133,18 @@ def test_without_a_store_it_says_so(make_context: ContextFactory) -> None:
     context = make_context(f"status {EXTERNAL}", services=ControllerServices())
     assert "no ticket store" in TicketController().dry_run(context).reason
     assert not TicketController().handle(context).ok
+
+
+def test_pipeline_upstream_result_is_added_to_the_ticket(
+    ticket: TicketController, make_context: ContextFactory, services: ControllerServices
+) -> None:
+    assert services.tickets is not None
+    upstream = {"controller": "alarm", "ok": True, "summary": "Firing: HighErrorRate on payments."}
+    result = ticket.handle(make_context(f"alert for ticket {EXTERNAL}", upstream=upstream))
+    assert result.ok and "Added the alarm result" in result.summary
+    [comment] = services.tickets.find(EXTERNAL).comments
+    assert comment == {
+        "at": comment["at"],
+        "by": "brain:alarm",
+        "text": "Firing: HighErrorRate on payments.",
+    }

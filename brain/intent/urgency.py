@@ -220,6 +220,27 @@ _SECURITY_EVENT_STRONG = re.compile(
     )
 )
 
+# Security words in a benign report: a clean scan, a drill, a false positive.
+_SECURITY_BENIGN = re.compile(
+    _words(
+        "virus scan",
+        "scan finished",
+        "scan completed",
+        "all clean",
+        "no virus",
+        "no malware",
+        "false positive",
+        "simulation",
+        "drill",
+        "误报",
+        "没有病毒",
+        "没发现",
+        "未发现",
+        "演练",
+        "扫描完成",
+    )
+)
+
 # Consultation framing: policy, training, definitions, hypotheticals, questions.
 _QUESTION = re.compile(
     _words(
@@ -292,14 +313,15 @@ def _is_question(lowered: str) -> bool:
 
 
 def security_signal(text: str) -> SecuritySignal:
-    """ "event" for a reported security incident, "question" for a question about security
-    topics, None when the text is not about security at all."""
+    """ "event" for a reported security incident; "question" when security is discussed but
+    nothing happened (a question, a policy, a clean scan, a drill); None when the text is not
+    about security at all."""
     lowered = text.lower()
     if not _SECURITY_TOPIC.search(lowered):
         return None
     if _SECURITY_EVENT_STRONG.search(lowered):
         return "event"
-    if _is_question(lowered):
+    if _is_question(lowered) or _SECURITY_BENIGN.search(lowered):
         return "question"
     # A weak report or a bare mention ("phishing email in my inbox") is treated as a report.
     return "event"

@@ -35,6 +35,9 @@ def test_security_events_are_detected(text: str) -> None:
         "如何识别钓鱼邮件",
         "how do ransomware attacks usually start?",
         "公司的病毒防护制度是什么",
+        "the virus scan finished, all clean",
+        "杀毒软件报病毒，确认是误报",
+        "reminder: phishing drill next week",
     ],
 )
 def test_security_questions_are_not_events(text: str) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -35,6 +37,20 @@ def webhook_payload(controller: str, context: ControllerContext) -> dict[str, An
     }
 
 
+def safe_url(url: str) -> str:
+    """The URL without path, query or credentials: webhook paths often embed a secret."""
+    parts = urlsplit(url)
+    host = parts.hostname or "?"
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{host}{port}/…"
+
+
+def expand_headers(headers: Mapping[str, str] | None) -> dict[str, str]:
+    """Header values may name environment variables (`Bearer ${PAYROLL_TOKEN}`), so secrets
+    stay out of controller files."""
+    return {str(k): os.path.expandvars(str(v)) for k, v in (headers or {}).items()}
+
+
 def post_json(
     url: str,
     payload: Mapping[str, Any],
@@ -42,28 +58,32 @@ def post_json(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     headers: Mapping[str, str] | None = None,
 ) -> ControllerResult:
-    """POST `payload`; a 2xx answer is ok, anything else (status, timeout, refusal) is not."""
+    """POST `payload`; a 2xx answer is ok, anything else (status, timeout, refusal) is not.
+
+    Neither the full URL nor the headers are logged or returned: they may hold secrets.
+    """
+    shown = safe_url(url)
     try:
         response = httpx.post(
             url,
             json=dict(payload),
-            headers=dict(headers or {}),
+            headers=expand_headers(headers),
             timeout=timeout_s,
             follow_redirects=False,
         )
     except httpx.TimeoutException:
-        log.warning("webhook %s timed out after %.1f s", url, timeout_s)
+        log.warning("webhook %s timed out after %.1f s", shown, timeout_s)
         return ControllerResult(
             ok=False,
             summary=f"The webhook did not answer within {timeout_s:g} s.",
-            data={"url": url, "error": "timeout"},
+            data={"url": shown, "error": "timeout"},
         )
     except httpx.HTTPError as exc:
-        log.warning("webhook %s failed: %s", url, type(exc).__name__)
+        log.warning("webhook %s failed: %s", shown, type(exc).__name__)
         return ControllerResult(
             ok=False,
             summary=f"The webhook could not be reached ({type(exc).__name__}).",
-            data={"url": url, "error": str(exc)[:300]},
+            data={"url": shown, "error": type(exc).__name__},
         )
     body: Any = response.text[:_MAX_BODY_CHARS]
     with contextlib.suppress(json.JSONDecodeError, UnicodeDecodeError):
@@ -73,7 +93,7 @@ def post_json(
     return ControllerResult(
         ok=ok,
         summary=summary or f"The webhook answered HTTP {response.status_code}.",
-        data={"url": url, "status_code": response.status_code, "response": body},
+        data={"url": shown, "status_code": response.status_code, "response": body},
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
@@ -52,6 +52,10 @@ class _Plan:
     action: Action
     ids: list[str]
     invalid: list[str]
+    #: The requester's open tickets, looked up when the message names none.
+    own_open: list[Ticket] = field(default_factory=list)
+    #: The id was not written but completed: the requester has exactly one open ticket.
+    implied: bool = False
 
 
 class TicketController(BuiltinController):
@@ -67,9 +71,10 @@ class TicketController(BuiltinController):
                 return DryRunResult(
                     ok=False, reason=f"{', '.join(plan.invalid)} is not a ticket id format"
                 )
-            return DryRunResult(
-                ok=False, reason="no ticket id in the message", missing=["ticket_id"]
-            )
+            reason = "no ticket id in the message"
+            if plan.own_open:
+                reason += f"; the requester has {len(plan.own_open)} open tickets"
+            return DryRunResult(ok=False, reason=reason, missing=["ticket_id"])
         store = context.services.tickets
         if store is None:
             return DryRunResult(ok=False, reason="no ticket store is configured")
@@ -80,18 +85,14 @@ class TicketController(BuiltinController):
             problem = _state_problem(plan.action, ticket)
             if problem:
                 return DryRunResult(ok=False, reason=problem)
-        return DryRunResult(ok=True, reason=f"{plan.action} {', '.join(plan.ids)}")
+        implied = " (the requester's only open ticket)" if plan.implied else ""
+        return DryRunResult(ok=True, reason=f"{plan.action} {', '.join(plan.ids)}{implied}")
 
     def handle(self, context: ControllerContext) -> ControllerResult:
         """Do the action on each ticket named in the message."""
         plan = self._plan(context)
         if not plan.ids:
-            return ControllerResult(
-                ok=False,
-                summary="Which ticket? Please give its number (e.g. INC-000123 or a 19-digit "
-                "work-order number).",
-                missing=["ticket_id"],
-            )
+            return _which_ticket(plan)
         store = context.services.tickets
         if store is None:
             return ControllerResult(ok=False, summary="No ticket store is configured.")
@@ -135,7 +136,13 @@ class TicketController(BuiltinController):
         invalid: list[str] = []
         for token in dict.fromkeys(candidates):
             (ids if self._is_ticket_id(token, context) else invalid).append(token)
-        return _Plan(action=detect_action(self.text_of(context)), ids=ids, invalid=invalid)
+        plan = _Plan(action=detect_action(self.text_of(context)), ids=ids, invalid=invalid)
+        store = context.services.tickets
+        if not ids and not invalid and store is not None:
+            plan.own_open = store.list_by_requester(context.user, open_only=True)
+            if len(plan.own_open) == 1:
+                plan.ids, plan.implied = [plan.own_open[0].id], True
+        return plan
 
     @staticmethod
     def _is_ticket_id(token: str, context: ControllerContext) -> bool:
@@ -170,6 +177,33 @@ class TicketController(BuiltinController):
                 return None
             return store.comment(ticket_id, author=context.user, text=text)
         return store.find(ticket_id)
+
+
+def _which_ticket(plan: _Plan) -> ControllerResult:
+    """No id given: list the requester's open tickets (a status answer) or ask for one."""
+    if not plan.own_open:
+        return ControllerResult(
+            ok=False,
+            summary="Which ticket? Please give its number (e.g. INC-000123 or a 19-digit "
+            "work-order number).",
+            missing=["ticket_id"],
+        )
+    listing = "; ".join(
+        f"{t.id} “{t.title}” ({t.status.replace('_', ' ')})" for t in plan.own_open[:10]
+    )
+    tickets = [t.to_dict() for t in plan.own_open[:10]]
+    if plan.action == "status":
+        return ControllerResult(
+            ok=True,
+            summary=f"Your open tickets: {listing}.",
+            data={"action": "status", "tickets": tickets},
+        )
+    return ControllerResult(
+        ok=False,
+        summary=f"Which ticket should I {plan.action}? Your open tickets: {listing}.",
+        data={"action": plan.action, "tickets": tickets},
+        missing=["ticket_id"],
+    )
 
 
 def _state_problem(action: Action, ticket: Ticket) -> str | None:

@@ -47,10 +47,13 @@ def test_dry_run_checks_required_entities_and_parameters(make_context: ContextFa
 
 
 def test_webhook_posts_the_context_as_json(
-    endpoint: Endpoint, make_context: ContextFactory
+    endpoint: Endpoint, make_context: ContextFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     endpoint.reply = {"summary": "Payslip for May re-sent to li.wei@corp.com"}
-    controller = _webhook(endpoint.url, headers={"X-Team": "payroll"})
+    monkeypatch.setenv("PAYROLL_TOKEN", "s3cret-token")
+    controller = _webhook(
+        endpoint.url, headers={"X-Team": "payroll", "Authorization": "Bearer ${PAYROLL_TOKEN}"}
+    )
     context = make_context(
         "please resend my May payslip",
         entities={"email": ["li.wei@corp.com"]},
@@ -64,6 +67,8 @@ def test_webhook_posts_the_context_as_json(
     [request] = endpoint.requests
     assert request["path"] == "/hook"
     assert request["headers"]["X-Team"] == "payroll"
+    assert request["headers"]["Authorization"] == "Bearer s3cret-token"
+    assert "/hook" not in result.data["url"] and "s3cret" not in str(result.to_dict())
     body = request["json"]
     assert body["controller"] == "payroll"
     assert body["text"] == "please resend my May payslip"

@@ -66,7 +66,7 @@ def test_unknown_id_is_not_found_honestly(
 
 
 def test_no_id_asks_for_one(ticket: TicketController, make_context: ContextFactory) -> None:
-    context = make_context("any update on my ticket?")
+    context = make_context("any update on my ticket?", user="U0NEWHIRE")
     dry = ticket.dry_run(context)
     assert (dry.ok, dry.missing) == (False, ["ticket_id"])
     assert ticket.handle(context).missing == ["ticket_id"]
@@ -148,3 +148,27 @@ def test_pipeline_upstream_result_is_added_to_the_ticket(
         "by": "brain:alarm",
         "text": "Firing: HighErrorRate on payments.",
     }
+
+
+def test_without_an_id_the_requesters_open_tickets_are_used(
+    ticket: TicketController, make_context: ContextFactory, services: ControllerServices
+) -> None:
+    assert services.tickets is not None
+    # the fixture's ticket belongs to U024BE7LH, the default requester of make_context
+    only = make_context("any update on my ticket?")
+    dry = ticket.dry_run(only)
+    assert dry.ok and "only open ticket" in dry.reason
+    assert ticket.handle(make_context("催一下我的工单")).data["tickets"][0]["urge_count"] == 1
+
+    second = services.tickets.create("incident", title="Printer jam", requester="U024BE7LH")
+    several = make_context("any update on my tickets?")
+    dry = ticket.dry_run(several)
+    assert (dry.ok, dry.missing) == (False, ["ticket_id"]) and "2 open tickets" in dry.reason
+    listing = ticket.handle(several)
+    assert listing.ok and EXTERNAL in listing.summary and second.id in listing.summary
+    close = ticket.handle(make_context("please close my ticket"))
+    assert not close.ok and close.missing == ["ticket_id"]
+    assert "Which ticket should I close?" in close.summary
+    # someone else's tickets are never offered
+    stranger = make_context("any update on my ticket?", user="U0STRANGER")
+    assert ticket.handle(stranger).missing == ["ticket_id"]

@@ -39,6 +39,13 @@ def _clean(text: str, limit: int) -> str:
     return _CONTROL.sub(" ", text[:limit]).strip()
 
 
+def _confirm(voted: VoteResult, intent: str, cue: str, scores: dict[str, float]) -> VoteResult:
+    """The cue's intent with at least the cue confidence; the deciding source is kept when the
+    vote already agreed (so an LLM's reasoning still describes the result)."""
+    source = voted.source if voted.intent == intent else cue
+    return VoteResult(intent, max(voted.confidence, CUE_CONFIDENCE), source, scores)
+
+
 class IntentRecognizer:
     """Recognizes intent, urgency and entities of a message (thread-safe)."""
 
@@ -113,15 +120,13 @@ class IntentRecognizer:
         """
         scores = dict(voted.source_scores)
         handoff = handoff_signal(text)
-        if handoff and voted.intent != handoff:
+        if handoff:
             scores["handoff_cue"] = 1.0
-            confidence = max(voted.confidence, CUE_CONFIDENCE)
-            voted = VoteResult(handoff, confidence, "handoff_cue", scores)
+            voted = _confirm(voted, handoff, "handoff_cue", scores)
         signal = security_signal(text)
-        if signal == "event" and voted.intent != "security_incident":
+        if signal == "event":
             scores["security_cue"] = 1.0
-            confidence = max(voted.confidence, CUE_CONFIDENCE)
-            return VoteResult("security_incident", confidence, "security_cue", scores)
+            return _confirm(voted, "security_incident", "security_cue", scores)
         if signal == "question" and voted.intent == "security_incident":
             scores["security_question"] = 1.0
             return VoteResult("how_to", voted.confidence, "security_question", scores)

@@ -547,7 +547,8 @@ INTENTS: tuple[IntentSpec, ...] = (
         "hello|hi|hey|good morning|thanks|thank you|你好|您好|早上好|谢谢|在吗",
         (
             "hi there",
-            "good morning!",
+            "hello",
+            "hey, good morning!",
             "thanks a lot",
             "你好",
             "在吗",

@@ -55,6 +55,13 @@ def test_phishing_click_is_critical_without_urgency_words(offline: IntentRecogni
     assert result.urgency == "critical"
 
 
+def test_a_confirmed_security_cue_raises_confidence(offline: IntentRecognizer) -> None:
+    result = offline.recognize(Message("I think someone hacked my account"))
+    assert result.intent == "security_incident"
+    assert result.confidence >= 0.8
+    assert result.source_scores["security_cue"] == 1.0
+
+
 def test_policy_question_is_a_consultation_not_an_incident(offline: IntentRecognizer) -> None:
     result = offline.recognize(Message("what is our phishing policy"))
     assert result.intent != "security_incident"

@@ -20,6 +20,7 @@ from brain.intent.urgency import handoff_signal, security_signal, urgency
         "lost my work laptop on the train",
         "my account was compromised",
         "phishing email sitting in everyone's inbox",
+        "a pop-up says my computer is infected and I must call this number",
     ],
 )
 def test_security_events_are_detected(text: str) -> None:

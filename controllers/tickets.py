@@ -7,6 +7,7 @@ or `import_records`); locally created ones get `INC-000001`, `REQ-000002`, `CHG-
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
@@ -87,6 +88,8 @@ class TicketStore:
         self._tickets = self._db.table("tickets")
         self._meta = self._db.table("meta")
         self._lock: threading.RLock = file_lock(self.path)
+        self._rows: dict[str, dict[str, Any]] = {}
+        self._rows_key: tuple[int, int, int] | None = None
 
     def release(self) -> None:
         """Release the database file (the store is unusable afterwards)."""
@@ -98,8 +101,8 @@ class TicketStore:
         """The ticket with this id, or None."""
         key = normalize_ticket_id(ticket_id)
         with self._lock:
-            row = self._tickets.get(Query().id == key)
-        return Ticket.from_dict(row) if isinstance(row, Mapping) else None
+            row = self._snapshot().get(key)
+            return Ticket.from_dict(copy.deepcopy(row)) if row is not None else None
 
     def find(self, ticket_id: str) -> Ticket:
         """The ticket with this id; raises `TicketNotFound`."""
@@ -111,8 +114,8 @@ class TicketStore:
     def list_by_requester(self, requester: str, *, open_only: bool = False) -> list[Ticket]:
         """A requester's tickets, newest first."""
         with self._lock:
-            rows = self._tickets.search(Query().requester == requester)
-        tickets = [Ticket.from_dict(row) for row in rows]
+            rows = [r for r in self._snapshot().values() if r.get("requester") == requester]
+            tickets = [Ticket.from_dict(copy.deepcopy(row)) for row in rows]
         if open_only:
             tickets = [t for t in tickets if t.is_open]
         return sorted(tickets, key=lambda t: (t.created_at, t.id), reverse=True)
@@ -120,7 +123,7 @@ class TicketStore:
     def all(self) -> list[Ticket]:
         """Every ticket, in creation order."""
         with self._lock:
-            return [Ticket.from_dict(row) for row in self._tickets.all()]
+            return [Ticket.from_dict(copy.deepcopy(row)) for row in self._snapshot().values()]
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -149,7 +152,7 @@ class TicketStore:
                 key = normalize_ticket_id(ticket_id)
                 if not is_ticket_id(key):
                     raise TicketError(f"{ticket_id!r} is not a valid ticket id")
-                if self._tickets.contains(Query().id == key):
+                if key in self._snapshot():
                     raise TicketError(f"ticket {key} already exists")
             stamp = created_at or _now()
             ticket = Ticket(
@@ -269,11 +272,24 @@ class TicketStore:
             self._tickets.update(ticket.to_dict(), Query().id == ticket.id)
         return ticket
 
+    def _snapshot(self) -> dict[str, dict[str, Any]]:
+        """Tickets by id, re-read only when the file changed (each atomic write makes a new
+        inode), so lookups do not parse the whole file every time. Call with the lock held."""
+        try:
+            stat = self.path.stat()
+            key: tuple[int, int, int] | None = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        except FileNotFoundError:
+            key = None
+        if key is None or key != self._rows_key:
+            self._rows = {str(row["id"]): dict(row) for row in self._tickets.all()}
+            self._rows_key = key
+        return self._rows
+
     def _next_id(self, kind: str) -> str:
         prefix = PREFIXES[kind]
         counter = self._meta.get(Query().key == "sequence")
         value = int(counter["value"]) + 1 if isinstance(counter, Mapping) else 1
-        while self._tickets.contains(Query().id == f"{prefix}-{value:06d}"):
+        while f"{prefix}-{value:06d}" in self._snapshot():
             value += 1
         self._meta.upsert({"key": "sequence", "value": value}, Query().key == "sequence")
         return f"{prefix}-{value:06d}"

@@ -38,9 +38,10 @@ _SECRET_TOKENS = re.compile(
 _BEARER = re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}")
 _SECRET_ASSIGNMENT = re.compile(
     r"(?i)((?:password|passwd|pwd|passcode|secret|api[_ -]?key|access[_ -]?key|token"
-    r"|aws_secret_access_key|密码|口令|密钥)\s*(?:is|是|为|[:=：])\s*)"
+    r"|aws_secret_access_key|密码|口令|密钥)(\s*[:=：]\s*|\s+is\s+|\s*(?:是|为)\s*))"
     r"(\"[^\"]*\"|'[^']*'|[^\s,，;；。]+)"
 )
+_PASSWORD_LIKE = re.compile(r"[0-9!@#$%^&*()_+=\[\]{};:'\"\\|,.<>/?~`-]")
 
 _CN_ID = re.compile(r"(?<![0-9A-Za-z])\d{17}[\dXx](?![0-9A-Za-z])")
 _CN_MOBILE = re.compile(r"(?<![\d+])(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?!\d)")
@@ -95,6 +96,15 @@ def _card(match: re.Match[str]) -> str:
     return "[CARD]" if 13 <= len(digits) <= 19 and _luhn_ok(digits) else match.group(0)
 
 
+def _secret_value(match: re.Match[str]) -> str:
+    """After ":" or "=" any value is a secret; after "is" / "是" only a password-like one
+    (a digit or a symbol), so "password is not working" and "密码是什么" stay readable."""
+    key, separator, value = match.group(1), match.group(2), match.group(3)
+    if any(mark in separator for mark in ":=：") or _PASSWORD_LIKE.search(value):
+        return f"{key}[SECRET]"
+    return match.group(0)
+
+
 def _ip(match: re.Match[str]) -> str:
     try:
         address = ipaddress.ip_address(match.group(0))
@@ -112,7 +122,7 @@ def redact(text: str) -> str:
         return text
     text = _SECRET_TOKENS.sub("[SECRET]", text)
     text = _BEARER.sub(r"\1 [SECRET]", text)
-    text = _SECRET_ASSIGNMENT.sub(r"\1[SECRET]", text)
+    text = _SECRET_ASSIGNMENT.sub(_secret_value, text)
     text = _EMAIL.sub("[EMAIL]", text)
     text = _IBAN.sub(lambda m: "[IBAN]" if _iban_ok(m.group(0)) else m.group(0), text)
     text = _CN_ID.sub(lambda m: "[ID_NUMBER]" if _cn_id_ok(m.group(0)) else m.group(0), text)

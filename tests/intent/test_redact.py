@@ -27,6 +27,8 @@ from brain.redact import redact
         ("aws AKIAIOSFODNN7EXAMPLE", "aws [SECRET]"),
         ("password: hunter2 please", "password: [SECRET] please"),
         ("密码是 Abc12345", "密码是 [SECRET]"),
+        ("my password is Hunter2! now", "my password is [SECRET] now"),
+        ("token=abc", "token=[SECRET]"),
         ("Authorization: Bearer abcdef.ghijkl.mnop", "Authorization: Bearer [SECRET]"),
     ],
 )
@@ -46,6 +48,9 @@ def test_personal_data_and_secrets_are_replaced(text: str, expected: str) -> Non
         "asset LT-12345 on 2025-06-03 at 10:30",
         # 18 digits with a wrong checksum: not an ID card number.
         "order 110105194912310021",
+        "my password is not working",
+        "密码是什么，忘记了",
+        "the token is expired",
         # 16 digits that fail Luhn.
         "batch 4111111111111112",
     ],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 
 import pytest
@@ -315,3 +316,29 @@ def test_ngram_jaccard_scorer_is_reusable_as_a_baseline() -> None:
     assert NgramJaccardScorer({}).score("x") == {}
     # JSON-serialisable output for benchmark reports
     json.dumps(scores)
+
+
+def test_concurrent_recognition_is_consistent(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM
+) -> None:
+    fake_anthropic.default = _llm_says("printer_issue", 0.9)
+    llm = make_llm()
+    recognizer = IntentRecognizer(llm, None)
+    texts = [f"printer {n} on floor 2 is jammed" for n in range(8)]
+    results: dict[str, set[tuple[str, float]]] = {text: set() for text in texts}
+    lock = threading.Lock()
+
+    def work() -> None:
+        for text in texts:
+            result = recognizer.recognize(Message(text))
+            with lock:
+                results[text].add((result.intent, result.confidence))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(len(seen) == 1 for seen in results.values())
+    assert all(next(iter(seen))[0] == "printer_issue" for seen in results.values())
+    assert len(texts) <= llm.calls <= 4 * len(texts)

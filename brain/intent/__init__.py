@@ -1,8 +1,13 @@
 """Step 1, intent recognition: seed 002's three-way vote plus urgency, entities and a cache.
 
 `IntentRecognizer.recognize` runs the LLM, semantic and keyword recognizers independently,
-merges them with `brain.intent.vote.vote`, then judges urgency and extracts entities. A security
-event cue always yields ``security_incident`` (and so critical urgency), whatever the vote said.
+merges them with `brain.intent.vote.vote`, then judges urgency and extracts entities.
+
+Beyond the seed, explicit cues are checked apart from the vote (`brain.intent.urgency`): a
+reported security event always yields ``security_incident`` (so critical urgency) and a question
+about security never does; an explicit request for a person or on-call yields ``human_handoff``
+or ``escalation``; and those paging intents need their cue or a score of at least 0.5, so a
+faint semantic match in the no-LLM fallback cannot page anyone.
 """
 
 from __future__ import annotations

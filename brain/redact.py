@@ -18,9 +18,10 @@ import datetime as _dt
 import ipaddress
 import re
 
-__all__ = ["redact"]
+__all__ = ["EMAIL_PATTERN", "redact"]
 
-_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+#: An email address (shared with entity extraction).
+EMAIL_PATTERN = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 
 # Secrets: keep the key word, drop the value.
 _SECRET_TOKENS = re.compile(
@@ -123,7 +124,7 @@ def redact(text: str) -> str:
     text = _SECRET_TOKENS.sub("[SECRET]", text)
     text = _BEARER.sub(r"\1 [SECRET]", text)
     text = _SECRET_ASSIGNMENT.sub(_secret_value, text)
-    text = _EMAIL.sub("[EMAIL]", text)
+    text = EMAIL_PATTERN.sub("[EMAIL]", text)
     text = _IBAN.sub(lambda m: "[IBAN]" if _iban_ok(m.group(0)) else m.group(0), text)
     text = _CN_ID.sub(lambda m: "[ID_NUMBER]" if _cn_id_ok(m.group(0)) else m.group(0), text)
     text = _CARD_GROUPED.sub(_card, text)

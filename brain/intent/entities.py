@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
+from brain.redact import EMAIL_PATTERN
 from brain.types import Entities
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class IdFinder(Protocol):
 
 
 _URL = re.compile(r"https?://[^\s<>|\"'，。；、）)\]}]+", re.IGNORECASE)
-_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+
 
 _TICKET_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?<![\d.])(\d{19})(?![\d.])"),
@@ -212,8 +213,8 @@ def extract_entities(text: str, knowledge: IdFinder | None = None) -> Entities:
     found = _Collector()
     found.add_matches("url", _URL.finditer(text), lambda m: m.group(0).rstrip(".,;:!?"))
     rest = _mask(text, _URL)
-    found.add_matches("email", _EMAIL.finditer(rest), _whole)
-    rest = _mask(rest, _EMAIL)
+    found.add_matches("email", EMAIL_PATTERN.finditer(rest), _whole)
+    rest = _mask(rest, EMAIL_PATTERN)
 
     for pattern in _TICKET_PATTERNS:
         found.add_matches("ticket_id", pattern.finditer(rest), _ticket)

@@ -77,7 +77,7 @@ class LLMConfig(_Section):
 
     api_key: SecretStr | None = None
     base_url: str | None = None
-    model: str = "claude-sonnet-4-5"
+    model: str = "claude-haiku-4-5"
     timeout_s: float = Field(8.0, gt=0, le=120)
     max_tokens: int = Field(512, ge=16, le=8192)
 

@@ -40,6 +40,10 @@ _HOST = re.compile(
 _SERVICE = re.compile(
     r"(?<![\w-])(?P<service>[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:api|service|svc|gateway|worker|job))\b"
 )
+#: Words saying the text is about an alert, so a metric named without a figure still counts.
+_ALERT_WORDS = re.compile(
+    r"\balert|\balarm|\bfiring\b|\bpaged\b|\bpaging\b|\bon-?call\b|告警|报警|预警", re.I
+)
 _CRITICAL = re.compile(r"\bcritical\b|\bsev(?:erity)?[ =:]*1\b|\bP1\b|严重|紧急|致命", re.I)
 _WARNING = re.compile(r"\bwarning\b|\bwarn\b|警告", re.I)
 
@@ -101,6 +105,7 @@ def parse_alerts(text: str, known_hosts: list[str] | None = None) -> ParsedAlert
         parsed.signals.append(
             AlertSignal(kind="alert", name=match["name"], status=status, labels=labels)
         )
+    alerting = bool(parsed.signals) or bool(_ALERT_WORDS.search(text))
     if not parsed.signals:
         labels_seen.update({m["key"]: m["value"].strip("\"'") for m in _LABEL.finditer(text)})
     for name, pattern in _METRICS:
@@ -111,8 +116,8 @@ def parse_alerts(text: str, known_hosts: list[str] | None = None) -> ParsedAlert
         value = _VALUE.search(window) or _VALUE.search(
             text[max(metric.start() - 12, 0) : metric.start()]
         )
-        if value is None and not any(s.kind == "alert" for s in parsed.signals):
-            continue  # a bare word ("cpu") without a figure is not a metric reading
+        if value is None and not alerting:
+            continue  # a bare word ("cpu") without a figure or an alert is not a reading
         labels = {}
         mount = _MOUNT.search(window) if name == "disk" else None
         if mount:

@@ -105,6 +105,8 @@ class AccessController(BuiltinController):
         assumed = False
         if not system and request_type in ("unlock", "password_reset"):
             system, assumed = DEFAULT_DIRECTORY_SYSTEM, True
+        if not system and request_type == "mfa":
+            system = "MFA"
         account = known.get("account") or known.get("email") or context.user
         fields: dict[str, Any] = {
             "request_type": request_type,

@@ -50,6 +50,11 @@ _TARGET = (
         r"(?:发布|上线|回滚|升级)\s*(?P<t>[\u4e00-\u9fff]{2,8}?服务|[\u4e00-\u9fff]{2,6}网关)"
     ),
     re.compile(r"(?P<t>[\u4e00-\u9fff]{2,6}(?:服务|网关|系统|数据库))"),
+    re.compile(
+        r"\b(?:for|of|on|to) the (?P<t>[\w-]+ (?:job|service|server|cluster|database|db|api|"
+        r"gateway|app))\b",
+        re.I,
+    ),
 )
 _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
 

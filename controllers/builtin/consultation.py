@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
-from controllers.builtin.base import BuiltinController
+from controllers.builtin.base import BuiltinController, catalog
 
 #: A passage must be at least this relevant for the dry-run to promise an answer; stricter
 #: than the answer threshold because unrelated questions still retrieve something.
@@ -20,14 +20,22 @@ class ConsultationController(BuiltinController):
         """Ok when the knowledge base has a definition or a relevant passage."""
         if context.services.knowledge is None:
             return DryRunResult(ok=False, reason="no knowledge base is open")
-        evidence = answering.gather(
-            context.services.knowledge, context.text, k=3, min_score=DRY_RUN_MIN
-        )
-        if evidence.definition is not None:
-            return DryRunResult(ok=True, reason=f"glossary defines {evidence.definition.term!r}")
-        if evidence.hits:
-            best = evidence.hits[0]
+        knowledge = context.services.knowledge
+        # confirm_many shares the one retrieval the brain already made for the knowledge signal
+        support = knowledge.confirm_many(context.text, sorted(catalog()))
+        evidence = [
+            hit
+            for confirmation in support.values()
+            for hit in confirmation.evidence
+            if hit.section != "id_patterns"  # an id in the text is no answer to a question
+        ]
+        best = max(evidence, key=lambda hit: hit.score, default=None)
+        if best is not None and best.score >= DRY_RUN_MIN:
             return DryRunResult(ok=True, reason=f"relevant passage: {answering.citation(best)}")
+        term = answering.definition_term(context.text)
+        definition = knowledge.define(term) if term else None
+        if definition is not None:
+            return DryRunResult(ok=True, reason=f"the glossary defines {definition.term!r}")
         return DryRunResult(ok=False, reason="the knowledge base has nothing relevant")
 
     def handle(self, context: ControllerContext) -> ControllerResult:

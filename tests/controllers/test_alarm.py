@@ -63,6 +63,12 @@ def test_exit_codes(text: str, job: str, code: str, meaning: str) -> None:
     assert meaning in signal.meaning
 
 
+def test_alert_words_make_a_bare_metric_count() -> None:
+    parsed = parse_alerts("Grafana 上 order-service 延迟告警一直在响")
+    assert [(s.kind, s.name, s.value) for s in parsed.signals] == [("metric", "latency", None)]
+    assert parsed.services == ["order-service"]
+
+
 def test_plain_chat_is_not_an_alert() -> None:
     assert parse_alerts("the cpu in my laptop is old, can I get a new one?").signals == []
     assert parse_alerts("book a table for four tonight").signals == []

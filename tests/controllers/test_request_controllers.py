@@ -30,6 +30,7 @@ def _stored(services: ControllerServices) -> list[dict[str, object]]:
         ("需要安装 Visio，有许可证吗", "install", "Visio", None),
         ("申请清算系统只读权限", "permission", "清算系统", "read-only"),
         ("申请 Jira 的管理员权限", "permission", "Jira", "admin"),
+        ("lost my phone, need to re-enroll MFA", "mfa", "MFA", None),
     ],
 )  # fmt: skip
 def test_access_request_is_filed_with_completed_parameters(
@@ -141,6 +142,8 @@ def test_vague_incident_reports_missing_category(
          "周五晚上 22 点"),
         ("scale order-service from 4 to 8 replicas this friday", "standard", "capacity",
          "order-service", "this friday"),
+        ("hotfix release for the recon job, needs emergency CAB", "emergency", "release",
+         "recon job", "immediately"),
     ],
 )  # fmt: skip
 def test_change_request_fields(

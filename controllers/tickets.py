@@ -212,14 +212,14 @@ class TicketStore:
 
         return self._update(ticket_id, change)
 
-    def take(self, ticket_id: str, *, by: str) -> Ticket:
-        """Start processing an open ticket (status in_progress, assignee set)."""
+    def take(self, ticket_id: str, *, by: str, assignee: str | None = None) -> Ticket:
+        """Start processing an open ticket (status in_progress; assignee defaults to `by`)."""
 
         def change(ticket: Ticket, stamp: str) -> None:
             if not ticket.is_open:
                 raise TicketStateError(f"ticket {ticket.id} is closed; reopen it first")
             ticket.status = "in_progress"
-            ticket.assignee = by
+            ticket.assignee = assignee or by
             ticket.history.append({"at": stamp, "by": by, "event": "processing"})
 
         return self._update(ticket_id, change)

@@ -36,6 +36,8 @@ _ACTIONS: tuple[tuple[Action, re.Pattern[str]], ...] = (
         ),
     ),
 )
+#: Who works a ticket the brain was asked to process: the digital employee itself.
+ASSIGNEE = "digital-employee"
 _ID_KINDS = ("ticket", "incident", "access", "change", "work_order", "request")
 
 
@@ -167,7 +169,7 @@ class TicketController(BuiltinController):
         if action == "urge":
             return store.urge(ticket_id, by=context.user)
         if action == "process":
-            return store.take(ticket_id, by=context.user)
+            return store.take(ticket_id, by=context.user, assignee=ASSIGNEE)
         if action == "comment":
             text = _comment_text(TicketController.text_of(context), ticket_id) or _upstream_summary(
                 context

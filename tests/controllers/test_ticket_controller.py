@@ -101,7 +101,8 @@ def test_process_and_comment(
     processed = ticket.handle(make_context(f"process ticket {EXTERNAL}", user="U0ONCALL"))
     assert processed.ok
     stored = services.tickets.find(EXTERNAL)
-    assert (stored.status, stored.assignee) == ("in_progress", "U0ONCALL")
+    assert (stored.status, stored.assignee) == ("in_progress", "digital-employee")
+    assert stored.history[-1] == {"at": stored.updated_at, "by": "U0ONCALL", "event": "processing"}
 
     commented = ticket.handle(make_context(f"add a comment to {EXTERNAL}: bank confirmed"))
     assert commented.ok

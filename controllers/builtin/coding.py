@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
@@ -17,6 +19,23 @@ CODING_SYSTEM_PROMPT = (
 )
 
 
+#: Signs of code in a message: syntax, stack traces, languages and coding verbs.
+_CODE_CUES = re.compile(
+    r"```|`[^`]+`|\b(?:def|class|import|return|select|insert|update|delete|from|where|join|"
+    r"function|const|var|let|public|static|void|lambda|async|await)\b.*[(){}=;:]|"
+    r"\b(?:traceback|stack ?trace|exception|segfault|null ?pointer|compile|compiler|syntax error|"
+    r"regex|regexp|sql|query|script|snippet|function|method|refactor|unit test|pytest|junit|"
+    r"python|java|javascript|typescript|golang|rust|bash|shell|powershell|pandas|spring|"
+    r"(?:source|my|this|the|some|our|your) code|code review|coding|program|debug|api call|json|yaml|csv parsing|git|awk|sed|grep|jq|"
+    r"PR|MR|pull request|merge request|rebase|merge conflict|stored proc\w*|CTE|dockerfile|"
+    r"makefile|cron expression)\b|"
+    r"[A-Za-z]+(?:Error|Exception)\b|\w+\.(?:py|java|js|ts|go|sql|sh|rb|cs):\d+|"
+    r"代码|脚本|函数|正则|报错堆栈|堆栈|编译|单元测试|查询语句|递归查询|存储过程|写个|写一个|"
+    r"优化.*sql",
+    re.I,
+)
+
+
 class CodingController(BuiltinController):
     """Writes, explains, reviews and fixes code with the LLM."""
 
@@ -26,6 +45,8 @@ class CodingController(BuiltinController):
         """Always takes a non-empty message; says whether the LLM or only snippets will answer."""
         if not context.text.strip():
             return DryRunResult(ok=False, reason="empty message")
+        if not _CODE_CUES.search(self.text_of(context, CODE_CHARS)):
+            return DryRunResult(ok=False, reason="no code, stack trace or coding request in it")
         if context.services.llm is None:
             return DryRunResult(ok=True, reason="no LLM configured: knowledge-base snippets only")
         return DryRunResult(ok=True, reason="LLM available")

@@ -36,6 +36,12 @@ _ACTIONS: tuple[tuple[Action, re.Pattern[str]], ...] = (
         ),
     ),
 )
+#: Words that refer to a ticket without naming it ("any update on my request?").
+_TICKET_WORDS = re.compile(
+    r"\bticket|\bwork ?order|\brequest\b|\bcase\b|\bmy (?:issue|order)\b|"
+    r"工单|单子|单号|提的单|我的单|进度",
+    re.I,
+)
 #: Who works a ticket the brain was asked to process: the digital employee itself.
 ASSIGNEE = "digital-employee"
 _ID_KINDS = ("ticket", "incident", "access", "change", "work_order", "request")
@@ -140,7 +146,8 @@ class TicketController(BuiltinController):
             (ids if self._is_ticket_id(token, context) else invalid).append(token)
         plan = _Plan(action=detect_action(self.text_of(context)), ids=ids, invalid=invalid)
         store = context.services.tickets
-        if not ids and not invalid and store is not None:
+        refers = plan.action != "status" or bool(_TICKET_WORDS.search(self.text_of(context)))
+        if not ids and not invalid and store is not None and refers:
             plan.own_open = store.list_by_requester(context.user, open_only=True)
             if len(plan.own_open) == 1:
                 plan.ids, plan.implied = [plan.own_open[0].id], True

@@ -170,6 +170,8 @@ def test_without_an_id_the_requesters_open_tickets_are_used(
     close = ticket.handle(make_context("please close my ticket"))
     assert not close.ok and close.missing == ["ticket_id"]
     assert "Which ticket should I close?" in close.summary
+    # a message that does not refer to a ticket is not completed with one
+    assert not ticket.dry_run(make_context("book a table for four tonight")).ok
     # someone else's tickets are never offered
     stranger = make_context("any update on my ticket?", user="U0STRANGER")
     assert ticket.handle(stranger).missing == ["ticket_id"]

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-SignalKind = Literal["alert", "metric", "exit_code"]
+SignalKind = Literal["alert", "metric", "exit_code", "job_failure"]
 
 _ALERT = re.compile(
     r"\[(?P<status>FIRING|RESOLVED|ALERTING|OK)(?::(?P<count>\d+))?\]\s*"
@@ -22,8 +22,34 @@ _METRICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("latency", re.compile(r"\blatency\b|\bp9[59]\b|response time|延迟|时延|响应时间", re.I)),
     ("error_rate", re.compile(r"error rate|\b5xx\b|错误率|失败率|报错率", re.I)),
     ("lag", re.compile(r"\blag\b|积压|堆积", re.I)),
+    ("network", re.compile(r"packet loss|\bicmp\b|丢包|网络抖动", re.I)),
+    (
+        "certificate",
+        re.compile(r"\bcert(?:ificate)?s?\b.{0,20}expir|证书.{0,10}(?:过期|到期)", re.I),
+    ),
 )
-_VALUE = re.compile(r"(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>%|ms|s\b|秒|毫秒)", re.I)
+_VALUE = re.compile(
+    r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>%|ms|s\b|秒|毫秒|k\b|m\b|万|days?\b|天)", re.I
+)
+#: Parts that make a CamelCase word an alert name ("KubePodCrashLooping", "InstanceDown").
+_ALERT_NAME_PART = re.compile(
+    r"High|Low|Down|Full|Fill|Error|Rate|Usage|Latency|Lag|Crash|Fail|Expir|Unreachable|Slow|"
+    r"Pressure|Restart|Throttl|Missing|Absent|Pending|Backlog|OutOf"
+)
+_CAMEL = re.compile(r"(?<![\w.])(?P<name>[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*){1,8})(?![\w.])")
+#: A job that failed without an exit status ("跑批任务失败了", "backup job timed out").
+_JOB_FAILED = re.compile(
+    r"(?:\b(?:job|batch|cron|backup|export|import|etl)\b|任务|跑批|批处理|备份)"
+    r"[^\n。，,.!?！？]{0,30}?"
+    r"(?:\bfail(?:ed|s|ing)?\b|\bdied\b|\bkilled\b|\btimed? ?out\b|\bhung\b|\bstuck\b|"
+    r"失败|超时|没结束|挂了|卡住)",
+    re.I,
+)
+_ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+              "八": 8, "九": 9}  # fmt: skip
+_EXIT_ZH = re.compile(
+    r"(?:退出码|返回码|退出状态)\s*[:：是为]?\s*(?P<code>[零一二两三四五六七八九十百]{1,4})"
+)
 _MOUNT = re.compile(r"(?<![\w/])(?P<mount>/[\w./-]*)")
 _EXIT = re.compile(
     r"(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|return(?:ed)?\s+code|退出码|返回码|退出状态)"
@@ -31,8 +57,11 @@ _EXIT = re.compile(
     re.I,
 )
 _OOMKILLED = re.compile(r"\bOOMKilled\b|\bOOM[- ]?kill", re.I)
+#: A job name looks like an identifier ("settle_batch", "eod-export", "recon2"), not a verb.
 _JOB = re.compile(
-    r"(?:\b(?:job|task|cron(?:job)?|batch)\s+|任务\s*)(?P<job>[A-Za-z_][\w.-]*)", re.I
+    r"(?:\b(?:job|task|cron(?:job)?|batch)\s+|任务\s*)"
+    r"(?P<job>[A-Za-z_][\w.-]*[_.\-\d][\w.-]*|[A-Za-z_]+(?=\s+(?:exited|failed|died)))",
+    re.I,
 )
 _HOST = re.compile(
     r"(?<![\w.-])(?P<host>[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d{1,3}(?:\.[a-z0-9.-]+)?)\b"
@@ -42,7 +71,10 @@ _SERVICE = re.compile(
 )
 #: Words saying the text is about an alert, so a metric named without a figure still counts.
 _ALERT_WORDS = re.compile(
-    r"\balert|\balarm|\bfiring\b|\bpaged\b|\bpaging\b|\bon-?call\b|告警|报警|预警", re.I
+    r"\balert|\balarm|\bfiring\b|\bpaged\b|\bmonitoring\b|"
+    r"prometheus|zabbix|pagerduty|grafana|nagios|datadog|opsgenie|alertmanager|"
+    r"告警|报警|预警|监控",
+    re.I,
 )
 _CRITICAL = re.compile(r"\bcritical\b|\bsev(?:erity)?[ =:]*1\b|\bP1\b|严重|紧急|致命", re.I)
 _WARNING = re.compile(r"\bwarning\b|\bwarn\b|警告", re.I)
@@ -106,6 +138,16 @@ def parse_alerts(text: str, known_hosts: list[str] | None = None) -> ParsedAlert
             AlertSignal(kind="alert", name=match["name"], status=status, labels=labels)
         )
     alerting = bool(parsed.signals) or bool(_ALERT_WORDS.search(text))
+    named = {s.name for s in parsed.signals}
+    for match in _CAMEL.finditer(text):
+        name = match["name"]
+        if (
+            name not in named
+            and _ALERT_NAME_PART.search(name)
+            and not name.endswith(("Error", "Exception"))  # a program's exception, not an alert
+        ):
+            named.add(name)
+            parsed.signals.append(AlertSignal(kind="alert", name=name))
     if not parsed.signals:
         labels_seen.update({m["key"]: m["value"].strip("\"'") for m in _LABEL.finditer(text)})
     for name, pattern in _METRICS:
@@ -131,6 +173,7 @@ def parse_alerts(text: str, known_hosts: list[str] | None = None) -> ParsedAlert
             )
         )
     codes = [int(m["code"]) for m in _EXIT.finditer(text)]
+    codes += [n for m in _EXIT_ZH.finditer(text) if (n := _zh_number(m["code"])) is not None]
     if _OOMKILLED.search(text) and 137 not in codes:
         codes.append(137)
     job = _JOB.search(text)
@@ -143,6 +186,14 @@ def parse_alerts(text: str, known_hosts: list[str] | None = None) -> ParsedAlert
                 meaning=EXIT_CODE_MEANINGS.get(code, "non-zero exit: see the job's log"),
             )
         )
+    if not codes:
+        failed = _JOB_FAILED.search(text)
+        if failed:
+            parsed.signals.append(
+                AlertSignal(kind="job_failure", name=job["job"] if job else "job", value=None)
+            )
+    if alerting and not parsed.signals:
+        parsed.signals.append(AlertSignal(kind="alert", name="alert"))
     hosts = list(known_hosts or [])
     instance = labels_seen.get("instance") or labels_seen.get("host")
     if instance:
@@ -159,3 +210,22 @@ def parse_alerts(text: str, known_hosts: list[str] | None = None) -> ParsedAlert
         )
     parsed.severity = severity or None
     return parsed
+
+
+def _zh_number(token: str) -> int | None:
+    """A small Chinese numeral ("二", "十三", "一百三十七") as an int."""
+    if all(ch in _ZH_DIGITS for ch in token):
+        return int("".join(str(_ZH_DIGITS[ch]) for ch in token))
+    total, current = 0, 0
+    for ch in token:
+        if ch in _ZH_DIGITS:
+            current = _ZH_DIGITS[ch]
+        elif ch == "十":
+            total += (current or 1) * 10
+            current = 0
+        elif ch == "百":
+            total += (current or 1) * 100
+            current = 0
+        else:
+            return None
+    return total + current

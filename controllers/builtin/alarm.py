@@ -47,6 +47,16 @@ GENERIC_STEPS: dict[str, tuple[str, ...]] = {
         "Read the job's log around the exit and the scheduler's record of the run.",
         "For 137, compare peak memory with the container or cgroup limit before re-running.",
     ),
+    "job_failure": (
+        "Read the job's log around the failure and the scheduler's record of the run.",
+        "Check its inputs and dependencies (files, database, upstream jobs) before re-running.",
+    ),
+    "network": (
+        "Measure loss and latency along the path (mtr) and check the interface error counters.",
+    ),
+    "certificate": (
+        "Find every endpoint using the certificate and renew it through a standard change.",
+    ),
     "alert": ("Open the alert's dashboard and confirm the signal is real, not a scrape gap.",),
 }
 
@@ -128,6 +138,8 @@ def _label(signal: AlertSignal) -> str:
         return signal.name
     if signal.kind == "exit_code":
         return f"{signal.name} exited with {signal.value} ({signal.meaning})"
+    if signal.kind == "job_failure":
+        return f"{signal.name} failed"
     mount = signal.labels.get("mountpoint")
     return " ".join(part for part in (signal.name, mount, signal.value) if part)
 

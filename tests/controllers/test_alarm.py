@@ -69,6 +69,30 @@ def test_alert_words_make_a_bare_metric_count() -> None:
     assert parsed.services == ["order-service"]
 
 
+@pytest.mark.parametrize(
+    ("text", "kind", "name", "value"),
+    [
+        ("prometheus fired KubePodCrashLooping namespace=settlement pod=ledger-7f", "alert",
+         "KubePodCrashLooping", None),
+        ("收到 PagerDuty 告警 InstanceDown，host=db-prd-03", "alert", "InstanceDown", None),
+        ("夜间跑批任务失败了，收到了短信告警", "job_failure", "job", None),
+        ("backup job timed out twice this week", "job_failure", "job", None),
+        ("清算跑批昨晚又失败了，退出码是二", "exit_code", "process", "2"),
+        ("zabbix: ICMP packet loss 40% on core-sw-02", "metric", "network", "40%"),
+        ("kafka consumer lag on topic trade-events is 250k and growing", "metric", "lag", "250k"),
+        ("生产环境全部接口 500，告警全红", "alert", "alert", None),
+    ],
+)  # fmt: skip
+def test_alerts_in_looser_forms(text: str, kind: str, name: str, value: str | None) -> None:
+    signals = parse_alerts(text).signals
+    assert any((s.kind, s.name, s.value) == (kind, name, value) for s in signals), signals
+
+
+def test_program_exceptions_are_not_alert_names() -> None:
+    assert parse_alerts("KeyError: 'settle_date' in recon.py, TypeError too").signals == []
+    assert parse_alerts("k8s 集群 CPU 配额要调大").signals == []
+
+
 def test_plain_chat_is_not_an_alert() -> None:
     assert parse_alerts("the cpu in my laptop is old, can I get a new one?").signals == []
     assert parse_alerts("book a table for four tonight").signals == []

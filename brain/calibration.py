@@ -1,0 +1,239 @@
+"""Calibration: the raw weighted five-signal total -> a confidence that means P(route is right).
+
+Seed 002 admits its weighted score is not a probability. The calibrator turns the engine's raw
+total (plus a few features of the same decision) into the probability that routing to that
+controller is right, learned from labelled decisions (`brain eval --val`, or cross-validation on
+`--train`), so that "routes taken at >= 0.8 are right >= 80% of the time" holds on held-out data.
+
+Apply signature (called by the engine for every ranked candidate)::
+
+    Calibrator.apply(total: float, *, margin: float = 0.0, semantic: float = 0.0,
+                     keyword: float = 0.0, knowledge: float = 0.0) -> float
+
+- `total`: the raw weighted total of the five signals (0..1);
+- `margin`: this candidate's total minus the best rival's (negative for the runner-ups);
+- `semantic`, `keyword`, `knowledge`: the candidate's own signals (0..1).
+
+Model: a logistic regression over (total, margin, semantic, keyword, knowledge), followed by an
+isotonic regression of the outcome on the logistic score (monotone, fixes the tails). The
+coefficient of `total` is kept >= 0, so the confidence never falls when the total rises.
+
+Default (no fit, no stored file): the identity on the clipped raw total, exactly the uncalibrated
+score the seeds route on. It is documented as uncalibrated (`Calibrator.fitted` is False) and
+`brain eval --val FILE` writes a fitted one to `$BRAIN_HOME/calibration.json`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+#: Feature order of the logistic model.
+FEATURES: tuple[str, ...] = ("total", "margin", "semantic", "keyword", "knowledge")
+FORMAT_VERSION = 1
+
+
+def _clip01(value: float) -> float:
+    return min(max(float(value), 0.0), 1.0)
+
+
+@dataclass(slots=True)
+class ReliabilityBin:
+    """One row of a reliability table: confidences in [low, high) and how often they were right."""
+
+    low: float
+    high: float
+    count: int
+    mean_confidence: float
+    accuracy: float
+
+
+@dataclass
+class Calibrator:
+    """Maps a raw total (+ features) to P(route is right); see the module docstring."""
+
+    coef: list[float] = field(default_factory=list)
+    intercept: float = 0.0
+    #: Isotonic knots: logistic score (x, increasing) -> probability (y, non-decreasing).
+    knots_x: list[float] = field(default_factory=list)
+    knots_y: list[float] = field(default_factory=list)
+    samples: int = 0
+    source: str = "default (identity on the raw total)"
+
+    @property
+    def fitted(self) -> bool:
+        """True when learned from labelled data; False for the identity default."""
+        return len(self.coef) == len(FEATURES)
+
+    def _linear(self, row: Mapping[str, float]) -> float:
+        return self.intercept + sum(
+            c * float(row.get(name, 0.0)) for c, name in zip(self.coef, FEATURES, strict=True)
+        )
+
+    def apply(
+        self,
+        total: float,
+        *,
+        margin: float = 0.0,
+        semantic: float = 0.0,
+        keyword: float = 0.0,
+        knowledge: float = 0.0,
+        **_: float,
+    ) -> float:
+        """Calibrated confidence 0..1 (extra keyword arguments are ignored)."""
+        if not self.fitted:
+            return _clip01(total)
+        row = {
+            "total": total,
+            "margin": margin,
+            "semantic": semantic,
+            "keyword": keyword,
+            "knowledge": knowledge,
+        }
+        z = self._linear(row)
+        if self.knots_x:
+            return _clip01(float(np.interp(z, self.knots_x, self.knots_y)))
+        return _clip01(1.0 / (1.0 + math.exp(-z)))
+
+    @classmethod
+    def fit(
+        cls,
+        rows: Sequence[Mapping[str, float]],
+        right: Sequence[bool],
+        *,
+        source: str = "fitted",
+    ) -> Calibrator:
+        """Learn from decisions: `rows` hold the FEATURES of the routed candidate, `right` the
+        outcome (routing there was right). Needs both outcomes; else the default is returned."""
+        from sklearn.isotonic import IsotonicRegression
+        from sklearn.linear_model import LogisticRegression
+
+        y = np.asarray(right, dtype=bool)
+        if len(rows) != len(y):
+            raise ValueError("rows and right must have the same length")
+        if len(y) < 4 or y.all() or not y.any():
+            return cls(source=f"default: too little or one-sided data to fit ({len(y)} rows)")
+        x = np.array([[float(r.get(name, 0.0)) for name in FEATURES] for r in rows])
+        use = list(range(len(FEATURES)))
+        model = LogisticRegression(C=10.0, max_iter=1000).fit(x[:, use], y)
+        if model.coef_[0][0] < 0:  # keep the confidence monotone in the total
+            use = use[1:]
+            model = LogisticRegression(C=10.0, max_iter=1000).fit(x[:, use], y)
+        coef = [0.0] * len(FEATURES)
+        for position, index in enumerate(use):
+            coef[index] = float(model.coef_[0][position])
+        intercept = float(model.intercept_[0])
+        z = x @ np.array(coef) + intercept
+        iso = IsotonicRegression(out_of_bounds="clip", y_min=0.0, y_max=1.0).fit(z, y)
+        knots_x = [float(v) for v in iso.X_thresholds_]
+        knots_y = [float(v) for v in iso.y_thresholds_]
+        return cls(
+            coef=coef,
+            intercept=intercept,
+            knots_x=knots_x,
+            knots_y=knots_y,
+            samples=len(y),
+            source=source,
+        )
+
+    # -- persistence ---------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready parameters."""
+        return {
+            "format": FORMAT_VERSION,
+            "features": list(FEATURES),
+            "coef": self.coef,
+            "intercept": self.intercept,
+            "knots_x": self.knots_x,
+            "knots_y": self.knots_y,
+            "samples": self.samples,
+            "source": self.source,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Calibrator:
+        """Rebuild from `to_dict`; ValueError with a clear message when malformed."""
+        if not isinstance(data, Mapping) or data.get("format") != FORMAT_VERSION:
+            raise ValueError("not a calibration file of this version")
+        if list(data.get("features", [])) != list(FEATURES):
+            raise ValueError("calibration features differ from this version's")
+        coef = [float(v) for v in data.get("coef", [])]
+        if coef and len(coef) != len(FEATURES):
+            raise ValueError("calibration coefficients do not match the features")
+        knots_x = [float(v) for v in data.get("knots_x", [])]
+        knots_y = [float(v) for v in data.get("knots_y", [])]
+        if len(knots_x) != len(knots_y) or any(b < a for a, b in itertools.pairwise(knots_x)):
+            raise ValueError("calibration knots are malformed")
+        return cls(
+            coef=coef,
+            intercept=float(data.get("intercept", 0.0)),
+            knots_x=knots_x,
+            knots_y=knots_y,
+            samples=int(data.get("samples", 0)),
+            source=str(data.get("source", "loaded")),
+        )
+
+    def save(self, path: Path | str) -> Path:
+        """Write atomically (temp file + rename), so a crash never leaves half a file."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".calibration-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(self.to_dict(), handle, indent=1)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return target
+
+    @classmethod
+    def load(cls, path: Path | str) -> Calibrator:
+        """Read a saved calibrator; ValueError when the file is not one."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueError(f"cannot read calibration {path}: {exc}") from exc
+        return cls.from_dict(data)
+
+
+def reliability_table(
+    confidences: Sequence[float], right: Sequence[bool], *, bins: int = 10
+) -> list[ReliabilityBin]:
+    """Bins of confidence vs observed accuracy (empty bins left out)."""
+    conf = np.clip(np.asarray(confidences, dtype=float), 0.0, 1.0)
+    ok = np.asarray(right, dtype=bool)
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    table: list[ReliabilityBin] = []
+    for i in range(bins):
+        low, high = float(edges[i]), float(edges[i + 1])
+        mask = (conf >= low) & ((conf < high) if i < bins - 1 else (conf <= high))
+        if mask.any():
+            table.append(
+                ReliabilityBin(
+                    low=round(low, 2),
+                    high=round(high, 2),
+                    count=int(mask.sum()),
+                    mean_confidence=round(float(conf[mask].mean()), 4),
+                    accuracy=round(float(ok[mask].mean()), 4),
+                )
+            )
+    return table
+
+
+def expected_calibration_error(confidences: Sequence[float], right: Sequence[bool]) -> float:
+    """Weighted mean |accuracy - confidence| over 10 bins."""
+    table = reliability_table(confidences, right)
+    n = sum(b.count for b in table)
+    if not n:
+        return 0.0
+    return round(sum(b.count * abs(b.accuracy - b.mean_confidence) for b in table) / n, 4)

@@ -1,0 +1,520 @@
+"""Semantic signal (seed 000, 30%): how well a message matches each controller's responsibilities.
+
+`SemanticScorer.fit(controllers, embedder)` learns from every controller's description, label,
+examples and keywords (short texts); `.score(text)` gives each controller a 0..1 score.
+
+How (no LLM, a few numpy products per query, whatever the number of controllers):
+
+- two views of every text: the MiniLM sentence embedding (when the dense model is there) and
+  character 2-4-gram (`knowledge.sparse.char_ngrams`, language-agnostic: Chinese needs no
+  segmenter) plus word 1-2-gram TF-IDF;
+- P(controller | text) is a product of experts: a multinomial logistic regression on the
+  embedding (on the TF-IDF without the dense model) times a multinomial naive Bayes on the
+  TF-IDF, weighted ENSEMBLE_WEIGHT : 1 - ENSEMBLE_WEIGHT in log space. The naive Bayes fits in
+  one sparse product and is kept sparse, so 1,000 controllers stay cheap in memory and time;
+- out-of-scope gate: how far the text is from everything the controllers were described with.
+  With negative examples (texts no controller should take: `negatives=`, or
+  `<cache_dir>/negatives.jsonl`, which also become a "none" class), a small logistic model over
+  the ensemble's confidence, margin and "none" probability and the nearest-example cosines
+  predicts P(out of scope); it learns from out-of-fold features, so it sees the classifier as
+  it behaves on unseen text.
+  Without negatives, the gate is the conformal p-value of the nearest-example cosine among the
+  training texts' own leave-one-out cosines (`min(1, p / GATE_ALPHA)`).
+- score[c] = P(c | text) * gate: the probability that the text is in scope and belongs to c.
+
+Without the dense model (`get_dense_embedder()` is None) only the TF-IDF features are used and
+the nearest-example cosines are taken in the character TF-IDF space: lower quality, same API.
+
+Fitted scorers are cached on disk (`cache_dir/semantic-<key>.joblib`, the key hashing the
+controllers' texts, the negatives and the embedder kind), so `brain ask` never refits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from knowledge.sparse import char_ngrams
+
+if TYPE_CHECKING:
+    from controllers.base import Controller
+    from knowledge.embedder import DenseEmbedder
+
+log = logging.getLogger(__name__)
+
+FORMAT_VERSION = 1
+#: Sample weight of a keyword or label as a training text (examples weigh 1).
+SHORT_TEXT_WEIGHT = 0.5
+#: Inverse regularisation of the logistic regression.
+CLASSIFIER_C = 10.0
+#: Weight of the logistic regression's log-probabilities in the product of experts.
+ENSEMBLE_WEIGHT = 0.85
+#: Additive smoothing of the naive Bayes.
+BAYES_ALPHA = 0.01
+#: Without negatives, texts whose nearest-example cosine is in the lowest GATE_ALPHA of the
+#: training texts' own are scaled down.
+GATE_ALPHA = 0.2
+#: Negatives needed before the out-of-scope model is trained (fewer: the conformal gate).
+MIN_NEGATIVES = 10
+#: Folds of the out-of-fold features for the out-of-scope model.
+OOS_FOLDS = 3
+#: Rows of the similarity matrix computed at once (bounds memory while fitting).
+CHUNK = 2048
+NONE_LABEL = "__none__"
+NEGATIVES_FILE = "negatives.jsonl"
+
+
+def char_analyzer(text: str) -> list[str]:
+    """Character 2-4-grams, normalised the same way as the knowledge base's sparse channel."""
+    return char_ngrams(text, 2, 4)
+
+
+@dataclass(slots=True)
+class SemanticDetail:
+    """Everything one query produced, for the benchmark and `brain why`."""
+
+    scores: np.ndarray
+    """P(controller | text) * gate, aligned with `SemanticScorer.names`."""
+    probabilities: np.ndarray
+    """P(controller | text) of the ensemble (renormalised without the none class)."""
+    out_of_scope: float
+    """1 - gate: how sure the scorer is that no controller should take the text."""
+    nearest: float
+    """Highest cosine between the text and any controller's training text."""
+
+
+def _training_rows(controllers: Sequence[Controller]) -> tuple[list[str], list[int], list[float]]:
+    texts: list[str] = []
+    labels: list[int] = []
+    weights: list[float] = []
+    for index, controller in enumerate(controllers):
+        full = [str(e) for e in controller.examples if str(e).strip()]
+        if str(controller.description).strip():
+            full.append(str(controller.description))
+        short = [str(k) for k in controller.keywords if str(k).strip()]
+        label = str(getattr(controller, "label", "") or controller.name.replace("_", " "))
+        short.append(label)
+        for text in full:
+            texts.append(text)
+            labels.append(index)
+            weights.append(1.0)
+        for text in short:
+            texts.append(text)
+            labels.append(index)
+            weights.append(SHORT_TEXT_WEIGHT)
+    return texts, labels, weights
+
+
+def cache_key(controllers: Sequence[Controller], negatives: Sequence[str], dense: bool) -> str:
+    """Hash of everything the fitted model depends on."""
+    content = {
+        "format": FORMAT_VERSION,
+        "dense": dense,
+        "controllers": [
+            [
+                c.name,
+                str(getattr(c, "label", "")),
+                str(c.description),
+                [str(k) for k in c.keywords],
+                [str(e) for e in c.examples],
+            ]
+            for c in controllers
+        ],
+        "negatives": list(negatives),
+    }
+    blob = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:20]
+
+
+def read_negatives(path: Path) -> list[str]:
+    """Texts of a JSON-lines file ({"text": ...} per line); bad lines are skipped."""
+    texts: list[str] = []
+    if not path.is_file():
+        return texts
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(row, dict) and isinstance(row.get("text"), str) and row["text"].strip():
+            texts.append(row["text"])
+    return texts
+
+
+class _NaiveBayes:
+    """Multinomial naive Bayes over TF-IDF rows, stored sparse (uniform class prior).
+
+    log P(x | c) = sum_j x_j log((n_cj + a) / (n_c + a V))
+                 = |x|_1 (log a - log(n_c + a V)) + x . log1p(n_cj / a)
+    and the second term is a sparse product, so memory grows with the n-grams each class has,
+    not classes x vocabulary.
+    """
+
+    def __init__(self, alpha: float = BAYES_ALPHA) -> None:
+        self.alpha = alpha
+        self.log_ratio: sp.csr_matrix | None = None
+        self.mass = np.zeros(0)
+
+    def fit(self, x: sp.csr_matrix, y: np.ndarray, w: np.ndarray, classes: int) -> _NaiveBayes:
+        onehot = sp.csr_matrix((w, (y, np.arange(len(y)))), shape=(classes, len(y)))
+        counts = sp.csr_matrix(onehot @ x, dtype=np.float64)
+        totals = np.asarray(counts.sum(axis=1)).ravel()
+        counts.data = np.log1p(counts.data / self.alpha)
+        self.log_ratio = counts.astype(np.float32).tocsr()
+        self.mass = np.log(self.alpha) - np.log(totals + self.alpha * x.shape[1])
+        return self
+
+    def log_proba(self, x: sp.csr_matrix) -> np.ndarray:
+        assert self.log_ratio is not None
+        product = (x @ self.log_ratio.T).toarray()
+        joint = product + np.asarray(x.sum(axis=1)) * self.mass[None, :]
+        return _log_softmax(joint)
+
+
+def _log_softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
+class _Ensemble:
+    """Logistic regression on one view times naive Bayes on the TF-IDF view."""
+
+    def __init__(self, classes: int) -> None:
+        from sklearn.linear_model import LogisticRegression
+
+        self.classes = classes
+        self.logistic = LogisticRegression(C=CLASSIFIER_C, max_iter=300)
+        self.bayes = _NaiveBayes()
+
+    def fit(
+        self, view: np.ndarray | sp.csr_matrix, tfidf: sp.csr_matrix, y: np.ndarray, w: np.ndarray
+    ) -> _Ensemble:
+        self.logistic.fit(view, y, sample_weight=w)
+        self.bayes.fit(tfidf, y, w, self.classes)
+        return self
+
+    def proba(self, view: np.ndarray | sp.csr_matrix, tfidf: sp.csr_matrix) -> np.ndarray:
+        logistic = np.full((view.shape[0], self.classes), -30.0)
+        logistic[:, self.logistic.classes_] = self.logistic.predict_log_proba(view)
+        joint = ENSEMBLE_WEIGHT * logistic + (1.0 - ENSEMBLE_WEIGHT) * self.bayes.log_proba(tfidf)
+        return np.exp(_log_softmax(joint))
+
+
+def _oos_features(
+    probabilities: np.ndarray, none_column: int | None, cosines: np.ndarray
+) -> np.ndarray:
+    """Per query: log max prob, log margin, log P(none), nearest cosine, mean of the top 5."""
+    if none_column is None:
+        inscope = probabilities
+        none = np.zeros(len(probabilities))
+    else:
+        inscope = np.delete(probabilities, none_column, axis=1)
+        none = probabilities[:, none_column]
+    inscope = inscope / np.maximum(inscope.sum(axis=1, keepdims=True), 1e-12)
+    if inscope.shape[1] > 1:
+        top2 = -np.partition(-inscope, 1, axis=1)[:, :2]
+        best, second = top2[:, 0], top2[:, 1]
+    else:
+        best, second = inscope[:, 0], np.zeros(len(inscope))
+    k = min(5, cosines.shape[1])
+    topk = -np.partition(-cosines, k - 1, axis=1)[:, :k]
+    return np.column_stack(
+        [
+            np.log(best + 1e-6),
+            np.log(best + 1e-6) - np.log(second + 1e-6),
+            np.log(none + 1e-6),
+            topk.max(axis=1),
+            topk.mean(axis=1),
+        ]
+    )
+
+
+@dataclass(slots=True)
+class _Views:
+    """The feature views of some texts."""
+
+    tfidf: sp.csr_matrix
+    """Character and word TF-IDF side by side."""
+    chars: sp.csr_matrix
+    dense: np.ndarray | None
+
+    @property
+    def view(self) -> np.ndarray | sp.csr_matrix:
+        """What the logistic regression reads."""
+        return self.dense if self.dense is not None else self.tfidf
+
+    @property
+    def space(self) -> np.ndarray | sp.csr_matrix:
+        """Where nearest-example cosines are taken (L2-normalised rows)."""
+        return self.dense if self.dense is not None else self.chars
+
+    def rows(self, index: np.ndarray) -> _Views:
+        return _Views(
+            tfidf=self.tfidf[index],
+            chars=self.chars[index],
+            dense=self.dense[index] if self.dense is not None else None,
+        )
+
+
+class SemanticScorer:
+    """Fitted semantic model over a controller set; `score(text)` per controller, 0..1."""
+
+    def __init__(
+        self,
+        *,
+        names: list[str],
+        char_vectorizer: Any,
+        word_vectorizer: Any,
+        ensemble: _Ensemble,
+        none_column: int | None,
+        reference: np.ndarray | sp.csr_matrix,
+        oos_model: Any | None,
+        gate_reference: np.ndarray,
+        dense: bool,
+    ) -> None:
+        self.names = names
+        self.char_vectorizer = char_vectorizer
+        self.word_vectorizer = word_vectorizer
+        self.ensemble = ensemble
+        self.none_column = none_column
+        self.reference = reference
+        self.oos_model = oos_model
+        self.gate_reference = gate_reference
+        self.dense = dense
+        self.embedder: DenseEmbedder | None = None  # attached after fit/load, never pickled
+        self._inscope_columns = np.arange(len(names))
+
+    # -- fitting -------------------------------------------------------------------------
+    @classmethod
+    def fit(
+        cls,
+        controllers: Sequence[Controller],
+        embedder: DenseEmbedder | None,
+        *,
+        cache_dir: Path | str | None = None,
+        negatives: Sequence[str] | None = None,
+    ) -> SemanticScorer:
+        """Fit on the controllers' texts (cached under `cache_dir` when given).
+
+        `negatives`: texts no controller should take; default: `<cache_dir>/negatives.jsonl`.
+        """
+        if not controllers:
+            raise ValueError("no controllers to fit the semantic scorer on")
+        cache = Path(cache_dir) if cache_dir is not None else None
+        if negatives is None:
+            negatives = read_negatives(cache / NEGATIVES_FILE) if cache is not None else []
+        key = cache_key(controllers, negatives, embedder is not None)
+        path = cache / f"semantic-{key}.joblib" if cache is not None else None
+        if path is not None and path.is_file():
+            try:
+                loaded = cls.load(path, embedder)
+                if loaded.names == [c.name for c in controllers]:
+                    return loaded
+            except Exception as exc:  # a stale or broken cache is refitted, not fatal
+                log.warning("semantic cache %s unusable (%s); refitting", path, exc)
+        scorer = cls._fit(controllers, embedder, list(negatives))
+        if path is not None:
+            try:
+                scorer.save(path)
+            except OSError as exc:
+                log.warning("could not cache the semantic model at %s: %s", path, exc)
+        return scorer
+
+    @classmethod
+    def _fit(
+        cls,
+        controllers: Sequence[Controller],
+        embedder: DenseEmbedder | None,
+        negatives: list[str],
+    ) -> SemanticScorer:
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        names = [c.name for c in controllers]
+        texts, labels, weights = _training_rows(controllers)
+        none_label = len(names)
+        if negatives:
+            texts += negatives
+            labels += [none_label] * len(negatives)
+            weights += [1.0] * len(negatives)
+        classes = len(names) + (1 if negatives else 0)
+        if classes < 2:
+            raise ValueError("the semantic scorer needs at least two classes to tell apart")
+        y = np.asarray(labels)
+        w = np.asarray(weights)
+        char_vectorizer = TfidfVectorizer(
+            analyzer=char_analyzer, sublinear_tf=True, dtype=np.float32
+        )
+        word_vectorizer = TfidfVectorizer(
+            analyzer="word",
+            ngram_range=(1, 2),
+            token_pattern=r"(?u)\b\w+\b",
+            sublinear_tf=True,
+            dtype=np.float32,
+        )
+        chars = char_vectorizer.fit_transform(texts)
+        words = word_vectorizer.fit_transform(texts)
+        views = _Views(
+            tfidf=sp.hstack([chars, words], format="csr"),
+            chars=chars,
+            dense=embedder.embed(texts) if embedder is not None else None,
+        )
+        ensemble = _Ensemble(classes).fit(views.view, views.tfidf, y, w)
+        inscope = y != none_label
+        reference = views.space[inscope]
+        loo = _leave_one_out_nearest(views.space, inscope)
+        oos_model = None
+        if len(negatives) >= MIN_NEGATIVES:
+            oos_model = _fit_oos_model(views, y, w, classes, none_label)
+        scorer = cls(
+            names=names,
+            char_vectorizer=char_vectorizer,
+            word_vectorizer=word_vectorizer,
+            ensemble=ensemble,
+            none_column=none_label if negatives else None,
+            reference=reference,
+            oos_model=oos_model,
+            gate_reference=np.sort(loo[inscope]).astype(np.float32),
+            dense=embedder is not None,
+        )
+        scorer.embedder = embedder
+        return scorer
+
+    # -- scoring -------------------------------------------------------------------------
+    def _views(self, texts: Sequence[str]) -> _Views:
+        dense: np.ndarray | None = None
+        if self.dense:
+            if self.embedder is None:
+                raise RuntimeError("this scorer was fitted with the dense model, which is missing")
+            if len(texts) == 1:  # the engine's query embedding: LRU-cached, shared
+                dense = self.embedder.embed_query(texts[0])[None, :]
+            else:
+                dense = self.embedder.embed(texts)
+        chars = self.char_vectorizer.transform(texts)
+        words = self.word_vectorizer.transform(texts)
+        return _Views(tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense)
+
+    def analyse_many(self, texts: Sequence[str]) -> list[SemanticDetail]:
+        """Scores and their parts for several texts (batched)."""
+        views = self._views(texts)
+        probabilities = self.ensemble.proba(views.view, views.tfidf)
+        cosines = _cosines(views.space, self.reference)
+        nearest = cosines.max(axis=1)
+        if self.oos_model is not None:
+            features = _oos_features(probabilities, self.none_column, cosines)
+            gate = 1.0 - self.oos_model.predict_proba(features)[:, 1]
+        else:
+            rank = np.searchsorted(self.gate_reference, nearest, side="right")
+            pvalue = (rank + 1) / (len(self.gate_reference) + 1)
+            gate = np.minimum(1.0, pvalue / GATE_ALPHA)
+        inscope = probabilities[:, self._inscope_columns]
+        inscope = inscope / np.maximum(inscope.sum(axis=1, keepdims=True), 1e-12)
+        scores = inscope * gate[:, None]
+        return [
+            SemanticDetail(
+                scores=scores[i].astype(np.float32),
+                probabilities=inscope[i].astype(np.float32),
+                out_of_scope=float(1.0 - gate[i]),
+                nearest=float(nearest[i]),
+            )
+            for i in range(len(texts))
+        ]
+
+    def analyse(self, text: str) -> SemanticDetail:
+        """Scores and their parts for one text."""
+        return self.analyse_many([text])[0]
+
+    def score(self, text: str) -> dict[str, float]:
+        """0..1 per controller: P(the text is in scope and belongs to that controller)."""
+        detail = self.analyse(text)
+        return dict(zip(self.names, detail.scores.tolist(), strict=True))
+
+    # -- persistence ---------------------------------------------------------------------
+    def save(self, path: Path | str) -> Path:
+        """joblib dump, atomically (temp file + rename); the embedder is not stored."""
+        import joblib
+
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        embedder, self.embedder = self.embedder, None
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".semantic-", suffix=".joblib")
+        os.close(fd)
+        try:
+            joblib.dump({"format": FORMAT_VERSION, "scorer": self}, tmp)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        finally:
+            self.embedder = embedder
+        return target
+
+    @classmethod
+    def load(cls, path: Path | str, embedder: DenseEmbedder | None) -> SemanticScorer:
+        """Read a saved scorer and attach the embedder (ValueError when it does not fit)."""
+        import joblib
+
+        data = joblib.load(path)
+        if not isinstance(data, dict) or data.get("format") != FORMAT_VERSION:
+            raise ValueError("not a semantic model of this version")
+        scorer = data["scorer"]
+        if not isinstance(scorer, cls):
+            raise ValueError("not a semantic model")
+        if scorer.dense and embedder is None:
+            raise ValueError("the cached model needs the dense embedder, which is missing")
+        scorer.embedder = embedder
+        return scorer
+
+
+def _cosines(queries: np.ndarray | sp.spmatrix, reference: np.ndarray | sp.spmatrix) -> np.ndarray:
+    """Cosines of queries against reference rows (both L2-normalised), as a dense array."""
+    product = queries @ reference.T
+    return np.asarray(product.toarray() if sp.issparse(product) else product, dtype=np.float32)
+
+
+def _leave_one_out_nearest(space: np.ndarray | sp.spmatrix, inscope: np.ndarray) -> np.ndarray:
+    """Each row's highest cosine to another in-scope training text."""
+    reference = space[inscope]
+    positions = np.flatnonzero(inscope)
+    nearest = np.zeros(space.shape[0], dtype=np.float32)
+    for start in range(0, space.shape[0], CHUNK):
+        stop = min(start + CHUNK, space.shape[0])
+        block = _cosines(space[start:stop], reference)
+        rows = np.arange(start, stop)
+        own = np.searchsorted(positions, rows)
+        clipped = np.minimum(own, len(positions) - 1)
+        mine = (own < len(positions)) & (positions[clipped] == rows)
+        block[np.flatnonzero(mine), own[mine]] = -1.0
+        nearest[start:stop] = block.max(axis=1) if block.shape[1] else 0.0
+    return nearest
+
+
+def _fit_oos_model(
+    views: _Views, y: np.ndarray, w: np.ndarray, classes: int, none_label: int
+) -> Any:
+    """Logistic model of P(out of scope) on out-of-fold features of the ensemble."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold
+
+    features = np.zeros((len(y), 5))
+    smallest = int(np.bincount(y, minlength=classes).min())
+    folds = StratifiedKFold(n_splits=max(2, min(OOS_FOLDS, smallest)), shuffle=True, random_state=0)
+    for train, held in folds.split(np.zeros(len(y)), y):
+        part, rest = views.rows(train), views.rows(held)
+        ensemble = _Ensemble(classes).fit(part.view, part.tfidf, y[train], w[train])
+        probabilities = ensemble.proba(rest.view, rest.tfidf)
+        reference = part.space[y[train] != none_label]
+        cosines = _cosines(rest.space, reference)
+        features[held] = _oos_features(probabilities, none_label, cosines)
+    model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=1000)
+    model.fit(features, y == none_label)
+    return model

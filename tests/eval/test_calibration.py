@@ -1,0 +1,68 @@
+"""The calibrator: monotone in the total, saved and loaded, a documented default."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from brain.calibration import Calibrator, reliability_table
+
+
+def _synthetic(n: int = 600, seed: int = 0) -> tuple[list[dict[str, float]], list[bool]]:
+    rng = np.random.default_rng(seed)
+    totals = rng.uniform(0.1, 0.95, n)
+    right = rng.uniform(size=n) < totals**2  # raw totals overstate how often they are right
+    rows = [
+        {"total": float(t), "margin": float(t) / 3, "semantic": float(t), "keyword": 0.0}
+        for t in totals
+    ]
+    return rows, [bool(r) for r in right]
+
+
+def test_default_is_identity_on_the_total() -> None:
+    calibrator = Calibrator()
+    assert not calibrator.fitted
+    assert calibrator.apply(0.63) == pytest.approx(0.63)
+    assert calibrator.apply(1.7) == 1.0 and calibrator.apply(-0.2) == 0.0
+
+
+def test_fit_is_monotone_calibrated_and_round_trips(tmp_path: Path) -> None:
+    rows, right = _synthetic()
+    calibrator = Calibrator.fit(rows, right, source="synthetic")
+    assert calibrator.fitted
+    grid = np.linspace(0.0, 1.0, 41)
+    values = [calibrator.apply(t, margin=t / 3, semantic=t) for t in grid]
+    assert all(b >= a - 1e-12 for a, b in itertools.pairwise(values))
+    # The synthetic truth is P(right) = total**2: 0.9 -> ~0.81, 0.5 -> ~0.25.
+    assert calibrator.apply(0.9, margin=0.3, semantic=0.9) == pytest.approx(0.81, abs=0.15)
+    assert calibrator.apply(0.5, margin=0.5 / 3, semantic=0.5) == pytest.approx(0.25, abs=0.15)
+
+    path = calibrator.save(tmp_path / "nested" / "calibration.json")
+    loaded = Calibrator.load(path)
+    for t in (0.2, 0.55, 0.85):
+        assert loaded.apply(t, margin=t / 3, semantic=t) == pytest.approx(
+            calibrator.apply(t, margin=t / 3, semantic=t)
+        )
+    assert json.loads(path.read_text())["source"] == "synthetic"
+
+
+def test_one_sided_data_keeps_the_default_and_bad_files_fail_clearly(tmp_path: Path) -> None:
+    rows, _ = _synthetic(20)
+    assert not Calibrator.fit(rows, [True] * 20).fitted
+    bad = tmp_path / "calibration.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ValueError, match="cannot read calibration"):
+        Calibrator.load(bad)
+    bad.write_text(json.dumps({"format": 99}), encoding="utf-8")
+    with pytest.raises(ValueError, match="not a calibration file"):
+        Calibrator.load(bad)
+
+
+def test_reliability_table_bins() -> None:
+    table = reliability_table([0.05, 0.15, 0.95, 0.99], [False, False, True, False])
+    assert [b.count for b in table] == [1, 1, 2]
+    assert table[-1].accuracy == 0.5

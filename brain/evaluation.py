@@ -1,0 +1,609 @@
+"""`brain eval`: routing quality of the full decision chain on a labelled file.
+
+Rows are JSON lines `{"text": ..., <label>: ...}`; a label of `oos`, `none`, "" or null means no
+controller should take the message. Every row goes through `Brain.decide` (no LLM unless
+ANTHROPIC_API_KEY is set), each with its own user so no row's session colours another's.
+
+- With `train`: one `DeclarativeController` per label, built from its examples (label as name,
+  description from the label's words, keywords mined from its examples), in a THROWAWAY home
+  (temp BRAIN_HOME, empty knowledge base, no sample ingest). Out-of-scope training rows become
+  the semantic scorer's negatives. The calibrator is fitted on `val` when given, else on
+  held-out folds of `train` (5-fold for small sets, one 20% fold for large ones), then the
+  brain is refitted on all of `train` and run on `test`.
+- Without `train`: the current home's controllers on a throwaway COPY of the home (so the
+  evaluation adds nothing to its decision log or memory); with `val`, the fitted calibrator is
+  saved to `$BRAIN_HOME/calibration.json`, where the engine reads it.
+
+"Correct in scope" = decision.controller == label; "OOS detected" = decision.controller is None.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from brain.calibration import Calibrator, expected_calibration_error, reliability_table
+from brain.config import Settings, load_settings
+
+if TYPE_CHECKING:
+    from brain.engine import Brain
+    from brain.types import Decision
+    from controllers.declarative import DeclarativeController
+
+log = logging.getLogger(__name__)
+
+#: Label values that mean "no controller should take this".
+OUT_OF_SCOPE = frozenset({"oos", "none", "null", "out_of_scope", ""})
+#: Label fields tried, in order, when none is given.
+LABEL_FIELDS = ("label", "controller", "intent")
+#: Rows embedded in one batch before they are decided (the embedder's LRU cache holds them).
+PRIME_BATCH = 512
+#: Above this many training rows, calibration uses one held-out fold instead of all five.
+SINGLE_FOLD_ABOVE = 2000
+FOLDS = 5
+#: Keywords mined per label: at most this many, each in >= MIN_SHARE of the label's examples
+#: and with >= MIN_PURITY of its occurrences in that label.
+MAX_KEYWORDS = 8
+MIN_SHARE = 0.08
+MIN_PURITY = 0.6
+#: Environment variables not carried into a throwaway home (it must stay local and empty).
+_NOT_INHERITED = ("BRAIN_HOME", "BRAIN_CONFIG", "BRAIN_QDRANT_URL", "BRAIN_QDRANT_API_KEY")
+_WORD = re.compile(r"[a-z0-9]+(?:[._+#'-][a-z0-9]+)*")
+_STOPWORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "to",
+        "of",
+        "in",
+        "on",
+        "for",
+        "is",
+        "are",
+        "was",
+        "be",
+        "i",
+        "me",
+        "my",
+        "you",
+        "your",
+        "it",
+        "its",
+        "this",
+        "that",
+        "what",
+        "how",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "do",
+        "does",
+        "did",
+        "please",
+        "tell",
+        "with",
+        "from",
+        "at",
+        "by",
+        "about",
+        "have",
+        "has",
+        "not",
+        "any",
+        "there",
+        "their",
+        "them",
+        "they",
+        "we",
+        "our",
+        "us",
+    ]
+)
+
+
+class EvalError(Exception):
+    """The evaluation cannot run as asked; the message says what to fix."""
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledRow:
+    """One message and the controller that should take it (None: none should)."""
+
+    text: str
+    label: str | None
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What the brain decided for one row."""
+
+    row: LabelledRow
+    controller: str | None
+    confidence: float
+    tier: str
+    outcome: str
+    escalate: bool
+    latency_ms: float
+    llm_calls: int
+    features: dict[str, float] = field(default_factory=dict)
+    top: str | None = None
+
+    @property
+    def right(self) -> bool:
+        """In scope: routed to the label; out of scope: not routed."""
+        return self.controller == self.row.label
+
+    @property
+    def top_right(self) -> bool:
+        """Was the best-ranked candidate (routed or not) the right controller?"""
+        return self.row.label is not None and self.top == self.row.label
+
+
+# -- reading -----------------------------------------------------------------------------
+def normalise_label(value: object) -> str | None:
+    """A label string, or None for out of scope."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    return None if text.lower() in OUT_OF_SCOPE else text
+
+
+def read_rows(path: Path | str, label_field: str | None = None) -> tuple[list[LabelledRow], str]:
+    """Rows of a JSON-lines file (or a JSON array) and the label field used."""
+    source = Path(path)
+    try:
+        raw = source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EvalError(f"cannot read {source}: {exc}") from exc
+    records: list[Any]
+    stripped = raw.lstrip()
+    if stripped.startswith("["):
+        try:
+            records = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise EvalError(f"{source}: not valid JSON: {exc}") from exc
+    else:
+        records = []
+        for number, line in enumerate(raw.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise EvalError(f"{source} line {number}: not valid JSON: {exc.msg}") from exc
+    if not records:
+        raise EvalError(f"{source} has no rows")
+    field_name = label_field or next(
+        (f for f in LABEL_FIELDS if isinstance(records[0], dict) and f in records[0]), None
+    )
+    if field_name is None:
+        raise EvalError(
+            f"{source}: no label field found (tried {', '.join(LABEL_FIELDS)}); use --label FIELD"
+        )
+    rows = []
+    for number, record in enumerate(records, start=1):
+        if not isinstance(record, dict):
+            raise EvalError(f"{source} row {number}: expected an object with text and a label")
+        text = record.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise EvalError(f"{source} row {number}: 'text' is missing or empty")
+        if field_name not in record:
+            raise EvalError(f"{source} row {number}: label field {field_name!r} is missing")
+        rows.append(LabelledRow(text=text, label=normalise_label(record[field_name])))
+    return rows, field_name
+
+
+# -- controllers from labels -------------------------------------------------------------
+def controller_name(label: str, taken: set[str]) -> str:
+    """A valid lower_snake controller name for a label (unique among `taken`)."""
+    base = re.sub(r"[^a-z0-9_]+", "_", label.lower()).strip("_") or "label"
+    if not base[0].isalpha():
+        base = "c_" + base
+    base = base[:60]
+    name, suffix = base, 2
+    while name in taken:
+        name, suffix = f"{base[:56]}_{suffix}", suffix + 1
+    taken.add(name)
+    return name
+
+
+def mine_keywords(examples: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """Words frequent in one label's examples and rare in the others' (its keywords)."""
+    per_label: dict[str, Counter[str]] = {}
+    overall: Counter[str] = Counter()
+    for label, texts in examples.items():
+        counts: Counter[str] = Counter()
+        for text in texts:
+            counts.update(
+                {w for w in _WORD.findall(text.lower()) if len(w) > 2 and w not in _STOPWORDS}
+            )
+        per_label[label] = counts
+        overall.update(counts)
+    mined: dict[str, list[str]] = {}
+    for label, counts in per_label.items():
+        needed = max(2, math.ceil(MIN_SHARE * len(examples[label])))
+        ranked = sorted(
+            (
+                (count / overall[word], count, word)
+                for word, count in counts.items()
+                if count >= needed and count / overall[word] >= MIN_PURITY
+            ),
+            reverse=True,
+        )
+        mined[label] = [word for _, _, word in ranked[:MAX_KEYWORDS]]
+    return mined
+
+
+def controllers_from_rows(
+    rows: Sequence[LabelledRow],
+) -> tuple[list[DeclarativeController], dict[str, str]]:
+    """One declarative controller per in-scope label, and label -> controller name."""
+    from controllers.declarative import DeclarativeController
+
+    examples: dict[str, list[str]] = defaultdict(list)
+    for row in rows:
+        if row.label is not None:
+            examples[row.label].append(row.text)
+    if len(examples) < 2:
+        raise EvalError("--train needs at least two in-scope labels")
+    keywords = mine_keywords(examples)
+    taken: set[str] = set()
+    names = {label: controller_name(label, taken) for label in sorted(examples)}
+    controllers = [
+        DeclarativeController(
+            name=names[label],
+            label=label,
+            description=re.sub(r"[_\-./]+", " ", label).strip(),
+            keywords=keywords[label],
+            examples=examples[label],
+            handler="none",
+            origin="eval",
+        )
+        for label in sorted(examples)
+    ]
+    return controllers, names
+
+
+# -- running the brain -------------------------------------------------------------------
+def throwaway_settings(home: Path) -> Settings:
+    """Settings of a temp home: local, empty KB, no sample ingest, same embedder and LLM."""
+    env = {k: v for k, v in os.environ.items() if k not in _NOT_INHERITED}
+    env["BRAIN_HOME"] = str(home)
+    settings = load_settings(env)
+    settings.knowledge.ingest_sample = False
+    return settings
+
+
+@contextmanager
+def trained_brain(
+    train: Sequence[LabelledRow], home: Path, calibrator: Calibrator | None = None
+) -> Iterator[tuple[Brain, dict[str, str]]]:
+    """A brain whose controllers are built from `train`, in `home` (created, then left)."""
+    from brain.engine import Brain
+    from brain.semantic import NEGATIVES_FILE
+    from controllers.registry import ControllerRegistry
+
+    controllers, names = controllers_from_rows(train)
+    home.mkdir(parents=True, exist_ok=True)
+    models = home / "models"
+    models.mkdir(exist_ok=True)
+    with (models / NEGATIVES_FILE).open("w", encoding="utf-8") as handle:
+        for row in train:
+            if row.label is None:
+                handle.write(json.dumps({"text": row.text}, ensure_ascii=False) + "\n")
+    if calibrator is not None:
+        calibrator.save(home / "calibration.json")
+    brain = Brain.open(throwaway_settings(home))
+    # The throwaway brain routes among the label controllers only (no entry points, no YAML).
+    brain._registry = ControllerRegistry(controllers)
+    try:
+        yield brain, names
+    finally:
+        brain.close()
+
+
+def _prime(brain: Brain, texts: Sequence[str]) -> None:
+    """Embed texts in one batch and seed the embedder's query cache (decisions stay per row)."""
+    embedder = brain.embedder
+    if embedder is None or not texts:
+        return
+    prime = getattr(embedder, "prime", None)
+    if callable(prime):
+        prime(texts)
+        return
+    cache = getattr(embedder, "_cache", None)
+    lock = getattr(embedder, "_lock", None)
+    if cache is None or lock is None:
+        return
+    unique = [t for t in dict.fromkeys(texts) if t not in cache]
+    if not unique:
+        return
+    vectors = embedder.embed(unique)
+    with lock:
+        for text, vector in zip(unique, vectors, strict=True):
+            vector.flags.writeable = False
+            cache[text] = vector
+
+
+def _features(decision: Decision) -> tuple[str | None, dict[str, float]]:
+    """The best-ranked candidate and its calibration features."""
+    rows = {name: row for name, row in decision.signals.items() if "confidence" in row}
+    if not rows:
+        return None, {}
+    top = max(rows, key=lambda name: (rows[name]["confidence"], rows[name]["total"]))
+    totals = sorted((float(r["total"]) for r in decision.signals.values()), reverse=True)
+    total = float(rows[top]["total"])
+    rival = totals[1] if len(totals) > 1 and totals[0] == total else totals[0]
+    features = {
+        "total": total,
+        "margin": total - rival,
+        "semantic": float(rows[top].get("semantic", 0.0)),
+        "keyword": float(rows[top].get("keyword", 0.0)),
+        "knowledge": float(rows[top].get("knowledge", 0.0)),
+    }
+    return top, features
+
+
+def decide_rows(
+    brain: Brain,
+    rows: Sequence[LabelledRow],
+    names: Mapping[str, str] | None = None,
+    *,
+    progress: Callable[[str], None] | None = None,
+    what: str = "test",
+) -> list[Outcome]:
+    """Run `Brain.decide` on every row; labels are mapped to controller names via `names`."""
+    from brain.types import Message
+
+    labels = {v: k for k, v in (names or {}).items()}
+    outcomes: list[Outcome] = []
+    for start in range(0, len(rows), PRIME_BATCH):
+        batch = rows[start : start + PRIME_BATCH]
+        _prime(brain, [r.text for r in batch])
+        for offset, row in enumerate(batch):
+            index = start + offset
+            began = time.perf_counter()
+            decision = brain.decide(Message(text=row.text, user=f"eval-{index}", channel="eval"))
+            elapsed = (time.perf_counter() - began) * 1000
+            top, features = _features(decision)
+            outcomes.append(
+                Outcome(
+                    row=row,
+                    controller=labels.get(decision.controller or "", decision.controller),
+                    confidence=float(decision.confidence),
+                    tier=decision.tier,
+                    outcome=decision.outcome,
+                    escalate=bool(decision.escalate),
+                    latency_ms=elapsed,
+                    llm_calls=int(decision.llm_calls),
+                    features=features,
+                    top=labels.get(top or "", top),
+                )
+            )
+        if progress is not None:
+            progress(f"{what}: {min(start + PRIME_BATCH, len(rows))}/{len(rows)} rows decided")
+    return outcomes
+
+
+def calibrator_from(outcomes: Sequence[Outcome], source: str) -> Calibrator:
+    """Fit P(best candidate is right) on decided rows (out-of-scope rows are never right)."""
+    usable = [o for o in outcomes if o.features]
+    return Calibrator.fit(
+        [o.features for o in usable], [o.top_right for o in usable], source=source
+    )
+
+
+def _folds(rows: Sequence[LabelledRow]) -> list[tuple[list[LabelledRow], list[LabelledRow]]]:
+    """(fit, held-out) pairs stratified by label; one 20% fold for large sets."""
+    rng = np.random.default_rng(0)
+    by_label: dict[str | None, list[int]] = defaultdict(list)
+    for index, row in enumerate(rows):
+        by_label[row.label].append(index)
+    assignment = np.zeros(len(rows), dtype=int)
+    for indices in by_label.values():
+        order = rng.permutation(len(indices))
+        for rank, position in enumerate(order):
+            assignment[indices[position]] = rank % FOLDS
+    used = range(1) if len(rows) > SINGLE_FOLD_ABOVE else range(FOLDS)
+    return [
+        (
+            [r for r, f in zip(rows, assignment, strict=True) if f != fold],
+            [r for r, f in zip(rows, assignment, strict=True) if f == fold],
+        )
+        for fold in used
+    ]
+
+
+# -- metrics -----------------------------------------------------------------------------
+def _percentile(values: Sequence[float], q: float) -> float:
+    return round(float(np.percentile(values, q)), 2) if values else 0.0
+
+
+def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """The `brain eval --json` report of decided rows."""
+    inscope = [o for o in outcomes if o.row.label is not None]
+    oos = [o for o in outcomes if o.row.label is None]
+    not_routed = [o for o in outcomes if o.controller is None]
+    detected = sum(1 for o in oos if o.controller is None)
+    routed = [o for o in outcomes if o.controller is not None]
+    confident = [o for o in routed if o.confidence >= 0.8]
+    tiers = Counter(o.tier for o in outcomes)
+    by_tier: dict[str, dict[str, float]] = {}
+    for tier in sorted(tiers):
+        values = [o.latency_ms for o in outcomes if o.tier == tier]
+        by_tier[tier] = {"p50": _percentile(values, 50), "p99": _percentile(values, 99)}
+    latencies = [o.latency_ms for o in outcomes]
+    return {
+        "n": len(outcomes),
+        "in_scope": len(inscope),
+        "out_of_scope": len(oos),
+        "in_scope_accuracy": round(sum(o.right for o in inscope) / len(inscope), 4)
+        if inscope
+        else None,
+        "oos_recall": round(detected / len(oos), 4) if oos else None,
+        "oos_precision": round(detected / len(not_routed), 4) if not_routed else None,
+        "accuracy": round(sum(o.right for o in outcomes) / len(outcomes), 4) if outcomes else None,
+        "tiers": dict(tiers),
+        "outcomes": dict(Counter(o.outcome for o in outcomes)),
+        "escalated": sum(o.escalate for o in outcomes),
+        "latency_ms": {
+            "p50": _percentile(latencies, 50),
+            "p99": _percentile(latencies, 99),
+            "by_tier": by_tier,
+        },
+        "llm_calls": sum(o.llm_calls for o in outcomes),
+        "routed": len(routed),
+        "routed_accuracy": round(sum(o.right for o in routed) / len(routed), 4) if routed else None,
+        "routed_at_0_8": len(confident),
+        "routed_at_0_8_accuracy": round(sum(o.right for o in confident) / len(confident), 4)
+        if confident
+        else None,
+        "reliability": [
+            asdict(b)
+            for b in reliability_table([o.confidence for o in routed], [o.right for o in routed])
+        ],
+        "ece": expected_calibration_error(
+            [o.confidence for o in routed], [o.right for o in routed]
+        ),
+    }
+
+
+# -- the whole evaluation ----------------------------------------------------------------
+@dataclass(slots=True)
+class EvalReport:
+    """Metrics plus how they were obtained."""
+
+    metrics: dict[str, Any]
+    outcomes: list[Outcome]
+    setup: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON report: metrics at the top level, the setup under "setup"."""
+        return {**self.metrics, "setup": self.setup}
+
+
+def evaluate(
+    test: Sequence[LabelledRow],
+    *,
+    train: Sequence[LabelledRow] | None = None,
+    val: Sequence[LabelledRow] | None = None,
+    settings: Settings | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> EvalReport:
+    """Run the evaluation described in the module docstring."""
+    if not test:
+        raise EvalError("the test file has no rows")
+    setup: dict[str, Any] = {"test_rows": len(test)}
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="brain-eval-") as scratch:
+        root = Path(scratch)
+        if train:
+            setup["mode"] = "train"
+            setup["train_rows"] = len(train)
+            calibrator = _calibrate_trained(train, val, root, setup, progress)
+            fit_started = time.perf_counter()
+            with trained_brain(train, root / "final", calibrator) as (brain, names):
+                _warm(brain, progress)
+                setup["fit_seconds"] = round(time.perf_counter() - fit_started, 1)
+                setup["controllers"] = len(names)
+                outcomes = decide_rows(brain, test, names, progress=progress)
+        else:
+            setup["mode"] = "home"
+            home_settings = settings or load_settings()
+            outcomes = _evaluate_home(home_settings, test, val, root, setup, progress)
+    setup["seconds"] = round(time.perf_counter() - started, 1)
+    return EvalReport(metrics=summarise(outcomes), outcomes=outcomes, setup=setup)
+
+
+def _warm(brain: Brain, progress: Callable[[str], None] | None) -> None:
+    """Fit (or load) the semantic model before timing decisions."""
+    from brain.types import Message
+
+    if progress is not None:
+        progress(f"fitting the semantic model on {len(brain.registry)} controllers")
+    brain.decide(Message(text="warm-up", user="eval-warmup", channel="eval-warmup"))
+
+
+def _calibrate_trained(
+    train: Sequence[LabelledRow],
+    val: Sequence[LabelledRow] | None,
+    root: Path,
+    setup: dict[str, Any],
+    progress: Callable[[str], None] | None,
+) -> Calibrator:
+    outcomes: list[Outcome] = []
+    if val:
+        setup["calibration"] = f"fitted on val ({len(val)} rows)"
+        with trained_brain(train, root / "calibrate") as (brain, names):
+            _warm(brain, progress)
+            outcomes = decide_rows(brain, val, names, progress=progress, what="val")
+    else:
+        folds = _folds(train)
+        setup["calibration"] = f"fitted on {len(folds)} held-out fold(s) of train"
+        for number, (fit_rows, held) in enumerate(folds):
+            with trained_brain(fit_rows, root / f"fold{number}") as (brain, names):
+                _warm(brain, progress)
+                outcomes += decide_rows(
+                    brain, held, names, progress=progress, what=f"fold {number + 1}"
+                )
+    calibrator = calibrator_from(outcomes, setup["calibration"])
+    setup["calibrator"] = calibrator.to_dict()
+    return calibrator
+
+
+def _evaluate_home(
+    settings: Settings,
+    test: Sequence[LabelledRow],
+    val: Sequence[LabelledRow] | None,
+    root: Path,
+    setup: dict[str, Any],
+    progress: Callable[[str], None] | None,
+) -> list[Outcome]:
+    """The home's own controllers, on copies of the home (nothing is added to the real one)."""
+    from brain.engine import Brain
+
+    if val:
+        copy = _copy_home(settings.home, root / "val-home")
+        (copy / "calibration.json").unlink(missing_ok=True)  # val runs uncalibrated
+        with Brain.open(settings.model_copy(update={"home": copy})) as brain:
+            _warm(brain, progress)
+            calibrator = calibrator_from(
+                decide_rows(brain, val, progress=progress, what="val"),
+                f"fitted on val ({len(val)} rows)",
+            )
+        target = calibrator.save(settings.home / "calibration.json")
+        setup["calibration"] = f"fitted on val, saved to {target}"
+        setup["calibrator"] = calibrator.to_dict()
+    copy = _copy_home(settings.home, root / "test-home")
+    with Brain.open(settings.model_copy(update={"home": copy})) as brain:
+        _warm(brain, progress)
+        setup["controllers"] = len(brain.registry)
+        setup.setdefault("calibration", brain.calibration.status)
+        return decide_rows(brain, test, progress=progress)
+
+
+def _copy_home(home: Path, target: Path) -> Path:
+    """A scratch copy of a brain home without its decision log."""
+    if home.is_dir():
+        shutil.copytree(home, target, ignore=shutil.ignore_patterns("decisions", "*.lock"))
+    target.mkdir(parents=True, exist_ok=True)
+    return target

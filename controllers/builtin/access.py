@@ -12,14 +12,34 @@ from controllers.requests import file_request, known_parameters, missing_paramet
 
 #: (request type, cue) checked in order; the first match wins, "permission" otherwise.
 REQUEST_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("unlock", re.compile(r"locked|lock ?out|unlock|被锁|锁定|解锁|锁了", re.I)),
-    ("password_reset", re.compile(r"password|passwd|密码", re.I)),
-    ("mfa", re.compile(r"\bmfa\b|\b2fa\b|authenticator|otp|双因素|多因素|令牌", re.I)),
-    ("install", re.compile(r"\binstall|安装", re.I)),
+    (
+        "disable",
+        re.compile(
+            r"\bdisable (?:the |his |her |their )?account|deactivate|offboard|"
+            r"leaver|停用|禁用|注销|离职",
+            re.I,
+        ),
+    ),
+    (
+        "unlock",
+        re.compile(r"locked|lock ?out|unlock|disabled|re-?enable|被锁|锁定|解锁|锁了", re.I),
+    ),
+    ("password_reset", re.compile(r"password|passwd|passwrod|forgot|密码|忘记", re.I)),
+    (
+        "mfa",
+        re.compile(
+            r"\bmfa\b|\b2fa\b|authenticator|\botp\b|双因素|多因素|令牌|动态口令|验证码", re.I
+        ),
+    ),
+    ("install", re.compile(r"\binstall|安装|装一?个|装软件", re.I)),
     ("licence", re.compile(r"licen[cs]e|许可|授权码", re.I)),
     (
         "new_account",
-        re.compile(r"new (?:hire|account)|create (?:an? )?account|开通.*账号|新建账号", re.I),
+        re.compile(
+            r"new (?:hire|joiner|starter|account)|create (?:an? )?account|onboard|开通.{0,6}账号|"
+            r"账号.{0,6}开通|新建账号|入职",
+            re.I,
+        ),
     ),
 )
 #: Systems commonly named in requests; matched case-insensitively as whole words.
@@ -28,16 +48,36 @@ KNOWN_SYSTEMS: tuple[str, ...] = (
     "AWS", "Azure", "GCP", "Kubernetes", "Okta", "Active Directory", "AD", "LDAP", "VPN",
     "Salesforce", "SAP", "Workday", "ServiceNow", "Slack", "Zoom", "Outlook", "Office 365",
     "Visio", "Docker", "Tableau", "Power BI", "Snowflake", "Vault", "SharePoint",
+    "Bloomberg", "Teams", "Lucidchart", "Visual Studio", "VS Code", "Adobe Acrobat", "Figma",
+    "Wind", "DBeaver", "PyCharm", "IntelliJ",
 )  # fmt: skip
 #: Chinese names of common systems, matched as substrings (no word boundaries in Chinese).
 KNOWN_SYSTEMS_ZH: tuple[str, ...] = (
     "域账号", "邮箱", "共享盘", "共享文件夹", "数据库", "堡垒机", "企业微信", "钉钉", "飞书",
-    "财务系统", "清算系统", "报销系统", "考勤系统", "代码仓库",
+    "财务系统", "清算系统", "报销系统", "考勤系统", "代码仓库", "估值系统", "堡垒机",
 )  # fmt: skip
+_SYSTEM_ZH_PHRASE = re.compile(
+    r"(?:开通|申请|访问|登录|进入|使用|登不上|打不开)\s*(?P<system>[\u4e00-\u9fff]{1,8}?(?:系统|平台|门户))"
+)
+_ARTICLE = re.compile(r"^(?:the|our|a|an|my|your|their)\s+", re.I)
 _SYSTEM_WORDS = re.compile(
     r"(?<![\w-])(" + "|".join(re.escape(s) for s in KNOWN_SYSTEMS) + r")(?![\w-])", re.I
 )
 _SYSTEM_PHRASES = (
+    # a share path: \\fs01\settlement\reports
+    re.compile(r"(?P<system>\\\\[\w.$-]+\\[^\s,，]+)"),
+    # "the fund admin portal", "the settlement-ops mail group", "a Bloomberg terminal"
+    re.compile(
+        r"\b(?:the|our|a|an|to|for)\s+(?P<system>(?:[\w.-]+\s+){0,3}?(?:portal|system|app|"
+        r"application|terminal|share|mail ?group|mailing list|distribution list|group|channel|"
+        r"mailbox|database|dashboards?|repo(?:sitory)?|drive|folder|bucket|cluster|server|tool))\b",
+        re.I,
+    ),
+    # "a Lucidchart licence", "Visual Studio license"
+    re.compile(
+        r"(?P<system>[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*){0,2})\s*(?:的\s*)?(?:licen[cs]e|subscription|"
+        r"seat|许可)",
+    ),
     re.compile(
         r"\b(?:access|permissions?|role|rights|licen[cs]e|account)\s+(?:to|on|for|in)\s+"
         r"(?:the\s+|our\s+)?(?P<system>[\w.-]+(?:\s+(?:share|database|db|project|repo|"
@@ -48,11 +88,18 @@ _SYSTEM_PHRASES = (
     re.compile(r"安装\s*(?P<system>[A-Za-z][\w.+-]*|[\u4e00-\u9fff]{2,6}?)(?=[，,。\s有吗]|$)"),
     re.compile(
         r"(?:申请|开通|需要|给我)\s*(?P<system>[A-Za-z][\w.-]*|[\u4e00-\u9fff]{2,8}?)\s*(?:的)?"
-        r"(?:管理员|只读|读写|写|访问)?(?:权限|账号|许可)"
+        r"(?:管理员|只读|读写|写|访问|查询|查看)?(?:权限|账号|许可)"
     ),
 )
 _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("admin", re.compile(r"\badmin|administrator|管理员", re.I)),
+    (
+        "admin",
+        re.compile(
+            r"\badmin(?:istrator)?\s+(?:rights|role|access|permissions?|privileges?)|"
+            r"\bas (?:an? )?admin|\blocal admin|\badministrator\b|管理员",
+            re.I,
+        ),
+    ),
     ("write", re.compile(r"\bwrite\b|read-?write|读写|写权限", re.I)),
     ("read-only", re.compile(r"\bread(?:-only| only| access)?\b|只读|查看", re.I)),
     ("developer", re.compile(r"\bdeveloper\b|\bmaintainer\b|开发者", re.I)),
@@ -103,7 +150,7 @@ class AccessController(BuiltinController):
         request_type = known.get("request_type") or _first(REQUEST_TYPES, text) or "permission"
         system = known.get("system") or _system(text)
         assumed = False
-        if not system and request_type in ("unlock", "password_reset"):
+        if not system and request_type in ("unlock", "password_reset", "disable", "new_account"):
             system, assumed = DEFAULT_DIRECTORY_SYSTEM, True
         if not system and request_type == "mfa":
             system = "MFA"
@@ -128,11 +175,16 @@ def _system(text: str) -> str | None:
     if match:
         word = match.group(1)
         return next((s for s in KNOWN_SYSTEMS if s.lower() == word.lower()), word)
+    phrase = _SYSTEM_ZH_PHRASE.search(text)
+    if phrase:
+        return phrase["system"]
     zh = next((s for s in KNOWN_SYSTEMS_ZH if s in text), None)
     if zh:
         return zh
     for pattern in _SYSTEM_PHRASES:
         found = pattern.search(text)
-        if found and found["system"].lower() not in _GENERIC:
-            return found["system"].strip()
+        if found:
+            system = _ARTICLE.sub("", found["system"].strip())
+            if system.lower() not in _GENERIC:
+                return system
     return None

@@ -17,23 +17,33 @@ _EMERGENCY = re.compile(
 )
 #: Routine, pre-approved operations (the standard changes of the sample change policy).
 _STANDARD = re.compile(
-    r"restart|scale (?:up|out|down|in)|\bscale\b|replicas|auto-?scaling|certificate|"
+    r"restart|scale (?:up|out|down|in)|\bscale\b|replicas|auto-?scaling|certificate|\bcerts?\b|"
     r"extend (?:the )?disk|rotate logs|log rotation|asset|inventory|"
     r"重启|扩容|缩容|证书|扩盘|日志轮转|资产|台账|入库|归还",
     re.I,
 )
 _OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("rollback", re.compile(r"roll ?back|rollback|回滚", re.I)),
-    ("asset", re.compile(r"asset|inventory|资产|台账|入库|归还|盘点", re.I)),
-    ("capacity", re.compile(r"scale|replicas|capacity|扩容|缩容|实例", re.I)),
+    (
+        "asset",
+        re.compile(r"asset|inventory|资产|台账|入库|归还|盘点|登记|名下|报废|scrap|dispos", re.I),
+    ),
+    (
+        "capacity",
+        re.compile(
+            r"scale|replicas|capacity|add (?:\w+ )?(?:nodes?|servers?|machines?)|扩容|缩容|实例|"
+            r"加.{0,3}台",
+            re.I,
+        ),
+    ),
     ("decommission", re.compile(r"decommission|retire|下线", re.I)),
     ("upgrade", re.compile(r"upgrade|patch|升级|补丁", re.I)),
     ("release", re.compile(r"deploy|release|ship|上线|发布", re.I)),
 )
+_DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)"
 _WINDOW = re.compile(
-    r"(?P<window>(?:tonight|today|tomorrow|this (?:week(?:end)?|monday|tuesday|wednesday|"
-    r"thursday|friday|saturday|sunday)|next (?:week|monday|tuesday|wednesday|thursday|friday|"
-    r"saturday|sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    rf"(?P<window>(?:tonight|today|tomorrow|(?:this|next|on|coming) {_DAYS}|\b{_DAYS}\b|"
+    r"(?:this|next) (?:week(?:end)?|month)|"
     r"before (?:the )?[\w ]{1,20}?(?= on| at|$|,|\.)|"
     r"(?:at )?\d{1,2}:\d{2}(?:\s*-\s*\d{1,2}:\d{2})?|"
     r"今晚|今天|明天|后天|本周[一二三四五六日末]?|下周[一二三四五六日末]?|周[一二三四五六日末]"
@@ -55,6 +65,20 @@ _TARGET = (
         r"gateway|app))\b",
         re.I,
     ),
+    # "roll back yesterday's fund portal release", "deploy the pricing engine"
+    re.compile(
+        r"\b(?:roll ?back|deploy|release|upgrade|patch|restart|scale)\s+(?:the\s+|our\s+|"
+        r"(?:yesterday|today|last night)'s\s+)?(?P<t>[\w-]+(?:\s+[\w-]+)?\s+(?:portal|engine|"
+        r"platform|cluster|service|app|gateway|server|database))\b",
+        re.I,
+    ),
+    re.compile(
+        r"(?P<t>firewall|load balancer|dns|proxy|vpn gateway|core switch|防火墙|负载均衡|交换机|"
+        r"路由器|域名解析)",
+        re.I,
+    ),
+    re.compile(r"(?:给|把|对|在|的)(?P<t>[\u4e00-\u9fff]{2,6}?集群)"),
+    re.compile(r"(?P<t>[\u4e00-\u9fff]{2,4}集群)"),
 )
 _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
 
@@ -108,7 +132,7 @@ class ChangeController(BuiltinController):
         change_type = known.get("change_type") or _change_type(text, context.urgency)
         asset_tag = known.get("asset_tag")
         service = known.get("service") or _target(text, known.get("host"))
-        if not service and operation == "asset":
+        if not service and (operation == "asset" or asset_tag):
             service = asset_tag or "inventory"
         window = known.get("window")
         if not window:
@@ -127,7 +151,16 @@ class ChangeController(BuiltinController):
         }
 
 
+_EXPLICIT_TYPE = re.compile(
+    r"(?P<type>standard|normal|emergency) (?:change|cr|rfc)|(?P<zh>标准|普通|紧急)变更", re.I
+)
+_ZH_TYPES = {"标准": "standard", "普通": "normal", "紧急": "emergency"}
+
+
 def _change_type(text: str, urgency: str) -> str:
+    explicit = _EXPLICIT_TYPE.search(text)
+    if explicit:
+        return explicit["type"].lower() if explicit["type"] else _ZH_TYPES[explicit["zh"]]
     if _EMERGENCY.search(text) or urgency == "critical":
         return "emergency"
     if _STANDARD.search(text):

@@ -16,7 +16,10 @@ CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "security",
         re.compile(
             r"phish|malware|virus|ransom|hacked|compromised|suspicious (?:link|email|login)|"
-            r"stolen|leak|钓鱼|病毒|木马|勒索|被盗|泄露|可疑|中毒|被黑",
+            r"stolen|leak|pretend(?:ing|ed) to be|impersonat|social engineering|"
+            r"(?:gave|read|told|shared) (?:them|him|her|someone) my "
+            r"(?:mfa|otp|verification|password)|"
+            r"钓鱼|病毒|木马|勒索|被盗|泄露|可疑|中毒|被黑|冒充|诈骗",
             re.I,
         ),
     ),
@@ -30,7 +33,14 @@ CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("email", re.compile(r"e-?mail|outlook|mailbox|\bmail\b|邮箱|邮件", re.I)),
     ("printer", re.compile(r"printer|print(?:ing)?\b|scanner|打印|扫描仪|卡纸", re.I)),
-    ("phone", re.compile(r"\bphone\b|softphone|headset|电话|耳机", re.I)),
+    (
+        "phone",
+        re.compile(
+            r"\bphone\b|softphone|headset|dial ?tone|\bteams call|\bzoom\b|\bwebex\b|"
+            r"calls? (?:keep )?drop|audio|microphone|电话|座机|拨号音|耳机|麦克风|会议音频",
+            re.I,
+        ),
+    ),
     (
         "hardware",
         re.compile(

@@ -31,6 +31,17 @@ def _stored(services: ControllerServices) -> list[dict[str, object]]:
         ("申请清算系统只读权限", "permission", "清算系统", "read-only"),
         ("申请 Jira 的管理员权限", "permission", "Jira", "admin"),
         ("lost my phone, need to re-enroll MFA", "mfa", "MFA", None),
+        ("I forgot the password of the treasury reporting portal", "password_reset",
+         "treasury reporting portal", None),
+        ("please add me to the fund-ops distribution list", "permission",
+         "fund-ops distribution list", None),
+        ("need write access to \\\\nas02\\finance\\q3", "permission",
+         "\\\\nas02\\finance\\q3", "write"),
+        ("could I get a Figma licence for the design review?", "licence", "Figma", None),
+        ("帮我开通资金清算平台的查看权限", "permission", "资金清算平台", "read-only"),
+        ("new joiner starts monday, please create her account", "new_account",
+         "domain account (AD)", None),
+        ("员工下周离职，请停用他的账号", "disable", "domain account (AD)", None),
     ],
 )  # fmt: skip
 def test_access_request_is_filed_with_completed_parameters(
@@ -111,6 +122,9 @@ def test_incident_keeps_error_code_and_ticket_entity(
         ("the printer on floor 3 is jammed again", "printer"),
         ("电脑蓝屏了，开不了机", "hardware"),
         ("公司 wifi 连上了但是上不了网", "network"),
+        ("my headset mic stopped working in Zoom meetings", "phone"),
+        ("会议室座机没有拨号音", "phone"),
+        ("a caller pretending to be the helpdesk asked for my password", "security"),
     ],
 )
 def test_incident_categories(make_context: ContextFactory, text: str, category: str) -> None:
@@ -144,6 +158,10 @@ def test_vague_incident_reports_missing_category(
          "order-service", "this friday"),
         ("hotfix release for the recon job, needs emergency CAB", "emergency", "release",
          "recon job", "immediately"),
+        ("standard change: renew the TLS cert on the load balancer saturday 21:00", "standard",
+         "change", "load balancer", "saturday 21:00"),
+        ("roll back last night's pricing engine release immediately", "emergency", "rollback",
+         "pricing engine", "immediately"),
     ],
 )  # fmt: skip
 def test_change_request_fields(

@@ -1,7 +1,7 @@
 """Turning a Slack message into a brain turn and posting the reply in its thread.
 
 Shared by the message, mention, action and reaction listeners. Blocking brain calls run in
-worker threads (`asyncio.to_thread`), never on the event loop.
+worker threads (`BotServices.in_brain`), never on the event loop; file writes are batched.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 
 def render(reply: Reply, services: BotServices) -> list[dict[str, Any]]:
-    """Blocks for any reply kind."""
+    """Blocks for any reply kind (reads the registry: call it via `services.in_brain`)."""
     if reply.kind == "explain":
         return text_blocks(reply.text, code=True)
     if reply.kind == "feedback" and reply.choices and reply.decision is not None:
@@ -45,12 +45,13 @@ async def post_reply(
         channel=channel,
         thread_ts=thread_ts,
         text=fallback_text(reply.text),
-        blocks=render(reply, services),
+        blocks=await services.in_brain(render, reply, services),
     )
     ts = str(posted["ts"])
     if reply.decision is not None:
         link = MessageLink(channel, ts, reply.decision.decision_id, asker, thread_ts, role)
-        await asyncio.to_thread(services.links.add, link)
+        services.links.add(link)
+        await asyncio.to_thread(services.links.flush)
     return ts
 
 
@@ -69,7 +70,7 @@ async def answer_message(
     await asyncio.to_thread(services.events.flush)
     message = Message(text=text, user=user, channel=channel, thread=root)
     try:
-        reply = await asyncio.to_thread(services.conversation.handle, message, source="slack")
+        reply = await services.in_brain(services.conversation.handle, message, source="slack")
     except Exception:
         log.exception("the brain failed on a message in %s", channel)
         await client.chat_postMessage(
@@ -80,7 +81,7 @@ async def answer_message(
         return
     if reply.decision is not None:
         question = MessageLink(channel, ts, reply.decision.decision_id, user, root, "question")
-        await asyncio.to_thread(services.links.add, question)
+        services.links.add(question)
     await post_reply(services, client, reply, channel=channel, thread_ts=root, asker=user)
     if reply.fresh and reply.escalate and reply.decision is not None:
         await escalate(services, client, reply, channel=channel, thread_ts=root, asker=user)
@@ -99,9 +100,11 @@ async def escalate(
     decision = reply.decision
     assert decision is not None
     conversation = services.conversation
-    summary = (
-        f"{conversation.headline(decision)} {conversation.rationale(decision)} "
-        f"· decision {decision.decision_id}"
+    summary = await services.in_brain(
+        lambda: (
+            f"{conversation.headline(decision)} {conversation.rationale(decision)} "
+            f"· decision {decision.decision_id}"
+        )
     )
     alert = await services.escalations.escalate(
         client,

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import ParamSpec, TypeVar
 
 from bot.escalation import Escalations
 from bot.state import EventLedger, MessageLinks
 from bot.work import Background
 from brain.config import Settings
 from brain.conversation import BrainAPI, Conversation
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+#: Worker threads for brain calls. Decisions are mostly CPU-bound Python (GIL), so more
+#: threads add no throughput but starve the event loop, which would slow acknowledgements.
+BRAIN_WORKERS = 2
 
 
 @dataclass(slots=True)
@@ -22,6 +34,16 @@ class BotServices:
     links: MessageLinks
     escalations: Escalations
     work: Background
+    executor: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(BRAIN_WORKERS, thread_name_prefix="bot-brain")
+    )
+
+    async def in_brain(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a blocking brain/conversation call off the event loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self.executor, functools.partial(function, *args, **kwargs)
+        )
 
     @classmethod
     def create(cls, brain: BrainAPI, settings: Settings) -> BotServices:
@@ -39,6 +61,7 @@ class BotServices:
 
     def close(self) -> None:
         """Release the stores (the brain is closed by whoever opened it)."""
+        self.executor.shutdown(wait=True)
         self.events.close()
         self.links.close()
         self.escalations.close()

@@ -16,8 +16,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from tinydb import Query
-
 from brain.storage import file_lock, open_db
 
 #: How many taken event ids are remembered (memory and disk).
@@ -91,51 +89,57 @@ class EventLedger:
 
 
 class MessageLinks:
-    """Slack message -> decision mapping (thread-safe; blocking I/O)."""
+    """Slack message -> decision mapping: all in memory, written behind in batches.
+
+    `add` is instant; `flush` (blocking: call from a worker thread) writes every link added
+    so far in one TinyDB write, so a burst of replies costs one file rewrite, not one each.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._db = open_db(path)
         self._lock = file_lock(path)
-        self._cache: dict[tuple[str, str], MessageLink] = {}
-        self._cache_guard = threading.Lock()
+        self._links: dict[tuple[str, str], MessageLink] = {}
+        #: (channel, thread root) -> the latest link in that thread.
+        self._threads: dict[tuple[str, str], MessageLink] = {}
+        self._unsaved: list[MessageLink] = []
+        self._guard = threading.Lock()
+        with self._lock:
+            rows = self._db.all()
+        for row in rows:
+            self._remember(_link(row))
+
+    def _remember(self, link: MessageLink) -> None:
+        self._links[(link.channel, link.ts)] = link
+        self._threads[(link.channel, link.thread_ts)] = link
 
     def add(self, link: MessageLink) -> None:
-        """Remember (or replace) one message's decision."""
-        key = (link.channel, link.ts)
+        """Remember one message's decision (persisted by the next `flush`)."""
+        with self._guard:
+            self._remember(link)
+            self._unsaved.append(link)
+
+    def flush(self) -> None:
+        """Write every link added so far to disk."""
         with self._lock:
-            self._db.upsert(
-                asdict(link), (Query().channel == link.channel) & (Query().ts == link.ts)
-            )
-        with self._cache_guard:
-            self._cache[key] = link
+            with self._guard:
+                rows, self._unsaved = self._unsaved, []
+            if rows:
+                self._db.insert_multiple(asdict(link) for link in rows)
 
     def get(self, channel: str, ts: str) -> MessageLink | None:
         """The decision a Slack message belongs to, if the bot knows it."""
-        with self._cache_guard:
-            cached = self._cache.get((channel, ts))
-        if cached is not None:
-            return cached
-        with self._lock:
-            row = self._db.get((Query().channel == channel) & (Query().ts == ts))
-        if row is None or isinstance(row, list):
-            return None
-        link = _link(row)
-        with self._cache_guard:
-            self._cache[(channel, ts)] = link
-        return link
+        with self._guard:
+            return self._links.get((channel, ts))
 
     def find_ts(self, channel: str, ts: str) -> MessageLink | None:
-        """Like `get`, but also accepts a ts from anywhere in a thread the bot answered."""
-        link = self.get(channel, ts)
-        if link is not None:
-            return link
-        with self._lock:
-            rows = self._db.search((Query().channel == channel) & (Query().thread_ts == ts))
-        return _link(rows[-1]) if rows else None
+        """Like `get`, but also accepts the ts of a thread the bot answered in."""
+        with self._guard:
+            return self._links.get((channel, ts)) or self._threads.get((channel, ts))
 
     def close(self) -> None:
-        """Release the file."""
+        """Write what is pending and release the file."""
+        self.flush()
         self._db.close()
 
 

@@ -7,6 +7,29 @@ from slack_bolt.async_app import AsyncApp
 from bot.listeners import actions, commands, dedupe, ignored, mentions, messages, oncall, reactions
 from bot.services import BotServices
 
+#: Bot events the listeners subscribe to (manifest.yml must list exactly these).
+BOT_EVENTS: tuple[str, ...] = (
+    "app_mention",
+    "message.channels",
+    "message.groups",
+    "message.im",
+    "message.mpim",
+    "reaction_added",
+)
+#: Bot token scopes the listeners and Web API calls need (manifest.yml must list exactly these).
+BOT_SCOPES: tuple[str, ...] = (
+    "app_mentions:read",  # app_mention
+    "channels:history",  # message.channels
+    "groups:history",  # message.groups
+    "im:history",  # message.im
+    "mpim:history",  # message.mpim
+    "reactions:read",  # reaction_added
+    "chat:write",  # chat.postMessage, chat.update, chat.postEphemeral
+    "commands",  # /brain-why
+)
+#: Slash commands the app answers.
+SLASH_COMMANDS: tuple[str, ...] = (commands.COMMAND,)
+
 
 def register_all(app: AsyncApp, services: BotServices) -> None:
     """Register middleware and listeners; the catch-alls go last so nothing gets a 404."""

@@ -99,7 +99,7 @@ async def _confirm(
     services: BotServices, client: AsyncWebClient, click: Click, decision_id: str
 ) -> None:
     await asyncio.to_thread(services.events.flush)
-    await asyncio.to_thread(
+    await services.in_brain(
         services.conversation.confirm, decision_id, user=click.user, source="slack-button"
     )
     await _resolve(client, click, f"✅ confirmed by <@{click.user}>")
@@ -110,8 +110,8 @@ async def _reroute(
 ) -> None:
     await asyncio.to_thread(services.events.flush)
     conversation = services.conversation
-    reply = await asyncio.to_thread(conversation.reroute, decision_id, click.value, user=click.user)
-    label = conversation.label(click.value)
+    reply = await services.in_brain(conversation.reroute, decision_id, click.value, user=click.user)
+    label = await services.in_brain(conversation.label, click.value)
     await _resolve(client, click, f"↪ rerouted to {label} by <@{click.user}>")
     await _post(services, client, click, reply, decision_id)
 
@@ -121,14 +121,15 @@ async def _clarify(
 ) -> None:
     await asyncio.to_thread(services.events.flush)
     conversation = services.conversation
-    reply = await asyncio.to_thread(
+    reply = await services.in_brain(
         conversation.answer_clarification,
         decision_id,
         click.value,
         user=click.user,
         session_key=f"{click.channel}:{click.thread_ts}",
     )
-    note = clarify_note(click.value, conversation.label(click.value), click.user)
+    label = await services.in_brain(conversation.label, click.value)
+    note = clarify_note(click.value, label, click.user)
     await _resolve(client, click, note)
     await _post(services, client, click, reply, decision_id)
 
@@ -136,7 +137,7 @@ async def _clarify(
 async def _post(
     services: BotServices, client: AsyncWebClient, click: Click, reply: Reply, decision_id: str
 ) -> None:
-    link = await asyncio.to_thread(services.links.get, click.channel, click.ts)
+    link = services.links.get(click.channel, click.ts)
     asker = link.asker if link else click.user
     await post_reply(
         services, client, reply, channel=click.channel, thread_ts=click.thread_ts, asker=asker

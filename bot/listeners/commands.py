@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -23,15 +22,13 @@ async def resolve_target(
     """(decision id, "") or (None, why not) for the command's argument."""
     argument = argument.strip().strip("<>").split("|", 1)[0]
     if not argument:
-        last = await asyncio.to_thread(services.brain.last_decision, user, channel)
+        last = await services.in_brain(services.brain.last_decision, user, channel)
         if last is None:
             return None, "You have no decision in this channel yet. Pass a message link or id."
         return last.decision_id, ""
     link = PERMALINK.search(argument)
     if link:
-        found = await asyncio.to_thread(
-            services.links.find_ts, link.group(1), f"{link.group(2)}.{link.group(3)}"
-        )
+        found = services.links.find_ts(link.group(1), f"{link.group(2)}.{link.group(3)}")
         if found is None:
             return None, "I did not route that message, so there is nothing to explain."
         return found.decision_id, ""
@@ -60,7 +57,7 @@ async def _explain(
     if decision_id is None:
         text, blocks = problem, None
     else:
-        reply = await asyncio.to_thread(services.conversation.why, decision_id)
+        reply = await services.in_brain(services.conversation.why, decision_id)
         text = reply.text
         blocks = text_blocks(reply.text, code=True) if reply.kind == "explain" else None
     if command.get("response_url"):

@@ -6,7 +6,6 @@ acknowledged (Bolt acks every event before this listener runs) and ignored.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp, AsyncBoltContext
@@ -75,7 +74,7 @@ async def _maybe_answer(
     wanted = event.get("channel_type") == "im" or channel in services.settings.slack.brain_channels
     if not wanted and thread_ts:
         # In other channels only the asker's own replies in a thread the bot answered continue.
-        root = await asyncio.to_thread(services.links.get, channel, str(thread_ts))
+        root = services.links.get(channel, str(thread_ts))
         wanted = root is not None and root.asker == user
     if not wanted or not services.events.claim(key):
         return

@@ -56,17 +56,17 @@ async def _feedback(
     ts: str,
     confirm: bool,
 ) -> None:
-    link = await asyncio.to_thread(services.links.get, channel, ts)
+    link = services.links.get(channel, ts)
     if link is None or link.role not in FEEDBACK_ROLES or link.asker != user:
         return
     await asyncio.to_thread(services.events.flush)
     conversation = services.conversation
     if confirm:
-        await asyncio.to_thread(
+        await services.in_brain(
             conversation.confirm, link.decision_id, user=user, source="slack-reaction"
         )
         return
-    reply = await asyncio.to_thread(
+    reply = await services.in_brain(
         conversation.reject,
         link.decision_id,
         user=user,

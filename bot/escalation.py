@@ -19,7 +19,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from tinydb import Query
 
-from bot.blocks import alert_blocks, fallback_text, resolved_blocks
+from bot.blocks import alert_blocks, escape, fallback_text, resolved_blocks
 from brain.config import SlackConfig
 from brain.storage import file_lock, open_db
 
@@ -147,7 +147,7 @@ class Escalations:
         mention = mention_markup(self.config.oncall_mention) or ""
         posted = await client.chat_postMessage(
             channel=alert.oncall_channel,
-            text=fallback_text(f"{mention} Escalation from <@{alert.asker}>: {alert.text}"),
+            text=fallback_text(f"{mention} Escalation from <@{alert.asker}>: {escape(alert.text)}"),
             blocks=blocks,
         )
         alert.messages.append(str(posted["ts"]))

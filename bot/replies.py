@@ -12,7 +12,7 @@ from typing import Any
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks import fallback_text, reply_blocks, reroute_prompt_blocks, text_blocks
+from bot.blocks import escape, fallback_text, reply_blocks, reroute_prompt_blocks, text_blocks
 from bot.services import BotServices
 from bot.state import MessageLink
 from brain.conversation import Reply
@@ -44,7 +44,7 @@ async def post_reply(
     posted = await client.chat_postMessage(
         channel=channel,
         thread_ts=thread_ts,
-        text=fallback_text(reply.text),
+        text=fallback_text(escape(reply.text)),
         blocks=await services.in_brain(render, reply, services),
     )
     ts = str(posted["ts"])

@@ -140,5 +140,11 @@ async def _post(
     link = services.links.get(click.channel, click.ts)
     asker = link.asker if link else click.user
     await post_reply(
-        services, client, reply, channel=click.channel, thread_ts=click.thread_ts, asker=asker
+        services,
+        client,
+        reply,
+        channel=click.channel,
+        thread_ts=click.thread_ts,
+        asker=asker,
+        role="rerouted",
     )

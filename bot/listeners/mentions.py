@@ -7,9 +7,15 @@ from typing import Any
 from slack_bolt.async_app import AsyncApp, AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.listeners.messages import message_key, strip_mention, user_message
+from bot.listeners.messages import message_key, plain_text, user_message
 from bot.replies import answer_message
 from bot.services import BotServices
+
+SLACK_HELP = (
+    "Tell me what you need (a ticket, an alert, an access request, a broken laptop...) and I "
+    "route it to the right team. Confirm with *Right* or 👍, correct with *Route elsewhere* or 👎, "
+    "and ask `/brain-why` to see why I decided what I did."
+)
 
 
 def register(app: AsyncApp, services: BotServices) -> None:
@@ -24,10 +30,17 @@ def register(app: AsyncApp, services: BotServices) -> None:
         key = message_key(event)
         if not services.events.claim(key):
             return
-        text = strip_mention(str(event.get("text") or ""), context.bot_user_id)
-        if not text:
-            text = "/help"
+        text = plain_text(str(event.get("text") or ""), context.bot_user_id)
         thread_ts = event.get("thread_ts")
+        if not text:
+            services.work.spawn(
+                client.chat_postMessage(
+                    channel=str(event["channel"]),
+                    thread_ts=str(thread_ts or event["ts"]),
+                    text=SLACK_HELP,
+                )
+            )
+            return
         services.work.spawn(
             answer_message(
                 services,

@@ -6,6 +6,8 @@ acknowledged (Bolt acks every event before this listener runs) and ignored.
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp, AsyncBoltContext
@@ -35,10 +37,24 @@ def message_key(event: dict[str, Any]) -> str:
     return f"message:{event.get('channel')}:{event.get('ts')}"
 
 
-def strip_mention(text: str, bot_user_id: str | None) -> str:
-    """The text without the leading `<@BOT>` mention(s)."""
+_MARKUP = re.compile(r"<([^<>|]+)(?:\|([^<>]*))?>")
+
+
+def _plain(match: re.Match[str]) -> str:
+    target, label = match.group(1), match.group(2)
+    if target.startswith(("@", "#")):
+        return f"{target[0]}{label or target[1:]}"
+    if target.startswith("!"):
+        return "@" + (label or target[1:].split("^")[0])
+    return label or target
+
+
+def plain_text(text: str, bot_user_id: str | None) -> str:
+    """Slack markup to the plain text the brain reads: the bot's mention removed, links and
+    mentions as words, `&lt;`-style escapes undone."""
     if bot_user_id:
         text = text.replace(f"<@{bot_user_id}>", " ")
+    text = html.unescape(_MARKUP.sub(_plain, text))
     return " ".join(text.split()) if "\n" not in text else text.strip()
 
 
@@ -81,7 +97,7 @@ async def _maybe_answer(
     await answer_message(
         services,
         client,
-        text=strip_mention(str(event.get("text") or ""), bot_user_id),
+        text=plain_text(str(event.get("text") or ""), bot_user_id),
         user=user,
         channel=channel,
         ts=str(event["ts"]),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 from tests.bot import slack_payloads as p
@@ -182,3 +183,33 @@ async def test_huge_text_is_shortened_not_rejected(harness: Harness) -> None:
     post = posts[0].params
     assert all(len(b["text"]["text"]) <= 3000 for b in post["blocks"] if b["type"] == "section")
     assert len(post["text"]) <= 3000
+
+
+async def test_slack_markup_reaches_the_brain_as_plain_text(harness: Harness) -> None:
+    event = p.message(
+        "the <https://vpn.example.com|VPN portal> says error 691 &amp; <#C42|it-help>"
+    )
+    await harness.event(event)
+    await harness.fake.wait_for("chat.postMessage")
+    await harness.idle()
+    decision = harness.brain.last_decision("UASKER01", event["channel"])
+    assert decision is not None
+    assert decision.text == "the VPN portal says error 691 & #it-help"
+
+
+async def test_bare_mention_gets_help_not_a_decision(harness: Harness) -> None:
+    event = p.mention("", channel="CRANDOM01")
+    await harness.event(event)
+    posts = await harness.fake.wait_for("chat.postMessage")
+    await harness.idle()
+    assert "/brain-why" in posts[0].params["text"]
+    assert posts[0].params["thread_ts"] == event["ts"]
+    assert harness.brain.last_decision("UASKER01", "CRANDOM01") is None
+
+
+async def test_user_text_cannot_ping_the_channel(harness: Harness) -> None:
+    await harness.event(p.message("<!channel> vpn broken <!here>"))
+    posts = await harness.fake.wait_for("chat.postMessage")
+    await harness.idle()
+    sent = json.dumps(posts[0].params["blocks"]) + posts[0].params["text"]
+    assert "<!channel>" not in sent and "<!here>" not in sent

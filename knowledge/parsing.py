@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from knowledge.chunk import Chunk, point_id
+from knowledge.language import detect_language
 
 #: File types and how to read them.
 SUPPORTED: dict[str, str] = {
@@ -30,8 +31,6 @@ MAX_CHUNK_CHARS = 1200
 #: Part of every content digest: bump it when chunking changes so re-ingest redoes all files.
 CHUNKER_VERSION = "1"
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_LATIN = re.compile(r"[A-Za-z]")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
@@ -44,20 +43,6 @@ class SkipFile(Exception):
 class _Section:
     heading: str
     body: str
-
-
-def detect_language(text: str) -> str:
-    """'zh', 'en' or 'mixed' by the share of CJK characters (a Latin letter counts 1/3)."""
-    cjk = len(_CJK.findall(text))
-    latin = len(_LATIN.findall(text)) / 3
-    if cjk + latin == 0:
-        return "en"
-    ratio = cjk / (cjk + latin)
-    if ratio >= 0.75:
-        return "zh"
-    if ratio <= 0.1:
-        return "en"
-    return "mixed"
 
 
 def decode(path: Path, data: bytes) -> str:

@@ -2,10 +2,10 @@
 
 Local mode (a folder under `BRAIN_HOME`) by default; a Qdrant server when
 `knowledge.qdrant_url` / `BRAIN_QDRANT_URL` is set. Both go through `QdrantClient` and the same
-methods. Hybrid search fuses the dense and the sparse channel with reciprocal rank fusion:
-on a server with one `query_points` call (two prefetches + `FusionQuery(RRF)`); in local mode
-the sparse channel is scored by `LocalSparseIndex` (see there why) and fused by the very RRF
-function qdrant-client's local mode uses for `FusionQuery`.
+methods. Hybrid search fuses the dense and the sparse channel with reciprocal rank fusion,
+weighted by the query's language (`DENSE_WEIGHT`): on a server with one `query_points` call
+(two prefetches + an RRF query); in local mode both channels are scored by `LocalIndex` (see
+there why) and fused by the very RRF function qdrant-client's local mode uses.
 
 RRF scores are rank-based and say nothing about how relevant a hit is, so every `StoredHit`
 also carries its dense cosine (when the store has dense vectors); `knowledge.relevance`
@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -27,8 +28,9 @@ from qdrant_client import QdrantClient, models
 from qdrant_client.hybrid.fusion import reciprocal_rank_fusion
 
 from knowledge.chunk import Chunk
+from knowledge.language import detect_language
+from knowledge.local_index import LocalIndex
 from knowledge.sparse import SparseEncoder
-from knowledge.sparse_index import LocalSparseIndex
 
 if TYPE_CHECKING:
     from brain.config import Settings
@@ -40,7 +42,11 @@ DENSE = "dense"
 SPARSE = "sparse"
 #: Candidates each channel contributes to the fusion.
 CHANNEL_LIMIT = 40
-#: Payload fields the local sparse index can filter on.
+#: Weight of the dense channel in the fusion, by query language (the sparse channel weighs 1).
+#: MiniLM is English-only: on Chinese queries its ranking is mostly noise (benchmarks/
+#: retrieval.py: dense-only recall@5 45% on zh vs 100% on en), so it only breaks ties there.
+DENSE_WEIGHT = {"en": 1.0, "mixed": 0.5, "zh": 0.2}
+#: Payload fields the local index can filter on.
 FILTER_FIELDS = ("domain", "kind")
 
 Mode = Literal["hybrid", "dense", "sparse"]
@@ -111,11 +117,12 @@ class KnowledgeStore:
         self._sparse = SparseEncoder()
         self._lock = threading.RLock()
         self.local = local
-        self._index: LocalSparseIndex | None = LocalSparseIndex() if local else None
+        self._index: LocalIndex | None = LocalIndex() if local else None
         #: Bumped on every write, so callers can invalidate caches.
         self.generation = 0
         self.has_dense = self._ensure_collection()
         if self._index is not None:
+            self._fast_local_commits()
             self._load_index()
 
     @classmethod
@@ -150,8 +157,10 @@ class KnowledgeStore:
         if not self._client.collection_exists(self.collection):
             vectors: dict[str, models.VectorParams] = {}
             if self._embedder is not None:
+                # The embedder returns unit vectors, so the dot product IS the cosine; local
+                # Qdrant re-normalises every stored vector on each COSINE query (45 ms at 10k).
                 vectors[DENSE] = models.VectorParams(
-                    size=self._embedder.dim, distance=models.Distance.COSINE
+                    size=self._embedder.dim, distance=models.Distance.DOT
                 )
             self._client.create_collection(
                 self.collection,
@@ -176,13 +185,37 @@ class KnowledgeStore:
             )
         return self._embedder is not None and has_dense_vectors
 
+    def _fast_local_commits(self) -> None:
+        """Switch the local collection's SQLite file to WAL with synchronous=NORMAL.
+
+        qdrant-client's local mode commits every point in its own SQLite transaction; in the
+        default rollback-journal mode each costs several fsyncs (measured 52 points/s, 920
+        with WAL + NORMAL). WAL stays consistent after a process crash; a power cut may lose
+        the last commits, which the next `brain ingest` of a changed file redoes. This reaches
+        into qdrant-client internals, so any surprise leaves the defaults in place.
+        """
+        try:
+            local = getattr(self._client, "_client", None)
+            collection = getattr(local, "collections", {})[self.collection]
+            connection = collection.storage.storage
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=NORMAL")
+        except (AttributeError, KeyError, TypeError, sqlite3.Error) as exc:
+            log.debug("local Qdrant storage left in its default mode: %s", exc)
+
     def _load_index(self) -> None:
         assert self._index is not None
-        for point in self._scroll(with_vectors=[SPARSE]):
-            vector = (point.vector or {}).get(SPARSE) if isinstance(point.vector, dict) else None
-            if isinstance(vector, models.SparseVector):
+        for point in self._scroll(with_vectors=[SPARSE, DENSE] if self.has_dense else [SPARSE]):
+            vectors = point.vector if isinstance(point.vector, dict) else {}
+            sparse_vector = vectors.get(SPARSE)
+            dense_vector = vectors.get(DENSE)
+            if isinstance(sparse_vector, models.SparseVector):
                 self._index.put(
-                    str(point.id), vector.indices, vector.values, self._tags(point.payload)
+                    str(point.id),
+                    sparse_vector.indices,
+                    sparse_vector.values,
+                    None if dense_vector is None else np.asarray(dense_vector, dtype=np.float32),
+                    self._tags(point.payload),
                 )
 
     @staticmethod
@@ -192,15 +225,27 @@ class KnowledgeStore:
 
     # -- writes ---------------------------------------------------------------------------
 
-    def upsert(self, chunks: Sequence[Chunk], *, batch_size: int = 256) -> None:
-        """Embed and write chunks (replacing points with the same ids)."""
+    def upsert(
+        self,
+        chunks: Sequence[Chunk],
+        *,
+        batch_size: int = 256,
+        vectors: np.ndarray | None = None,
+    ) -> None:
+        """Embed and write chunks (replacing points with the same ids).
+
+        `vectors` are precomputed dense embeddings, one row per chunk (used by benchmarks to
+        synthesise large stores); by default the store's embedder computes them.
+        """
+        if vectors is not None and len(vectors) != len(chunks):
+            raise ValueError(f"{len(vectors)} vectors for {len(chunks)} chunks")
         for start in range(0, len(chunks), batch_size):
             batch = chunks[start : start + batch_size]
-            dense = (
-                self._embedder.embed([chunk.text for chunk in batch])
-                if self.has_dense and self._embedder is not None
-                else None
-            )
+            dense: np.ndarray | None = None
+            if self.has_dense and vectors is not None:
+                dense = vectors[start : start + batch_size]
+            elif self.has_dense and self._embedder is not None:
+                dense = self._embedder.embed([chunk.text for chunk in batch])
             encoded = [self._sparse.encode(chunk.text) for chunk in batch]
             points = []
             for row, (chunk, (indices, values)) in enumerate(zip(batch, encoded, strict=True)):
@@ -215,8 +260,16 @@ class KnowledgeStore:
             with self._lock:
                 self._client.upsert(self.collection, points, wait=True)
                 if self._index is not None:
-                    for chunk, (indices, values) in zip(batch, encoded, strict=True):
-                        self._index.put(chunk.chunk_id, indices, values, self._tags(chunk.payload))
+                    for row, (chunk, (indices, values)) in enumerate(
+                        zip(batch, encoded, strict=True)
+                    ):
+                        self._index.put(
+                            chunk.chunk_id,
+                            indices,
+                            values,
+                            None if dense is None else dense[row],
+                            self._tags(chunk.payload),
+                        )
                 self.generation += 1
 
     def delete(self, chunk_ids: Sequence[str]) -> None:
@@ -267,10 +320,15 @@ class KnowledgeStore:
         text: str,
         *,
         limit: int = 5,
-        where: dict[str, Sequence[str]] | None = None,
+        where: Mapping[str, Sequence[str]] | None = None,
         mode: Mode = "hybrid",
+        native: bool = False,
     ) -> list[StoredHit]:
-        """The best chunks for `text`; `where` restricts payload fields to allowed values."""
+        """The best chunks for `text`; `where` restricts payload fields to allowed values.
+
+        `native=True` makes local mode run the server path too (Qdrant scores the sparse
+        channel itself): the benchmark's baseline, slow on large local stores.
+        """
         if not text.strip() or limit <= 0:
             return []
         use_dense = self.has_dense and mode != "sparse"
@@ -282,33 +340,36 @@ class KnowledgeStore:
         query_sparse = models.SparseVector(indices=indices, values=values)
         query_filter = _filter(where)
         channel_limit = max(CHANNEL_LIMIT, limit)
+        weights = (DENSE_WEIGHT.get(detect_language(text), 1.0), 1.0)
         with self._lock:
-            if self._index is None:
-                points = self._search_server(
+            if self._index is None or native:
+                points = self._search_qdrant(
                     query_dense if use_dense else None,
                     query_sparse if use_sparse else None,
                     query_filter,
                     limit,
                     channel_limit,
+                    weights,
                 )
             else:
                 points = self._search_local(
                     query_dense if use_dense else None,
                     query_sparse if use_sparse else None,
-                    query_filter,
                     where,
                     limit,
                     channel_limit,
+                    weights,
                 )
         return [self._to_hit(point, query_dense) for point in points]
 
-    def _search_server(
+    def _search_qdrant(
         self,
         dense: np.ndarray | None,
         sparse_query: models.SparseVector | None,
         query_filter: models.Filter | None,
         limit: int,
         channel_limit: int,
+        weights: tuple[float, float],
     ) -> list[models.ScoredPoint]:
         with_vectors: bool | list[str] = [DENSE] if dense is not None else False
         if dense is not None and sparse_query is not None:
@@ -322,7 +383,7 @@ class KnowledgeStore:
                         query=sparse_query, using=SPARSE, filter=query_filter, limit=channel_limit
                     ),
                 ],
-                query=models.FusionQuery(fusion=models.Fusion.RRF),
+                query=models.RrfQuery(rrf=models.Rrf(weights=list(weights))),
                 limit=limit,
                 with_payload=True,
                 with_vectors=with_vectors,
@@ -352,23 +413,23 @@ class KnowledgeStore:
         self,
         dense: np.ndarray | None,
         sparse_query: models.SparseVector | None,
-        query_filter: models.Filter | None,
-        where: dict[str, Sequence[str]] | None,
+        where: Mapping[str, Sequence[str]] | None,
         limit: int,
         channel_limit: int,
+        weights: tuple[float, float],
     ) -> list[models.ScoredPoint]:
-        """Local mode: dense by Qdrant (unfiltered, see below), sparse by the local index."""
+        """Local mode: both channels scored by the local index, payloads read from Qdrant."""
         assert self._index is not None
         index = self._index
         channels: list[list[models.ScoredPoint]] = []
-        cosines: dict[str, float] = {}
         if dense is not None:
             wanted = channel_limit if sparse_query is not None else limit
-            candidates = self._local_dense(dense, query_filter, where, wanted)
-            cosines = {str(point.id): point.score for point in candidates}
-            channels.append(candidates)
+            ranked = index.search_dense(dense, limit=wanted, where=where)
+            channels.append(
+                [models.ScoredPoint(id=pid, version=0, score=score) for pid, score in ranked]
+            )
         if sparse_query is not None:
-            ranked = index.search(
+            ranked = index.search_sparse(
                 sparse_query.indices, sparse_query.values, limit=channel_limit, where=where
             )
             channels.append(
@@ -377,17 +438,13 @@ class KnowledgeStore:
         if len(channels) == 1:
             points = channels[0][:limit]
         else:
-            points = reciprocal_rank_fusion(channels, limit=limit)
+            points = reciprocal_rank_fusion(channels, limit=limit, weights=list(weights))
         if not points:
             return []
-        need_vectors = dense is not None and any(str(p.id) not in cosines for p in points)
         records = {
             str(record.id): record
             for record in self._client.retrieve(
-                self.collection,
-                [str(point.id) for point in points],
-                with_payload=True,
-                with_vectors=[DENSE] if need_vectors else False,
+                self.collection, [str(point.id) for point in points], with_payload=True
             )
         }
         found = []
@@ -395,50 +452,13 @@ class KnowledgeStore:
             record = records.get(str(point.id))
             if record is None:
                 continue
-            point.payload = record.payload
-            if str(point.id) in cosines:
-                point.vector = None
-                point.payload = {**(record.payload or {}), _COSINE: cosines[str(point.id)]}
-            else:
-                point.vector = record.vector
+            payload = dict(record.payload or {})
+            vector = index.dense_of(str(point.id))
+            if dense is not None and vector is not None:
+                payload[_COSINE] = float(np.dot(vector, dense))
+            point.payload = payload
             found.append(point)
         return found
-
-    def _local_dense(
-        self,
-        dense: np.ndarray,
-        query_filter: models.Filter | None,
-        where: dict[str, Sequence[str]] | None,
-        wanted: int,
-    ) -> list[models.ScoredPoint]:
-        """Dense candidates; the filter is applied here, not by Qdrant.
-
-        Local Qdrant evaluates a payload filter point by point in Python (7 ms at 200 points,
-        ~300 ms at 10k); the cosine scan itself is numpy. So the scan runs unfiltered with
-        over-fetching and the tags mirrored in the sparse index filter it; only when that
-        leaves too few candidates does Qdrant run the filtered scan.
-        """
-        assert self._index is not None
-        if not where:
-            response = self._client.query_points(
-                self.collection, query=dense, using=DENSE, limit=wanted, with_payload=False
-            )
-            return list(response.points)
-        response = self._client.query_points(
-            self.collection, query=dense, using=DENSE, limit=wanted * 4, with_payload=False
-        )
-        kept = [p for p in response.points if self._index.matches(str(p.id), where)][:wanted]
-        if len(kept) >= wanted or len(response.points) < wanted * 4:
-            return kept
-        response = self._client.query_points(
-            self.collection,
-            query=dense,
-            using=DENSE,
-            query_filter=query_filter,
-            limit=wanted,
-            with_payload=False,
-        )
-        return list(response.points)
 
     @staticmethod
     def _to_hit(point: models.ScoredPoint, query_dense: np.ndarray | None) -> StoredHit:
@@ -460,7 +480,7 @@ class KnowledgeStore:
             self._client.close()
 
 
-def _filter(where: dict[str, Sequence[str]] | None) -> models.Filter | None:
+def _filter(where: Mapping[str, Sequence[str]] | None) -> models.Filter | None:
     if not where:
         return None
     return models.Filter(

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import re
+
 from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController, catalog
 
+#: A question, or a request for information (consultation answers questions, it does not act).
+QUESTION = re.compile(
+    r"\?|？|^\s*(?:how|what|what's|where|when|why|which|who|can|could|may|is|are|do|does|"
+    r"should|am)\b|\b(?:how (?:do|to|can|long|much|many|often)|what (?:is|are|does)|is it|"
+    r"are we|do we|can i|allowed to|policy|procedure|process for|rules? (?:for|on)|"
+    r"difference between|meaning of|explain|tell me)\b|"
+    r"怎么|如何|什么|哪里|哪儿|多久|几点|几天|几个|谁|还是|应该|能不能|可不可以|可以吗|是否|"
+    r"是不是|有没有|要不要|吗|呢|请问|规定|流程|政策|区别|含义|意思|定义",
+    re.I,
+)
 #: A passage must be at least this relevant for the dry-run to promise an answer; stricter
 #: than the answer threshold because unrelated questions still retrieve something.
 DRY_RUN_MIN = 0.45
@@ -20,6 +32,8 @@ class ConsultationController(BuiltinController):
         """Ok when the knowledge base has a definition or a relevant passage."""
         if context.services.knowledge is None:
             return DryRunResult(ok=False, reason="no knowledge base is open")
+        if not QUESTION.search(self.text_of(context)):
+            return DryRunResult(ok=False, reason="not a question or a request for information")
         knowledge = context.services.knowledge
         # confirm_many shares the one retrieval the brain already made for the knowledge signal
         support = knowledge.confirm_many(context.text, sorted(catalog()))

@@ -94,6 +94,13 @@ def test_failing_llm_falls_back_to_extractive(
     assert result.citations
 
 
+def test_dry_run_takes_questions_only(kb_context: ContextFactory) -> None:
+    consultation = ConsultationController()
+    dry = consultation.dry_run(kb_context("book a table for four tonight"))
+    assert not dry.ok and "not a question" in dry.reason
+    assert consultation.dry_run(kb_context("who approves an emergency change?")).ok
+
+
 def test_nothing_relevant_is_said_honestly(kb_context: ContextFactory) -> None:
     consultation = ConsultationController()
     context = kb_context("zxqv wplk")

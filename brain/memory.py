@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import logging
+import math
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 from tinydb import Query
 
+from brain.routing import is_chinese
 from brain.signals.session import SessionCache, SessionEntry
 from brain.storage import file_lock, open_db
 from brain.types import Decision
@@ -47,8 +49,11 @@ OLD_AFTER = timedelta(days=90)
 OLD_FACTOR = 0.5
 OTHER_USER_FACTOR = 0.75
 #: Similarity gates: below `gate` a memory is about something else; at `full` it counts fully.
+#: MiniLM is English-only (two unrelated Chinese sentences can reach 0.8), so the embedding
+#: channel is used only when both texts are mostly Latin script; the character n-gram channel
+#: (cosine of 2-3-gram sets) works for every language.
 COSINE_GATE, COSINE_FULL = 0.70, 0.90
-JACCARD_GATE, JACCARD_FULL = 0.30, 0.75
+NGRAM_GATE, NGRAM_FULL = 0.20, 0.45
 #: Memories kept in the file (oldest dropped first).
 MAX_MEMORIES = 5000
 TEXT_CAP = 500
@@ -96,6 +101,7 @@ class MemoryEntry:
     ids: list[str] = field(default_factory=list)
     vector: np.ndarray | None = None
     grams: frozenset[str] = frozenset()
+    latin: bool = True
 
     def to_doc(self) -> dict[str, Any]:
         return {
@@ -126,6 +132,7 @@ class MemoryEntry:
             ids=[str(i) for i in doc.get("ids", [])],
             vector=_decode_vector(doc.get("vector")),
             grams=_gram_set(text),
+            latin=not is_chinese(text),
         )
 
 
@@ -207,6 +214,7 @@ class MemoryStore:
             ids=list(ids),
             vector=vector,
             grams=_gram_set(decision.text),
+            latin=not is_chinese(decision.text),
         )
         with self._lock, file_lock(self.path):
             db = open_db(self.path)
@@ -251,19 +259,19 @@ class MemoryStore:
                 return []
             entries = self._entries
             factors = np.zeros(len(entries), dtype=np.float32)
-            if vector is not None:
+            if vector is not None and not is_chinese(text):
                 cosines = self._vectors(int(vector.shape[0])) @ vector.astype(np.float32)
                 factors = np.clip((cosines - COSINE_GATE) / (COSINE_FULL - COSINE_GATE), 0, 1)
             grams = _gram_set(text)
             id_set = {i.upper() for i in ids}
             result: list[tuple[MemoryEntry, float]] = []
             for row, entry in enumerate(entries):
-                factor = float(factors[row])
+                factor = float(factors[row]) if entry.latin else 0.0
                 if id_set and id_set.intersection(i.upper() for i in entry.ids):
                     factor = 1.0
                 if factor < 1.0 and grams and entry.grams:
-                    jaccard = len(grams & entry.grams) / len(grams | entry.grams)
-                    factor = max(factor, _ramp(jaccard, JACCARD_GATE, JACCARD_FULL))
+                    overlap = len(grams & entry.grams) / math.sqrt(len(grams) * len(entry.grams))
+                    factor = max(factor, _ramp(overlap, NGRAM_GATE, NGRAM_FULL))
                 if factor > 0:
                     result.append((entry, factor))
             return result

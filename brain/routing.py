@@ -266,7 +266,8 @@ class Router:
         primary = strong[0]
         if len(passed) == len(strong):
             composition, order = composition_of(names, feeds)
-            path.append(f"composed ({composition}: {' -> '.join(order)})")
+            joiner = " -> " if composition == "pipeline" else " + "
+            path.append(f"composed ({composition}: {joiner.join(order)})")
             return RoutePlan(
                 tier="verify",
                 outcome="composed",

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 SIGNALS: tuple[str, ...] = ("keyword", "semantic", "knowledge", "session", "memory")
 #: Controllers whose signals are kept in a stored decision when the registry is large.
-STORED_SIGNALS = 50
+STORED_SIGNALS = 20
 
 
 def semantic_signal(scorer: Any | None, text: str, names: Sequence[str]) -> tuple[np.ndarray, str]:
@@ -36,6 +36,9 @@ def semantic_signal(scorer: Any | None, text: str, names: Sequence[str]) -> tupl
     if scorer is None:
         return values, "unavailable"
     try:
+        if list(getattr(scorer, "names", ())) == list(names) and hasattr(scorer, "analyse"):
+            aligned = np.asarray(scorer.analyse(text).scores, dtype=np.float32)
+            return np.clip(aligned, 0.0, 1.0), "ok"
         scores = scorer.score(text)
     except Exception as exc:  # a signal failing must not stop the decision
         log.warning("semantic scoring failed: %s: %s", type(exc).__name__, exc)

@@ -1,0 +1,97 @@
+"""`brain ask`, `brain why`, `brain feedback` end to end through `brain.cli.main`."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from brain.cli import main
+
+
+def _ask_json(capsys: pytest.CaptureFixture[str], text: str, *extra: str) -> dict:
+    assert main(["ask", text, "--json", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.usefixtures("home")
+def test_ask_why_feedback_round_trip(capsys: pytest.CaptureFixture[str]) -> None:
+    decision = _ask_json(capsys, "VPN 连不上，报错 691", "--user", "u1", "--channel", "C1")
+    for key in (
+        "decision_id",
+        "controller",
+        "supporting",
+        "confidence",
+        "tier",
+        "outcome",
+        "escalate",
+        "urgency",
+        "intent",
+        "entities",
+        "signals",
+        "rationale",
+    ):
+        assert key in decision
+    assert decision["controller"] == "incident"
+    assert decision["user"] == "u1"
+
+    assert main(["feedback", decision["decision_id"], "--correct", "access", "--user", "u1"]) == 0
+    assert "recorded correct -> access" in capsys.readouterr().out
+
+    assert main(["why", decision["decision_id"]]) == 0
+    text = capsys.readouterr().out
+    assert "correct -> access by u1 via cli" in text
+    assert "incident" in text and "keyword" in text
+
+    assert main(["why", decision["decision_id"], "--json"]) == 0
+    explained = json.loads(capsys.readouterr().out)
+    assert explained["feedback"][0]["controller"] == "access"
+    assert set(explained["signals"]["incident"]) >= {"keyword", "semantic", "total", "confidence"}
+    assert explained["tier_path"]
+
+
+@pytest.mark.usefixtures("home")
+def test_human_output_shows_controller_confidence_tier_rationale_and_result(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["ask", "what is 滚仓?"]) == 0
+    out = capsys.readouterr().out
+    assert "confidence" in out and "tier" in out and "why:" in out
+    assert "brain why d-" in out
+
+
+@pytest.mark.usefixtures("home")
+def test_stdin_mode_writes_one_json_line_per_message(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = "process ticket 2025060300011279027\n\n   \n\x00\x01\nbook a table for four tonight\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+
+    code = main(["ask", "--json", "-"])
+
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(rows) == 3  # blank lines skipped
+    assert rows[0]["controller"] == "ticket"
+    assert "error" in rows[1] and rows[1]["line"] == 4
+    assert rows[2]["controller"] is None
+    assert code == 1  # one line failed; the others were answered
+
+
+@pytest.mark.usefixtures("home")
+def test_unknown_ids_and_bad_arguments_give_clear_errors(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["why", "d-doesnotexist"]) == 1
+    assert "no decision with id 'd-doesnotexist'" in capsys.readouterr().err
+    assert main(["feedback", "d-doesnotexist", "--confirm"]) == 1
+    assert "no decision" in capsys.readouterr().err
+    assert main(["ask", "   "]) == 2
+    assert "empty" in capsys.readouterr().err
+
+    decision = _ask_json(capsys, "reset my password please")
+    assert main(["feedback", decision["decision_id"], "--correct", "payroll"]) == 1
+    err = capsys.readouterr().err
+    assert "unknown controller 'payroll'" in err and "ticket" in err
+    with pytest.raises(SystemExit):
+        main(["feedback", decision["decision_id"]])  # one of the three is required

@@ -1,0 +1,136 @@
+"""Several strong controllers: parallel dry-runs, composition, and the verify tier."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from brain.config import RoutingConfig
+from brain.engine import Brain
+from brain.routing import Candidate, RoutePlan, Router
+from brain.types import DryRunRecord, Message
+from controllers.tickets import TicketStore
+
+WORK_ORDER = "2025060300011279027"
+ALERT_FOR_TICKET = (
+    "[FIRING:1] HighErrorRate service=payments severity=critical, error rate 12% on the "
+    f"gateway; add this alert to work order {WORK_ORDER} and chase it"
+)
+
+
+def _open_ticket(home: Path, ticket_id: str | None = None) -> str:
+    ticket = TicketStore(home / "tickets.json").create(
+        "incident", title="payments errors", requester="u1", ticket_id=ticket_id
+    )
+    return ticket.id
+
+
+def test_alert_attached_to_a_ticket_is_composed_as_a_pipeline(home: Path, brain: Brain) -> None:
+    _open_ticket(home, WORK_ORDER)
+
+    decision = brain.ask(Message(ALERT_FOR_TICKET, user="u1", channel="C1"))
+
+    assert decision.outcome == "composed", decision.tier_path
+    assert decision.tier == "verify"
+    assert {decision.controller, *decision.supporting} == {"alarm", "ticket"}
+    assert decision.composition == "pipeline"
+    assert {d.controller for d in decision.dry_runs} == {"alarm", "ticket"}
+    assert all(d.ok for d in decision.dry_runs)
+    parts = decision.result["parts"] if decision.result else []
+    assert [p["controller"] for p in parts] == ["alarm", "ticket"]
+    stored = TicketStore(home / "tickets.json").get(WORK_ORDER)
+    assert stored is not None and stored.comments  # the alarm diagnosis went into the ticket
+
+
+def test_when_only_one_strong_controller_passes_its_dry_run_it_is_routed(brain: Brain) -> None:
+    # The work order does not exist: the ticket dry-run fails, the alarm one passes.
+    decision = brain.decide(Message(ALERT_FOR_TICKET, user="u1", channel="C1"))
+
+    assert decision.outcome == "routed", decision.tier_path
+    assert decision.controller == "alarm"
+    assert decision.tier == "verify"
+    failed = [d for d in decision.dry_runs if not d.ok]
+    assert [d.controller for d in failed] == ["ticket"]
+
+
+def _router_plan(results: dict[str, bool], confidences: dict[str, float]) -> RoutePlan:
+    router = Router(RoutingConfig())
+    candidates = [Candidate(name, name.title(), c) for name, c in confidences.items()]
+    return router.route(
+        candidates,
+        dry_run=lambda name: DryRunRecord(name, results[name], "ok" if results[name] else "no"),
+        chinese=False,
+        registered=7,
+    )
+
+
+def test_seed_002_supporting_rule_and_composition_kinds() -> None:
+    # incident 0.7 + access 0.5 (>= 0.45 and >= 55% of 0.7): both dry-run, no data flow.
+    parallel = _router_plan({"incident": True, "access": True}, {"incident": 0.7, "access": 0.5})
+    assert (parallel.outcome, parallel.composition) == ("composed", "parallel")
+    assert (parallel.controller, parallel.supporting) == ("incident", ["access"])
+
+    # alarm output feeds the ticket: a pipeline, the producer first.
+    pipeline = _router_plan({"ticket": True, "alarm": True}, {"ticket": 0.7, "alarm": 0.6})
+    assert (pipeline.composition, pipeline.controller, pipeline.supporting) == (
+        "pipeline",
+        "ticket",
+        ["alarm"],
+    )
+
+    # 0.44 is below the absolute floor, 0.46 below 55% of 0.9: no parallel exploration.
+    weak = _router_plan({"incident": True, "access": True}, {"incident": 0.7, "access": 0.44})
+    assert weak.outcome == "routed" and weak.supporting == [] and len(weak.dry_runs) == 1
+    relative = _router_plan({"incident": True, "access": True}, {"incident": 0.9, "access": 0.46})
+    assert relative.tier == "fast" and relative.dry_runs == []
+
+    # none passes -> dynamic (clarify between them).
+    none = _router_plan({"incident": False, "access": False}, {"incident": 0.7, "access": 0.5})
+    assert (none.outcome, none.tier, none.controller) == ("clarify", "dynamic", None)
+
+
+PAYROLL = """
+name: payroll
+label: Payroll desk
+description: Salary, payslips and payroll tax forms of employees.
+keywords: [payroll, payslip, salary, 工资条]
+examples: ["Where is my payslip for May?", "my salary was paid twice", "我的工资条在哪里看"]
+required_entities: [employee_id]
+handler: none
+"""
+
+
+def test_verify_tier_with_a_failing_dry_run_asks_instead(home: Path) -> None:
+    # A new YAML controller is routable at once; its dry-run needs an employee id.
+    (home / "controllers").mkdir(exist_ok=True)
+    (home / "controllers" / "payroll.yaml").write_text(PAYROLL, encoding="utf-8")
+    (home / "brain.toml").write_text("[routing]\nfast_threshold = 0.99\n", encoding="utf-8")
+    brain = Brain.open()
+    try:
+        decision = brain.decide(Message("my payslip for May shows the wrong salary"))
+    finally:
+        brain.close()
+
+    assert decision.outcome == "clarify", decision.tier_path
+    assert decision.controller is None
+    assert decision.tier == "dynamic"
+    assert [(d.controller, d.ok) for d in decision.dry_runs] == [("payroll", False)]
+    assert decision.dry_runs[0].missing == ["employee_id"]
+    assert decision.candidates[0] == "payroll"
+    assert decision.tier_path[0].startswith("verify")
+    assert "Payroll desk" in (decision.clarification or "")
+    assert "Dry-run failed for payroll" in decision.rationale
+
+
+def test_verify_tier_with_a_passing_dry_run_routes(home: Path) -> None:
+    ticket_id = _open_ticket(home)
+    (home / "brain.toml").write_text("[routing]\nfast_threshold = 0.99\n", encoding="utf-8")
+    brain = Brain.open()
+    try:
+        decision = brain.decide(Message(f"what's the status of ticket {ticket_id}?"))
+    finally:
+        brain.close()
+
+    assert decision.outcome == "routed"
+    assert decision.controller == "ticket"
+    assert decision.tier == "verify"
+    assert decision.dry_runs[0].ok

@@ -1,0 +1,99 @@
+"""The sharded decision log, and the Brain used from several threads at once."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from brain.decision_log import DecisionLog
+from brain.engine import Brain, new_decision_id
+from brain.errors import UnknownDecision
+from brain.types import Decision, Message
+
+
+def _decision(user: str, channel: str, thread: str | None = None) -> Decision:
+    return Decision(
+        decision_id=new_decision_id(),
+        text=f"message from {user}",
+        user=user,
+        channel=channel,
+        thread=thread,
+        controller="incident",
+        supporting=[],
+        confidence=0.5,
+        tier="verify",
+        outcome="routed",
+        escalate=False,
+        urgency="low",
+        intent={"intent": "incident"},
+        entities={},
+        signals={},
+        rationale="test",
+        created_at="2026-01-01T00:00:00+00:00",
+    )
+
+
+def test_decisions_are_sharded_indexed_and_survive_reopening(tmp_path: Path) -> None:
+    log = DecisionLog(tmp_path / "decisions", shard_size=3)
+    made = [_decision(f"u{i % 2}", "C1", "T1" if i % 3 == 0 else None) for i in range(10)]
+    for decision in made:
+        log.append(decision)
+    made[4].feedback.append({"kind": "confirm", "user": "u0"})
+    log.update(made[4])
+    log.close()
+
+    shards = sorted((tmp_path / "decisions" / "shards").glob("*.json"))
+    assert len(shards) == 4  # 3 + 3 + 3 + 1
+    reopened = DecisionLog(tmp_path / "decisions", shard_size=3)
+    try:
+        for decision in made:
+            assert reopened.get(decision.decision_id).decision_id == decision.decision_id
+        assert reopened.get(made[4].decision_id).feedback == [{"kind": "confirm", "user": "u0"}]
+        last_u1 = reopened.last_for("u1", "C1")
+        assert last_u1 is not None and last_u1.decision_id == made[9].decision_id
+        thread_ids = [d.decision_id for d in reopened.session("C1:T1")]
+        assert thread_ids == [made[i].decision_id for i in (0, 3, 6, 9)]
+        with pytest.raises(UnknownDecision):
+            reopened.get("d-000000000000")
+        with pytest.raises(UnknownDecision):
+            reopened.update(_decision("x", "y"))
+    finally:
+        reopened.close()
+
+
+def test_queued_decisions_are_readable_before_they_reach_the_disk(tmp_path: Path) -> None:
+    log = DecisionLog(tmp_path / "decisions")
+    decision = _decision("u1", "C1")
+    log.append(decision)
+    assert log.get(decision.decision_id).text == decision.text
+    assert log.session_ids("C1:u1")[-1] == decision.decision_id
+    log.close()
+
+
+def test_the_brain_decides_from_many_threads_at_once(brain: Brain) -> None:
+    texts = [
+        "VPN 连不上，报错 691",
+        "reset my AD password please",
+        "disk /var 95% on app-03",
+        "what is 滚仓?",
+    ] * 4
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        decisions = list(
+            pool.map(
+                lambda pair: brain.decide(Message(pair[1], user=f"u{pair[0]}", channel="C")),
+                enumerate(texts),
+            )
+        )
+
+    ids = {d.decision_id for d in decisions}
+    assert len(ids) == len(texts)
+    brain.close()
+    reopened = Brain.open()
+    try:
+        for decision in decisions:
+            assert reopened.get_decision(decision.decision_id).text == decision.text
+    finally:
+        reopened.close()

@@ -1,0 +1,96 @@
+"""LLM optional: absent, failing, slow or garbage -> the same decision, and the decision says so."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from brain.engine import Brain
+from brain.types import Decision, Message
+from tests.fakes.anthropic_server import FakeAnthropic, FakeReply
+
+VAGUE = "help me, it's stuck"
+FAST = "process ticket 2025060300011279027"
+
+
+@pytest.fixture
+def fake_llm(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
+    with FakeAnthropic() as fake:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-a-real-key")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
+        monkeypatch.setenv("BRAIN_LLM_TIMEOUT", "0.5")
+        yield fake
+
+
+def _decide(text: str) -> Decision:
+    brain = Brain.open()
+    try:
+        return brain.decide(Message(text, user="u1", channel="D1"))
+    finally:
+        brain.close()
+
+
+def _same(a: Decision, b: Decision) -> None:
+    assert (a.controller, a.outcome, a.tier, a.escalate) == (
+        b.controller,
+        b.outcome,
+        b.tier,
+        b.escalate,
+    )
+
+
+def test_without_a_key_the_brain_decides_and_says_the_llm_is_disabled(brain: Brain) -> None:
+    decision = brain.decide(Message(VAGUE))
+
+    assert decision.llm_status.startswith("disabled")
+    assert decision.llm_calls == 0
+
+
+def test_fast_path_makes_zero_llm_calls(fake_llm: FakeAnthropic) -> None:
+    decision = _decide(FAST)
+
+    assert decision.tier == "fast"
+    assert decision.llm_calls == 0
+    assert fake_llm.requests == []
+    assert "skipped" in decision.llm_status
+
+
+@pytest.mark.parametrize(
+    ("reply", "status"),
+    [
+        (FakeReply.status(500), "error"),
+        (FakeReply.text("I think it is probably a ticket?"), "invalid"),
+        (FakeReply.json({"intent": "launch_rockets", "confidence": 7}), "invalid"),
+        (
+            FakeReply.slow(3.0, then=FakeReply.json({"intent": "incident", "confidence": 0.9})),
+            "timeout",
+        ),
+    ],
+    ids=["error", "garbage-text", "invalid-json", "slow"],
+)
+def test_failing_llm_gives_the_same_decision_and_says_so(
+    fake_llm: FakeAnthropic, reply: FakeReply, status: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_llm.default = reply
+    with_llm = _decide(VAGUE)
+    assert with_llm.llm_calls >= 1
+    assert status in with_llm.llm_status
+
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    without = _decide(VAGUE)
+    _same(with_llm, without)
+
+
+def test_a_working_llm_is_asked_only_below_the_fast_path(fake_llm: FakeAnthropic) -> None:
+    fake_llm.default = FakeReply.json(
+        {"intent": "hardware_fault", "confidence": 0.9, "reasoning": "A device is frozen."}
+    )
+
+    decision = _decide(VAGUE)
+
+    assert decision.llm_status == "ok"
+    assert decision.llm_calls == 1
+    assert len(fake_llm.requests) == 1
+    assert decision.intent["intent"] == "hardware_fault"

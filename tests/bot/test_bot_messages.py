@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
+from typing import Any
+
+import pytest
 
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import BRAIN_CHANNEL, ROUTED_TEXT, Harness
@@ -213,3 +217,42 @@ async def test_user_text_cannot_ping_the_channel(harness: Harness) -> None:
     await harness.idle()
     sent = json.dumps(posts[0].params["blocks"]) + posts[0].params["text"]
     assert "<!channel>" not in sent and "<!here>" not in sent
+
+
+async def test_ack_comes_before_slow_brain_work(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    real_ask = harness.brain.ask
+
+    def slow_ask(message: Any) -> Any:
+        release.wait(30)
+        return real_ask(message)
+
+    monkeypatch.setattr(harness.brain, "ask", slow_ask)
+    status, _ = await harness.event(p.message(ROUTED_TEXT))
+    assert status == 200
+    assert harness.fake.of("chat.postMessage") == []  # acknowledged while the brain still works
+    release.set()
+    await harness.fake.wait_for("chat.postMessage")
+    await harness.idle()
+
+
+async def test_server_error_from_slack_is_retried(harness: Harness) -> None:
+    harness.fake.fail("chat.postMessage", status=503, error="service_unavailable")
+    await harness.event(p.message(ROUTED_TEXT))
+    await harness.fake.wait_for("chat.postMessage")
+    await harness.idle()
+    assert [c.method for c in harness.fake.rejected] == ["chat.postMessage"]
+    assert len(harness.fake.of("chat.postMessage")) == 1
+
+
+async def test_no_controller_reply_offers_route_elsewhere_but_no_right(harness: Harness) -> None:
+    event = p.message("what's a good recipe for banana bread?")
+    await harness.event(event)
+    posts = await harness.fake.wait_for("chat.postMessage")
+    await harness.idle()
+    decision = harness.brain.last_decision("UASKER01", event["channel"])
+    assert decision is not None and decision.controller is None  # precondition
+    actions = [b for b in posts[0].params["blocks"] if b["type"] == "actions"]
+    assert [e["type"] for e in actions[0]["elements"]] == ["static_select"]

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 #: Sample weight of a keyword or label as a training text (examples weigh 1).
 SHORT_TEXT_WEIGHT = 0.5
 #: Inverse regularisation of the logistic regression.
@@ -170,13 +170,14 @@ class _NaiveBayes:
         counts = sp.csr_matrix(onehot @ x, dtype=np.float64)
         totals = np.asarray(counts.sum(axis=1)).ravel()
         counts.data = np.log1p(counts.data / self.alpha)
-        self.log_ratio = counts.astype(np.float32).tocsr()
+        # Stored vocabulary x classes, so a query row multiplies CSR by CSR with no conversion.
+        self.log_ratio = counts.T.astype(np.float32).tocsr()
         self.mass = np.log(self.alpha) - np.log(totals + self.alpha * x.shape[1])
         return self
 
     def log_proba(self, x: sp.csr_matrix) -> np.ndarray:
         assert self.log_ratio is not None
-        product = (x @ self.log_ratio.T).toarray()
+        product = (x @ self.log_ratio).toarray()
         joint = product + np.asarray(x.sum(axis=1)) * self.mass[None, :]
         return _log_softmax(joint)
 
@@ -201,13 +202,55 @@ class _Ensemble:
     ) -> _Ensemble:
         self.logistic.fit(view, y, sample_weight=w)
         self.bayes.fit(tfidf, y, w, self.classes)
+        # Plain arrays for the query path (sklearn's per-call validation costs milliseconds).
+        self.coef = np.asarray(self.logistic.coef_, dtype=np.float32)
+        self.intercept = np.asarray(self.logistic.intercept_, dtype=np.float32)
+        if self.coef.shape[0] == 1:  # binary: sklearn keeps one row for the second class
+            self.coef = np.vstack([-self.coef / 2, self.coef / 2])
+            self.intercept = np.array([-self.intercept[0] / 2, self.intercept[0] / 2])
         return self
 
     def proba(self, view: np.ndarray | sp.csr_matrix, tfidf: sp.csr_matrix) -> np.ndarray:
+        product: Any = view @ self.coef.T
+        logits = np.asarray(product.toarray() if sp.issparse(product) else product)
+        logits = logits + self.intercept
         logistic = np.full((view.shape[0], self.classes), -30.0)
-        logistic[:, self.logistic.classes_] = self.logistic.predict_log_proba(view)
+        logistic[:, self.logistic.classes_] = _log_softmax(logits)
         joint = ENSEMBLE_WEIGHT * logistic + (1.0 - ENSEMBLE_WEIGHT) * self.bayes.log_proba(tfidf)
         return np.exp(_log_softmax(joint))
+
+
+class _FastTfidf:
+    """A fitted sublinear, L2-normalised TfidfVectorizer's transform, without sklearn's
+    per-call input validation (which dominates the cost of one short query)."""
+
+    def __init__(self, vectorizer: Any) -> None:
+        self.analyzer = vectorizer.build_analyzer()
+        self.vocabulary: dict[str, int] = vectorizer.vocabulary_
+        self.idf = np.asarray(vectorizer.idf_, dtype=np.float32)
+
+    def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
+        indptr = [0]
+        indices: list[int] = []
+        values: list[float] = []
+        for text in texts:
+            counts: dict[int, int] = {}
+            for gram in self.analyzer(text):
+                column = self.vocabulary.get(gram)
+                if column is not None:
+                    counts[column] = counts.get(column, 0) + 1
+            columns = sorted(counts)
+            row = (1.0 + np.log(np.array([counts[c] for c in columns], dtype=np.float32))) * (
+                self.idf[columns]
+            )
+            norm = float(np.sqrt((row * row).sum())) if len(columns) else 0.0
+            indices.extend(columns)
+            values.extend((row / norm).tolist() if norm > 0 else row.tolist())
+            indptr.append(len(indices))
+        return sp.csr_matrix(
+            (np.asarray(values, dtype=np.float32), indices, indptr),
+            shape=(len(texts), len(self.vocabulary)),
+        )
 
 
 def _oos_features(
@@ -292,6 +335,7 @@ class SemanticScorer:
         self.gate_reference = gate_reference
         self.dense = dense
         self.embedder: DenseEmbedder | None = None  # attached after fit/load, never pickled
+        self._fast: tuple[_FastTfidf, _FastTfidf] | None = None  # built on first use
         self._inscope_columns = np.arange(len(names))
 
     # -- fitting -------------------------------------------------------------------------
@@ -399,8 +443,10 @@ class SemanticScorer:
                 dense = self.embedder.embed_query(texts[0])[None, :]
             else:
                 dense = self.embedder.embed(texts)
-        chars = self.char_vectorizer.transform(texts)
-        words = self.word_vectorizer.transform(texts)
+        if self._fast is None:
+            self._fast = (_FastTfidf(self.char_vectorizer), _FastTfidf(self.word_vectorizer))
+        chars = self._fast[0].transform(texts)
+        words = self._fast[1].transform(texts)
         return _Views(tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense)
 
     def analyse_many(self, texts: Sequence[str]) -> list[SemanticDetail]:
@@ -411,7 +457,8 @@ class SemanticScorer:
         nearest = cosines.max(axis=1)
         if self.oos_model is not None:
             features = _oos_features(probabilities, self.none_column, cosines)
-            gate = 1.0 - self.oos_model.predict_proba(features)[:, 1]
+            z = features @ self.oos_model.coef_[0] + self.oos_model.intercept_[0]
+            gate = 1.0 / (1.0 + np.exp(np.clip(z, -50.0, 50.0)))
         else:
             rank = np.searchsorted(self.gate_reference, nearest, side="right")
             pvalue = (rank + 1) / (len(self.gate_reference) + 1)
@@ -430,8 +477,13 @@ class SemanticScorer:
         ]
 
     def analyse(self, text: str) -> SemanticDetail:
-        """Scores and their parts for one text."""
-        return self.analyse_many([text])[0]
+        """Scores and their parts for one text.
+
+        One query is a handful of matrix-vector products: a second BLAS thread only adds
+        hand-off cost (several times the product itself on a busy 2-core machine).
+        """
+        with _single_thread_blas():
+            return self.analyse_many([text])[0]
 
     def score(self, text: str) -> dict[str, float]:
         """0..1 per controller: P(the text is in scope and belongs to that controller)."""
@@ -439,6 +491,12 @@ class SemanticScorer:
         return dict(zip(self.names, detail.scores.tolist(), strict=True))
 
     # -- persistence ---------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["embedder"] = None
+        state["_fast"] = None
+        return state
+
     def save(self, path: Path | str) -> Path:
         """joblib dump, atomically (temp file + rename); the embedder is not stored."""
         import joblib
@@ -473,6 +531,19 @@ class SemanticScorer:
             raise ValueError("the cached model needs the dense embedder, which is missing")
         scorer.embedder = embedder
         return scorer
+
+
+_BLAS: Any = None
+
+
+def _single_thread_blas() -> Any:
+    """Context manager limiting BLAS to one thread (threadpoolctl, a scikit-learn dependency)."""
+    global _BLAS
+    if _BLAS is None:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
 
 
 def _cosines(queries: np.ndarray | sp.spmatrix, reference: np.ndarray | sp.spmatrix) -> np.ndarray:

@@ -1,0 +1,381 @@
+"""Routing benchmark (issue 3): the brain vs seed 002's method vs semantic-router, side by side.
+
+    python benchmarks/routing.py [--clinc DIR] [--devset FILE] [--levels intent,domain]
+        [--skip-semantic-router] [--controllers-scaling 10,100,1000] [--json OUT]
+
+1. CLINC150 (train -> val), intent and domain level: our brain through exactly the code of
+   `brain eval --train train --test val` (full `Brain.decide` per row; calibration and every
+   threshold fitted on train only: a held-out 20% fold, then refitted on all of train), against
+   (a) seed 002's character n-gram Jaccard + keyword vote and (b) semantic-router 1.1.1 over
+   the same MiniLM. In-scope accuracy, out-of-scope recall / precision, latency, reliability.
+2. The development set (benchmarks/data/devset.jsonl) on the seven built-in controllers in a
+   fresh home (sample KB ingested): right controller, out-of-scope + vague not routed, urgent
+   escalated, wrongly escalated; the same baselines built from the controllers' examples.
+3. Decision latency p50 / p99 per tier, and its growth with 10 / 100 / 1,000 synthesised
+   controllers (CLINC intents, split into paraphrase groups for 1,000).
+
+Figures are printed; ratios are against seed 002's method. Nothing here is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+from routing_baselines import (  # noqa: E402
+    JaccardVote,
+    quality,
+    score_baseline,
+    semantic_router_baseline,
+)
+
+from brain.evaluation import (  # noqa: E402
+    LabelledRow,
+    evaluate,
+    normalise_label,
+    trained_brain,
+)
+
+
+def log(message: str) -> None:
+    print(f"[routing] {message}", file=sys.stderr, flush=True)
+
+
+def _percentiles(values: Sequence[float]) -> dict[str, float]:
+    if not values:
+        return {"p50": 0.0, "p99": 0.0}
+    return {
+        "p50": round(float(np.percentile(values, 50)), 2),
+        "p99": round(float(np.percentile(values, 99)), 2),
+    }
+
+
+def read_clinc(folder: Path, split: str, level: str) -> list[LabelledRow]:
+    rows = []
+    with (folder / f"{split}.jsonl").open(encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            rows.append(LabelledRow(record["text"], normalise_label(record[level])))
+    return rows
+
+
+def _embedder() -> Any:
+    from knowledge.embedder import get_dense_embedder
+
+    return get_dense_embedder()
+
+
+def _pct(value: float | None) -> str:
+    return "   -  " if value is None else f"{value * 100:5.1f}%"
+
+
+def _ratio(ours: float | None, base: float | None) -> str:
+    if ours is None or not base:
+        return "-"
+    return f"{ours / base:.2f}x"
+
+
+def print_quality_table(title: str, systems: dict[str, dict[str, Any]]) -> None:
+    print(f"\n## {title}")
+    print(
+        f"{'system':<34} {'in-scope acc':>12} {'oos recall':>10} {'oos prec':>9} "
+        f"{'p50 ms':>7} {'p99 ms':>7}"
+    )
+    for name, m in systems.items():
+        latency = m.get("latency_ms", {})
+        print(
+            f"{name:<34} {_pct(m.get('in_scope_accuracy')):>12} {_pct(m.get('oos_recall')):>10} "
+            f"{_pct(m.get('oos_precision')):>9} {latency.get('p50', 0):>7.2f} "
+            f"{latency.get('p99', 0):>7.2f}"
+        )
+    base = systems.get("seed 002 (Jaccard + keyword vote)")
+    ours = systems.get("brain (brain eval)")
+    if base and ours:
+        print(
+            "ratio brain / seed 002: in-scope accuracy "
+            f"{_ratio(ours['in_scope_accuracy'], base['in_scope_accuracy'])}, oos recall "
+            f"{_ratio(ours['oos_recall'], base['oos_recall'])}"
+        )
+
+
+def baselines(
+    train: Sequence[LabelledRow], test: Sequence[LabelledRow], skip_router: bool
+) -> dict[str, dict[str, Any]]:
+    systems: dict[str, dict[str, Any]] = {}
+    log("seed 002 baseline: fitting")
+    started = time.perf_counter()
+    vote = JaccardVote.fit(train)
+    fit_seconds = time.perf_counter() - started
+    predictions, latencies = score_baseline(vote.route, test)
+    systems["seed 002 (Jaccard + keyword vote)"] = {
+        **quality(test, predictions),
+        "latency_ms": _percentiles(latencies),
+        "fit_seconds": round(fit_seconds, 1),
+        "threshold": vote.threshold,
+        "predictions": predictions,
+    }
+    if not skip_router:
+        try:
+            log("semantic-router baseline: indexing and calibrating")
+            router, info = semantic_router_baseline(train, _embedder())
+            predictions, latencies = score_baseline(
+                lambda text: getattr(router(text), "name", None), test
+            )
+            systems["semantic-router 1.1.1 (MiniLM, Platt)"] = {
+                **quality(test, predictions),
+                "latency_ms": _percentiles(latencies),
+                **info,
+            }
+        except Exception as exc:  # an optional baseline must not stop the benchmark
+            log(f"semantic-router skipped: {type(exc).__name__}: {exc}")
+    return systems
+
+
+def clinc_level(folder: Path, level: str, skip_router: bool) -> dict[str, Any]:
+    train = read_clinc(folder, "train", level)
+    val = read_clinc(folder, "val", level)
+    log(f"CLINC150 {level}: {len(train)} train rows, {len(val)} val rows")
+    report = evaluate(val, train=train, progress=log)
+    ours = report.metrics
+    systems = {"brain (brain eval)": ours, **baselines(train, val, skip_router)}
+    for system in systems.values():
+        system.pop("predictions", None)
+    print_quality_table(f"CLINC150 val, {level} level (all tuned on train)", systems)
+    print(
+        f"brain: tiers {ours['tiers']}, latency by tier {ours['latency_ms']['by_tier']}, "
+        f"llm calls {ours['llm_calls']}, fit {report.setup.get('fit_seconds')} s, "
+        f"whole run {report.setup.get('seconds')} s"
+    )
+    print_reliability(ours)
+    return {
+        "systems": systems,
+        "setup": {k: v for k, v in report.setup.items() if k != "calibrator"},
+    }
+
+
+def print_reliability(metrics: dict[str, Any]) -> None:
+    print(
+        f"reliability of routed decisions (ECE {metrics['ece']}); routed at >= 0.8: "
+        f"{metrics['routed_at_0_8']} of {metrics['routed']}, right "
+        f"{_pct(metrics['routed_at_0_8_accuracy'])}"
+    )
+    print(f"  {'confidence':<12} {'n':>6} {'mean conf':>9} {'accuracy':>9}")
+    for b in metrics["reliability"]:
+        print(
+            f"  {b['low']:.1f}-{b['high']:.1f}{'':<5} {b['count']:>6} "
+            f"{b['mean_confidence']:>9.3f} {b['accuracy']:>9.3f}"
+        )
+
+
+# -- development set ---------------------------------------------------------------------
+def devset(path: Path, skip_router: bool) -> dict[str, Any]:
+    from brain.calibration import Calibrator, reliability_table
+    from brain.config import load_settings
+    from controllers.registry import ControllerRegistry
+
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    rows = [LabelledRow(r["text"], normalise_label(r["controller"])) for r in records]
+    with tempfile.TemporaryDirectory(prefix="routing-devset-") as home:
+        settings = load_settings({**os.environ, "BRAIN_HOME": home})
+        log(f"dev set: {len(rows)} rows on the built-in controllers (fresh home)")
+        report = evaluate(rows, settings=settings, progress=log)
+        registry = ControllerRegistry.load(settings)
+        examples = [LabelledRow(str(e), c.name) for c in registry.all() for e in c.examples]
+    outcomes = report.outcomes
+
+    def dev_metrics(
+        routed: Sequence[str | None], escalated: Sequence[bool] | None
+    ) -> dict[str, Any]:
+        inscope = [i for i, r in enumerate(records) if normalise_label(r["controller"])]
+        unroutable = [i for i, r in enumerate(records) if r["kind"] in ("oos", "vague")]
+        urgent = [i for i, r in enumerate(records) if r["urgent"]]
+        result: dict[str, Any] = {
+            "right_controller": round(
+                sum(routed[i] == records[i]["controller"] for i in inscope) / len(inscope), 4
+            ),
+            "oos_vague_not_routed": round(
+                sum(routed[i] is None for i in unroutable) / len(unroutable), 4
+            ),
+        }
+        if escalated is not None:
+            result["urgent_escalated"] = round(sum(escalated[i] for i in urgent) / len(urgent), 4)
+            result["wrongly_escalated"] = sum(
+                escalated[i] for i, r in enumerate(records) if not r["urgent"]
+            )
+        return result
+
+    ours = {
+        **dev_metrics([o.controller for o in outcomes], [o.escalate for o in outcomes]),
+        **quality(rows, [o.controller for o in outcomes]),
+        "latency_ms": report.metrics["latency_ms"],
+        "tiers": report.metrics["tiers"],
+        "llm_calls": report.metrics["llm_calls"],
+    }
+    systems = {"brain (brain eval)": ours}
+    for name, result in baselines(examples, rows, skip_router).items():
+        predictions = result.pop("predictions", None)
+        if predictions is not None:
+            result.update(dev_metrics(predictions, None))
+        systems[name] = result
+    print("\n## Development set (built-in controllers, no LLM)")
+    print(
+        f"{'system':<34} {'right ctl':>9} {'oos+vague not routed':>20} {'urgent esc':>10} "
+        f"{'wrong esc':>9}"
+    )
+    for name, m in systems.items():
+        print(
+            f"{name:<34} {_pct(m.get('right_controller')):>9} "
+            f"{_pct(m.get('oos_vague_not_routed')):>20} {_pct(m.get('urgent_escalated')):>10} "
+            f"{m.get('wrongly_escalated', '-')!s:>9}"
+        )
+    print(
+        f"brain: tiers {ours['tiers']}, latency by tier {ours['latency_ms']['by_tier']}, "
+        f"llm calls {ours['llm_calls']}"
+    )
+    print_reliability(report.metrics)
+    # Cross-fitted calibration on the dev set (2 folds): how reliable a fitted calibrator is.
+    halves = [list(range(0, len(outcomes), 2)), list(range(1, len(outcomes), 2))]
+    confidences: list[float] = []
+    right: list[bool] = []
+    for fit_half, apply_half in (halves, halves[::-1]):
+        usable = [outcomes[i] for i in fit_half if outcomes[i].features]
+        calibrator = Calibrator.fit([o.features for o in usable], [o.top_right for o in usable])
+        for i in apply_half:
+            if outcomes[i].features:
+                confidences.append(calibrator.apply(**outcomes[i].features))
+                right.append(outcomes[i].top_right)
+    table = reliability_table(confidences, right)
+    high = [r for c, r in zip(confidences, right, strict=True) if c >= 0.8]
+    print(
+        "2-fold cross-fitted calibration on the dev set: confidence >= 0.8 for "
+        f"{len(high)} rows, right {_pct(sum(high) / len(high) if high else None)}"
+    )
+    for b in table:
+        print(
+            f"  {b.low:.1f}-{b.high:.1f}      {b.count:>6} {b.mean_confidence:>9.3f} "
+            f"{b.accuracy:>9.3f}"
+        )
+    return {"systems": systems}
+
+
+# -- scaling -------------------------------------------------------------------------------
+def synthesise(folder: Path, count: int, per_controller: int) -> list[LabelledRow]:
+    """`count` controllers from CLINC intents; beyond 150, each intent splits into groups."""
+    train = read_clinc(folder, "train", "intent")
+    by_intent: dict[str, list[str]] = {}
+    for row in train:
+        if row.label is not None:
+            by_intent.setdefault(row.label, []).append(row.text)
+    groups = -(-count // len(by_intent))
+    rows: list[LabelledRow] = []
+    made = 0
+    for variant in range(groups):
+        for intent, texts in by_intent.items():
+            if made == count:
+                break
+            chunk = texts[variant::groups][:per_controller]
+            name = intent if groups == 1 else f"{intent}_v{variant}"
+            rows += [LabelledRow(t, name) for t in chunk]
+            made += 1
+    return rows
+
+
+def scaling(folder: Path, sizes: Sequence[int], queries: int = 200) -> dict[str, Any]:
+    from brain.types import Message
+
+    val = [r.text for r in read_clinc(folder, "val", "intent")][:queries]
+    embedder = _embedder()
+    floor: list[float] = []
+    if embedder is not None:
+        for text in val:
+            began = time.perf_counter()
+            embedder.embed_query(text + " ")  # uncached: the cost of one query embedding
+            floor.append((time.perf_counter() - began) * 1000)
+    results: dict[str, Any] = {"embed_query_ms": _percentiles(floor)}
+    print("\n## Decision latency vs number of controllers (no LLM)")
+    print(f"one MiniLM query embedding: p50 {results['embed_query_ms']['p50']} ms")
+    print(
+        f"{'controllers':>11} {'fit s':>7} {'p50 ms':>7} {'p99 ms':>7} {'fast p50':>8} "
+        f"{'fast p99':>8}"
+    )
+    for size in sizes:
+        rows = synthesise(folder, size, 10 if size > 150 else 20)
+        with tempfile.TemporaryDirectory(prefix=f"routing-scale-{size}-") as home:
+            started = time.perf_counter()
+            with trained_brain(rows, Path(home)) as (brain, _):
+                brain.decide(Message("warm up", user="warm", channel="warm"))
+                fit = time.perf_counter() - started
+                latencies: list[float] = []
+                fast: list[float] = []
+                for i, text in enumerate(val):
+                    began = time.perf_counter()
+                    decision = brain.decide(Message(text, user=f"scale-{i}", channel="scale"))
+                    elapsed = (time.perf_counter() - began) * 1000
+                    latencies.append(elapsed)
+                    if decision.tier == "fast":
+                        fast.append(elapsed)
+        all_p, fast_p = _percentiles(latencies), _percentiles(fast)
+        results[str(size)] = {
+            "fit_seconds": round(fit, 1),
+            "all": all_p,
+            "fast": fast_p,
+            "fast_n": len(fast),
+        }
+        print(
+            f"{size:>11} {fit:>7.1f} {all_p['p50']:>7.2f} {all_p['p99']:>7.2f} "
+            f"{fast_p['p50']:>8.2f} {fast_p['p99']:>8.2f}"
+        )
+    return results
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clinc", type=Path, default=REPO.parent / "shared" / "data" / "clinc150")
+    parser.add_argument(
+        "--devset", type=Path, default=REPO / "benchmarks" / "data" / "devset.jsonl"
+    )
+    parser.add_argument("--levels", default="intent,domain", help="CLINC levels ('' to skip)")
+    parser.add_argument("--skip-semantic-router", action="store_true")
+    parser.add_argument("--skip-devset", action="store_true")
+    parser.add_argument(
+        "--controllers-scaling", default="10,100,1000", help="controller counts ('' to skip)"
+    )
+    parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    args = parser.parse_args(argv)
+    print("$ python benchmarks/routing.py " + " ".join(sys.argv[1:] if argv is None else argv))
+    print(f"machine: {os.cpu_count()} cores; no LLM (ANTHROPIC_API_KEY unset)")
+    os.environ.pop("ANTHROPIC_API_KEY", None)
+    figures: dict[str, Any] = {}
+    levels = [level for level in args.levels.split(",") if level]
+    if levels and not (args.clinc / "train.jsonl").is_file():
+        log(f"no CLINC150 at {args.clinc}: CLINC sections skipped")
+        levels = []
+    for level in levels:
+        figures[f"clinc_{level}"] = clinc_level(args.clinc, level, args.skip_semantic_router)
+    if not args.skip_devset and args.devset.is_file():
+        figures["devset"] = devset(args.devset, args.skip_semantic_router)
+    sizes = [int(s) for s in args.controllers_scaling.split(",") if s.strip()]
+    if sizes and (args.clinc / "train.jsonl").is_file():
+        figures["scaling"] = scaling(args.clinc, sizes)
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1, default=str), encoding="utf-8")
+        log(f"figures written to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -11,10 +11,20 @@ from controllers.builtin.base import BuiltinController
 from controllers.ids import find_ticket_ids, is_ticket_id, normalize_ticket_id
 from controllers.tickets import Ticket, TicketError, TicketStore
 
-Action = Literal["reopen", "close", "urge", "comment", "process", "status"]
+Action = Literal["list", "reopen", "close", "urge", "comment", "process", "status"]
 
 #: Checked in this order: "reopen" before "close", complaints ("nobody handled it") are urges.
 _ACTIONS: tuple[tuple[Action, re.Pattern[str]], ...] = (
+    (
+        "list",
+        re.compile(
+            r"\blist (?:my|all|our)|\bmy (?:open |pending )?tickets\b|how many tickets|"
+            r"\bwhich tickets|我名下|我的(?:所有)?工单(?:有哪些|列表)|"
+            r"我(?:还)?有(?:几|多少)个?(?:工单|单)|"
+            r"(?:列出|查一下|看看)我(?:名下|的)?(?:所有)?(?:还没关闭的|未关闭的|打开的)?工单",
+            re.I,
+        ),
+    ),
     ("reopen", re.compile(r"\bre-?open|重新打开|重开|再打开|重新开启", re.I)),
     (
         "close",
@@ -74,6 +84,10 @@ class TicketController(BuiltinController):
     def dry_run(self, context: ControllerContext) -> DryRunResult:
         """Id present and well-formed, ticket exists, action fits its status. No side effects."""
         plan = self._plan(context)
+        if plan.action == "list":
+            if context.services.tickets is None:
+                return DryRunResult(ok=False, reason="no ticket store is configured")
+            return DryRunResult(ok=True, reason="list the requester's open tickets")
         if not plan.ids:
             if plan.invalid:
                 return DryRunResult(
@@ -99,6 +113,8 @@ class TicketController(BuiltinController):
     def handle(self, context: ControllerContext) -> ControllerResult:
         """Do the action on each ticket named in the message."""
         plan = self._plan(context)
+        if plan.action == "list":
+            return _list_own(context)
         if not plan.ids:
             return _which_ticket(plan)
         store = context.services.tickets
@@ -186,6 +202,27 @@ class TicketController(BuiltinController):
                 return None
             return store.comment(ticket_id, author=context.user, text=text)
         return store.find(ticket_id)
+
+
+def _list_own(context: ControllerContext) -> ControllerResult:
+    """The requester's open tickets in the local store (possibly none)."""
+    store = context.services.tickets
+    if store is None:
+        return ControllerResult(ok=False, summary="No ticket store is configured.")
+    own = store.list_by_requester(context.user, open_only=True)
+    if not own:
+        return ControllerResult(
+            ok=True,
+            summary="You have no open tickets in the ticket store.",
+            data={"action": "list", "tickets": []},
+        )
+    listing = "; ".join(f"{t.id} “{t.title}” ({t.status.replace('_', ' ')})" for t in own[:20])
+    more = f" (and {len(own) - 20} more)" if len(own) > 20 else ""
+    return ControllerResult(
+        ok=True,
+        summary=f"Your open tickets ({len(own)}): {listing}{more}.",
+        data={"action": "list", "tickets": [t.to_dict() for t in own[:20]]},
+    )
 
 
 def _which_ticket(plan: _Plan) -> ControllerResult:

@@ -35,6 +35,8 @@ def ticket(services: ControllerServices) -> TicketController:
         (f"reopen {EXTERNAL}, it broke again", "reopen"),
         (f"工单 {EXTERNAL} 重新打开一下", "reopen"),
         (f"add a comment to {EXTERNAL}: vendor replied", "comment"),
+        ("how many tickets have I got open?", "list"),
+        ("我有几个工单还没处理完", "list"),
     ],
 )
 def test_action_words_in_english_and_chinese(text: str, action: str) -> None:
@@ -162,7 +164,7 @@ def test_without_an_id_the_requesters_open_tickets_are_used(
     assert ticket.handle(make_context("催一下我的工单")).data["tickets"][0]["urge_count"] == 1
 
     second = services.tickets.create("incident", title="Printer jam", requester="U024BE7LH")
-    several = make_context("any update on my tickets?")
+    several = make_context("any news on my request?")
     dry = ticket.dry_run(several)
     assert (dry.ok, dry.missing) == (False, ["ticket_id"]) and "2 open tickets" in dry.reason
     listing = ticket.handle(several)
@@ -175,3 +177,23 @@ def test_without_an_id_the_requesters_open_tickets_are_used(
     # someone else's tickets are never offered
     stranger = make_context("any update on my ticket?", user="U0STRANGER")
     assert ticket.handle(stranger).missing == ["ticket_id"]
+
+
+@pytest.mark.parametrize("text", ["list my open tickets", "查一下我名下还没关闭的工单"])
+def test_listing_own_tickets(
+    ticket: TicketController, make_context: ContextFactory, services: ControllerServices, text: str
+) -> None:
+    assert services.tickets is not None
+    services.tickets.create("access", title="Jira admin", requester="U024BE7LH")
+    closed = services.tickets.create("incident", title="old printer", requester="U024BE7LH")
+    services.tickets.close(closed.id, by="U1")
+    assert ticket.dry_run(make_context(text)).ok
+    result = ticket.handle(make_context(text))
+    assert result.ok and result.data["action"] == "list"
+    assert {t["title"] for t in result.data["tickets"]} == {
+        "Disbursement not arrived",
+        "Jira admin",
+    }
+    assert "(2)" in result.summary
+    nobody = ticket.handle(make_context(text, user="U0NEWHIRE"))
+    assert nobody.ok and nobody.summary == "You have no open tickets in the ticket store."

@@ -1,0 +1,111 @@
+"""`brain tickets`: look into the local ticket store and import tickets from another system.
+
+brain tickets list [--user U] [--all] [--json]
+brain tickets show ID [--json]
+brain tickets import FILE        (JSON list or JSON lines: id, kind, title, requester, ...)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+HANDLER = "controllers.cli:run"
+
+
+def register(subparsers: Any) -> None:
+    """Add the `tickets` sub-command (imports nothing heavy)."""
+    parser = subparsers.add_parser(
+        "tickets", help="list, show or import tickets of the local ticket store"
+    )
+    actions = parser.add_subparsers(dest="tickets_action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="open tickets (of one requester with --user)")
+    listing.add_argument("--user", help="only this requester's tickets")
+    listing.add_argument("--all", action="store_true", help="closed ones too")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    show = actions.add_parser("show", help="one ticket with its comments and history")
+    show.add_argument("ticket_id")
+    show.add_argument("--json", action="store_true", help="print JSON")
+    load = actions.add_parser("import", help="import tickets from a JSON or JSONL file")
+    load.add_argument("file", type=Path)
+    parser.set_defaults(handler=HANDLER)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch to the action; returns the exit code."""
+    from brain.config import load_settings
+    from controllers.services import TICKETS_FILE
+    from controllers.tickets import TicketStore
+
+    store = TicketStore(load_settings().path(TICKETS_FILE))
+    if args.tickets_action == "list":
+        return _list(store, args)
+    if args.tickets_action == "show":
+        return _show(store, args)
+    return _import(store, args.file)
+
+
+def _list(store: Any, args: argparse.Namespace) -> int:
+    tickets = store.list_by_requester(args.user) if args.user else store.all()
+    if not args.all:
+        tickets = [t for t in tickets if t.is_open]
+    if args.json:
+        print(json.dumps([t.to_dict() for t in tickets], ensure_ascii=False, indent=2))
+        return 0
+    for ticket in tickets:
+        print(f"{ticket.id:22s} {ticket.kind:9s} {ticket.status:14s} {ticket.requester:12s} "
+              f"{ticket.title}")  # fmt: skip
+    print(f"{len(tickets)} tickets")
+    return 0
+
+
+def _show(store: Any, args: argparse.Namespace) -> int:
+    ticket = store.get(args.ticket_id)
+    if ticket is None:
+        print(f"brain: ticket {args.ticket_id} was not found", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(ticket.to_dict(), ensure_ascii=False, indent=2))
+        return 0
+    print(f"{ticket.id} ({ticket.kind}) {ticket.status}: {ticket.title}")
+    print(f"requester {ticket.requester}, assignee {ticket.assignee or '-'}, "
+          f"urged {ticket.urge_count}x, updated {ticket.updated_at}")  # fmt: skip
+    for key, value in ticket.fields.items():
+        print(f"  {key}: {value}")
+    for comment in ticket.comments:
+        print(f"  [{comment['at']}] {comment['by']}: {comment['text']}")
+    return 0
+
+
+def _import(store: Any, path: Path) -> int:
+    from controllers.tickets import TicketError
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"brain: cannot read {path}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        loaded = json.loads(text)
+        records = loaded if isinstance(loaded, list) else [loaded]
+    except json.JSONDecodeError:
+        try:
+            records = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as exc:
+            print(f"brain: {path} is neither JSON nor JSON lines: {exc}", file=sys.stderr)
+            return 2
+    if not all(isinstance(record, dict) for record in records):
+        print(f"brain: {path} must hold ticket objects", file=sys.stderr)
+        return 2
+    imported = 0
+    for record in records:
+        try:
+            store.import_records([record])
+            imported += 1
+        except TicketError as exc:
+            print(f"brain: skipped: {exc}", file=sys.stderr)
+    print(f"imported {imported} of {len(records)} tickets")
+    return 0 if imported == len(records) else 1

@@ -169,7 +169,10 @@ class ControllerRegistry:
 
 def _origin_of(entry: metadata.EntryPoint) -> str:
     dist = getattr(entry, "dist", None)
-    dist_name = dist.metadata["Name"] if dist is not None else None
+    try:
+        dist_name: str | None = dist.name if dist is not None else None
+    except (KeyError, AttributeError):  # a dist-info without a Name field
+        dist_name = None
     if dist_name is None:
         return BUILTIN_ORIGIN if entry.value.startswith("controllers.builtin.") else "entry_point"
     if _canonical(dist_name) == _canonical(OWN_DISTRIBUTION):

@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "brain.cli.feedback",
     "brain.cli.why",
     "brain.cli.controllers",
+    "controllers.cli",
     "knowledge.cli",
     "brain.cli.eval",
     "brain.cli.chat",

@@ -59,6 +59,8 @@ class DeclarativeController:
             ("http://", "https://")
         ):
             raise ValueError("a webhook controller needs options.url starting with http(s)://")
+        if self.handler == "webhook":
+            _check_webhook_options(self.options)
         ticket_type = self.options.get("ticket_type", "ticket")
         if self.handler == "local_ticket" and ticket_type not in PREFIXES:
             raise ValueError(f"ticket_type must be one of {tuple(PREFIXES)}, not {ticket_type!r}")
@@ -114,3 +116,16 @@ class DeclarativeController:
             ok=True,
             summary=f"{self.label} has noted your message; it takes no automatic action.",
         )
+
+
+def _check_webhook_options(options: Mapping[str, Any]) -> None:
+    timeout = options.get("timeout_s", DEFAULT_TIMEOUT_S)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 60:
+        raise ValueError(
+            f"options.timeout_s must be a number of seconds in (0, 60], not {timeout!r}"
+        )
+    headers = options.get("headers", {})
+    if not isinstance(headers, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
+    ):
+        raise ValueError("options.headers must map header names to strings")

@@ -150,6 +150,16 @@ def test_none_handler_only_acknowledges(make_context: ContextFactory) -> None:
             "ticket_type must be one of",
         ),
         ({"name": "9lives", "description": "d"}, "lower_snake"),
+        (
+            {"name": "hook", "description": "d", "handler": "webhook",
+             "options": {"url": "http://127.0.0.1:1/x", "timeout_s": "soon"}},
+            "timeout_s must be a number",
+        ),
+        (
+            {"name": "hook", "description": "d", "handler": "webhook",
+             "options": {"url": "http://127.0.0.1:1/x", "headers": ["X-A: b"]}},
+            "headers must map",
+        ),
     ],
 )  # fmt: skip
 def test_invalid_declarations_are_refused(kwargs: dict[str, object], message: str) -> None:

@@ -21,6 +21,7 @@ from brain.engine import Brain
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import FORCE_CLARIFY, ROUTED_TEXT
 from tests.fakes.slack_api import FakeSlackAPI
+from tests.fakes.socket_mode import FakeSocketMode
 
 
 def _chat(monkeypatch: pytest.MonkeyPatch, capsys: Any, *lines: str) -> str:
@@ -159,3 +160,39 @@ async def test_brain_run_serves_http_until_terminated(
         _, err = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 0
     assert b"xoxb-process-token-9" not in err
+
+
+async def test_brain_run_uses_socket_mode_when_an_app_token_is_set(
+    brain_factory: Callable[[], Brain], fake_slack: FakeSlackAPI
+) -> None:
+    brain_factory().close()
+    socket = await FakeSocketMode().start()
+    fake_slack.socket_url = socket.url
+    env = {
+        **os.environ,
+        "SLACK_BOT_TOKEN": "xoxb-process-token-9",
+        "SLACK_APP_TOKEN": "xapp-process-token-7",
+        "SLACK_API_URL": fake_slack.url,
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "brain", "run",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        line = (await asyncio.wait_for(process.stdout.readline(), 90)).decode()
+        assert "Socket Mode" in line
+        await socket.wait_connected()
+        event = p.message(ROUTED_TEXT)
+        envelope_id = await socket.push("events_api", p.envelope(event))
+        await socket.wait_ack(envelope_id)
+        posts = await fake_slack.wait_for("chat.postMessage", timeout=90)
+        assert posts[0].params["thread_ts"] == event["ts"]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, err = await asyncio.wait_for(process.communicate(), 60)
+        await socket.stop()
+    assert process.returncode == 0
+    assert b"xoxb-process-token-9" not in err and b"xapp-process-token-7" not in err

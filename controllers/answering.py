@@ -6,6 +6,7 @@ and the user's text is data), extractive otherwise: the best passages, trimmed.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
     from brain.llm import LLMClient
     from knowledge.skill import KnowledgeSkill
     from knowledge.types import Definition, Hit
+
+log = logging.getLogger(__name__)
 
 #: Hits scoring below this are not used as evidence (the KB skill's scores are 0..1).
 RELEVANCE_MIN = 0.25
@@ -50,6 +53,8 @@ class Evidence:
 
     definition: Definition | None = None
     hits: list[Hit] = field(default_factory=list)
+    #: Why the knowledge base could not be asked (empty when it answered).
+    error: str = ""
 
     @property
     def found(self) -> bool:
@@ -98,12 +103,16 @@ def gather(
     if knowledge is None or not query.strip():
         return Evidence()
     term = definition_term(query)
-    definition = knowledge.define(term) if term else None
-    hits: list[Hit] = []
-    if domain is not None:
-        hits = [h for h in knowledge.search(query, domain=domain, k=k) if h.score >= min_score]
-    if not hits:
-        hits = [h for h in knowledge.search(query, k=k) if h.score >= min_score]
+    try:
+        definition = knowledge.define(term) if term else None
+        hits: list[Hit] = []
+        if domain is not None:
+            hits = [h for h in knowledge.search(query, domain=domain, k=k) if h.score >= min_score]
+        if not hits:
+            hits = [h for h in knowledge.search(query, k=k) if h.score >= min_score]
+    except Exception as exc:  # a KB fault degrades the answer, it does not fail the controller
+        log.warning("knowledge base unavailable: %s: %s", type(exc).__name__, exc)
+        return Evidence(error=f"{type(exc).__name__}: {exc}"[:300])
     return Evidence(definition=definition, hits=_distinct(hits))
 
 
@@ -121,6 +130,12 @@ def _distinct(hits: Sequence[Hit]) -> list[Hit]:
 
 def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> ControllerResult:
     """An answer with citations, composed by the LLM when available, extractive otherwise."""
+    if evidence.error:
+        return ControllerResult(
+            ok=False,
+            summary="The knowledge base is not available right now, so I cannot answer.",
+            data={"mode": "none", "error": evidence.error},
+        )
     if not evidence.found:
         return ControllerResult(
             ok=False,

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController, catalog
+
+if TYPE_CHECKING:
+    from knowledge.skill import KnowledgeSkill
 
 #: A question, or a request for information (consultation answers questions, it does not act).
 QUESTION = re.compile(
@@ -34,9 +38,15 @@ class ConsultationController(BuiltinController):
             return DryRunResult(ok=False, reason="no knowledge base is open")
         if not QUESTION.search(self.text_of(context)):
             return DryRunResult(ok=False, reason="not a question or a request for information")
-        knowledge = context.services.knowledge
+        try:
+            return self._dry_run(context.services.knowledge, context.text)
+        except Exception as exc:  # the KB is down: say so instead of failing the decision
+            return DryRunResult(ok=False, reason=f"knowledge base error: {type(exc).__name__}")
+
+    @staticmethod
+    def _dry_run(knowledge: KnowledgeSkill, text: str) -> DryRunResult:
         # confirm_many shares the one retrieval the brain already made for the knowledge signal
-        support = knowledge.confirm_many(context.text, sorted(catalog()))
+        support = knowledge.confirm_many(text, sorted(catalog()))
         evidence = [
             hit
             for confirmation in support.values()
@@ -46,7 +56,7 @@ class ConsultationController(BuiltinController):
         best = max(evidence, key=lambda hit: hit.score, default=None)
         if best is not None and best.score >= DRY_RUN_MIN:
             return DryRunResult(ok=True, reason=f"relevant passage: {answering.citation(best)}")
-        term = answering.definition_term(context.text)
+        term = answering.definition_term(text)
         definition = knowledge.define(term) if term else None
         if definition is not None:
             return DryRunResult(ok=True, reason=f"the glossary defines {definition.term!r}")

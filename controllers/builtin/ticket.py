@@ -173,7 +173,10 @@ class TicketController(BuiltinController):
     def _is_ticket_id(token: str, context: ControllerContext) -> bool:
         knowledge = context.services.knowledge
         if knowledge is not None:
-            match = knowledge.classify_id(token)
+            try:
+                match = knowledge.classify_id(token)
+            except Exception:  # the KB is down: the local format check still works
+                match = None
             if match is not None:
                 kind = f"{match.kind} {match.domain}".lower()
                 if any(word in kind for word in _ID_KINDS):

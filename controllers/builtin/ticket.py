@@ -28,7 +28,10 @@ _ACTIONS: tuple[tuple[Action, re.Pattern[str]], ...] = (
     ("reopen", re.compile(r"\bre-?open|重新打开|重开|再打开|重新开启", re.I)),
     (
         "close",
-        re.compile(r"\bclose\b|\bresolve (?:it|this|the)|关闭|关掉|关单|结单|关了|撤销", re.I),
+        re.compile(
+            r"\bclose\b|\bresolve (?:it|this|the)|\bcancel|withdraw|关闭|关掉|关单|结单|关了|撤销|取消",
+            re.I,
+        ),
     ),
     (
         "urge",

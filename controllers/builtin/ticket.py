@@ -29,7 +29,8 @@ _ACTIONS: tuple[tuple[Action, re.Pattern[str]], ...] = (
     (
         "close",
         re.compile(
-            r"\bclose\b|\bresolve (?:it|this|the)|\bcancel|withdraw|关闭|关掉|关单|结单|关了|撤销|取消",
+            r"\bclose\b|\bresolve (?:it|this|the)|\bcancel|withdraw|"
+            r"关闭|关掉|关单|结单|关了|撤销|取消",
             re.I,
         ),
     ),

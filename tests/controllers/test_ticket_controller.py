@@ -32,6 +32,7 @@ def ticket(services: ControllerServices) -> TicketController:
         (f"我提的单 {EXTERNAL} 怎么还没人处理", "urge"),
         (f"please close {EXTERNAL}, fixed", "close"),
         (f"把 {EXTERNAL} 关掉吧", "close"),
+        (f"please cancel {EXTERNAL}, not needed any more", "close"),
         (f"reopen {EXTERNAL}, it broke again", "reopen"),
         (f"工单 {EXTERNAL} 重新打开一下", "reopen"),
         (f"add a comment to {EXTERNAL}: vendor replied", "comment"),

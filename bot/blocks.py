@@ -158,6 +158,8 @@ def clarify_note(value: str, label: str, user: str) -> str:
 
 def text_blocks(text: str, *, code: bool = False) -> list[dict[str, Any]]:
     """Long text as consecutive sections (split on lines), e.g. a /brain-why explanation."""
+    if not text.strip():
+        return []
     fence = "```" if code else ""
     room = SECTION_TEXT - 2 * len(fence) - 2
     chunks: list[str] = []

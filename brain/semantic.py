@@ -13,8 +13,9 @@ How (no LLM, a few numpy products per query, whatever the number of controllers)
   TF-IDF, weighted ENSEMBLE_WEIGHT : 1 - ENSEMBLE_WEIGHT in log space. The naive Bayes fits in
   one sparse product and is kept sparse, so 1,000 controllers stay cheap in memory and time;
 - out-of-scope gate: how far the text is from everything the controllers were described with.
-  With negative examples (texts no controller should take: `negatives=`, or
-  `<cache_dir>/negatives.jsonl`, which also become a "none" class), a small logistic model over
+  With negative examples (texts no controller should take: `negatives=`,
+  `<cache_dir>/negatives.jsonl`, else the shipped `brain/data/semantic_negatives.jsonl`;
+  they also become a "none" class), a small logistic model over
   the ensemble's confidence, margin and "none" probability and the nearest-example cosines
   predicts P(out of scope); it learns from out-of-fold features, so it sees the classifier as
   it behaves on unseen text.
@@ -72,6 +73,8 @@ OOS_FOLDS = 3
 CHUNK = 2048
 NONE_LABEL = "__none__"
 NEGATIVES_FILE = "negatives.jsonl"
+#: Used when the home has no negatives file: everyday texts outside IT operations (CLINC150).
+DEFAULT_NEGATIVES = Path(__file__).parent / "data" / "semantic_negatives.jsonl"
 
 
 def char_analyzer(text: str) -> list[str]:
@@ -350,13 +353,17 @@ class SemanticScorer:
     ) -> SemanticScorer:
         """Fit on the controllers' texts (cached under `cache_dir` when given).
 
-        `negatives`: texts no controller should take; default: `<cache_dir>/negatives.jsonl`.
+        `negatives`: texts no controller should take; default: `<cache_dir>/negatives.jsonl`
+        when that file exists (even empty), else the shipped DEFAULT_NEGATIVES.
         """
         if not controllers:
             raise ValueError("no controllers to fit the semantic scorer on")
         cache = Path(cache_dir) if cache_dir is not None else None
         if negatives is None:
-            negatives = read_negatives(cache / NEGATIVES_FILE) if cache is not None else []
+            own = cache / NEGATIVES_FILE if cache is not None else None
+            negatives = read_negatives(
+                own if own is not None and own.exists() else DEFAULT_NEGATIVES
+            )
         key = cache_key(controllers, negatives, embedder is not None)
         path = cache / f"semantic-{key}.joblib" if cache is not None else None
         if path is not None and path.is_file():

@@ -237,15 +237,19 @@ def main() -> int:
         missed = misses(store, queries)
 
         sparse_store = KnowledgeStore.open_local(workdir / "qdrant-sparse", "bench", None)
-        Ingestor(sparse_store, DocManifest(workdir / "manifest-sparse.json")).ingest(
-            [SAMPLE_DIR], progress=False
-        )
+        sparse_report = Ingestor(
+            sparse_store, DocManifest(workdir / "manifest-sparse.json")
+        ).ingest([SAMPLE_DIR], progress=False)
         sparse_only = quality(sparse_store, queries)
         sparse_store.close()
 
         sizes = [1000] if args.quick else [1000, 10000]
         lat: dict[int, dict[str, tuple[float, float]]] = {}
         at_size: dict[int, dict[str, dict[str, float]]] = {}
+        probe = filler_texts(200, seed=7)
+        embed_started = time.perf_counter()
+        embedder.embed(probe)
+        embed_rate = len(probe) / (time.perf_counter() - embed_started)
         bulk = bulk_ingest_rate(store, manifest, workdir)  # its chunks also serve as filler
         for size in sizes:
             add_filler(store, embedder, size - store.count(), start=store.count())
@@ -325,6 +329,14 @@ def main() -> int:
         f"= {sample_report.chunks_per_second:.0f} chunks/s"
     )
     print(f"  bulk Markdown: {bulk[0]} chunks = {bulk[1]:.0f} chunks/s")
+    print(
+        f"  of which MiniLM alone: {embed_rate:.0f} texts/s "
+        f"(torch threads: {os.environ.get('BRAIN_TORCH_THREADS', '1')}); without it "
+        f"(BRAIN_EMBEDDER=none): sample KB {sparse_report.chunks_per_second:.0f} chunks/s"
+    )
+    print(
+        f"  machine load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
     print("\nCLI wall time (fresh process, median of 3)")
     print(
         f"  brain --help: {help_s * 1000:.0f} ms; "

@@ -42,6 +42,8 @@ class LocalIndex:
         self._dense: np.ndarray | None = None
         self._has_dense: np.ndarray = np.zeros(0, dtype=bool)
         self._tags: dict[str, np.ndarray] = {}
+        #: Filter masks by `where`, valid until the next rebuild (callers reuse a few filters).
+        self._masks: dict[tuple[tuple[str, tuple[str, ...]], ...], np.ndarray] = {}
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -100,15 +102,25 @@ class LocalIndex:
         self._tags = {
             name: np.array([row.tags.get(name, "") for row in rows], dtype=object) for name in names
         }
+        self._masks.clear()
         self._built = True
 
     def _mask(self, where: Mapping[str, Sequence[str]] | None) -> np.ndarray:
+        key = tuple(
+            sorted((name, tuple(sorted(allowed))) for name, allowed in (where or {}).items())
+        )
+        cached = self._masks.get(key)
+        if cached is not None:
+            return cached
         mask = np.ones(len(self._ids), dtype=bool)
-        for name, allowed in (where or {}).items():
+        for name, allowed in key:
             column = self._tags.get(name)
             if column is None:
-                return np.zeros(len(self._ids), dtype=bool)
+                mask[:] = False
+                break
             mask &= np.isin(column, list(allowed))
+        if len(self._masks) < 64:
+            self._masks[key] = mask
         return mask
 
     def _top(self, scores: np.ndarray, mask: np.ndarray, limit: int) -> list[tuple[str, float]]:
@@ -138,10 +150,9 @@ class LocalIndex:
         df = self._df[columns]
         idf = np.log((n - df + 0.5) / (df + 0.5) + 1.0)
         weights = np.asarray(values, dtype=np.float32) * idf.astype(np.float32)
-        sub = self._sparse[:, columns]
-        scores = np.asarray(sub @ weights).ravel()
-        touched = np.diff(sub.tocsr().indptr) > 0
-        return self._top(scores, touched & self._mask(where), limit)
+        scores = np.asarray(self._sparse[:, columns] @ weights).ravel()
+        # tf and idf weights are positive, so a point shares an index iff its score is > 0
+        return self._top(scores, (scores > 0) & self._mask(where), limit)
 
     def search_dense(
         self,

@@ -3,34 +3,124 @@
 Fused RRF scores only order hits. Callers (the `score` of a hit, `confirm`) need a number that
 means the same for every query, so it is computed from two absolute signals:
 
-- lexical: the share of the query's character n-grams that occur in the chunk, longer n-grams
-  weighing more (a 4-gram match says more than a 2-gram one); works for Chinese and English;
+- lexical: the share of the query's content terms found in the chunk. Terms are English words
+  (stop words dropped, cut to a 5-letter stem so "changed" meets "change") and, for Chinese,
+  character bigrams (most Chinese words are two characters; no segmenter needed). Character
+  2-4-grams are right for ranking but not for this share: common letter pairs make any English
+  text overlap any other;
 - semantic: the dense cosine, mapped linearly from `COSINE_FLOOR` (unrelated text) to
-  `COSINE_CEIL` (a paraphrase) onto 0..1.
+  `COSINE_CEIL` (a paraphrase) onto 0..1, times the trust in MiniLM for the query's language
+  (`DENSE_WEIGHT`: two unrelated Chinese texts can have a cosine of 0.7 under this English-only
+  model).
 
 The relevance is the larger of the two, softened by the smaller one, so either channel alone
-can vouch for a hit (MiniLM is English-only; n-grams miss paraphrases).
+can vouch for a hit (MiniLM misses Chinese; terms miss paraphrases).
 """
 
 from __future__ import annotations
 
-from knowledge.sparse import char_ngrams
+import re
+
+from knowledge.language import DENSE_WEIGHT, detect_language
+from knowledge.sparse import normalize
 
 COSINE_FLOOR = 0.20
 COSINE_CEIL = 0.70
 #: Weight of the weaker signal in the blend.
 SECOND_WEIGHT = 0.25
+STEM = 5
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9_\-./]*")
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "our",
+        "please",
+        "should",
+        "so",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "this",
+        "to",
+        "was",
+        "we",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+        "的",
+        "了",
+        "吗",
+        "呢",
+        "吧",
+        "啊",
+        "我",
+        "你",
+        "是",
+    ]
+)
+
+
+def terms(text: str) -> set[str]:
+    """Content terms: stemmed English words and Chinese character bigrams."""
+    norm = normalize(text)
+    found = {
+        word.strip("-./")[:STEM]
+        for word in _WORD.findall(norm)
+        if word not in _STOP and len(word.strip("-./")) > 1
+    }
+    for run in _CJK_RUN.findall(norm):
+        if len(run) == 1:
+            if run not in _STOP:
+                found.add(run)
+            continue
+        found.update(run[i : i + 2] for i in range(len(run) - 1))
+    return found
 
 
 def lexical_overlap(query: str, text: str) -> float:
-    """Weighted share (0..1) of the query's distinct 2-4-grams found in `text`."""
-    query_grams = set(char_ngrams(query))
-    if not query_grams:
+    """Share (0..1) of the query's content terms found in `text`."""
+    wanted = terms(query)
+    if not wanted:
         return 0.0
-    text_grams = set(char_ngrams(text))
-    total = sum(len(gram) - 1 for gram in query_grams)
-    found = sum(len(gram) - 1 for gram in query_grams if gram in text_grams)
-    return found / total
+    return len(wanted & terms(text)) / len(wanted)
 
 
 def dense_relevance(cosine: float | None) -> float:
@@ -45,6 +135,6 @@ def relevance(query: str, text: str, cosine: float | None) -> float:
     lexical = lexical_overlap(query, text)
     if cosine is None:
         return round(lexical, 4)
-    semantic = dense_relevance(cosine)
+    semantic = dense_relevance(cosine) * DENSE_WEIGHT.get(detect_language(query), 1.0)
     high, low = max(lexical, semantic), min(lexical, semantic)
     return round(high * (1 - SECOND_WEIGHT) + low * SECOND_WEIGHT, 4)

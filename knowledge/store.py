@@ -28,7 +28,7 @@ from qdrant_client import QdrantClient, models
 from qdrant_client.hybrid.fusion import reciprocal_rank_fusion
 
 from knowledge.chunk import Chunk
-from knowledge.language import detect_language
+from knowledge.language import DENSE_WEIGHT, detect_language
 from knowledge.local_index import LocalIndex
 from knowledge.sparse import SparseEncoder
 
@@ -42,10 +42,6 @@ DENSE = "dense"
 SPARSE = "sparse"
 #: Candidates each channel contributes to the fusion.
 CHANNEL_LIMIT = 40
-#: Weight of the dense channel in the fusion, by query language (the sparse channel weighs 1).
-#: MiniLM is English-only: on Chinese queries its ranking is mostly noise (benchmarks/
-#: retrieval.py: dense-only recall@5 45% on zh vs 100% on en), so it only breaks ties there.
-DENSE_WEIGHT = {"en": 1.0, "mixed": 0.5, "zh": 0.2}
 #: Payload fields the local index can filter on.
 FILTER_FIELDS = ("domain", "kind")
 

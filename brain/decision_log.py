@@ -18,16 +18,18 @@ last moments (normally a few milliseconds' worth), never a file.
 from __future__ import annotations
 
 import atexit
-import copy
 import hashlib
+import json
 import logging
 import threading
 import time
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from tinydb import Query, TinyDB
+from tinydb.table import Table
 
 from brain.errors import UnknownDecision
 from brain.storage import file_lock, open_db
@@ -64,7 +66,7 @@ class DecisionLog:
         self.shard_size = shard_size
         self._io = threading.RLock()  # one flush at a time
         self._cond = threading.Condition()
-        self._pending: dict[str, tuple[int, Decision, bool]] = {}  # id -> (version, d, new)
+        self._pending: dict[str, _Pending] = {}
         self._version = 0
         self._closed = False
         self._current: tuple[str, int] | None = None  # (shard name, decisions in it)
@@ -110,15 +112,22 @@ class DecisionLog:
             queued = self._pending.get(decision.decision_id)
         if queued is None:
             self._shard_of(decision.decision_id)  # raises UnknownDecision
-        self._queue(decision, new=bool(queued and queued[2]))
+        self._queue(decision, new=bool(queued and queued.new))
 
     def _queue(self, decision: Decision, *, new: bool) -> None:
-        snapshot = Decision.from_dict(copy.deepcopy(decision.to_dict()))
+        payload = _dumps(decision)
         with self._cond:
             if self._closed:
                 raise RuntimeError("the decision log is closed")
             self._version += 1
-            self._pending[decision.decision_id] = (self._version, snapshot, new)
+            self._pending[decision.decision_id] = _Pending(
+                self._version,
+                payload,
+                new,
+                decision.decision_id,
+                _latest_key(decision.user, decision.channel),
+                _session_key(decision),
+            )
             self._cond.notify()
 
     def _run(self) -> None:
@@ -148,62 +157,65 @@ class DecisionLog:
                 batch = dict(self._pending)
             if not batch:
                 return
-            new = [(v, d) for v, d, is_new in batch.values() if is_new]
-            new_ids = {d.decision_id for _, d in new}
-            by_shard: dict[str, list[Decision]] = {}
+            by_shard: dict[str, list[dict[str, Any]]] = {}
             placed: dict[str, str] = {}
-            for _, decision in sorted(new, key=lambda item: item[0]):
-                if self._find_shard(decision.decision_id) is not None:
-                    new_ids.discard(decision.decision_id)  # already on disk: an update
-                    continue
-                shard = self._shard_for_new()
-                assert self._current is not None
-                self._current = (shard, self._current[1] + 1)
-                placed[decision.decision_id] = shard
-                by_shard.setdefault(shard, []).append(decision)
-            for _, decision, _ in batch.values():
-                if decision.decision_id not in new_ids:
-                    home = self._find_shard(decision.decision_id)
-                    if home is None:
-                        log.error("decision %s vanished from the index", decision.decision_id)
+            for pending in sorted(batch.values(), key=lambda p: p.version):
+                document = json.loads(pending.payload)
+                shard = self._find_shard(pending.decision_id)
+                if shard is None:
+                    if not pending.new:
+                        log.error("decision %s vanished from the index", pending.decision_id)
                         continue
-                    by_shard.setdefault(home, []).append(decision)
-            for shard, decisions in by_shard.items():
-                self._write_shard(shard, decisions)
-            self._index_new([d for _, d in sorted(new) if d.decision_id in placed], placed)
+                    shard = self._shard_for_new()
+                    assert self._current is not None
+                    self._current = (shard, self._current[1] + 1)
+                    placed[pending.decision_id] = shard
+                by_shard.setdefault(shard, []).append(document)
+            for shard, documents in by_shard.items():
+                self._write_shard(shard, documents)
+            self._index_new(
+                [
+                    p
+                    for p in sorted(batch.values(), key=lambda p: p.version)
+                    if p.decision_id in placed
+                ],
+                placed,
+            )
             with self._cond:
-                for decision_id, (version, _, _) in batch.items():
+                for decision_id, done in batch.items():
                     current = self._pending.get(decision_id)
-                    if current is not None and current[0] == version:
+                    if current is not None and current.version == done.version:
                         del self._pending[decision_id]
                     elif current is not None and decision_id in placed:
-                        self._pending[decision_id] = (current[0], current[1], False)
+                        current.new = False
 
-    def _write_shard(self, shard: str, decisions: list[Decision]) -> None:
+    def _write_shard(self, shard: str, documents: list[dict[str, Any]]) -> None:
+        """At most two rewrites of the shard, however many decisions the batch holds."""
         lock, db = self._with_db("shards", shard)
         with lock:
             table = db.table("decisions")
-            stored = {row["decision_id"]: row.doc_id for row in table.all()}
-            fresh = [d.to_dict() for d in decisions if d.decision_id not in stored]
-            for decision in decisions:
-                if decision.decision_id in stored:
-                    table.update(
-                        _replace(decision.to_dict()), doc_ids=[stored[decision.decision_id]]
-                    )
+            stored = {row["decision_id"] for row in table.all()}
+            fresh = [d for d in documents if d["decision_id"] not in stored]
+            changed = [
+                (_replace(d), _Q.decision_id == d["decision_id"])
+                for d in documents
+                if d["decision_id"] in stored
+            ]
+            if changed:
+                table.update_multiple(changed)
             if fresh:
                 table.insert_multiple(fresh)
             db.close()
 
-    def _index_new(self, decisions: list[Decision], placed: dict[str, str]) -> None:
+    def _index_new(self, decisions: list[_Pending], placed: dict[str, str]) -> None:
         updates: dict[str, dict[str, dict[str, Any]]] = {}
         sessions: dict[str, list[str]] = {}
-        for decision in decisions:
-            updates.setdefault("index", {})[decision.decision_id] = {
-                "shard": placed[decision.decision_id]
+        for pending in decisions:
+            updates.setdefault("index", {})[pending.decision_id] = {
+                "shard": placed[pending.decision_id]
             }
-            latest = _latest_key(decision.user, decision.channel)
-            updates.setdefault("latest", {})[latest] = {"id": decision.decision_id}
-            sessions.setdefault(_session_key(decision), []).append(decision.decision_id)
+            updates.setdefault("latest", {})[pending.latest_key] = {"id": pending.decision_id}
+            sessions.setdefault(pending.session_key, []).append(pending.decision_id)
         for folder, rows in updates.items():
             by_bucket: dict[str, dict[str, dict[str, Any]]] = {}
             for key, values in rows.items():
@@ -211,9 +223,7 @@ class DecisionLog:
             for bucket, entries in by_bucket.items():
                 lock, db = self._with_db(folder, bucket)
                 with lock:
-                    table = db.table(folder)
-                    for key, values in entries.items():
-                        table.upsert({"key": key, **values}, _Q.key == key)
+                    _upsert_many(db.table(folder), entries)
                     db.close()
         by_bucket_sessions: dict[str, dict[str, list[str]]] = {}
         for key, ids in sessions.items():
@@ -222,11 +232,13 @@ class DecisionLog:
             lock, db = self._with_db("sessions", bucket_name)
             with lock:
                 table = db.table("sessions")
+                known = {row["key"]: list(row["ids"]) for row in table.all()}
+                merged: dict[str, dict[str, Any]] = {}
                 for key, ids in session_rows.items():
-                    row = table.get(_Q.key == key)
-                    known = list(row["ids"]) if isinstance(row, dict) else []
-                    merged = [*known, *(i for i in ids if i not in known)][-SESSION_KEEP:]
-                    table.upsert({"key": key, "ids": merged}, _Q.key == key)
+                    before = known.get(key, [])
+                    ids_after = [*before, *(i for i in ids if i not in before)][-SESSION_KEEP:]
+                    merged[key] = {"ids": ids_after}
+                _upsert_many(table, merged)
                 db.close()
 
     def _lookup(self, folder: str, key: str) -> dict[str, Any] | None:
@@ -253,9 +265,7 @@ class DecisionLog:
     def _queued(self, decision_id: str) -> Decision | None:
         with self._cond:
             queued = self._pending.get(decision_id)
-        if queued is None:
-            return None
-        return Decision.from_dict(copy.deepcopy(queued[1].to_dict()))
+        return None if queued is None else queued.decision()
 
     def get(self, decision_id: str) -> Decision:
         """The logged decision; raises UnknownDecision."""
@@ -285,16 +295,17 @@ class DecisionLog:
             raise UnknownDecision(missing[0])
         return [found[i] for i in decision_ids]
 
-    def _queued_new(self) -> list[Decision]:
+    def _queued_new(self) -> list[_Pending]:
         with self._cond:
-            items = sorted(self._pending.values(), key=lambda item: item[0])
-        return [d for _, d, new in items if new]
+            items = sorted(self._pending.values(), key=lambda item: item.version)
+        return [p for p in items if p.new]
 
     def last_for(self, user: str, channel: str) -> Decision | None:
         """The latest decision of a user in a channel, or None."""
-        for decision in reversed(self._queued_new()):
-            if decision.user == user and decision.channel == channel:
-                return self.get(decision.decision_id)
+        wanted = _latest_key(user, channel)
+        for pending in reversed(self._queued_new()):
+            if pending.latest_key == wanted:
+                return self.get(pending.decision_id)
         row = self._lookup("latest", _latest_key(user, channel))
         if row is None:
             return None
@@ -308,9 +319,9 @@ class DecisionLog:
         row = self._lookup("sessions", session_key)
         ids = [str(i) for i in row["ids"]] if row else []
         ids += [
-            d.decision_id
-            for d in self._queued_new()
-            if _session_key(d) == session_key and d.decision_id not in ids
+            p.decision_id
+            for p in self._queued_new()
+            if p.session_key == session_key and p.decision_id not in ids
         ]
         return ids[-SESSION_KEEP:]
 
@@ -336,6 +347,39 @@ class DecisionLog:
             self._cond.notify_all()
         self._writer.join(timeout=5)
         atexit.unregister(self.flush)
+
+
+def _upsert_many(table: Table, rows: dict[str, dict[str, Any]]) -> None:
+    """Insert or replace rows keyed by "key" with at most two rewrites of the file."""
+    existing = {row["key"] for row in table.all()}
+    changed = [({"key": k, **v}, _Q.key == k) for k, v in rows.items() if k in existing]
+    fresh = [{"key": k, **v} for k, v in rows.items() if k not in existing]
+    if changed:
+        table.update_multiple(changed)
+    if fresh:
+        table.insert_multiple(fresh)
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A decision waiting for the writer, frozen as JSON when it was queued."""
+
+    version: int
+    payload: str
+    new: bool
+    decision_id: str
+    latest_key: str
+    session_key: str
+
+    def decision(self) -> Decision:
+        return Decision.from_dict(json.loads(self.payload))
+
+
+def _dumps(decision: Decision) -> str:
+    """The decision as JSON; one C-level pass instead of dataclasses.asdict's deep copy."""
+    values = {name: getattr(decision, name) for name in Decision.__dataclass_fields__}
+    values["dry_runs"] = [asdict(record) for record in decision.dry_runs]
+    return json.dumps(values, ensure_ascii=False, default=str)
 
 
 def _session_key(decision: Decision) -> str:

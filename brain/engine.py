@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +43,7 @@ from brain.signals.combine import (
     semantic_signal,
     weights_of,
 )
+from brain.signals.keyword import KeywordHits
 from brain.signals.knowledge import id_domains, knowledge_signal
 from brain.signals.memory import memory_signal
 from brain.signals.session import SessionCache, SessionEntry
@@ -62,6 +63,9 @@ log = logging.getLogger(__name__)
 STORED_TEXT_CAP = 20_000
 #: Text the signals look at: enough for any real message, bounded cost for a 100 KB paste.
 SCORING_TEXT_CAP = 2_000
+#: Registries up to this size get a KB confirmation for every controller (see
+#: `_knowledge_candidates` for larger ones).
+KB_MAX_CONFIRM = 32
 #: Controllers calibrated and considered by routing (the rest are far behind).
 TOP_K = 8
 #: How long an earlier decision of the session counts as the ongoing context.
@@ -125,6 +129,17 @@ class Calibration:
         return float(min(max(value, 0.0), 1.0))
 
 
+@dataclass(frozen=True, slots=True)
+class _RegistryView:
+    """What decide() needs from the registry, computed once per registry version."""
+
+    version: str
+    controllers: list[Controller]
+    names: list[str]
+    labels: dict[str, str]
+    feeds: dict[str, tuple[str, ...]]
+
+
 class Brain:
     """The decision chain; open with `Brain.open()`. Safe to use from several threads."""
 
@@ -145,6 +160,7 @@ class Brain:
         self._calibration: Calibration | None = None
         self._services: ControllerServices | None = None
         self._keywords = KeywordCompiler()
+        self._registry_view: _RegistryView | None = None
         self._router = Router(settings.routing)
         self._pool = ThreadPoolExecutor(
             max_workers=max(settings.routing.max_parallel, 2), thread_name_prefix="brain"
@@ -278,6 +294,25 @@ class Brain:
         except TypeError:
             return SemanticScorer.fit(controllers, self.embedder)
 
+    def _view(self, registry: ControllerRegistry) -> _RegistryView:
+        version = registry.version
+        view = self._registry_view
+        if view is None or view.version != version:
+            controllers = registry.all()
+            view = _RegistryView(
+                version=version,
+                controllers=controllers,
+                names=[c.name for c in controllers],
+                labels={c.name: (getattr(c, "label", "") or c.name) for c in controllers},
+                feeds={
+                    c.name: tuple(getattr(c, "feeds", ()))
+                    for c in controllers
+                    if getattr(c, "feeds", ())
+                },
+            )
+            self._registry_view = view
+        return view
+
     def _embed_if_loaded(self, text: str) -> np.ndarray | None:
         embedder = self._embedder
         if embedder is None:
@@ -319,7 +354,7 @@ class Brain:
         context: Mapping[str, str],
         ids: Mapping[str, str],
     ) -> SignalTable:
-        names = [c.name for c in controllers]
+        names = self._view(self.registry).names
         index = self._keywords.get(controllers, version)
         keyword = index.match(text, ids, context)
         semantic, semantic_status = semantic_signal(
@@ -331,7 +366,6 @@ class Brain:
                 self._semantic_scorer(controllers, version), intent.description, names
             )
             semantic = np.maximum(semantic, described)
-        knowledge, confirmations, knowledge_status = knowledge_signal(self.knowledge, text, names)
         entries = self._session_entries(message.session_key)
         session = self.sessions.signal(message.session_key, names) if entries else None
         if session is None:
@@ -344,9 +378,16 @@ class Brain:
             user=message.user,
             names=names,
         )
-        total = combine(
-            weights_of(self.settings.routing), keyword.scores, semantic, knowledge, session, memory
+        weights = weights_of(self.settings.routing)
+        zeros = np.zeros(len(names), dtype=np.float32)
+        partial = combine(weights, keyword.scores, semantic, zeros, session, memory)
+        asked = _knowledge_candidates(partial, keyword, float(weights[2]))
+        knowledge_values, confirmations, knowledge_status = knowledge_signal(
+            self.knowledge, text, [names[i] for i in asked]
         )
+        knowledge = zeros.copy()
+        knowledge[asked] = knowledge_values
+        total = partial + weights[2] * knowledge
         return SignalTable(
             names=names,
             keyword=keyword.scores,
@@ -426,9 +467,8 @@ class Brain:
         calls_before = llm.calls if llm is not None else 0
 
         registry = self.registry
-        controllers = registry.all()
-        version = registry.version
-        labels = {c.name: (getattr(c, "label", "") or c.name) for c in controllers}
+        view = self._view(registry)
+        controllers, version, labels = view.controllers, view.version, view.labels
 
         intent = self.recognizer.recognize(scoring_message, use_llm=False)
         entities: dict[str, list[str]] = {k: list(v) for k, v in intent.entities.items()}
@@ -492,9 +532,7 @@ class Brain:
             intent.llm_status = "skipped (fast path)"
 
         make_context = lambda: self._context(decision_id, text, message, intent, entities)  # noqa: E731
-        feeds = {
-            c.name: tuple(getattr(c, "feeds", ())) for c in controllers if getattr(c, "feeds", ())
-        }
+        feeds = view.feeds
         plan = self._router.route(
             candidates,
             dry_run=self._dry_run_fn(make_context),
@@ -632,13 +670,16 @@ class Brain:
         result["escalate"] = any(bool(p.get("escalate")) for p in parts)
         return result
 
-    def route_to(self, decision_id: str, controller: str, user: str) -> Decision:
-        """After a clarification answer: run `controller` and record it as a correction."""
+    def route_to(
+        self, decision_id: str, controller: str, user: str, source: str = "clarify"
+    ) -> Decision:
+        """After a clarification answer (or a correction): run `controller` on the stored
+        message and record it as feedback "correct"; the result is stored with the decision."""
         names = self.registry.names()
         if controller not in names:
             raise UnknownController(controller, names)
         decision = self.feedback(
-            decision_id, "correct", controller=controller, user=user, source="clarify"
+            decision_id, "correct", controller=controller, user=user, source=source
         )
         decision.result = self._handle_all(decision, [controller], pipeline=False)
         decision.result["controller"] = controller
@@ -695,6 +736,19 @@ class Brain:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _knowledge_candidates(partial: np.ndarray, keyword: KeywordHits, weight: float) -> np.ndarray:
+    """Controllers worth a KB confirmation: all in a small registry; in a large one, those that
+    could still reach the leader with a perfect KB score (plus any with identifier evidence),
+    at most KB_MAX_CONFIRM. The rest cannot win on the KB alone and get 0."""
+    count = len(partial)
+    if count <= KB_MAX_CONFIRM:
+        return np.arange(count)
+    reachable = np.flatnonzero(partial + weight >= float(partial.max()))
+    chosen = set(reachable[np.argsort(-partial[reachable])][:KB_MAX_CONFIRM].tolist())
+    chosen.update(keyword.ids)
+    return np.array(sorted(chosen), dtype=np.int64)
 
 
 def _lesson(

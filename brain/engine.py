@@ -75,6 +75,9 @@ CONTEXT_ENTITY_KINDS = ("ticket_id", "asset_tag", "error_code", "host", "service
 
 #: A correction on a message at least this similar makes routing try the corrected controller.
 LESSON_MIN_SIMILARITY = 0.6
+#: A message with no keyword, identifier or entity is treated as vague (never routed without
+#: asking) unless the semantic model is at least this sure of one controller.
+VAGUE_SEMANTIC = 0.5
 #: Intent groups of messages that are not vague requests for help (small talk, out of scope).
 NO_CONTEXT_GROUPS = ("other", "conversation")
 
@@ -538,7 +541,8 @@ class Brain:
             dry_run=self._dry_run_fn(make_context),
             chinese=is_chinese(text),
             registered=len(controllers),
-            vague=vague,
+            # A safety net, not a filter: only when the semantic model is unsure too.
+            vague=vague and float(table.semantic.max(initial=0.0)) < VAGUE_SEMANTIC,
             feeds=feeds,
             lesson=_lesson(candidates, table.evidence.memory),
         )

@@ -32,7 +32,7 @@ def controller_reasons(table: SignalTable, name: str) -> list[str]:
         reasons.append(f"{noun} {_quoted(words)} matched")
     ids = evidence.keyword.ids.get(index, [])
     if ids:
-        reasons.append(f"{_quoted(ids, 2)} is a {name} identifier per the knowledge base")
+        reasons.append(f"the knowledge base maps {_quoted(ids, 2)} to {name}")
     for description in evidence.keyword.context.get(index, []):
         reasons.append(f"the conversation is about {description}")
     confirmation = evidence.confirmations.get(name)

@@ -119,12 +119,6 @@ class ParsedAlerts:
         """Is anything still firing (not resolved)?"""
         return any(s.status == "firing" for s in self.signals)
 
-    def search_terms(self) -> str:
-        """Words to find the runbook with."""
-        words = [s.name for s in self.signals]
-        words += [s.labels.get("alertname", "") for s in self.signals]
-        return " ".join(dict.fromkeys(w for w in words if w))
-
 
 def parse_alerts(text: str, known_hosts: list[str] | None = None) -> ParsedAlerts:
     """Recognise alerts, metric thresholds, exit codes, hosts, services and severity."""

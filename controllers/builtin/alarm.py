@@ -84,17 +84,16 @@ class AlarmController(BuiltinController):
                 summary="I could not recognise an alert in this message. Paste the alert text "
                 "(e.g. “[FIRING:1] HighErrorRate service=payments”) or the metric and host.",
             )
-        query = " ".join(
-            [
-                parsed.search_terms(),
-                *(s.name for s in parsed.signals),
-                "runbook",
-                self.text_of(context),
-            ]
-        )[:500]
-        evidence = answering.gather(context.services.knowledge, query, domain=self.name, k=5)
+        names = [s.labels.get("alertname") or s.name for s in parsed.signals]
+        query = " ".join([*dict.fromkeys(names), self.text_of(context)])[:1000]
+        knowledge = context.services.knowledge
+        evidence = answering.gather(knowledge, query, domain=self.name, k=5)
         runbook = evidence.hits[0] if evidence.hits else None
-        steps = _runbook_steps(runbook, evidence.hits) if runbook else []
+        steps: list[str] = []
+        if runbook is not None:
+            # every section of the chosen runbook, however few query words it repeats
+            sections = answering.gather(knowledge, query, domain=self.name, k=8, min_score=0.0)
+            steps = _runbook_steps(runbook, [runbook, *sections.hits])
         if not steps:
             steps = _generic_steps(parsed)
         where = ", ".join(parsed.hosts + parsed.services) or "an unnamed host"

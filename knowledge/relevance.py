@@ -33,68 +33,11 @@ STEM = 5
 _WORD = re.compile(r"[a-z0-9][a-z0-9_\-./]*")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "has",
-        "have",
-        "how",
-        "i",
-        "if",
-        "in",
-        "is",
-        "it",
-        "its",
-        "me",
-        "my",
-        "of",
-        "on",
-        "or",
-        "our",
-        "please",
-        "should",
-        "so",
-        "that",
-        "the",
-        "their",
-        "then",
-        "there",
-        "this",
-        "to",
-        "was",
-        "we",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "you",
-        "your",
-        "的",
-        "了",
-        "吗",
-        "呢",
-        "吧",
-        "啊",
-        "我",
-        "你",
-        "是",
-    ]
+    (  # noqa: SIM905 - a word list reads best as one string
+        "a an and are as at be but by can do does for from has have how i if in is it its me my "
+        "of on or our please should so that the their then there this to was we what when where "
+        "which who why will with you your 的 了 吗 呢 吧 啊 我 你 是"
+    ).split()
 )
 
 

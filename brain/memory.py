@@ -53,7 +53,9 @@ OTHER_USER_FACTOR = 0.75
 #: channel is used only when both texts are mostly Latin script; the character n-gram channel
 #: (cosine of 2-3-gram sets) works for every language.
 COSINE_GATE, COSINE_FULL = 0.70, 0.90
-NGRAM_GATE, NGRAM_FULL = 0.20, 0.45
+#: Latin-script texts share many frequent character n-grams ("th", "in "), Chinese ones few:
+#: the n-gram channel is gated higher for Latin text.
+NGRAM_GATES = {"latin": (0.35, 0.70), "cjk": (0.20, 0.45)}
 #: Memories kept in the file (oldest dropped first).
 MAX_MEMORIES = 5000
 TEXT_CAP = 500
@@ -263,6 +265,7 @@ class MemoryStore:
                 cosines = self._vectors(int(vector.shape[0])) @ vector.astype(np.float32)
                 factors = np.clip((cosines - COSINE_GATE) / (COSINE_FULL - COSINE_GATE), 0, 1)
             grams = _gram_set(text)
+            gate, full = NGRAM_GATES["cjk" if is_chinese(text) else "latin"]
             id_set = {i.upper() for i in ids}
             result: list[tuple[MemoryEntry, float]] = []
             for row, entry in enumerate(entries):
@@ -271,7 +274,7 @@ class MemoryStore:
                     factor = 1.0
                 if factor < 1.0 and grams and entry.grams:
                     overlap = len(grams & entry.grams) / math.sqrt(len(grams) * len(entry.grams))
-                    factor = max(factor, _ramp(overlap, NGRAM_GATE, NGRAM_FULL))
+                    factor = max(factor, _ramp(overlap, gate, full))
                 if factor > 0:
                     result.append((entry, factor))
             return result

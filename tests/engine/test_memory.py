@@ -1,0 +1,102 @@
+"""Persistent memory: similarity-gated, 90-day decay, other users' lessons weigh less."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from brain.memory import CORRECTION_RIGHT, CORRECTION_WRONG, MemoryStore
+from brain.types import Decision
+
+NAMES = ["consultation", "ticket", "incident"]
+
+
+def _decision(text: str, user: str = "u1", ids: tuple[str, ...] = ()) -> Decision:
+    return Decision(
+        decision_id=f"d-{abs(hash(text)) % 10**12:012d}",
+        text=text,
+        user=user,
+        channel="D1",
+        thread=None,
+        controller="consultation",
+        supporting=[],
+        confidence=0.5,
+        tier="verify",
+        outcome="routed",
+        escalate=False,
+        urgency="low",
+        intent={},
+        entities={"ticket_id": list(ids)} if ids else {},
+        signals={},
+        rationale="",
+    )
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> MemoryStore:
+    memory = MemoryStore(tmp_path / "memory.json")
+    lesson = _decision("order 88123 money not arrived yet, what is going on?")
+    memory.add(
+        controller="consultation",
+        weight=CORRECTION_WRONG,
+        kind="correction-wrong",
+        decision=lesson,
+        vector=None,
+        ids=[],
+    )
+    memory.add(
+        controller="ticket",
+        weight=CORRECTION_RIGHT,
+        kind="correction-right",
+        decision=lesson,
+        vector=None,
+        ids=["2025060300011279027"],
+    )
+    return memory
+
+
+def _signal(store: MemoryStore, text: str, **kwargs: object) -> dict[str, float]:
+    values, _ = store.signal(
+        text,
+        vector=None,
+        ids=kwargs.get("ids", []),  # type: ignore[arg-type]
+        user=str(kwargs.get("user", "u1")),
+        names=NAMES,
+        now=kwargs.get("now"),  # type: ignore[arg-type]
+    )
+    return dict(zip(NAMES, values.tolist(), strict=True))
+
+
+def test_similar_message_is_influenced_and_unrelated_one_is_not(store: MemoryStore) -> None:
+    similar = _signal(store, "order 88123 money not arrived yet, what's going on")
+    unrelated = _signal(store, "the printer on floor 3 is jammed again")
+
+    assert similar["consultation"] == pytest.approx(0.5 + CORRECTION_WRONG)
+    assert similar["ticket"] == pytest.approx(0.5 + CORRECTION_RIGHT)
+    assert similar["incident"] == 0.5
+    assert unrelated == {name: 0.5 for name in NAMES}
+
+
+def test_the_same_ticket_id_makes_messages_related(store: MemoryStore) -> None:
+    values = _signal(store, "totally different words", ids=["2025060300011279027"])
+
+    assert values["ticket"] == pytest.approx(0.5 + CORRECTION_RIGHT)
+
+
+def test_lessons_older_than_90_days_weigh_half(store: MemoryStore) -> None:
+    later = datetime.now(UTC) + timedelta(days=91)
+    values = _signal(store, "order 88123 money not arrived yet, what's going on", now=later)
+
+    assert values["ticket"] == pytest.approx(0.5 + CORRECTION_RIGHT / 2)
+
+
+def test_another_users_lesson_weighs_less_and_survives_reopening(
+    store: MemoryStore, tmp_path: Path
+) -> None:
+    reopened = MemoryStore(tmp_path / "memory.json")
+    values = _signal(reopened, "order 88123 money not arrived yet, what's going on", user="u2")
+
+    assert len(reopened) == 2
+    assert 0.5 < values["ticket"] < 0.5 + CORRECTION_RIGHT

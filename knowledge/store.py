@@ -367,7 +367,14 @@ class KnowledgeStore:
         channel_limit: int,
         weights: tuple[float, float],
     ) -> list[models.ScoredPoint]:
+        """Qdrant scores and fuses (a server; or local mode for the benchmark baseline)."""
         with_vectors: bool | list[str] = [DENSE] if dense is not None else False
+        # Weighted RRF needs a recent server; equal weights use the long-standing FusionQuery.
+        fusion: models.FusionQuery | models.RrfQuery = (
+            models.FusionQuery(fusion=models.Fusion.RRF)
+            if weights[0] == weights[1]
+            else models.RrfQuery(rrf=models.Rrf(weights=list(weights)))
+        )
         if dense is not None and sparse_query is not None:
             response = self._client.query_points(
                 self.collection,
@@ -379,7 +386,7 @@ class KnowledgeStore:
                         query=sparse_query, using=SPARSE, filter=query_filter, limit=channel_limit
                     ),
                 ],
-                query=models.RrfQuery(rrf=models.Rrf(weights=list(weights))),
+                query=fusion,
                 limit=limit,
                 with_payload=True,
                 with_vectors=with_vectors,

@@ -78,6 +78,8 @@ LESSON_MIN_SIMILARITY = 0.6
 #: A message with no keyword, identifier or entity is treated as vague (never routed without
 #: asking) unless the semantic model is at least this sure of one controller.
 VAGUE_SEMANTIC = 0.5
+#: Intents that say nothing about the controller.
+NO_INTENT = ("other", "escalation", "human_handoff")
 #: Intent groups of messages that are not vague requests for help (small talk, out of scope).
 NO_CONTEXT_GROUPS = ("other", "conversation")
 
@@ -359,7 +361,10 @@ class Brain:
     ) -> SignalTable:
         names = self._view(self.registry).names
         index = self._keywords.get(controllers, version)
-        keyword = index.match(text, ids, context)
+        hint = None
+        if intent.intent not in NO_INTENT and intent.group not in NO_CONTEXT_GROUPS:
+            hint = (intent.intent, intent.group, float(intent.confidence))
+        keyword = index.match(text, ids, context, hint)
         semantic, semantic_status = semantic_signal(
             self._semantic_scorer(controllers, version), text, names
         )

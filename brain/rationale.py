@@ -33,6 +33,8 @@ def controller_reasons(table: SignalTable, name: str) -> list[str]:
     ids = evidence.keyword.ids.get(index, [])
     if ids:
         reasons.append(f"the knowledge base maps {_quoted(ids, 2)} to {name}")
+    if index in evidence.keyword.intents:
+        reasons.append(f"the recognised intent {evidence.keyword.intents[index]} points here")
     for description in evidence.keyword.context.get(index, []):
         reasons.append(f"the conversation is about {description}")
     confirmation = evidence.confirmations.get(name)

@@ -11,7 +11,8 @@ there are 7 or 1,000 controllers:
 
 Score = 1 - 0.4 ** hits (saturating: 1 hit 0.60, 2 hits 0.84, 3 hits 0.94), where hits counts
 distinct keywords plus entity evidence: an identifier that the knowledge base maps to a domain
-(`KnowledgeSkill.classify_id`) counts as a strong hit (1.5) for the controller of that domain.
+(`KnowledgeSkill.classify_id`) counts as a strong hit (1.5) for the controller of that domain,
+and the step-1 intent adds its confidence as hits for the controller its group names.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class KeywordHits:
     ids: dict[int, list[str]] = field(default_factory=dict)
     #: Controller index -> the ongoing conversation context that counted for it.
     context: dict[int, list[str]] = field(default_factory=dict)
+    #: Controller index -> the recognised intent that pointed to it (step 1 -> step 2).
+    intents: dict[int, str] = field(default_factory=dict)
 
     def any_keyword(self) -> bool:
         """Did any controller's own keyword match (entity evidence aside)?"""
@@ -112,12 +115,15 @@ class KeywordIndex:
         text: str,
         id_domains: Mapping[str, str] | None = None,
         context: Mapping[str, str] | None = None,
+        intent: tuple[str, str, float] | None = None,
     ) -> KeywordHits:
         """Score every controller.
 
         `id_domains` maps identifiers to the domain the KB gave them; `context` maps a
         description of the conversation's ongoing work to its controller (a vague message read
-        in that light); each counts as a strong hit.
+        in that light); each counts as a strong hit. `intent` = (intent name, controller it
+        usually goes to, confidence) adds `confidence` hits to that controller (seed 002's base
+        score of the intent's domain).
         """
         hits = np.zeros(len(self.names), dtype=np.float32)
         words: dict[int, list[str]] = {}
@@ -137,5 +143,14 @@ class KeywordIndex:
             if position is not None:
                 hits[position] += ENTITY_HITS
                 ongoing.setdefault(position, []).append(description)
+        intents: dict[int, str] = {}
+        if intent is not None:
+            name, target, confidence = intent
+            position = self._position.get(target)
+            if position is not None and confidence > 0:
+                hits[position] += confidence
+                intents[position] = f"{name} ({confidence:.2f})"
         scores = 1.0 - np.power(SATURATION, hits, dtype=np.float32)
-        return KeywordHits(hits=hits, scores=scores, words=words, ids=ids, context=ongoing)
+        return KeywordHits(
+            hits=hits, scores=scores, words=words, ids=ids, context=ongoing, intents=intents
+        )

@@ -537,7 +537,7 @@ class Brain:
             if with_llm.llm_status == "ok":
                 table, candidates, confidences = score(intent)
         elif llm is not None:
-            intent.llm_status = "skipped (fast path)"
+            intent = replace(intent, llm_status="skipped (fast path)")
 
         make_context = lambda: self._context(decision_id, text, message, intent, entities)  # noqa: E731
         feeds = view.feeds

@@ -56,10 +56,12 @@ PRIME_BATCH = 512
 SINGLE_FOLD_ABOVE = 2000
 FOLDS = 5
 #: Keywords mined per label: at most this many, each in >= MIN_SHARE of the label's examples
-#: and with >= MIN_PURITY of its occurrences in that label.
-MAX_KEYWORDS = 8
-MIN_SHARE = 0.08
-MIN_PURITY = 0.6
+#: and with >= MIN_PURITY of its occurrences in that label. Broad on purpose: the engine treats
+#: a message with no keyword hit at all as vague (never routed), so nearly every in-scope message
+#: must hit some keyword (98% of CLINC val); which controller wins is the other signals' job.
+MAX_KEYWORDS = 30
+MIN_SHARE = 0.02
+MIN_PURITY = 0.1
 #: Environment variables not carried into a throwaway home (it must stay local and empty).
 _NOT_INHERITED = ("BRAIN_HOME", "BRAIN_CONFIG", "BRAIN_QDRANT_URL", "BRAIN_QDRANT_API_KEY")
 _WORD = re.compile(r"[a-z0-9]+(?:[._+#'-][a-z0-9]+)*")

@@ -9,6 +9,8 @@
 - several strong controllers (others >= 0.45 and >= 55% of the primary): parallel dry-runs of the
   top N; all pass -> "composed" (pipeline when one's output feeds another, else parallel), one
   passes -> that one, none -> dynamic.
+  This check comes first, whatever the primary's band: a cross-domain message is verified
+  even when the primary alone would take the fast path (the tier is then "verify").
 """
 
 from __future__ import annotations

@@ -82,6 +82,16 @@ class LLMConfig(_Section):
     max_tokens: int = Field(512, ge=16, le=8192)
 
 
+class TrainingConfig(_Section):
+    """Labelled routing examples the semantic signal and the shipped calibration are fitted on."""
+
+    #: Use the shipped examples for the built-in controllers (brain/data/training.jsonl) and the
+    #: calibration fitted with them; `$BRAIN_HOME/training/*.jsonl` is always used.
+    shipped: bool = True
+    #: Leave out the shipped file's calibration split (only to refit the shipped calibration).
+    holdout: bool = False
+
+
 class SlackConfig(_Section):
     """Slack app credentials and behaviour."""
 
@@ -106,6 +116,7 @@ class Settings(_Section):
     routing: RoutingConfig = Field(default_factory=RoutingConfig)
     knowledge: KnowledgeConfig = Field(default_factory=KnowledgeConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
+    training: TrainingConfig = Field(default_factory=TrainingConfig)
     slack: SlackConfig = Field(default_factory=SlackConfig)
 
     def path(self, *parts: str) -> Path:

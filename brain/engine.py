@@ -118,10 +118,20 @@ class Calibration:
             from brain.calibration import Calibrator
         except ImportError:
             return
+        from brain.training import shipped_calibration
+
         path = settings.home / "calibration.json"
+        shipped = shipped_calibration(settings)
         try:
-            self._calibrator = Calibrator.load(path) if path.exists() else Calibrator()
-            self.status = f"loaded from {path}" if path.exists() else "default"
+            if path.exists():
+                self._calibrator = Calibrator.load(path)
+                self.status = f"loaded from {path}"
+            elif shipped is not None:
+                self._calibrator = Calibrator.load(shipped)
+                self.status = "shipped (fitted on the built-ins' calibration examples)"
+            else:
+                self._calibrator = Calibrator()
+                self.status = "default (uncalibrated)"
         except Exception as exc:
             log.warning("calibration unusable (%s); using the default", exc)
             self._calibrator = Calibrator()
@@ -292,12 +302,16 @@ class Brain:
         except ImportError:
             log.warning("brain.semantic is not available: the semantic signal is 0")
             return None
-        try:
-            return SemanticScorer.fit(
-                controllers, self.embedder, cache_dir=self.settings.home / "models"
-            )
-        except TypeError:
-            return SemanticScorer.fit(controllers, self.embedder)
+        from brain.training import load_training
+
+        training = load_training(self.settings)
+        return SemanticScorer.fit(
+            controllers,
+            self.embedder,
+            cache_dir=self.settings.home / "models",
+            extra_examples=training.examples,
+            extra_negatives=training.negatives,
+        )
 
     def _view(self, registry: ControllerRegistry) -> _RegistryView:
         version = registry.version

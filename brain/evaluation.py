@@ -292,6 +292,7 @@ def throwaway_settings(home: Path) -> Settings:
     env["BRAIN_HOME"] = str(home)
     settings = load_settings(env)
     settings.knowledge.ingest_sample = False
+    settings.training.shipped = False  # the built-ins' examples and calibration don't apply
     return settings
 
 

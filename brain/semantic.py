@@ -37,7 +37,7 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,12 +96,15 @@ class SemanticDetail:
     """Highest cosine between the text and any controller's training text."""
 
 
-def _training_rows(controllers: Sequence[Controller]) -> tuple[list[str], list[int], list[float]]:
+def _training_rows(
+    controllers: Sequence[Controller], extra: Mapping[str, Sequence[str]]
+) -> tuple[list[str], list[int], list[float]]:
     texts: list[str] = []
     labels: list[int] = []
     weights: list[float] = []
     for index, controller in enumerate(controllers):
         full = [str(e) for e in controller.examples if str(e).strip()]
+        full += [str(e) for e in extra.get(controller.name, ()) if str(e).strip()]
         if str(controller.description).strip():
             full.append(str(controller.description))
         short = [str(k) for k in controller.keywords if str(k).strip()]
@@ -118,9 +121,16 @@ def _training_rows(controllers: Sequence[Controller]) -> tuple[list[str], list[i
     return texts, labels, weights
 
 
-def cache_key(controllers: Sequence[Controller], negatives: Sequence[str], dense: bool) -> str:
+def cache_key(
+    controllers: Sequence[Controller],
+    negatives: Sequence[str],
+    dense: bool,
+    extra: Mapping[str, Sequence[str]] | None = None,
+) -> str:
     """Hash of everything the fitted model depends on."""
+    extra = extra or {}
     content = {
+        "extra": {c.name: list(extra.get(c.name, ())) for c in controllers},
         "format": FORMAT_VERSION,
         "dense": dense,
         "controllers": [
@@ -350,11 +360,15 @@ class SemanticScorer:
         *,
         cache_dir: Path | str | None = None,
         negatives: Sequence[str] | None = None,
+        extra_examples: Mapping[str, Sequence[str]] | None = None,
+        extra_negatives: Sequence[str] = (),
     ) -> SemanticScorer:
         """Fit on the controllers' texts (cached under `cache_dir` when given).
 
         `negatives`: texts no controller should take; default: `<cache_dir>/negatives.jsonl`
-        when that file exists (even empty), else the shipped DEFAULT_NEGATIVES.
+        when that file exists (even empty), else the shipped DEFAULT_NEGATIVES; plus
+        `extra_negatives`. `extra_examples`: more example texts per controller name (labelled
+        training rows, `brain.training`).
         """
         if not controllers:
             raise ValueError("no controllers to fit the semantic scorer on")
@@ -364,7 +378,9 @@ class SemanticScorer:
             negatives = read_negatives(
                 own if own is not None and own.exists() else DEFAULT_NEGATIVES
             )
-        key = cache_key(controllers, negatives, embedder is not None)
+        negatives = [*negatives, *extra_negatives]
+        extra = extra_examples or {}
+        key = cache_key(controllers, negatives, embedder is not None, extra)
         path = cache / f"semantic-{key}.joblib" if cache is not None else None
         if path is not None and path.is_file():
             try:
@@ -373,7 +389,7 @@ class SemanticScorer:
                     return loaded
             except Exception as exc:  # a stale or broken cache is refitted, not fatal
                 log.warning("semantic cache %s unusable (%s); refitting", path, exc)
-        scorer = cls._fit(controllers, embedder, list(negatives))
+        scorer = cls._fit(controllers, embedder, list(negatives), extra)
         if path is not None:
             try:
                 scorer.save(path)
@@ -387,11 +403,12 @@ class SemanticScorer:
         controllers: Sequence[Controller],
         embedder: DenseEmbedder | None,
         negatives: list[str],
+        extra: Mapping[str, Sequence[str]],
     ) -> SemanticScorer:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         names = [c.name for c in controllers]
-        texts, labels, weights = _training_rows(controllers)
+        texts, labels, weights = _training_rows(controllers, extra)
         none_label = len(names)
         if negatives:
             texts += negatives

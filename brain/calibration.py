@@ -46,6 +46,29 @@ def _clip01(value: float) -> float:
     return min(max(float(value), 0.0), 1.0)
 
 
+def _laplace_blocks(
+    z: np.ndarray, y: np.ndarray, knots_x: list[float], knots_y: list[float]
+) -> list[float]:
+    """Shrink each isotonic block's rate to (right + 1) / (n + 2), kept non-decreasing.
+
+    A block of 40 decisions that were all right does not make the next one certain: without
+    this, the top block says 1.0 and "confidence 1.00" overclaims.
+    """
+    smoothed: list[float] = []
+    start = 0
+    while start < len(knots_y):
+        end = start
+        while end + 1 < len(knots_y) and knots_y[end + 1] == knots_y[start]:
+            end += 1
+        inside = (z >= knots_x[start]) & (z <= knots_x[end])
+        count = int(inside.sum())
+        right = int(y[inside].sum())
+        value = (right + 1) / (count + 2) if count else knots_y[start]
+        smoothed.extend([value] * (end - start + 1))
+        start = end + 1
+    return [float(v) for v in np.maximum.accumulate(np.asarray(smoothed))]
+
+
 @dataclass(slots=True)
 class ReliabilityBin:
     """One row of a reliability table: confidences in [low, high) and how often they were right."""
@@ -135,7 +158,7 @@ class Calibrator:
         z = x @ np.array(coef) + intercept
         iso = IsotonicRegression(out_of_bounds="clip", y_min=0.0, y_max=1.0).fit(z, y)
         knots_x = [float(v) for v in iso.X_thresholds_]
-        knots_y = [float(v) for v in iso.y_thresholds_]
+        knots_y = _laplace_blocks(z, y, knots_x, [float(v) for v in iso.y_thresholds_])
         return cls(
             coef=coef,
             intercept=intercept,

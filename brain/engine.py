@@ -444,7 +444,9 @@ class Brain:
             }
             confidence = self.calibration.apply(float(table.total[i]), features)
             confidences[name] = confidence
-            candidates.append(Candidate(name, labels.get(name, name), confidence))
+            candidates.append(
+                Candidate(name, labels.get(name, name), confidence, float(table.total[i]))
+            )
         candidates.sort(key=lambda c: -c.confidence)
         return candidates, confidences
 

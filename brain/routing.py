@@ -54,6 +54,16 @@ class Candidate:
     name: str
     label: str
     confidence: float
+    #: This controller's own evidence, independent of its rivals: the raw weighted total, which
+    #: seed 002's "several strong controllers" rule compares (the calibrated confidence is the
+    #: probability of being THE right one, so a second strong controller gets little of it).
+    #: Defaults to `confidence`.
+    strength: float | None = None
+
+    @property
+    def standalone(self) -> float:
+        """`strength` when known, else `confidence`."""
+        return self.confidence if self.strength is None else self.strength
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +105,12 @@ def strong_others(candidates: Sequence[Candidate], routing: RoutingConfig) -> li
     """Seed 002's supporting rule: others >= supporting_min and >= ratio x primary."""
     if not candidates:
         return []
-    primary = candidates[0].confidence
+    primary = candidates[0].standalone
     return [
         c
         for c in candidates[1:]
-        if c.confidence >= routing.supporting_min
-        and c.confidence >= routing.supporting_ratio * primary
+        if c.standalone >= routing.supporting_min
+        and c.standalone >= routing.supporting_ratio * primary
     ][: max(routing.max_parallel - 1, 0)]
 
 

@@ -103,7 +103,7 @@ def test_verify_tier_with_a_failing_dry_run_asks_instead(home: Path) -> None:
     # A new YAML controller is routable at once; its dry-run needs an employee id.
     (home / "controllers").mkdir(exist_ok=True)
     (home / "controllers" / "payroll.yaml").write_text(PAYROLL, encoding="utf-8")
-    (home / "brain.toml").write_text("[routing]\nfast_threshold = 0.99\n", encoding="utf-8")
+    (home / "brain.toml").write_text("[routing]\nfast_threshold = 1.0\n", encoding="utf-8")
     brain = Brain.open()
     try:
         decision = brain.decide(Message("my payslip for May shows the wrong salary"))
@@ -123,7 +123,7 @@ def test_verify_tier_with_a_failing_dry_run_asks_instead(home: Path) -> None:
 
 def test_verify_tier_with_a_passing_dry_run_routes(home: Path) -> None:
     ticket_id = _open_ticket(home)
-    (home / "brain.toml").write_text("[routing]\nfast_threshold = 0.99\n", encoding="utf-8")
+    (home / "brain.toml").write_text("[routing]\nfast_threshold = 1.0\n", encoding="utf-8")
     brain = Brain.open()
     try:
         decision = brain.decide(Message(f"what's the status of ticket {ticket_id}?"))

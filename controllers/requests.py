@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.tickets import TicketError
 
@@ -26,11 +27,19 @@ def missing_parameters(required: Sequence[str], values: Mapping[str, Any]) -> li
     return [name for name in required if not str(values.get(name) or "").strip()]
 
 
-def check_required(context: ControllerContext, required: Sequence[str]) -> DryRunResult:
-    """The generic dry-run: are the required entities or parameters present?"""
-    missing = missing_parameters(required, known_parameters(context))
+def missing_dry_run(required: Sequence[str], values: Mapping[str, Any]) -> DryRunResult | None:
+    """A failed dry-run naming the missing required values; None when all are present."""
+    missing = missing_parameters(required, values)
     if missing:
         return DryRunResult(ok=False, reason=f"missing {', '.join(missing)}", missing=missing)
+    return None
+
+
+def check_required(context: ControllerContext, required: Sequence[str]) -> DryRunResult:
+    """The generic dry-run: are the required entities or parameters present?"""
+    failed = missing_dry_run(required, known_parameters(context))
+    if failed is not None:
+        return failed
     if required:
         return DryRunResult(ok=True, reason=f"has {', '.join(required)}")
     return DryRunResult(ok=True, reason="no required parameters")
@@ -89,3 +98,29 @@ def file_request(
         citations=list(citations),
         missing=missing,
     )
+
+
+def file_with_guidance(
+    context: ControllerContext,
+    *,
+    kind: str,
+    label: str,
+    fields: Mapping[str, Any],
+    required: Sequence[str],
+    query: str,
+    details_prefix: str = "",
+) -> ControllerResult:
+    """`file_request`, citing the two best knowledge-base hits for `query` in the `kind`
+    domain (KB domains are controller names); the best hit becomes the details."""
+    guidance = answering.gather(context.services.knowledge, query, domain=kind, k=2)
+    result = file_request(
+        context,
+        kind=kind,
+        label=label,
+        fields=fields,
+        required=required,
+        citations=[answering.citation(hit) for hit in guidance.hits],
+    )
+    if guidance.hits:
+        result.details = details_prefix + answering.trim(guidance.hits[0].text)
+    return result

@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
-from controllers.requests import file_request, known_parameters, missing_parameters
+from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
 
 #: (request type, cue) checked in order; the first match wins, "permission" otherwise.
 REQUEST_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -117,31 +116,22 @@ class AccessController(BuiltinController):
     def dry_run(self, context: ControllerContext) -> DryRunResult:
         """Which required parameters are still missing? Nothing is created."""
         fields = self.fields(context)
-        missing = missing_parameters(self.required_entities, fields)
-        if missing:
-            return DryRunResult(ok=False, reason=f"missing {', '.join(missing)}", missing=missing)
-        return DryRunResult(ok=True, reason=f"{fields['request_type']} on {fields['system']}")
+        return missing_dry_run(self.required_entities, fields) or DryRunResult(
+            ok=True, reason=f"{fields['request_type']} on {fields['system']}"
+        )
 
     def handle(self, context: ControllerContext) -> ControllerResult:
         """File the access request; ask for what is still missing."""
         fields = self.fields(context)
-        policy = answering.gather(
-            context.services.knowledge,
-            f"{fields['request_type'].replace('_', ' ')} {fields.get('system') or ''} approval",
-            domain=self.name,
-            k=2,
-        )
-        result = file_request(
+        query = f"{fields['request_type'].replace('_', ' ')} {fields.get('system') or ''} approval"
+        return file_with_guidance(
             context,
-            kind="access",
+            kind=self.name,
             label="access request",
             fields=fields,
             required=self.required_entities,
-            citations=[answering.citation(hit) for hit in policy.hits],
+            query=query,
         )
-        if policy.hits:
-            result.details = answering.trim(policy.hits[0].text)
-        return result
 
     def fields(self, context: ControllerContext) -> dict[str, Any]:
         """Request type, system, role and account from parameters, entities and the text."""

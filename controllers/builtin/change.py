@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
-from controllers.requests import file_request, known_parameters, missing_parameters
+from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
 
 _EMERGENCY = re.compile(
     r"emergency|urgent|hotfix|roll ?back|rollback|\bnow\b|asap|immediately|outage|"
@@ -91,36 +90,25 @@ class ChangeController(BuiltinController):
     def dry_run(self, context: ControllerContext) -> DryRunResult:
         """Is the target named? Nothing is created."""
         fields = self.fields(context)
-        missing = missing_parameters(self.required_entities, fields)
-        if missing:
-            return DryRunResult(ok=False, reason=f"missing {', '.join(missing)}", missing=missing)
-        return DryRunResult(
+        return missing_dry_run(self.required_entities, fields) or DryRunResult(
             ok=True, reason=f"{fields['change_type']} {fields['operation']} of {fields['service']}"
         )
 
     def handle(self, context: ControllerContext) -> ControllerResult:
         """File the change request with the KB's policy for its type; ask for the window."""
         fields = self.fields(context)
-        policy = answering.gather(
-            context.services.knowledge,
-            f"{fields['change_type']} change {fields['operation']} approval lead time policy",
-            domain=self.name,
-            k=2,
-        )
         required = list(self.required_entities)
         if fields["operation"] != "asset":
             required.append("window")
-        result = file_request(
+        return file_with_guidance(
             context,
-            kind="change",
+            kind=self.name,
             label=f"{fields['change_type']} change",
             fields=fields,
             required=required,
-            citations=[answering.citation(hit) for hit in policy.hits],
+            query=f"{fields['change_type']} change {fields['operation']} approval lead time policy",
+            details_prefix="Policy: ",
         )
-        if policy.hits:
-            result.details = "Policy: " + answering.trim(policy.hits[0].text)
-        return result
 
     def fields(self, context: ControllerContext) -> dict[str, Any]:
         """Type, operation, target service, window, version and asset tag."""

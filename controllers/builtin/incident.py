@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
-from controllers.requests import file_request, known_parameters, missing_parameters
+from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
 
 #: (category, cue) checked in order: a phishing *email* is a security incident, not email.
 CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -69,10 +68,9 @@ class IncidentController(BuiltinController):
     def dry_run(self, context: ControllerContext) -> DryRunResult:
         """Can the problem be categorised? Nothing is created."""
         fields = self.fields(context)
-        missing = missing_parameters(self.required_entities, fields)
-        if missing:
-            return DryRunResult(ok=False, reason=f"missing {', '.join(missing)}", missing=missing)
-        return DryRunResult(ok=True, reason=f"{fields['category']} incident")
+        return missing_dry_run(self.required_entities, fields) or DryRunResult(
+            ok=True, reason=f"{fields['category']} incident"
+        )
 
     def handle(self, context: ControllerContext) -> ControllerResult:
         """File the incident with first-line guidance from the knowledge base."""
@@ -82,17 +80,14 @@ class IncidentController(BuiltinController):
             for v in (fields.get("category"), fields.get("error_code"), self.text_of(context))
             if v
         )
-        guidance = answering.gather(context.services.knowledge, query, domain=self.name, k=2)
-        result = file_request(
+        result = file_with_guidance(
             context,
-            kind="incident",
+            kind=self.name,
             label="incident",
             fields=fields,
             required=self.required_entities,
-            citations=[answering.citation(hit) for hit in guidance.hits],
+            query=query,
         )
-        if guidance.hits:
-            result.details = answering.trim(guidance.hits[0].text)
         if fields.get("category") == "security":
             result.escalate = True
             result.summary += " Security incidents go to on-call now: disconnect from the network "

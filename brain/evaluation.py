@@ -169,8 +169,22 @@ def normalise_label(value: object) -> str | None:
     return None if text.lower() in OUT_OF_SCOPE else text
 
 
-def read_rows(path: Path | str, label_field: str | None = None) -> tuple[list[LabelledRow], str]:
-    """Rows of a JSON-lines file (or a JSON array) and the label field used."""
+def read_rows(
+    path: Path | str,
+    label_field: str | None = None,
+    *,
+    on_bad_row: Callable[[str], None] | None = None,
+) -> tuple[list[LabelledRow], str]:
+    """Rows of a JSON-lines file (or a JSON array) and the label field used.
+
+    A bad line or row raises EvalError, or, with `on_bad_row`, is reported to it and skipped.
+    """
+
+    def bad(message: str) -> None:
+        if on_bad_row is None:
+            raise EvalError(message)
+        on_bad_row(message)
+
     source = Path(path)
     try:
         raw = source.read_text(encoding="utf-8")
@@ -191,7 +205,7 @@ def read_rows(path: Path | str, label_field: str | None = None) -> tuple[list[La
             try:
                 records.append(json.loads(line))
             except json.JSONDecodeError as exc:
-                raise EvalError(f"{source} line {number}: not valid JSON: {exc.msg}") from exc
+                bad(f"{source} line {number}: not valid JSON: {exc.msg}")
     if not records:
         raise EvalError(f"{source} has no rows")
     field_name = label_field or next(
@@ -204,12 +218,15 @@ def read_rows(path: Path | str, label_field: str | None = None) -> tuple[list[La
     rows = []
     for number, record in enumerate(records, start=1):
         if not isinstance(record, dict):
-            raise EvalError(f"{source} row {number}: expected an object with text and a label")
+            bad(f"{source} row {number}: expected an object with text and a label")
+            continue
         text = record.get("text")
         if not isinstance(text, str) or not text.strip():
-            raise EvalError(f"{source} row {number}: 'text' is missing or empty")
+            bad(f"{source} row {number}: 'text' is missing or empty")
+            continue
         if field_name not in record:
-            raise EvalError(f"{source} row {number}: label field {field_name!r} is missing")
+            bad(f"{source} row {number}: label field {field_name!r} is missing")
+            continue
         rows.append(LabelledRow(text=text, label=normalise_label(record[field_name])))
     return rows, field_name
 

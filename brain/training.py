@@ -67,12 +67,16 @@ def load_training(settings: Settings) -> TrainingData:
     if folder.is_dir():
         for path in sorted(folder.glob("*.jsonl")):
             try:
-                rows, _ = read_rows(path, LABEL_FIELD)
+                rows, _ = read_rows(path, LABEL_FIELD, on_bad_row=_skip_row)
             except EvalError as exc:
                 log.warning("training file skipped: %s", exc)
                 continue
             data.add(rows)
     return data
+
+
+def _skip_row(problem: str) -> None:
+    log.warning("training row skipped: %s", problem)
 
 
 def shipped_calibration(settings: Settings) -> Path | None:

@@ -1,0 +1,63 @@
+"""Labelled routing examples and the shipped calibration, through the Brain API."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from brain.engine import Brain
+from brain.types import Message
+
+PAYROLL = """
+name: payroll
+label: Payroll desk
+description: Salary and payslips of employees.
+keywords: [payroll, 工资]
+examples: ["Where is my payslip?", "我的工资条在哪里看"]
+handler: none
+"""
+
+BONUS_ROWS = [
+    "the thirteenth-month bonus did not show up on my December statement",
+    "my overtime hours from November are missing from this month's pay",
+    "why was my net pay lower after the tax bracket change",
+    "the year-end bonus was paid into my old bank account",
+    "overtime compensation for the weekend release is not on my pay statement",
+    "年终奖为什么还没发到账户",
+    "加班费没有算进这个月的薪水",
+    "个税扣多了，实发工资少了两百",
+]
+QUESTION = "my overtime pay and the year-end bonus are both missing from the statement"
+
+
+def _payroll_semantic(home: Path) -> float:
+    (home / "controllers").mkdir(exist_ok=True)
+    (home / "controllers" / "payroll.yaml").write_text(PAYROLL, encoding="utf-8")
+    with Brain.open() as brain:
+        decision = brain.decide(Message(QUESTION))
+    return decision.signals["payroll"]["semantic"]
+
+
+def test_home_training_rows_teach_a_controller_more_ways_to_be_asked(home: Path) -> None:
+    before = _payroll_semantic(home)
+    training = home / "training"
+    training.mkdir()
+    with (training / "payroll.jsonl").open("w", encoding="utf-8") as handle:
+        for text in BONUS_ROWS:
+            handle.write(json.dumps({"text": text, "controller": "payroll"}) + "\n")
+        handle.write("not json\n")  # a bad line is reported by the reader, not fatal
+    (training / "broken.jsonl").write_text("{oops", encoding="utf-8")
+    after = _payroll_semantic(home)
+    assert after > before + 0.2, (before, after)
+
+
+def test_the_shipped_calibration_is_used_until_the_home_has_its_own(home: Path) -> None:
+    with Brain.open() as brain:
+        assert brain.calibration.status.startswith("shipped")
+        decision = brain.decide(Message("process ticket 2025060300011279027"))
+    assert decision.tier == "fast"
+    assert decision.controller == "ticket"
+    assert 0.8 <= decision.confidence < 1.0  # calibrated, never claims certainty
+    (home / "brain.toml").write_text("[training]\nshipped = false\n", encoding="utf-8")
+    with Brain.open() as brain:
+        assert brain.calibration.status.startswith("default")

@@ -204,6 +204,7 @@ class Router:
                 clarification=boundary_explanation(0, chinese),
             )
         top = candidates[0]
+        shortlist = [c.name for c in candidates[:CLARIFY_CANDIDATES]]
         tier = tier_of(top.confidence, routing)
         path = [f"{tier}: top {top.name} at {top.confidence:.2f}"]
         if lesson is not None and lesson.wrong == top.name:
@@ -214,15 +215,7 @@ class Router:
                 path.append(_describe(record))
                 if record.ok:
                     path.append(f"routed to {preferred.name} (learned from the correction)")
-                    return RoutePlan(
-                        tier="verify",
-                        outcome="routed",
-                        controller=preferred.name,
-                        confidence=preferred.confidence,
-                        dry_runs=[record],
-                        tier_path=path,
-                        candidates=[c.name for c in candidates[:CLARIFY_CANDIDATES]],
-                    )
+                    return _routed("verify", preferred, path, shortlist, [record])
         if vague and tier != "dynamic":
             path.append("dynamic: vague message with no keyword, entity or context to go on")
             return self._dynamic(candidates, path, chinese, registered)
@@ -236,26 +229,11 @@ class Router:
             )
         if tier == "fast":
             path.append(f"routed to {top.name} without dry-run")
-            return RoutePlan(
-                tier="fast",
-                outcome="routed",
-                controller=top.name,
-                confidence=top.confidence,
-                tier_path=path,
-                candidates=[c.name for c in candidates[:CLARIFY_CANDIDATES]],
-            )
+            return _routed("fast", top, path, shortlist)
         record = self._dry_runs([top.name], dry_run)[0]
         path.append(_describe(record))
         if record.ok:
-            return RoutePlan(
-                tier="verify",
-                outcome="routed",
-                controller=top.name,
-                confidence=top.confidence,
-                dry_runs=[record],
-                tier_path=path,
-                candidates=[c.name for c in candidates[:CLARIFY_CANDIDATES]],
-            )
+            return _routed("verify", top, path, shortlist, [record])
         path.append("dynamic: the dry-run failed")
         plan = self._dynamic(candidates, path, chinese, registered)
         plan.dry_runs = [record]
@@ -294,15 +272,7 @@ class Router:
         if passed:
             chosen = passed[0]
             path.append(f"routed to {chosen.name}, the one whose dry-run passed")
-            return RoutePlan(
-                tier="verify",
-                outcome="routed",
-                controller=chosen.name,
-                confidence=chosen.confidence,
-                dry_runs=records,
-                tier_path=path,
-                candidates=names,
-            )
+            return _routed("verify", chosen, path, names, records)
         path.append("dynamic: every dry-run failed")
         plan = self._dynamic(list(strong), path, chinese, registered)
         plan.dry_runs = records
@@ -337,6 +307,25 @@ class Router:
             candidates=[c.name for c in viable],
             clarification=clarification_question(viable, chinese),
         )
+
+
+def _routed(
+    tier: Tier,
+    chosen: Candidate,
+    path: list[str],
+    candidates: list[str],
+    dry_runs: Sequence[DryRunRecord] = (),
+) -> RoutePlan:
+    """A plan routed to `chosen` alone; `candidates` stay on it for a later correction."""
+    return RoutePlan(
+        tier=tier,
+        outcome="routed",
+        controller=chosen.name,
+        confidence=chosen.confidence,
+        dry_runs=list(dry_runs),
+        tier_path=path,
+        candidates=candidates,
+    )
 
 
 def _describe(record: DryRunRecord) -> str:

@@ -11,8 +11,13 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from brain.config import ConfigError
+
+if TYPE_CHECKING:
+    from brain.config import Settings
+    from brain.engine import Brain
 
 #: Modules that expose `register(subparsers)`; each sets `handler="module:function"`.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -49,6 +54,18 @@ def build_parser() -> argparse.ArgumentParser:
 def _resolve(handler: str) -> object:
     module_name, _, attribute = handler.partition(":")
     return getattr(importlib.import_module(module_name), attribute)
+
+
+def open_brain(settings: Settings | None = None) -> Brain | None:
+    """`Brain.open(settings)`, or None after saying why on stderr (the store is locked)."""
+    from brain.engine import Brain
+    from knowledge.store import StoreLockedError
+
+    try:
+        return Brain.open(settings)
+    except StoreLockedError as exc:
+        print(f"brain: {exc}", file=sys.stderr)
+        return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -98,7 +98,8 @@ def _labels(brain: Brain) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain ask`."""
-    from brain.engine import Brain, clean_text
+    from brain.cli import open_brain
+    from brain.engine import clean_text
     from knowledge.store import StoreLockedError
 
     if args.text != "-":
@@ -107,10 +108,8 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"brain: {exc}", file=sys.stderr)
             return 2
-    try:
-        brain = Brain.open()
-    except StoreLockedError as exc:
-        print(f"brain: {exc}", file=sys.stderr)
+    brain = open_brain()
+    if brain is None:
         return 1
     try:
         if args.text == "-":

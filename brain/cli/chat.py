@@ -23,15 +23,12 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain chat`."""
+    from brain.cli import open_brain
     from brain.cli.chat_session import chat_loop
     from brain.conversation import Conversation
-    from brain.engine import Brain
-    from knowledge.store import StoreLockedError
 
-    try:
-        brain = Brain.open()
-    except StoreLockedError as exc:
-        print(f"brain: {exc}", file=sys.stderr)
+    brain = open_brain()
+    if brain is None:
         return 1
     try:
         interactive = sys.stdin.isatty()

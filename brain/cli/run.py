@@ -51,13 +51,10 @@ def run(args: argparse.Namespace) -> int:
 
     from bot.app import build_bot
     from bot.server import serve_http, serve_socket_mode
-    from brain.engine import Brain
-    from knowledge.store import StoreLockedError
+    from brain.cli import open_brain
 
-    try:
-        brain = Brain.open(settings)
-    except StoreLockedError as exc:
-        print(f"brain: {exc}", file=sys.stderr)
+    brain = open_brain(settings)
+    if brain is None:
         return 1
     try:
         bot = build_bot(brain, settings)

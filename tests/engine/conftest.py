@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from brain.config import Settings
-from brain.engine import Brain
+from brain.engine import Brain, new_decision_id
+from brain.types import Decision
 
 
 @pytest.fixture(scope="session")
@@ -54,3 +56,31 @@ def brain(home: Path) -> Iterator[Brain]:
         yield opened
     finally:
         opened.close()
+
+
+@pytest.fixture
+def make_decision() -> Callable[..., Decision]:
+    """Builds a routed Decision from neutral values; keyword arguments override any field."""
+
+    def build(**fields: Any) -> Decision:
+        values: dict[str, Any] = {
+            "decision_id": new_decision_id(),
+            "text": f"message from {fields.get('user', 'u1')}",
+            "user": "u1",
+            "channel": "C1",
+            "thread": None,
+            "controller": "incident",
+            "supporting": [],
+            "confidence": 0.5,
+            "tier": "verify",
+            "outcome": "routed",
+            "escalate": False,
+            "urgency": "low",
+            "intent": {},
+            "entities": {},
+            "signals": {},
+            "rationale": "",
+        }
+        return Decision(**{**values, **fields})
+
+    return build

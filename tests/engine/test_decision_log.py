@@ -2,42 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from brain.decision_log import DecisionLog
-from brain.engine import Brain, new_decision_id
+from brain.engine import Brain
 from brain.errors import UnknownDecision
 from brain.types import Decision, Message
 
 
-def _decision(user: str, channel: str, thread: str | None = None) -> Decision:
-    return Decision(
-        decision_id=new_decision_id(),
-        text=f"message from {user}",
-        user=user,
-        channel=channel,
-        thread=thread,
-        controller="incident",
-        supporting=[],
-        confidence=0.5,
-        tier="verify",
-        outcome="routed",
-        escalate=False,
-        urgency="low",
-        intent={"intent": "incident"},
-        entities={},
-        signals={},
-        rationale="test",
-        created_at="2026-01-01T00:00:00+00:00",
-    )
-
-
-def test_decisions_are_sharded_indexed_and_survive_reopening(tmp_path: Path) -> None:
+def test_decisions_are_sharded_indexed_and_survive_reopening(
+    tmp_path: Path, make_decision: Callable[..., Decision]
+) -> None:
     log = DecisionLog(tmp_path / "decisions", shard_size=3)
-    made = [_decision(f"u{i % 2}", "C1", "T1" if i % 3 == 0 else None) for i in range(10)]
+    made = [make_decision(user=f"u{i % 2}", thread="T1" if i % 3 == 0 else None) for i in range(10)]
     for decision in made:
         log.append(decision)
     made[4].feedback.append({"kind": "confirm", "user": "u0"})
@@ -58,14 +39,16 @@ def test_decisions_are_sharded_indexed_and_survive_reopening(tmp_path: Path) -> 
         with pytest.raises(UnknownDecision):
             reopened.get("d-000000000000")
         with pytest.raises(UnknownDecision):
-            reopened.update(_decision("x", "y"))
+            reopened.update(make_decision(user="x", channel="y"))
     finally:
         reopened.close()
 
 
-def test_queued_decisions_are_readable_before_they_reach_the_disk(tmp_path: Path) -> None:
+def test_queued_decisions_are_readable_before_they_reach_the_disk(
+    tmp_path: Path, make_decision: Callable[..., Decision]
+) -> None:
     log = DecisionLog(tmp_path / "decisions")
-    decision = _decision("u1", "C1")
+    decision = make_decision()
     log.append(decision)
     assert log.get(decision.decision_id).text == decision.text
     assert log.session_ids("C1:u1")[-1] == decision.decision_id

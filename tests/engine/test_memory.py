@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,31 +14,14 @@ from brain.types import Decision
 NAMES = ["consultation", "ticket", "incident"]
 
 
-def _decision(text: str, user: str = "u1", ids: tuple[str, ...] = ()) -> Decision:
-    return Decision(
-        decision_id=f"d-{abs(hash(text)) % 10**12:012d}",
-        text=text,
-        user=user,
-        channel="D1",
-        thread=None,
-        controller="consultation",
-        supporting=[],
-        confidence=0.5,
-        tier="verify",
-        outcome="routed",
-        escalate=False,
-        urgency="low",
-        intent={},
-        entities={"ticket_id": list(ids)} if ids else {},
-        signals={},
-        rationale="",
-    )
-
-
 @pytest.fixture
-def store(tmp_path: Path) -> MemoryStore:
+def store(tmp_path: Path, make_decision: Callable[..., Decision]) -> MemoryStore:
     memory = MemoryStore(tmp_path / "memory.json")
-    lesson = _decision("order 88123 money not arrived yet, what is going on?")
+    lesson = make_decision(
+        text="order 88123 money not arrived yet, what is going on?",
+        channel="D1",
+        controller="consultation",
+    )
     memory.add(
         controller="consultation",
         weight=CORRECTION_WRONG,

@@ -43,12 +43,8 @@ from routing_baselines import (  # noqa: E402
     semantic_router_baseline,
 )
 
-from brain.evaluation import (  # noqa: E402
-    LabelledRow,
-    evaluate,
-    normalise_label,
-    trained_brain,
-)
+from brain.evaluation import evaluate, trained_brain  # noqa: E402
+from brain.labelled import LabelledRow, normalise_label  # noqa: E402
 
 
 def log(message: str) -> None:

@@ -38,6 +38,7 @@ import numpy as np
 
 from brain.calibration import Calibrator, expected_calibration_error, reliability_table
 from brain.config import Settings, load_settings
+from brain.labelled import LabelledRow
 
 if TYPE_CHECKING:
     from brain.engine import Brain
@@ -46,10 +47,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Label values that mean "no controller should take this".
-OUT_OF_SCOPE = frozenset({"oos", "none", "null", "out_of_scope", ""})
-#: Label fields tried, in order, when none is given.
-LABEL_FIELDS = ("label", "controller", "intent")
 #: Rows embedded in one batch before they are decided (the embedder's LRU cache holds them).
 PRIME_BATCH = 512
 #: Above this many training rows, calibration uses one held-out fold instead of all five.
@@ -126,14 +123,6 @@ class EvalError(Exception):
     """The evaluation cannot run as asked; the message says what to fix."""
 
 
-@dataclass(frozen=True, slots=True)
-class LabelledRow:
-    """One message and the controller that should take it (None: none should)."""
-
-    text: str
-    label: str | None
-
-
 @dataclass(slots=True)
 class Outcome:
     """What the brain decided for one row."""
@@ -158,77 +147,6 @@ class Outcome:
     def top_right(self) -> bool:
         """Was the best-ranked candidate (routed or not) the right controller?"""
         return self.row.label is not None and self.top == self.row.label
-
-
-# -- reading -----------------------------------------------------------------------------
-def normalise_label(value: object) -> str | None:
-    """A label string, or None for out of scope."""
-    if value is None:
-        return None
-    text = str(value).strip()
-    return None if text.lower() in OUT_OF_SCOPE else text
-
-
-def read_rows(
-    path: Path | str,
-    label_field: str | None = None,
-    *,
-    on_bad_row: Callable[[str], None] | None = None,
-) -> tuple[list[LabelledRow], str]:
-    """Rows of a JSON-lines file (or a JSON array) and the label field used.
-
-    A bad line or row raises EvalError, or, with `on_bad_row`, is reported to it and skipped.
-    """
-
-    def bad(message: str) -> None:
-        if on_bad_row is None:
-            raise EvalError(message)
-        on_bad_row(message)
-
-    source = Path(path)
-    try:
-        raw = source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EvalError(f"cannot read {source}: {exc}") from exc
-    records: list[Any]
-    stripped = raw.lstrip()
-    if stripped.startswith("["):
-        try:
-            records = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise EvalError(f"{source}: not valid JSON: {exc}") from exc
-    else:
-        records = []
-        for number, line in enumerate(raw.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                bad(f"{source} line {number}: not valid JSON: {exc.msg}")
-    if not records:
-        raise EvalError(f"{source} has no rows")
-    field_name = label_field or next(
-        (f for f in LABEL_FIELDS if isinstance(records[0], dict) and f in records[0]), None
-    )
-    if field_name is None:
-        raise EvalError(
-            f"{source}: no label field found (tried {', '.join(LABEL_FIELDS)}); use --label FIELD"
-        )
-    rows = []
-    for number, record in enumerate(records, start=1):
-        if not isinstance(record, dict):
-            bad(f"{source} row {number}: expected an object with text and a label")
-            continue
-        text = record.get("text")
-        if not isinstance(text, str) or not text.strip():
-            bad(f"{source} row {number}: 'text' is missing or empty")
-            continue
-        if field_name not in record:
-            bad(f"{source} row {number}: label field {field_name!r} is missing")
-            continue
-        rows.append(LabelledRow(text=text, label=normalise_label(record[field_name])))
-    return rows, field_name
 
 
 # -- controllers from labels -------------------------------------------------------------

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from brain.config import Settings
-from brain.evaluation import EvalError, LabelledRow, read_rows
+from brain.labelled import LabelledFileError, LabelledRow, read_rows
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ def load_training(settings: Settings) -> TrainingData:
         for path in sorted(folder.glob("*.jsonl")):
             try:
                 rows, _ = read_rows(path, LABEL_FIELD, on_bad_row=_skip_row)
-            except EvalError as exc:
+            except LabelledFileError as exc:
                 log.warning("training file skipped: %s", exc)
                 continue
             data.add(rows)

@@ -71,14 +71,15 @@ def render(report: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Handler: read the files, evaluate, print."""
-    from brain.evaluation import EvalError, evaluate, read_rows
+    from brain.evaluation import EvalError, evaluate
+    from brain.labelled import LabelledFileError, read_rows
 
     try:
         test, label = read_rows(args.test, args.label)
         train = read_rows(args.train, args.label or label)[0] if args.train else None
         val = read_rows(args.val, args.label or label)[0] if args.val else None
         report = evaluate(test, train=train, val=val, progress=_progress)
-    except EvalError as exc:
+    except (EvalError, LabelledFileError) as exc:
         print(f"brain eval: {exc}", file=sys.stderr)
         return 2
     data = report.to_dict()

@@ -26,6 +26,7 @@ from brain.decision_log import DecisionLog
 from brain.errors import UnknownController
 from brain.explain import explain_decision
 from brain.feedback import FeedbackService
+from brain.llm_calls import LLMCallCount, count_llm_calls
 from brain.memory import (
     MemoryMatch,
     MemoryRing,
@@ -468,10 +469,14 @@ class Brain:
             services=self.services,
         )
 
-    def _dry_run_fn(self, make_context: Callable[[], ControllerContext]) -> Callable[[str], Any]:
+    def _dry_run_fn(
+        self, make_context: Callable[[], ControllerContext], llm_calls: LLMCallCount
+    ) -> Callable[[str], Any]:
         def dry_run(name: str) -> DryRunRecord:
             try:
-                result = self.registry.get(name).dry_run(make_context())
+                # Dry-runs may run on the router's pool threads: count for this decision there.
+                with count_llm_calls(into=llm_calls):
+                    result = self.registry.get(name).dry_run(make_context())
             except Exception as exc:  # a broken controller is a failed dry-run, not a crash
                 log.warning("dry-run of %s raised %s: %s", name, type(exc).__name__, exc)
                 return DryRunRecord(name, False, f"dry-run error: {type(exc).__name__}: {exc}")
@@ -482,13 +487,17 @@ class Brain:
     # -- the decision --------------------------------------------------------------------
     def decide(self, message: Message) -> Decision:
         """Steps 1, 2 and 4 (+ AUDNP): route one message; the decision is logged."""
+        # Counts only this decision's LLM requests, even with others deciding on other threads.
+        with count_llm_calls() as llm_calls:
+            return self._decide(message, llm_calls)
+
+    def _decide(self, message: Message, llm_calls: LLMCallCount) -> Decision:
         text = clean_text(message.text)
         started = time.perf_counter()
         decision_id = new_decision_id()
         scoring_text = text[:SCORING_TEXT_CAP]
         scoring_message = replace(message, text=scoring_text)
         llm = self.llm
-        calls_before = llm.calls if llm is not None else 0
 
         registry = self.registry
         view = self._view(registry)
@@ -559,7 +568,7 @@ class Brain:
         feeds = view.feeds
         plan = self._router.route(
             candidates,
-            dry_run=self._dry_run_fn(make_context),
+            dry_run=self._dry_run_fn(make_context, llm_calls),
             chinese=is_chinese(text),
             registered=len(controllers),
             # A safety net, not a filter: only when the semantic model is unsure too.
@@ -575,7 +584,6 @@ class Brain:
         for name, row in signals.items():
             if name in confidences:
                 row["confidence"] = round(confidences[name], 4)
-        calls = (llm.calls - calls_before) if llm is not None else 0
         decision = Decision(
             decision_id=decision_id,
             text=text,
@@ -611,7 +619,7 @@ class Brain:
             tier_path=plan.tier_path,
             clarification=plan.clarification,
             memory_influences=notes,
-            llm_calls=calls,
+            llm_calls=llm_calls.value,
             llm_status=_llm_status(llm, intent),
             latency_ms=round((time.perf_counter() - started) * 1000, 2),
             created_at=_now().isoformat(timespec="milliseconds"),

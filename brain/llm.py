@@ -19,6 +19,7 @@ from typing import Any
 import anthropic
 
 from brain.config import LLMConfig
+from brain.llm_calls import record_llm_call
 from brain.prompts import JSON_ONLY
 from brain.redact import redact
 
@@ -91,7 +92,10 @@ class LLMClient:
 
     @property
     def calls(self) -> int:
-        """How many requests were attempted so far (all threads)."""
+        """How many requests were attempted so far (all threads).
+
+        For the requests of one decision, see `brain.llm_calls.count_llm_calls`.
+        """
         with self._lock:
             return self._calls
 
@@ -137,6 +141,7 @@ class LLMClient:
     def _call(self, *, system: str, user: str, purpose: str, max_tokens: int | None) -> LLMReply:
         with self._lock:
             self._calls += 1
+        record_llm_call()
         started = time.perf_counter()
         try:
             response = self._client.messages.create(

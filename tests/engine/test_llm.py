@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from brain.engine import Brain
 from brain.types import Decision, Message
-from tests.fakes.anthropic_server import FakeAnthropic, FakeReply
+from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, RecordedRequest
 
 VAGUE = "help me, it's stuck"
 FAST = "process ticket 2025060300011279027"
@@ -94,3 +96,32 @@ def test_a_working_llm_is_asked_only_below_the_fast_path(fake_llm: FakeAnthropic
     assert decision.llm_calls == 1
     assert len(fake_llm.requests) == 1
     assert decision.intent["intent"] == "hardware_fault"
+
+
+def test_concurrent_decisions_each_count_only_their_own_llm_calls(
+    fake_llm: FakeAnthropic, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BRAIN_LLM_TIMEOUT", "30")
+    # The fake answers no request until both decisions have one in flight, so each decision's
+    # call window overlaps the other's call (as in the Slack bot's worker threads).
+    both_asking = threading.Barrier(2, timeout=10)
+
+    def answer(request: RecordedRequest) -> FakeReply:
+        both_asking.wait()
+        return FakeReply.json({"intent": "hardware_fault", "confidence": 0.9})
+
+    fake_llm.responder = answer
+    texts = [(VAGUE, "u1"), ("my thing is acting weird again, no idea why", "u2")]
+    brain = Brain.open()
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            decisions = list(
+                pool.map(lambda t: brain.decide(Message(t[0], user=t[1], channel="D1")), texts)
+            )
+        assert brain.llm is not None and brain.llm.calls == 2
+    finally:
+        brain.close()
+
+    assert len(fake_llm.requests) == 2
+    assert [d.llm_status for d in decisions] == ["ok", "ok"]
+    assert [d.llm_calls for d in decisions] == [1, 1]

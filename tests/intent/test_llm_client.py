@@ -11,6 +11,7 @@ import pytest
 
 from brain.config import LLMConfig, load_settings
 from brain.llm import LLMClient, extract_json_object
+from brain.llm_calls import LLMCallCount, count_llm_calls
 from tests.fakes.anthropic_server import FakeAnthropic, FakeReply
 from tests.intent.conftest import FAKE_KEY
 
@@ -155,6 +156,47 @@ def test_call_counter_is_thread_safe(fake_anthropic: FakeAnthropic, make_llm: Ma
         thread.join()
     assert llm.calls == 20
     assert len(fake_anthropic.requests) == 20
+
+
+def test_a_call_count_holds_only_the_calls_made_in_its_block(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM
+) -> None:
+    llm = make_llm()
+    llm.complete_text(system="s", user="before any count")
+    counts: dict[str, int] = {}
+
+    def work(name: str, n: int, both_counting: threading.Barrier) -> None:
+        with count_llm_calls() as count:
+            both_counting.wait(timeout=10)
+            for _ in range(n):
+                llm.complete_text(system="s", user=name)
+            both_counting.wait(timeout=10)
+            counts[name] = count.value
+
+    barrier = threading.Barrier(2)
+    threads = [threading.Thread(target=work, args=(f"t{n}", n, barrier)) for n in (2, 3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert counts == {"t2": 2, "t3": 3}
+    assert llm.calls == 6
+
+    with count_llm_calls() as outer:
+        llm.complete_text(system="s", user="outer")
+        with count_llm_calls() as inner:
+            llm.complete_text(system="s", user="inner")
+        # Work handed to another thread joins the count explicitly (threads start empty).
+        helper = threading.Thread(target=_call_into, args=(llm, outer))
+        helper.start()
+        helper.join()
+    assert (outer.value, inner.value) == (3, 1)
+
+
+def _call_into(llm: LLMClient, count: LLMCallCount) -> None:
+    llm.complete_text(system="s", user="not counted: no count open on this thread")
+    with count_llm_calls(into=count):
+        llm.complete_text(system="s", user="counted")
 
 
 def test_extract_json_object_skips_noise() -> None:

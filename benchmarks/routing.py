@@ -100,6 +100,14 @@ def print_quality_table(title: str, systems: dict[str, dict[str, Any]]) -> None:
         )
     base = systems.get("seed 002 (Jaccard + keyword vote)")
     ours = systems.get("brain (brain eval)")
+    if ours and ours.get("declared_oos_recall") is not None:
+        # The baselines either route or say "none"; the brain may also ask back (clarify).
+        print(
+            f"brain, counting only messages it declared out of scope (fallback, not the "
+            f"{ours.get('in_scope_asked_back', 0)} in-scope ones it asked back): oos recall "
+            f"{_pct(ours['declared_oos_recall'])}, oos precision "
+            f"{_pct(ours.get('declared_oos_precision'))}"
+        )
     if base and ours:
         print(
             "ratio brain / seed 002: in-scope accuracy "

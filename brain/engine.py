@@ -380,15 +380,14 @@ class Brain:
         if intent.intent not in NO_INTENT and intent.group not in NO_CONTEXT_GROUPS:
             hint = (intent.intent, intent.group, float(intent.confidence))
         keyword = index.match(text, ids, context, hint)
-        semantic, semantic_status = semantic_signal(
-            self._semantic_scorer(controllers, version), text, names
-        )
+        reading = semantic_signal(self._semantic_scorer(controllers, version), text, names)
+        semantic = reading.values
         if intent.llm_status == "ok" and intent.description and intent.description != text:
             # With the LLM, the one-sentence intent is matched too ("question + identified intent").
-            described, _ = semantic_signal(
+            described = semantic_signal(
                 self._semantic_scorer(controllers, version), intent.description, names
             )
-            semantic = np.maximum(semantic, described)
+            semantic = np.maximum(semantic, described.values)
         entries = self._session_entries(message.session_key)
         session = self.sessions.signal(message.session_key, names) if entries else None
         if session is None:
@@ -423,8 +422,10 @@ class Brain:
                 keyword=keyword,
                 confirmations=confirmations,
                 memory=matches,
-                status={"semantic": semantic_status, "knowledge": knowledge_status},
+                status={"semantic": reading.status, "knowledge": knowledge_status},
             ),
+            out_of_scope=reading.out_of_scope,
+            declared_out_of_scope=reading.declared,
         )
 
     def _candidates(
@@ -573,6 +574,7 @@ class Brain:
             registered=len(controllers),
             # A safety net, not a filter: only when the semantic model is unsure too.
             vague=vague and float(table.semantic.max(initial=0.0)) < VAGUE_SEMANTIC,
+            out_of_scope=table.out_of_scope if _turned_away(table, intent, ids, context) else None,
             feeds=feeds,
             lesson=_lesson(candidates, table.evidence.memory),
         )
@@ -782,6 +784,21 @@ def _knowledge_candidates(partial: np.ndarray, keyword: KeywordHits, weight: flo
     chosen = set(reachable[np.argsort(-partial[reachable])][:KB_MAX_CONFIRM].tolist())
     chosen.update(keyword.ids)
     return np.array(sorted(chosen), dtype=np.int64)
+
+
+def _turned_away(
+    table: SignalTable, intent: IntentResult, ids: Mapping[str, str], context: Mapping[str, str]
+) -> bool:
+    """Does the semantic model's "out of scope" verdict stand?
+
+    An identifier or the ongoing work anchors a message in scope whatever its words, and a
+    message the intent recognizer's own cues read as a request for help ("it's stuck",
+    "卡住了") is asked about, not turned away.
+    """
+    if not table.declared_out_of_scope or ids or context:
+        return False
+    cued = float(intent.source_scores.get("keyword", 0.0)) > 0.0
+    return not (cued and intent.group not in NO_CONTEXT_GROUPS)
 
 
 def _lesson(

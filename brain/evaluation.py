@@ -14,7 +14,9 @@ ANTHROPIC_API_KEY is set), each with its own user so no row's session colours an
   evaluation adds nothing to its decision log or memory); with `val`, the fitted calibrator is
   saved to `$BRAIN_HOME/calibration.json`, where the engine reads it.
 
-"Correct in scope" = decision.controller == label; "OOS detected" = decision.controller is None.
+"Correct in scope" = decision.controller == label; "OOS detected" = decision.controller is None
+(not routed: declared out of scope, or asked back). "Declared out of scope" = outcome fallback
+(the brain said no controller covers it), reported separately (declared_oos_recall/precision).
 """
 
 from __future__ import annotations
@@ -382,6 +384,10 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
     oos = [o for o in outcomes if o.row.label is None]
     not_routed = [o for o in outcomes if o.controller is None]
     detected = sum(1 for o in oos if o.controller is None)
+    # "Declared": the brain said the message is outside what it handles (outcome fallback), as
+    # opposed to asking back which controller was meant (clarify), which is also not routed.
+    declared = [o for o in outcomes if o.outcome == "fallback"]
+    declared_oos = sum(1 for o in declared if o.row.label is None)
     routed = [o for o in outcomes if o.controller is not None]
     confident = [o for o in routed if o.confidence >= 0.8]
     tiers = Counter(o.tier for o in outcomes)
@@ -399,6 +405,9 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         else None,
         "oos_recall": round(detected / len(oos), 4) if oos else None,
         "oos_precision": round(detected / len(not_routed), 4) if not_routed else None,
+        "declared_oos_recall": round(declared_oos / len(oos), 4) if oos else None,
+        "declared_oos_precision": round(declared_oos / len(declared), 4) if declared else None,
+        "in_scope_asked_back": sum(1 for o in inscope if o.outcome == "clarify"),
         "accuracy": round(sum(o.right for o in outcomes) / len(outcomes), 4) if outcomes else None,
         "tiers": dict(tiers),
         "outcomes": dict(Counter(o.outcome for o in outcomes)),

@@ -6,6 +6,8 @@
 - below: dynamic. Until the DCR loop exists, dynamic asks a clarification question naming the top
   candidates in plain words, or, when no controller is even plausible, answers with an honest
   boundary explanation (outcome "fallback").
+- below the fast path, a message the semantic model declares out of scope gets that boundary
+  explanation directly (outcome "fallback"), not a question about controllers that do not fit.
 - several strong controllers (others >= 0.45 and >= 55% of the primary): parallel dry-runs of the
   top N; all pass -> "composed" (pipeline when one's output feeds another, else parallel), one
   passes -> that one, none -> dynamic.
@@ -187,8 +189,13 @@ class Router:
         vague: bool = False,
         feeds: Mapping[str, Sequence[str]] | None = None,
         lesson: MemoryLesson | None = None,
+        out_of_scope: float | None = None,
     ) -> RoutePlan:
         """Decide among candidates (sorted best first, calibrated confidences).
+
+        `out_of_scope`: set when the semantic model declares the message out of scope (its
+        P(out of scope)); below the fast path that is an honest "outside what I can handle"
+        rather than a question naming controllers that do not fit.
 
         `lesson` (AUDNP Detect/Notify): the top candidate was corrected on a similar message
         before; the controller it was corrected to is tried first, with a dry-run.
@@ -216,6 +223,19 @@ class Router:
                 if record.ok:
                     path.append(f"routed to {preferred.name} (learned from the correction)")
                     return _routed("verify", preferred, path, shortlist, [record])
+        if out_of_scope is not None and tier != "fast":
+            path.append(
+                f"fallback: the semantic model declares it out of scope "
+                f"(P(out of scope) {out_of_scope:.2f})"
+            )
+            return RoutePlan(
+                tier="dynamic",
+                outcome="fallback",
+                controller=None,
+                confidence=top.confidence,
+                tier_path=path,
+                clarification=boundary_explanation(registered, chinese),
+            )
         if vague and tier != "dynamic":
             path.append("dynamic: vague message with no keyword, entity or context to go on")
             return self._dynamic(candidates, path, chinese, registered)

@@ -22,6 +22,11 @@ How (no LLM, a few numpy products per query, whatever the number of controllers)
   Without negatives, the gate is the conformal p-value of the nearest-example cosine among the
   training texts' own leave-one-out cosines (`min(1, p / GATE_ALPHA)`).
 - score[c] = P(c | text) * gate: the probability that the text is in scope and belongs to c.
+- declared out of scope: out_of_scope >= `declare_threshold`, the level that at most
+  DECLARE_RATE of the controllers' own example texts reach when scored out of fold (a
+  Neyman-Pearson threshold: it bounds how often an in-scope message is turned away, whatever the
+  share of out-of-scope traffic). The engine answers those "outside what I can handle" instead of
+  asking which controller was meant.
 
 Without the dense model (`get_dense_embedder()` is None) only the TF-IDF features are used and
 the nearest-example cosines are taken in the character TF-IDF space: lower quality, same API.
@@ -53,7 +58,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 #: Sample weight of a keyword or label as a training text (examples weigh 1).
 SHORT_TEXT_WEIGHT = 0.5
 #: Inverse regularisation of the logistic regression.
@@ -69,6 +74,8 @@ GATE_ALPHA = 0.2
 MIN_NEGATIVES = 10
 #: Folds of the out-of-fold features for the out-of-scope model.
 OOS_FOLDS = 3
+#: Share of in-scope example texts (scored out of fold) allowed to be declared out of scope.
+DECLARE_RATE = 0.002
 #: Rows of the similarity matrix computed at once (bounds memory while fitting).
 CHUNK = 2048
 NONE_LABEL = "__none__"
@@ -94,6 +101,8 @@ class SemanticDetail:
     """1 - gate: how sure the scorer is that no controller should take the text."""
     nearest: float
     """Highest cosine between the text and any controller's training text."""
+    declared: bool = False
+    """out_of_scope reached the scorer's `declare_threshold`: no controller should take it."""
 
 
 def _training_rows(
@@ -337,6 +346,7 @@ class SemanticScorer:
         oos_model: Any | None,
         gate_reference: np.ndarray,
         dense: bool,
+        declare_threshold: float = 1.0 - DECLARE_RATE / GATE_ALPHA,
     ) -> None:
         self.names = names
         self.char_vectorizer = char_vectorizer
@@ -347,6 +357,7 @@ class SemanticScorer:
         self.oos_model = oos_model
         self.gate_reference = gate_reference
         self.dense = dense
+        self.declare_threshold = declare_threshold
         self.embedder: DenseEmbedder | None = None  # attached after fit/load, never pickled
         self._fast: tuple[_FastTfidf, _FastTfidf] | None = None  # built on first use
         self._inscope_columns = np.arange(len(names))
@@ -441,8 +452,12 @@ class SemanticScorer:
         reference = views.space[inscope]
         loo = _leave_one_out_nearest(views.space, inscope)
         oos_model = None
+        # Without negatives: out_of_scope >= 1 - r / GATE_ALPHA <=> conformal p-value <= r.
+        declare_threshold = 1.0 - DECLARE_RATE / GATE_ALPHA
         if len(negatives) >= MIN_NEGATIVES:
-            oos_model = _fit_oos_model(views, y, w, classes, none_label)
+            oos_model, out_of_fold = _fit_oos_model(views, y, w, classes, none_label)
+            examples = out_of_fold[(y != none_label) & (w >= 1.0)]
+            declare_threshold = float(np.quantile(examples, 1.0 - DECLARE_RATE))
         scorer = cls(
             names=names,
             char_vectorizer=char_vectorizer,
@@ -453,6 +468,7 @@ class SemanticScorer:
             oos_model=oos_model,
             gate_reference=np.sort(loo[inscope]).astype(np.float32),
             dense=embedder is not None,
+            declare_threshold=declare_threshold,
         )
         scorer.embedder = embedder
         return scorer
@@ -496,6 +512,7 @@ class SemanticScorer:
                 probabilities=inscope[i].astype(np.float32),
                 out_of_scope=float(1.0 - gate[i]),
                 nearest=float(nearest[i]),
+                declared=bool(1.0 - gate[i] >= self.declare_threshold),
             )
             for i in range(len(texts))
         ]
@@ -595,8 +612,9 @@ def _leave_one_out_nearest(space: np.ndarray | sp.spmatrix, inscope: np.ndarray)
 
 def _fit_oos_model(
     views: _Views, y: np.ndarray, w: np.ndarray, classes: int, none_label: int
-) -> Any:
-    """Logistic model of P(out of scope) on out-of-fold features of the ensemble."""
+) -> tuple[Any, np.ndarray]:
+    """Logistic model of P(out of scope) on out-of-fold features of the ensemble, and its
+    P(out of scope) of every training text from those out-of-fold features."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedKFold
 
@@ -612,4 +630,4 @@ def _fit_oos_model(
         features[held] = _oos_features(probabilities, none_label, cosines)
     model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=1000)
     model.fit(features, y == none_label)
-    return model
+    return model, model.predict_proba(features)[:, 1]

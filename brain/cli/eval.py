@@ -55,6 +55,9 @@ def render(report: dict[str, Any]) -> str:
         ("in-scope accuracy", _fmt(report["in_scope_accuracy"])),
         ("oos recall", _fmt(report["oos_recall"])),
         ("oos precision", _fmt(report["oos_precision"])),
+        ("declared oos recall", _fmt(report["declared_oos_recall"])),
+        ("declared oos precision", _fmt(report["declared_oos_precision"])),
+        ("in scope asked back", str(report["in_scope_asked_back"])),
         (
             "routed at >= 0.8",
             f"{report['routed_at_0_8']} ({_fmt(report['routed_at_0_8_accuracy'])} right)",

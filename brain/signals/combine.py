@@ -30,22 +30,40 @@ SIGNALS: tuple[str, ...] = ("keyword", "semantic", "knowledge", "session", "memo
 STORED_SIGNALS = 20
 
 
-def semantic_signal(scorer: Any | None, text: str, names: Sequence[str]) -> tuple[np.ndarray, str]:
-    """Semantic signal via `brain.semantic.SemanticScorer.score`: (per controller, status)."""
+@dataclass(slots=True)
+class SemanticReading:
+    """The semantic signal of one text and the scorer's out-of-scope verdict."""
+
+    values: np.ndarray
+    status: str
+    out_of_scope: float | None = None
+    """P(no controller should take it), when the scorer says."""
+    declared: bool = False
+    """The scorer declares the text out of scope (`brain.semantic`, declare_threshold)."""
+
+
+def semantic_signal(scorer: Any | None, text: str, names: Sequence[str]) -> SemanticReading:
+    """Semantic signal via `brain.semantic.SemanticScorer` (scores aligned with `names`)."""
     values = np.zeros(len(names), dtype=np.float32)
     if scorer is None:
-        return values, "unavailable"
+        return SemanticReading(values, "unavailable")
     try:
         if list(getattr(scorer, "names", ())) == list(names) and hasattr(scorer, "analyse"):
-            aligned = np.asarray(scorer.analyse(text).scores, dtype=np.float32)
-            return np.clip(aligned, 0.0, 1.0), "ok"
+            detail = scorer.analyse(text)
+            aligned = np.asarray(detail.scores, dtype=np.float32)
+            return SemanticReading(
+                np.clip(aligned, 0.0, 1.0),
+                "ok",
+                float(detail.out_of_scope),
+                bool(getattr(detail, "declared", False)),
+            )
         scores = scorer.score(text)
     except Exception as exc:  # a signal failing must not stop the decision
         log.warning("semantic scoring failed: %s: %s", type(exc).__name__, exc)
-        return values, f"failed: {type(exc).__name__}"
+        return SemanticReading(values, f"failed: {type(exc).__name__}")
     for index, name in enumerate(names):
         values[index] = min(max(float(scores.get(name, 0.0)), 0.0), 1.0)
-    return values, "ok"
+    return SemanticReading(values, "ok")
 
 
 @dataclass(slots=True)
@@ -70,6 +88,10 @@ class SignalTable:
     memory: np.ndarray
     total: np.ndarray
     evidence: Evidence
+    out_of_scope: float | None = None
+    """The semantic scorer's P(no controller should take the message), when known."""
+    declared_out_of_scope: bool = False
+    """The semantic scorer declares the message out of scope."""
 
     def ranked(self, limit: int | None = None) -> list[int]:
         """Controller indices by raw total, best first (ties by registration order)."""

@@ -52,7 +52,9 @@ def test_when_only_one_strong_controller_passes_its_dry_run_it_is_routed(brain: 
     assert [d.controller for d in failed] == ["ticket"]
 
 
-def _router_plan(results: dict[str, bool], confidences: dict[str, float]) -> RoutePlan:
+def _router_plan(
+    results: dict[str, bool], confidences: dict[str, float], out_of_scope: float | None = None
+) -> RoutePlan:
     router = Router(RoutingConfig())
     candidates = [Candidate(name, name.title(), c) for name, c in confidences.items()]
     return router.route(
@@ -60,7 +62,20 @@ def _router_plan(results: dict[str, bool], confidences: dict[str, float]) -> Rou
         dry_run=lambda name: DryRunRecord(name, results[name], "ok" if results[name] else "no"),
         chinese=False,
         registered=7,
+        out_of_scope=out_of_scope,
     )
+
+
+def test_declared_out_of_scope_answers_honestly_below_the_fast_path() -> None:
+    declared = _router_plan({"incident": True}, {"incident": 0.6}, out_of_scope=0.99)
+    assert (declared.outcome, declared.tier, declared.controller) == ("fallback", "dynamic", None)
+    assert declared.dry_runs == [] and "out of scope" in declared.tier_path[-1]
+    assert declared.clarification and "none of my 7 controllers" in declared.clarification
+
+    # Without the verdict the same candidate is verified and routed; at >= 0.8 it stays fast.
+    assert _router_plan({"incident": True}, {"incident": 0.6}).outcome == "routed"
+    fast = _router_plan({"incident": True}, {"incident": 0.9}, out_of_scope=0.99)
+    assert (fast.outcome, fast.tier) == ("routed", "fast")
 
 
 def test_seed_002_supporting_rule_and_composition_kinds() -> None:

@@ -45,6 +45,13 @@ def test_eval_with_train_and_val_reports_sane_metrics(
         and report["latency_ms"]["p99"] >= report["latency_ms"]["p50"]
     )
     assert report["llm_calls"] == 0
+    # "Declared out of scope" (fallback) is a subset of "not routed" (fallback or clarify).
+    declared = report["outcomes"].get("fallback", 0)
+    not_routed = declared + report["outcomes"].get("clarify", 0)
+    if report["declared_oos_precision"] is not None:
+        assert round(report["declared_oos_precision"] * declared) <= report["out_of_scope"]
+    assert report["declared_oos_recall"] <= report["oos_recall"]
+    assert report["in_scope_asked_back"] <= min(not_routed, report["in_scope"])
     # Three labels: chance is 1/3. Templated messages are easy; the brain must do far better.
     assert report["in_scope_accuracy"] >= 0.8
     assert report["setup"]["controllers"] == 3

@@ -74,3 +74,45 @@ def test_negatives_gate_out_of_scope(tmp_path: Path) -> None:
     outside = scorer.analyse("book a table for two tonight")
     assert inside.out_of_scope < outside.out_of_scope
     assert max(inside.scores) > max(outside.scores)
+
+
+def test_declared_out_of_scope_bounds_how_often_examples_are_turned_away(tmp_path: Path) -> None:
+    negatives = [
+        "book a table for four tonight",
+        "what is the weather in paris",
+        "recommend a movie",
+        "how tall is mount everest",
+        "order a pizza",
+        "play some jazz",
+        "tell me a joke",
+        "what time is it in tokyo",
+        "translate hello into french",
+        "how do i bake bread",
+        "who won the football match",
+        "set an alarm for 7am",
+    ]
+    controllers = _controllers()
+    scorer = SemanticScorer.fit(controllers, None, negatives=negatives)
+
+    assert 0.0 < scorer.declare_threshold <= 1.0
+    examples = [e for c in controllers for e in c.examples]
+    assert not any(scorer.analyse(text).declared for text in examples)
+    outside = scorer.analyse("book a table for two tonight")
+    assert outside.declared == (outside.out_of_scope >= scorer.declare_threshold)
+    # Refitted from the cache, the threshold is the same.
+    cached = SemanticScorer.fit(controllers, None, negatives=negatives, cache_dir=tmp_path)
+    again = SemanticScorer.fit(controllers, None, negatives=negatives, cache_dir=tmp_path)
+    assert again.declare_threshold == pytest.approx(cached.declare_threshold)
+
+
+def test_without_negatives_a_few_examples_never_declare_out_of_scope(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("BRAIN_EMBEDDER", "none")
+    scorer = SemanticScorer.fit(_controllers(), get_dense_embedder(load_settings()), negatives=[])
+
+    # Conformal gate: declared <=> the nearest-example cosine's p-value among the training
+    # texts' own is <= 0.2%, which a dozen texts cannot show: even gibberish is only doubted.
+    gibberish = scorer.analyse("zzqx vvkw")
+    assert not gibberish.declared
+    assert gibberish.out_of_scope < scorer.declare_threshold

@@ -102,7 +102,7 @@ class Calibrator:
             c * float(row.get(name, 0.0)) for c, name in zip(self.coef, FEATURES, strict=True)
         )
 
-    def apply(
+    def score(
         self,
         total: float,
         *,
@@ -112,7 +112,11 @@ class Calibrator:
         knowledge: float = 0.0,
         **_: float,
     ) -> float:
-        """Calibrated confidence 0..1 (extra keyword arguments are ignored)."""
+        """The logistic model's linear score (the clipped total when not fitted).
+
+        `apply` is a non-decreasing function of it with plateaus (isotonic steps), so candidates
+        with equal confidence are ranked by this score, which still tells them apart.
+        """
         if not self.fitted:
             return _clip01(total)
         row = {
@@ -122,7 +126,13 @@ class Calibrator:
             "keyword": keyword,
             "knowledge": knowledge,
         }
-        z = self._linear(row)
+        return self._linear(row)
+
+    def apply(self, total: float, **features: float) -> float:
+        """Calibrated confidence 0..1 (keyword arguments as for `score`; others are ignored)."""
+        if not self.fitted:
+            return _clip01(total)
+        z = self.score(total, **features)
         if self.knots_x:
             return _clip01(float(np.interp(z, self.knots_x, self.knots_y)))
         return _clip01(1.0 / (1.0 + math.exp(-z)))

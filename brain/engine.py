@@ -144,6 +144,12 @@ class Calibration:
         value = self._calibrator.apply(raw, **features)
         return float(min(max(value, 0.0), 1.0))
 
+    def score(self, raw: float, features: Mapping[str, float]) -> float:
+        """Ranks candidates whose calibrated confidences tie (see `Calibrator.score`)."""
+        if self._calibrator is None:
+            return float(raw)
+        return float(self._calibrator.score(raw, **features))
+
 
 @dataclass(frozen=True, slots=True)
 class _RegistryView:
@@ -434,6 +440,7 @@ class Brain:
         ranked = table.ranked(TOP_K)
         second = float(table.total[ranked[1]]) if len(ranked) > 1 else 0.0
         confidences: dict[str, float] = {}
+        scores: dict[str, float] = {}
         candidates = []
         for position, i in enumerate(ranked):
             name = table.names[i]
@@ -446,10 +453,11 @@ class Brain:
             }
             confidence = self.calibration.apply(float(table.total[i]), features)
             confidences[name] = confidence
+            scores[name] = self.calibration.score(float(table.total[i]), features)
             candidates.append(
                 Candidate(name, labels.get(name, name), confidence, float(table.total[i]))
             )
-        candidates.sort(key=lambda c: -c.confidence)
+        candidates.sort(key=lambda c: (-c.confidence, -scores[c.name]))
         return candidates, confidences
 
     # -- dry-runs and handling -----------------------------------------------------------

@@ -221,13 +221,17 @@ def _yaml(path: Path, text: str, source: str) -> list[Chunk]:
             raise SkipFile(f"id pattern {name}: invalid regex ({exc})") from None
         description = str(entry.get("description") or "").strip()
         line = f"{name}: {description}" if description else name
+        # `domain: none` (or null): the identifier names a thing (a device, a host), not the
+        # kind of work, so it is an entity but no evidence for any controller.
+        domain = entry.get("domain", default_domain)
+        domain = "" if domain is None or str(domain).strip().lower() == "none" else str(domain)
         payload = {
             "kind": "id_pattern",
             "source": source,
             "title": name,
             "section": "id_patterns",
             "language": detect_language(line),
-            "domain": str(entry.get("domain") or default_domain),
+            "domain": domain,
             "text": line,
             "name": name,
             "regex": regex,

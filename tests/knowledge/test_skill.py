@@ -45,7 +45,7 @@ def test_define_unknown_term_is_none(sample_kb: KnowledgeSkill) -> None:
         ("SR123456", "service_request", "ticket"),
         ("#10086", "chat_ticket_ref", "ticket"),
         ("CHG0012345", "change_request", "change"),
-        ("LT-12345", "asset_tag", "change"),
+        ("LT-12345", "asset_tag", ""),
         ("ORA-00942", "oracle_error", "coding"),
     ],
 )
@@ -64,7 +64,7 @@ def test_find_ids_in_text_order(sample_kb: KnowledgeSkill) -> None:
     found = sample_kb.find_ids("工单2025060300011279027还没处理，另外 LT-12345 要换人，见 #10086")
     assert [(m.token, m.domain) for m in found] == [
         ("2025060300011279027", "ticket"),
-        ("LT-12345", "change"),
+        ("LT-12345", ""),
         ("#10086", "ticket"),
     ]
     assert sample_kb.find_ids("nothing to see 123") == []

@@ -11,6 +11,22 @@ from brain.semantic import SemanticScorer
 from controllers.declarative import DeclarativeController
 from knowledge.embedder import get_dense_embedder
 
+#: Everyday texts none of the two controllers should take.
+NEGATIVES = [
+    "book a table for four tonight",
+    "what is the weather in paris",
+    "recommend a movie",
+    "how tall is mount everest",
+    "order a pizza",
+    "play some jazz",
+    "tell me a joke",
+    "what time is it in tokyo",
+    "translate hello into french",
+    "how do i bake bread",
+    "who won the football match",
+    "set an alarm for 7am",
+]
+
 
 def _controllers() -> list[DeclarativeController]:
     return [
@@ -55,21 +71,7 @@ def test_sparse_only_scorer_ranks_and_caches(
 
 
 def test_negatives_gate_out_of_scope(tmp_path: Path) -> None:
-    negatives = [
-        "book a table for four tonight",
-        "what is the weather in paris",
-        "recommend a movie",
-        "how tall is mount everest",
-        "order a pizza",
-        "play some jazz",
-        "tell me a joke",
-        "what time is it in tokyo",
-        "translate hello into french",
-        "how do i bake bread",
-        "who won the football match",
-        "set an alarm for 7am",
-    ]
-    scorer = SemanticScorer.fit(_controllers(), None, negatives=negatives)
+    scorer = SemanticScorer.fit(_controllers(), None, negatives=NEGATIVES)
     inside = scorer.analyse("the printer is out of toner again")
     outside = scorer.analyse("book a table for two tonight")
     assert inside.out_of_scope < outside.out_of_scope
@@ -77,22 +79,8 @@ def test_negatives_gate_out_of_scope(tmp_path: Path) -> None:
 
 
 def test_declared_out_of_scope_bounds_how_often_examples_are_turned_away(tmp_path: Path) -> None:
-    negatives = [
-        "book a table for four tonight",
-        "what is the weather in paris",
-        "recommend a movie",
-        "how tall is mount everest",
-        "order a pizza",
-        "play some jazz",
-        "tell me a joke",
-        "what time is it in tokyo",
-        "translate hello into french",
-        "how do i bake bread",
-        "who won the football match",
-        "set an alarm for 7am",
-    ]
     controllers = _controllers()
-    scorer = SemanticScorer.fit(controllers, None, negatives=negatives)
+    scorer = SemanticScorer.fit(controllers, None, negatives=NEGATIVES)
 
     assert 0.0 < scorer.declare_threshold <= 1.0
     examples = [e for c in controllers for e in c.examples]
@@ -100,8 +88,8 @@ def test_declared_out_of_scope_bounds_how_often_examples_are_turned_away(tmp_pat
     outside = scorer.analyse("book a table for two tonight")
     assert outside.declared == (outside.out_of_scope >= scorer.declare_threshold)
     # Refitted from the cache, the threshold is the same.
-    cached = SemanticScorer.fit(controllers, None, negatives=negatives, cache_dir=tmp_path)
-    again = SemanticScorer.fit(controllers, None, negatives=negatives, cache_dir=tmp_path)
+    cached = SemanticScorer.fit(controllers, None, negatives=NEGATIVES, cache_dir=tmp_path)
+    again = SemanticScorer.fit(controllers, None, negatives=NEGATIVES, cache_dir=tmp_path)
     assert again.declare_threshold == pytest.approx(cached.declare_threshold)
 
 

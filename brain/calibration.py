@@ -8,13 +8,17 @@ controller is right, learned from labelled decisions (`brain eval --val`, or cro
 Apply signature (called by the engine for every ranked candidate)::
 
     Calibrator.apply(total: float, *, margin: float = 0.0, semantic: float = 0.0,
-                     keyword: float = 0.0, knowledge: float = 0.0) -> float
+                     keyword: float = 0.0, knowledge: float = 0.0,
+                     semantic_margin: float = 0.0) -> float
 
 - `total`: the raw weighted total of the five signals (0..1);
 - `margin`: this candidate's total minus the best rival's (negative for the runner-ups);
-- `semantic`, `keyword`, `knowledge`: the candidate's own signals (0..1).
+- `semantic`, `keyword`, `knowledge`: the candidate's own signals (0..1);
+- `semantic_margin`: its semantic signal minus the best rival's. The keyword signal (30% of
+  the total) can outvote a clear semantic winner; this lets the calibrator, and so the ranking,
+  learn how much that should count.
 
-Model: a logistic regression over (total, margin, semantic, keyword, knowledge), followed by an
+Model: a logistic regression over those six features, followed by an
 isotonic regression of the outcome on the logistic score (monotone, fixes the tails). The
 coefficient of `total` is kept >= 0, so the confidence never falls when the total rises.
 
@@ -38,8 +42,34 @@ from typing import Any
 import numpy as np
 
 #: Feature order of the logistic model.
-FEATURES: tuple[str, ...] = ("total", "margin", "semantic", "keyword", "knowledge")
-FORMAT_VERSION = 1
+FEATURES: tuple[str, ...] = (
+    "total",
+    "margin",
+    "semantic",
+    "keyword",
+    "knowledge",
+    "semantic_margin",
+)
+FORMAT_VERSION = 2
+#: Older formats still read: their features are a prefix of FEATURES (the rest weigh 0).
+READABLE_FORMATS = (1, 2)
+
+
+def top_two(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
+    """The best and second-best of `values` (second 0.0 when there is one value)."""
+    array = np.asarray(values, dtype=np.float64)
+    if array.size == 0:
+        return 0.0, 0.0
+    if array.size == 1:
+        return float(array[0]), 0.0
+    best, second = -np.partition(-array, 1)[:2]
+    return float(best), float(second)
+
+
+def rival_margin(value: float, best_two: tuple[float, float]) -> float:
+    """`value` minus the best of the others (negative for all but the best)."""
+    best, second = best_two
+    return float(value) - (second if value == best else best)
 
 
 def _clip01(value: float) -> float:
@@ -110,6 +140,7 @@ class Calibrator:
         semantic: float = 0.0,
         keyword: float = 0.0,
         knowledge: float = 0.0,
+        semantic_margin: float = 0.0,
         **_: float,
     ) -> float:
         """The logistic model's linear score (the clipped total when not fitted).
@@ -125,6 +156,7 @@ class Calibrator:
             "semantic": semantic,
             "keyword": keyword,
             "knowledge": knowledge,
+            "semantic_margin": semantic_margin,
         }
         return self._linear(row)
 
@@ -195,13 +227,16 @@ class Calibrator:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Calibrator:
         """Rebuild from `to_dict`; ValueError with a clear message when malformed."""
-        if not isinstance(data, Mapping) or data.get("format") != FORMAT_VERSION:
+        if not isinstance(data, Mapping) or data.get("format") not in READABLE_FORMATS:
             raise ValueError("not a calibration file of this version")
-        if list(data.get("features", [])) != list(FEATURES):
+        features = list(data.get("features", []))
+        if not features or features != list(FEATURES[: len(features)]):
             raise ValueError("calibration features differ from this version's")
         coef = [float(v) for v in data.get("coef", [])]
-        if coef and len(coef) != len(FEATURES):
+        if coef and len(coef) != len(features):
             raise ValueError("calibration coefficients do not match the features")
+        if coef:
+            coef += [0.0] * (len(FEATURES) - len(coef))
         knots_x = [float(v) for v in data.get("knots_x", [])]
         knots_y = [float(v) for v in data.get("knots_y", [])]
         if len(knots_x) != len(knots_y) or any(b < a for a, b in itertools.pairwise(knots_x)):

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from brain.calibration import rival_margin, top_two
 from brain.config import Settings, load_settings
 from brain.decision_log import DecisionLog
 from brain.errors import UnknownController
@@ -438,18 +439,18 @@ class Brain:
         self, table: SignalTable, labels: Mapping[str, str]
     ) -> tuple[list[Candidate], dict[str, float]]:
         ranked = table.ranked(TOP_K)
-        second = float(table.total[ranked[1]]) if len(ranked) > 1 else 0.0
+        totals, semantics = top_two(table.total), top_two(table.semantic)
         confidences: dict[str, float] = {}
         scores: dict[str, float] = {}
         candidates = []
-        for position, i in enumerate(ranked):
+        for i in ranked:
             name = table.names[i]
-            rival = second if position == 0 else float(table.total[ranked[0]])
             features = {
                 "keyword": float(table.keyword[i]),
                 "semantic": float(table.semantic[i]),
                 "knowledge": float(table.knowledge[i]),
-                "margin": float(table.total[i]) - rival,
+                "margin": rival_margin(float(table.total[i]), totals),
+                "semantic_margin": rival_margin(float(table.semantic[i]), semantics),
             }
             confidence = self.calibration.apply(float(table.total[i]), features)
             confidences[name] = confidence
@@ -582,7 +583,7 @@ class Brain:
             registered=len(controllers),
             # A safety net, not a filter: only when the semantic model is unsure too.
             vague=vague and float(table.semantic.max(initial=0.0)) < VAGUE_SEMANTIC,
-            out_of_scope=table.out_of_scope if _turned_away(table, intent, ids, context) else None,
+            out_of_scope=table.out_of_scope if _turned_away(table, ids, context) else None,
             feeds=feeds,
             lesson=_lesson(candidates, table.evidence.memory),
         )
@@ -794,19 +795,10 @@ def _knowledge_candidates(partial: np.ndarray, keyword: KeywordHits, weight: flo
     return np.array(sorted(chosen), dtype=np.int64)
 
 
-def _turned_away(
-    table: SignalTable, intent: IntentResult, ids: Mapping[str, str], context: Mapping[str, str]
-) -> bool:
-    """Does the semantic model's "out of scope" verdict stand?
-
-    An identifier or the ongoing work anchors a message in scope whatever its words, and a
-    message the intent recognizer's own cues read as a request for help ("it's stuck",
-    "卡住了") is asked about, not turned away.
-    """
-    if not table.declared_out_of_scope or ids or context:
-        return False
-    cued = float(intent.source_scores.get("keyword", 0.0)) > 0.0
-    return not (cued and intent.group not in NO_CONTEXT_GROUPS)
+def _turned_away(table: SignalTable, ids: Mapping[str, str], context: Mapping[str, str]) -> bool:
+    """Does the semantic model's "out of scope" verdict stand? An identifier or the ongoing
+    work anchors a message in scope whatever its words."""
+    return table.declared_out_of_scope and not ids and not context
 
 
 def _lesson(

@@ -38,7 +38,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from brain.calibration import Calibrator, expected_calibration_error, reliability_table
+from brain.calibration import (
+    Calibrator,
+    expected_calibration_error,
+    reliability_table,
+    rival_margin,
+    top_two,
+)
 from brain.config import Settings, load_settings
 from brain.labelled import LabelledRow
 
@@ -285,20 +291,26 @@ def _prime(brain: Brain, texts: Sequence[str]) -> None:
 
 
 def _features(decision: Decision) -> tuple[str | None, dict[str, float]]:
-    """The best-ranked candidate and its calibration features."""
+    """The best-ranked candidate and its calibration features (as `Brain` computes them)."""
     rows = {name: row for name, row in decision.signals.items() if "confidence" in row}
     if not rows:
         return None, {}
-    top = max(rows, key=lambda name: (rows[name]["confidence"], rows[name]["total"]))
-    totals = sorted((float(r["total"]) for r in decision.signals.values()), reverse=True)
-    total = float(rows[top]["total"])
-    rival = totals[1] if len(totals) > 1 and totals[0] == total else totals[0]
+    ranked = decision.candidates[:1] if decision.candidates else []
+    top = ranked[0] if ranked and ranked[0] in rows else None
+    if top is None:
+        top = max(rows, key=lambda name: (rows[name]["confidence"], rows[name]["total"]))
+    stored = decision.signals.values()
+    row = rows[top]
     features = {
-        "total": total,
-        "margin": total - rival,
-        "semantic": float(rows[top].get("semantic", 0.0)),
-        "keyword": float(rows[top].get("keyword", 0.0)),
-        "knowledge": float(rows[top].get("knowledge", 0.0)),
+        "total": float(row["total"]),
+        "margin": rival_margin(float(row["total"]), top_two([r["total"] for r in stored])),
+        "semantic": float(row.get("semantic", 0.0)),
+        "keyword": float(row.get("keyword", 0.0)),
+        "knowledge": float(row.get("knowledge", 0.0)),
+        "semantic_margin": rival_margin(
+            float(row.get("semantic", 0.0)),
+            top_two([r.get("semantic", 0.0) for r in stored]),
+        ),
     }
     return top, features
 

@@ -66,3 +66,23 @@ def test_reliability_table_bins() -> None:
     table = reliability_table([0.05, 0.15, 0.95, 0.99], [False, False, True, False])
     assert [b.count for b in table] == [1, 1, 2]
     assert table[-1].accuracy == 0.5
+
+
+def test_a_calibration_saved_before_semantic_margin_still_loads(tmp_path: Path) -> None:
+    rows, right = _synthetic()
+    current = Calibrator.fit(rows, right).to_dict()
+    old = dict(current, format=1, features=["total", "margin", "semantic", "keyword", "knowledge"])
+    old["coef"] = current["coef"][:5]
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps(old), encoding="utf-8")
+
+    loaded = Calibrator.load(path)
+    assert loaded.fitted and loaded.coef[-1] == 0.0
+    # The new feature weighs nothing in an old file; the old ones apply as before.
+    assert loaded.apply(0.7, margin=0.2, semantic=0.7, semantic_margin=0.5) == pytest.approx(
+        loaded.apply(0.7, margin=0.2, semantic=0.7)
+    )
+    old["features"] = ["total", "keyword"]
+    path.write_text(json.dumps(old), encoding="utf-8")
+    with pytest.raises(ValueError, match="features differ"):
+        Calibrator.load(path)

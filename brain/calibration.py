@@ -162,12 +162,16 @@ class Calibrator:
 
     def apply(self, total: float, **features: float) -> float:
         """Calibrated confidence 0..1 (keyword arguments as for `score`; others are ignored)."""
-        if not self.fitted:
-            return _clip01(total)
+        return self.assess(total, **features)[0]
+
+    def assess(self, total: float, **features: float) -> tuple[float, float]:
+        """(calibrated confidence, `score`) computed once, for ranking candidates."""
         z = self.score(total, **features)
+        if not self.fitted:
+            return z, z
         if self.knots_x:
-            return _clip01(float(np.interp(z, self.knots_x, self.knots_y)))
-        return _clip01(1.0 / (1.0 + math.exp(-z)))
+            return _clip01(float(np.interp(z, self.knots_x, self.knots_y))), z
+        return _clip01(1.0 / (1.0 + math.exp(-z))), z
 
     @classmethod
     def fit(

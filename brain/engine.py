@@ -139,17 +139,13 @@ class Calibration:
             self._calibrator = Calibrator()
             self.status = "default (stored calibration unreadable)"
 
-    def apply(self, raw: float, features: Mapping[str, float]) -> float:
+    def assess(self, raw: float, features: Mapping[str, float]) -> tuple[float, float]:
+        """(confidence 0..1, ranking score): the score orders candidates whose confidences tie
+        (see `Calibrator.score`)."""
         if self._calibrator is None:
-            return float(min(max(raw, 0.0), 1.0))
-        value = self._calibrator.apply(raw, **features)
-        return float(min(max(value, 0.0), 1.0))
-
-    def score(self, raw: float, features: Mapping[str, float]) -> float:
-        """Ranks candidates whose calibrated confidences tie (see `Calibrator.score`)."""
-        if self._calibrator is None:
-            return float(raw)
-        return float(self._calibrator.score(raw, **features))
+            return float(min(max(raw, 0.0), 1.0)), float(raw)
+        confidence, score = self._calibrator.assess(raw, **features)
+        return float(min(max(confidence, 0.0), 1.0)), float(score)
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,9 +448,8 @@ class Brain:
                 "margin": rival_margin(float(table.total[i]), totals),
                 "semantic_margin": rival_margin(float(table.semantic[i]), semantics),
             }
-            confidence = self.calibration.apply(float(table.total[i]), features)
+            confidence, scores[name] = self.calibration.assess(float(table.total[i]), features)
             confidences[name] = confidence
-            scores[name] = self.calibration.score(float(table.total[i]), features)
             candidates.append(
                 Candidate(name, labels.get(name, name), confidence, float(table.total[i]))
             )

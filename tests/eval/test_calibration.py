@@ -86,3 +86,15 @@ def test_a_calibration_saved_before_semantic_margin_still_loads(tmp_path: Path) 
     path.write_text(json.dumps(old), encoding="utf-8")
     with pytest.raises(ValueError, match="features differ"):
         Calibrator.load(path)
+
+
+def test_assess_gives_the_confidence_and_a_score_that_orders_ties() -> None:
+    rows, right = _synthetic()
+    calibrator = Calibrator.fit(rows, right)
+    grid = [calibrator.assess(t, margin=t / 3, semantic=t) for t in np.linspace(0.0, 1.0, 201)]
+    for t, (confidence, _) in zip(np.linspace(0.0, 1.0, 201), grid, strict=True):
+        assert confidence == calibrator.apply(t, margin=t / 3, semantic=t)
+    # Isotonic steps give equal confidences; the score still tells those candidates apart.
+    tied = [(a, b) for a, b in itertools.pairwise(grid) if a[0] == b[0]]
+    assert tied and all(b[1] > a[1] for a, b in tied)
+    assert Calibrator().assess(0.7) == (0.7, 0.7)

@@ -99,6 +99,24 @@ def test_out_of_scope_request_is_not_routed(brain: Brain) -> None:
     assert decision.escalate is False
 
 
+def test_a_message_declared_out_of_scope_gets_the_honest_boundary_answer(brain: Brain) -> None:
+    decision = brain.decide(Message("who won the champions league final", user="u-oos"))
+
+    assert (decision.outcome, decision.controller, decision.tier) == ("fallback", None, "dynamic")
+    assert "declares it out of scope" in decision.tier_path[-1]
+    assert decision.clarification and "outside what I can handle" in decision.clarification
+    assert decision.candidates == [] and decision.dry_runs == []
+
+
+def test_an_identifier_keeps_a_message_in_scope_whatever_its_words(brain: Brain) -> None:
+    decision = brain.decide(
+        Message("who won the champions league final? see INC0012345", user="u-oos-id")
+    )
+
+    assert not any("declares it out of scope" in step for step in decision.tier_path)
+    assert decision.entities.get("ticket_id") == ["INC0012345"]
+
+
 def test_clarification_names_candidates_in_plain_words_and_chinese_for_chinese(
     brain: Brain,
 ) -> None:

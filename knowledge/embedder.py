@@ -95,6 +95,11 @@ class DenseEmbedder:
                 self._cache.popitem(last=False)
         return vector
 
+    def clear_cache(self) -> None:
+        """Forget the cached query vectors (benchmarks time cold queries with it)."""
+        with self._lock:
+            self._cache.clear()
+
 
 _LOCK = threading.Lock()
 _EMBEDDER: DenseEmbedder | None = None

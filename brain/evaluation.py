@@ -268,26 +268,9 @@ def trained_brain(
 
 
 def _prime(brain: Brain, texts: Sequence[str]) -> None:
-    """Embed texts in one batch and seed the embedder's query cache (decisions stay per row)."""
-    embedder = brain.embedder
-    if embedder is None or not texts:
-        return
-    prime = getattr(embedder, "prime", None)
-    if callable(prime):
-        prime(texts)
-        return
-    cache = getattr(embedder, "_cache", None)
-    lock = getattr(embedder, "_lock", None)
-    if cache is None or lock is None:
-        return
-    unique = [t for t in dict.fromkeys(texts) if t not in cache]
-    if not unique:
-        return
-    vectors = embedder.embed(unique)
-    with lock:
-        for text, vector in zip(unique, vectors, strict=True):
-            vector.flags.writeable = False
-            cache[text] = vector
+    """Embed texts in one batch into the embedder's query cache (decisions stay per row)."""
+    if brain.embedder is not None and texts:
+        brain.embedder.prime(texts)
 
 
 def _features(decision: Decision) -> tuple[str | None, dict[str, float]]:

@@ -95,6 +95,22 @@ class DenseEmbedder:
                 self._cache.popitem(last=False)
         return vector
 
+    def prime(self, texts: Sequence[str]) -> None:
+        """Embed texts in one batch into the query cache (at most its size, the last ones)."""
+        with self._lock:
+            missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        missing = missing[-QUERY_CACHE_SIZE:]
+        if not missing:
+            return
+        vectors = self.embed(missing)
+        with self._lock:
+            for text, vector in zip(missing, vectors, strict=True):
+                vector.flags.writeable = False
+                self._cache[text] = vector
+                self._cache.move_to_end(text)
+            while len(self._cache) > QUERY_CACHE_SIZE:
+                self._cache.popitem(last=False)
+
     def clear_cache(self) -> None:
         """Forget the cached query vectors (benchmarks time cold queries with it)."""
         with self._lock:

@@ -1,4 +1,4 @@
-"""Sparse-only mode, the store lock across processes, and the CLI surface."""
+"""Sparse-only mode, the store lock across processes, the CLI surface, the query cache."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from brain.cli import main
@@ -116,3 +117,18 @@ def test_missing_model_package_degrades_with_one_warning(small_kb: Path, tmp_pat
     assert result.stdout.strip().endswith("printer.md")
     warnings = [line for line in result.stderr.splitlines() if "dense embedder unavailable" in line]
     assert len(warnings) == 1 and "sentence_transformers" in warnings[0]
+
+
+def test_primed_and_cleared_query_vectors_are_the_model_s() -> None:
+    embedder = get_dense_embedder()
+    assert embedder is not None
+    texts = ["vpn drops every ten minutes", "打印机卡纸了"]
+    fresh = embedder.embed(texts)
+    embedder.clear_cache()
+    embedder.prime([*texts, texts[0]])
+    for text, vector in zip(texts, fresh, strict=True):
+        cached = embedder.embed_query(text)
+        assert np.allclose(cached, vector, atol=1e-5)
+        assert not cached.flags.writeable  # shared by every caller
+    embedder.clear_cache()
+    assert np.allclose(embedder.embed_query(texts[1]), fresh[1], atol=1e-5)

@@ -579,6 +579,7 @@ class Brain:
             # A safety net, not a filter: only when the semantic model is unsure too.
             vague=vague and float(table.semantic.max(initial=0.0)) < VAGUE_SEMANTIC,
             out_of_scope=table.out_of_scope if _turned_away(table, ids, context) else None,
+            help_request=vague and _asks_for_help(intent),
             feeds=feeds,
             lesson=_lesson(candidates, table.evidence.memory),
         )
@@ -794,6 +795,12 @@ def _turned_away(table: SignalTable, ids: Mapping[str, str], context: Mapping[st
     """Does the semantic model's "out of scope" verdict stand? An identifier or the ongoing
     work anchors a message in scope whatever its words."""
     return table.declared_out_of_scope and not ids and not context
+
+
+def _asks_for_help(intent: IntentResult) -> bool:
+    """The intent recognizer's own cues ("help", "stuck", "卡住") read a request for IT help."""
+    cued = float(intent.source_scores.get("keyword", 0.0)) > 0.0
+    return cued and intent.group not in NO_CONTEXT_GROUPS
 
 
 def _lesson(

@@ -190,12 +190,16 @@ class Router:
         feeds: Mapping[str, Sequence[str]] | None = None,
         lesson: MemoryLesson | None = None,
         out_of_scope: float | None = None,
+        help_request: bool = False,
     ) -> RoutePlan:
         """Decide among candidates (sorted best first, calibrated confidences).
 
         `out_of_scope`: set when the semantic model declares the message out of scope (its
         P(out of scope)); below the fast path that is an honest "outside what I can handle"
         rather than a question naming controllers that do not fit.
+        `help_request`: a vague message that asks for help ("it's stuck", "卡住了"): it is in
+        scope but says too little, so it is asked about (the likeliest controllers), never
+        turned away.
 
         `lesson` (AUDNP Detect/Notify): the top candidate was corrected on a similar message
         before; the controller it was corrected to is tried first, with a dry-run.
@@ -223,7 +227,7 @@ class Router:
                 if record.ok:
                     path.append(f"routed to {preferred.name} (learned from the correction)")
                     return _routed("verify", preferred, path, shortlist, [record])
-        if out_of_scope is not None and tier != "fast":
+        if out_of_scope is not None and tier != "fast" and not help_request:
             path.append(
                 f"fallback: the semantic model declares it out of scope "
                 f"(P(out of scope) {out_of_scope:.2f})"
@@ -238,9 +242,9 @@ class Router:
             )
         if vague and tier != "dynamic":
             path.append("dynamic: vague message with no keyword, entity or context to go on")
-            return self._dynamic(candidates, path, chinese, registered)
+            return self._dynamic(candidates, path, chinese, registered, help_request)
         if tier == "dynamic":
-            return self._dynamic(candidates, path, chinese, registered)
+            return self._dynamic(candidates, path, chinese, registered, help_request)
 
         others = strong_others(candidates, routing)
         if others:
@@ -304,9 +308,13 @@ class Router:
         path: list[str],
         chinese: bool,
         registered: int,
+        help_request: bool = False,
     ) -> RoutePlan:
         viable = [c for c in candidates if c.confidence >= VIABLE_MIN][:CLARIFY_CANDIDATES]
         top = candidates[0].confidence if candidates else 0.0
+        if not viable and help_request and candidates:
+            path.append("a request for help with nothing to go on: asking which kind it is")
+            viable = list(candidates[:CLARIFY_CANDIDATES])
         if not viable:
             path.append("fallback: no controller is a plausible fit")
             return RoutePlan(

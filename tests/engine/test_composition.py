@@ -53,7 +53,10 @@ def test_when_only_one_strong_controller_passes_its_dry_run_it_is_routed(brain: 
 
 
 def _router_plan(
-    results: dict[str, bool], confidences: dict[str, float], out_of_scope: float | None = None
+    results: dict[str, bool],
+    confidences: dict[str, float],
+    out_of_scope: float | None = None,
+    help_request: bool = False,
 ) -> RoutePlan:
     router = Router(RoutingConfig())
     candidates = [Candidate(name, name.title(), c) for name, c in confidences.items()]
@@ -63,6 +66,7 @@ def _router_plan(
         chinese=False,
         registered=7,
         out_of_scope=out_of_scope,
+        help_request=help_request,
     )
 
 
@@ -76,6 +80,17 @@ def test_declared_out_of_scope_answers_honestly_below_the_fast_path() -> None:
     assert _router_plan({"incident": True}, {"incident": 0.6}).outcome == "routed"
     fast = _router_plan({"incident": True}, {"incident": 0.9}, out_of_scope=0.99)
     assert (fast.outcome, fast.tier) == ("routed", "fast")
+
+
+def test_a_request_for_help_is_asked_about_even_with_no_plausible_controller() -> None:
+    weak = {"incident": 0.1, "ticket": 0.08, "access": 0.05, "change": 0.01}
+    assert _router_plan({}, weak).outcome == "fallback"
+    assert _router_plan({}, weak, out_of_scope=0.97).outcome == "fallback"
+
+    asked = _router_plan({}, weak, out_of_scope=0.97, help_request=True)
+    assert (asked.outcome, asked.controller) == ("clarify", None)
+    assert asked.candidates == ["incident", "ticket", "access"]
+    assert asked.clarification and "Incident" in asked.clarification
 
 
 def test_seed_002_supporting_rule_and_composition_kinds() -> None:

@@ -73,8 +73,12 @@ def test_vague_message_without_context_is_not_routed_confidently(brain: Brain) -
     decision = brain.decide(Message("help me, it's stuck", user="u-new", channel="D1"))
 
     assert decision.controller is None
-    assert decision.outcome in ("clarify", "fallback")
     assert decision.confidence < 0.8
+    # A request for help that says too little is asked about, not turned away.
+    assert decision.outcome == "clarify" and decision.candidates
+    labels = {c.name: c.label for c in brain.registry.all()}
+    assert decision.clarification
+    assert all(labels[name] in decision.clarification for name in decision.candidates)
 
 
 def test_vague_message_follows_the_ongoing_ticket_of_the_session(home: Path, brain: Brain) -> None:

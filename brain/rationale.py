@@ -97,6 +97,11 @@ def build_rationale(
             f"No controller fits this message (best confidence {plan.confidence:.2f}), "
             "so it is not routed."
         )
+        if table.declared_out_of_scope and table.out_of_scope is not None:
+            parts.append(
+                "The semantic model judges it outside every controller's responsibilities "
+                f"(P(out of scope) {table.out_of_scope:.2f})."
+            )
     parts.extend(note.rstrip(".") + "." for note in notes)
     if escalation:
         parts.append(f"Escalated to on-call: {escalation}.")

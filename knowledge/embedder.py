@@ -88,11 +88,8 @@ class DenseEmbedder:
                 self._cache.move_to_end(text)
                 return cached
         vector = self.embed([text])[0]
-        vector.flags.writeable = False  # shared by every caller of the cache
         with self._lock:
-            self._cache[text] = vector
-            if len(self._cache) > QUERY_CACHE_SIZE:
-                self._cache.popitem(last=False)
+            self._remember(text, vector)
         return vector
 
     def prime(self, texts: Sequence[str]) -> None:
@@ -105,11 +102,15 @@ class DenseEmbedder:
         vectors = self.embed(missing)
         with self._lock:
             for text, vector in zip(missing, vectors, strict=True):
-                vector.flags.writeable = False
-                self._cache[text] = vector
-                self._cache.move_to_end(text)
-            while len(self._cache) > QUERY_CACHE_SIZE:
-                self._cache.popitem(last=False)
+                self._remember(text, vector)
+
+    def _remember(self, text: str, vector: np.ndarray) -> None:
+        """Cache one query vector as the newest entry, within the LRU bound (lock held)."""
+        vector.flags.writeable = False  # shared by every caller of the cache
+        self._cache[text] = vector
+        self._cache.move_to_end(text)
+        while len(self._cache) > QUERY_CACHE_SIZE:
+            self._cache.popitem(last=False)
 
     def clear_cache(self) -> None:
         """Forget the cached query vectors (benchmarks time cold queries with it)."""

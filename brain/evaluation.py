@@ -278,10 +278,10 @@ def _features(decision: Decision) -> tuple[str | None, dict[str, float]]:
     rows = {name: row for name, row in decision.signals.items() if "confidence" in row}
     if not rows:
         return None, {}
-    ranked = decision.candidates[:1] if decision.candidates else []
-    top = ranked[0] if ranked and ranked[0] in rows else None
-    if top is None:
-        top = max(rows, key=lambda name: (rows[name]["confidence"], rows[name]["total"]))
+    # The engine's own order comes first in `candidates`; a fallback names none.
+    top = next((name for name in decision.candidates[:1] if name in rows), None) or max(
+        rows, key=lambda name: (rows[name]["confidence"], rows[name]["total"])
+    )
     stored = decision.signals.values()
     row = rows[top]
     features = {

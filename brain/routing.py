@@ -206,14 +206,7 @@ class Router:
         """
         routing = self.routing
         if not candidates:
-            return RoutePlan(
-                tier="dynamic",
-                outcome="fallback",
-                controller=None,
-                confidence=0.0,
-                tier_path=["dynamic: no controller registered"],
-                clarification=boundary_explanation(0, chinese),
-            )
+            return _fallback(["dynamic: no controller registered"], 0.0, 0, chinese)
         top = candidates[0]
         shortlist = [c.name for c in candidates[:CLARIFY_CANDIDATES]]
         tier = tier_of(top.confidence, routing)
@@ -232,14 +225,7 @@ class Router:
                 f"fallback: the semantic model declares it out of scope "
                 f"(P(out of scope) {out_of_scope:.2f})"
             )
-            return RoutePlan(
-                tier="dynamic",
-                outcome="fallback",
-                controller=None,
-                confidence=top.confidence,
-                tier_path=path,
-                clarification=boundary_explanation(registered, chinese),
-            )
+            return _fallback(path, top.confidence, registered, chinese)
         if vague and tier != "dynamic":
             path.append("dynamic: vague message with no keyword, entity or context to go on")
             return self._dynamic(candidates, path, chinese, registered, help_request)
@@ -317,14 +303,7 @@ class Router:
             viable = list(candidates[:CLARIFY_CANDIDATES])
         if not viable:
             path.append("fallback: no controller is a plausible fit")
-            return RoutePlan(
-                tier="dynamic",
-                outcome="fallback",
-                controller=None,
-                confidence=top,
-                tier_path=path,
-                clarification=boundary_explanation(registered, chinese),
-            )
+            return _fallback(path, top, registered, chinese)
         path.append(f"clarify between {', '.join(c.name for c in viable)}")
         return RoutePlan(
             tier="dynamic",
@@ -335,6 +314,18 @@ class Router:
             candidates=[c.name for c in viable],
             clarification=clarification_question(viable, chinese),
         )
+
+
+def _fallback(path: list[str], confidence: float, registered: int, chinese: bool) -> RoutePlan:
+    """A plan that routes nowhere and answers with the honest boundary explanation."""
+    return RoutePlan(
+        tier="dynamic",
+        outcome="fallback",
+        controller=None,
+        confidence=confidence,
+        tier_path=path,
+        clarification=boundary_explanation(registered, chinese),
+    )
 
 
 def _routed(

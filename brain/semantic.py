@@ -76,6 +76,8 @@ MIN_NEGATIVES = 10
 OOS_FOLDS = 3
 #: Share of in-scope example texts (scored out of fold) allowed to be declared out of scope.
 DECLARE_RATE = 0.002
+#: Without negatives: out_of_scope >= 1 - r / GATE_ALPHA <=> conformal p-value <= r.
+CONFORMAL_DECLARE_THRESHOLD = 1.0 - DECLARE_RATE / GATE_ALPHA
 #: Rows of the similarity matrix computed at once (bounds memory while fitting).
 CHUNK = 2048
 NONE_LABEL = "__none__"
@@ -346,7 +348,7 @@ class SemanticScorer:
         oos_model: Any | None,
         gate_reference: np.ndarray,
         dense: bool,
-        declare_threshold: float = 1.0 - DECLARE_RATE / GATE_ALPHA,
+        declare_threshold: float = CONFORMAL_DECLARE_THRESHOLD,
     ) -> None:
         self.names = names
         self.char_vectorizer = char_vectorizer
@@ -452,8 +454,7 @@ class SemanticScorer:
         reference = views.space[inscope]
         loo = _leave_one_out_nearest(views.space, inscope)
         oos_model = None
-        # Without negatives: out_of_scope >= 1 - r / GATE_ALPHA <=> conformal p-value <= r.
-        declare_threshold = 1.0 - DECLARE_RATE / GATE_ALPHA
+        declare_threshold = CONFORMAL_DECLARE_THRESHOLD
         if len(negatives) >= MIN_NEGATIVES:
             oos_model, out_of_fold = _fit_oos_model(views, y, w, classes, none_label)
             examples = out_of_fold[(y != none_label) & (w >= 1.0)]

@@ -20,8 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from knowledge import encoder_tail
+
 if TYPE_CHECKING:
     from brain.config import Settings
+    from knowledge.encoder_tail import EncoderTail
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +32,8 @@ log = logging.getLogger(__name__)
 MINILM_DIM = 384
 #: Queries remembered by `embed_query`; one decision embeds the same text several times.
 QUERY_CACHE_SIZE = 2048
+#: Recent queries whose shared-layer states are kept for a tuned view (`embed_query_tuned`).
+STATES_CACHE_SIZE = 64
 
 
 class DenseEmbedder:
@@ -46,6 +51,8 @@ class DenseEmbedder:
         self._batch_size = batch_size
         self._lock = threading.Lock()
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._tuned_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._states: OrderedDict[str, Any] = OrderedDict()
         self.dim = dim
         self.model_calls = 0
 
@@ -81,41 +88,111 @@ class DenseEmbedder:
         return np.asarray(vectors, dtype=np.float32)
 
     def embed_query(self, text: str) -> np.ndarray:
-        """The embedding of one text, cached (LRU) so repeated calls cost one model call."""
+        """The embedding of one text, cached (LRU) so repeated calls cost one model call.
+
+        The text's shared-layer states are kept too, so a tuned view of it
+        (`embed_query_tuned`) costs only the tuned layers.
+        """
         with self._lock:
             cached = self._cache.get(text)
             if cached is not None:
                 self._cache.move_to_end(text)
                 return cached
-        vector = self.embed([text])[0]
+        states = self.lower_states([text])
+        vector = self.upper(states)[0]
         with self._lock:
             self._remember(text, vector)
+            _bounded_put(self._states, text, states[0], STATES_CACHE_SIZE)
         return vector
 
-    def prime(self, texts: Sequence[str]) -> None:
-        """Embed texts in one batch into the query cache (at most its size, the last ones)."""
+    def embed_query_tuned(self, text: str, tail: EncoderTail) -> np.ndarray:
+        """One text's vector through a fine-tuned top (`knowledge.encoder_tail`), cached."""
+        key = (tail.key, text)
         with self._lock:
-            missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
-        missing = missing[-QUERY_CACHE_SIZE:]
+            cached = self._tuned_cache.get(key)
+            if cached is not None:
+                self._tuned_cache.move_to_end(key)
+                return cached
+        self.embed_query(text)  # the shipped view first: it keeps the shared-layer states
+        with self._lock:
+            state = self._states.get(text)
+        states = [state] if state is not None else self.lower_states([text])
+        vector = self.upper(states, tail)[0]
+        vector.flags.writeable = False
+        with self._lock:
+            _bounded_put(self._tuned_cache, key, vector, QUERY_CACHE_SIZE)
+        return vector
+
+    def embed_tuned(self, texts: Sequence[str], tail: EncoderTail) -> np.ndarray:
+        """Vectors of several texts through a fine-tuned top (batched, not cached)."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return self.upper(self.lower_states(texts), tail)
+
+    def lower_states(self, texts: Sequence[str]) -> list[Any]:
+        """Token states after the layers every view shares (`encoder_tail.lower_states`)."""
+        with self._lock:
+            model = self._load_locked()
+            self.model_calls += 1
+        return encoder_tail.lower_states(model, texts)
+
+    def upper(self, states: Sequence[Any], tail: EncoderTail | None = None) -> np.ndarray:
+        """Sentence vectors from shared-layer states, through the shipped or a tuned top."""
+        with self._lock:
+            model = self._load_locked()
+        return encoder_tail.upper(model, states, tail)
+
+    def train_tail(
+        self, states: Sequence[Any], labels: np.ndarray, weights: np.ndarray
+    ) -> EncoderTail:
+        """Fine-tune a copy of the top layers on labelled texts' states (`train_tail`)."""
+        with self._lock:
+            model = self._load_locked()
+        return encoder_tail.train_tail(model, states, labels, weights)
+
+    def prime(self, texts: Sequence[str], tails: Sequence[EncoderTail] = ()) -> None:
+        """Embed texts in one batch into the query caches (at most their size, the last ones):
+        the shipped view, and each fine-tuned view in `tails`."""
+        texts = list(dict.fromkeys(texts))[-QUERY_CACHE_SIZE:]
+        with self._lock:
+            missing = [
+                t
+                for t in texts
+                if t not in self._cache
+                or any((tail.key, t) not in self._tuned_cache for tail in tails)
+            ]
         if not missing:
             return
-        vectors = self.embed(missing)
+        states = self.lower_states(missing)
+        views = [(None, self.upper(states))] + [(tail, self.upper(states, tail)) for tail in tails]
         with self._lock:
-            for text, vector in zip(missing, vectors, strict=True):
-                self._remember(text, vector)
+            for tail, vectors in views:
+                for text, vector in zip(missing, vectors, strict=True):
+                    if tail is None:
+                        self._remember(text, vector)
+                    else:
+                        vector.flags.writeable = False
+                        _bounded_put(self._tuned_cache, (tail.key, text), vector, QUERY_CACHE_SIZE)
 
     def _remember(self, text: str, vector: np.ndarray) -> None:
         """Cache one query vector as the newest entry, within the LRU bound (lock held)."""
         vector.flags.writeable = False  # shared by every caller of the cache
-        self._cache[text] = vector
-        self._cache.move_to_end(text)
-        while len(self._cache) > QUERY_CACHE_SIZE:
-            self._cache.popitem(last=False)
+        _bounded_put(self._cache, text, vector, QUERY_CACHE_SIZE)
 
     def clear_cache(self) -> None:
         """Forget the cached query vectors (benchmarks time cold queries with it)."""
         with self._lock:
             self._cache.clear()
+            self._tuned_cache.clear()
+            self._states.clear()
+
+
+def _bounded_put(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
+    """Store `value` as the newest entry of an LRU dict, dropping the oldest beyond `size`."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > size:
+        cache.popitem(last=False)
 
 
 _LOCK = threading.Lock()

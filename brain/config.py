@@ -90,6 +90,11 @@ class TrainingConfig(_Section):
     shipped: bool = True
     #: Leave out the shipped file's calibration split (only to refit the shipped calibration).
     holdout: bool = False
+    #: Fine-tune the encoder's top layers on the controllers' texts when the semantic model is
+    #: fitted (`brain.semantic`, "tuned encoder"). Worth it with thousands of examples (CLINC150:
+    #: 100 per intent); it costs minutes per fit and a third of an embedding per decision, and
+    #: on the built-ins' ~1,300 examples it did not route better (benchmarks/README.md).
+    tune_encoder: bool = False
 
 
 class SlackConfig(_Section):
@@ -130,6 +135,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_QDRANT_URL": ("knowledge", "qdrant_url"),
     "BRAIN_QDRANT_API_KEY": ("knowledge", "qdrant_api_key"),
     "BRAIN_EMBEDDER": ("knowledge", "embedder"),
+    "BRAIN_TUNE_ENCODER": ("training", "tune_encoder"),
     "ANTHROPIC_API_KEY": ("llm", "api_key"),
     "ANTHROPIC_BASE_URL": ("llm", "base_url"),
     "BRAIN_LLM_MODEL": ("llm", "model"),

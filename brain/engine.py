@@ -315,6 +315,7 @@ class Brain:
             cache_dir=self.settings.home / "models",
             extra_examples=training.examples,
             extra_negatives=training.negatives,
+            tune=self.settings.training.tune_encoder,
         )
 
     def _view(self, registry: ControllerRegistry) -> _RegistryView:
@@ -335,6 +336,21 @@ class Brain:
             )
             self._registry_view = view
         return view
+
+    @property
+    def semantic_model(self) -> Any:
+        """The semantic scorer fitted on the current controller set (None without one)."""
+        view = self._view(self.registry)
+        return self._semantic_scorer(view.controllers, view.version)
+
+    def prime(self, texts: Sequence[str]) -> None:
+        """Embed texts ahead in one batch, in every view a decision will ask for (the
+        knowledge base's and the semantic model's own), so decisions on them skip the model."""
+        embedder = self.embedder
+        if embedder is None or not texts:
+            return
+        tail = getattr(self.semantic_model, "tail", None)
+        embedder.prime([t[:SCORING_TEXT_CAP] for t in texts], [tail] if tail is not None else [])
 
     def _embed_if_loaded(self, text: str) -> np.ndarray | None:
         embedder = self._embedder

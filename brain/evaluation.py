@@ -267,12 +267,6 @@ def trained_brain(
         brain.close()
 
 
-def _prime(brain: Brain, texts: Sequence[str]) -> None:
-    """Embed texts in one batch into the embedder's query cache (decisions stay per row)."""
-    if brain.embedder is not None and texts:
-        brain.embedder.prime(texts)
-
-
 def _features(decision: Decision) -> tuple[str | None, dict[str, float]]:
     """The best-ranked candidate and its calibration features (as `Brain` computes them)."""
     rows = {name: row for name, row in decision.signals.items() if "confidence" in row}
@@ -313,7 +307,7 @@ def decide_rows(
     outcomes: list[Outcome] = []
     for start in range(0, len(rows), PRIME_BATCH):
         batch = rows[start : start + PRIME_BATCH]
-        _prime(brain, [r.text for r in batch])
+        brain.prime([r.text for r in batch])  # one batch; decisions stay per row
         for offset, row in enumerate(batch):
             index = start + offset
             began = time.perf_counter()

@@ -5,7 +5,9 @@ examples and keywords (short texts); `.score(text)` gives each controller a 0..1
 
 How (no LLM, a few numpy products per query, whatever the number of controllers):
 
-- two views of every text: the MiniLM sentence embedding (when the dense model is there) and
+- two views of every text: the MiniLM sentence embedding (when the dense model is there; with
+  enough examples and negatives, its top layers fine-tuned on the controllers' texts, see
+  "tuned encoder" below) and
   character 2-4-gram (`knowledge.sparse.char_ngrams`, language-agnostic: Chinese needs no
   segmenter) plus word 1-2-gram TF-IDF;
 - P(controller | text) is a product of experts: a multinomial logistic regression on the
@@ -28,6 +30,15 @@ How (no LLM, a few numpy products per query, whatever the number of controllers)
   share of out-of-scope traffic). The engine answers those "outside what I can handle" instead of
   asking which controller was meant.
 
+Tuned encoder (`tune=True`; `[training] tune_encoder = true` / BRAIN_TUNE_ENCODER=1): with at
+least TUNE_MIN_EXAMPLES example texts and MIN_NEGATIVES negatives, the top layers of MiniLM are
+fine-tuned to tell the controllers (and "none") apart (`knowledge.encoder_tail`). With many
+examples (CLINC150) this lifts the semantic model past what a fixed encoder's features allow.
+The shared lower layers run once per query for both the knowledge base and this view, so it
+costs a third of an embedding per decision. The out-of-scope model's out-of-fold features come
+from tails tuned without the held-out fold, so they show the encoder as it behaves on unseen
+text.
+
 Without the dense model (`get_dense_embedder()` is None) only the TF-IDF features are used and
 the nearest-example cosines are taken in the character TF-IDF space: lower quality, same API.
 
@@ -42,7 +53,7 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -55,10 +66,11 @@ from knowledge.sparse import char_ngrams
 if TYPE_CHECKING:
     from controllers.base import Controller
     from knowledge.embedder import DenseEmbedder
+    from knowledge.encoder_tail import EncoderTail
 
 log = logging.getLogger(__name__)
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 #: Sample weight of a keyword or label as a training text (examples weigh 1).
 SHORT_TEXT_WEIGHT = 0.5
 #: Inverse regularisation of the logistic regression.
@@ -72,6 +84,9 @@ BAYES_ALPHA = 0.01
 GATE_ALPHA = 0.2
 #: Negatives needed before the out-of-scope model is trained (fewer: the conformal gate).
 MIN_NEGATIVES = 10
+#: Example texts (not keywords) needed before the encoder's top layers are fine-tuned: with
+#: fewer, a tuned encoder memorises them rather than learning the controllers apart.
+TUNE_MIN_EXAMPLES = 200
 #: Folds of the out-of-fold features for the out-of-scope model.
 OOS_FOLDS = 3
 #: Share of in-scope example texts (scored out of fold) allowed to be declared out of scope.
@@ -137,10 +152,21 @@ def cache_key(
     negatives: Sequence[str],
     dense: bool,
     extra: Mapping[str, Sequence[str]] | None = None,
+    tune: bool = False,
 ) -> str:
     """Hash of everything the fitted model depends on."""
+    from knowledge import encoder_tail
+
     extra = extra or {}
     content = {
+        "tune": [
+            encoder_tail.TUNED_LAYERS,
+            encoder_tail.EPOCHS,
+            encoder_tail.LEARNING_RATE,
+            TUNE_MIN_EXAMPLES,
+        ]
+        if tune
+        else None,
         "extra": {c.name: list(extra.get(c.name, ())) for c in controllers},
         "format": FORMAT_VERSION,
         "dense": dense,
@@ -349,6 +375,7 @@ class SemanticScorer:
         gate_reference: np.ndarray,
         dense: bool,
         declare_threshold: float = CONFORMAL_DECLARE_THRESHOLD,
+        tail: EncoderTail | None = None,
     ) -> None:
         self.names = names
         self.char_vectorizer = char_vectorizer
@@ -360,6 +387,8 @@ class SemanticScorer:
         self.gate_reference = gate_reference
         self.dense = dense
         self.declare_threshold = declare_threshold
+        self.tail = tail
+        """The fine-tuned top of the encoder this model reads texts through (None: as shipped)."""
         self.embedder: DenseEmbedder | None = None  # attached after fit/load, never pickled
         self._fast: tuple[_FastTfidf, _FastTfidf] | None = None  # built on first use
         self._inscope_columns = np.arange(len(names))
@@ -375,13 +404,15 @@ class SemanticScorer:
         negatives: Sequence[str] | None = None,
         extra_examples: Mapping[str, Sequence[str]] | None = None,
         extra_negatives: Sequence[str] = (),
+        tune: bool = False,
     ) -> SemanticScorer:
         """Fit on the controllers' texts (cached under `cache_dir` when given).
 
         `negatives`: texts no controller should take; default: `<cache_dir>/negatives.jsonl`
         when that file exists (even empty), else the shipped DEFAULT_NEGATIVES; plus
         `extra_negatives`. `extra_examples`: more example texts per controller name (labelled
-        training rows, `brain.training`).
+        training rows, `brain.training`). `tune`: fine-tune the encoder's top layers when
+        there are enough examples and negatives (see the module's "tuned encoder").
         """
         if not controllers:
             raise ValueError("no controllers to fit the semantic scorer on")
@@ -393,7 +424,7 @@ class SemanticScorer:
             )
         negatives = [*negatives, *extra_negatives]
         extra = extra_examples or {}
-        key = cache_key(controllers, negatives, embedder is not None, extra)
+        key = cache_key(controllers, negatives, embedder is not None, extra, tune)
         path = cache / f"semantic-{key}.joblib" if cache is not None else None
         if path is not None and path.is_file():
             try:
@@ -402,7 +433,7 @@ class SemanticScorer:
                     return loaded
             except Exception as exc:  # a stale or broken cache is refitted, not fatal
                 log.warning("semantic cache %s unusable (%s); refitting", path, exc)
-        scorer = cls._fit(controllers, embedder, list(negatives), extra)
+        scorer = cls._fit(controllers, embedder, list(negatives), extra, tune)
         if path is not None:
             try:
                 scorer.save(path)
@@ -417,6 +448,7 @@ class SemanticScorer:
         embedder: DenseEmbedder | None,
         negatives: list[str],
         extra: Mapping[str, Sequence[str]],
+        tune: bool,
     ) -> SemanticScorer:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
@@ -444,11 +476,28 @@ class SemanticScorer:
         )
         chars = char_vectorizer.fit_transform(texts)
         words = word_vectorizer.fit_transform(texts)
-        views = _Views(
-            tfidf=sp.hstack([chars, words], format="csr"),
-            chars=chars,
-            dense=embedder.embed(texts) if embedder is not None else None,
+        examples = int(((y != none_label) & (w >= 1.0)).sum())
+        tuning = (
+            embedder is not None
+            and tune
+            and len(negatives) >= MIN_NEGATIVES
+            and examples >= TUNE_MIN_EXAMPLES
         )
+        tail: EncoderTail | None = None
+        retune: Callable[[np.ndarray], np.ndarray] | None = None
+        dense: np.ndarray | None = None
+        if embedder is not None and tuning:
+            states = embedder.lower_states(texts)
+            tail = embedder.train_tail(states, y, w)
+            dense = embedder.upper(states, tail)
+
+            def retune(train: np.ndarray) -> np.ndarray:
+                fold = embedder.train_tail([states[i] for i in train], y[train], w[train])
+                return embedder.upper(states, fold)
+
+        elif embedder is not None:
+            dense = embedder.embed(texts)
+        views = _Views(tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense)
         ensemble = _Ensemble(classes).fit(views.view, views.tfidf, y, w)
         inscope = y != none_label
         reference = views.space[inscope]
@@ -456,7 +505,7 @@ class SemanticScorer:
         oos_model = None
         declare_threshold = CONFORMAL_DECLARE_THRESHOLD
         if len(negatives) >= MIN_NEGATIVES:
-            oos_model, out_of_fold = _fit_oos_model(views, y, w, classes, none_label)
+            oos_model, out_of_fold = _fit_oos_model(views, y, w, classes, none_label, retune)
             examples = out_of_fold[(y != none_label) & (w >= 1.0)]
             declare_threshold = float(np.quantile(examples, 1.0 - DECLARE_RATE))
         scorer = cls(
@@ -470,6 +519,7 @@ class SemanticScorer:
             gate_reference=np.sort(loo[inscope]).astype(np.float32),
             dense=embedder is not None,
             declare_threshold=declare_threshold,
+            tail=tail,
         )
         scorer.embedder = embedder
         return scorer
@@ -480,8 +530,13 @@ class SemanticScorer:
         if self.dense:
             if self.embedder is None:
                 raise RuntimeError("this scorer was fitted with the dense model, which is missing")
-            if len(texts) == 1:  # the engine's query embedding: LRU-cached, shared
-                dense = self.embedder.embed_query(texts[0])[None, :]
+            if len(texts) == 1:  # the engine's query: LRU-cached, lower layers shared
+                if self.tail is not None:
+                    dense = self.embedder.embed_query_tuned(texts[0], self.tail)[None, :]
+                else:
+                    dense = self.embedder.embed_query(texts[0])[None, :]
+            elif self.tail is not None:
+                dense = self.embedder.embed_tuned(texts, self.tail)
             else:
                 dense = self.embedder.embed(texts)
         if self._fast is None:
@@ -612,10 +667,18 @@ def _leave_one_out_nearest(space: np.ndarray | sp.spmatrix, inscope: np.ndarray)
 
 
 def _fit_oos_model(
-    views: _Views, y: np.ndarray, w: np.ndarray, classes: int, none_label: int
+    views: _Views,
+    y: np.ndarray,
+    w: np.ndarray,
+    classes: int,
+    none_label: int,
+    retune: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> tuple[Any, np.ndarray]:
     """Logistic model of P(out of scope) on out-of-fold features of the ensemble, and its
-    P(out of scope) of every training text from those out-of-fold features."""
+    P(out of scope) of every training text from those out-of-fold features.
+
+    `retune(train)`: every text's dense vector through an encoder tuned on the `train` rows
+    only (a tuned encoder has seen its own training texts: their vectors are too clean)."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedKFold
 
@@ -624,6 +687,9 @@ def _fit_oos_model(
     folds = StratifiedKFold(n_splits=max(2, min(OOS_FOLDS, smallest)), shuffle=True, random_state=0)
     for train, held in folds.split(np.zeros(len(y)), y):
         part, rest = views.rows(train), views.rows(held)
+        if retune is not None:
+            dense = retune(train)
+            part.dense, rest.dense = dense[train], dense[held]
         ensemble = _Ensemble(classes).fit(part.view, part.tfidf, y[train], w[train])
         probabilities = ensemble.proba(rest.view, rest.tfidf)
         reference = part.space[y[train] != none_label]

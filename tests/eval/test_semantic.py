@@ -104,3 +104,75 @@ def test_without_negatives_a_few_examples_never_declare_out_of_scope(
     gibberish = scorer.analyse("zzqx vvkw")
     assert not gibberish.declared
     assert gibberish.out_of_scope < scorer.declare_threshold
+
+
+def test_a_few_examples_are_not_enough_to_tune_the_encoder() -> None:
+    embedder = get_dense_embedder(load_settings())
+    assert embedder is not None
+    scorer = SemanticScorer.fit(_controllers(), embedder, negatives=NEGATIVES)
+    assert scorer.tail is None  # 8 examples: a tuned encoder would only memorise them
+    assert scorer.score("the printer keeps jamming")["printer"] > 0.5
+
+
+def _many_examples() -> list[DeclarativeController]:
+    """Three controllers with 80 templated examples each: enough to tune the encoder on."""
+    things = {
+        "printer": ["printer", "toner", "paper tray", "print queue", "scanner"],
+        "payroll": ["payslip", "salary", "bonus", "overtime pay", "tax deduction"],
+        "travel": ["flight", "hotel booking", "train ticket", "visa letter", "expense claim"],
+    }
+    frames = [
+        "my {} is wrong",
+        "problem with the {}",
+        "can you check the {} for me",
+        "the {} did not work today",
+        "who handles the {}",
+        "question about my {}",
+        "the {} needs fixing",
+        "help with the {} please",
+        "is the {} ready",
+        "what happened to the {}",
+        "update on the {}",
+        "the {} is late again",
+        "I need the {} sorted",
+        "any news on the {}",
+        "there is an issue with the {}",
+        "please look at the {}",
+    ]
+    return [
+        DeclarativeController(
+            name=name,
+            description=f"everything about {', '.join(words)}",
+            keywords=words,
+            examples=[frame.format(word) for word in words for frame in frames],
+        )
+        for name, words in things.items()
+    ]
+
+
+def test_with_many_examples_the_encoder_is_tuned_and_cached(tmp_path: Path) -> None:
+    embedder = get_dense_embedder(load_settings())
+    assert embedder is not None
+    controllers = _many_examples()
+
+    tuned = SemanticScorer.fit(
+        controllers, embedder, negatives=NEGATIVES, tune=True, cache_dir=tmp_path
+    )
+    plain = SemanticScorer.fit(controllers, embedder, negatives=NEGATIVES)
+
+    assert tuned.tail is not None and plain.tail is None  # tuning is asked for, never implied
+    for text, expected in [
+        ("the toner cartridge is leaking", "printer"),
+        ("my overtime was not paid", "payroll"),
+        ("I missed my flight to Berlin", "travel"),
+    ]:
+        scores = tuned.score(text)
+        assert max(scores, key=scores.__getitem__) == expected, (text, scores)
+    # The cached model carries its tuned layers: the same scores after a reload.
+    again = SemanticScorer.fit(
+        controllers, embedder, negatives=NEGATIVES, tune=True, cache_dir=tmp_path
+    )
+    assert again.tail is not None and again.tail.key == tuned.tail.key
+    assert again.score("who approves my visa letter") == pytest.approx(
+        tuned.score("who approves my visa letter"), abs=1e-5
+    )

@@ -1,11 +1,19 @@
-"""Suite-wide isolation: every test gets its own BRAIN_HOME and no ambient credentials."""
+"""Suite-wide isolation: every test gets its own BRAIN_HOME and no ambient credentials; one
+fitted brain home is built for the whole run and copied by the tests that need one."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
+
+# One torch thread per test process: `pytest -n 2` on two cores with two spinning threads each
+# makes a fit (which tunes the encoder) several times slower.
+os.environ.setdefault("BRAIN_TORCH_THREADS", "1")
 
 _AMBIENT = (
     "BRAIN_CONFIG",
@@ -34,3 +42,32 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
     yield home
+
+
+@pytest.fixture(scope="session")
+def fitted_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A brain home with the sample knowledge base ingested and the built-in controllers'
+    semantic model fitted (its encoder tuned), and no decisions, memory or tickets. Built once
+    per run by the first test process that asks, shared read-only by all: copy it."""
+    from brain.config import Settings
+    from brain.engine import Brain
+    from brain.types import Message
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's own directory, shared by its workers
+    home = root / "fitted-home"
+    with FileLock(str(root / "fitted-home.lock")):
+        if not home.is_dir():
+            building = root / "fitted-home.partial"
+            shutil.rmtree(building, ignore_errors=True)
+            with Brain(Settings(home=building)) as brain:
+                brain.decide(Message("warm up: VPN error 691"))
+            for state in ("decisions", "memory.json", "tickets.json"):
+                path = building / state
+                if path.is_dir():
+                    shutil.rmtree(path)
+                elif path.exists():
+                    path.unlink()
+            building.rename(home)
+    return home

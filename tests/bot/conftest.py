@@ -160,10 +160,11 @@ async def harness(start_bot: StartBot) -> Harness:
 
 
 @pytest.fixture(scope="session")
-def brain_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A brain home with the sample knowledge base ingested and models cached, built once
-    per test process; each test copies it into its own BRAIN_HOME."""
+def brain_template(tmp_path_factory: pytest.TempPathFactory, fitted_home: Path) -> Path:
+    """The run's fitted home after one warm-up answer, built once per test process; each test
+    copies it into its own BRAIN_HOME."""
     home = tmp_path_factory.mktemp("bot-brain-template") / "home"
+    shutil.copytree(fitted_home, home)
     settings = load_settings({"BRAIN_HOME": str(home)})
     brain = Brain.open(settings)
     try:

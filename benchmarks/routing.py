@@ -1,13 +1,16 @@
 """Routing benchmark (issue 3): the brain vs seed 002's method vs semantic-router, side by side.
 
     python benchmarks/routing.py [--clinc DIR] [--devset FILE] [--levels intent,domain]
-        [--skip-semantic-router] [--controllers-scaling 10,100,1000] [--json OUT]
+        [--tune-encoder on|off|both] [--skip-semantic-router] [--controllers-scaling 10,100,1000]
+        [--json OUT]
 
 1. CLINC150 (train -> val), intent and domain level: our brain through exactly the code of
    `brain eval --train train --test val` (full `Brain.decide` per row; calibration and every
    threshold fitted on train only: a held-out 20% fold, then refitted on all of train), against
    (a) seed 002's character n-gram Jaccard + keyword vote and (b) semantic-router 1.1.1 over
    the same MiniLM. In-scope accuracy, out-of-scope recall / precision, latency, reliability.
+   By default the brain fine-tunes MiniLM's top layers on train (`--tune-encoder`, the
+   product's `[training] tune_encoder`): CLINC has 100 examples per intent.
 2. The development set (benchmarks/data/devset.jsonl) on the seven built-in controllers in a
    fresh home (sample KB ingested): right controller, out-of-scope + vague not routed, urgent
    escalated, wrongly escalated; the same baselines built from the controllers' examples.
@@ -25,7 +28,8 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -99,21 +103,23 @@ def print_quality_table(title: str, systems: dict[str, dict[str, Any]]) -> None:
             f"{latency.get('p99', 0):>7.2f}"
         )
     base = systems.get("seed 002 (Jaccard + keyword vote)")
-    ours = systems.get("brain (brain eval)")
-    if ours and ours.get("declared_oos_recall") is not None:
-        # The baselines either route or say "none"; the brain may also ask back (clarify).
-        print(
-            f"brain, counting only messages it declared out of scope (fallback, not the "
-            f"{ours.get('in_scope_asked_back', 0)} in-scope ones it asked back): oos recall "
-            f"{_pct(ours['declared_oos_recall'])}, oos precision "
-            f"{_pct(ours.get('declared_oos_precision'))}"
-        )
-    if base and ours:
-        print(
-            "ratio brain / seed 002: in-scope accuracy "
-            f"{_ratio(ours['in_scope_accuracy'], base['in_scope_accuracy'])}, oos recall "
-            f"{_ratio(ours['oos_recall'], base['oos_recall'])}"
-        )
+    for name, ours in systems.items():
+        if not name.startswith("brain"):
+            continue
+        if ours.get("declared_oos_recall") is not None:
+            # The baselines either route or say "none"; the brain may also ask back (clarify).
+            print(
+                f"{name}, counting only messages it declared out of scope (fallback, not the "
+                f"{ours.get('in_scope_asked_back', 0)} in-scope ones it asked back): oos recall "
+                f"{_pct(ours['declared_oos_recall'])}, oos precision "
+                f"{_pct(ours.get('declared_oos_precision'))}"
+            )
+        if base:
+            print(
+                f"ratio {name} / seed 002: in-scope accuracy "
+                f"{_ratio(ours['in_scope_accuracy'], base['in_scope_accuracy'])}, oos recall "
+                f"{_ratio(ours['oos_recall'], base['oos_recall'])}"
+            )
 
 
 def baselines(
@@ -149,18 +155,42 @@ def baselines(
     return systems
 
 
-def clinc_level(folder: Path, level: str, skip_router: bool) -> dict[str, Any]:
+@contextmanager
+def _tuned_encoder(on: bool) -> Iterator[None]:
+    """BRAIN_TUNE_ENCODER for the brains built inside (eval homes inherit the environment)."""
+    before = os.environ.get("BRAIN_TUNE_ENCODER")
+    os.environ["BRAIN_TUNE_ENCODER"] = "1" if on else "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("BRAIN_TUNE_ENCODER", None)
+        else:
+            os.environ["BRAIN_TUNE_ENCODER"] = before
+
+
+def clinc_level(
+    folder: Path, level: str, skip_router: bool, tunings: Sequence[bool]
+) -> dict[str, Any]:
     train = read_clinc(folder, "train", level)
     val = read_clinc(folder, "val", level)
     log(f"CLINC150 {level}: {len(train)} train rows, {len(val)} val rows")
-    report = evaluate(val, train=train, progress=log)
+    reports: dict[str, Any] = {}
+    for tune in tunings:
+        with _tuned_encoder(tune):
+            name = "brain, tuned encoder (brain eval)" if tune else "brain (brain eval)"
+            reports[name] = evaluate(val, train=train, progress=log)
+    name, report = next(reversed(reports.items()))  # detailed below: the last one
     ours = report.metrics
-    systems = {"brain (brain eval)": ours, **baselines(train, val, skip_router)}
+    systems = {
+        **{label: r.metrics for label, r in reports.items()},
+        **baselines(train, val, skip_router),
+    }
     for system in systems.values():
         system.pop("predictions", None)
     print_quality_table(f"CLINC150 val, {level} level (all tuned on train)", systems)
     print(
-        f"brain: tiers {ours['tiers']}, latency by tier {ours['latency_ms']['by_tier']}, "
+        f"{name}: tiers {ours['tiers']}, latency by tier {ours['latency_ms']['by_tier']}, "
         f"llm calls {ours['llm_calls']}, fit {report.setup.get('fit_seconds')} s, "
         f"whole run {report.setup.get('seconds')} s"
     )
@@ -247,7 +277,7 @@ def devset(path: Path, skip_router: bool) -> dict[str, Any]:
             f"{m.get('wrongly_escalated', '-')!s:>9}"
         )
     print(
-        f"brain: tiers {ours['tiers']}, latency by tier {ours['latency_ms']['by_tier']}, "
+        f"{name}: tiers {ours['tiers']}, latency by tier {ours['latency_ms']['by_tier']}, "
         f"llm calls {ours['llm_calls']}"
     )
     print_reliability(report.metrics)
@@ -363,8 +393,7 @@ def scaling(folder: Path, sizes: Sequence[int], queries: int = 200) -> dict[str,
             with trained_brain(rows, Path(home)) as (brain, _):
                 brain.decide(Message("warm up", user="warm", channel="warm"))
                 fit = time.perf_counter() - started
-                if embedder is not None:
-                    embedder.prime(val)  # timed without the embedding, which is shown apart
+                brain.prime(val)  # timed without the embedding, which is shown apart
                 latencies: list[float] = []
                 fast: list[float] = []
                 for i, text in enumerate(val):
@@ -399,6 +428,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--devset", type=Path, default=REPO / "benchmarks" / "data" / "devset.jsonl"
     )
     parser.add_argument("--levels", default="intent,domain", help="CLINC levels ('' to skip)")
+    parser.add_argument(
+        "--tune-encoder",
+        choices=("on", "off", "both"),
+        default="on",
+        help="CLINC brains with MiniLM's top layers fine-tuned on train (BRAIN_TUNE_ENCODER); "
+        "'both' puts the two side by side",
+    )
     parser.add_argument("--skip-semantic-router", action="store_true")
     parser.add_argument("--skip-devset", action="store_true")
     parser.add_argument(
@@ -415,7 +451,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         log(f"no CLINC150 at {args.clinc}: CLINC sections skipped")
         levels = []
     for level in levels:
-        figures[f"clinc_{level}"] = clinc_level(args.clinc, level, args.skip_semantic_router)
+        tunings = {"on": [True], "off": [False], "both": [False, True]}[args.tune_encoder]
+        figures[f"clinc_{level}"] = clinc_level(
+            args.clinc, level, args.skip_semantic_router, tunings
+        )
     if not args.skip_devset and args.devset.is_file():
         figures["devset"] = devset(args.devset, args.skip_semantic_router)
     sizes = [int(s) for s in args.controllers_scaling.split(",") if s.strip()]

@@ -5,9 +5,9 @@ examples and keywords (short texts); `.score(text)` gives each controller a 0..1
 
 How (no LLM, a few numpy products per query, whatever the number of controllers):
 
-- two views of every text: the MiniLM sentence embedding (when the dense model is there; with
-  enough examples and negatives, its top layers fine-tuned on the controllers' texts, see
-  "tuned encoder" below) and
+- two views of every text: the MiniLM sentence embedding (when the dense model is there;
+  optionally with its top layers fine-tuned on the controllers' texts, see "tuned encoder"
+  below) and
   character 2-4-gram (`knowledge.sparse.char_ngrams`, language-agnostic: Chinese needs no
   segmenter) plus word 1-2-gram TF-IDF;
 - P(controller | text) is a product of experts: a multinomial logistic regression on the

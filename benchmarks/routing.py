@@ -277,7 +277,7 @@ def devset(path: Path, skip_router: bool) -> dict[str, Any]:
             f"{m.get('wrongly_escalated', '-')!s:>9}"
         )
     print(
-        f"{name}: tiers {ours['tiers']}, latency by tier {ours['latency_ms']['by_tier']}, "
+        f"brain: tiers {ours['tiers']}, latency by tier {ours['latency_ms']['by_tier']}, "
         f"llm calls {ours['llm_calls']}"
     )
     print_reliability(report.metrics)

@@ -131,16 +131,16 @@ class DenseEmbedder:
 
     def lower_states(self, texts: Sequence[str]) -> list[Any]:
         """Token states after the layers every view shares (`encoder_tail.lower_states`)."""
-        with self._lock:
+        with self._lock:  # one caller at a time, as `embed`: the fast tokenizer is not reentrant
             model = self._load_locked()
             self.model_calls += 1
-        return encoder_tail.lower_states(model, texts)
+            return encoder_tail.lower_states(model, texts)
 
     def upper(self, states: Sequence[Any], tail: EncoderTail | None = None) -> np.ndarray:
         """Sentence vectors from shared-layer states, through the shipped or a tuned top."""
         with self._lock:
             model = self._load_locked()
-        return encoder_tail.upper(model, states, tail)
+            return encoder_tail.upper(model, states, tail)
 
     def train_tail(
         self, states: Sequence[Any], labels: np.ndarray, weights: np.ndarray

@@ -94,33 +94,30 @@ class DenseEmbedder:
         (`embed_query_tuned`) costs only the tuned layers.
         """
         with self._lock:
-            cached = self._cache.get(text)
-            if cached is not None:
-                self._cache.move_to_end(text)
-                return cached
+            cached = _recall(self._cache, text)
+        if cached is not None:
+            return cached
         states = self.lower_states([text])
         vector = self.upper(states)[0]
         with self._lock:
-            self._remember(text, vector)
-            _bounded_put(self._states, text, states[0], STATES_CACHE_SIZE)
+            _remember(self._cache, text, vector, QUERY_CACHE_SIZE)
+            _remember(self._states, text, states[0], STATES_CACHE_SIZE)
         return vector
 
     def embed_query_tuned(self, text: str, tail: EncoderTail) -> np.ndarray:
         """One text's vector through a fine-tuned top (`knowledge.encoder_tail`), cached."""
         key = (tail.key, text)
         with self._lock:
-            cached = self._tuned_cache.get(key)
-            if cached is not None:
-                self._tuned_cache.move_to_end(key)
-                return cached
+            cached = _recall(self._tuned_cache, key)
+        if cached is not None:
+            return cached
         self.embed_query(text)  # the shipped view first: it keeps the shared-layer states
         with self._lock:
-            state = self._states.get(text)
+            state = _recall(self._states, text)
         states = [state] if state is not None else self.lower_states([text])
         vector = self.upper(states, tail)[0]
-        vector.flags.writeable = False
         with self._lock:
-            _bounded_put(self._tuned_cache, key, vector, QUERY_CACHE_SIZE)
+            _remember(self._tuned_cache, key, vector, QUERY_CACHE_SIZE)
         return vector
 
     def embed_tuned(self, texts: Sequence[str], tail: EncoderTail) -> np.ndarray:
@@ -164,20 +161,14 @@ class DenseEmbedder:
         if not missing:
             return
         states = self.lower_states(missing)
-        views = [(None, self.upper(states))] + [(tail, self.upper(states, tail)) for tail in tails]
+        shipped = self.upper(states)
+        tuned = [(tail.key, self.upper(states, tail)) for tail in tails]
         with self._lock:
-            for tail, vectors in views:
+            for text, vector in zip(missing, shipped, strict=True):
+                _remember(self._cache, text, vector, QUERY_CACHE_SIZE)
+            for key, vectors in tuned:
                 for text, vector in zip(missing, vectors, strict=True):
-                    if tail is None:
-                        self._remember(text, vector)
-                    else:
-                        vector.flags.writeable = False
-                        _bounded_put(self._tuned_cache, (tail.key, text), vector, QUERY_CACHE_SIZE)
-
-    def _remember(self, text: str, vector: np.ndarray) -> None:
-        """Cache one query vector as the newest entry, within the LRU bound (lock held)."""
-        vector.flags.writeable = False  # shared by every caller of the cache
-        _bounded_put(self._cache, text, vector, QUERY_CACHE_SIZE)
+                    _remember(self._tuned_cache, (key, text), vector, QUERY_CACHE_SIZE)
 
     def clear_cache(self) -> None:
         """Forget the cached query vectors (benchmarks time cold queries with it)."""
@@ -187,8 +178,19 @@ class DenseEmbedder:
             self._states.clear()
 
 
-def _bounded_put(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
-    """Store `value` as the newest entry of an LRU dict, dropping the oldest beyond `size`."""
+def _recall(cache: OrderedDict[Any, Any], key: Any) -> Any:
+    """An LRU dict's entry (now the newest), or None (lock held)."""
+    value = cache.get(key)
+    if value is not None:
+        cache.move_to_end(key)
+    return value
+
+
+def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
+    """Store `value` as the newest entry of an LRU dict, dropping the oldest beyond `size`
+    (lock held). Cached vectors are shared by every caller, so they become read-only."""
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
     cache[key] = value
     cache.move_to_end(key)
     while len(cache) > size:

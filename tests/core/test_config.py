@@ -24,6 +24,7 @@ def test_defaults_live_under_brain_home(isolated_env: Path) -> None:
     )
     assert weights == (0.30, 0.30, 0.20, 0.10, 0.10)
     assert settings.path("qdrant") == isolated_env / "qdrant"
+    assert settings.training.tune_encoder is False  # opt-in: minutes per fit, see README
 
 
 def test_file_in_home_is_read_and_env_wins(
@@ -98,3 +99,13 @@ def test_secrets_are_never_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "very-secret" not in rendered
     assert settings.slack.bot_token is not None
     assert settings.slack.bot_token.get_secret_value() == "xoxb-very-secret"
+
+
+def test_encoder_tuning_is_switched_by_file_or_environment(
+    isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    isolated_env.mkdir(parents=True)
+    (isolated_env / "brain.toml").write_text("[training]\ntune_encoder = true\n", encoding="utf-8")
+    assert load_settings().training.tune_encoder is True
+    monkeypatch.setenv("BRAIN_TUNE_ENCODER", "0")
+    assert load_settings().training.tune_encoder is False

@@ -476,17 +476,16 @@ class SemanticScorer:
         )
         chars = char_vectorizer.fit_transform(texts)
         words = word_vectorizer.fit_transform(texts)
-        examples = int(((y != none_label) & (w >= 1.0)).sum())
-        tuning = (
-            embedder is not None
-            and tune
-            and len(negatives) >= MIN_NEGATIVES
-            and examples >= TUNE_MIN_EXAMPLES
-        )
+        example_count = int(((y != none_label) & (w >= 1.0)).sum())
         tail: EncoderTail | None = None
         retune: Callable[[np.ndarray], np.ndarray] | None = None
         dense: np.ndarray | None = None
-        if embedder is not None and tuning:
+        if (
+            embedder is not None
+            and tune
+            and len(negatives) >= MIN_NEGATIVES
+            and example_count >= TUNE_MIN_EXAMPLES
+        ):
             states = embedder.lower_states(texts)
             tail = embedder.train_tail(states, y, w)
             dense = embedder.upper(states, tail)

@@ -61,3 +61,39 @@ def test_the_shipped_calibration_is_used_until_the_home_has_its_own(home: Path) 
     (home / "brain.toml").write_text("[training]\nshipped = false\n", encoding="utf-8")
     with Brain.open() as brain:
         assert brain.calibration.status.startswith("default")
+
+
+def _travel_desk(examples: int) -> str:
+    """A YAML controller with `examples` templated travel requests."""
+    things = ["flight", "hotel booking", "train ticket", "visa letter", "rental car", "per diem"]
+    frames = [
+        "my {} is wrong",
+        "can you change the {}",
+        "the {} did not come through",
+        "who approves the {}",
+        "question about my {}",
+        "I need a {} for next week",
+        "cancel the {} please",
+        "is the {} confirmed",
+    ]
+    texts = [frame.format(thing) for thing in things for frame in frames]
+    texts = (texts * (examples // len(texts) + 1))[:examples]
+    lines = "\n".join(f"  - {json.dumps(f'{t} ({i})')}" for i, t in enumerate(texts))
+    return (
+        "name: travel\nlabel: Travel desk\ndescription: Business trips, bookings and visas.\n"
+        f"keywords: [travel, flight, hotel]\nexamples:\n{lines}\nhandler: none\n"
+    )
+
+
+def test_tune_encoder_makes_the_brain_read_through_a_tuned_encoder(home: Path) -> None:
+    (home / "controllers").mkdir(exist_ok=True)
+    (home / "controllers" / "travel.yaml").write_text(_travel_desk(200), encoding="utf-8")
+    config = home / "brain.toml"
+    config.write_text("[training]\nshipped = false\n", encoding="utf-8")
+    with Brain.open() as brain:
+        assert brain.semantic_model.tail is None  # off by default
+    config.write_text("[training]\nshipped = false\ntune_encoder = true\n", encoding="utf-8")
+    with Brain.open() as brain:
+        assert brain.semantic_model.tail is not None
+        decision = brain.decide(Message("please book me a hotel and a flight to Lyon"))
+    assert decision.candidates[0] == "travel"

@@ -1,6 +1,7 @@
 """Routing benchmark (issue 3): the brain vs seed 002's method vs semantic-router, side by side.
 
-    python benchmarks/routing.py [--clinc DIR] [--devset FILE] [--levels intent,domain]
+    python benchmarks/routing.py [--clinc DIR] [--devset FILE] [--devset-tickets FILE]
+        [--levels intent,domain]
         [--tune-encoder on|off|both] [--skip-semantic-router] [--controllers-scaling 10,100,1000]
         [--json OUT]
 
@@ -12,7 +13,8 @@
    By default the brain fine-tunes MiniLM's top layers on train (`--tune-encoder`, the
    product's `[training] tune_encoder`): CLINC has 100 examples per intent.
 2. The development set (benchmarks/data/devset.jsonl) on the seven built-in controllers in a
-   fresh home (sample KB ingested): right controller, out-of-scope + vague not routed, urgent
+   fresh home (sample KB ingested, the tickets its messages refer to imported from
+   benchmarks/data/devset_tickets.jsonl): right controller, out-of-scope + vague not routed, urgent
    escalated, wrongly escalated; the same baselines built from the controllers' examples.
 3. Decision latency p50 / p99 per tier, and its growth with 10 / 100 / 1,000 synthesised
    controllers (CLINC intents, split into paraphrase groups for 1,000).
@@ -216,7 +218,7 @@ def print_reliability(metrics: dict[str, Any]) -> None:
 
 
 # -- development set ---------------------------------------------------------------------
-def devset(path: Path, skip_router: bool) -> dict[str, Any]:
+def devset(path: Path, skip_router: bool, tickets: Path | None = None) -> dict[str, Any]:
     from brain.calibration import Calibrator, reliability_table
     from brain.config import load_settings
     from controllers.registry import ControllerRegistry
@@ -226,6 +228,8 @@ def devset(path: Path, skip_router: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="routing-devset-") as home:
         settings = load_settings({**os.environ, "BRAIN_HOME": home})
         log(f"dev set: {len(rows)} rows on the built-in controllers (fresh home)")
+        if tickets is not None and tickets.is_file():
+            log(f"dev set: {import_tickets(tickets, settings)} tickets imported from {tickets}")
         report = evaluate(rows, settings=settings, progress=log)
         registry = ControllerRegistry.load(settings)
         examples = [LabelledRow(str(e), c.name) for c in registry.all() for e in c.examples]
@@ -304,6 +308,20 @@ def devset(path: Path, skip_router: bool) -> dict[str, Any]:
             f"{b.accuracy:>9.3f}"
         )
     return {"systems": systems, "end_to_end": end_to_end(records)}
+
+
+def import_tickets(path: Path, settings: Any) -> int:
+    """The tickets the dev set's messages refer to, as a deployment's ticket store holds them
+    (without them the ticket controller's dry-run rightly fails: "ticket ... was not found")."""
+    from controllers.services import TICKETS_FILE
+    from controllers.tickets import TicketStore
+
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    store = TicketStore(settings.path(TICKETS_FILE))
+    try:
+        return len(store.import_records(records))
+    finally:
+        store.release()
 
 
 def end_to_end(records: Sequence[dict[str, Any]], gap_s: float = 0.05) -> dict[str, Any]:
@@ -427,6 +445,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--devset", type=Path, default=REPO / "benchmarks" / "data" / "devset.jsonl"
     )
+    parser.add_argument(
+        "--devset-tickets",
+        type=Path,
+        default=REPO / "benchmarks" / "data" / "devset_tickets.jsonl",
+        help="tickets the dev set refers to, imported into its home first",
+    )
     parser.add_argument("--levels", default="intent,domain", help="CLINC levels ('' to skip)")
     parser.add_argument(
         "--tune-encoder",
@@ -456,7 +480,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.clinc, level, args.skip_semantic_router, tunings
         )
     if not args.skip_devset and args.devset.is_file():
-        figures["devset"] = devset(args.devset, args.skip_semantic_router)
+        figures["devset"] = devset(args.devset, args.skip_semantic_router, args.devset_tickets)
     sizes = [int(s) for s in args.controllers_scaling.split(",") if s.strip()]
     if sizes and (args.clinc / "train.jsonl").is_file():
         figures["scaling"] = scaling(args.clinc, sizes)

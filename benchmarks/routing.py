@@ -326,8 +326,7 @@ def import_tickets(path: Path, settings: Any) -> int:
 
 def end_to_end(records: Sequence[dict[str, Any]], gap_s: float = 0.05) -> dict[str, Any]:
     """Fast-path decisions timed whole (their query embedding not cached), against one query
-    embedding of the same texts, alternating, with a short gap between messages as in chat
-    (back to back, the decision log's write-behind thread competes for the GIL)."""
+    embedding of the same texts, alternating, with a short gap between messages as in chat."""
     from brain.config import load_settings
     from brain.engine import Brain
     from brain.types import Message

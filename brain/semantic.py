@@ -12,10 +12,10 @@ How (no LLM, a few numpy products per query, whatever the number of controllers)
   segmenter) plus word 1-2-gram TF-IDF;
 - P(controller | text) is a product of experts: a multinomial logistic regression on the
   embedding (on the TF-IDF without the dense model) times a multinomial naive Bayes on the
-  TF-IDF, weighted w : 1 - w in log space, w = ENSEMBLE_WEIGHT[language of the text] (MiniLM
-  is an English model: on Chinese its embedding is weak and the n-grams carry more). The naive
-  Bayes fits in
-  one sparse product and is kept sparse, so 1,000 controllers stay cheap in memory and time;
+  TF-IDF, weighted w : 1 - w in log space, w = ENSEMBLE_WEIGHT[language of the text] with the
+  dense model (MiniLM is an English model: on Chinese its embedding is weak and the n-grams
+  carry more), else the English weight. The naive Bayes fits in one sparse product and is kept
+  sparse, so 1,000 controllers stay cheap in memory and time;
 - out-of-scope gate: how far the text is from everything the controllers were described with.
   With negative examples (texts no controller should take: `negatives=`,
   `<cache_dir>/negatives.jsonl`, else the shipped `brain/data/semantic_negatives.jsonl`;
@@ -316,8 +316,12 @@ class _FastTfidf:
         )
 
 
-def ensemble_weights(texts: Sequence[str]) -> np.ndarray:
-    """The logistic expert's weight for each text, by its language."""
+def ensemble_weights(texts: Sequence[str], dense: bool) -> np.ndarray:
+    """The logistic expert's weight for each text: by its language when that expert reads the
+    MiniLM embedding, the English weight when it reads the TF-IDF (the weights were chosen
+    for MiniLM's weakness on Chinese)."""
+    if not dense:
+        return np.full(len(texts), ENSEMBLE_WEIGHT["en"])
     return np.array([ENSEMBLE_WEIGHT[detect_language(t)] for t in texts])
 
 
@@ -522,9 +526,8 @@ class SemanticScorer:
         oos_model = None
         declare_threshold = CONFORMAL_DECLARE_THRESHOLD
         if len(negatives) >= MIN_NEGATIVES:
-            oos_model, out_of_fold = _fit_oos_model(
-                views, y, w, ensemble_weights(texts), classes, none_label, retune
-            )
+            mix = ensemble_weights(texts, dense is not None)
+            oos_model, out_of_fold = _fit_oos_model(views, y, w, mix, classes, none_label, retune)
             examples = out_of_fold[(y != none_label) & (w >= 1.0)]
             declare_threshold = float(np.quantile(examples, 1.0 - DECLARE_RATE))
         scorer = cls(
@@ -567,7 +570,9 @@ class SemanticScorer:
     def analyse_many(self, texts: Sequence[str]) -> list[SemanticDetail]:
         """Scores and their parts for several texts (batched)."""
         views = self._views(texts)
-        probabilities = self.ensemble.proba(views.view, views.tfidf, ensemble_weights(texts))
+        probabilities = self.ensemble.proba(
+            views.view, views.tfidf, ensemble_weights(texts, self.dense)
+        )
         cosines = _cosines(views.space, self.reference)
         nearest = cosines.max(axis=1)
         if self.oos_model is not None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from brain.config import load_settings
-from brain.semantic import SemanticScorer
+from brain.semantic import SemanticScorer, ensemble_weights
 from controllers.declarative import DeclarativeController
 from knowledge.embedder import get_dense_embedder
 
@@ -68,6 +68,15 @@ def test_sparse_only_scorer_ranks_and_caches(
     assert again.score("toner") == pytest.approx(scorer.score("toner"))
     # Unrelated text is further from every controller than a close paraphrase.
     assert max(scorer.score("zebra migration documentary").values()) < scores["printer"]
+
+
+def test_chinese_text_leans_on_the_ngrams_only_when_minilm_is_the_other_expert() -> None:
+    texts = ["the printer keeps jamming", "打印机卡纸了", "打印机 toner 没了，printer 不能用"]
+    english, chinese, mixed = ensemble_weights(texts, dense=True)
+    assert chinese < english and mixed < english  # MiniLM is an English model
+    # Without the dense model both experts read n-grams: every language weighs the same.
+    assert len(set(ensemble_weights(texts, dense=False).tolist())) == 1
+    assert ensemble_weights(texts, dense=False)[0] == english
 
 
 def test_negatives_gate_out_of_scope(tmp_path: Path) -> None:

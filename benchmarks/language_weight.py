@@ -44,6 +44,7 @@ def main() -> int:
     from brain.training import SHIPPED_TRAINING
     from controllers.registry import ControllerRegistry
     from knowledge.embedder import DenseEmbedder, _load_model
+    from knowledge.language import detect_language
 
     english = semantic.ENSEMBLE_WEIGHT["en"]
     with tempfile.TemporaryDirectory(prefix="language-weight-") as home:
@@ -74,7 +75,7 @@ def main() -> int:
             ):
                 best = scorer.names[int(np.argmax(detail.probabilities))]
                 said = "oos" if detail.out_of_scope >= 0.5 else best
-                counts = right[(weight, semantic.detect_language(row["text"]))]
+                counts = right[(weight, detect_language(row["text"]))]
                 counts["rows"] += 1
                 counts["right"] += said == row["controller"]
         print(f"weight {weight}: done", file=sys.stderr, flush=True)

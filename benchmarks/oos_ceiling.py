@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +33,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 RECALL_WANTED = 65
 PRECISION_WANTED = 0.9
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
 def ceiling(score: np.ndarray, out_of_scope: np.ndarray) -> tuple[float, int, int]:
@@ -96,7 +99,6 @@ def main() -> int:
     train, _ = read_rows(args.clinc / "train.jsonl", args.level)
     val, _ = read_rows(args.clinc / "val.jsonl", args.level)
     embedder = DenseEmbedder(_load_model)
-    log: Callable[[str], None] = lambda message: print(message, file=sys.stderr, flush=True)  # noqa: E731
 
     log(f"fitting the brain's semantic scorer on {len(train)} train rows")
     controllers, _ = controllers_from_rows(train)

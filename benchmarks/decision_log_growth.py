@@ -11,7 +11,6 @@ Run: `.venv/bin/python benchmarks/decision_log_growth.py [--rounds 8]`
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -32,10 +31,11 @@ def main() -> int:
 
     from brain.config import load_settings
     from brain.engine import Brain
+    from brain.labelled import read_rows
     from brain.types import Message
 
-    lines = args.devset.read_text(encoding="utf-8").splitlines()
-    texts = [str(json.loads(line)["text"]) for line in lines if line][::8]
+    rows, _ = read_rows(args.devset, "controller")
+    texts = [row.text for row in rows][::8]
     with tempfile.TemporaryDirectory(prefix="log-growth-") as home:
         settings = load_settings({**os.environ, "BRAIN_HOME": home})
         with Brain.open(settings) as brain:

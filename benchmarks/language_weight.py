@@ -16,7 +16,6 @@ Run: `.venv/bin/python benchmarks/language_weight.py [--weights 0.85,0.7,0.6,0.5
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -41,7 +40,8 @@ def main() -> int:
 
     import brain.semantic as semantic
     from brain.config import load_settings
-    from brain.training import SHIPPED_TRAINING
+    from brain.labelled import read_rows
+    from brain.training import LABEL_FIELD, SHIPPED_TRAINING, TrainingData
     from controllers.registry import ControllerRegistry
     from knowledge.embedder import DenseEmbedder, _load_model
     from knowledge.language import detect_language
@@ -50,34 +50,25 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="language-weight-") as home:
         settings = load_settings({**os.environ, "BRAIN_HOME": home})
         controllers = ControllerRegistry.load(settings).all()
-    rows = [json.loads(line) for line in SHIPPED_TRAINING.read_text("utf-8").splitlines() if line]
+    rows, _ = read_rows(SHIPPED_TRAINING, LABEL_FIELD)
     fold_of = np.random.default_rng(0).integers(0, FOLDS, len(rows))
     embedder = DenseEmbedder(_load_model)
     right: dict[tuple[float, str], Counter[str]] = defaultdict(Counter)
     for weight in weights:
         semantic.ENSEMBLE_WEIGHT = {"en": english, "mixed": weight, "zh": weight}
         for fold in range(FOLDS):
-            examples: dict[str, list[str]] = defaultdict(list)
-            negatives: list[str] = []
-            for row, row_fold in zip(rows, fold_of, strict=True):
-                if row_fold == fold:
-                    continue
-                if row["controller"] == "oos":
-                    negatives.append(row["text"])
-                else:
-                    examples[row["controller"]].append(row["text"])
+            fit = TrainingData()
+            fit.add([row for row, row_fold in zip(rows, fold_of, strict=True) if row_fold != fold])
             scorer = semantic.SemanticScorer.fit(
-                controllers, embedder, negatives=negatives, extra_examples=examples
+                controllers, embedder, negatives=fit.negatives, extra_examples=fit.examples
             )
             held = [row for row, row_fold in zip(rows, fold_of, strict=True) if row_fold == fold]
-            for row, detail in zip(
-                held, scorer.analyse_many([r["text"] for r in held]), strict=True
-            ):
+            for row, detail in zip(held, scorer.analyse_many([r.text for r in held]), strict=True):
                 best = scorer.names[int(np.argmax(detail.probabilities))]
-                said = "oos" if detail.out_of_scope >= 0.5 else best
-                counts = right[(weight, detect_language(row["text"]))]
+                said = None if detail.out_of_scope >= 0.5 else best
+                counts = right[(weight, detect_language(row.text))]
                 counts["rows"] += 1
-                counts["right"] += said == row["controller"]
+                counts["right"] += said == row.label
         print(f"weight {weight}: done", file=sys.stderr, flush=True)
 
     print(

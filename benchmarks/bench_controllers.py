@@ -53,10 +53,10 @@ def _context(text: str, services: Any, entities: dict[str, list[str]]) -> Any:
 
 
 def bench_dry_runs(rows: list[dict[str, Any]]) -> None:
-    from brain.config import load_settings
     from brain.intent.entities import extract_entities
     from controllers.registry import ControllerRegistry
     from controllers.services import build_services
+    from core.config import load_settings
     from knowledge import open_knowledge
 
     settings = load_settings()

@@ -28,7 +28,7 @@ from brain.intent.entities import extract_entities
 from brain.intent.recognizers import KeywordRecognizer, SemanticRecognizer, Vote
 from brain.intent.taxonomy import intent_group
 from brain.intent.vote import vote
-from brain.types import Message
+from core.records import Message
 
 Recognize = Callable[[str], tuple[str, str, str]]  # text -> (intent, urgency, group)
 

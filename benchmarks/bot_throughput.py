@@ -33,7 +33,7 @@ from slack_bolt.async_app import AsyncApp  # noqa: E402
 
 from bot.app import SlackBot, build_bot, web_client  # noqa: E402
 from bot.server import EVENTS_PATH, http_app  # noqa: E402
-from brain.config import Settings, load_settings  # noqa: E402
+from core.config import Settings, load_settings  # noqa: E402
 from tests.bot import slack_payloads as p  # noqa: E402
 from tests.fakes.slack_api import FakeSlackAPI  # noqa: E402
 
@@ -184,7 +184,7 @@ def check_replies(fake: FakeSlackAPI, plan: list[tuple[dict[str, Any], int]]) ->
 def prepare_home(home: Path) -> None:
     """A brain home with the sample KB ingested and models warm (first ask loads MiniLM)."""
     from brain.engine import Brain
-    from brain.types import Message
+    from core.records import Message
 
     os.environ["BRAIN_HOME"] = str(home)
     with Brain.open(load_settings()) as brain:

@@ -29,10 +29,10 @@ def main() -> int:
     parser.add_argument("--devset", type=Path, default=REPO / "benchmarks/data/devset.jsonl")
     args = parser.parse_args()
 
-    from brain.config import load_settings
     from brain.engine import Brain
     from brain.labelled import read_rows
-    from brain.types import Message
+    from core.config import load_settings
+    from core.records import Message
 
     rows, _ = read_rows(args.devset, "controller")
     texts = [row.text for row in rows][::8]

@@ -39,12 +39,12 @@ def main() -> int:
     weights = [float(w) for w in args.weights.split(",") if w.strip()]
 
     import brain.semantic as semantic
-    from brain.config import load_settings
     from brain.labelled import read_rows
     from brain.training import LABEL_FIELD, SHIPPED_TRAINING, TrainingData
     from controllers.registry import ControllerRegistry
-    from knowledge.embedder import DenseEmbedder, _load_model
-    from knowledge.language import detect_language
+    from core.config import load_settings
+    from core.text.embedder import DenseEmbedder, _load_model
+    from core.text.language import detect_language
 
     english = semantic.ENSEMBLE_WEIGHT["en"]
     with tempfile.TemporaryDirectory(prefix="language-weight-") as home:

@@ -94,7 +94,7 @@ def main() -> int:
     from brain.evaluation import controllers_from_rows
     from brain.labelled import read_rows
     from brain.semantic import SemanticScorer
-    from knowledge.embedder import DenseEmbedder, _load_model
+    from core.text.embedder import DenseEmbedder, _load_model
 
     train, _ = read_rows(args.clinc / "train.jsonl", args.level)
     val, _ = read_rows(args.clinc / "val.jsonl", args.level)

@@ -38,11 +38,11 @@ from pathlib import Path
 
 import numpy as np
 
+from core.text.embedder import DenseEmbedder, get_dense_embedder
+from core.text.language import detect_language
 from knowledge import SAMPLE_DIR
 from knowledge.chunk import Chunk, point_id
-from knowledge.embedder import DenseEmbedder, get_dense_embedder
 from knowledge.ingest import Ingestor
-from knowledge.language import detect_language
 from knowledge.manifest import DocManifest
 from knowledge.skill import ANSWER_KINDS, KnowledgeSkill
 from knowledge.store import KnowledgeStore, Mode

@@ -76,7 +76,7 @@ def read_clinc(folder: Path, split: str, level: str) -> list[LabelledRow]:
 
 
 def _embedder() -> Any:
-    from knowledge.embedder import get_dense_embedder
+    from core.text.embedder import get_dense_embedder
 
     return get_dense_embedder()
 
@@ -220,8 +220,8 @@ def print_reliability(metrics: dict[str, Any]) -> None:
 # -- development set ---------------------------------------------------------------------
 def devset(path: Path, skip_router: bool, tickets: Path | None = None) -> dict[str, Any]:
     from brain.calibration import Calibrator, reliability_table
-    from brain.config import load_settings
     from controllers.registry import ControllerRegistry
+    from core.config import load_settings
 
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     rows = [LabelledRow(r["text"], normalise_label(r["controller"])) for r in records]
@@ -327,9 +327,9 @@ def import_tickets(path: Path, settings: Any) -> int:
 def end_to_end(records: Sequence[dict[str, Any]], gap_s: float = 0.05) -> dict[str, Any]:
     """Fast-path decisions timed whole (their query embedding not cached), against one query
     embedding of the same texts, alternating, with a short gap between messages as in chat."""
-    from brain.config import load_settings
     from brain.engine import Brain
-    from brain.types import Message
+    from core.config import load_settings
+    from core.records import Message
 
     texts = [str(r["text"]) for r in records]
     embed_ms: list[float] = []
@@ -386,7 +386,7 @@ def synthesise(folder: Path, count: int, per_controller: int) -> list[LabelledRo
 
 
 def scaling(folder: Path, sizes: Sequence[int], queries: int = 200) -> dict[str, Any]:
-    from brain.types import Message
+    from core.records import Message
 
     val = [r.text for r in read_clinc(folder, "val", "intent")][:queries]
     embedder = _embedder()

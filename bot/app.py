@@ -2,7 +2,7 @@
 
 Every listener acknowledges at once and hands slow work (the brain, Web API calls) to tracked
 background tasks, so Slack gets its answer well inside 3 seconds even when the brain is slow.
-`bot/` holds no routing logic: it turns payloads into `brain.types.Message` and renders replies.
+`bot/` holds no routing logic: it turns payloads into `core.records.Message` and renders replies.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.listeners import register_all
 from bot.services import BotServices
-from brain.config import ConfigError, Settings
 from brain.conversation import BrainAPI
+from core.config import ConfigError, Settings
 
 log = logging.getLogger(__name__)
 

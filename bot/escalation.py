@@ -20,8 +20,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 from tinydb import Query
 
 from bot.blocks import alert_blocks, escape, fallback_text, resolved_blocks
-from brain.config import SlackConfig
-from brain.storage import file_lock, open_db
+from core.config import SlackConfig
+from core.storage import file_lock, open_db
 
 log = logging.getLogger(__name__)
 

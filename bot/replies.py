@@ -16,7 +16,7 @@ from bot.blocks import escape, fallback_text, reply_blocks, reroute_prompt_block
 from bot.services import BotServices
 from bot.state import MessageLink
 from brain.conversation import Reply
-from brain.types import Message
+from core.records import Message
 
 log = logging.getLogger(__name__)
 

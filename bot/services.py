@@ -12,8 +12,8 @@ from typing import ParamSpec, TypeVar
 from bot.escalation import Escalations
 from bot.state import EventLedger, MessageLinks
 from bot.work import Background
-from brain.config import Settings
 from brain.conversation import BrainAPI, Conversation
+from core.config import Settings
 
 P = ParamSpec("P")
 T = TypeVar("T")

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from brain.storage import file_lock, open_db
+from core.storage import file_lock, open_db
 
 #: How many taken event ids are remembered (memory and disk).
 MAX_EVENTS = 20_000

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from brain.errors import UnknownDecision
-from brain.types import Decision, Message
+from core.errors import UnknownDecision
+from core.records import Decision, Message
 
 ReplyKind = Literal["answer", "clarify", "fallback", "feedback", "explain", "help", "error"]
 FeedbackKind = Literal["confirm", "reject", "correct"]

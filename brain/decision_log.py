@@ -10,7 +10,7 @@ slower as the log grows. The log is therefore split:
 - ``decisions/latest/XX.json``: (user, channel) -> the latest decision id.
 
 A write touches one shard plus three small buckets, whatever the size of the log. All files go
-through `brain.storage.open_db` (atomic, crash-safe writes). Writes are batched by a background
+through `core.storage.open_db` (atomic, crash-safe writes). Writes are batched by a background
 writer so that a decision never waits for fsync; a crash can lose only what was queued in the
 last moments (normally a few milliseconds' worth), never a file.
 """
@@ -31,9 +31,9 @@ from typing import Any
 from tinydb import Query, TinyDB
 from tinydb.table import Table
 
-from brain.errors import UnknownDecision
-from brain.storage import file_lock, open_db
-from brain.types import Decision
+from core.errors import UnknownDecision
+from core.records import Decision
+from core.storage import file_lock, open_db
 
 #: Decisions per shard file; keeps each rewrite around a megabyte at most.
 DEFAULT_SHARD_SIZE = 200

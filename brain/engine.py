@@ -22,12 +22,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from brain.calibration import rival_margin, top_two
-from brain.config import Settings, load_settings
 from brain.decision_log import DecisionLog
-from brain.errors import UnknownController
 from brain.explain import explain_decision
 from brain.feedback import FeedbackService
-from brain.llm_calls import LLMCallCount, count_llm_calls
 from brain.memory import (
     MemoryMatch,
     MemoryRing,
@@ -49,14 +46,17 @@ from brain.signals.keyword import KeywordHits
 from brain.signals.knowledge import id_domains, knowledge_signal
 from brain.signals.memory import memory_signal
 from brain.signals.session import SessionCache, SessionEntry
-from brain.types import Decision, DryRunRecord, IntentResult, Message
+from core.config import Settings, load_settings
+from core.errors import UnknownController
+from core.llm_calls import LLMCallCount, count_llm_calls
+from core.records import Decision, DryRunRecord, IntentResult, Message
 
 if TYPE_CHECKING:
     from brain.intent import IntentRecognizer
-    from brain.llm import LLMClient
     from controllers.base import Controller, ControllerContext, ControllerServices
     from controllers.registry import ControllerRegistry
-    from knowledge.embedder import DenseEmbedder
+    from core.llm import LLMClient
+    from core.text.embedder import DenseEmbedder
     from knowledge.skill import KnowledgeSkill
 
 log = logging.getLogger(__name__)
@@ -243,7 +243,7 @@ class Brain:
         if not self._llm_opened:
             with self._lock:
                 if not self._llm_opened:
-                    from brain.llm import LLMClient
+                    from core.llm import LLMClient
 
                     self._llm = LLMClient.from_settings(self.settings.llm)
                     self._llm_opened = True
@@ -255,7 +255,7 @@ class Brain:
         if not self._embedder_opened:
             with self._lock:
                 if not self._embedder_opened:
-                    from knowledge.embedder import get_dense_embedder
+                    from core.text.embedder import get_dense_embedder
 
                     self._embedder = get_dense_embedder(self.settings)
                     self._embedder_opened = True
@@ -758,7 +758,7 @@ class Brain:
         )
 
     def get_decision(self, decision_id: str) -> Decision:
-        """A logged decision; raises brain.errors.UnknownDecision."""
+        """A logged decision; raises core.errors.UnknownDecision."""
         return self.log.get(decision_id)
 
     def last_decision(self, user: str, channel: str) -> Decision | None:

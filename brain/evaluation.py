@@ -45,13 +45,13 @@ from brain.calibration import (
     rival_margin,
     top_two,
 )
-from brain.config import Settings, load_settings
 from brain.labelled import LabelledRow
+from core.config import Settings, load_settings
 
 if TYPE_CHECKING:
     from brain.engine import Brain
-    from brain.types import Decision
     from controllers.declarative import DeclarativeController
+    from core.records import Decision
 
 log = logging.getLogger(__name__)
 
@@ -301,7 +301,7 @@ def decide_rows(
     what: str = "test",
 ) -> list[Outcome]:
     """Run `Brain.decide` on every row; labels are mapped to controller names via `names`."""
-    from brain.types import Message
+    from core.records import Message
 
     labels = {v: k for k, v in (names or {}).items()}
     outcomes: list[Outcome] = []
@@ -472,7 +472,7 @@ def evaluate(
 
 def _warm(brain: Brain, progress: Callable[[str], None] | None) -> None:
     """Fit (or load) the semantic model before timing decisions."""
-    from brain.types import Message
+    from core.records import Message
 
     if progress is not None:
         progress(f"fitting the semantic model on {len(brain.registry)} controllers")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from brain.signals.combine import SIGNALS
-from brain.types import Decision
+from core.records import Decision
 
 
 def explain_decision(decision: Decision) -> dict[str, Any]:

@@ -15,9 +15,9 @@ from typing import Any, Literal
 import numpy as np
 
 from brain.decision_log import DecisionLog
-from brain.errors import InvalidFeedback, UnknownController
 from brain.memory import MemoryRing
-from brain.types import Decision
+from core.errors import InvalidFeedback, UnknownController
+from core.records import Decision
 
 FeedbackKind = Literal["confirm", "reject", "correct"]
 KINDS: tuple[str, ...] = ("confirm", "reject", "correct")

@@ -34,9 +34,9 @@ from tinydb import Query
 
 from brain.routing import is_chinese
 from brain.signals.session import SessionCache, SessionEntry
-from brain.storage import file_lock, open_db
-from brain.types import Decision
-from knowledge.sparse import char_ngrams
+from core.records import Decision
+from core.storage import file_lock, open_db
+from core.text.sparse import char_ngrams
 
 CORRECTION_WRONG = -0.15
 CORRECTION_RIGHT = 0.10

@@ -22,8 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from brain.config import RoutingConfig
-from brain.types import DryRunRecord, Outcome, Tier
+from core.config import RoutingConfig
+from core.records import DryRunRecord, Outcome, Tier
 
 #: A candidate below this confidence is not worth offering in a clarification question.
 VIABLE_MIN = 0.2

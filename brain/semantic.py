@@ -8,7 +8,7 @@ How (no LLM, a few numpy products per query, whatever the number of controllers)
 - two views of every text: the MiniLM sentence embedding (when the dense model is there;
   optionally with its top layers fine-tuned on the controllers' texts, see "tuned encoder"
   below) and
-  character 2-4-gram (`knowledge.sparse.char_ngrams`, language-agnostic: Chinese needs no
+  character 2-4-gram (`core.text.sparse.char_ngrams`, language-agnostic: Chinese needs no
   segmenter) plus word 1-2-gram TF-IDF;
 - P(controller | text) is a product of experts: a multinomial logistic regression on the
   embedding (on the TF-IDF without the dense model) times a multinomial naive Bayes on the
@@ -34,7 +34,7 @@ How (no LLM, a few numpy products per query, whatever the number of controllers)
 
 Tuned encoder (`tune=True`; `[training] tune_encoder = true` / BRAIN_TUNE_ENCODER=1): with at
 least TUNE_MIN_EXAMPLES example texts and MIN_NEGATIVES negatives, the top layers of MiniLM are
-fine-tuned to tell the controllers (and "none") apart (`knowledge.encoder_tail`). With many
+fine-tuned to tell the controllers (and "none") apart (`core.text.encoder_tail`). With many
 examples (CLINC150) this lifts the semantic model past what a fixed encoder's features allow.
 The shared lower layers run once per query for both the knowledge base and this view, so it
 costs a third of an embedding per decision. The out-of-scope model's out-of-fold features come
@@ -63,13 +63,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import scipy.sparse as sp
 
-from knowledge.language import detect_language
-from knowledge.sparse import char_ngrams
+from core.text.language import detect_language
+from core.text.sparse import char_ngrams
 
 if TYPE_CHECKING:
     from controllers.base import Controller
-    from knowledge.embedder import DenseEmbedder
-    from knowledge.encoder_tail import EncoderTail
+    from core.text.embedder import DenseEmbedder
+    from core.text.encoder_tail import EncoderTail
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ SHORT_TEXT_WEIGHT = 0.5
 #: Inverse regularisation of the logistic regression.
 CLASSIFIER_C = 10.0
 #: Weight of the logistic regression's log-probabilities in the product of experts, by the
-#: text's language (`knowledge.language.detect_language`). English: chosen on an 80/20 split of
+#: text's language (`core.text.language.detect_language`). English: chosen on an 80/20 split of
 #: CLINC150 train. Chinese and mixed: 5-fold cross-validation on the shipped training rows
 #: (`benchmarks/language_weight.py`, negatives included): zh rows right 77.1% at 0.85, 85.9% at
 #: 0.7, 87.6% at 0.5; mixed rows 98.0%, 100%, 97.0% (99 rows); en rows 90.0% to 89.4%.
@@ -164,7 +164,7 @@ def cache_key(
     tune: bool = False,
 ) -> str:
     """Hash of everything the fitted model depends on."""
-    from knowledge import encoder_tail
+    from core.text import encoder_tail
 
     extra = extra or {}
     content = {

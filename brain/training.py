@@ -18,8 +18,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from brain.config import Settings
 from brain.labelled import LabelledFileError, LabelledRow, read_rows
+from core.config import Settings
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from controllers.base import ControllerResult
 
 if TYPE_CHECKING:
-    from brain.llm import LLMClient
+    from core.llm import LLMClient
     from knowledge.skill import KnowledgeSkill
     from knowledge.types import Definition, Hit
 

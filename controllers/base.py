@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from brain.llm import LLMClient
     from controllers.tickets import TicketStore
+    from core.llm import LLMClient
     from knowledge.skill import KnowledgeSkill
 
 

@@ -21,7 +21,7 @@ from controllers.declarative import validate_name
 from controllers.yaml_loader import load_yaml_controllers
 
 if TYPE_CHECKING:
-    from brain.config import Settings
+    from core.config import Settings
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class ControllerRegistry:
     ) -> ControllerRegistry:
         """Discover the entry-point controllers and the YAML ones of `settings.home`."""
         if settings is None:
-            from brain.config import load_settings
+            from core.config import load_settings
 
             settings = load_settings()
         registry = cls()

@@ -8,8 +8,8 @@ from controllers.base import ControllerServices
 from controllers.tickets import TicketStore
 
 if TYPE_CHECKING:
-    from brain.config import Settings
-    from brain.llm import LLMClient
+    from core.config import Settings
+    from core.llm import LLMClient
     from knowledge.skill import KnowledgeSkill
 
 TICKETS_FILE = "tickets.json"

@@ -17,8 +17,8 @@ from typing import Any, Literal
 
 from tinydb import Query
 
-from brain.storage import file_lock, open_db
 from controllers.ids import PREFIXES, is_ticket_id, normalize_ticket_id
+from core.storage import file_lock, open_db
 
 TicketKind = Literal["incident", "access", "change", "ticket"]
 TICKET_KINDS: tuple[str, ...] = tuple(PREFIXES)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from brain.config import Settings
+    from core.config import Settings
     from knowledge.skill import KnowledgeSkill
 
 __all__ = ["SAMPLE_DIR", "open_knowledge"]
@@ -24,8 +24,8 @@ def open_knowledge(settings: Settings | None = None) -> KnowledgeSkill:
 
     Raises `knowledge.store.StoreLockedError` when another process holds the local store.
     """
-    from brain.config import load_settings
-    from knowledge.embedder import get_dense_embedder
+    from core.config import load_settings
+    from core.text.embedder import get_dense_embedder
     from knowledge.manifest import DocManifest
     from knowledge.skill import KnowledgeSkill
     from knowledge.store import KnowledgeStore

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse as sp
 
-from knowledge.sparse import INDEX_SPACE
+from core.text.sparse import INDEX_SPACE
 
 
 @dataclass(slots=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tinydb import Query
 
-from brain.storage import file_lock, open_db
+from core.storage import file_lock, open_db
 
 
 @dataclass(frozen=True, slots=True)

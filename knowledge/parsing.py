@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
+from core.text.language import detect_language
 from knowledge.chunk import Chunk, point_id
-from knowledge.language import detect_language
 
 #: File types and how to read them.
 SUPPORTED: dict[str, str] = {

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-from knowledge.language import DENSE_WEIGHT, detect_language
-from knowledge.sparse import normalize
+from core.text.language import DENSE_WEIGHT, detect_language
+from core.text.sparse import normalize
 
 COSINE_FLOOR = 0.20
 COSINE_CEIL = 0.70

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.text.sparse import normalize
 from knowledge.ingest import Ingestor, IngestReport
 from knowledge.manifest import DocManifest
 from knowledge.relevance import relevance
-from knowledge.sparse import normalize
 from knowledge.store import KnowledgeStore, StoredHit
 from knowledge.types import Confirmation, Definition, Hit, IdMatch
 

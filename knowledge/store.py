@@ -27,14 +27,14 @@ import numpy as np
 from qdrant_client import QdrantClient, models
 from qdrant_client.hybrid.fusion import reciprocal_rank_fusion
 
+from core.text.language import DENSE_WEIGHT, detect_language
+from core.text.sparse import SparseEncoder
 from knowledge.chunk import Chunk
-from knowledge.language import DENSE_WEIGHT, detect_language
 from knowledge.local_index import LocalIndex
-from knowledge.sparse import SparseEncoder
 
 if TYPE_CHECKING:
-    from brain.config import Settings
-    from knowledge.embedder import DenseEmbedder
+    from core.config import Settings
+    from core.text.embedder import DenseEmbedder
 
 log = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from brain.cli import main as brain_main
 from brain.training import LABEL_FIELD, SHIPPED_CALIBRATION, split_shipped
+from cli import main as brain_main
 
 
 def fit_default_calibration() -> int:

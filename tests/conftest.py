@@ -50,9 +50,9 @@ def fitted_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A brain home with the sample knowledge base ingested and the built-in controllers'
     semantic model fitted (its encoder tuned), and no decisions, memory or tickets. Built once
     per run by the first test process that asks, shared read-only by all: copy it."""
-    from brain.config import Settings
     from brain.engine import Brain
-    from brain.types import Message
+    from core.config import Settings
+    from core.records import Message
 
     root = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):

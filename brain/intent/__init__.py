@@ -21,8 +21,8 @@ from brain.intent.recognizers import KeywordRecognizer, LLMRecognizer, SemanticR
 from brain.intent.taxonomy import OTHER, intent_group, spec
 from brain.intent.urgency import handoff_signal, security_signal, urgency
 from brain.intent.vote import VoteResult, vote
-from brain.llm import LLMClient
-from brain.types import IntentResult, Message
+from core.llm import LLMClient
+from core.records import IntentResult, Message
 
 __all__ = ["IntentRecognizer"]
 

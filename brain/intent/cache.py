@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from brain.types import IntentResult
+from core.records import IntentResult
 
 __all__ = ["CacheKey", "IntentCache"]
 

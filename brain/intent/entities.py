@@ -14,8 +14,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
-from brain.redact import EMAIL_PATTERN
-from brain.types import Entities
+from core.records import Entities
+from core.redact import EMAIL_PATTERN
 
 if TYPE_CHECKING:
     from knowledge.types import IdMatch

@@ -14,9 +14,9 @@ import numpy as np
 from scipy import sparse
 
 from brain.intent.taxonomy import INTENT_NAMES, INTENTS, OTHER, IntentSpec
-from brain.llm import LLMClient
-from brain.prompts import intent_system_prompt, intent_user_prompt
-from knowledge.sparse import char_ngrams
+from core.llm import LLMClient
+from core.prompts import intent_system_prompt, intent_user_prompt
+from core.text.sparse import char_ngrams
 
 __all__ = [
     "KeywordRecognizer",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from brain.types import Urgency
+from core.records import Urgency
 
 __all__ = ["HandoffSignal", "SecuritySignal", "handoff_signal", "security_signal", "urgency"]
 

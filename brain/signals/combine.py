@@ -20,7 +20,7 @@ from brain.signals.keyword import KeywordHits, KeywordIndex
 from controllers.base import Controller
 
 if TYPE_CHECKING:
-    from brain.config import RoutingConfig
+    from core.config import RoutingConfig
     from knowledge.types import Confirmation
 
 log = logging.getLogger(__name__)

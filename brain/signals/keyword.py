@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from controllers.base import Controller
-from knowledge.sparse import normalize
+from core.text.sparse import normalize
 
 SATURATION = 0.4
 ENTITY_HITS = 1.5

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from brain.types import Decision
+from core.records import Decision
 
 SESSION_NEUTRAL = 0.5
 SESSION_SUCCESS = 0.10

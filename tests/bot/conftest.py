@@ -14,9 +14,9 @@ from aiohttp import web
 
 from bot.app import SlackBot, build_bot
 from bot.server import EVENTS_PATH, http_app
-from brain.config import load_settings
 from brain.engine import Brain
-from brain.types import Message
+from core.config import load_settings
+from core.records import Message
 from tests.bot import slack_payloads as p
 from tests.fakes.slack_api import FakeSlackAPI
 

@@ -15,9 +15,9 @@ from typing import Any
 import aiohttp
 import pytest
 
-from brain.cli import main
-from brain.config import load_settings
 from brain.engine import Brain
+from cli import main
+from core.config import load_settings
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import FORCE_CLARIFY, ROUTED_TEXT
 from tests.fakes.slack_api import FakeSlackAPI

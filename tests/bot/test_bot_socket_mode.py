@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.app import build_bot
 from bot.server import socket_mode_handler
-from brain.config import load_settings
+from core.config import load_settings
 from tests.bot import slack_payloads as p
 from tests.fakes.slack_api import FakeSlackAPI
 from tests.fakes.socket_mode import FakeSocketMode

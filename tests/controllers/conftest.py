@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from brain.config import Settings, load_settings
 from controllers.base import ControllerContext, ControllerServices
 from controllers.registry import ControllerRegistry
 from controllers.services import build_services
+from core.config import Settings, load_settings
 
 ContextFactory = Callable[..., ControllerContext]
 
@@ -130,7 +130,7 @@ def knowledge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
     Shared read-only by this worker's tests; each test still has its own BRAIN_HOME.
     """
-    from brain.config import KnowledgeConfig
+    from core.config import KnowledgeConfig
     from knowledge import SAMPLE_DIR, open_knowledge
 
     home = tmp_path_factory.mktemp("kb-home")
@@ -166,8 +166,8 @@ def fake_llm(endpoint: Endpoint) -> Any:
     """The real LLMClient talking to the local endpoint as if it were the Messages API."""
     from pydantic import SecretStr
 
-    from brain.config import LLMConfig
-    from brain.llm import LLMClient
+    from core.config import LLMConfig
+    from core.llm import LLMClient
 
     endpoint.reply = anthropic_message("(unset)")
     config = LLMConfig(

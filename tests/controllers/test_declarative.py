@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from brain.config import Settings
 from controllers.base import ControllerContext, ControllerServices
 from controllers.declarative import DeclarativeController
 from controllers.registry import ControllerRegistry
+from core.config import Settings
 
 if TYPE_CHECKING:
     from tests.controllers.conftest import Endpoint

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from brain.cli import main
-from brain.config import Settings
+from cli import main
 from controllers.base import Controller
 from controllers.declarative import DeclarativeController
 from controllers.registry import ControllerRegistry
+from core.config import Settings
 
 BUILTINS = ("ticket", "consultation", "alarm", "coding", "access", "incident", "change")
 CJK = range(0x4E00, 0xA000)

@@ -1,4 +1,4 @@
-"""`brain tickets` (controllers.cli): import, list and show through the real CLI."""
+"""`brain tickets` (cli.tickets): import, list and show through the real CLI."""
 
 from __future__ import annotations
 
@@ -7,17 +7,15 @@ from pathlib import Path
 
 import pytest
 
-import brain.cli
-from brain.cli import main
+import cli
+from cli import main
 
 
 @pytest.fixture(autouse=True)
 def tickets_command(monkeypatch: pytest.MonkeyPatch) -> None:
     """Until the lead lists it in COMMAND_MODULES, add the module for these tests."""
-    if "controllers.cli" not in brain.cli.COMMAND_MODULES:
-        monkeypatch.setattr(
-            brain.cli, "COMMAND_MODULES", (*brain.cli.COMMAND_MODULES, "controllers.cli")
-        )
+    if "cli.tickets" not in cli.COMMAND_MODULES:
+        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "cli.tickets"))
 
 
 def test_import_list_show_and_ask_the_ticket_desk(

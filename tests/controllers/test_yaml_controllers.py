@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from brain.cli import main
-from brain.config import Settings
+from cli import main
 from controllers.registry import ControllerRegistry
+from core.config import Settings
 
 PAYROLL = """\
 name: payroll

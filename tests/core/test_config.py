@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from brain.cli import main
-from brain.config import ConfigError, load_settings
+from cli import main
+from core.config import ConfigError, load_settings
 
 
 def test_defaults_live_under_brain_home(isolated_env: Path) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from brain.engine import Brain, new_decision_id
-from brain.types import Decision
+from core.records import Decision
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from brain.engine import STORED_TEXT_CAP, Brain
-from brain.types import Message
+from core.records import Message
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\n\t\n", "\x00\x01\x02"])

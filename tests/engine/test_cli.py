@@ -1,4 +1,4 @@
-"""`brain ask`, `brain why`, `brain feedback` end to end through `brain.cli.main`."""
+"""`brain ask`, `brain why`, `brain feedback` end to end through `cli.main`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from brain.cli import main
+from cli import main
 
 
 def _ask_json(capsys: pytest.CaptureFixture[str], text: str, *extra: str) -> dict:

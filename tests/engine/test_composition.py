@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from brain.config import RoutingConfig
 from brain.engine import Brain
 from brain.routing import Candidate, RoutePlan, Router
-from brain.types import DryRunRecord, Message
 from controllers.tickets import TicketStore
+from core.config import RoutingConfig
+from core.records import DryRunRecord, Message
 
 WORK_ORDER = "2025060300011279027"
 ALERT_FOR_TICKET = (

@@ -10,8 +10,8 @@ import pytest
 
 from brain.decision_log import DecisionLog
 from brain.engine import Brain
-from brain.errors import UnknownDecision
-from brain.types import Decision, Message
+from core.errors import UnknownDecision
+from core.records import Decision, Message
 
 
 def test_decisions_are_sharded_indexed_and_survive_reopening(

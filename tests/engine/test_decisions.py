@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from brain.engine import Brain
-from brain.types import Message
 from controllers.tickets import TicketStore
+from core.records import Message
 
 
 def test_ticket_number_takes_the_fast_path_without_a_dry_run(brain: Brain) -> None:

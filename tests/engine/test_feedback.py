@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from brain.engine import Brain
-from brain.errors import InvalidFeedback, UnknownController, UnknownDecision
-from brain.types import Message
 from controllers.tickets import TicketStore
+from core.errors import InvalidFeedback, UnknownController, UnknownDecision
+from core.records import Message
 
 WORK_ORDER = "2025060300011279027"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from brain.engine import Brain
-from brain.types import Decision, Message
+from core.records import Decision, Message
 from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, RecordedRequest
 
 VAGUE = "help me, it's stuck"

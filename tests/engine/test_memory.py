@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from brain.memory import CORRECTION_RIGHT, CORRECTION_WRONG, MemoryStore
-from brain.types import Decision
+from core.records import Decision
 
 NAMES = ["consultation", "ticket", "incident"]
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from brain.engine import Brain
-from brain.types import Message
+from core.records import Message
 
 PAYROLL = """
 name: payroll

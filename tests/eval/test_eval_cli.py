@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.cli import main
+from cli import main
 
 
 def _run_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from brain.config import load_settings
 from brain.semantic import SemanticScorer, ensemble_weights
 from controllers.declarative import DeclarativeController
-from knowledge.embedder import get_dense_embedder
+from core.config import load_settings
+from core.text.embedder import get_dense_embedder
 
 #: Everyday texts none of the two controllers should take.
 NEGATIVES = [

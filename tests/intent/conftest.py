@@ -6,8 +6,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from brain.config import load_settings
-from brain.llm import LLMClient
+from core.config import load_settings
+from core.llm import LLMClient
 from tests.fakes.anthropic_server import FakeAnthropic
 
 #: A recognisable fake key: tests assert it never appears in logs.

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from brain.intent.cache import IntentCache
-from brain.types import IntentResult
+from core.records import IntentResult
 
 
 def _result(intent: str) -> IntentResult:

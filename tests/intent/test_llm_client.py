@@ -1,4 +1,4 @@
-"""`brain.llm.LLMClient` against the fake Anthropic Messages API."""
+"""`core.llm.LLMClient` against the fake Anthropic Messages API."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 import pytest
 
-from brain.config import LLMConfig, load_settings
-from brain.llm import LLMClient, extract_json_object
-from brain.llm_calls import LLMCallCount, count_llm_calls
+from core.config import LLMConfig, load_settings
+from core.llm import LLMClient, extract_json_object
+from core.llm_calls import LLMCallCount, count_llm_calls
 from tests.fakes.anthropic_server import FakeAnthropic, FakeReply
 from tests.intent.conftest import FAKE_KEY
 

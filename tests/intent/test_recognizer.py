@@ -11,9 +11,9 @@ import pytest
 from brain.intent import IntentRecognizer
 from brain.intent.recognizers import NgramJaccardScorer
 from brain.intent.taxonomy import GENERIC_INTENTS, INTENT_NAMES, INTENTS, SPECIFIC_INTENTS
-from brain.llm import LLMClient
-from brain.prompts import INJECTION_GUARD
-from brain.types import Message
+from core.llm import LLMClient
+from core.prompts import INJECTION_GUARD
+from core.records import Message
 from knowledge.types import IdMatch
 from tests.fakes.anthropic_server import FakeAnthropic, FakeReply
 

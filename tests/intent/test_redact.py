@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from brain.redact import redact
+from core.redact import redact
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from brain.config import KnowledgeConfig, Settings
+from core.config import KnowledgeConfig, Settings
+from core.text.embedder import DenseEmbedder, get_dense_embedder
 from knowledge import open_knowledge
-from knowledge.embedder import DenseEmbedder, get_dense_embedder
 from knowledge.skill import KnowledgeSkill
 
 

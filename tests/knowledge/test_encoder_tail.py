@@ -6,7 +6,7 @@ import pickle
 
 import numpy as np
 
-from knowledge.embedder import DenseEmbedder
+from core.text.embedder import DenseEmbedder
 
 TEXTS = [
     "process ticket 2025060300011279027",

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from brain.cli import main
-from brain.config import load_settings
+from cli import main
+from core.config import load_settings
+from core.text.embedder import DenseEmbedder
 from knowledge import open_knowledge
-from knowledge.embedder import DenseEmbedder
 from knowledge.skill import KnowledgeSkill
 
 

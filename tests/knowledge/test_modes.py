@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from brain.cli import main
-from brain.config import load_settings
+from cli import main
+from core.config import load_settings
+from core.text.embedder import get_dense_embedder
 from knowledge import open_knowledge
-from knowledge.embedder import get_dense_embedder
 
 
 def test_sparse_only_mode_still_finds_things(
@@ -25,7 +25,7 @@ def test_sparse_only_mode_still_finds_things(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     monkeypatch.setenv("BRAIN_EMBEDDER", "none")
-    with caplog.at_level(logging.WARNING, logger="knowledge.embedder"):
+    with caplog.at_level(logging.WARNING, logger="core.text.embedder"):
         assert get_dense_embedder() is None
     skill = open_knowledge(load_settings())
     try:
@@ -99,9 +99,9 @@ def test_help_lists_the_knowledge_commands(capsys: pytest.CaptureFixture[str]) -
 def test_missing_model_package_degrades_with_one_warning(small_kb: Path, tmp_path: Path) -> None:
     script = (
         "import sys; sys.modules['sentence_transformers'] = None\n"
-        "from brain.config import KnowledgeConfig, Settings\n"
+        "from core.config import KnowledgeConfig, Settings\n"
         "from knowledge import open_knowledge\n"
-        "from knowledge.embedder import get_dense_embedder\n"
+        "from core.text.embedder import get_dense_embedder\n"
         "assert get_dense_embedder() is None and get_dense_embedder() is None\n"
         f"home = {str(tmp_path / 'home')!r}\n"
         "config = KnowledgeConfig(ingest_sample=False)\n"

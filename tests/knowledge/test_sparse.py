@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from knowledge.sparse import INDEX_SPACE, SparseEncoder, char_ngrams
+from core.text.sparse import INDEX_SPACE, SparseEncoder, char_ngrams
 
 
 def test_ngrams_are_normalised_nfkc_lower_and_whitespace_collapsed() -> None:
@@ -34,7 +34,7 @@ def test_encoding_is_sorted_sublinear_and_in_range() -> None:
 def test_hashing_is_stable_across_processes() -> None:
     here = SparseEncoder().encode("VPN 连不上，报错 691")
     code = (
-        "from knowledge.sparse import SparseEncoder;"
+        "from core.text.sparse import SparseEncoder;"
         "print(SparseEncoder().encode('VPN 连不上，报错 691')[0])"
     )
     out = subprocess.run(

@@ -1,4 +1,4 @@
-"""Handlers of `brain ingest` and `brain kb ...` (exit codes: see `knowledge.cli`)."""
+"""Handlers of `brain ingest` and `brain kb ...` (exit codes: see `cli.kb`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from brain.config import Settings, load_settings
-from brain.storage import StorageError
+from core.config import Settings, load_settings
+from core.storage import StorageError
 from knowledge import open_knowledge
 from knowledge.ingest import IngestReport, plan
 from knowledge.manifest import DocManifest

@@ -18,14 +18,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("decision_id", metavar="DECISION_ID")
     parser.add_argument("--json", action="store_true", help="print the explanation as JSON")
-    parser.set_defaults(handler="brain.cli.why:run")
+    parser.set_defaults(handler="cli.why:run")
 
 
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain why`."""
     from brain.engine import Brain
-    from brain.errors import UnknownDecision
     from brain.explain import render_text
+    from core.errors import UnknownDecision
 
     brain = Brain.open()
     try:

@@ -2,7 +2,7 @@
 
 Every call returns an `LLMReply` whose ``status`` says what happened: "ok", "timeout",
 "error: <ExceptionClass>" or "invalid" (the reply was not the JSON the caller asked for).
-User text is redacted (`brain.redact.redact`) before it leaves the process. The API key is
+User text is redacted (`core.redact.redact`) before it leaves the process. The API key is
 kept inside the SDK client and never logged.
 """
 
@@ -18,10 +18,10 @@ from typing import Any
 
 import anthropic
 
-from brain.config import LLMConfig
-from brain.llm_calls import record_llm_call
-from brain.prompts import JSON_ONLY
-from brain.redact import redact
+from core.config import LLMConfig
+from core.llm_calls import record_llm_call
+from core.prompts import JSON_ONLY
+from core.redact import redact
 
 __all__ = ["LLMClient", "LLMReply", "extract_json_object"]
 
@@ -94,7 +94,7 @@ class LLMClient:
     def calls(self) -> int:
         """How many requests were attempted so far (all threads).
 
-        For the requests of one decision, see `brain.llm_calls.count_llm_calls`.
+        For the requests of one decision, see `core.llm_calls.count_llm_calls`.
         """
         with self._lock:
             return self._calls

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from brain.engine import Brain
-    from brain.types import Decision
+    from core.records import Decision
 
 
 def register(subparsers: Any) -> None:
@@ -25,7 +25,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--channel", default="cli", help="where (default: cli)")
     parser.add_argument("--thread", default=None, help="thread id (continues a session)")
     parser.add_argument("--json", action="store_true", help="print the decision as JSON")
-    parser.set_defaults(handler="brain.cli.ask:run")
+    parser.set_defaults(handler="cli.ask:run")
 
 
 def render_decision(decision: Decision, labels: dict[str, str]) -> str:
@@ -58,7 +58,7 @@ def render_decision(decision: Decision, labels: dict[str, str]) -> str:
 
 
 def _ask_one(brain: Brain, text: str, args: argparse.Namespace) -> Decision:
-    from brain.types import Message
+    from core.records import Message
 
     return brain.ask(Message(text=text, user=args.user, channel=args.channel, thread=args.thread))
 
@@ -87,7 +87,7 @@ def _stdin_lines(brain: Brain, args: argparse.Namespace) -> int:
 
 
 def _decision(payload: dict[str, Any]) -> Decision:
-    from brain.types import Decision
+    from core.records import Decision
 
     return Decision.from_dict(payload)
 
@@ -98,8 +98,8 @@ def _labels(brain: Brain) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain ask`."""
-    from brain.cli import open_brain
     from brain.engine import clean_text
+    from cli import open_brain
     from knowledge.store import StoreLockedError
 
     if args.text != "-":

@@ -13,23 +13,23 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from brain.config import ConfigError
+from core.config import ConfigError
 
 if TYPE_CHECKING:
-    from brain.config import Settings
     from brain.engine import Brain
+    from core.config import Settings
 
 #: Modules that expose `register(subparsers)`; each sets `handler="module:function"`.
 COMMAND_MODULES: tuple[str, ...] = (
-    "brain.cli.ask",
-    "brain.cli.feedback",
-    "brain.cli.why",
-    "brain.cli.controllers",
-    "controllers.cli",
-    "knowledge.cli",
-    "brain.cli.eval",
-    "brain.cli.chat",
-    "brain.cli.run",
+    "cli.ask",
+    "cli.feedback",
+    "cli.why",
+    "cli.controllers",
+    "cli.tickets",
+    "cli.kb",
+    "cli.eval",
+    "cli.chat",
+    "cli.run",
 )
 
 

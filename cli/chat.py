@@ -18,14 +18,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--user", default="cli", help="who is talking (default: cli)")
     parser.add_argument("--channel", default="chat", help="channel name (default: chat)")
-    parser.set_defaults(handler="brain.cli.chat:run")
+    parser.set_defaults(handler="cli.chat:run")
 
 
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain chat`."""
-    from brain.cli import open_brain
-    from brain.cli.chat_session import chat_loop
     from brain.conversation import Conversation
+    from cli import open_brain
+    from cli.chat_session import chat_loop
 
     brain = open_brain()
     if brain is None:

@@ -25,7 +25,7 @@ def register(subparsers: Any) -> None:
     ingest.add_argument("paths", nargs="+", metavar="PATH")
     ingest.add_argument("--json", action="store_true", help="print the summary as JSON")
     ingest.add_argument("--quiet", action="store_true", help="no progress bar")
-    ingest.set_defaults(handler="knowledge.commands:ingest")
+    ingest.set_defaults(handler="cli.kb_commands:ingest")
 
     kb = subparsers.add_parser("kb", help="search the knowledge base or look up a term")
     kb_commands = kb.add_subparsers(dest="kb_command", metavar="KB_COMMAND", required=True)
@@ -35,12 +35,12 @@ def register(subparsers: Any) -> None:
     search.add_argument("--json", action="store_true", help="print hits as JSON")
     search.add_argument("--domain", help="only hits of this domain (a controller name)")
     search.add_argument("-k", type=_positive, default=5, help="number of hits (default 5)")
-    search.set_defaults(handler="knowledge.commands:search")
+    search.set_defaults(handler="cli.kb_commands:search")
 
     define = kb_commands.add_parser("define", help="look a term up in the glossary")
     define.add_argument("term", metavar="TERM")
     define.add_argument("--json", action="store_true", help="print the definition as JSON")
-    define.set_defaults(handler="knowledge.commands:define")
+    define.set_defaults(handler="cli.kb_commands:define")
 
 
 def _positive(value: str) -> int:

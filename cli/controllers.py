@@ -16,7 +16,7 @@ def register(subparsers: Any) -> None:
         description="List built-in, entry-point and YAML controllers (BRAIN_HOME/controllers).",
     )
     parser.add_argument("--json", action="store_true", help="print a JSON list")
-    parser.set_defaults(handler="brain.cli.controllers:run")
+    parser.set_defaults(handler="cli.controllers:run")
 
 
 def describe(controller: Any) -> dict[str, Any]:
@@ -35,8 +35,8 @@ def describe(controller: Any) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Load the registry (no model, no knowledge base) and print it."""
-    from brain.config import load_settings
     from controllers.registry import ControllerRegistry
+    from core.config import load_settings
 
     registry = ControllerRegistry.load(load_settings())
     for warning in registry.warnings:

@@ -22,13 +22,13 @@ def register(subparsers: Any) -> None:
     kind.add_argument("--correct", metavar="CONTROLLER", help="it should have gone to CONTROLLER")
     parser.add_argument("--user", default=None, help="who gives the feedback")
     parser.add_argument("--json", action="store_true", help="print the updated decision as JSON")
-    parser.set_defaults(handler="brain.cli.feedback:run")
+    parser.set_defaults(handler="cli.feedback:run")
 
 
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain feedback`."""
     from brain.engine import Brain
-    from brain.errors import InvalidFeedback, UnknownController, UnknownDecision
+    from core.errors import InvalidFeedback, UnknownController, UnknownDecision
 
     if args.correct:
         kind, controller = "correct", args.correct

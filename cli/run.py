@@ -19,7 +19,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--http", action="store_true", help="serve HTTP even with an app token")
     parser.add_argument("--port", type=int, default=None, help="HTTP port (default: 3000)")
     parser.add_argument("--host", default="0.0.0.0", help="HTTP bind address (default: 0.0.0.0)")
-    parser.set_defaults(handler="brain.cli.run:run")
+    parser.set_defaults(handler="cli.run:run")
 
 
 def missing_credentials(settings: Any, *, http: bool) -> list[str]:
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
-    from brain.config import load_settings
+    from core.config import load_settings
 
     settings = load_settings()
     http = args.http or settings.slack.app_token is None
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     from bot.app import build_bot
     from bot.server import serve_http, serve_socket_mode
-    from brain.cli import open_brain
+    from cli import open_brain
 
     brain = open_brain(settings)
     if brain is None:

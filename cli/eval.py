@@ -32,7 +32,7 @@ def register(subparsers: Any) -> None:
         "--label", metavar="FIELD", help="label field (default: label, controller or intent)"
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.set_defaults(handler="brain.cli.eval:run")
+    parser.set_defaults(handler="cli.eval:run")
 
 
 def _progress(message: str) -> None:

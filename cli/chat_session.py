@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Iterable
 
 from brain.conversation import HELP_TEXT, Conversation, Reply
-from brain.types import Message
+from core.records import Message
 
 QUIT = frozenset({"/quit", "/exit", "/q"})
 

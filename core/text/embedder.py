@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from knowledge import encoder_tail
+from core.text import encoder_tail
 
 if TYPE_CHECKING:
-    from brain.config import Settings
-    from knowledge.encoder_tail import EncoderTail
+    from core.config import Settings
+    from core.text.encoder_tail import EncoderTail
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ class DenseEmbedder:
         return vector
 
     def embed_query_tuned(self, text: str, tail: EncoderTail) -> np.ndarray:
-        """One text's vector through a fine-tuned top (`knowledge.encoder_tail`), cached."""
+        """One text's vector through a fine-tuned top (`core.text.encoder_tail`), cached."""
         key = (tail.key, text)
         with self._lock:
             cached = _recall(self._tuned_cache, key)

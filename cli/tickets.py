@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-HANDLER = "controllers.cli:run"
+HANDLER = "cli.tickets:run"
 
 
 def register(subparsers: Any) -> None:
@@ -36,9 +36,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the action; returns the exit code."""
-    from brain.config import load_settings
     from controllers.services import TICKETS_FILE
     from controllers.tickets import TicketStore
+    from core.config import load_settings
 
     store = TicketStore(load_settings().path(TICKETS_FILE))
     if args.tickets_action == "list":

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from core.records import Decision
+from core.records import Decision, FeedbackRecord
 
 SESSION_NEUTRAL = 0.5
 SESSION_SUCCESS = 0.10
@@ -32,7 +31,7 @@ class SessionEntry:
     supporting: list[str]
     outcome: str
     entities: dict[str, list[str]]
-    feedback: list[dict[str, Any]]
+    feedback: list[FeedbackRecord]
     created_at: str
     text: str = ""
 
@@ -44,7 +43,7 @@ class SessionEntry:
             supporting=list(decision.supporting),
             outcome=decision.outcome,
             entities={k: list(v) for k, v in decision.entities.items()},
-            feedback=[dict(f) for f in decision.feedback],
+            feedback=[replace(f) for f in decision.feedback],
             created_at=decision.created_at,
             text=decision.text[:500],
         )
@@ -53,8 +52,8 @@ class SessionEntry:
         """(controllers this decision counts as a success for, ... as a failure for)."""
         successes: list[str] = []
         failures: list[str] = []
-        kinds = [f.get("kind") for f in self.feedback]
-        corrected = [str(f["controller"]) for f in self.feedback if f.get("kind") == "correct"]
+        kinds = [f.kind for f in self.feedback]
+        corrected = [str(f.controller) for f in self.feedback if f.kind == "correct"]
         if corrected:
             if self.controller and self.controller != corrected[-1]:
                 failures.append(self.controller)

@@ -20,6 +20,10 @@ DENSE = "dense"
 SPARSE = "sparse"
 #: Payload fields that get a keyword index (the fields searches filter on).
 INDEXED_FIELDS = ("domain", "kind", "source")
+#: Below this many (filtered) points Qdrant scores sparse vectors by scanning them instead of
+#: through the inverted index. Qdrant's default (5,000) made the full scan the usual path
+#: for a knowledge base of 1k chunks: 2.3 ms of CPU a sparse query, 0.5 ms with the index.
+SPARSE_FULL_SCAN_THRESHOLD = 100
 #: Qdrant's default RRF constant: a hit at rank r (from 0) scores weight / (r / weight + K).
 RRF_K = 2
 

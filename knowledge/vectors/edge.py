@@ -24,6 +24,7 @@ from knowledge.vectors.base import (
     INDEXED_FIELDS,
     RRF_K,
     SPARSE,
+    SPARSE_FULL_SCAN_THRESHOLD,
     HybridQuery,
     StoreLockedError,
     VectorHit,
@@ -189,7 +190,8 @@ class EdgeVectorStore:
 
 def _config(dense_dim: int | None) -> edge.EdgeConfig:
     """The collection schema: the embedder's unit vectors compared by dot product (the
-    cosine without re-normalising), character n-grams weighted by Qdrant's IDF."""
+    cosine without re-normalising), character n-grams weighted by Qdrant's IDF and searched
+    through the inverted index."""
     vectors = (
         {DENSE: edge.EdgeVectorParams(size=dense_dim, distance=edge.Distance.Dot)}
         if dense_dim is not None
@@ -197,7 +199,11 @@ def _config(dense_dim: int | None) -> edge.EdgeConfig:
     )
     return edge.EdgeConfig(
         vectors=vectors,
-        sparse_vectors={SPARSE: edge.EdgeSparseVectorParams(modifier=edge.Modifier.Idf)},
+        sparse_vectors={
+            SPARSE: edge.EdgeSparseVectorParams(
+                modifier=edge.Modifier.Idf, full_scan_threshold=SPARSE_FULL_SCAN_THRESHOLD
+            )
+        },
     )
 
 

@@ -21,6 +21,7 @@ from knowledge.vectors.base import (
     INDEXED_FIELDS,
     RRF_K,
     SPARSE,
+    SPARSE_FULL_SCAN_THRESHOLD,
     HybridQuery,
     StoreLockedError,
     VectorHit,
@@ -202,7 +203,12 @@ def _create(
     client.create_collection(
         collection,
         vectors_config=vectors,
-        sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+        sparse_vectors_config={
+            SPARSE: models.SparseVectorParams(
+                modifier=models.Modifier.IDF,
+                index=models.SparseIndexParams(full_scan_threshold=SPARSE_FULL_SCAN_THRESHOLD),
+            )
+        },
     )
     for name in INDEXED_FIELDS if index_payload else ():
         client.create_payload_index(collection, name, models.PayloadSchemaType.KEYWORD)

@@ -6,9 +6,12 @@ Measures, in one run, side by side:
   Chinese, each with the expected sample-KB document): recall@1 and recall@5 over the top-5
   chunks for hybrid vs dense-only vs sparse-only, per language;
 - query latency p50/p99 at 1k and 10k chunks (the sample KB plus synthetic filler chunks in a
-  temporary local store), for our hybrid path and for qdrant-client's own local hybrid
-  (`query_points` + prefetch + `FusionQuery(RRF)`, the baseline), with the query embedding
-  cached (warm) and including it (cold);
+  temporary store), on the embedded Qdrant Edge shard (hybrid = prefetch per channel + weighted
+  RRF in one query) and, as the baseline, the same points in qdrant-client's local mode (the
+  same query through the server API, the embedded store before Qdrant Edge; kept in memory,
+  which only flatters its writes), with the query
+  embedding cached (warm) and including it (cold);
+- writes: seconds to upsert the filler points into each store, and to reopen the 10k shard;
 - ingestion throughput (chunks/s, embedding included) and `brain --help` wall time.
 
 Run: `.venv/bin/python benchmarks/retrieval.py` (about 3-5 minutes on 2 cores);
@@ -32,7 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,11 +49,52 @@ from knowledge.ingest import Ingestor
 from knowledge.manifest import DocManifest
 from knowledge.skill import ANSWER_KINDS, KnowledgeSkill
 from knowledge.store import KnowledgeStore, Mode
+from knowledge.vectors import HybridQuery, VectorHit, VectorPoint, VectorRecord, VectorStore, Where
+from knowledge.vectors.edge import EdgeVectorStore
+from knowledge.vectors.server import ServerVectorStore
 
 QUERIES = Path(__file__).parent / "data" / "retrieval_queries.jsonl"
 MODES: tuple[Mode, ...] = ("hybrid", "dense", "sparse")
 WHERE = {"kind": list(ANSWER_KINDS)}
 FILLER_POOL = 256
+
+
+class Mirrored:
+    """Writes go to the embedded store and the baseline (timed apart); reads to the first."""
+
+    def __init__(self, primary: VectorStore, baseline: VectorStore) -> None:
+        self.primary = primary
+        self.baseline = baseline
+        self.write_s = {"edge": 0.0, "baseline": 0.0}
+
+    @property
+    def has_dense(self) -> bool:
+        return self.primary.has_dense
+
+    def upsert(self, points: Sequence[VectorPoint]) -> None:
+        for name, store in (("edge", self.primary), ("baseline", self.baseline)):
+            started = time.perf_counter()
+            store.upsert(points)
+            self.write_s[name] += time.perf_counter() - started
+
+    def delete(self, point_ids: Sequence[str]) -> None:
+        self.primary.delete(point_ids)
+        self.baseline.delete(point_ids)
+
+    def count(self, where: Where | None = None) -> int:
+        return self.primary.count(where)
+
+    def scroll(self, where: Where | None = None) -> Iterator[VectorRecord]:
+        return self.primary.scroll(where)
+
+    def search(
+        self, query: HybridQuery, *, limit: int, where: Where | None = None
+    ) -> list[VectorHit]:
+        return self.primary.search(query, limit=limit, where=where)
+
+    def close(self) -> None:
+        self.primary.close()
+        self.baseline.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +127,12 @@ def doc_of(source: str) -> str:
     return path.relative_to(SAMPLE_DIR).as_posix() if path.is_relative_to(SAMPLE_DIR) else source
 
 
-def quality(store: KnowledgeStore, queries: list[Labelled]) -> dict[str, dict[str, float]]:
+def quality(
+    store: KnowledgeStore, queries: list[Labelled], modes: Sequence[Mode] = MODES
+) -> dict[str, dict[str, float]]:
     """recall@1 / recall@5 per mode and language ("all", "en", "zh")."""
     table: dict[str, dict[str, float]] = {}
-    for mode in MODES:
+    for mode in modes:
         hits_at: dict[str, list[tuple[bool, bool]]] = {"all": [], "en": [], "zh": []}
         for row in queries:
             docs = [
@@ -227,7 +273,12 @@ def main() -> int:
         embedder.load()
         load_s = time.perf_counter() - started
 
-        store = KnowledgeStore.open_local(workdir / "qdrant", "bench", embedder)
+        edge_path = workdir / "edge" / "bench"
+        # in memory: on disk, local mode commits each point to SQLite (~40 points/s here)
+        baseline_vectors = ServerVectorStore.local(":memory:", "bench", dense_dim=embedder.dim)
+        mirror = Mirrored(EdgeVectorStore.open(edge_path, dense_dim=embedder.dim), baseline_vectors)
+        store = KnowledgeStore(mirror, embedder)
+        baseline = KnowledgeStore(baseline_vectors, embedder)
         manifest = DocManifest(workdir / "manifest.json")
         sample_report = Ingestor(store, manifest).ingest([SAMPLE_DIR], progress=False)
         skill = KnowledgeSkill(store, manifest)
@@ -235,6 +286,7 @@ def main() -> int:
 
         table = quality(store, queries)
         missed = misses(store, queries)
+        baseline_table = quality(baseline, queries, modes=("hybrid",))
 
         sparse_store = KnowledgeStore.open_local(workdir / "qdrant-sparse", "bench", None)
         sparse_report = Ingestor(
@@ -244,6 +296,7 @@ def main() -> int:
         sparse_store.close()
 
         sizes = [1000] if args.quick else [1000, 10000]
+        filler_s: dict[int, dict[str, float]] = {}
         lat: dict[int, dict[str, tuple[float, float]]] = {}
         at_size: dict[int, dict[str, dict[str, float]]] = {}
         probe = filler_texts(200, seed=7)
@@ -252,7 +305,10 @@ def main() -> int:
         embed_rate = len(probe) / (time.perf_counter() - embed_started)
         bulk = bulk_ingest_rate(store, manifest, workdir)  # its chunks also serve as filler
         for size in sizes:
-            add_filler(store, embedder, size - store.count(), start=store.count())
+            before = dict(mirror.write_s)
+            added = size - store.count()
+            add_filler(store, embedder, added, start=store.count())
+            filler_s[added] = {name: mirror.write_s[name] - before[name] for name in before}
             row: dict[str, tuple[float, float]] = {}
             for mode in MODES:
                 run = functools.partial(store.search, limit=5, where=WHERE, mode=mode)
@@ -261,8 +317,8 @@ def main() -> int:
             cold = [f"{q} #{size}" for q in texts]  # not in the query-embedding cache
             row["skill.search cold"] = latency(lambda q: skill.search(q, k=5), cold, 1)
             native = texts[:: max(1, len(texts) // (20 if size <= 1000 else 5))]
-            row["qdrant-local native hybrid"] = latency(
-                lambda q: store.search(q, limit=5, where=WHERE, native=True), native, 1
+            row["qdrant-client local hybrid"] = latency(
+                lambda q: baseline.search(q, limit=5, where=WHERE), native, 1
             )
             lat[store.count()] = row
             at_size[store.count()] = quality(store, queries)
@@ -272,7 +328,13 @@ def main() -> int:
         empty.mkdir()
         help_s = cli_wall_time(["--help"], env)
         ingest_nothing_s = cli_wall_time(["ingest", str(empty)], env)
+        points = store.count()
         store.close()
+        started = time.perf_counter()
+        reopened = EdgeVectorStore.open(edge_path, dense_dim=embedder.dim)
+        reopened.count()
+        reopen_s = time.perf_counter() - started
+        reopened.close()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -298,6 +360,11 @@ def main() -> int:
             f"{'no-model':<8} {lang:<4} {int(cell['n']):>3} {cell['r@1']:>9.1%} {cell['r@5']:>9.1%}"
             "   (BRAIN_EMBEDDER=none store)"
         )
+    cell = baseline_table["hybrid/all"]
+    print(
+        f"same points in qdrant-client local mode: hybrid r@1 {cell['r@1']:.1%}, "
+        f"r@5 {cell['r@5']:.1%}"
+    )
     if missed:
         print("hybrid top-1 misses:")
         print("\n".join(missed))
@@ -311,7 +378,7 @@ def main() -> int:
 
     print(
         "\nQuery latency in ms, p50 / p99 (warm = query embedding cached; baseline = "
-        "qdrant-local native hybrid)"
+        "qdrant-client local hybrid)"
     )
     counts = list(lat)
     print(f"{'path':<28}" + "".join(f"{f'{c} chunks':>22}" for c in counts))
@@ -319,11 +386,19 @@ def main() -> int:
         cells = []
         for count in counts:
             p50, p99 = lat[count][name]
-            base = lat[count]["qdrant-local native hybrid"][0]
+            base = lat[count]["qdrant-client local hybrid"][0]
             cells.append(f"{p50:7.1f} / {p99:7.1f} ({base / p50:5.0f}x)")
         print(f"{name:<28}" + "".join(f"{cell:>22}" for cell in cells))
 
-    print("\nIngestion (parse + MiniLM + sparse + Qdrant write)")
+    print("\nWrites (precomputed vectors: Qdrant alone)")
+    for added, seconds in filler_s.items():
+        print(
+            f"  upsert {added} filler points: Qdrant Edge {seconds['edge']:.2f} s, "
+            f"qdrant-client local in memory {seconds['baseline']:.2f} s"
+        )
+    print(f"  reopen the Qdrant Edge shard of {points} points: {reopen_s:.2f} s")
+
+    print("\nIngestion (parse + MiniLM + sparse + Qdrant write, into both stores)")
     print(
         f"  sample KB: {sample_report.chunks_written} chunks in {sample_report.seconds:.2f} s "
         f"= {sample_report.chunks_per_second:.0f} chunks/s"

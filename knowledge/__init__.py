@@ -6,23 +6,29 @@ package is cheap (nothing heavy is loaded until `open_knowledge` runs).
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from core.config import Settings
+    from knowledge.manifest import DocManifest
     from knowledge.skill import KnowledgeSkill
 
 __all__ = ["SAMPLE_DIR", "open_knowledge"]
+
+log = logging.getLogger(__name__)
 
 #: The IT-operations knowledge base shipped with the project.
 SAMPLE_DIR = Path(__file__).resolve().parent / "sample"
 
 
 def open_knowledge(settings: Settings | None = None) -> KnowledgeSkill:
-    """Open the configured store and, when it is empty, ingest the sample KB (if enabled).
+    """Open the configured store; when it is empty, rebuild it from the KB manifest (the
+    documents ingested before, e.g. into a store of an older format) or else ingest the
+    sample KB (if enabled).
 
-    Raises `knowledge.store.StoreLockedError` when another process holds the local store.
+    Raises `knowledge.store.StoreLockedError` when another process holds the embedded store.
     """
     from core.config import load_settings
     from core.text.embedder import get_dense_embedder
@@ -32,7 +38,26 @@ def open_knowledge(settings: Settings | None = None) -> KnowledgeSkill:
 
     settings = settings or load_settings()
     store = KnowledgeStore.open(settings, get_dense_embedder(settings))
-    skill = KnowledgeSkill(store, DocManifest(settings.path("kb_manifest.json")))
+    manifest = DocManifest(settings.path("kb_manifest.json"))
+    skill = KnowledgeSkill(store, manifest)
+    if store.count() == 0 and len(manifest):
+        _rebuild(skill, manifest)
     if settings.knowledge.ingest_sample and store.count() == 0 and SAMPLE_DIR.is_dir():
         skill.ingest([SAMPLE_DIR], progress=False)
     return skill
+
+
+def _rebuild(skill: KnowledgeSkill, manifest: DocManifest) -> None:
+    """Re-ingest every source the manifest lists into the empty store (missing ones are
+    forgotten), so the knowledge base survives a new or wiped store."""
+    sources = [Path(source) for source in manifest.sources()]
+    manifest.clear()
+    present = [source for source in sources if source.is_file()]
+    log.warning(
+        "the knowledge store is empty but %d documents were ingested before; re-ingesting "
+        "the %d that still exist",
+        len(sources),
+        len(present),
+    )
+    if present:
+        skill.ingest(present, progress=False)

@@ -62,6 +62,11 @@ class DocManifest:
             if row["source"] == str(root) or str(row["source"]).startswith(prefix)
         ]
 
+    def sources(self) -> list[str]:
+        """Every ingested source, in the order they were first recorded."""
+        with self._lock:
+            return [str(row["source"]) for row in self._table.all()]
+
     def clear(self) -> None:
         """Forget everything (the store it described is gone)."""
         with self._lock:

@@ -168,4 +168,4 @@ def test_ingest_of_nothing_does_not_open_the_store(
     assert main(["ingest", str(empty_dir)]) == 1
     captured = capsys.readouterr()
     assert "empty folder" in captured.err and "added 0" in captured.out
-    assert not (empty_home / "qdrant").exists()
+    assert not (empty_home / "vectors").exists()

@@ -42,10 +42,11 @@ REGEX_TIMEOUT_S: Final = 0.05
 
 # -- LLM --------------------------------------------------------------------------------------
 
-#: Seconds an LLM request may take at most (the configured timeout is capped by it).
+#: Seconds an LLM request may take at most (the configured `[llm] timeout_s` is capped by it).
 LLM_MAX_TIMEOUT_S: Final = 120.0
-#: Retries of a failed LLM request: none, so one hung call costs one timeout, not two.
-LLM_MAX_RETRIES: Final = 0
+#: Retries of a failed LLM request (a 429/5xx/overload recovers once); a hung call costs up to
+#: `(1 + LLM_MAX_RETRIES) * timeout_s`.
+LLM_MAX_RETRIES: Final = 1
 
 # -- webhooks ---------------------------------------------------------------------------------
 

@@ -9,10 +9,13 @@ import signal
 from collections.abc import AsyncIterator
 
 from aiohttp import web
-from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
+from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_sdk.signature import SignatureVerifier
 
 from bot.app import SlackBot
+from core.limits import MAX_REQUEST_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -20,11 +23,47 @@ EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
 
 
+def _signed(verifier: SignatureVerifier, body: bytes, request: web.Request) -> bool:
+    """Is the body signed with the app's signing secret, recently? Any malformed header
+    (a timestamp that is not a number) is simply not signed."""
+    try:
+        return verifier.is_valid_request(body, dict(request.headers))
+    except (ValueError, TypeError):
+        return False
+
+
+def _bolt_request(body: bytes, request: web.Request) -> AsyncBoltRequest | None:
+    """The signed body as Bolt's request, or None when it is not a Slack payload (not UTF-8,
+    not JSON or form data, or not an object)."""
+    try:
+        parsed = AsyncBoltRequest(
+            body=body.decode("utf-8"),
+            query=request.query_string,
+            headers=dict(request.headers),
+        )
+    except (ValueError, TypeError, AttributeError):
+        return None
+    return parsed if isinstance(parsed.body, dict) else None
+
+
 def http_app(bot: SlackBot) -> web.Application:
-    """An aiohttp application serving Slack's Events API, interactivity and commands."""
+    """An aiohttp application serving Slack's Events API, interactivity and commands.
+
+    The signature is checked on the raw bytes before anything parses them, so an unsigned
+    request costs a hash and gets 401; a signed body that is not a Slack payload gets 400.
+    Neither logs a traceback. Bodies over `MAX_REQUEST_BYTES` are refused by aiohttp (413).
+    """
+    secret = bot.settings.slack.signing_secret
+    verifier = SignatureVerifier(secret.get_secret_value()) if secret else None
 
     async def events(request: web.Request) -> web.Response:
-        bolt_request = await to_bolt_request(request)
+        body = await request.read()
+        if verifier is not None and not _signed(verifier, body, request):
+            return web.json_response({"error": "invalid request"}, status=401)
+        bolt_request = _bolt_request(body, request)
+        if bolt_request is None:
+            log.info("refused a signed request whose body is not a Slack payload")
+            return web.json_response({"error": "malformed request body"}, status=400)
         bolt_response = await bot.app.async_dispatch(bolt_request)
         return await to_aiohttp_response(bolt_response)
 
@@ -36,7 +75,7 @@ def http_app(bot: SlackBot) -> web.Application:
         yield
         await bot.stop()
 
-    application = web.Application()
+    application = web.Application(client_max_size=MAX_REQUEST_BYTES)
     application.router.add_post(EVENTS_PATH, events)
     application.router.add_get(HEALTH_PATH, health)
     application.cleanup_ctx.append(lifecycle)

@@ -9,7 +9,6 @@ lazily, once, on first use, so `brain why` and `brain feedback` never load a mod
 from __future__ import annotations
 
 import logging
-import re
 import secrets
 import threading
 import time
@@ -48,6 +47,7 @@ from brain.signals.memory import memory_signal
 from brain.signals.session import SessionCache, SessionEntry
 from core.config import Settings, load_settings
 from core.errors import UnknownController
+from core.limits import MAX_MESSAGE_CHARS
 from core.llm_calls import LLMCallCount, count_llm_calls
 from core.records import (
     Decision,
@@ -58,6 +58,7 @@ from core.records import (
     Message,
     Role,
 )
+from core.text.cleaning import clean_text
 
 if TYPE_CHECKING:
     from brain.intent import IntentRecognizer
@@ -70,7 +71,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: Text kept in the decision record; longer messages are cut (and say so).
-STORED_TEXT_CAP = 20_000
+STORED_TEXT_CAP = MAX_MESSAGE_CHARS
 #: Text the signals look at: enough for any real message, bounded cost for a 100 KB paste.
 SCORING_TEXT_CAP = 2_000
 #: Registries up to this size get a KB confirmation for every controller (see
@@ -92,21 +93,6 @@ VAGUE_SEMANTIC = 0.5
 NO_INTENT = ("other", "escalation", "human_handoff")
 #: Intent groups of messages that are not vague requests for help (small talk, out of scope).
 NO_CONTEXT_GROUPS = ("other", "conversation")
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
-
-
-def clean_text(text: object) -> str:
-    """Control characters stripped, size capped; empty or whitespace -> ValueError."""
-    if not isinstance(text, str):
-        raise ValueError("the message must be text")
-    text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates from bad bytes
-    cleaned = _CONTROL.sub(" ", text).strip()
-    if not cleaned:
-        raise ValueError("the message is empty: write what you need, e.g. 'VPN error 691'")
-    if len(cleaned) > STORED_TEXT_CAP:
-        cleaned = cleaned[:STORED_TEXT_CAP] + " [truncated]"
-    return cleaned
 
 
 def new_decision_id() -> str:

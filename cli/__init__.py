@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cli import exit_codes
 from core.config import ConfigError
+from core.storage import StorageError
 
 if TYPE_CHECKING:
     from brain.engine import Brain
@@ -75,16 +78,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
-        return 2
+        return exit_codes.USAGE
     try:
         function = _resolve(handler)
         code = function(args)  # type: ignore[operator]
+        sys.stdout.flush()
     except ConfigError as exc:
         print(f"brain: {exc}", file=sys.stderr)
-        return 2
+        return exit_codes.USAGE
     except KeyboardInterrupt:
-        return 130
+        return exit_codes.INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return exit_codes.BROKEN_PIPE
+    except Exception as exc:
+        if not _store_unavailable(exc):
+            raise
+        print(f"brain: {exc}", file=sys.stderr)
+        return exit_codes.STORE_UNAVAILABLE
     return int(code or 0)
+
+
+def _store_unavailable(exc: Exception) -> bool:
+    """Is `exc` a store held by another process or unreadable? (Imported only on failure,
+    so commands that never open a store stay fast.)"""
+    from knowledge.store import StoreLockedError
+
+    return isinstance(exc, StoreLockedError | StorageError)
+
+
+def _silence_stdout() -> None:
+    """The reader of stdout is gone (`brain why ID | head`): point stdout at /dev/null so the
+    interpreter's last flush does not print a BrokenPipeError traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout is not a real file (tests): nothing will flush to a closed pipe
 
 
 if __name__ == "__main__":

@@ -1,15 +1,28 @@
-"""`brain ask TEXT` and `brain ask --json -` (one message per stdin line)."""
+"""`brain ask TEXT` and `brain ask --json -` (one message per stdin line).
+
+In batch mode every input line gets exactly one output object carrying its `"line"` number: a
+decision, or `{"line": N, "error": "..."}` for a line that is not a message (empty, blank,
+only control characters). Exit codes (`cli.exit_codes`): 0 every line was answered, 1 a line
+failed inside the brain (its object says why; the others were still answered), 3 the store is
+unavailable. Input bytes that are not UTF-8 are replaced, never fatal, whatever the locale.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
+
+from cli import exit_codes
 
 if TYPE_CHECKING:
     from brain.engine import Brain
     from core.records import Decision
+
+log = logging.getLogger(__name__)
 
 
 def register(subparsers: Any) -> None:
@@ -63,33 +76,49 @@ def _ask_one(brain: Brain, text: str, args: argparse.Namespace) -> Decision:
     return brain.ask(Message(text=text, user=args.user, channel=args.channel, thread=args.thread))
 
 
+def _stdin_lines_decoded() -> Iterator[tuple[int, str]]:
+    """(line number, text) per stdin line, read as bytes and decoded as UTF-8 with invalid
+    bytes replaced: the locale's codec (strict UTF-8 under `PYTHONIOENCODING=utf-8`) would
+    end the whole batch at the first bad byte."""
+    binary = getattr(sys.stdin, "buffer", None)
+    lines: Iterator[bytes | str] = iter(binary if binary is not None else sys.stdin)
+    for number, raw in enumerate(lines, start=1):
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        yield number, text.rstrip("\r\n")
+
+
 def _stdin_lines(brain: Brain, args: argparse.Namespace) -> int:
+    from core.text.cleaning import clean_text
+    from knowledge.store import StoreLockedError
+
     failures = 0
-    for number, raw in enumerate(sys.stdin, start=1):
-        line = raw.rstrip("\r\n")
-        if not line.strip():
-            continue
+    labels = _labels(brain)
+    for number, line in _stdin_lines_decoded():
+        payload: dict[str, Any]
         try:
-            payload: dict[str, Any] = _ask_one(brain, line, args).to_dict()
-        except (ValueError, KeyError) as exc:
+            clean_text(line)
+            payload = {**_ask_one(brain, line, args).to_dict(), "line": number}
+        except ValueError as exc:  # not a message: this line's answer is the reason
+            payload = {"line": number, "error": str(exc)}
+        except StoreLockedError:
+            raise
+        except Exception as exc:  # one failing line must not stop the others
             failures += 1
-            payload = {"error": str(exc), "line": number}
-        except Exception as exc:  # one bad line must not stop the others
-            failures += 1
-            payload = {"error": f"{type(exc).__name__}: {exc}", "line": number}
+            log.warning("line %d failed: %s", number, type(exc).__name__, exc_info=True)
+            payload = {"line": number, "error": f"{type(exc).__name__}: {exc}"}
         if args.json:
             print(json.dumps(payload, ensure_ascii=False), flush=True)
         elif "error" in payload:
             print(f"line {number}: error: {payload['error']}", flush=True)
         else:
-            print(render_decision(_decision(payload), _labels(brain)), flush=True)
-    return 1 if failures else 0
+            print(render_decision(_decision(payload), labels), flush=True)
+    return exit_codes.PARTIAL if failures else exit_codes.OK
 
 
 def _decision(payload: dict[str, Any]) -> Decision:
     from core.records import Decision
 
-    return Decision.from_dict(payload)
+    return Decision.from_dict({k: v for k, v in payload.items() if k != "line"})
 
 
 def _labels(brain: Brain) -> dict[str, str]:
@@ -98,19 +127,18 @@ def _labels(brain: Brain) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain ask`."""
-    from brain.engine import clean_text
     from cli import open_brain
-    from knowledge.store import StoreLockedError
+    from core.text.cleaning import clean_text
 
     if args.text != "-":
         try:
             clean_text(args.text)
         except ValueError as exc:
             print(f"brain: {exc}", file=sys.stderr)
-            return 2
+            return exit_codes.USAGE
     brain = open_brain()
     if brain is None:
-        return 1
+        return exit_codes.STORE_UNAVAILABLE
     try:
         if args.text == "-":
             return _stdin_lines(brain, args)
@@ -118,10 +146,7 @@ def run(args: argparse.Namespace) -> int:
             decision = _ask_one(brain, args.text, args)
         except ValueError as exc:
             print(f"brain: {exc}", file=sys.stderr)
-            return 2
-        except StoreLockedError as exc:
-            print(f"brain: {exc}", file=sys.stderr)
-            return 1
+            return exit_codes.USAGE
         if args.json:
             print(json.dumps(decision.to_dict(), ensure_ascii=False, indent=2))
         else:

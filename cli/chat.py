@@ -26,10 +26,11 @@ def run(args: argparse.Namespace) -> int:
     from brain.conversation import Conversation
     from cli import open_brain
     from cli.chat_session import chat_loop
+    from cli.exit_codes import STORE_UNAVAILABLE
 
     brain = open_brain()
     if brain is None:
-        return 1
+        return STORE_UNAVAILABLE
     try:
         interactive = sys.stdin.isatty()
         return chat_loop(

@@ -1,8 +1,8 @@
 """Registration of `brain ingest` and `brain kb ...` (imports nothing heavy).
 
-Exit codes: 0 success; 1 something was skipped for an error (ingest) or nothing was found
-(search, define); 2 configuration or usage error; 3 the store is unavailable (held by another
-process, unreadable manifest).
+Exit codes (`cli.exit_codes`): 0 success; 1 something was skipped for an error (ingest) or
+nothing was found (search, define); 2 configuration or usage error; 3 the store is unavailable
+(held by another process, unreadable manifest).
 """
 
 from __future__ import annotations

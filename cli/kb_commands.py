@@ -1,4 +1,4 @@
-"""Handlers of `brain ingest` and `brain kb ...` (exit codes: see `cli.kb`)."""
+"""Handlers of `brain ingest` and `brain kb ...` (exit codes: see `cli.exit_codes`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cli import exit_codes
 from core.config import Settings, load_settings
 from core.storage import StorageError
 from knowledge import open_knowledge
@@ -20,8 +21,8 @@ from knowledge.manifest import DocManifest
 if TYPE_CHECKING:
     from knowledge.skill import KnowledgeSkill
 
-EXIT_NOT_FOUND = 1
-EXIT_STORE = 3
+EXIT_NOT_FOUND = exit_codes.PARTIAL
+EXIT_STORE = exit_codes.STORE_UNAVAILABLE
 
 
 def _with_skill(run: Callable[[KnowledgeSkill], int], settings: Settings | None = None) -> int:

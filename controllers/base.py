@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from core.config import WebhookConfig
+
 if TYPE_CHECKING:
     from controllers.tickets import TicketStore
     from core.llm import LLMClient
@@ -23,6 +25,8 @@ class ControllerServices:
     knowledge: KnowledgeSkill | None = None
     tickets: TicketStore | None = None
     llm: LLMClient | None = None
+    #: Where webhook controllers may send messages (admin configuration).
+    webhooks: WebhookConfig = field(default_factory=WebhookConfig)
 
 
 @dataclass(slots=True)

@@ -16,6 +16,7 @@ from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.ids import PREFIXES
 from controllers.requests import check_required, file_request, known_parameters
 from controllers.webhook import DEFAULT_TIMEOUT_S, post_json, webhook_payload
+from core.limits import WEBHOOK_MAX_TIMEOUT_S
 
 HandlerKind = Literal["knowledge_answer", "local_ticket", "webhook", "none"]
 HANDLER_KINDS: tuple[str, ...] = get_args(HandlerKind)
@@ -111,6 +112,7 @@ class DeclarativeController:
                 webhook_payload(self.name, context),
                 timeout_s=float(self.options.get("timeout_s", DEFAULT_TIMEOUT_S)),
                 headers=self.options.get("headers"),
+                policy=context.services.webhooks,
             )
         return ControllerResult(
             ok=True,
@@ -120,9 +122,14 @@ class DeclarativeController:
 
 def _check_webhook_options(options: Mapping[str, Any]) -> None:
     timeout = options.get("timeout_s", DEFAULT_TIMEOUT_S)
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 60:
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not 0 < timeout <= WEBHOOK_MAX_TIMEOUT_S
+    ):
         raise ValueError(
-            f"options.timeout_s must be a number of seconds in (0, 60], not {timeout!r}"
+            f"options.timeout_s must be a number of seconds in (0, {WEBHOOK_MAX_TIMEOUT_S:g}], "
+            f"not {timeout!r}"
         )
     headers = options.get("headers", {})
     if not isinstance(headers, Mapping) or not all(

@@ -25,4 +25,5 @@ def build_services(
         knowledge=knowledge,
         tickets=TicketStore(settings.path(TICKETS_FILE)),
         llm=llm,
+        webhooks=settings.webhooks,
     )

@@ -24,10 +24,12 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from controllers.declarative import HANDLER_KINDS, DeclarativeController, validate_name
+from core.limits import MAX_CONTROLLER_FILE_BYTES
+from core.safe_yaml import YamlLimitError, load_yaml
 
 log = logging.getLogger(__name__)
 
-MAX_FILE_BYTES = 1_000_000
+MAX_FILE_BYTES = MAX_CONTROLLER_FILE_BYTES
 
 
 class ControllerSpec(BaseModel):
@@ -96,9 +98,11 @@ def load_file(path: Path) -> list[DeclarativeController]:
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise ValueError(f"file is larger than {MAX_FILE_BYTES} bytes")
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        document = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read it ({exc})") from exc
+    except YamlLimitError as exc:
+        raise ValueError(f"refused YAML: {exc}") from exc
     except yaml.YAMLError as exc:
         raise ValueError(f"invalid YAML: {' '.join(str(exc).split())}") from exc
     entries = document if isinstance(document, list) else [document]

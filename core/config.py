@@ -14,6 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
+from core.limits import LLM_MAX_TIMEOUT_S
+
 DEFAULT_HOME = Path.home() / ".brain"
 
 
@@ -78,7 +80,7 @@ class LLMConfig(_Section):
     api_key: SecretStr | None = None
     base_url: str | None = None
     model: str = "claude-haiku-4-5"
-    timeout_s: float = Field(8.0, gt=0, le=120)
+    timeout_s: float = Field(8.0, gt=0, le=LLM_MAX_TIMEOUT_S)
     max_tokens: int = Field(512, ge=16, le=8192)
 
 
@@ -114,6 +116,21 @@ class SlackConfig(_Section):
     port: int = Field(3000, ge=0, le=65535)
 
 
+class WebhookConfig(_Section):
+    """Admin-trusted limits on webhook controllers (YAML files under BRAIN_HOME/controllers).
+
+    Whoever can write a controller file chooses where messages are sent; these lists let the
+    admin who runs the brain bound that choice.
+    """
+
+    #: Hosts webhook controllers may call (exact names, lower case); empty: any host that is
+    #: not link-local or a cloud metadata service (those are always refused).
+    allowed_hosts: list[str] = Field(default_factory=list)
+    #: Environment variables a webhook header may name (`Bearer ${PAYROLL_TOKEN}`); any other
+    #: `$NAME` in a header refuses the call, so no file can send out the bot's own tokens.
+    header_env: list[str] = Field(default_factory=list)
+
+
 class Settings(_Section):
     """All settings of one brain home."""
 
@@ -123,6 +140,7 @@ class Settings(_Section):
     llm: LLMConfig = Field(default_factory=LLMConfig)
     training: TrainingConfig = Field(default_factory=TrainingConfig)
     slack: SlackConfig = Field(default_factory=SlackConfig)
+    webhooks: WebhookConfig = Field(default_factory=WebhookConfig)
 
     def path(self, *parts: str) -> Path:
         """A path under the brain home."""
@@ -148,7 +166,11 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_ONCALL_MENTION": ("slack", "oncall_mention"),
     "BRAIN_CHANNELS": ("slack", "brain_channels"),
     "BRAIN_REESCALATE_AFTER": ("slack", "reescalate_after_s"),
+    "BRAIN_WEBHOOK_HOSTS": ("webhooks", "allowed_hosts"),
+    "BRAIN_WEBHOOK_HEADER_ENV": ("webhooks", "header_env"),
 }
+#: Keys whose environment value is a comma-separated list.
+_LIST_KEYS = ("brain_channels", "allowed_hosts", "header_env")
 
 
 def _config_file(env: Mapping[str, str]) -> Path | None:
@@ -189,7 +211,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         if value is None or value == "":
             continue
         parsed: Any = value
-        if key == "brain_channels":
+        if key in _LIST_KEYS:
             parsed = [part.strip() for part in value.split(",") if part.strip()]
         target = data if not section else data.setdefault(section, {})
         target[key] = parsed

@@ -19,6 +19,7 @@ from typing import Any
 import anthropic
 
 from core.config import LLMConfig
+from core.limits import LLM_MAX_RETRIES
 from core.llm_calls import record_llm_call
 from core.prompts import JSON_ONLY
 from core.redact import redact
@@ -86,7 +87,7 @@ class LLMClient:
             api_key=llm.api_key.get_secret_value(),
             base_url=llm.base_url,
             timeout=llm.timeout_s,
-            max_retries=1,
+            max_retries=LLM_MAX_RETRIES,
         )
         return cls(client, model=llm.model, max_tokens=llm.max_tokens)
 

@@ -1,8 +1,17 @@
 """Remove personal data and secrets from text before it leaves the process (e.g. to an LLM).
 
-Replaced with placeholders: emails ``[EMAIL]``, phone numbers ``[PHONE]``, Chinese resident ID
-numbers ``[ID_NUMBER]``, payment card numbers ``[CARD]``, IBANs ``[IBAN]``, public IP addresses
-``[IP]`` and secrets (Slack/Anthropic/AWS/bearer tokens, ``password: ...``) ``[SECRET]``.
+Replaced with placeholders: emails ``[EMAIL]``, phone numbers ``[PHONE]`` (mobile, landline
+such as 020-12345678, international, North American with or without separators, and any number
+after a word such as "phone" / "电话"), Chinese resident ID numbers ``[ID_NUMBER]``, US social
+security numbers ``[SSN]``, payment card numbers ``[CARD]``, IBANs ``[IBAN]``, public IP
+addresses ``[IP]`` and secrets ``[SECRET]``: Slack/Anthropic/AWS/GitHub/bearer tokens, and
+passwords however they are written ("password: x", "pw=x", "password Hunter2!", "Hunter2! is
+my password", "user jdoe / pass x", "密码 x", "x 是我的密码").
+
+A password written without ":" or "=" is only taken when it looks like one (a digit or a
+symbol, at least four characters, not a ticket id), so "password reset for REQ-000123" and
+"密码是什么" stay readable. The labelled corpus in tests/fixtures/redaction_corpus.jsonl
+measures recall and false positives (benchmarks/redaction.py).
 
 Kept on purpose, because routing and diagnosis need them and they identify no person: ticket ids
 (19-digit numbers such as 2025060300011279027, ``#10086``, ``INC-123``), error codes, host names
@@ -37,17 +46,44 @@ _SECRET_TOKENS = re.compile(
     r")"
 )
 _BEARER = re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}")
+_SECRET_KEY = (
+    r"(?:password|passwd|passcode|pwd|pw|pass|pin|secret|api[_ -]?key|access[_ -]?key|token"
+    r"|aws_secret_access_key|密码|口令|密钥)"
+)
+#: A key, then ":" / "=" (any value), "is" / "是" / "为", or only spaces (a password-like value).
 _SECRET_ASSIGNMENT = re.compile(
-    r"(?i)((?:password|passwd|pwd|passcode|secret|api[_ -]?key|access[_ -]?key|token"
-    r"|aws_secret_access_key|密码|口令|密钥)(\s*[:=：]\s*|\s+is\s+|\s*(?:是|为)\s*))"
+    rf"(?i)((?<![A-Za-z]){_SECRET_KEY}(?![A-Za-z])"
+    r"(\s*[:=：]\s*|\s+is\s+|\s*(?:是|为)\s*|\s+))"
     r"(\"[^\"]*\"|'[^']*'|[^\s,，;；。]+)"
 )
+#: "Hunter2! is my password", "Lisi#8888 是我的密码".
+_SECRET_BEFORE_KEY = re.compile(
+    r"(?i)(?<![^\s,，;；:：(（])([^\s,，;；。]+)"
+    r"(\s+is\s+(?:my|the|our)\s+(?:new\s+|old\s+)?(?:password|passcode|pin|pw)\b"
+    r"|\s*是(?:我的|我们的)?(?:新)?(?:密码|口令))"
+)
+#: "login admin / Passw0rd!", "user jdoe / pass x", "用户名 wangwu / 密码 x", "svc/B4ckup!".
+_CREDENTIAL_PAIR = re.compile(
+    r"(?i)((?<![A-Za-z])(?:login|user(?:name)?|account|credentials?|账号|用户名|用户)"
+    r"\s*[:=：]?\s*[^\s/]+\s*/\s*(?:(?:password|pass|pwd|pw|密码)\s*[:=：]?\s*)?)"
+    r"([^\s,，;；。]+)"
+)
 _PASSWORD_LIKE = re.compile(r"[0-9!@#$%^&*()_+=\[\]{};:'\"\\|,.<>/?~`-]")
+#: Values that are identifiers routing needs, not passwords ("token INC-7", "pin 0x1F").
+_ROUTING_ID = re.compile(r"^(?:[A-Z]{2,6}-?\d+|0x[0-9A-Fa-f]+|#\d+|\d{19})$")
 
 _CN_ID = re.compile(r"(?<![0-9A-Za-z])\d{17}[\dXx](?![0-9A-Za-z])")
 _CN_MOBILE = re.compile(r"(?<![\d+])(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?!\d)")
 _INTL_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}(?!\d)")
-_NANP_PHONE = re.compile(r"(?<!\d)(?:\(\d{3}\)\s?|\d{3}[.-])\d{3}[.-]\d{4}(?!\d)")
+_NANP_PHONE = re.compile(r"(?<![\d-])(?:\(\d{3}\)\s?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\d-])")
+#: Chinese landlines with an area code: 020-12345678, 0755-8765432, (010) 12345678.
+_CN_LANDLINE = re.compile(r"(?<![\w-])(?:0\d{2,3}-|\(0\d{2,3}\)\s?)\d{7,8}(?![\w-])")
+#: Any number written right after a word that says it is a phone number.
+_CUED_PHONE = re.compile(
+    r"(?i)((?:\b(?:phone|tel|mobile|cell|call(?:\s+me)?)\b|电话|手机|手机号|座机|联系方式)"
+    r"[^\d+\n]{0,15}?)(\+?\d[\d ().-]{5,18}\d)(?![\d-])"
+)
+_US_SSN = re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
 _CARD_GROUPED = re.compile(r"(?<![\d-])\d{4}(?:[ -]\d{4}){2}[ -]\d{1,7}(?![\d-])")
 _CARD_PLAIN = re.compile(r"(?<!\d)[3-6]\d{14,15}(?!\d)")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
@@ -97,13 +133,42 @@ def _card(match: re.Match[str]) -> str:
     return "[CARD]" if 13 <= len(digits) <= 19 and _luhn_ok(digits) else match.group(0)
 
 
+def _password_like(value: str) -> bool:
+    """Four characters or more with a digit or a symbol, and not an identifier."""
+    return (
+        len(value) >= 4
+        and _PASSWORD_LIKE.search(value) is not None
+        and not _ROUTING_ID.match(value)
+        and value != "[SECRET]"
+    )
+
+
 def _secret_value(match: re.Match[str]) -> str:
-    """After ":" or "=" any value is a secret; after "is" / "是" only a password-like one
-    (a digit or a symbol), so "password is not working" and "密码是什么" stay readable."""
+    """After ":" or "=" any value is a secret; after "is" / "是" / a space only a
+    password-like one, so "password is not working" and "密码是什么" stay readable."""
     key, separator, value = match.group(1), match.group(2), match.group(3)
-    if any(mark in separator for mark in ":=：") or _PASSWORD_LIKE.search(value):
+    if value == "[SECRET]":
+        return match.group(0)
+    if any(mark in separator for mark in ":=：") or _password_like(value):
         return f"{key}[SECRET]"
     return match.group(0)
+
+
+def _secret_before_key(match: re.Match[str]) -> str:
+    value, rest = match.group(1), match.group(2)
+    return f"[SECRET]{rest}" if _password_like(value) else match.group(0)
+
+
+def _credential_pair(match: re.Match[str]) -> str:
+    prefix, value = match.group(1), match.group(2)
+    return f"{prefix}[SECRET]" if _password_like(value) else match.group(0)
+
+
+def _cued_phone(match: re.Match[str]) -> str:
+    """A number after "phone" / "电话" is a phone number when it has 7 to 15 digits (longer
+    ones are ticket ids)."""
+    digits = sum(char.isdigit() for char in match.group(2))
+    return f"{match.group(1)}[PHONE]" if 7 <= digits <= 15 else match.group(0)
 
 
 def _ip(match: re.Match[str]) -> str:
@@ -123,13 +188,18 @@ def redact(text: str) -> str:
         return text
     text = _SECRET_TOKENS.sub("[SECRET]", text)
     text = _BEARER.sub(r"\1 [SECRET]", text)
+    text = _CREDENTIAL_PAIR.sub(_credential_pair, text)
     text = _SECRET_ASSIGNMENT.sub(_secret_value, text)
+    text = _SECRET_BEFORE_KEY.sub(_secret_before_key, text)
     text = EMAIL_PATTERN.sub("[EMAIL]", text)
     text = _IBAN.sub(lambda m: "[IBAN]" if _iban_ok(m.group(0)) else m.group(0), text)
     text = _CN_ID.sub(lambda m: "[ID_NUMBER]" if _cn_id_ok(m.group(0)) else m.group(0), text)
     text = _CARD_GROUPED.sub(_card, text)
     text = _CARD_PLAIN.sub(_card, text)
+    text = _US_SSN.sub("[SSN]", text)
     text = _CN_MOBILE.sub("[PHONE]", text)
     text = _INTL_PHONE.sub("[PHONE]", text)
     text = _NANP_PHONE.sub("[PHONE]", text)
+    text = _CN_LANDLINE.sub("[PHONE]", text)
+    text = _CUED_PHONE.sub(_cued_phone, text)
     return _IPV4.sub(_ip, text)

@@ -8,7 +8,9 @@ and everything else is still ingested; a skipped file keeps whatever it had stor
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -130,17 +132,13 @@ class Ingestor:
     def _prepare(self, path: Path, report: IngestReport) -> _Pending | None:
         source = str(path)
         try:
-            size = path.stat().st_size
-            if size > MAX_FILE_BYTES:
-                raise SkipFile(
-                    f"too large ({size / 2**20:.1f} MiB > {MAX_FILE_BYTES / 2**20:.0f} MiB)"
-                )
-            data = path.read_bytes()
+            data = _read_regular_file(path)
         except SkipFile as exc:
             report.skipped.append(Skipped(source, str(exc)))
             return None
         except OSError as exc:
-            report.skipped.append(Skipped(source, f"cannot read: {exc.strerror or exc}"))
+            reason = SYMLINK_REASON if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+            report.skipped.append(Skipped(source, f"cannot read: {reason}"))
             return None
         digest = hashlib.sha256(CHUNKER_VERSION.encode() + b"\0" + data).hexdigest()
         previous = self.manifest.get(source)
@@ -174,6 +172,10 @@ class Ingestor:
                 ManifestEntry(item.source, item.digest, tuple(new_ids), self.store.has_dense)
             )
             report.chunks_written += len(new_ids)
+
+
+#: Why a symbolic link (or a file reached through one) is not ingested.
+SYMLINK_REASON = "symbolic link: not followed (ingest the file it points to by its own path)"
 
 
 @dataclass(slots=True)
@@ -213,8 +215,32 @@ def plan(paths: Sequence[Path], manifest: DocManifest) -> IngestPlan:
     return work
 
 
+def _read_regular_file(path: Path) -> bytes:
+    """The bytes of `path`, opened without following a symbolic link (it may have become one
+    since the folder was listed) and read no further than the size limit."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > MAX_FILE_BYTES:
+            raise SkipFile(f"too large ({size / 2**20:.1f} MiB > {MAX_FILE_BYTES / 2**20:.0f} MiB)")
+        return handle.read(MAX_FILE_BYTES + 1)
+
+
+def _linked(candidate: Path, real_root: Path, relative: tuple[str, ...]) -> bool:
+    """Is `candidate` a symbolic link, or reached through one (its real path is not where
+    its name says inside the ingested folder)?"""
+    return candidate.is_symlink() or candidate.resolve() != real_root.joinpath(*relative)
+
+
 def _expand(path: Path, report: IngestReport) -> list[Path] | None:
-    """Supported files at `path` (None when it does not exist)."""
+    """Supported files at `path` (None when it does not exist).
+
+    Symbolic links are never followed: a link in a knowledge folder (`passwd.txt ->
+    /etc/passwd`) would serve whatever it points to to every user of the bot.
+    """
+    if path.is_symlink():
+        report.skipped.append(Skipped(str(path), SYMLINK_REASON))
+        return []
     if not path.exists():
         return None
     if path.is_file():
@@ -226,9 +252,16 @@ def _expand(path: Path, report: IngestReport) -> list[Path] | None:
         report.skipped.append(Skipped(str(path), "not a regular file or folder"))
         return []
     found: list[Path] = []
+    real_root = path.resolve()
     for candidate in sorted(path.rglob("*")):
         relative = candidate.relative_to(path).parts
-        if any(part.startswith(".") for part in relative) or not candidate.is_file():
+        if any(part.startswith(".") for part in relative):
+            continue
+        if _linked(candidate, real_root, relative):
+            if candidate.is_symlink() or candidate.is_file():
+                report.skipped.append(Skipped(str(candidate), SYMLINK_REASON))
+            continue
+        if not candidate.is_file():
             continue
         if candidate.suffix.lower() in SUPPORTED:
             found.append(candidate)

@@ -14,6 +14,9 @@ from typing import Any
 
 import yaml
 
+from core.limits import MAX_KB_FILE_BYTES
+from core.safe_regex import UnsafePattern, compile_bounded
+from core.safe_yaml import YamlLimitError, load_yaml
 from core.text.language import detect_language
 from knowledge.chunk import Chunk, point_id
 
@@ -25,7 +28,7 @@ SUPPORTED: dict[str, str] = {
     ".yaml": "yaml",
     ".yml": "yaml",
 }
-MAX_FILE_BYTES = 5 * 1024 * 1024
+MAX_FILE_BYTES = MAX_KB_FILE_BYTES
 #: Longest chunk text; longer sections are split at paragraph boundaries.
 MAX_CHUNK_CHARS = 1200
 #: Part of every content digest: bump it when chunking changes so re-ingest redoes all files.
@@ -81,7 +84,9 @@ def _front_matter(text: str) -> tuple[dict[str, Any], str]:
     for end in range(1, len(lines)):
         if lines[end].strip() in ("---", "..."):
             try:
-                meta = yaml.safe_load("\n".join(lines[1:end])) or {}
+                meta = load_yaml("\n".join(lines[1:end])) or {}
+            except YamlLimitError as exc:
+                raise SkipFile(f"refused front matter: {exc}") from None
             except yaml.YAMLError as exc:
                 raise SkipFile(f"invalid front matter: {_yaml_problem(exc)}") from None
             if not isinstance(meta, dict):
@@ -181,7 +186,9 @@ def _as_list(value: Any, what: str) -> list[dict[str, Any]]:
 
 def _yaml(path: Path, text: str, source: str) -> list[Chunk]:
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
+    except YamlLimitError as exc:
+        raise SkipFile(f"refused YAML: {exc}") from None
     except yaml.YAMLError as exc:
         raise SkipFile(f"invalid YAML: {_yaml_problem(exc)}") from None
     if not isinstance(data, dict) or not ("glossary" in data or "id_patterns" in data):
@@ -216,9 +223,9 @@ def _yaml(path: Path, text: str, source: str) -> list[Chunk]:
         if not name or not regex:
             raise SkipFile(f"id pattern {name or '?'} needs 'name' and 'regex'")
         try:
-            re.compile(regex)
-        except re.error as exc:
-            raise SkipFile(f"id pattern {name}: invalid regex ({exc})") from None
+            compile_bounded(regex)
+        except UnsafePattern as exc:
+            raise SkipFile(f"id pattern {name}: {exc}") from None
         description = str(entry.get("description") or "").strip()
         line = f"{name}: {description}" if description else name
         # `domain: none` (or null): the identifier names a thing (a device, a host), not the

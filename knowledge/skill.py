@@ -7,6 +7,7 @@ strongly the KB supports routing a text to a controller (KB domains are controll
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections import OrderedDict
@@ -15,12 +16,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import regex
+
+from core.safe_regex import RegexTimeout, UnsafePattern, compile_bounded, matches_whole, search_all
 from core.text.sparse import normalize
 from knowledge.ingest import Ingestor, IngestReport
 from knowledge.manifest import DocManifest
 from knowledge.relevance import relevance
 from knowledge.store import KnowledgeStore, StoredHit
 from knowledge.types import Confirmation, Definition, Hit, IdMatch
+
+log = logging.getLogger(__name__)
 
 #: Payload kinds that answer questions (ID patterns do not).
 ANSWER_KINDS = ("doc", "glossary")
@@ -43,8 +49,8 @@ _LATIN_TERM = re.compile(r"^[\w .\-/]+$", re.ASCII)
 @dataclass(frozen=True, slots=True)
 class _Pattern:
     name: str
-    regex: re.Pattern[str]
-    search: re.Pattern[str]
+    regex: regex.Pattern[str]
+    search: regex.Pattern[str]
     domain: str
     description: str
     source: str
@@ -107,7 +113,9 @@ class KnowledgeSkill:
                 self.store.payloads("id_pattern"),
                 key=lambda p: (str(p.get("source", "")), int(p.get("order", 0))),
             )
-            self._patterns = [_compile(payload) for payload in patterns]
+            self._patterns = [
+                compiled for payload in patterns if (compiled := _compile(payload)) is not None
+            ]
             self._retrievals.clear()
             self._generation = self.store.generation
 
@@ -156,19 +164,27 @@ class KnowledgeSkill:
         """The ID pattern that `token` matches as a whole, if any."""
         self._refresh()
         token = token.strip()
-        for pattern in self._patterns:
-            if pattern.regex.fullmatch(token):
-                return IdMatch(token, pattern.name, pattern.domain, pattern.description)
+        for pattern in list(self._patterns):
+            try:
+                if matches_whole(pattern.regex, token):
+                    return IdMatch(token, pattern.name, pattern.domain, pattern.description)
+            except RegexTimeout:
+                self._retire(pattern)
         return None
 
     def find_ids(self, text: str) -> list[IdMatch]:
         """Every identifier in `text` that an ID pattern recognises, in text order."""
         self._refresh()
         spans: list[tuple[int, int, int, _Pattern]] = []
-        for order, pattern in enumerate(self._patterns):
-            for match in pattern.search.finditer(text):
-                if match.end() > match.start():
-                    spans.append((match.start(), -(match.end() - match.start()), order, pattern))
+        for order, pattern in enumerate(list(self._patterns)):
+            try:
+                found = search_all(pattern.search, text)
+            except RegexTimeout:
+                self._retire(pattern)
+                continue
+            for start, end in found:
+                if end > start:
+                    spans.append((start, -(end - start), order, pattern))
         spans.sort(key=lambda item: (item[0], item[1], item[2]))
         result: list[IdMatch] = []
         taken_until = -1
@@ -181,6 +197,18 @@ class KnowledgeSkill:
             )
             taken_until = end
         return result
+
+    def _retire(self, pattern: _Pattern) -> None:
+        """A pattern that ran out of time once is not run again until the KB changes, so it
+        cannot cost its time budget on every message."""
+        with self._lock:
+            if pattern in self._patterns:
+                self._patterns.remove(pattern)
+                log.warning(
+                    "ID pattern %r (%s) exceeded its time budget and is disabled; rewrite it",
+                    pattern.name,
+                    pattern.source,
+                )
 
     # -- routing support ------------------------------------------------------------------
 
@@ -279,13 +307,21 @@ def _term_evidence(entry: dict[str, Any]) -> Hit:
     )
 
 
-def _compile(payload: dict[str, Any]) -> _Pattern:
-    regex = str(payload.get("regex", ""))
-    # Standalone tokens only: no ASCII letter, digit or underscore right before or after.
-    search = re.compile(rf"(?<![0-9A-Za-z_])(?:{regex})(?![0-9A-Za-z_])")
+def _compile(payload: dict[str, Any]) -> _Pattern | None:
+    """The stored pattern compiled within bounds, or None (logged) when it is unsafe: a store
+    ingested before the bounds existed may hold one."""
+    source = str(payload.get("regex", ""))
+    name = str(payload.get("name", ""))
+    try:
+        whole = compile_bounded(source)
+        # Standalone tokens only: no ASCII letter, digit or underscore right before or after.
+        search = compile_bounded(source, template="(?<![0-9A-Za-z_])(?:{})(?![0-9A-Za-z_])")
+    except UnsafePattern as exc:
+        log.warning("ID pattern %r is not used: %s", name, exc)
+        return None
     return _Pattern(
-        name=str(payload.get("name", "")),
-        regex=re.compile(regex),
+        name=name,
+        regex=whole,
         search=search,
         domain=str(payload.get("domain", "")),
         description=str(payload.get("description", "")),

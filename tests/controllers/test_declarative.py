@@ -12,7 +12,8 @@ import pytest
 from controllers.base import ControllerContext, ControllerServices
 from controllers.declarative import DeclarativeController
 from controllers.registry import ControllerRegistry
-from core.config import Settings
+from controllers.services import build_services
+from core.config import Settings, load_settings
 
 if TYPE_CHECKING:
     from tests.controllers.conftest import Endpoint
@@ -51,6 +52,7 @@ def test_webhook_posts_the_context_as_json(
 ) -> None:
     endpoint.reply = {"summary": "Payslip for May re-sent to li.wei@corp.com"}
     monkeypatch.setenv("PAYROLL_TOKEN", "s3cret-token")
+    monkeypatch.setenv("BRAIN_WEBHOOK_HEADER_ENV", "PAYROLL_TOKEN")  # the admin's allow-list
     controller = _webhook(
         endpoint.url, headers={"X-Team": "payroll", "Authorization": "Bearer ${PAYROLL_TOKEN}"}
     )
@@ -58,6 +60,7 @@ def test_webhook_posts_the_context_as_json(
         "please resend my May payslip",
         entities={"email": ["li.wei@corp.com"]},
         thread="1717400000.000100",
+        services=build_services(load_settings()),
     )
     assert controller.dry_run(context).ok and endpoint.requests == []  # dry-run sends nothing
     result = controller.handle(context)

@@ -24,6 +24,13 @@ handler: local_ticket
 options: {ticket_type: access}
 """
 
+#: A controller whose options hold 10^5 strings once its nested aliases are expanded.
+ALIAS_BOMB = (
+    "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n"
+    + "".join(f"l{n}: &l{n} [{', '.join([f'*l{n - 1}'] * 10)}]\n" for n in range(1, 5))
+    + "name: pager\ndescription: paging\noptions: {payload: *l4}\n"
+)
+
 
 def _write(home: Path, name: str, text: str) -> Path:
     folder = home / "controllers"
@@ -71,6 +78,8 @@ def test_plain_listing_names_origin_and_counts(
         ("name: pager\ndescription: p\ncolour: red\n", "colour: Extra inputs are not permitted"),
         ("- just a string\n", "expected a mapping"),
         ("", "expected a mapping"),
+        (ALIAS_BOMB, "refused YAML: more than 100,000 values once its aliases are expanded"),
+        ("name: pager\ndescription: " + "[" * 100 + "]" * 100, "refused YAML: nested deeper"),
     ],
 )
 def test_bad_yaml_is_skipped_with_a_clear_warning_and_others_still_load(

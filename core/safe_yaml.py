@@ -1,0 +1,93 @@
+"""One YAML loader for every file the brain reads: `yaml.safe_load` with bounds.
+
+`safe_load` refuses tags that build Python objects, but it expands aliases without limit: a
+600-byte document of nested aliases ("billion laughs") is a billion nodes once anything walks
+it. This loader counts aliases, the depth of nesting and the nodes the document would have
+with every alias expanded, and refuses the document before anything is built.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, SequenceNode
+
+from core.limits import YAML_MAX_ALIASES, YAML_MAX_DEPTH, YAML_MAX_EXPANDED_NODES
+
+__all__ = ["YamlLimitError", "load_yaml"]
+
+
+class YamlLimitError(yaml.YAMLError):
+    """The document is valid YAML but exceeds a limit; the message names which."""
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """A safe loader that counts aliases and nesting while it composes the node graph."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._aliases = 0
+        self._depth = 0
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > YAML_MAX_ALIASES:
+                line = self.peek_event().start_mark.line + 1
+                raise YamlLimitError(
+                    f"more than {YAML_MAX_ALIASES} aliases (the last at line {line})"
+                )
+        self._depth += 1
+        try:
+            if self._depth > YAML_MAX_DEPTH:
+                line = self.peek_event().start_mark.line + 1
+                raise YamlLimitError(f"nested deeper than {YAML_MAX_DEPTH} levels (line {line})")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, SequenceNode):
+        return list(node.value)
+    if isinstance(node, MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def _expanded_size(node: Node, sizes: dict[int, int], open_nodes: set[int]) -> int:
+    """Nodes under `node` with aliases expanded; shared nodes are sized once (memoised)."""
+    key = id(node)
+    if key in sizes:
+        return sizes[key]
+    if key in open_nodes:
+        raise YamlLimitError("an alias refers to the node that contains it")
+    open_nodes.add(key)
+    total = 1
+    for child in _children(node):
+        total += _expanded_size(child, sizes, open_nodes)
+        if total > YAML_MAX_EXPANDED_NODES:
+            raise YamlLimitError(
+                f"more than {YAML_MAX_EXPANDED_NODES:,} values once its aliases are expanded"
+            )
+    open_nodes.discard(key)
+    sizes[key] = total
+    return total
+
+
+def load_yaml(text: str) -> Any:
+    """The document in `text` as plain data (like `yaml.safe_load`), within `core.limits`.
+
+    Raises `yaml.YAMLError` for invalid YAML and its subclass `YamlLimitError` for a document
+    over a limit (aliases, expanded size, depth).
+    """
+    loader = _BoundedLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _expanded_size(node, {}, set())
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()

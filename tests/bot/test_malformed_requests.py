@@ -1,0 +1,97 @@
+"""Malformed request bodies at `/slack/events`: refused before parsing, never a traceback.
+
+The signature is checked on the raw bytes first, so unsigned junk costs one hash and gets 401;
+a signed body that is not a Slack payload gets 400. Neither leaves a traceback in the logs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import time
+
+import pytest
+
+from core.limits import MAX_REQUEST_BYTES
+from tests.bot import slack_payloads as p
+from tests.bot.conftest import Harness
+
+JSON = "application/json"
+FORM = "application/x-www-form-urlencoded"
+
+MALFORMED: list[tuple[bytes, str]] = [
+    (b"{not json", JSON),
+    (b"[]", JSON),
+    (b"null", JSON),
+    (b'"just a string"', JSON),
+    (b"payload={broken", FORM),
+    (b"payload=%5B1%2C2%5D", FORM),
+    (b"payload=%FF%FE", FORM),
+]
+#: Slack signs UTF-8 text; bytes that are not UTF-8 cannot carry a valid signature.
+NOT_UTF8 = b"\xff\xfe\x00garbage"
+
+
+def _signature(body: bytes, timestamp: str) -> dict[str, str]:
+    base = b"v0:" + timestamp.encode() + b":" + body
+    digest = hmac.new(p.SIGNING_SECRET.encode(), base, hashlib.sha256).hexdigest()
+    return {"X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": f"v0={digest}"}
+
+
+async def _post(harness: Harness, body: bytes, content_type: str, **headers: str) -> int:
+    sent = {"Content-Type": content_type, **headers}
+    async with harness.session.post(harness.url, data=body, headers=sent) as response:
+        await response.read()
+        return response.status
+
+
+def _tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [record.getMessage() for record in caplog.records if record.exc_info]
+
+
+async def test_unsigned_malformed_bodies_get_401_without_traceback(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    odd = {"X-Slack-Request-Timestamp": "soon", "X-Slack-Signature": "v0=00"}
+    statuses = {}
+    with caplog.at_level(logging.DEBUG):
+        for body, content_type in [*MALFORMED, (NOT_UTF8, JSON)]:
+            statuses[body] = (
+                await _post(harness, body, content_type),
+                await _post(harness, body, content_type, **odd),
+            )
+    assert statuses == {body: (401, 401) for body in statuses}
+    assert _tracebacks(caplog) == []
+    assert harness.fake.calls == []
+
+
+async def test_signed_malformed_bodies_get_400_without_traceback(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    statuses = {}
+    with caplog.at_level(logging.DEBUG):
+        for body, content_type in MALFORMED:
+            signature = _signature(body, str(int(time.time())))
+            statuses[body] = await _post(harness, body, content_type, **signature)
+    assert statuses == {body: 400 for body in statuses}
+    assert _tracebacks(caplog) == []
+    await harness.idle()
+    assert harness.fake.calls == []
+
+
+async def test_a_body_that_is_not_utf8_is_refused_even_with_a_signature(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.DEBUG):
+        status = await _post(harness, NOT_UTF8, JSON, **_signature(NOT_UTF8, str(int(time.time()))))
+    assert status == 401
+    assert _tracebacks(caplog) == []
+
+
+async def test_oversized_body_is_refused_and_the_bot_keeps_answering(harness: Harness) -> None:
+    huge = b'{"type": "event_callback", "pad": "' + b"x" * MAX_REQUEST_BYTES + b'"}'
+    assert await _post(harness, huge, JSON, **_signature(huge, str(int(time.time())))) == 413
+    status, _ = await harness.event(p.message("vpn is broken"))
+    assert status == 200
+    await harness.fake.wait_for("chat.postMessage")

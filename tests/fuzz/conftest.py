@@ -1,0 +1,11 @@
+"""The fuzz tests use the engine's fitted home and the bot's harness."""
+
+from tests.bot.conftest import (  # noqa: F401  (fixtures)
+    brain_factory,
+    brain_template,
+    fake_slack,
+    harness,
+    slack_env,
+    start_bot,
+)
+from tests.engine.conftest import home  # noqa: F401  (fixture)

@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import scipy.sparse as sp
 
+from core.progress import step
 from core.text.language import detect_language
 from core.text.sparse import char_ngrams
 
@@ -455,7 +456,10 @@ class SemanticScorer:
                     return loaded
             except Exception as exc:  # a stale or broken cache is refitted, not fatal
                 log.warning("semantic cache %s unusable (%s); refitting", path, exc)
-        scorer = cls._fit(controllers, embedder, list(negatives), extra, tune)
+        examples = len(_training_rows(controllers, extra)[0]) + len(negatives)
+        tuning = " (fine-tuning the encoder: minutes)" if tune and embedder is not None else ""
+        with step(f"fitting the routing model on {examples:,} examples{tuning}"):
+            scorer = cls._fit(controllers, embedder, list(negatives), extra, tune)
         if path is not None:
             try:
                 scorer.save(path)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from core.progress import step
+
 if TYPE_CHECKING:
     from core.config import Settings
     from knowledge.skill import KnowledgeSkill
@@ -34,5 +36,6 @@ def open_knowledge(settings: Settings | None = None) -> KnowledgeSkill:
     store = KnowledgeStore.open(settings, get_dense_embedder(settings))
     skill = KnowledgeSkill(store, DocManifest(settings.path("kb_manifest.json")))
     if settings.knowledge.ingest_sample and store.count() == 0 and SAMPLE_DIR.is_dir():
-        skill.ingest([SAMPLE_DIR], progress=False)
+        with step("ingesting the sample knowledge base (first use)"):
+            skill.ingest([SAMPLE_DIR], progress=False)
     return skill

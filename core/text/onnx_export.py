@@ -24,12 +24,13 @@ import json
 import logging
 import os
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from core.progress import step
 
 __all__ = ["MIN_COSINE", "OnnxFiles", "ensure_exported", "export_top", "model_key", "onnx_files"]
 
@@ -111,10 +112,8 @@ def ensure_exported(model_dir: Path, cache_dir: Path, fork: int) -> OnnxFiles:
 
     with FileLock(str(files.lower.with_suffix(".lock"))):
         if not files.exist():  # another process may have finished while we waited
-            started = time.perf_counter()
-            log.warning("exporting MiniLM to ONNX under %s (once) ...", cache_dir)
-            _export(model_dir, files, fork)
-            log.warning("exported MiniLM to ONNX in %.1f s", time.perf_counter() - started)
+            with step(f"exporting MiniLM to ONNX (once, under {cache_dir})"):
+                _export(model_dir, files, fork)
     return files
 
 

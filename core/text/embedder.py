@@ -337,6 +337,18 @@ def _exported(model_dir: Path, cache_dir: Path) -> bool:
     return cache_dir.is_dir() and onnx_files(model_dir, cache_dir, _fork_layer(model_dir)).exist()
 
 
+def open_embedder(engine: str, settings: Settings | None = None) -> DenseEmbedder:
+    """A new embedder on `engine` ("onnx" or "torch"), not the process-wide one: benchmarks
+    compare the engines side by side with it. Raises RuntimeError when it cannot be used."""
+    cache_dir = encoder_cache_dir(settings)
+    reason = _unavailable(engine, cache_dir)
+    if reason is not None:
+        raise RuntimeError(f"embedding engine {engine!r} unavailable: {reason}")
+    if engine == "torch":
+        return DenseEmbedder(_load_torch, engine=engine)
+    return DenseEmbedder(functools.partial(_load_onnx, cache_dir), engine=engine)
+
+
 def get_dense_embedder(settings: Settings | None = None) -> DenseEmbedder | None:
     """The process-wide MiniLM embedder, or None (with one warning) when it cannot be used."""
     global _EMBEDDER, _FAILED
@@ -347,13 +359,10 @@ def get_dense_embedder(settings: Settings | None = None) -> DenseEmbedder | None
         return _EMBEDDER
     with _LOCK:
         if _EMBEDDER is None and _FAILED is None:
-            engine, cache_dir = _engine(settings), encoder_cache_dir(settings)
-            _FAILED = _unavailable(engine, cache_dir)
+            engine = _engine(settings)
+            _FAILED = _unavailable(engine, encoder_cache_dir(settings))
             if _FAILED is None:
-                loader: Callable[[], Encoder] = (
-                    _load_torch if engine == "torch" else functools.partial(_load_onnx, cache_dir)
-                )
-                _EMBEDDER = DenseEmbedder(loader, engine=engine)
+                _EMBEDDER = open_embedder(engine, settings)
         if _EMBEDDER is None:
             _warn_once(_FAILED or "unknown error")
         return _EMBEDDER

@@ -127,6 +127,20 @@ def export_top(layers: Any) -> bytes:
     return _to_onnx(_top(layers), (hidden, mask), ["hidden", "attention_mask"])
 
 
+def export_whole_model(model_dir: Path) -> bytes:
+    """The model as one graph (no split), for the benchmark that measures what the split at
+    the fork layer costs."""
+    from transformers import AutoModel
+
+    model = AutoModel.from_pretrained(str(model_dir)).eval()
+    ids = _dummy_ids()
+    return _to_onnx(
+        _last_hidden_state(model),
+        (ids, (ids != 0).long(), ids * 0),
+        ["input_ids", "attention_mask", "token_type_ids"],
+    )
+
+
 # -- export ----------------------------------------------------------------------------------
 
 

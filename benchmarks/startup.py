@@ -200,10 +200,8 @@ def main() -> int:
         row = "".join(f"{results[e].get(key, float('nan')):>14.3f}" for e in engines)
         print(f"{key:28}{row}")
     if split:
-        print(
-            "ONNX per query, p50: one graph %.2f ms, lower + upper graphs %.2f ms"
-            % (split["one_graph_p50_ms"], split["split_p50_ms"])
-        )
+        one, two = split["one_graph_p50_ms"], split["split_p50_ms"]
+        print(f"ONNX per query, p50: one graph {one:.2f} ms, lower + upper graphs {two:.2f} ms")
     if args.json:
         args.json.write_text(json.dumps({"engines": results, "split": split}, indent=2))
     return 0

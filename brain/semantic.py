@@ -654,6 +654,16 @@ class SemanticScorer:
             raise ValueError("not a semantic model")
         if scorer.dense and embedder is None:
             raise ValueError("the cached model needs the dense embedder, which is missing")
+        tail = scorer.tail
+        if (
+            tail is not None
+            and not tail.onnx
+            and embedder is not None
+            and embedder.engine == "onnx"
+        ):
+            # fitted before ONNX Runtime ran the embeddings: refit once, so the tuned top's
+            # graph is stored with it (exporting it in every process would load PyTorch)
+            raise ValueError("the cached tuned encoder has no ONNX graph")
         scorer.embedder = embedder
         return scorer
 

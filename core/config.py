@@ -64,6 +64,8 @@ class KnowledgeConfig(_Section):
     embedder: str = "minilm"
     #: "onnx" (ONNX Runtime, the default) or "torch" (sentence-transformers, for comparison).
     embedding_engine: str = "onnx"
+    #: Where MiniLM's ONNX export is cached (default: `<home>/models/encoder`).
+    encoder_cache: Path | None = None
     collection: str = "knowledge"
     ingest_sample: bool = True
 
@@ -142,6 +144,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_QDRANT_API_KEY": ("knowledge", "qdrant_api_key"),
     "BRAIN_EMBEDDER": ("knowledge", "embedder"),
     "BRAIN_EMBEDDING_ENGINE": ("knowledge", "embedding_engine"),
+    "BRAIN_ENCODER_CACHE": ("knowledge", "encoder_cache"),
     "BRAIN_TUNE_ENCODER": ("training", "tune_encoder"),
     "ANTHROPIC_API_KEY": ("llm", "api_key"),
     "ANTHROPIC_BASE_URL": ("llm", "base_url"),

@@ -249,7 +249,10 @@ def _threads() -> int:
 
 
 def encoder_cache_dir(settings: Settings | None) -> Path:
-    """Where the exported ONNX graphs live: BRAIN_ENCODER_CACHE, else the home's models/."""
+    """Where the exported ONNX graphs live: `[knowledge] encoder_cache` /
+    BRAIN_ENCODER_CACHE, else the home's models/encoder."""
+    if settings is not None and settings.knowledge.encoder_cache is not None:
+        return settings.knowledge.encoder_cache.expanduser()
     explicit = os.environ.get("BRAIN_ENCODER_CACHE")
     if explicit:
         return Path(explicit).expanduser()

@@ -9,7 +9,8 @@ For each engine (`BRAIN_EMBEDDING_ENGINE=onnx|torch`), side by side:
 - query embedding p50/p99 (one text per call, cache cleared: what a decision pays), on the
   development set's texts;
 - ingestion chunks/s (`brain ingest` of the sample KB copied several times, in-process,
-  embedding and the store's writes included);
+  embedding and the store's writes included), and the embedding alone of the sample KB's
+  chunks (batched, as an ingest embeds them);
 - ONNX only: the split at the fork layer (lower + upper graph) against one graph of the whole
   model, per query, to show what sharing the lower layers with a fine-tuned top costs.
 
@@ -76,11 +77,14 @@ def process_times(engine: str, repeat: int, root: Path) -> dict[str, float]:
 
 
 def query_latency(engine: str, texts: list[str], cache: Path) -> dict[str, float]:
-    """p50/p99 ms of one uncached query embedding, and the model load time."""
+    """p50/p99 ms of one uncached query embedding, the model load time (an exported model for
+    ONNX), and chunks/s embedding the sample KB's chunks in batches."""
     from core.config import Settings
     from core.text.embedder import open_embedder
 
     os.environ["BRAIN_ENCODER_CACHE"] = str(cache)
+    if engine == "onnx":  # export first: the load time is that of every later process
+        open_embedder(engine, Settings(home=cache.parent)).load()
     embedder = open_embedder(engine, Settings(home=cache.parent))
     started = time.perf_counter()
     embedder.load()
@@ -93,11 +97,31 @@ def query_latency(engine: str, texts: list[str], cache: Path) -> dict[str, float
         started = time.perf_counter()
         embedder.embed_query(text)
         times.append((time.perf_counter() - started) * 1000)
+    chunks = chunk_texts()
+    started = time.perf_counter()
+    embedder.embed(chunks)
+    embed_rate = len(chunks) / (time.perf_counter() - started)
     return {
         "load_s": load_s,
+        "embed_chunks_per_s": embed_rate,
         "query_p50_ms": float(np.percentile(times, 50)),
         "query_p99_ms": float(np.percentile(times, 99)),
     }
+
+
+def chunk_texts() -> list[str]:
+    """The sample KB's chunk texts (what an ingest embeds)."""
+    from knowledge import SAMPLE_DIR
+    from knowledge.parsing import SUPPORTED, SkipFile, decode, parse
+
+    texts: list[str] = []
+    for path in sorted(SAMPLE_DIR.rglob("*")):
+        if path.is_file() and path.suffix in SUPPORTED:
+            try:
+                texts += [c.text for c in parse(path, decode(path, path.read_bytes()), str(path))]
+            except SkipFile:
+                continue
+    return texts
 
 
 def ingest_rate(engine: str, root: Path, copies: int) -> dict[str, float]:

@@ -231,7 +231,11 @@ def controllers_from_rows(
 # -- running the brain -------------------------------------------------------------------
 def throwaway_settings(home: Path) -> Settings:
     """Settings of a temp home: local, empty KB, no sample ingest, same embedder and LLM."""
+    from core.text.embedder import encoder_cache_dir
+
     env = {k: v for k, v in os.environ.items() if k not in _NOT_INHERITED}
+    # The model's ONNX export is the user's, not the throwaway home's: exported once.
+    env["BRAIN_ENCODER_CACHE"] = str(encoder_cache_dir(load_settings()))
     env["BRAIN_HOME"] = str(home)
     settings = load_settings(env)
     settings.knowledge.ingest_sample = False

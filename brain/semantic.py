@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import scipy.sparse as sp
 
+from core.progress import step
 from core.text.language import detect_language
 from core.text.sparse import char_ngrams
 
@@ -455,7 +456,10 @@ class SemanticScorer:
                     return loaded
             except Exception as exc:  # a stale or broken cache is refitted, not fatal
                 log.warning("semantic cache %s unusable (%s); refitting", path, exc)
-        scorer = cls._fit(controllers, embedder, list(negatives), extra, tune)
+        examples = len(_training_rows(controllers, extra)[0]) + len(negatives)
+        tuning = " (fine-tuning the encoder: minutes)" if tune and embedder is not None else ""
+        with step(f"fitting the routing model on {examples:,} examples{tuning}"):
+            scorer = cls._fit(controllers, embedder, list(negatives), extra, tune)
         if path is not None:
             try:
                 scorer.save(path)
@@ -650,6 +654,16 @@ class SemanticScorer:
             raise ValueError("not a semantic model")
         if scorer.dense and embedder is None:
             raise ValueError("the cached model needs the dense embedder, which is missing")
+        tail = scorer.tail
+        if (
+            tail is not None
+            and not tail.onnx
+            and embedder is not None
+            and embedder.engine == "onnx"
+        ):
+            # fitted before ONNX Runtime ran the embeddings: refit once, so the tuned top's
+            # graph is stored with it (exporting it in every process would load PyTorch)
+            raise ValueError("the cached tuned encoder has no ONNX graph")
         scorer.embedder = embedder
         return scorer
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from cli import exit_codes
 from core.config import ConfigError
+from core.progress import PROGRESS_LOGGER
 from core.storage import StorageError
 
 if TYPE_CHECKING:
@@ -71,8 +73,29 @@ def open_brain(settings: Settings | None = None) -> Brain | None:
         return None
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever sys.stderr is at the time (tests swap it), not the one at start."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
+def show_progress() -> None:
+    """Print the progress of slow first-use work (`core.progress`) on stderr, so that JSON
+    on stdout stays clean."""
+    progress = logging.getLogger(PROGRESS_LOGGER)
+    if not progress.handlers:
+        handler = _StderrHandler()
+        handler.setFormatter(logging.Formatter("brain: %(message)s"))
+        progress.addHandler(handler)
+        progress.setLevel(logging.INFO)
+        progress.propagate = False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `brain` console script; returns the exit code."""
+    show_progress()
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)

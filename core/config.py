@@ -64,6 +64,10 @@ class KnowledgeConfig(_Section):
     qdrant_api_key: SecretStr | None = None
     #: "minilm" (offline all-MiniLM-L6-v2) or "none" (sparse channel only).
     embedder: str = "minilm"
+    #: "onnx" (ONNX Runtime, the default) or "torch" (sentence-transformers, for comparison).
+    embedding_engine: str = "onnx"
+    #: Where MiniLM's ONNX export is cached (default: `<home>/models/encoder`).
+    encoder_cache: Path | None = None
     collection: str = "knowledge"
     ingest_sample: bool = True
 
@@ -71,6 +75,10 @@ class KnowledgeConfig(_Section):
     def _check(self) -> KnowledgeConfig:
         if self.embedder not in ("minilm", "none"):
             raise ValueError(f"embedder must be 'minilm' or 'none', not {self.embedder!r}")
+        if self.embedding_engine not in ("onnx", "torch"):
+            raise ValueError(
+                f"embedding_engine must be 'onnx' or 'torch', not {self.embedding_engine!r}"
+            )
         return self
 
 
@@ -153,6 +161,8 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_QDRANT_URL": ("knowledge", "qdrant_url"),
     "BRAIN_QDRANT_API_KEY": ("knowledge", "qdrant_api_key"),
     "BRAIN_EMBEDDER": ("knowledge", "embedder"),
+    "BRAIN_EMBEDDING_ENGINE": ("knowledge", "embedding_engine"),
+    "BRAIN_ENCODER_CACHE": ("knowledge", "encoder_cache"),
     "BRAIN_TUNE_ENCODER": ("training", "tune_encoder"),
     "ANTHROPIC_API_KEY": ("llm", "api_key"),
     "ANTHROPIC_BASE_URL": ("llm", "base_url"),

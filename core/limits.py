@@ -44,8 +44,8 @@ REGEX_TIMEOUT_S: Final = 0.05
 
 #: Seconds an LLM request may take at most (the configured `[llm] timeout_s` is capped by it).
 LLM_MAX_TIMEOUT_S: Final = 120.0
-#: Retries of a failed LLM request (a 429/5xx/overload recovers once); a hung call costs up to
-#: `(1 + LLM_MAX_RETRIES) * timeout_s`.
+#: Retries of a failed LLM request (a 429/5xx/overload recovers once), all inside the call's one
+#: deadline (`core.llm`): a hung call costs `timeout_s`, not a multiple of it.
 LLM_MAX_RETRIES: Final = 1
 
 # -- webhooks ---------------------------------------------------------------------------------

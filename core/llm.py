@@ -4,6 +4,14 @@ Every call returns an `LLMReply` whose ``status`` says what happened: "ok", "tim
 "error: <ExceptionClass>" or "invalid" (the reply was not the JSON the caller asked for).
 User text is redacted (`core.redact.redact`) before it leaves the process. The API key is
 kept inside the SDK client and never logged.
+
+The configured timeout is one deadline per call: a retryable failure (connection error, 408,
+409, 429, 5xx) is retried once only while the deadline has time left, and each attempt waits at
+most the time that is left. (The SDK's own retries would each get the full timeout, so a timeout
+of 8 s could become 16 s and more.)
+
+The `anthropic` SDK is imported only when a client is built, i.e. when an API key is
+configured: without one, no command pays for importing it.
 """
 
 from __future__ import annotations
@@ -14,9 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-import anthropic
+from typing import TYPE_CHECKING, Any
 
 from core.config import LLMConfig
 from core.limits import LLM_MAX_RETRIES
@@ -24,9 +30,19 @@ from core.llm_calls import record_llm_call
 from core.prompts import JSON_ONLY
 from core.redact import redact
 
+if TYPE_CHECKING:
+    import anthropic
+
 __all__ = ["LLMClient", "LLMReply", "extract_json_object"]
 
 log = logging.getLogger(__name__)
+
+#: Attempts per call (the first and one retry), all within the call's deadline.
+MAX_ATTEMPTS = 1 + LLM_MAX_RETRIES
+#: Longest wait before a retry (less when the server's retry-after asks for less).
+MAX_BACKOFF_S = 0.5
+#: HTTP statuses worth another attempt (as the SDK's own retry rule).
+RETRYABLE_STATUSES = frozenset({408, 409, 429})
 
 #: Validators may reject a parsed reply by raising one of these or returning None/False.
 VALIDATION_ERRORS = (ValueError, TypeError, KeyError, LookupError)
@@ -69,10 +85,12 @@ class LLMClient:
         *,
         model: str,
         max_tokens: int = 512,
+        timeout_s: float = 8.0,
         redactor: Callable[[str], str] = redact,
     ) -> None:
         self._client = client
         self.model = model
+        self.timeout_s = timeout_s
         self.max_tokens = max_tokens
         self._redact = redactor
         self._lock = threading.Lock()
@@ -83,13 +101,15 @@ class LLMClient:
         """A client for the configured model, or None when no API key is configured."""
         if llm.api_key is None or not llm.api_key.get_secret_value().strip():
             return None
+        import anthropic
+
         client = anthropic.Anthropic(
             api_key=llm.api_key.get_secret_value(),
             base_url=llm.base_url,
             timeout=llm.timeout_s,
-            max_retries=LLM_MAX_RETRIES,
+            max_retries=0,  # retries happen in `_call`, inside the call's deadline
         )
-        return cls(client, model=llm.model, max_tokens=llm.max_tokens)
+        return cls(client, model=llm.model, max_tokens=llm.max_tokens, timeout_s=llm.timeout_s)
 
     @property
     def calls(self) -> int:
@@ -140,27 +160,66 @@ class LLMClient:
         return LLMReply(True, "ok", reply.text, data, purpose, reply.latency_ms)
 
     def _call(self, *, system: str, user: str, purpose: str, max_tokens: int | None) -> LLMReply:
+        import anthropic
+
         with self._lock:
             self._calls += 1
         record_llm_call()
         started = time.perf_counter()
-        try:
-            response = self._client.messages.create(
-                model=self.model,
-                max_tokens=max_tokens or self.max_tokens,
-                system=system,
-                messages=[{"role": "user", "content": self._redact(user)}],
-            )
-        except anthropic.APITimeoutError:
-            status = "timeout"
-        except Exception as exc:  # never raise for model faults: the brain runs without the LLM
-            status = f"error: {type(exc).__name__}"
-        else:
-            text = "".join(
-                getattr(block, "text", "") for block in response.content if block.type == "text"
-            )
-            elapsed = (time.perf_counter() - started) * 1000
-            return LLMReply(True, "ok", text, None, purpose, elapsed)
+        deadline = started + self.timeout_s
+        content = self._redact(user)
+        status = "timeout"
+        for attempt in range(MAX_ATTEMPTS):
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                status = "timeout"
+                break
+            try:
+                response = self._client.messages.create(
+                    model=self.model,
+                    max_tokens=max_tokens or self.max_tokens,
+                    system=system,
+                    messages=[{"role": "user", "content": content}],
+                    timeout=remaining,
+                )
+            except anthropic.APITimeoutError:
+                status = "timeout"
+                break  # the deadline is spent
+            except Exception as exc:  # never raise for model faults: the brain runs without it
+                status = f"error: {type(exc).__name__}"
+                wait = _retry_wait(exc)
+                last = attempt + 1 >= MAX_ATTEMPTS
+                if wait is None or last or time.perf_counter() + wait >= deadline:
+                    break
+                time.sleep(wait)
+            else:
+                text = "".join(
+                    getattr(block, "text", "") for block in response.content if block.type == "text"
+                )
+                elapsed = (time.perf_counter() - started) * 1000
+                return LLMReply(True, "ok", text, None, purpose, elapsed)
         elapsed = (time.perf_counter() - started) * 1000
         log.warning("llm %s failed: %s after %.0f ms", purpose or "call", status, elapsed)
         return LLMReply(False, status, "", None, purpose, elapsed)
+
+
+def _retry_wait(exc: Exception) -> float | None:
+    """Seconds to wait before retrying after `exc`, or None when it is not worth a retry."""
+    import anthropic
+
+    if isinstance(exc, anthropic.APIConnectionError):
+        return 0.0
+    if not isinstance(exc, anthropic.APIStatusError):
+        return None
+    code = exc.status_code
+    if code not in RETRYABLE_STATUSES and code < 500:
+        return None
+    headers = exc.response.headers
+    try:
+        if "retry-after-ms" in headers:
+            return min(MAX_BACKOFF_S, float(headers["retry-after-ms"]) / 1000)
+        if "retry-after" in headers:
+            return min(MAX_BACKOFF_S, float(headers["retry-after"]))
+    except ValueError:
+        pass
+    return MAX_BACKOFF_S

@@ -10,6 +10,8 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from core.progress import step
+
 if TYPE_CHECKING:
     from core.config import Settings
     from knowledge.manifest import DocManifest
@@ -43,7 +45,8 @@ def open_knowledge(settings: Settings | None = None) -> KnowledgeSkill:
     if store.count() == 0 and len(manifest):
         _rebuild(skill, manifest)
     if settings.knowledge.ingest_sample and store.count() == 0 and SAMPLE_DIR.is_dir():
-        skill.ingest([SAMPLE_DIR], progress=False)
+        with step("ingesting the sample knowledge base (first use)"):
+            skill.ingest([SAMPLE_DIR], progress=False)
     return skill
 
 

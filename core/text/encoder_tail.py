@@ -45,10 +45,12 @@ INFERENCE_BATCH = 64
 
 @dataclass
 class EncoderTail:
-    """Fine-tuned weights of the top TUNED_LAYERS layers (picklable: numpy arrays only)."""
+    """Fine-tuned weights of the top TUNED_LAYERS layers (picklable: numpy arrays and bytes)."""
 
     weights: dict[str, np.ndarray]
     key: str = ""
+    #: The tuned layers as an ONNX graph (`core.text.onnx_export.export_top`), for ONNX Runtime.
+    onnx: bytes = field(default=b"", repr=False, compare=False)
     _module: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -60,7 +62,7 @@ class EncoderTail:
             self.key = digest.hexdigest()[:16]
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"weights": self.weights, "key": self.key, "_module": None}
+        return {"weights": self.weights, "key": self.key, "onnx": self.onnx, "_module": None}
 
     def module(self, model: Any) -> Any:
         """The tuned layers as torch modules, built from the shipped ones once."""
@@ -95,7 +97,7 @@ def lower_states(model: Any, texts: Sequence[str]) -> list[Any]:
             hidden = bert.embeddings(
                 input_ids=features["input_ids"], token_type_ids=features.get("token_type_ids")
             )
-            hidden = _run(shared, hidden, mask)
+            hidden = run_layers(shared, hidden, mask)
             for row, index in enumerate(batch):
                 states[index] = hidden[row, : int(mask[row].sum())].clone()
     return states
@@ -111,7 +113,7 @@ def upper(model: Any, states: Sequence[Any], tail: EncoderTail | None = None) ->
     with torch.no_grad():
         for start in range(0, len(states), INFERENCE_BATCH):
             hidden, mask = _pad(states[start : start + INFERENCE_BATCH])
-            out[start : start + len(hidden)] = _pool(_run(layers, hidden, mask), mask).numpy()
+            out[start : start + len(hidden)] = _pool(run_layers(layers, hidden, mask), mask).numpy()
     return out
 
 
@@ -153,7 +155,7 @@ def train_tail(
                 batches = _length_batches(lengths, rng)
             batch = batches.pop()
             hidden, mask = _pad([states[i] for i in batch])
-            vectors = _pool(_run(layers, hidden, mask), mask)
+            vectors = _pool(run_layers(layers, hidden, mask), mask)
             logits = SCALE * vectors @ torch.nn.functional.normalize(head, dim=-1).T
             loss = torch.nn.functional.cross_entropy(logits, target[batch], reduction="none")
             loss = (loss * sample[batch]).sum() / sample[batch].sum()
@@ -191,7 +193,7 @@ def _tokenize(model: Any, texts: list[str]) -> dict[str, Any]:
     return dict(tokenize(texts))
 
 
-def _run(layers: Any, hidden: Any, mask: Any) -> Any:
+def run_layers(layers: Any, hidden: Any, mask: Any) -> Any:
     """Token states through transformer layers, padding masked out (additive mask)."""
     import torch
 

@@ -203,3 +203,26 @@ def test_extract_json_object_skips_noise() -> None:
     assert extract_json_object('x {bad} then {"a": {"b": 1}} and {"c": 2}') == {"a": {"b": 1}}
     assert extract_json_object("no json") is None
     assert extract_json_object(json.dumps([{"a": 1}])) == {"a": 1}
+
+
+def test_the_timeout_is_one_deadline_for_the_whole_call(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM
+) -> None:
+    # A stalling server: before, the SDK's retry gave the second attempt a full timeout again
+    # (8 s became ~16 s); now the retry only happens while the call's deadline has time left.
+    fake_anthropic.default = FakeReply.slow(30.0)
+    llm = make_llm(timeout_s=2.0)
+    reply = llm.complete_text(system="s", user="u", purpose="t")
+    assert reply.status == "timeout"
+    assert len(fake_anthropic.requests) == 1  # no second attempt past the deadline
+    assert reply.latency_ms < 1.5 * 2000
+
+
+def test_a_retry_fits_in_what_is_left_of_the_deadline(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM
+) -> None:
+    fake_anthropic.push(FakeReply.status(500), FakeReply.slow(30.0))
+    reply = make_llm(timeout_s=2.0).complete_text(system="s", user="u")
+    assert reply.status == "timeout"
+    assert len(fake_anthropic.requests) == 2
+    assert reply.latency_ms < 1.5 * 2000

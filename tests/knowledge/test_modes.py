@@ -98,7 +98,7 @@ def test_help_lists_the_knowledge_commands(capsys: pytest.CaptureFixture[str]) -
 
 def test_missing_model_package_degrades_with_one_warning(small_kb: Path, tmp_path: Path) -> None:
     script = (
-        "import sys; sys.modules['sentence_transformers'] = None\n"
+        "import sys; sys.modules['onnxruntime'] = None\n"
         "from core.config import KnowledgeConfig, Settings\n"
         "from knowledge import open_knowledge\n"
         "from core.text.embedder import get_dense_embedder\n"
@@ -116,7 +116,7 @@ def test_missing_model_package_degrades_with_one_warning(small_kb: Path, tmp_pat
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("printer.md")
     warnings = [line for line in result.stderr.splitlines() if "dense embedder unavailable" in line]
-    assert len(warnings) == 1 and "sentence_transformers" in warnings[0]
+    assert len(warnings) == 1 and "onnxruntime" in warnings[0]
 
 
 def test_primed_and_cleared_query_vectors_are_the_model_s() -> None:

@@ -1,0 +1,235 @@
+"""Startup and embedding benchmark (issue 15): ONNX Runtime against the PyTorch path, one run.
+
+For each engine (`BRAIN_EMBEDDING_ENGINE=onnx|torch`), side by side:
+
+- wall time of whole `brain` processes: `brain --help`, `brain why ID`, a warm `brain ask`
+  (median of --repeat runs), and the first `brain ask` in a fresh home (the model export, the
+  fit of the routing model and the sample KB ingest included; the encoder cache is the fresh
+  home's own);
+- query embedding p50/p99 (one text per call, cache cleared: what a decision pays), on the
+  development set's texts;
+- ingestion chunks/s (`brain ingest` of the sample KB copied several times, in-process,
+  embedding and the store's writes included), and the embedding alone of the sample KB's
+  chunks (batched, as an ingest embeds them);
+- ONNX only: the split at the fork layer (lower + upper graph) against one graph of the whole
+  model, per query, to show what sharing the lower layers with a fine-tuned top costs.
+
+Run: `python benchmarks/startup.py [--repeat 3] [--engines onnx,torch] [--json OUT]`
+(several minutes on 2 cores: two fresh homes fit the routing model).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEVSET = ROOT / "benchmarks" / "data" / "devset.jsonl"
+ASK = "VPN error 691 since this morning, cannot reach the file server"
+
+
+def brain(args: Sequence[str], env: dict[str, str]) -> tuple[float, str]:
+    """Wall seconds and stdout of one `python -m brain ARGS` process."""
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "brain", *args], capture_output=True, text=True, env=env
+    )
+    elapsed = time.perf_counter() - started
+    if result.returncode != 0:
+        raise RuntimeError(f"brain {' '.join(args)} failed: {result.stderr[-2000:]}")
+    return elapsed, result.stdout
+
+
+def median_wall(args: Sequence[str], env: dict[str, str], repeat: int) -> float:
+    return float(np.median([brain(args, env)[0] for _ in range(repeat)]))
+
+
+def process_times(engine: str, repeat: int, root: Path) -> dict[str, float]:
+    """Wall times of whole `brain` processes on `engine`, in a fresh home of its own."""
+    home = root / f"home-{engine}"
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "BRAIN_ENCODER_CACHE"},
+        "BRAIN_HOME": str(home),
+        "BRAIN_EMBEDDING_ENGINE": engine,
+        "PYTHONPATH": str(ROOT),
+    }
+    env.pop("ANTHROPIC_API_KEY", None)
+    first, out = brain(["ask", ASK, "--json"], env)
+    decision_id = json.loads(out)["decision_id"]
+    return {
+        "first_ask_fresh_home_s": first,
+        "warm_ask_s": median_wall(["ask", ASK, "--json"], env, repeat),
+        "why_s": median_wall(["why", decision_id], env, repeat),
+        "help_s": median_wall(["--help"], env, repeat),
+    }
+
+
+def query_latency(engine: str, texts: list[str], cache: Path) -> dict[str, float]:
+    """p50/p99 ms of one uncached query embedding, the model load time (an exported model for
+    ONNX), and chunks/s embedding the sample KB's chunks in batches."""
+    from core.config import Settings
+    from core.text.embedder import open_embedder
+
+    os.environ["BRAIN_ENCODER_CACHE"] = str(cache)
+    if engine == "onnx":  # export first: the load time is that of every later process
+        open_embedder(engine, Settings(home=cache.parent)).load()
+    embedder = open_embedder(engine, Settings(home=cache.parent))
+    started = time.perf_counter()
+    embedder.load()
+    load_s = time.perf_counter() - started
+    for text in texts[:20]:  # warm-up
+        embedder.embed_query(text)
+    times = []
+    for text in texts:
+        embedder.clear_cache()
+        started = time.perf_counter()
+        embedder.embed_query(text)
+        times.append((time.perf_counter() - started) * 1000)
+    chunks = chunk_texts()
+    started = time.perf_counter()
+    embedder.embed(chunks)
+    embed_rate = len(chunks) / (time.perf_counter() - started)
+    return {
+        "load_s": load_s,
+        "embed_chunks_per_s": embed_rate,
+        "query_p50_ms": float(np.percentile(times, 50)),
+        "query_p99_ms": float(np.percentile(times, 99)),
+    }
+
+
+def chunk_texts() -> list[str]:
+    """The sample KB's chunk texts (what an ingest embeds)."""
+    from knowledge import SAMPLE_DIR
+    from knowledge.parsing import SUPPORTED, SkipFile, decode, parse
+
+    texts: list[str] = []
+    for path in sorted(SAMPLE_DIR.rglob("*")):
+        if path.is_file() and path.suffix in SUPPORTED:
+            try:
+                texts += [c.text for c in parse(path, decode(path, path.read_bytes()), str(path))]
+            except SkipFile:
+                continue
+    return texts
+
+
+def ingest_rate(engine: str, root: Path, copies: int) -> dict[str, float]:
+    """chunks/s of an ingest of the sample KB copied `copies` times (model loaded before)."""
+    from core.config import KnowledgeConfig, Settings
+    from core.text.embedder import open_embedder
+    from knowledge import SAMPLE_DIR
+    from knowledge.manifest import DocManifest
+    from knowledge.skill import KnowledgeSkill
+    from knowledge.store import KnowledgeStore
+
+    kb = root / f"kb-{engine}"
+    for copy in range(copies):
+        shutil.copytree(SAMPLE_DIR, kb / f"copy{copy}")
+    settings = Settings(
+        home=root / f"ingest-{engine}", knowledge=KnowledgeConfig(ingest_sample=False)
+    )
+    embedder = open_embedder(engine, settings)
+    embedder.load()
+    store = KnowledgeStore.open(settings, embedder)
+    skill = KnowledgeSkill(store, DocManifest(settings.path("kb_manifest.json")))
+    try:
+        report = skill.ingest([kb], progress=False)
+    finally:
+        skill.close()
+    return {"ingest_chunks": report.chunks_written, "ingest_chunks_per_s": report.chunks_per_second}
+
+
+def split_cost(texts: list[str], cache: Path) -> dict[str, float]:
+    """ONNX per-query ms: lower + upper graphs (the split) against one graph of the model."""
+    import onnxruntime
+
+    from core.text.embedder import _model_dir, open_embedder
+    from core.text.onnx_encoder import read_tokenizer
+    from core.text.onnx_export import export_whole_model
+
+    os.environ["BRAIN_ENCODER_CACHE"] = str(cache)
+    split = open_embedder("onnx")
+    split.load()
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    whole = onnxruntime.InferenceSession(
+        export_whole_model(_model_dir()), options, providers=["CPUExecutionProvider"]
+    )
+    tokenizer = read_tokenizer(_model_dir())
+
+    def one_graph(text: str) -> None:
+        encoded = tokenizer.encode_batch([text])[0]
+        feed = {
+            "input_ids": np.array([encoded.ids], dtype=np.int64),
+            "attention_mask": np.array([encoded.attention_mask], dtype=np.int64),
+            "token_type_ids": np.array([encoded.type_ids], dtype=np.int64),
+        }
+        hidden = whole.run(None, feed)[0]
+        mask = feed["attention_mask"][:, :, None]
+        vector = (hidden * mask).sum(1) / mask.sum(1)
+        vector / np.linalg.norm(vector)
+
+    def two_graphs(text: str) -> None:
+        split.clear_cache()
+        split.embed_query(text)
+
+    figures: dict[str, list[float]] = {"one_graph": [], "split": []}
+    for _ in range(2):  # interleaved, so load on the machine hits both alike
+        for text in texts:
+            for name, run in (("one_graph", one_graph), ("split", two_graphs)):
+                started = time.perf_counter()
+                run(text)
+                figures[name].append((time.perf_counter() - started) * 1000)
+    return {f"{name}_p50_ms": float(np.percentile(v, 50)) for name, v in figures.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engines", default="onnx,torch")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per warm command (median)")
+    parser.add_argument("--queries", type=int, default=300, help="texts for query latency")
+    parser.add_argument("--copies", type=int, default=4, help="sample KB copies to ingest")
+    parser.add_argument("--skip-processes", action="store_true")
+    parser.add_argument("--json", type=Path, help="write the figures here too")
+    args = parser.parse_args()
+    texts = [json.loads(line)["text"] for line in DEVSET.read_text().splitlines() if line.strip()]
+    texts = (texts * (1 + args.queries // len(texts)))[: args.queries]
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    results: dict[str, dict[str, float]] = {e: {} for e in engines}
+    with tempfile.TemporaryDirectory(prefix="brain-startup-") as tmp:
+        root = Path(tmp)
+        cache = root / "encoder-cache" / "models" / "encoder"
+        for engine in engines:
+            if not args.skip_processes:
+                results[engine].update(process_times(engine, args.repeat, root))
+            results[engine].update(query_latency(engine, texts, cache))
+            results[engine].update(ingest_rate(engine, root, args.copies))
+            print(f"{engine}: done", file=sys.stderr, flush=True)
+        split = split_cost(texts[:100], cache) if "onnx" in engines else {}
+    keys = sorted({k for figures in results.values() for k in figures})
+    print(f"{'figure':28}" + "".join(f"{e:>14}" for e in engines))
+    for key in keys:
+        row = "".join(f"{results[e].get(key, float('nan')):>14.3f}" for e in engines)
+        print(f"{key:28}{row}")
+    if split:
+        one, two = split["one_graph_p50_ms"], split["split_p50_ms"]
+        print(f"ONNX per query, p50: one graph {one:.2f} ms, lower + upper graphs {two:.2f} ms")
+    if args.json:
+        args.json.write_text(json.dumps({"engines": results, "split": split}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

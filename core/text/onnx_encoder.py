@@ -1,0 +1,193 @@
+"""MiniLM through ONNX Runtime: the inference engine of every embedding.
+
+Texts are tokenised with `tokenizers` straight from the packaged model's tokenizer.json (as
+sentence-transformers does: truncated at the model's max_seq_length, padded to the longest text
+of a batch), run through the exported lower and upper graphs (`core.text.onnx_export`), mean
+pooled over real tokens and L2-normalised in numpy. Importing onnxruntime and tokenizers takes
+a tenth of a second, against seconds for PyTorch; the graphs load in about as long.
+
+A fine-tuned top (`EncoderTail`) runs as its own small graph on the lower layers' states; PyTorch
+is loaded only to train one, or to export one that was trained without its graph.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+    from core.text.encoder_tail import EncoderTail
+
+__all__ = ["OnnxEncoder", "read_tokenizer"]
+
+#: Texts per model run when embedding many (KB chunks, training texts).
+BATCH_SIZE = 32
+#: Fine-tuned tops kept as loaded sessions.
+TAIL_SESSIONS = 4
+#: sentence-transformers' max_seq_length for MiniLM, when the model does not say.
+DEFAULT_MAX_LENGTH = 256
+
+
+def read_tokenizer(model_dir: Path) -> Tokenizer:
+    """The model's fast tokenizer, truncating and padding as sentence-transformers does."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    max_length = DEFAULT_MAX_LENGTH
+    config = model_dir / "sentence_bert_config.json"
+    if config.is_file():
+        max_length = int(json.loads(config.read_text()).get("max_seq_length") or max_length)
+    tokenizer.enable_truncation(max_length=max_length)
+    pad_id = tokenizer.token_to_id("[PAD]") or 0
+    tokenizer.enable_padding(pad_id=pad_id, pad_token="[PAD]")  # to the batch's longest text
+    return tokenizer
+
+
+class OnnxEncoder:
+    """Sentence vectors, lower-layer states and fine-tuned views through ONNX Runtime.
+
+    Not reentrant (the tokenizer's padding state): `DenseEmbedder` calls it under its lock.
+    """
+
+    def __init__(
+        self,
+        lower: Path | bytes,
+        upper: Path | bytes,
+        tokenizer: Tokenizer,
+        *,
+        threads: int = 1,
+        torch_model: Callable[[], Any] | None = None,
+    ) -> None:
+        import onnxruntime
+
+        self._options = onnxruntime.SessionOptions()
+        self._options.intra_op_num_threads = threads
+        self._options.inter_op_num_threads = 1
+        self._options.log_severity_level = 3  # errors only
+        self._lower = self._session(lower)
+        self._upper = self._session(upper)
+        self._tokenizer = tokenizer
+        self._torch_model = torch_model
+        self._tails: OrderedDict[str, Any] = OrderedDict()
+        self.dim = int(self._upper.get_inputs()[0].shape[-1])
+
+    def _session(self, model: Path | bytes) -> Any:
+        import onnxruntime
+
+        source = str(model) if isinstance(model, Path) else model
+        return onnxruntime.InferenceSession(
+            source, self._options, providers=["CPUExecutionProvider"]
+        )
+
+    # -- inference -------------------------------------------------------------------------
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """L2-normalised sentence vectors, (len(texts), dim) float32."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for batch in _length_batches(texts):
+            ids, mask, types = self._tokenize([texts[i] for i in batch])
+            hidden = self._run_lower(ids, mask, types)
+            out[batch] = _pool(self._run_top(self._upper, hidden, mask), mask)
+        return out
+
+    def lower_states(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Each text's token states after the shared layers: one (tokens, dim) array each."""
+        states: list[np.ndarray] = [np.zeros((0, self.dim), dtype=np.float32)] * len(texts)
+        for batch in _length_batches(texts):
+            ids, mask, types = self._tokenize([texts[i] for i in batch])
+            hidden = self._run_lower(ids, mask, types)
+            for row, index in enumerate(batch):
+                states[index] = hidden[row, : int(mask[row].sum())].copy()
+        return states
+
+    def upper(self, states: Sequence[Any], tail: EncoderTail | None = None) -> np.ndarray:
+        """Sentence vectors from lower states, through the shipped or a fine-tuned top."""
+        session = self._upper if tail is None else self._tail_session(tail)
+        arrays = [np.asarray(s, dtype=np.float32) for s in states]
+        out = np.zeros((len(arrays), self.dim), dtype=np.float32)
+        for start in range(0, len(arrays), BATCH_SIZE):
+            hidden, mask = _pad(arrays[start : start + BATCH_SIZE], self.dim)
+            out[start : start + len(hidden)] = _pool(self._run_top(session, hidden, mask), mask)
+        return out
+
+    # -- fine-tuning (PyTorch) -------------------------------------------------------------
+    def train_tail(
+        self, states: Sequence[Any], labels: np.ndarray, weights: np.ndarray
+    ) -> EncoderTail:
+        """Fine-tune a copy of the top layers (`encoder_tail.train_tail`, in PyTorch) and
+        export it, so queries through it run here."""
+        import torch
+
+        from core.text import encoder_tail
+        from core.text.onnx_export import export_top
+
+        model = self._require_torch()
+        tensors = [torch.from_numpy(np.asarray(s, dtype=np.float32)) for s in states]
+        tail = encoder_tail.train_tail(model, tensors, labels, weights)
+        tail.onnx = export_top(tail.module(model))
+        return tail
+
+    def _tail_session(self, tail: EncoderTail) -> Any:
+        session = self._tails.get(tail.key)
+        if session is None:
+            if not tail.onnx:  # trained by the PyTorch engine: export it once
+                from core.text.onnx_export import export_top
+
+                tail.onnx = export_top(tail.module(self._require_torch()))
+            session = self._session(tail.onnx)
+            self._tails[tail.key] = session
+            while len(self._tails) > TAIL_SESSIONS:
+                self._tails.popitem(last=False)
+        self._tails.move_to_end(tail.key)
+        return session
+
+    def _require_torch(self) -> Any:
+        if self._torch_model is None:
+            raise RuntimeError("fine-tuning the encoder needs the PyTorch model")
+        return self._torch_model()
+
+    # -- plumbing --------------------------------------------------------------------------
+    def _tokenize(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        encoded = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        types = np.array([e.type_ids for e in encoded], dtype=np.int64)
+        return ids, mask, types
+
+    def _run_lower(self, ids: np.ndarray, mask: np.ndarray, types: np.ndarray) -> np.ndarray:
+        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        return np.asarray(self._lower.run(None, feed)[0])
+
+    @staticmethod
+    def _run_top(session: Any, hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return np.asarray(session.run(None, {"hidden": hidden, "attention_mask": mask})[0])
+
+
+def _length_batches(texts: Sequence[str]) -> list[list[int]]:
+    """Indices in batches of texts of similar length (little padding)."""
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    return [order[i : i + BATCH_SIZE] for i in range(0, len(order), BATCH_SIZE)]
+
+
+def _pad(states: Sequence[np.ndarray], dim: int) -> tuple[np.ndarray, np.ndarray]:
+    longest = max(len(s) for s in states)
+    hidden = np.zeros((len(states), longest, dim), dtype=np.float32)
+    mask = np.zeros((len(states), longest), dtype=np.int64)
+    for row, state in enumerate(states):
+        hidden[row, : len(state)] = state
+        mask[row, : len(state)] = 1
+    return hidden, mask
+
+
+def _pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Mean over real tokens, L2-normalised: the model's own pooling and normalisation."""
+    weights = mask[:, :, None].astype(np.float32)
+    summed = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+    norms = np.maximum(np.linalg.norm(summed, axis=1, keepdims=True), 1e-12)
+    return (summed / norms).astype(np.float32)

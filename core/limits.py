@@ -28,7 +28,7 @@ MAX_CONTROLLER_FILE_BYTES: Final = 1_000_000
 
 #: Aliases (`*name`) one YAML document may use; real glossaries and controllers use a few.
 YAML_MAX_ALIASES: Final = 50
-#: Nodes of a YAML document once every alias is expanded ("billion laughs" stops here).
+#: Values a YAML document's aliases may add once expanded ("billion laughs" stops here).
 YAML_MAX_EXPANDED_NODES: Final = 100_000
 #: Nesting depth of a YAML document (the composer recurses once per level).
 YAML_MAX_DEPTH: Final = 64

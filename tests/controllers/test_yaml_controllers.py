@@ -78,7 +78,7 @@ def test_plain_listing_names_origin_and_counts(
         ("name: pager\ndescription: p\ncolour: red\n", "colour: Extra inputs are not permitted"),
         ("- just a string\n", "expected a mapping"),
         ("", "expected a mapping"),
-        (ALIAS_BOMB, "refused YAML: more than 100,000 values once its aliases are expanded"),
+        (ALIAS_BOMB, "refused YAML: its aliases expand to more than 100,000 extra values"),
         ("name: pager\ndescription: " + "[" * 100 + "]" * 100, "refused YAML: nested deeper"),
     ],
 )
@@ -117,3 +117,14 @@ def test_one_file_may_hold_several_controllers(settings: Settings) -> None:
     registry = ControllerRegistry.load(settings)
     assert {"canteen", "travel"} <= set(registry.names())
     assert registry.get("travel").origin.endswith("pack.yaml")
+
+
+def test_a_large_file_without_aliases_is_not_mistaken_for_a_bomb(
+    isolated_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    examples = ", ".join(["e"] * 110_000)  # > 100,000 values, no alias, under 1 MB
+    _write(isolated_env, "big.yaml", f"name: big\ndescription: many\nexamples: [{examples}]\n")
+    assert main(["controllers", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "big" in [row["name"] for row in json.loads(captured.out)]
+    assert "skipped" not in captured.err

@@ -61,7 +61,7 @@ def test_yaml_alias_bombs_are_refused_and_the_rest_is_ingested(
 
     reasons = _reasons(report)
     assert code == 1
-    assert "refused YAML" in reasons["bomb.yaml"] and "expanded" in reasons["bomb.yaml"]
+    assert "refused YAML: its aliases expand" in reasons["bomb.yaml"]
     assert "aliases" in reasons["many_aliases.yaml"]
     assert "nested deeper" in reasons["deep.yaml"]
     assert "refused front matter" in reasons["front.md"]

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.config import Settings
 from core.text.embedder import DenseEmbedder, get_dense_embedder
 from core.text.language import detect_language
 from knowledge import SAMPLE_DIR
@@ -228,7 +229,7 @@ def main() -> int:
         load_s = time.perf_counter() - started
 
         store = KnowledgeStore.open_local(workdir / "qdrant", "bench", embedder)
-        manifest = DocManifest(workdir / "manifest.json")
+        manifest = DocManifest.open(Settings(home=workdir / "home"))
         sample_report = Ingestor(store, manifest).ingest([SAMPLE_DIR], progress=False)
         skill = KnowledgeSkill(store, manifest)
         sample_chunks = store.count()
@@ -238,7 +239,7 @@ def main() -> int:
 
         sparse_store = KnowledgeStore.open_local(workdir / "qdrant-sparse", "bench", None)
         sparse_report = Ingestor(
-            sparse_store, DocManifest(workdir / "manifest-sparse.json")
+            sparse_store, DocManifest.open(Settings(home=workdir / "home-sparse"))
         ).ingest([SAMPLE_DIR], progress=False)
         sparse_only = quality(sparse_store, queries)
         sparse_store.close()

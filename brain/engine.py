@@ -50,6 +50,7 @@ from core.config import Settings, load_settings
 from core.errors import UnknownController
 from core.llm_calls import LLMCallCount, count_llm_calls
 from core.records import Decision, DryRunRecord, IntentResult, Message
+from core.stores import open_stores
 
 if TYPE_CHECKING:
     from brain.intent import IntentRecognizer
@@ -184,8 +185,9 @@ class Brain:
         self._pool = ThreadPoolExecutor(
             max_workers=max(settings.routing.max_parallel, 2), thread_name_prefix="brain"
         )
-        self.log = DecisionLog(settings.home / "decisions")
-        self.memory = MemoryStore(settings.home / "memory.json")
+        stores = open_stores(settings)  # the one place the brain's stores are opened
+        self.log = DecisionLog(stores.decisions)
+        self.memory = MemoryStore(stores.lessons)
         self.sessions = SessionCache()
         self.ring = MemoryRing(self.memory, self.sessions)
         self._feedback = FeedbackService(

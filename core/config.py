@@ -10,7 +10,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
@@ -114,6 +114,14 @@ class SlackConfig(_Section):
     port: int = Field(3000, ge=0, le=65535)
 
 
+class StorageConfig(_Section):
+    """Which backend keeps the records (decisions, feedback, lessons, tickets, Slack state)."""
+
+    #: "tinydb": JSON files under the brain home (default; safe for several processes on one
+    #: machine). "memory": nothing persists past the process (tests, throwaway runs).
+    backend: Literal["tinydb", "memory"] = "tinydb"
+
+
 class Settings(_Section):
     """All settings of one brain home."""
 
@@ -123,6 +131,7 @@ class Settings(_Section):
     llm: LLMConfig = Field(default_factory=LLMConfig)
     training: TrainingConfig = Field(default_factory=TrainingConfig)
     slack: SlackConfig = Field(default_factory=SlackConfig)
+    storage: StorageConfig = Field(default_factory=StorageConfig)
 
     def path(self, *parts: str) -> Path:
         """A path under the brain home."""
@@ -136,6 +145,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_QDRANT_API_KEY": ("knowledge", "qdrant_api_key"),
     "BRAIN_EMBEDDER": ("knowledge", "embedder"),
     "BRAIN_TUNE_ENCODER": ("training", "tune_encoder"),
+    "BRAIN_STORE_BACKEND": ("storage", "backend"),
     "ANTHROPIC_API_KEY": ("llm", "api_key"),
     "ANTHROPIC_BASE_URL": ("llm", "base_url"),
     "BRAIN_LLM_MODEL": ("llm", "model"),

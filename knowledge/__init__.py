@@ -32,7 +32,7 @@ def open_knowledge(settings: Settings | None = None) -> KnowledgeSkill:
 
     settings = settings or load_settings()
     store = KnowledgeStore.open(settings, get_dense_embedder(settings))
-    skill = KnowledgeSkill(store, DocManifest(settings.path("kb_manifest.json")))
+    skill = KnowledgeSkill(store, DocManifest.open(settings))
     if settings.knowledge.ingest_sample and store.count() == 0 and SAMPLE_DIR.is_dir():
         skill.ingest([SAMPLE_DIR], progress=False)
     return skill

@@ -7,30 +7,32 @@ slower as the log grows. The log is therefore split:
   file (one day can have several shards);
 - ``decisions/index/XX.json``: decision id -> shard, in 256 small buckets;
 - ``decisions/sessions/XX.json``: session key -> the latest decision ids of that conversation;
-- ``decisions/latest/XX.json``: (user, channel) -> the latest decision id.
+- ``decisions/latest/XX.json``: (user, channel) -> the latest decision id;
+- ``decisions/journal.jsonl``: writes acknowledged but not yet applied to the files above.
 
-A write touches one shard plus three small buckets, whatever the size of the log. All files go
-through `open_db` (atomic, crash-safe writes) under the log's lock, which holds across threads
-and processes, and every read-modify-write re-reads the file under it.
+Durable acknowledgement with group commit: `append`, `update` and `add_feedback` write one
+journal line and return once it is fsynced; writers arriving meanwhile share the next fsync.
+A background checkpoint (any process; one at a time, under the log's lock) folds the journal
+into the shards and buckets in one batch, so a shard is rewritten once per batch, not once
+per decision, and then cuts the applied lines. Reads fold the journal over the shards, so every
+process sees every acknowledged write at once; a process that crashed leaves its lines in the
+journal, and the next checkpoint applies them. Applying a line twice changes nothing (a decision
+is replaced, feedback is added once), so a crash mid-checkpoint is harmless.
 
-Durable acknowledgement with group commit: `append`, `update` and `add_feedback` return only
-once the record is fsynced. Writers that arrive while a flush is running queue up, and the next
-flush writes all of them at once (one rewrite per touched file, one fsync each), so concurrent
-writers share the cost instead of paying one flush each. `durable=False` keeps the older
-write-behind mode (a background thread flushes; a crash loses what was queued), measured
-side by side in benchmarks/stores.py.
+`durable=False` skips the journal's fsync (the write-behind of earlier versions: fast, but a
+power cut can lose the last writes), for the side-by-side figures in benchmarks/stores.py.
 """
 
 from __future__ import annotations
 
 import atexit
+import copy
 import hashlib
 import json
 import logging
 import threading
-import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -41,13 +43,18 @@ from tinydb.table import Table
 from core.errors import UnknownDecision
 from core.records import Decision
 from core.stores.feedback_rules import add_entry, merged_feedback
+from core.stores.tinydb.journal import Journal, Record
 from core.stores.tinydb.locks import store_lock
-from core.stores.tinydb.storage import open_db, remove_stale_temporaries
+from core.stores.tinydb.storage import AtomicJSONStorage, open_db, remove_stale_temporaries
 
 #: Decisions per shard file; keeps each rewrite around a megabyte at most.
 DEFAULT_SHARD_SIZE = 200
 #: Decision ids remembered per session (the session signal needs only the recent ones).
 SESSION_KEEP = 50
+#: Parsed shards kept per process (the current shard is read on nearly every look-up).
+SHARD_CACHE = 8
+#: How long the background checkpoint waits for more writes before applying a batch.
+CHECKPOINT_DELAY_S = 0.2
 
 #: The log's sub-folders.
 FOLDERS = ("shards", "index", "sessions", "latest")
@@ -64,14 +71,25 @@ def _latest_key(user: str, channel: str) -> str:
     return f"{user}\x1f{channel}"
 
 
+def fold(document: dict[str, Any] | None, record: Record) -> dict[str, Any] | None:
+    """A decision document after one journal record (None: the decision is unknown)."""
+    if record["op"] == "put":
+        values = dict(record["doc"])
+        earlier = document.get("feedback") if document else None
+        values["feedback"] = merged_feedback(earlier or [], values.get("feedback") or [])
+        return values
+    if document is None:
+        return None
+    values = dict(document)
+    feedback = [dict(item) for item in values.get("feedback") or []]
+    add_entry(feedback, record["entry"])
+    values["feedback"] = feedback
+    return values
+
+
 class TinyDecisionStore:
     """Append, update and look up decisions and their feedback; safe across threads and
-    processes sharing the folder.
-
-    Writes are queued and flushed in batches (one rewrite per touched file, however many
-    decisions arrived meanwhile); with `durable` (the default) each write call returns once its
-    batch is on disk. Reads see queued decisions at once. `close()` and interpreter exit flush.
-    """
+    processes sharing the folder, durable when a write call returns."""
 
     def __init__(
         self, root: Path, *, shard_size: int = DEFAULT_SHARD_SIZE, durable: bool = True
@@ -79,23 +97,174 @@ class TinyDecisionStore:
         self.root = root
         self.shard_size = shard_size
         self.durable = durable
-        self._lock = store_lock(root)  # threads and processes: every read-modify-write
-        self._io = threading.RLock()  # one flush at a time in this process
+        root.mkdir(parents=True, exist_ok=True)
+        self._lock = store_lock(root)  # checkpoints: shards and buckets, across processes
+        self._journal = Journal(root / "journal.jsonl")
+        self._io = threading.Lock()  # one journal append at a time in this process
         self._cond = threading.Condition()
-        self._pending: dict[str, _Pending] = {}
-        self._version = 0
-        self._on_disk = 0  # every version up to this one is durable
+        self._queue: list[str] = []  # encoded records waiting for the next append
+        self._version = 0  # records accepted
+        self._written = 0  # records appended (and fsynced when durable)
+        self._dirty = False  # appended since the last checkpoint
         self._closed = False
         self._current: tuple[str, int] | None = None  # (shard name, decisions in it)
-        with self._lock.held():
+        self._cache_guard = threading.Lock()
+        self._shard_cache: dict[str, tuple[tuple[int, int, int], dict[str, dict[str, Any]]]] = {}
+        with self._lock.held(), self._journal.lock.held():
+            remove_stale_temporaries(root)
             for folder in FOLDERS:
                 (root / folder).mkdir(parents=True, exist_ok=True)
                 remove_stale_temporaries(root / folder)
-        self._writer: threading.Thread | None = None
-        if not durable:
-            self._writer = threading.Thread(target=self._run, name="decision-log", daemon=True)
-            self._writer.start()
+        self.checkpoint()  # what a crashed process acknowledged but did not apply
+        self._writer = threading.Thread(target=self._run, name="decision-log", daemon=True)
+        self._writer.start()
         atexit.register(self.flush)
+
+    # -- writes --------------------------------------------------------------------------
+    def append(self, decision: Decision) -> None:
+        """Store a new decision; it is indexed by id, session and (user, channel)."""
+        self._commit(self._accept({"op": "put", "new": True, "doc": _document(decision)}))
+
+    def update(self, decision: Decision) -> None:
+        """Replace a logged decision (keeping feedback stored meanwhile); unknown id ->
+        UnknownDecision."""
+        self.get_many([decision.decision_id])  # raises UnknownDecision
+        self._commit(self._accept({"op": "put", "new": False, "doc": _document(decision)}))
+
+    def add_feedback(self, decision_id: str, entry: Mapping[str, Any]) -> Decision:
+        """Append one feedback item to the stored decision, atomically and durably."""
+        self.get_many([decision_id])  # raises UnknownDecision
+        record = {"op": "feedback", "id": decision_id, "entry": dict(entry)}
+        self._commit(self._accept(record))
+        return self.get_many([decision_id])[0]
+
+    def _accept(self, record: Record) -> int:
+        line = json.dumps(record, ensure_ascii=False, default=str)
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("the decision log is closed")
+            self._version += 1
+            self._queue.append(line)
+            return self._version
+
+    def _commit(self, version: int) -> None:
+        """Group commit: return once record `version` is in the journal, appending (with
+        whatever else is queued) unless another thread's append already took it."""
+        while True:
+            with self._cond:
+                if self._written >= version:
+                    return
+            with self._io:
+                with self._cond:
+                    if self._written >= version:
+                        return
+                    lines, self._queue = self._queue, []
+                    top = self._version
+                try:
+                    self._journal.append(lines, sync=self.durable)
+                except BaseException:
+                    with self._cond:
+                        self._queue[:0] = lines  # keep them for the next attempt
+                    raise
+                with self._cond:
+                    self._written = top
+                    self._dirty = True
+                    self._cond.notify_all()
+
+    # -- checkpoints ---------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._dirty and not self._closed:
+                    self._cond.wait()
+                if self._closed:
+                    return
+            with self._cond:
+                self._cond.wait(timeout=CHECKPOINT_DELAY_S)  # let a batch gather
+            try:
+                self.checkpoint()
+            except Exception:  # the journal keeps everything; the next checkpoint retries
+                log.exception("applying the decision journal failed; will retry")
+                with self._cond:
+                    self._cond.wait(timeout=1.0)
+
+    def checkpoint(self) -> None:
+        """Fold the journal into the shards and buckets, then cut what was applied."""
+        with self._lock.held():
+            with self._cond:
+                self._dirty = False
+            records, length = self._journal.snapshot()
+            if records:
+                self._apply(records)
+            self._journal.cut(length)
+
+    def _apply(self, records: list[Record]) -> None:
+        ids: list[str] = []
+        for record in records:
+            decision_id = _record_id(record)
+            if decision_id not in ids:
+                ids.append(decision_id)
+        shard_of = {i: s for i in ids if (s := self._find_shard(i)) is not None}
+        current = self._read_shards(shard_of)
+        new: list[dict[str, Any]] = []
+        for record in records:
+            decision_id = _record_id(record)
+            folded = fold(current.get(decision_id), record)
+            if folded is None:
+                log.error("feedback for unknown decision %s was dropped", decision_id)
+                continue
+            is_new = record["op"] == "put" and record.get("new")
+            if is_new and decision_id not in shard_of and decision_id not in current:
+                new.append(folded)
+            current[decision_id] = folded
+        placed: dict[str, str] = {}
+        for document in new:
+            shard = self._shard_for_new()
+            assert self._current is not None
+            self._current = (shard, self._current[1] + 1)
+            placed[document["decision_id"]] = shard
+        by_shard: dict[str, list[dict[str, Any]]] = {}
+        for decision_id, document in current.items():
+            target = shard_of.get(decision_id) or placed.get(decision_id)
+            if target is not None:
+                by_shard.setdefault(target, []).append(document)
+        for shard, documents in by_shard.items():
+            self._write_shard(shard, documents)
+        self._index_new([current[d["decision_id"]] for d in new], placed)
+
+    def _read_shards(self, shard_of: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+        """The stored documents of these decisions (copies: callers may change them)."""
+        by_shard: dict[str, list[str]] = {}
+        for decision_id, shard in shard_of.items():
+            by_shard.setdefault(shard, []).append(decision_id)
+        found: dict[str, dict[str, Any]] = {}
+        for shard, ids in by_shard.items():
+            documents = self._shard_documents(shard)
+            for decision_id in ids:
+                if decision_id in documents:
+                    found[decision_id] = copy.deepcopy(documents[decision_id])
+        return found
+
+    def _shard_documents(self, shard: str) -> dict[str, dict[str, Any]]:
+        """A shard's decisions by id, parsed again only when the file changed (every write
+        replaces the file, so its inode, time and size identify a version)."""
+        path = self.root / "shards" / f"{shard}.json"
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            return {}
+        version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        with self._cache_guard:
+            cached = self._shard_cache.get(shard)
+            if cached is not None and cached[0] == version:
+                return cached[1]
+        data = AtomicJSONStorage(path).read() or {}
+        documents = {str(row["decision_id"]): row for row in data.get("decisions", {}).values()}
+        with self._cache_guard:
+            self._shard_cache[shard] = (version, documents)
+            while len(self._shard_cache) > SHARD_CACHE:
+                self._shard_cache.pop(next(iter(self._shard_cache)))
+        return documents
 
     # -- files ---------------------------------------------------------------------------
     def _with_db(self, folder: str, name: str) -> TinyDB:
@@ -120,134 +289,6 @@ class TinyDecisionStore:
         self._current = (name, count)
         return name
 
-    # -- writes --------------------------------------------------------------------------
-    def append(self, decision: Decision) -> None:
-        """Store a new decision; it is indexed by id, session and (user, channel)."""
-        self._commit(self._queue(decision, new=True))
-
-    def update(self, decision: Decision) -> None:
-        """Replace a logged decision (keeping feedback stored meanwhile); unknown id ->
-        UnknownDecision."""
-        with self._cond:
-            queued = self._pending.get(decision.decision_id)
-        if queued is None:
-            self._shard_of(decision.decision_id)  # raises UnknownDecision
-        self._commit(self._queue(decision, new=bool(queued and queued.new)))
-
-    def add_feedback(self, decision_id: str, entry: Mapping[str, Any]) -> Decision:
-        """Append one feedback item to the stored decision, atomically and durably."""
-        with self._io:
-            self._flush_once()  # the decision itself may still be queued
-            shard = self._shard_of(decision_id)
-            with self._lock.held():
-                db = self._with_db("shards", shard)
-                try:
-                    table = db.table("decisions", cache_size=0)
-                    row = table.get(_Q.decision_id == decision_id)
-                    if not isinstance(row, dict):
-                        raise UnknownDecision(decision_id)
-                    values = dict(row)
-                    feedback = [dict(item) for item in values.get("feedback") or []]
-                    if add_entry(feedback, entry):
-                        table.update({"feedback": feedback}, _Q.decision_id == decision_id)
-                    values["feedback"] = feedback
-                finally:
-                    db.close()
-        return Decision.from_dict(values)
-
-    def _commit(self, version: int) -> None:
-        """Group commit: return once `version` is on disk, flushing (with whatever else is
-        queued) unless another thread's flush already took it."""
-        if not self.durable:
-            return
-        while True:
-            with self._cond:
-                if self._on_disk >= version:
-                    return
-            with self._io:
-                with self._cond:
-                    if self._on_disk >= version:
-                        return
-                self._flush_once()
-
-    def _queue(self, decision: Decision, *, new: bool) -> int:
-        payload = _dumps(decision)
-        with self._cond:
-            if self._closed:
-                raise RuntimeError("the decision log is closed")
-            self._version += 1
-            self._pending[decision.decision_id] = _Pending(
-                self._version,
-                payload,
-                new,
-                decision.decision_id,
-                _latest_key(decision.user, decision.channel),
-                _session_key(decision),
-            )
-            self._cond.notify()
-            return self._version
-
-    def _run(self) -> None:
-        while True:
-            with self._cond:
-                while not self._pending and not self._closed:
-                    self._cond.wait()
-                if self._closed and not self._pending:
-                    return
-            try:
-                self._flush_once()
-            except Exception:  # keep the queue; retry after a pause rather than lose decisions
-                log.exception("writing the decision log failed; retrying")
-                time.sleep(0.5)
-
-    def flush(self) -> None:
-        """Write everything queued so far (in the calling thread)."""
-        while True:
-            with self._cond:
-                if not self._pending:
-                    return
-            self._flush_once()
-
-    def _flush_once(self) -> None:
-        with self._io:
-            with self._cond:
-                batch = dict(self._pending)
-            if not batch:
-                return
-            with self._lock.held():
-                self._write_batch(batch)
-
-    def _write_batch(self, batch: dict[str, _Pending]) -> None:
-        """Write one batch (with the log's lock held) and mark it durable."""
-        by_shard: dict[str, list[dict[str, Any]]] = {}
-        placed: dict[str, str] = {}
-        for pending in sorted(batch.values(), key=lambda p: p.version):
-            document = json.loads(pending.payload)
-            shard = self._find_shard(pending.decision_id)
-            if shard is None:
-                if not pending.new:
-                    log.error("decision %s vanished from the index", pending.decision_id)
-                    continue
-                shard = self._shard_for_new()
-                assert self._current is not None
-                self._current = (shard, self._current[1] + 1)
-                placed[pending.decision_id] = shard
-            by_shard.setdefault(shard, []).append(document)
-        for shard, documents in by_shard.items():
-            self._write_shard(shard, documents)
-        self._index_new(
-            [p for p in sorted(batch.values(), key=lambda p: p.version) if p.decision_id in placed],
-            placed,
-        )
-        with self._cond:
-            self._on_disk = max(self._on_disk, *(p.version for p in batch.values()))
-            for decision_id, done in batch.items():
-                current = self._pending.get(decision_id)
-                if current is not None and current.version == done.version:
-                    del self._pending[decision_id]
-                elif current is not None and decision_id in placed:
-                    current.new = False
-
     def _write_shard(self, shard: str, documents: list[dict[str, Any]]) -> None:
         """At most two rewrites of the shard, however many decisions the batch holds."""
         db = self._with_db("shards", shard)
@@ -271,15 +312,15 @@ class TinyDecisionStore:
             # Another process may append to the same shard: count what is really there.
             self._current = (shard, len(stored) + len(fresh))
 
-    def _index_new(self, decisions: list[_Pending], placed: dict[str, str]) -> None:
+    def _index_new(self, documents: list[dict[str, Any]], placed: dict[str, str]) -> None:
         updates: dict[str, dict[str, dict[str, Any]]] = {}
         sessions: dict[str, list[str]] = {}
-        for pending in decisions:
-            updates.setdefault("index", {})[pending.decision_id] = {
-                "shard": placed[pending.decision_id]
-            }
-            updates.setdefault("latest", {})[pending.latest_key] = {"id": pending.decision_id}
-            sessions.setdefault(pending.session_key, []).append(pending.decision_id)
+        for document in documents:
+            decision_id = document["decision_id"]
+            updates.setdefault("index", {})[decision_id] = {"shard": placed[decision_id]}
+            latest = _latest_key(document["user"], document["channel"])
+            updates.setdefault("latest", {})[latest] = {"id": decision_id}
+            sessions.setdefault(_session_key_of(document), []).append(decision_id)
         for folder, rows in updates.items():
             by_bucket: dict[str, dict[str, dict[str, Any]]] = {}
             for key, values in rows.items():
@@ -317,77 +358,82 @@ class TinyDecisionStore:
         row = self._lookup("index", decision_id)
         return None if row is None else str(row["shard"])
 
-    def _shard_of(self, decision_id: str) -> str:
-        shard = self._find_shard(decision_id)
-        if shard is None:
-            raise UnknownDecision(decision_id)
-        return shard
-
-    def _queued(self, decision_id: str) -> Decision | None:
-        with self._cond:
-            queued = self._pending.get(decision_id)
-        return None if queued is None else queued.decision()
-
     def get_many(self, decision_ids: list[str]) -> list[Decision]:
-        """Several decisions in the given order, reading each shard once."""
-        found: dict[str, Decision] = {}
-        by_shard: dict[str, list[str]] = {}
-        for decision_id in decision_ids:
-            queued = self._queued(decision_id)
-            if queued is not None:
-                found[decision_id] = queued
-            else:
-                by_shard.setdefault(self._shard_of(decision_id), []).append(decision_id)
-        for shard, ids in by_shard.items():
-            db = self._with_db("shards", shard)
-            rows = db.table("decisions", cache_size=0).search(_Q.decision_id.one_of(ids))
-            db.close()
-            for row in rows:
-                found.setdefault(row["decision_id"], Decision.from_dict(dict(row)))
-        missing = [i for i in decision_ids if i not in found]
+        """Several decisions in the given order: the shards with the journal folded over."""
+        journal = self._journal.records()  # first: a checkpoint may apply and cut meanwhile
+        wanted = set(decision_ids)
+        shard_of = {i: s for i in wanted if (s := self._find_shard(i)) is not None}
+        documents: dict[str, dict[str, Any] | None] = dict(self._read_shards(shard_of))
+        for record in journal:
+            decision_id = _record_id(record)
+            if decision_id in wanted:
+                documents[decision_id] = fold(documents.get(decision_id), record)
+        missing = [i for i in decision_ids if documents.get(i) is None]
         if missing:
             raise UnknownDecision(missing[0])
-        return [found[i] for i in decision_ids]
-
-    def _queued_new(self) -> list[_Pending]:
-        with self._cond:
-            items = sorted(self._pending.values(), key=lambda item: item.version)
-        return [p for p in items if p.new]
+        return [Decision.from_dict(dict(documents[i] or {})) for i in decision_ids]
 
     def last_for(self, user: str, channel: str) -> Decision | None:
         """The latest decision of a user in a channel, or None."""
         wanted = _latest_key(user, channel)
-        for pending in reversed(self._queued_new()):
-            if pending.latest_key == wanted:
-                return self.get_many([pending.decision_id])[0]
-        row = self._lookup("latest", _latest_key(user, channel))
-        if row is None:
+        found: str | None = None
+        for record in reversed(self._journal.records()):
+            doc = record.get("doc") or {}
+            if record.get("new") and _latest_key(doc.get("user", ""), doc.get("channel", "")) == (
+                wanted
+            ):
+                found = str(doc["decision_id"])
+                break
+        if found is None:
+            row = self._lookup("latest", wanted)
+            found = None if row is None else str(row["id"])
+        if found is None:
             return None
         try:
-            return self.get_many([str(row["id"])])[0]
+            return self.get_many([found])[0]
         except UnknownDecision:
             return None
 
     def session_ids(self, session_key: str) -> list[str]:
         """Ids of the session's latest decisions, oldest first."""
+        journal = self._journal.records()
         row = self._lookup("sessions", session_key)
         ids = [str(i) for i in row["ids"]] if row else []
-        ids += [
-            p.decision_id
-            for p in self._queued_new()
-            if p.session_key == session_key and p.decision_id not in ids
-        ]
+        for record in journal:
+            doc = record.get("doc") or {}
+            in_session = record.get("new") and _session_key_of(doc) == session_key
+            if in_session and doc["decision_id"] not in ids:
+                ids.append(str(doc["decision_id"]))
         return ids[-SESSION_KEEP:]
 
+    def flush(self) -> None:
+        """Apply the journal to the shards now (what `close` and interpreter exit do)."""
+        self.checkpoint()
+
     def close(self) -> None:
-        """Flush and stop the writer."""
+        """Apply the journal and stop the background checkpoints."""
         self.flush()
         with self._cond:
             self._closed = True
             self._cond.notify_all()
-        if self._writer is not None:
-            self._writer.join(timeout=5)
+        self._writer.join(timeout=5)
         atexit.unregister(self.flush)
+
+
+def _record_id(record: Record) -> str:
+    return str(record["id"] if record["op"] == "feedback" else record["doc"]["decision_id"])
+
+
+def _session_key_of(document: Mapping[str, Any]) -> str:
+    return f"{document.get('channel')}:{document.get('thread') or document.get('user')}"
+
+
+def _document(decision: Decision) -> dict[str, Any]:
+    """The decision as a JSON-ready dict; one C-level pass instead of asdict's deep copy."""
+    values = {name: getattr(decision, name) for name in Decision.__dataclass_fields__}
+    values["dry_runs"] = [asdict(record) for record in decision.dry_runs]
+    result: dict[str, Any] = json.loads(json.dumps(values, ensure_ascii=False, default=str))
+    return result
 
 
 def _upsert_many(table: Table, rows: dict[str, dict[str, Any]]) -> None:
@@ -399,32 +445,6 @@ def _upsert_many(table: Table, rows: dict[str, dict[str, Any]]) -> None:
         table.update_multiple(changed)
     if fresh:
         table.insert_multiple(fresh)
-
-
-@dataclass(slots=True)
-class _Pending:
-    """A decision waiting for the writer, frozen as JSON when it was queued."""
-
-    version: int
-    payload: str
-    new: bool
-    decision_id: str
-    latest_key: str
-    session_key: str
-
-    def decision(self) -> Decision:
-        return Decision.from_dict(json.loads(self.payload))
-
-
-def _dumps(decision: Decision) -> str:
-    """The decision as JSON; one C-level pass instead of dataclasses.asdict's deep copy."""
-    values = {name: getattr(decision, name) for name in Decision.__dataclass_fields__}
-    values["dry_runs"] = [asdict(record) for record in decision.dry_runs]
-    return json.dumps(values, ensure_ascii=False, default=str)
-
-
-def _session_key(decision: Decision) -> str:
-    return f"{decision.channel}:{decision.thread or decision.user}"
 
 
 def _replace(values: dict[str, Any]) -> Any:

@@ -50,9 +50,13 @@ class AtomicJSONStorage(Storage):
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
         payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        self.write_bytes(payload.encode("utf-8"))
+
+    def write_bytes(self, payload: bytes) -> None:
+        """Replace the file's content atomically and durably."""
         fd, tmp_name = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            with os.fdopen(fd, "wb") as handle:
                 handle.write(payload)
                 handle.flush()
                 os.fsync(handle.fileno())

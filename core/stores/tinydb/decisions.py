@@ -27,22 +27,29 @@ from __future__ import annotations
 
 import atexit
 import copy
-import hashlib
 import json
 import logging
 import threading
 from collections.abc import Mapping
-from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from tinydb import Query, TinyDB
-from tinydb.table import Table
 
 from core.errors import UnknownDecision
 from core.records import Decision
-from core.stores.feedback_rules import add_entry, merged_feedback
+from core.stores.feedback_rules import merged_feedback
+from core.stores.tinydb.decision_records import (
+    bucket_of,
+    document_of,
+    fold,
+    latest_key,
+    record_id,
+    replace_all,
+    session_key_of,
+    upsert_many,
+)
 from core.stores.tinydb.journal import Journal, Record
 from core.stores.tinydb.locks import store_lock
 from core.stores.tinydb.storage import AtomicJSONStorage, open_db, remove_stale_temporaries
@@ -61,30 +68,6 @@ FOLDERS = ("shards", "index", "sessions", "latest")
 
 _Q = Query()
 log = logging.getLogger(__name__)
-
-
-def _bucket(key: str) -> str:
-    return hashlib.blake2s(key.encode("utf-8"), digest_size=1).hexdigest()
-
-
-def _latest_key(user: str, channel: str) -> str:
-    return f"{user}\x1f{channel}"
-
-
-def fold(document: dict[str, Any] | None, record: Record) -> dict[str, Any] | None:
-    """A decision document after one journal record (None: the decision is unknown)."""
-    if record["op"] == "put":
-        values = dict(record["doc"])
-        earlier = document.get("feedback") if document else None
-        values["feedback"] = merged_feedback(earlier or [], values.get("feedback") or [])
-        return values
-    if document is None:
-        return None
-    values = dict(document)
-    feedback = [dict(item) for item in values.get("feedback") or []]
-    add_entry(feedback, record["entry"])
-    values["feedback"] = feedback
-    return values
 
 
 class TinyDecisionStore:
@@ -123,13 +106,13 @@ class TinyDecisionStore:
     # -- writes --------------------------------------------------------------------------
     def append(self, decision: Decision) -> None:
         """Store a new decision; it is indexed by id, session and (user, channel)."""
-        self._commit(self._accept({"op": "put", "new": True, "doc": _document(decision)}))
+        self._commit(self._accept({"op": "put", "new": True, "doc": document_of(decision)}))
 
     def update(self, decision: Decision) -> None:
         """Replace a logged decision (keeping feedback stored meanwhile); unknown id ->
         UnknownDecision."""
         self.get_many([decision.decision_id])  # raises UnknownDecision
-        self._commit(self._accept({"op": "put", "new": False, "doc": _document(decision)}))
+        self._commit(self._accept({"op": "put", "new": False, "doc": document_of(decision)}))
 
     def add_feedback(self, decision_id: str, entry: Mapping[str, Any]) -> Decision:
         """Append one feedback item to the stored decision, atomically and durably."""
@@ -201,14 +184,14 @@ class TinyDecisionStore:
     def _apply(self, records: list[Record]) -> None:
         ids: list[str] = []
         for record in records:
-            decision_id = _record_id(record)
+            decision_id = record_id(record)
             if decision_id not in ids:
                 ids.append(decision_id)
         shard_of = {i: s for i in ids if (s := self._find_shard(i)) is not None}
         current = self._read_shards(shard_of)
         new: list[dict[str, Any]] = []
         for record in records:
-            decision_id = _record_id(record)
+            decision_id = record_id(record)
             folded = fold(current.get(decision_id), record)
             if folded is None:
                 log.error("feedback for unknown decision %s was dropped", decision_id)
@@ -302,7 +285,7 @@ class TinyDecisionStore:
                 document["feedback"] = merged_feedback(
                     earlier.get("feedback") or [], document.get("feedback") or []
                 )
-                changed.append((_replace(document), _Q.decision_id == document["decision_id"]))
+                changed.append((replace_all(document), _Q.decision_id == document["decision_id"]))
         if changed:
             table.update_multiple(changed)
         if fresh:
@@ -318,20 +301,20 @@ class TinyDecisionStore:
         for document in documents:
             decision_id = document["decision_id"]
             updates.setdefault("index", {})[decision_id] = {"shard": placed[decision_id]}
-            latest = _latest_key(document["user"], document["channel"])
+            latest = latest_key(document["user"], document["channel"])
             updates.setdefault("latest", {})[latest] = {"id": decision_id}
-            sessions.setdefault(_session_key_of(document), []).append(decision_id)
+            sessions.setdefault(session_key_of(document), []).append(decision_id)
         for folder, rows in updates.items():
             by_bucket: dict[str, dict[str, dict[str, Any]]] = {}
             for key, values in rows.items():
-                by_bucket.setdefault(_bucket(key), {})[key] = values
+                by_bucket.setdefault(bucket_of(key), {})[key] = values
             for bucket, entries in by_bucket.items():
                 db = self._with_db(folder, bucket)
-                _upsert_many(db.table(folder, cache_size=0), entries)
+                upsert_many(db.table(folder, cache_size=0), entries)
                 db.close()
         by_bucket_sessions: dict[str, dict[str, list[str]]] = {}
         for key, ids in sessions.items():
-            by_bucket_sessions.setdefault(_bucket(key), {})[key] = ids
+            by_bucket_sessions.setdefault(bucket_of(key), {})[key] = ids
         for bucket_name, session_rows in by_bucket_sessions.items():
             db = self._with_db("sessions", bucket_name)
             table = db.table("sessions", cache_size=0)
@@ -341,14 +324,14 @@ class TinyDecisionStore:
                 before = known.get(key, [])
                 ids_after = [*before, *(i for i in ids if i not in before)][-SESSION_KEEP:]
                 merged[key] = {"ids": ids_after}
-            _upsert_many(table, merged)
+            upsert_many(table, merged)
             db.close()
 
     def _lookup(self, folder: str, key: str) -> dict[str, Any] | None:
-        path = self.root / folder / f"{_bucket(key)}.json"
+        path = self.root / folder / f"{bucket_of(key)}.json"
         if not path.exists():
             return None
-        db = self._with_db(folder, _bucket(key))
+        db = self._with_db(folder, bucket_of(key))
         row = db.table(folder, cache_size=0).get(_Q.key == key)
         db.close()
         return dict(row) if isinstance(row, dict) else None
@@ -365,7 +348,7 @@ class TinyDecisionStore:
         shard_of = {i: s for i in wanted if (s := self._find_shard(i)) is not None}
         documents: dict[str, dict[str, Any] | None] = dict(self._read_shards(shard_of))
         for record in journal:
-            decision_id = _record_id(record)
+            decision_id = record_id(record)
             if decision_id in wanted:
                 documents[decision_id] = fold(documents.get(decision_id), record)
         missing = [i for i in decision_ids if documents.get(i) is None]
@@ -375,11 +358,11 @@ class TinyDecisionStore:
 
     def last_for(self, user: str, channel: str) -> Decision | None:
         """The latest decision of a user in a channel, or None."""
-        wanted = _latest_key(user, channel)
+        wanted = latest_key(user, channel)
         found: str | None = None
         for record in reversed(self._journal.records()):
             doc = record.get("doc") or {}
-            if record.get("new") and _latest_key(doc.get("user", ""), doc.get("channel", "")) == (
+            if record.get("new") and latest_key(doc.get("user", ""), doc.get("channel", "")) == (
                 wanted
             ):
                 found = str(doc["decision_id"])
@@ -401,7 +384,7 @@ class TinyDecisionStore:
         ids = [str(i) for i in row["ids"]] if row else []
         for record in journal:
             doc = record.get("doc") or {}
-            in_session = record.get("new") and _session_key_of(doc) == session_key
+            in_session = record.get("new") and session_key_of(doc) == session_key
             if in_session and doc["decision_id"] not in ids:
                 ids.append(str(doc["decision_id"]))
         return ids[-SESSION_KEEP:]
@@ -418,40 +401,3 @@ class TinyDecisionStore:
             self._cond.notify_all()
         self._writer.join(timeout=5)
         atexit.unregister(self.flush)
-
-
-def _record_id(record: Record) -> str:
-    return str(record["id"] if record["op"] == "feedback" else record["doc"]["decision_id"])
-
-
-def _session_key_of(document: Mapping[str, Any]) -> str:
-    return f"{document.get('channel')}:{document.get('thread') or document.get('user')}"
-
-
-def _document(decision: Decision) -> dict[str, Any]:
-    """The decision as a JSON-ready dict; one C-level pass instead of asdict's deep copy."""
-    values = {name: getattr(decision, name) for name in Decision.__dataclass_fields__}
-    values["dry_runs"] = [asdict(record) for record in decision.dry_runs]
-    result: dict[str, Any] = json.loads(json.dumps(values, ensure_ascii=False, default=str))
-    return result
-
-
-def _upsert_many(table: Table, rows: dict[str, dict[str, Any]]) -> None:
-    """Insert or replace rows keyed by "key" with at most two rewrites of the file."""
-    existing = {row["key"] for row in table.all()}
-    changed = [({"key": k, **v}, _Q.key == k) for k, v in rows.items() if k in existing]
-    fresh = [{"key": k, **v} for k, v in rows.items() if k not in existing]
-    if changed:
-        table.update_multiple(changed)
-    if fresh:
-        table.insert_multiple(fresh)
-
-
-def _replace(values: dict[str, Any]) -> Any:
-    """A TinyDB update operation that replaces the whole document's fields."""
-
-    def transform(document: dict[str, Any]) -> None:
-        document.clear()
-        document.update(values)
-
-    return transform

@@ -7,7 +7,7 @@ Side by side in one run, each with its baseline:
   would wrongly accept (what the verify tier relies on); baseline: "accept everything", the
   behaviour of a controller without a real dry-run;
 - dry-run latency per controller, cold vs after the brain's shared `confirm_many` retrieval;
-- ticket-store lookup latency at N tickets: ours (snapshot) vs a plain TinyDB query.
+- ticket-store lookup latency at N tickets: ours (sharded) vs a plain one-file TinyDB query.
 
     python benchmarks/bench_controllers.py benchmarks/data/devset.jsonl [--tickets 2000]
 
@@ -27,7 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tinydb import Query
+from tinydb import Query, TinyDB
 
 
 def _percentiles(values: list[float]) -> str:
@@ -110,23 +110,34 @@ def bench_dry_runs(rows: list[dict[str, Any]]) -> None:
 
 def bench_ticket_lookups(count: int) -> None:
     from controllers.tickets import TicketStore
+    from core.config import Settings
+    from core.stores import open_backend
+    from core.stores.kinds import field_key
 
+    rows = [
+        {
+            "id": f"20250603{index:011d}",
+            "kind": "ticket",
+            "title": f"disbursement {index} not received",
+            "requester": f"U{index % 50}",
+            "status": "open",
+            "fields": {"description": "x" * 300},
+            "comments": [],
+            "urged_at": [],
+            "history": [],
+        }
+        for index in range(count)
+    ]
     with tempfile.TemporaryDirectory() as folder:
-        store = TicketStore(Path(folder) / "tickets.json")
-        store._tickets.insert_multiple(  # bulk load; create() writes one by one
-            {
-                "id": f"20250603{index:011d}",
-                "kind": "ticket",
-                "title": f"disbursement {index} not received",
-                "requester": f"U{index % 50}",
-                "status": "open",
-                "fields": {"description": "x" * 300},
-                "comments": [],
-                "urged_at": [],
-                "history": [],
-            }
-            for index in range(count)
+        settings = Settings(home=Path(folder))
+        backend = open_backend(settings)
+        # bulk load; create() writes one by one
+        backend.collection("tickets", key=field_key("id"), table="tickets", sharded=True).put_many(
+            rows
         )
+        store = TicketStore.open(settings)
+        single = TinyDB(Path(folder) / "single.json")
+        single.table("tickets").insert_multiple(rows)
         wanted = f"20250603{count - 1:011d}"
         ours, plain = [], []
         for _ in range(30):
@@ -134,11 +145,12 @@ def bench_ticket_lookups(count: int) -> None:
             store.get(wanted)
             ours.append((time.perf_counter() - started) * 1000)
             started = time.perf_counter()
-            store._tickets.get(Query().id == wanted)
+            single.table("tickets").get(Query().id == wanted)
             plain.append((time.perf_counter() - started) * 1000)
+        single.close()
         ratio = statistics.median(plain) / max(statistics.median(ours), 1e-9)
         print(f"\nticket lookup at {count} tickets")
-        print(f"  ours (snapshot)   {_percentiles(ours)}")
+        print(f"  ours (sharded)    {_percentiles(ours)}")
         print(f"  plain TinyDB get  {_percentiles(plain)}   ratio {ratio:.0f}x")
 
 

@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.config import Settings
 from core.text.embedder import DenseEmbedder, get_dense_embedder
 from core.text.language import detect_language
 from knowledge import SAMPLE_DIR
@@ -279,7 +280,7 @@ def main() -> int:
         mirror = Mirrored(EdgeVectorStore.open(edge_path, dense_dim=embedder.dim), baseline_vectors)
         store = KnowledgeStore(mirror, embedder)
         baseline = KnowledgeStore(baseline_vectors, embedder)
-        manifest = DocManifest(workdir / "manifest.json")
+        manifest = DocManifest.open(Settings(home=workdir / "home"))
         sample_report = Ingestor(store, manifest).ingest([SAMPLE_DIR], progress=False)
         skill = KnowledgeSkill(store, manifest)
         sample_chunks = store.count()
@@ -290,7 +291,7 @@ def main() -> int:
 
         sparse_store = KnowledgeStore.open_local(workdir / "qdrant-sparse", "bench", None)
         sparse_report = Ingestor(
-            sparse_store, DocManifest(workdir / "manifest-sparse.json")
+            sparse_store, DocManifest.open(Settings(home=workdir / "home-sparse"))
         ).ingest([SAMPLE_DIR], progress=False)
         sparse_only = quality(sparse_store, queries)
         sparse_store.close()

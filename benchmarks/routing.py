@@ -313,11 +313,10 @@ def devset(path: Path, skip_router: bool, tickets: Path | None = None) -> dict[s
 def import_tickets(path: Path, settings: Any) -> int:
     """The tickets the dev set's messages refer to, as a deployment's ticket store holds them
     (without them the ticket controller's dry-run rightly fails: "ticket ... was not found")."""
-    from controllers.services import TICKETS_FILE
     from controllers.tickets import TicketStore
 
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-    store = TicketStore(settings.path(TICKETS_FILE))
+    store = TicketStore.open(settings)
     try:
         return len(store.import_records(records))
     finally:

@@ -1,7 +1,7 @@
 """On-call escalation: alert, re-send while unacknowledged, record acknowledgements.
 
-Alerts live in TinyDB (`slack/alerts.json` under the brain home), so a restart keeps the
-pending ones and keeps re-sending them.
+Alerts live in the home's alert store (`core.stores`), so a restart keeps the pending ones and
+keeps re-sending them.
 """
 
 from __future__ import annotations
@@ -12,16 +12,14 @@ import time
 import uuid
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
-from tinydb import Query
 
 from bot.blocks import alert_blocks, escape, fallback_text, resolved_blocks
 from core.config import SlackConfig
-from core.storage import file_lock, open_db
+from core.stores.protocols import AlertStore
 
 log = logging.getLogger(__name__)
 
@@ -63,29 +61,23 @@ def mention_markup(mention: str | None) -> str | None:
 class Escalations:
     """Sends and tracks on-call alerts (async Slack calls; file I/O in worker threads)."""
 
-    def __init__(self, config: SlackConfig, path: Path) -> None:
+    def __init__(self, config: SlackConfig, store: AlertStore) -> None:
         self.config = config
-        self.path = path
-        self._db = open_db(path)
-        self._lock = file_lock(path)
+        self.store = store
 
     # -- storage -------------------------------------------------------------------------------
 
     def _save(self, alert: Alert) -> None:
-        with self._lock:
-            self._db.upsert(asdict(alert), Query().alert_id == alert.alert_id)
+        self.store.save(asdict(alert))
 
     def get(self, alert_id: str) -> Alert | None:
         """One alert by id."""
-        with self._lock:
-            row = self._db.get(Query().alert_id == alert_id)
-        return Alert(**dict(row)) if isinstance(row, dict) else None
+        row = self.store.get(alert_id)
+        return Alert(**row) if row is not None else None
 
     def pending(self) -> list[Alert]:
         """Alerts nobody acknowledged yet."""
-        with self._lock:
-            rows = self._db.search(Query().acknowledged_by == None)  # noqa: E711 (TinyDB query)
-        return [Alert(**dict(row)) for row in rows]
+        return [Alert(**row) for row in self.store.pending()]
 
     # -- Slack ---------------------------------------------------------------------------------
 
@@ -224,5 +216,5 @@ class Escalations:
         return alert
 
     def close(self) -> None:
-        """Release the file."""
-        self._db.close()
+        """Nothing to release: the store is written on every change."""
+        return None

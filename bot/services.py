@@ -14,6 +14,7 @@ from bot.state import EventLedger, MessageLinks
 from bot.work import Background
 from brain.conversation import BrainAPI, Conversation
 from core.config import Settings
+from core.stores import open_stores
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -47,15 +48,15 @@ class BotServices:
 
     @classmethod
     def create(cls, brain: BrainAPI, settings: Settings) -> BotServices:
-        """Open the adapter's stores under `settings.home/slack`."""
-        folder = settings.path("slack")
+        """Open the adapter's stores (Slack ledger, message links, alerts) of the home."""
+        stores = open_stores(settings)
         return cls(
             brain=brain,
             settings=settings,
             conversation=Conversation(brain),
-            events=EventLedger(folder / "events.json"),
-            links=MessageLinks(folder / "messages.json"),
-            escalations=Escalations(settings.slack, folder / "alerts.json"),
+            events=EventLedger(stores.events),
+            links=MessageLinks(stores.links),
+            escalations=Escalations(settings.slack, stores.alerts),
             work=Background(),
         )
 

@@ -58,6 +58,7 @@ from core.records import (
     Message,
     Role,
 )
+from core.stores import open_stores
 from core.text.cleaning import clean_text
 
 if TYPE_CHECKING:
@@ -178,8 +179,9 @@ class Brain:
         self._pool = ThreadPoolExecutor(
             max_workers=max(settings.routing.max_parallel, 2), thread_name_prefix="brain"
         )
-        self.log = DecisionLog(settings.home / "decisions")
-        self.memory = MemoryStore(settings.home / "memory.json")
+        stores = open_stores(settings)  # the one place the brain's stores are opened
+        self.log = DecisionLog(stores.decisions)
+        self.memory = MemoryStore(stores.lessons)
         self.sessions = SessionCache()
         self.ring = MemoryRing(self.memory, self.sessions)
         self._feedback = FeedbackService(

@@ -77,5 +77,6 @@ class FeedbackService:
             vector = self._embed(decision.text) if self._embed is not None else None
             # AUDNP: what this feedback persisted is kept with the feedback itself.
             entry.persisted = self.ring.after_feedback(decision, entry, vector)
-            self.log.update(decision)
-            return decision
+            # Appended in the store atomically, so feedback given at the same time by another
+            # process (the bot and `brain feedback`) is kept too; durable when this returns.
+            return self.log.add_feedback(decision_id, entry.to_dict())

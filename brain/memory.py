@@ -26,16 +26,14 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tinydb import Query
 
 from brain.routing import is_chinese
 from brain.signals.session import SessionCache, SessionEntry
 from core.records import Decision, FeedbackRecord, IntentResult
-from core.storage import file_lock, open_db
+from core.stores.protocols import LessonStore
 from core.text.sparse import char_ngrams
 
 CORRECTION_WRONG = -0.15
@@ -60,7 +58,6 @@ NGRAM_GATES = {"latin": (0.35, 0.70), "cjk": (0.20, 0.45)}
 MAX_MEMORIES = 5000
 TEXT_CAP = 500
 
-_Q = Query()
 log = logging.getLogger(__name__)
 
 
@@ -164,10 +161,10 @@ class MemoryMatch:
 
 
 class MemoryStore:
-    """Persistent routing lessons in TinyDB (settings.home/"memory.json")."""
+    """Persistent routing lessons (kept in a `LessonStore`), matched in memory."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, lessons: LessonStore) -> None:
+        self.lessons = lessons
         self._lock = threading.RLock()
         self._entries: list[MemoryEntry] = []
         self._matrix: np.ndarray | None = None
@@ -177,10 +174,7 @@ class MemoryStore:
         self._load()
 
     def _load(self) -> None:
-        with file_lock(self.path):
-            db = open_db(self.path)
-            docs = db.table("memories").all()
-            db.close()
+        docs = sorted(self.lessons.all(), key=lambda doc: str(doc.get("created_at", "")))
         self._entries = [MemoryEntry.from_doc(doc) for doc in docs]
         self._matrix = None
 
@@ -218,16 +212,14 @@ class MemoryStore:
             grams=_gram_set(decision.text),
             latin=not is_chinese(decision.text),
         )
-        with self._lock, file_lock(self.path):
-            db = open_db(self.path)
-            table = db.table("memories")
-            table.upsert(entry.to_doc(), _Q.memory_id == entry.memory_id)
-            if len(table) > MAX_MEMORIES:
-                oldest = sorted(table.all(), key=lambda d: d.get("created_at", ""))
-                table.remove(doc_ids=[d.doc_id for d in oldest[: len(table) - MAX_MEMORIES]])
-            db.close()
+        with self._lock:
+            self.lessons.put_many([entry.to_doc()])  # durable when this returns
             self._entries = [e for e in self._entries if e.memory_id != entry.memory_id]
             self._entries.append(entry)
+            if len(self._entries) > MAX_MEMORIES:
+                oldest = self._entries[: len(self._entries) - MAX_MEMORIES]
+                self.lessons.remove(e.memory_id for e in oldest)
+                self._entries = self._entries[len(oldest) :]
             self._matrix = None
         return entry
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from cli import exit_codes
 from core.config import Settings, load_settings
-from core.storage import StorageError
+from core.errors import StorageError
 from knowledge import open_knowledge
 from knowledge.ingest import IngestReport, plan
 from knowledge.manifest import DocManifest
@@ -51,7 +51,7 @@ def ingest(args: argparse.Namespace) -> int:
     os.environ.setdefault("BRAIN_TORCH_THREADS", str(os.cpu_count() or 1))
     settings = load_settings()
     try:
-        manifest = DocManifest(settings.path("kb_manifest.json"))
+        manifest = DocManifest.open(settings)
         work = plan(paths, manifest)
         manifest.close()
     except StorageError as exc:

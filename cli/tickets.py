@@ -36,11 +36,10 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the action; returns the exit code."""
-    from controllers.services import TICKETS_FILE
     from controllers.tickets import TicketStore
     from core.config import load_settings
 
-    store = TicketStore(load_settings().path(TICKETS_FILE))
+    store = TicketStore.open(load_settings())
     if args.tickets_action == "list":
         return _list(store, args)
     if args.tickets_action == "show":

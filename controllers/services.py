@@ -12,8 +12,6 @@ if TYPE_CHECKING:
     from core.llm import LLMClient
     from knowledge.skill import KnowledgeSkill
 
-TICKETS_FILE = "tickets.json"
-
 
 def build_services(
     settings: Settings,
@@ -23,7 +21,7 @@ def build_services(
     """The knowledge skill and LLM as given (either may be None) plus the home's ticket store."""
     return ControllerServices(
         knowledge=knowledge,
-        tickets=TicketStore(settings.path(TICKETS_FILE)),
+        tickets=TicketStore.open(settings),
         llm=llm,
         webhooks=settings.webhooks,
     )

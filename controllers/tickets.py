@@ -1,4 +1,4 @@
-"""The local ticket store: typed requests (incident, access, change, ticket) on TinyDB.
+"""The local ticket store: typed requests (incident, access, change, ticket) in a record store.
 
 The store holds the tickets that exist, nothing more: a lookup of an unknown id says so.
 Tickets from another system keep their own id (`create(..., ticket_id="2025060300011279027")`
@@ -7,18 +7,16 @@ or `import_records`); locally created ones get `INC-000001`, `REQ-000002`, `CHG-
 
 from __future__ import annotations
 
-import copy
-import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, Literal
-
-from tinydb import Query
+from typing import TYPE_CHECKING, Any, Literal
 
 from controllers.ids import PREFIXES, is_ticket_id, normalize_ticket_id
-from core.storage import file_lock, open_db
+from core.stores.protocols import TicketRecords
+
+if TYPE_CHECKING:
+    from core.config import Settings
 
 TicketKind = Literal["incident", "access", "change", "ticket"]
 TICKET_KINDS: tuple[str, ...] = tuple(PREFIXES)
@@ -80,29 +78,29 @@ class Ticket:
 
 
 class TicketStore:
-    """Tickets in one crash-safe TinyDB file; safe to share between threads."""
+    """Tickets in the home's ticket records (`core.stores`); safe to share between threads and
+    processes: each change is an atomic read-modify-write of one ticket."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self._db = open_db(self.path)
-        self._tickets = self._db.table("tickets")
-        self._meta = self._db.table("meta")
-        self._lock: threading.RLock = file_lock(self.path)
-        self._rows: dict[str, dict[str, Any]] = {}
-        self._rows_key: tuple[int, int, int] | None = None
+    def __init__(self, records: TicketRecords) -> None:
+        self.records = records
+
+    @classmethod
+    def open(cls, settings: Settings) -> TicketStore:
+        """The ticket store of a brain home, on the configured backend."""
+        from core.stores import open_stores
+
+        return cls(open_stores(settings).tickets)
 
     def release(self) -> None:
-        """Release the database file (the store is unusable afterwards)."""
-        self._db.close()
+        """Nothing to release: every call opens and closes what it needs."""
+        return None
 
     # -- reading ---------------------------------------------------------------------------
 
     def get(self, ticket_id: str) -> Ticket | None:
         """The ticket with this id, or None."""
-        key = normalize_ticket_id(ticket_id)
-        with self._lock:
-            row = self._snapshot().get(key)
-            return Ticket.from_dict(copy.deepcopy(row)) if row is not None else None
+        row = self.records.get(normalize_ticket_id(ticket_id))
+        return Ticket.from_dict(row) if row is not None else None
 
     def find(self, ticket_id: str) -> Ticket:
         """The ticket with this id; raises `TicketNotFound`."""
@@ -113,17 +111,15 @@ class TicketStore:
 
     def list_by_requester(self, requester: str, *, open_only: bool = False) -> list[Ticket]:
         """A requester's tickets, newest first."""
-        with self._lock:
-            rows = [r for r in self._snapshot().values() if r.get("requester") == requester]
-            tickets = [Ticket.from_dict(copy.deepcopy(row)) for row in rows]
+        tickets = [t for t in self.all() if t.requester == requester]
         if open_only:
             tickets = [t for t in tickets if t.is_open]
         return sorted(tickets, key=lambda t: (t.created_at, t.id), reverse=True)
 
     def all(self) -> list[Ticket]:
         """Every ticket, in creation order."""
-        with self._lock:
-            return [Ticket.from_dict(copy.deepcopy(row)) for row in self._snapshot().values()]
+        tickets = [Ticket.from_dict(row) for row in self.records.all()]
+        return sorted(tickets, key=lambda t: (t.created_at, t.id))
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -145,28 +141,26 @@ class TicketStore:
             raise TicketError(f"unknown status {status!r}; expected one of {STATUSES}")
         if not title.strip():
             raise TicketError("a ticket needs a title")
-        with self._lock:
-            if ticket_id is None:
-                key = self._next_id(kind)
-            else:
-                key = normalize_ticket_id(ticket_id)
-                if not is_ticket_id(key):
-                    raise TicketError(f"{ticket_id!r} is not a valid ticket id")
-                if key in self._snapshot():
-                    raise TicketError(f"ticket {key} already exists")
-            stamp = created_at or _now()
-            ticket = Ticket(
-                id=key,
-                kind=kind,
-                title=title.strip()[:300],
-                requester=requester,
-                status=status,
-                fields=dict(fields or {}),
-                created_at=stamp,
-                updated_at=stamp,
-                history=[{"at": stamp, "by": requester, "event": "created"}],
-            )
-            self._tickets.insert(ticket.to_dict())
+        if ticket_id is None:
+            key = self._next_id(kind)
+        else:
+            key = normalize_ticket_id(ticket_id)
+            if not is_ticket_id(key):
+                raise TicketError(f"{ticket_id!r} is not a valid ticket id")
+        stamp = created_at or _now()
+        ticket = Ticket(
+            id=key,
+            kind=kind,
+            title=title.strip()[:300],
+            requester=requester,
+            status=status,
+            fields=dict(fields or {}),
+            created_at=stamp,
+            updated_at=stamp,
+            history=[{"at": stamp, "by": requester, "event": "created"}],
+        )
+        if not self.records.insert(ticket.to_dict()):
+            raise TicketError(f"ticket {key} already exists")
         return ticket
 
     def import_records(self, records: Iterable[Mapping[str, Any]]) -> list[Ticket]:
@@ -264,32 +258,26 @@ class TicketStore:
     # -- internals -------------------------------------------------------------------------
 
     def _update(self, ticket_id: str, change: Callable[[Ticket, str], None]) -> Ticket:
-        with self._lock:
-            ticket = self.find(ticket_id)
+        """Apply `change` to the stored ticket atomically; an error in it changes nothing."""
+
+        def apply(row: dict[str, Any]) -> None:
+            ticket = Ticket.from_dict(row)
             stamp = _now()
             change(ticket, stamp)
             ticket.updated_at = stamp
-            self._tickets.update(ticket.to_dict(), Query().id == ticket.id)
-        return ticket
+            row.clear()
+            row.update(ticket.to_dict())
 
-    def _snapshot(self) -> dict[str, dict[str, Any]]:
-        """Tickets by id, re-read only when the file changed (each atomic write makes a new
-        inode), so lookups do not parse the whole file every time. Call with the lock held."""
-        try:
-            stat = self.path.stat()
-            key: tuple[int, int, int] | None = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
-        except FileNotFoundError:
-            key = None
-        if key is None or key != self._rows_key:
-            self._rows = {str(row["id"]): dict(row) for row in self._tickets.all()}
-            self._rows_key = key
-        return self._rows
+        row = self.records.modify(normalize_ticket_id(ticket_id), apply)
+        if row is None:
+            raise TicketNotFound(f"ticket {normalize_ticket_id(ticket_id)} was not found")
+        return Ticket.from_dict(row)
 
     def _next_id(self, kind: str) -> str:
+        """The next free local id: numbers come from one shared sequence, so two processes
+        never hand out the same one; ids imported from elsewhere are skipped."""
         prefix = PREFIXES[kind]
-        counter = self._meta.get(Query().key == "sequence")
-        value = int(counter["value"]) + 1 if isinstance(counter, Mapping) else 1
-        while f"{prefix}-{value:06d}" in self._snapshot():
-            value += 1
-        self._meta.upsert({"key": "sequence", "value": value}, Query().key == "sequence")
-        return f"{prefix}-{value:06d}"
+        while True:
+            candidate = f"{prefix}-{self.records.next_number():06d}"
+            if self.records.get(candidate) is None:
+                return candidate

@@ -10,7 +10,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
@@ -139,6 +139,14 @@ class WebhookConfig(_Section):
     header_env: list[str] = Field(default_factory=list)
 
 
+class StorageConfig(_Section):
+    """Which backend keeps the records (decisions, feedback, lessons, tickets, Slack state)."""
+
+    #: "tinydb": JSON files under the brain home (default; safe for several processes on one
+    #: machine). "memory": nothing persists past the process (tests, throwaway runs).
+    backend: Literal["tinydb", "memory"] = "tinydb"
+
+
 class Settings(_Section):
     """All settings of one brain home."""
 
@@ -149,6 +157,7 @@ class Settings(_Section):
     training: TrainingConfig = Field(default_factory=TrainingConfig)
     slack: SlackConfig = Field(default_factory=SlackConfig)
     webhooks: WebhookConfig = Field(default_factory=WebhookConfig)
+    storage: StorageConfig = Field(default_factory=StorageConfig)
 
     def path(self, *parts: str) -> Path:
         """A path under the brain home."""
@@ -164,6 +173,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_EMBEDDING_ENGINE": ("knowledge", "embedding_engine"),
     "BRAIN_ENCODER_CACHE": ("knowledge", "encoder_cache"),
     "BRAIN_TUNE_ENCODER": ("training", "tune_encoder"),
+    "BRAIN_STORE_BACKEND": ("storage", "backend"),
     "ANTHROPIC_API_KEY": ("llm", "api_key"),
     "ANTHROPIC_BASE_URL": ("llm", "base_url"),
     "BRAIN_LLM_MODEL": ("llm", "model"),

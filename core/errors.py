@@ -32,3 +32,7 @@ class UnknownController(BrainError, KeyError):
 
 class InvalidFeedback(BrainError, ValueError):
     """The feedback kind or its arguments do not fit together."""
+
+
+class StorageError(Exception):
+    """A record store could not be read or written; the message names the file."""

@@ -40,7 +40,7 @@ def open_knowledge(settings: Settings | None = None) -> KnowledgeSkill:
 
     settings = settings or load_settings()
     store = KnowledgeStore.open(settings, get_dense_embedder(settings))
-    manifest = DocManifest(settings.path("kb_manifest.json"))
+    manifest = DocManifest.open(settings)
     skill = KnowledgeSkill(store, manifest)
     if store.count() == 0 and len(manifest):
         _rebuild(skill, manifest)

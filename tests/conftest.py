@@ -21,6 +21,7 @@ _AMBIENT = (
     "BRAIN_QDRANT_API_KEY",
     "BRAIN_EMBEDDER",
     "BRAIN_TUNE_ENCODER",
+    "BRAIN_STORE_BACKEND",
     "BRAIN_CHANNELS",
     "BRAIN_ONCALL_CHANNEL",
     "BRAIN_ONCALL_MENTION",
@@ -76,7 +77,7 @@ def fitted_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.rmtree(building, ignore_errors=True)
             with Brain(Settings(home=building)) as brain:
                 brain.decide(Message("warm up: VPN error 691"))
-            for state in ("decisions", "memory.json", "tickets.json"):
+            for state in ("decisions", "memory", "tickets", "ticket_sequence.json"):
                 path = building / state
                 if path.is_dir():
                     shutil.rmtree(path)

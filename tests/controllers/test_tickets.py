@@ -9,11 +9,12 @@ import pytest
 
 from controllers.ids import find_ticket_ids, is_ticket_id
 from controllers.tickets import TicketError, TicketNotFound, TicketStateError, TicketStore
+from core.config import Settings
 
 
 @pytest.fixture
 def store(tmp_path: Path) -> TicketStore:
-    return TicketStore(tmp_path / "tickets.json")
+    return TicketStore.open(Settings(home=tmp_path))
 
 
 def test_created_requests_get_typed_local_ids(store: TicketStore) -> None:
@@ -77,11 +78,10 @@ def test_lifecycle_comment_urge_take_close_reopen(store: TicketStore) -> None:
 
 
 def test_tickets_survive_reopening_the_file(tmp_path: Path) -> None:
-    path = tmp_path / "tickets.json"
-    first = TicketStore(path)
+    first = TicketStore.open(Settings(home=tmp_path))
     made = first.create("change", title="scale order-service", requester="U9")
     first.release()
-    second = TicketStore(path)
+    second = TicketStore.open(Settings(home=tmp_path))
     assert second.find(made.id).title == "scale order-service"
     assert second.create("change", title="next", requester="U9").id != made.id
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from brain.engine import Brain
 from brain.routing import Candidate, RoutePlan, Router
 from controllers.tickets import TicketStore
-from core.config import RoutingConfig
+from core.config import RoutingConfig, Settings
 from core.records import DryRunRecord, Message
 
 WORK_ORDER = "2025060300011279027"
@@ -18,7 +18,7 @@ ALERT_FOR_TICKET = (
 
 
 def _open_ticket(home: Path, ticket_id: str | None = None) -> str:
-    ticket = TicketStore(home / "tickets.json").create(
+    ticket = TicketStore.open(Settings(home=home)).create(
         "incident", title="payments errors", requester="u1", ticket_id=ticket_id
     )
     return ticket.id
@@ -37,7 +37,7 @@ def test_alert_attached_to_a_ticket_is_composed_as_a_pipeline(home: Path, brain:
     assert all(d.ok for d in decision.dry_runs)
     parts = decision.result.parts if decision.result else []
     assert [p.controller for p in parts] == ["alarm", "ticket"]
-    stored = TicketStore(home / "tickets.json").get(WORK_ORDER)
+    stored = TicketStore.open(Settings(home=home)).get(WORK_ORDER)
     assert stored is not None and stored.comments  # the alarm diagnosis went into the ticket
 
 

@@ -1,4 +1,4 @@
-"""The sharded decision log, and the Brain used from several threads at once."""
+"""The sharded TinyDB decision log, and the Brain used from several threads at once."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from brain.decision_log import DecisionLog
 from brain.engine import Brain
 from core.errors import UnknownDecision
 from core.records import Decision, FeedbackRecord, Message
+from core.stores.tinydb.decisions import TinyDecisionStore
 
 
 def test_decisions_are_sharded_indexed_and_survive_reopening(
     tmp_path: Path, make_decision: Callable[..., Decision]
 ) -> None:
-    log = DecisionLog(tmp_path / "decisions", shard_size=3)
+    log = DecisionLog(TinyDecisionStore(tmp_path / "decisions", shard_size=3))
     made = [make_decision(user=f"u{i % 2}", thread="T1" if i % 3 == 0 else None) for i in range(10)]
     for decision in made:
         log.append(decision)
@@ -27,7 +28,7 @@ def test_decisions_are_sharded_indexed_and_survive_reopening(
 
     shards = sorted((tmp_path / "decisions" / "shards").glob("*.json"))
     assert len(shards) == 4  # 3 + 3 + 3 + 1
-    reopened = DecisionLog(tmp_path / "decisions", shard_size=3)
+    reopened = DecisionLog(TinyDecisionStore(tmp_path / "decisions", shard_size=3))
     try:
         for decision in made:
             assert reopened.get(decision.decision_id).decision_id == decision.decision_id
@@ -49,7 +50,7 @@ def test_decisions_are_sharded_indexed_and_survive_reopening(
 def test_queued_decisions_are_readable_before_they_reach_the_disk(
     tmp_path: Path, make_decision: Callable[..., Decision]
 ) -> None:
-    log = DecisionLog(tmp_path / "decisions")
+    log = DecisionLog(TinyDecisionStore(tmp_path / "decisions", durable=False))
     decision = make_decision()
     log.append(decision)
     assert log.get(decision.decision_id).text == decision.text

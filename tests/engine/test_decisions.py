@@ -6,6 +6,7 @@ from pathlib import Path
 
 from brain.engine import Brain
 from controllers.tickets import TicketStore
+from core.config import Settings
 from core.records import Message
 
 
@@ -82,7 +83,7 @@ def test_vague_message_without_context_is_not_routed_confidently(brain: Brain) -
 
 
 def test_vague_message_follows_the_ongoing_ticket_of_the_session(home: Path, brain: Brain) -> None:
-    TicketStore(home / "tickets.json").create(
+    TicketStore.open(Settings(home=home)).create(
         "ticket", title="disbursement not received", requester="u1", ticket_id="2025060300011279027"
     )
     first = brain.ask(Message("process ticket 2025060300011279027", user="u1", channel="D1"))

@@ -8,6 +8,7 @@ import pytest
 
 from brain.engine import Brain
 from controllers.tickets import TicketStore
+from core.config import Settings
 from core.errors import InvalidFeedback, UnknownController, UnknownDecision
 from core.records import Message
 
@@ -61,7 +62,7 @@ def test_bad_feedback_gets_clear_errors(brain: Brain) -> None:
 def test_a_correction_changes_the_next_similar_decision(home: Path, brain: Brain) -> None:
     # Seed 000: "money not arrived" goes to consultation; the user corrects it to the ticket
     # desk (they are chasing a disbursement work order); similar messages then go there.
-    TicketStore(home / "tickets.json").create(
+    TicketStore.open(Settings(home=home)).create(
         "ticket", title="disbursement not received", requester="u1", ticket_id=WORK_ORDER
     )
     similar = "钱没到账怎么办，单子呢？"

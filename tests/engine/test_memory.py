@@ -9,14 +9,16 @@ from pathlib import Path
 import pytest
 
 from brain.memory import CORRECTION_RIGHT, CORRECTION_WRONG, MemoryStore
+from core.config import Settings
 from core.records import Decision
+from core.stores import open_stores
 
 NAMES = ["consultation", "ticket", "incident"]
 
 
 @pytest.fixture
 def store(tmp_path: Path, make_decision: Callable[..., Decision]) -> MemoryStore:
-    memory = MemoryStore(tmp_path / "memory.json")
+    memory = MemoryStore(open_stores(Settings(home=tmp_path)).lessons)
     lesson = make_decision(
         text="order 88123 money not arrived yet, what is going on?",
         channel="D1",
@@ -79,7 +81,7 @@ def test_lessons_older_than_90_days_weigh_half(store: MemoryStore) -> None:
 def test_another_users_lesson_weighs_less_and_survives_reopening(
     store: MemoryStore, tmp_path: Path
 ) -> None:
-    reopened = MemoryStore(tmp_path / "memory.json")
+    reopened = MemoryStore(open_stores(Settings(home=tmp_path)).lessons)
     values = _signal(reopened, "order 88123 money not arrived yet, what's going on", user="u2")
 
     assert len(reopened) == 2

@@ -1,8 +1,9 @@
-"""TinyDB with crash-safe writes, shared by every structured store of the project.
+"""TinyDB files with crash-safe writes, used by every TinyDB record store.
 
 Writes go to a temporary file in the same folder, are fsynced, then atomically replace the
-database file, so a crash mid-write leaves the previous content intact. A process-wide lock
-per file serialises writers inside one process.
+database file (and the folder is fsynced so the rename itself survives a power cut), so a crash
+mid-write leaves the previous content intact. A write interrupted by `kill -9` leaves only its
+temporary file, which `remove_stale_temporaries` deletes (under the writers' lock) on open.
 """
 
 from __future__ import annotations
@@ -10,26 +11,15 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any
 
 from tinydb import TinyDB
 from tinydb.storages import Storage
 
-_LOCKS: dict[str, threading.RLock] = {}
-_LOCKS_GUARD = threading.Lock()
+from core.errors import StorageError
 
-
-class StorageError(Exception):
-    """A structured store could not be read; the message names the file."""
-
-
-def file_lock(path: Path) -> threading.RLock:
-    """The in-process lock guarding one database file."""
-    key = str(path.resolve())
-    with _LOCKS_GUARD:
-        return _LOCKS.setdefault(key, threading.RLock())
+__all__ = ["AtomicJSONStorage", "StorageError", "open_db", "remove_stale_temporaries"]
 
 
 class AtomicJSONStorage(Storage):
@@ -60,13 +50,18 @@ class AtomicJSONStorage(Storage):
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
         payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        self.write_bytes(payload.encode("utf-8"))
+
+    def write_bytes(self, payload: bytes) -> None:
+        """Replace the file's content atomically and durably."""
         fd, tmp_name = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            with os.fdopen(fd, "wb") as handle:
                 handle.write(payload)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp_name, self.path)
+            _fsync_folder(self.path.parent)
         except BaseException:
             Path(tmp_name).unlink(missing_ok=True)
             raise
@@ -78,3 +73,30 @@ class AtomicJSONStorage(Storage):
 def open_db(path: Path) -> TinyDB:
     """Open (creating if needed) a crash-safe TinyDB file."""
     return TinyDB(path, storage=AtomicJSONStorage)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a rename in `folder` durable (a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temporaries(folder: Path, name: str | None = None) -> int:
+    """Delete the temporary files that interrupted writes left in `folder` (only those of the
+    file `name` when given); call with the writers' lock held so no write is in progress."""
+    removed = 0
+    if not folder.is_dir():
+        return 0
+    for candidate in folder.glob(f".{name}.*" if name else ".*.json.*"):
+        if candidate.is_file():
+            candidate.unlink(missing_ok=True)
+            removed += 1
+    return removed

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core.storage import StorageError, open_db
+from core.stores.tinydb.storage import StorageError, open_db
 
 
 def test_round_trip_and_no_temp_files_left(tmp_path: Path) -> None:

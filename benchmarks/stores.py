@@ -1,0 +1,202 @@
+"""Record stores: cost per write as a store grows, and durable vs write-behind throughput.
+
+1. Write cost at 100 / 1k / 10k (/100k) records, side by side: a ticket created in today's
+   sharded store against the earlier one-file TinyDB layout (every write rewrote the whole
+   file), a memory lesson, a decision appended and a feedback item added.
+2. Decisions and feedback per second with durable acknowledgement (every call returns after
+   its journal line is fsynced; writers arriving together share one fsync) against write-behind
+   (acknowledged before it is on disk: the journal line is not fsynced, as the earlier log's
+   background writer did not wait either), with 1 and 4 writer threads, each until the shards
+   hold everything.
+
+Measures, never asserts. Run: `.venv/bin/python benchmarks/stores.py [--sizes 100,1000,10000]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from core.config import Settings  # noqa: E402
+from core.records import Decision  # noqa: E402
+from core.stores import open_backend, open_stores  # noqa: E402
+from core.stores.kinds import field_key  # noqa: E402
+from core.stores.tinydb.collection import TinyCollection  # noqa: E402
+from core.stores.tinydb.decisions import TinyDecisionStore  # noqa: E402
+
+_ids = iter(range(1, 10**9))
+SIGNALS = {"keyword": 0.1, "semantic": 0.2, "knowledge": 0.3, "session": 0.5, "memory": 0.5}
+
+
+def decision(user: str = "u1") -> Decision:
+    """A decision of typical size (signals for seven controllers, a rationale)."""
+    names = ["ticket", "consultation", "alarm", "coding", "access", "incident", "change"]
+    return Decision(
+        decision_id=f"d-{next(_ids):012x}",
+        text="VPN 连不上，报错 691, since this morning on my laptop",
+        user=user,
+        channel="C1",
+        thread=None,
+        controller="incident",
+        supporting=[],
+        confidence=0.83,
+        tier="fast",
+        outcome="routed",
+        escalate=False,
+        urgency="medium",
+        intent={"intent": "network_issue", "confidence": 0.9, "entities": {}},
+        entities={"error_code": ["691"]},
+        signals={name: {**SIGNALS, "total": 0.3} for name in names},
+        rationale="incident 0.83 (fast): keyword vpn, semantic 0.91, knowledge runbook vpn-691",
+    )
+
+
+def ticket(index: int) -> dict[str, Any]:
+    stamp = "2026-01-01T00:00:00+00:00"
+    return {
+        "id": f"INC-{index:06d}", "kind": "incident", "title": f"laptop {index} will not boot",
+        "requester": f"U{index % 50}", "status": "open", "fields": {"description": "x" * 300},
+        "assignee": None, "created_at": stamp, "updated_at": stamp, "comments": [],
+        "urge_count": 0, "urged_at": [], "history": [{"at": stamp, "by": "U1", "event": "created"}],
+    }  # fmt: skip
+
+
+def lesson(index: int) -> dict[str, Any]:
+    return {
+        "memory_id": f"m-{index}", "controller": "access", "weight": 0.1, "kind": "confirmation",
+        "text": f"reset my password {index}", "decision_id": f"d-{index}", "user": "u1",
+        "created_at": "2026-01-01T00:00:00+00:00", "ids": [], "vector": "A" * 1024,
+    }  # fmt: skip
+
+
+def timed(action: Callable[[], object], repeats: int) -> tuple[float, float]:
+    """p50 and max of `repeats` calls, in milliseconds."""
+    samples = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        action()
+        samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples), max(samples)
+
+
+def fill_decisions(root: Path, count: int) -> TinyDecisionStore:
+    """A decision log of `count` decisions, loaded without fsync and applied in big batches."""
+    loader = TinyDecisionStore(root, durable=False)
+    for index in range(count):
+        loader.append(decision())
+        if index % 2000 == 1999:
+            loader.flush()
+    loader.close()
+    return TinyDecisionStore(root)
+
+
+def write_cost_row(size: int, repeats: int) -> list[tuple[float, float]]:
+    """One row of table 1: each kind of write, timed on stores already holding `size`."""
+    with tempfile.TemporaryDirectory(prefix="stores-bench-") as folder:
+        home = Path(folder)
+        backend = open_backend(Settings(home=home))
+        sharded = backend.collection("tickets", key=field_key("id"), table="tickets", sharded=True)
+        sharded.put_many(ticket(i) for i in range(size))
+        one_file = TinyCollection(home / "one-file.json", key=field_key("id"), table="tickets")
+        one_file.put_many(ticket(i) for i in range(size))
+        lessons = backend.collection(
+            "memory", key=field_key("memory_id"), table="memories", sharded=True
+        )
+        lessons.put_many(lesson(i) for i in range(size))
+        log = fill_decisions(home / "decisions", size)
+        tickets = open_stores(Settings(home=home)).tickets
+        counter = iter(range(size, size + 10**6))
+        one_repeats = repeats if size <= 10_000 else 3  # about a second each at 100k
+        cells = [
+            timed(lambda: one_file.insert(ticket(next(counter))), one_repeats),
+            timed(lambda: tickets.insert(ticket(next(counter))), repeats),
+            timed(lambda: lessons.put_many([lesson(next(counter))]), repeats),
+        ]
+        appended: list[str] = []
+
+        def append() -> None:
+            made = decision()
+            log.append(made)
+            appended.append(made.decision_id)
+
+        cells.append(timed(append, repeats))
+        targets = iter(appended)
+        entry = {"kind": "confirm", "controller": None, "user": "u1", "source": "bench"}
+        cells.append(timed(lambda: log.add_feedback(next(targets), entry), repeats))
+        log.close()
+        return cells
+
+
+def write_costs(sizes: list[int], repeats: int) -> None:
+    print("1. write cost (ms, p50 / max) as the store grows")
+    print("   records   ticket 1-file   ticket sharded   lesson          decision        feedback")
+    for size in sizes:
+        cells = write_cost_row(size, repeats)
+        print(f"   {size:>7,}   " + "   ".join(f"{p50:6.1f} / {top:5.1f}" for p50, top in cells))
+
+
+def throughput_run(*, durable: bool, threads: int, count: int) -> tuple[float, float]:
+    """Decisions/s and feedback/s until everything is on disk."""
+    entry = {"kind": "confirm", "controller": None, "user": "u1", "source": "bench"}
+    with tempfile.TemporaryDirectory(prefix="stores-bench-") as folder:
+        log = TinyDecisionStore(Path(folder) / "decisions", durable=durable)
+        made = [decision(user=f"u{i % 20}") for i in range(count)]
+        started = time.perf_counter()
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(log.append, made))
+        log.flush()  # write-behind: count the time until it is really on disk
+        decisions_s = count / (time.perf_counter() - started)
+
+        def give(one: Decision) -> None:
+            if durable:
+                log.add_feedback(one.decision_id, entry)
+            else:  # as before: feedback appended to the decision, queued as an update
+                one.feedback.append(dict(entry))
+                log.update(one)
+
+        started = time.perf_counter()
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(give, made))
+        log.flush()
+        feedback_s = count / (time.perf_counter() - started)
+        log.close()
+    return decisions_s, feedback_s
+
+
+def throughput(count: int) -> None:
+    print("\n2. decisions and feedback per second: durable (group commit) vs write-behind")
+    print("   mode           threads   decisions/s   feedback/s   acknowledged = on disk")
+    for durable in (False, True):
+        for threads in (1, 4):
+            decisions_s, feedback_s = throughput_run(durable=durable, threads=threads, count=count)
+            mode = "durable" if durable else "write-behind"
+            acknowledged = "yes" if durable else "no (queued)"
+            print(
+                f"   {mode:13s}  {threads:>7}   {decisions_s:11.0f}   {feedback_s:10.0f}   "
+                f"{acknowledged}"
+            )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100,1000,10000")
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--throughput", type=int, default=400, help="decisions per run")
+    args = parser.parse_args()
+    write_costs([int(s) for s in args.sizes.split(",")], args.repeats)
+    throughput(args.throughput)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,139 @@
+"""The per-kind stores, written once over any backend's `Collection`.
+
+Each class turns the kind's typed calls into keyed documents; what makes them durable, atomic
+and safe across processes is the backend's collection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from core.stores.protocols import Collection, Document
+from core.stores.records import ManifestEntry, MessageLink
+
+#: The document holding the ticket id sequence in the tickets' counter collection.
+SEQUENCE_KEY = "sequence"
+
+
+def field_key(name: str) -> Callable[[Mapping[str, Any]], str]:
+    """A key function reading one field of the document."""
+
+    def key(document: Mapping[str, Any]) -> str:
+        return str(document[name])
+
+    return key
+
+
+def link_key(document: Mapping[str, Any]) -> str:
+    """A Slack message is identified by its channel and ts."""
+    return f"{document['channel']}\x1f{document['ts']}"
+
+
+class TicketCollection:
+    """Tickets keyed by id, and a counter collection for local id numbers."""
+
+    def __init__(self, tickets: Collection, counters: Collection) -> None:
+        self._tickets = tickets
+        self._counters = counters
+
+    def get(self, ticket_id: str) -> Document | None:
+        return self._tickets.get(ticket_id)
+
+    def all(self) -> list[Document]:
+        return self._tickets.all()
+
+    def insert(self, document: Mapping[str, Any]) -> bool:
+        return self._tickets.insert(document)
+
+    def modify(self, ticket_id: str, change: Callable[[Document], None]) -> Document | None:
+        return self._tickets.modify(ticket_id, change)
+
+    def next_number(self) -> int:
+        """Atomic increment of the stored sequence (created at 1 on first use)."""
+
+        def bump(document: Document) -> None:
+            document["value"] = int(document.get("value", 0)) + 1
+
+        self._counters.insert({"key": SEQUENCE_KEY, "value": 0})
+        counter = self._counters.modify(SEQUENCE_KEY, bump)
+        assert counter is not None  # inserted just above if it was missing
+        return int(counter["value"])
+
+
+class EventLedgerRecords:
+    """Claimed Slack event keys with their claim time."""
+
+    def __init__(self, collection: Collection) -> None:
+        self._collection = collection
+
+    def recent(self, limit: int) -> list[tuple[str, float]]:
+        rows = sorted(self._collection.all(), key=lambda row: float(row.get("at", 0.0)))
+        return [(str(row["key"]), float(row.get("at", 0.0))) for row in rows[-limit:]]
+
+    def record(self, claimed: Iterable[tuple[str, float]], *, keep: int) -> None:
+        rows = [{"key": key, "at": at} for key, at in claimed]
+        if not rows:
+            return
+        self._collection.put_many(rows)
+        if self._collection.count() > keep * 1.2:
+            stale = sorted(self._collection.all(), key=lambda row: float(row.get("at", 0.0)))
+            self._collection.remove(str(row["key"]) for row in stale[:-keep])
+
+
+class MessageLinkRecords:
+    """Slack message -> decision links."""
+
+    def __init__(self, collection: Collection) -> None:
+        self._collection = collection
+
+    def all(self) -> list[MessageLink]:
+        return [MessageLink.from_dict(row) for row in self._collection.all()]
+
+    def add_many(self, links: Iterable[MessageLink]) -> None:
+        self._collection.put_many(link.to_dict() for link in links)
+
+
+class AlertRecords:
+    """On-call alerts keyed by alert id."""
+
+    def __init__(self, collection: Collection) -> None:
+        self._collection = collection
+
+    def get(self, alert_id: str) -> Document | None:
+        return self._collection.get(alert_id)
+
+    def save(self, alert: Mapping[str, Any]) -> None:
+        self._collection.put_many([alert])
+
+    def modify(self, alert_id: str, change: Callable[[Document], None]) -> Document | None:
+        return self._collection.modify(alert_id, change)
+
+    def pending(self) -> list[Document]:
+        return [row for row in self._collection.all() if row.get("acknowledged_by") is None]
+
+
+class ManifestRecords:
+    """Ingested source files keyed by absolute path."""
+
+    def __init__(self, collection: Collection) -> None:
+        self._collection = collection
+
+    def get(self, source: str) -> ManifestEntry | None:
+        row = self._collection.get(source)
+        return None if row is None else ManifestEntry.from_dict(row)
+
+    def put(self, entry: ManifestEntry) -> None:
+        self._collection.put_many([entry.to_dict()])
+
+    def remove(self, source: str) -> None:
+        self._collection.remove([source])
+
+    def all(self) -> list[ManifestEntry]:
+        return [ManifestEntry.from_dict(row) for row in self._collection.all()]
+
+    def clear(self) -> None:
+        self._collection.clear()
+
+    def count(self) -> int:
+        return self._collection.count()

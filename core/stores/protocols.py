@@ -1,0 +1,209 @@
+"""The store interfaces: one protocol per kind of state, and the two a backend provides.
+
+A backend (TinyDB files, the in-memory one for tests, later PostgreSQL) implements only two
+things: a `Collection` (keyed JSON documents with atomic read-modify-write) and a
+`DecisionStore` that is also the `FeedbackStore` (feedback is kept with its decision). The
+per-kind stores in `core.stores.kinds` are written once over a `Collection`, so every backend
+gets tickets, lessons, the Slack ledger, alerts and the KB manifest for free, and the shared
+contract tests (tests/stores) prove each backend.
+
+Every write of every store is durable when the call returns, and every read-modify-write is
+atomic across the threads and processes sharing the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol, runtime_checkable
+
+from core.records import Decision
+from core.stores.records import ManifestEntry, MessageLink
+
+Document = dict[str, Any]
+#: Computes a document's key (e.g. its "alert_id" field).
+KeyOf = Callable[[Mapping[str, Any]], str]
+
+
+@runtime_checkable
+class Collection(Protocol):
+    """Keyed JSON documents; what a backend provides for every kind of state but decisions."""
+
+    def get(self, key: str) -> Document | None:
+        """The document with this key, or None."""
+        ...
+
+    def all(self) -> list[Document]:
+        """Every document (order unspecified)."""
+        ...
+
+    def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None:
+        """Insert or replace documents by key, all in one durable write."""
+        ...
+
+    def insert(self, document: Mapping[str, Any]) -> bool:
+        """Add a document unless its key exists (atomically); False when it existed."""
+        ...
+
+    def modify(self, key: str, change: Callable[[Document], None]) -> Document | None:
+        """Atomically read, `change` in place and write back one document; None when absent.
+
+        An exception raised by `change` leaves the document untouched and propagates.
+        """
+        ...
+
+    def remove(self, keys: Iterable[str]) -> None:
+        """Delete documents by key (unknown keys are ignored)."""
+        ...
+
+    def clear(self) -> None:
+        """Delete every document."""
+        ...
+
+    def count(self) -> int:
+        """How many documents there are."""
+        ...
+
+
+class DecisionStore(Protocol):
+    """Every Decision, by id, by session and by (user, channel)."""
+
+    def append(self, decision: Decision) -> None:
+        """Store a new decision (durable when this returns)."""
+        ...
+
+    def update(self, decision: Decision) -> None:
+        """Replace a stored decision; raises UnknownDecision. Feedback stored meanwhile by
+        anyone else is kept."""
+        ...
+
+    def get_many(self, decision_ids: list[str]) -> list[Decision]:
+        """Decisions in the given order; raises UnknownDecision for the first one missing."""
+        ...
+
+    def last_for(self, user: str, channel: str) -> Decision | None:
+        """The latest decision of a user in a channel, or None."""
+        ...
+
+    def session_ids(self, session_key: str) -> list[str]:
+        """Ids of a session's latest decisions, oldest first."""
+        ...
+
+    def flush(self) -> None:
+        """Make everything accepted so far durable (a no-op for stores that never queue)."""
+        ...
+
+    def close(self) -> None:
+        """Flush and release."""
+        ...
+
+
+class FeedbackStore(Protocol):
+    """Feedback items, kept with their decision."""
+
+    def add_feedback(self, decision_id: str, entry: Mapping[str, Any]) -> Decision:
+        """Append one feedback item to a decision atomically (durable when this returns) and
+        return the updated decision; raises UnknownDecision."""
+        ...
+
+
+class LessonStore(Protocol):
+    """The memory ring's persisted routing lessons, as documents keyed by "memory_id"."""
+
+    def all(self) -> list[Document]: ...
+
+    def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None: ...
+
+    def remove(self, keys: Iterable[str]) -> None: ...
+
+    def count(self) -> int: ...
+
+
+class TicketRecords(Protocol):
+    """Tickets as documents keyed by "id", plus the sequence local ids are numbered from."""
+
+    def get(self, ticket_id: str) -> Document | None: ...
+
+    def all(self) -> list[Document]: ...
+
+    def insert(self, document: Mapping[str, Any]) -> bool: ...
+
+    def modify(self, ticket_id: str, change: Callable[[Document], None]) -> Document | None: ...
+
+    def next_number(self) -> int:
+        """The next number of the local id sequence (atomic, never handed out twice)."""
+        ...
+
+
+class EventLedgerStore(Protocol):
+    """Slack event ids (and message keys) already taken, with when they were taken."""
+
+    def recent(self, limit: int) -> list[tuple[str, float]]:
+        """The `limit` most recent keys, oldest first."""
+        ...
+
+    def record(self, claimed: Iterable[tuple[str, float]], *, keep: int) -> None:
+        """Persist claimed keys, pruning the store to about the `keep` most recent."""
+        ...
+
+
+class MessageLinkStore(Protocol):
+    """Slack message (channel, ts) -> decision id."""
+
+    def all(self) -> list[MessageLink]: ...
+
+    def add_many(self, links: Iterable[MessageLink]) -> None: ...
+
+
+class AlertStore(Protocol):
+    """On-call alerts as documents keyed by "alert_id"."""
+
+    def get(self, alert_id: str) -> Document | None: ...
+
+    def save(self, alert: Mapping[str, Any]) -> None: ...
+
+    def modify(self, alert_id: str, change: Callable[[Document], None]) -> Document | None: ...
+
+    def pending(self) -> list[Document]:
+        """Alerts nobody acknowledged yet."""
+        ...
+
+
+class ManifestStore(Protocol):
+    """What was ingested from which source file (for idempotent re-ingest)."""
+
+    def get(self, source: str) -> ManifestEntry | None: ...
+
+    def put(self, entry: ManifestEntry) -> None: ...
+
+    def remove(self, source: str) -> None: ...
+
+    def all(self) -> list[ManifestEntry]: ...
+
+    def clear(self) -> None: ...
+
+    def count(self) -> int: ...
+
+
+class Backend(Protocol):
+    """What a storage backend provides; `core.stores.factory` builds the rest from it."""
+
+    name: str
+
+    def collection(
+        self, name: str, *, key: KeyOf, table: str = "_default", sharded: bool = False
+    ) -> Collection:
+        """The collection `name` ("tickets", "slack/alerts"...); `sharded` ones may grow to
+        100k documents and must cost the same per write at any size."""
+        ...
+
+    def decisions(self) -> DecisionAndFeedbackStore:
+        """The decision log (which also keeps feedback)."""
+        ...
+
+    def close(self) -> None:
+        """Release what the backend holds."""
+        ...
+
+
+class DecisionAndFeedbackStore(DecisionStore, FeedbackStore, Protocol):
+    """A decision log that also keeps each decision's feedback."""

@@ -1,0 +1,60 @@
+"""Where each TinyDB collection lives under the brain home, and moving older layouts there."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from core.stores.protocols import KeyOf
+from core.stores.tinydb.collection import TinyCollection
+from core.stores.tinydb.decisions import TinyDecisionStore
+from core.stores.tinydb.locks import store_lock
+from core.stores.tinydb.storage import AtomicJSONStorage
+
+log = logging.getLogger(__name__)
+
+#: Collections that used to be one TinyDB file (name -> (file, table)); a home written by an
+#: earlier version is moved into the sharded layout the first time the collection is opened.
+LEGACY_FILES: dict[str, tuple[str, str]] = {
+    "tickets": ("tickets.json", "tickets"),
+    "memory": ("memory.json", "memories"),
+}
+
+
+class TinyDBBackend:
+    """TinyDB files under `home`: `<name>.json`, or a folder `<name>/` when sharded."""
+
+    name = "tinydb"
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+
+    def collection(
+        self, name: str, *, key: KeyOf, table: str = "_default", sharded: bool = False
+    ) -> TinyCollection:
+        path = self.home / name if sharded else self.home / f"{name}.json"
+        collection = TinyCollection(path, key=key, table=table, sharded=sharded)
+        if sharded and name in LEGACY_FILES:
+            _migrate(self.home / LEGACY_FILES[name][0], LEGACY_FILES[name][1], collection)
+        return collection
+
+    def decisions(self) -> TinyDecisionStore:
+        return TinyDecisionStore(self.home / "decisions")
+
+    def close(self) -> None:
+        return None
+
+
+def _migrate(legacy: Path, table: str, collection: TinyCollection) -> None:
+    """Copy the documents of a one-file collection into `collection`, then rename the file
+    (`.migrated`) so it is read once; other tables of the file stay where they are."""
+    if not legacy.is_file():
+        return
+    with store_lock(legacy).held():
+        if not legacy.is_file():
+            return  # another process moved it meanwhile
+        data = AtomicJSONStorage(legacy).read() or {}
+        rows = list(data.get(table, {}).values())
+        collection.put_many(rows)
+        legacy.rename(legacy.with_name(legacy.name + ".migrated"))
+    log.info("moved %d records from %s to %s", len(rows), legacy, collection.path)

@@ -1,0 +1,403 @@
+"""The decision log: every Decision, stored in sharded TinyDB files under the brain home.
+
+TinyDB rewrites a whole file on every write, so one file for all decisions would make each write
+slower as the log grows. The log is therefore split:
+
+- ``decisions/shards/YYYYMMDD-NNN.json``: the decisions themselves, at most ``shard_size`` per
+  file (one day can have several shards);
+- ``decisions/index/XX.json``: decision id -> shard, in 256 small buckets;
+- ``decisions/sessions/XX.json``: session key -> the latest decision ids of that conversation;
+- ``decisions/latest/XX.json``: (user, channel) -> the latest decision id;
+- ``decisions/journal.jsonl``: writes acknowledged but not yet applied to the files above.
+
+Durable acknowledgement with group commit: `append`, `update` and `add_feedback` write one
+journal line and return once it is fsynced; writers arriving meanwhile share the next fsync.
+A background checkpoint (any process; one at a time, under the log's lock) folds the journal
+into the shards and buckets in one batch, so a shard is rewritten once per batch, not once
+per decision, and then cuts the applied lines. Reads fold the journal over the shards, so every
+process sees every acknowledged write at once; a process that crashed leaves its lines in the
+journal, and the next checkpoint applies them. Applying a line twice changes nothing (a decision
+is replaced, feedback is added once), so a crash mid-checkpoint is harmless.
+
+`durable=False` skips the journal's fsync (the write-behind of earlier versions: fast, but a
+power cut can lose the last writes), for the side-by-side figures in benchmarks/stores.py.
+"""
+
+from __future__ import annotations
+
+import atexit
+import copy
+import json
+import logging
+import threading
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tinydb import Query, TinyDB
+
+from core.errors import UnknownDecision
+from core.records import Decision
+from core.stores.feedback_rules import merged_feedback
+from core.stores.tinydb.decision_records import (
+    bucket_of,
+    document_of,
+    fold,
+    latest_key,
+    record_id,
+    replace_all,
+    session_key_of,
+    upsert_many,
+)
+from core.stores.tinydb.journal import Journal, Record
+from core.stores.tinydb.locks import store_lock
+from core.stores.tinydb.storage import AtomicJSONStorage, open_db, remove_stale_temporaries
+
+#: Decisions per shard file; keeps each rewrite around a megabyte at most.
+DEFAULT_SHARD_SIZE = 200
+#: Decision ids remembered per session (the session signal needs only the recent ones).
+SESSION_KEEP = 50
+#: Parsed shards kept per process (the current shard is read on nearly every look-up).
+SHARD_CACHE = 8
+#: How long the background checkpoint waits for more writes before applying a batch.
+CHECKPOINT_DELAY_S = 0.2
+
+#: The log's sub-folders.
+FOLDERS = ("shards", "index", "sessions", "latest")
+
+_Q = Query()
+log = logging.getLogger(__name__)
+
+
+class TinyDecisionStore:
+    """Append, update and look up decisions and their feedback; safe across threads and
+    processes sharing the folder, durable when a write call returns."""
+
+    def __init__(
+        self, root: Path, *, shard_size: int = DEFAULT_SHARD_SIZE, durable: bool = True
+    ) -> None:
+        self.root = root
+        self.shard_size = shard_size
+        self.durable = durable
+        root.mkdir(parents=True, exist_ok=True)
+        self._lock = store_lock(root)  # checkpoints: shards and buckets, across processes
+        self._journal = Journal(root / "journal.jsonl")
+        self._io = threading.Lock()  # one journal append at a time in this process
+        self._cond = threading.Condition()
+        self._queue: list[str] = []  # encoded records waiting for the next append
+        self._version = 0  # records accepted
+        self._written = 0  # records appended (and fsynced when durable)
+        self._dirty = False  # appended since the last checkpoint
+        self._closed = False
+        self._current: tuple[str, int] | None = None  # (shard name, decisions in it)
+        self._cache_guard = threading.Lock()
+        self._shard_cache: dict[str, tuple[tuple[int, int, int], dict[str, dict[str, Any]]]] = {}
+        with self._lock.held(), self._journal.lock.held():
+            remove_stale_temporaries(root)
+            for folder in FOLDERS:
+                (root / folder).mkdir(parents=True, exist_ok=True)
+                remove_stale_temporaries(root / folder)
+        self.checkpoint()  # what a crashed process acknowledged but did not apply
+        self._writer = threading.Thread(target=self._run, name="decision-log", daemon=True)
+        self._writer.start()
+        atexit.register(self.flush)
+
+    # -- writes --------------------------------------------------------------------------
+    def append(self, decision: Decision) -> None:
+        """Store a new decision; it is indexed by id, session and (user, channel)."""
+        self._commit(self._accept({"op": "put", "new": True, "doc": document_of(decision)}))
+
+    def update(self, decision: Decision) -> None:
+        """Replace a logged decision (keeping feedback stored meanwhile); unknown id ->
+        UnknownDecision."""
+        self.get_many([decision.decision_id])  # raises UnknownDecision
+        self._commit(self._accept({"op": "put", "new": False, "doc": document_of(decision)}))
+
+    def add_feedback(self, decision_id: str, entry: Mapping[str, Any]) -> Decision:
+        """Append one feedback item to the stored decision, atomically and durably."""
+        self.get_many([decision_id])  # raises UnknownDecision
+        record = {"op": "feedback", "id": decision_id, "entry": dict(entry)}
+        self._commit(self._accept(record))
+        return self.get_many([decision_id])[0]
+
+    def _accept(self, record: Record) -> int:
+        line = json.dumps(record, ensure_ascii=False, default=str)
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("the decision log is closed")
+            self._version += 1
+            self._queue.append(line)
+            return self._version
+
+    def _commit(self, version: int) -> None:
+        """Group commit: return once record `version` is in the journal, appending (with
+        whatever else is queued) unless another thread's append already took it."""
+        while True:
+            with self._cond:
+                if self._written >= version:
+                    return
+            with self._io:
+                with self._cond:
+                    if self._written >= version:
+                        return
+                    lines, self._queue = self._queue, []
+                    top = self._version
+                try:
+                    self._journal.append(lines, sync=self.durable)
+                except BaseException:
+                    with self._cond:
+                        self._queue[:0] = lines  # keep them for the next attempt
+                    raise
+                with self._cond:
+                    self._written = top
+                    self._dirty = True
+                    self._cond.notify_all()
+
+    # -- checkpoints ---------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._dirty and not self._closed:
+                    self._cond.wait()
+                if self._closed:
+                    return
+            with self._cond:
+                self._cond.wait(timeout=CHECKPOINT_DELAY_S)  # let a batch gather
+            try:
+                self.checkpoint()
+            except Exception:  # the journal keeps everything; the next checkpoint retries
+                log.exception("applying the decision journal failed; will retry")
+                with self._cond:
+                    self._cond.wait(timeout=1.0)
+
+    def checkpoint(self) -> None:
+        """Fold the journal into the shards and buckets, then cut what was applied."""
+        with self._lock.held():
+            with self._cond:
+                self._dirty = False
+            records, length = self._journal.snapshot()
+            if records:
+                self._apply(records)
+            self._journal.cut(length)
+
+    def _apply(self, records: list[Record]) -> None:
+        ids: list[str] = []
+        for record in records:
+            decision_id = record_id(record)
+            if decision_id not in ids:
+                ids.append(decision_id)
+        shard_of = {i: s for i in ids if (s := self._find_shard(i)) is not None}
+        current = self._read_shards(shard_of)
+        new: list[dict[str, Any]] = []
+        for record in records:
+            decision_id = record_id(record)
+            folded = fold(current.get(decision_id), record)
+            if folded is None:
+                log.error("feedback for unknown decision %s was dropped", decision_id)
+                continue
+            is_new = record["op"] == "put" and record.get("new")
+            if is_new and decision_id not in shard_of and decision_id not in current:
+                new.append(folded)
+            current[decision_id] = folded
+        placed: dict[str, str] = {}
+        for document in new:
+            shard = self._shard_for_new()
+            assert self._current is not None
+            self._current = (shard, self._current[1] + 1)
+            placed[document["decision_id"]] = shard
+        by_shard: dict[str, list[dict[str, Any]]] = {}
+        for decision_id, document in current.items():
+            target = shard_of.get(decision_id) or placed.get(decision_id)
+            if target is not None:
+                by_shard.setdefault(target, []).append(document)
+        for shard, documents in by_shard.items():
+            self._write_shard(shard, documents)
+        self._index_new([current[d["decision_id"]] for d in new], placed)
+
+    def _read_shards(self, shard_of: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+        """The stored documents of these decisions (copies: callers may change them)."""
+        by_shard: dict[str, list[str]] = {}
+        for decision_id, shard in shard_of.items():
+            by_shard.setdefault(shard, []).append(decision_id)
+        found: dict[str, dict[str, Any]] = {}
+        for shard, ids in by_shard.items():
+            documents = self._shard_documents(shard)
+            for decision_id in ids:
+                if decision_id in documents:
+                    found[decision_id] = copy.deepcopy(documents[decision_id])
+        return found
+
+    def _shard_documents(self, shard: str) -> dict[str, dict[str, Any]]:
+        """A shard's decisions by id, parsed again only when the file changed (every write
+        replaces the file, so its inode, time and size identify a version)."""
+        path = self.root / "shards" / f"{shard}.json"
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            return {}
+        version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        with self._cache_guard:
+            cached = self._shard_cache.get(shard)
+            if cached is not None and cached[0] == version:
+                return cached[1]
+        data = AtomicJSONStorage(path).read() or {}
+        documents = {str(row["decision_id"]): row for row in data.get("decisions", {}).values()}
+        with self._cache_guard:
+            self._shard_cache[shard] = (version, documents)
+            while len(self._shard_cache) > SHARD_CACHE:
+                self._shard_cache.pop(next(iter(self._shard_cache)))
+        return documents
+
+    # -- files ---------------------------------------------------------------------------
+    def _with_db(self, folder: str, name: str) -> TinyDB:
+        return open_db(self.root / folder / f"{name}.json")
+
+    def _shard_for_new(self) -> str:
+        day = datetime.now(UTC).strftime("%Y%m%d")
+        if self._current is None or not self._current[0].startswith(day):
+            existing = sorted(p.stem for p in (self.root / "shards").glob(f"{day}-*.json"))
+            if existing:
+                name = existing[-1]
+                db = self._with_db("shards", name)
+                count = len(db.table("decisions"))
+                db.close()
+            else:
+                name, count = f"{day}-000", 0
+            self._current = (name, count)
+        name, count = self._current
+        if count >= self.shard_size:
+            number = int(name.rsplit("-", 1)[1]) + 1
+            name, count = f"{day}-{number:03d}", 0
+        self._current = (name, count)
+        return name
+
+    def _write_shard(self, shard: str, documents: list[dict[str, Any]]) -> None:
+        """At most two rewrites of the shard, however many decisions the batch holds."""
+        db = self._with_db("shards", shard)
+        table = db.table("decisions", cache_size=0)
+        stored = {row["decision_id"]: row for row in table.all()}
+        fresh = [d for d in documents if d["decision_id"] not in stored]
+        changed = []
+        for document in documents:
+            earlier = stored.get(document["decision_id"])
+            if earlier is not None:
+                document["feedback"] = merged_feedback(
+                    earlier.get("feedback") or [], document.get("feedback") or []
+                )
+                changed.append((replace_all(document), _Q.decision_id == document["decision_id"]))
+        if changed:
+            table.update_multiple(changed)
+        if fresh:
+            table.insert_multiple(fresh)
+        db.close()
+        if self._current is not None and self._current[0] == shard:
+            # Another process may append to the same shard: count what is really there.
+            self._current = (shard, len(stored) + len(fresh))
+
+    def _index_new(self, documents: list[dict[str, Any]], placed: dict[str, str]) -> None:
+        updates: dict[str, dict[str, dict[str, Any]]] = {}
+        sessions: dict[str, list[str]] = {}
+        for document in documents:
+            decision_id = document["decision_id"]
+            updates.setdefault("index", {})[decision_id] = {"shard": placed[decision_id]}
+            latest = latest_key(document["user"], document["channel"])
+            updates.setdefault("latest", {})[latest] = {"id": decision_id}
+            sessions.setdefault(session_key_of(document), []).append(decision_id)
+        for folder, rows in updates.items():
+            by_bucket: dict[str, dict[str, dict[str, Any]]] = {}
+            for key, values in rows.items():
+                by_bucket.setdefault(bucket_of(key), {})[key] = values
+            for bucket, entries in by_bucket.items():
+                db = self._with_db(folder, bucket)
+                upsert_many(db.table(folder, cache_size=0), entries)
+                db.close()
+        by_bucket_sessions: dict[str, dict[str, list[str]]] = {}
+        for key, ids in sessions.items():
+            by_bucket_sessions.setdefault(bucket_of(key), {})[key] = ids
+        for bucket_name, session_rows in by_bucket_sessions.items():
+            db = self._with_db("sessions", bucket_name)
+            table = db.table("sessions", cache_size=0)
+            known = {row["key"]: list(row["ids"]) for row in table.all()}
+            merged: dict[str, dict[str, Any]] = {}
+            for key, ids in session_rows.items():
+                before = known.get(key, [])
+                ids_after = [*before, *(i for i in ids if i not in before)][-SESSION_KEEP:]
+                merged[key] = {"ids": ids_after}
+            upsert_many(table, merged)
+            db.close()
+
+    def _lookup(self, folder: str, key: str) -> dict[str, Any] | None:
+        path = self.root / folder / f"{bucket_of(key)}.json"
+        if not path.exists():
+            return None
+        db = self._with_db(folder, bucket_of(key))
+        row = db.table(folder, cache_size=0).get(_Q.key == key)
+        db.close()
+        return dict(row) if isinstance(row, dict) else None
+
+    # -- reads ---------------------------------------------------------------------------
+    def _find_shard(self, decision_id: str) -> str | None:
+        row = self._lookup("index", decision_id)
+        return None if row is None else str(row["shard"])
+
+    def get_many(self, decision_ids: list[str]) -> list[Decision]:
+        """Several decisions in the given order: the shards with the journal folded over."""
+        journal = self._journal.records()  # first: a checkpoint may apply and cut meanwhile
+        wanted = set(decision_ids)
+        shard_of = {i: s for i in wanted if (s := self._find_shard(i)) is not None}
+        documents: dict[str, dict[str, Any] | None] = dict(self._read_shards(shard_of))
+        for record in journal:
+            decision_id = record_id(record)
+            if decision_id in wanted:
+                documents[decision_id] = fold(documents.get(decision_id), record)
+        missing = [i for i in decision_ids if documents.get(i) is None]
+        if missing:
+            raise UnknownDecision(missing[0])
+        return [Decision.from_dict(dict(documents[i] or {})) for i in decision_ids]
+
+    def last_for(self, user: str, channel: str) -> Decision | None:
+        """The latest decision of a user in a channel, or None."""
+        wanted = latest_key(user, channel)
+        found: str | None = None
+        for record in reversed(self._journal.records()):
+            doc = record.get("doc") or {}
+            if record.get("new") and latest_key(doc.get("user", ""), doc.get("channel", "")) == (
+                wanted
+            ):
+                found = str(doc["decision_id"])
+                break
+        if found is None:
+            row = self._lookup("latest", wanted)
+            found = None if row is None else str(row["id"])
+        if found is None:
+            return None
+        try:
+            return self.get_many([found])[0]
+        except UnknownDecision:
+            return None
+
+    def session_ids(self, session_key: str) -> list[str]:
+        """Ids of the session's latest decisions, oldest first."""
+        journal = self._journal.records()
+        row = self._lookup("sessions", session_key)
+        ids = [str(i) for i in row["ids"]] if row else []
+        for record in journal:
+            doc = record.get("doc") or {}
+            in_session = record.get("new") and session_key_of(doc) == session_key
+            if in_session and doc["decision_id"] not in ids:
+                ids.append(str(doc["decision_id"]))
+        return ids[-SESSION_KEEP:]
+
+    def flush(self) -> None:
+        """Apply the journal to the shards now (what `close` and interpreter exit do)."""
+        self.checkpoint()
+
+    def close(self) -> None:
+        """Apply the journal and stop the background checkpoints."""
+        self.flush()
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        self._writer.join(timeout=5)
+        atexit.unregister(self.flush)

@@ -1,0 +1,133 @@
+"""The decision log's journal: an append-only file that makes a write durable with one fsync.
+
+Writing a decision into its shard and three index buckets costs four file rewrites and eight
+fsyncs (about 60 ms on a virtual disk); appending one line to this journal costs one fsync, and
+every writer waiting at that moment shares it (group commit). The shards are brought up to date
+from the journal in the background (a checkpoint), after which the applied lines are cut off.
+
+Appends and cuts hold the journal's own inter-process lock; a line cut short by a crash (never
+acknowledged: its fsync did not return) is dropped before the next append. Readers parse the
+journal incrementally and cache it per process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from core.stores.tinydb.locks import store_lock
+from core.stores.tinydb.storage import AtomicJSONStorage
+
+Record = dict[str, Any]
+
+
+class Journal:
+    """Records (JSON objects), one per line, in `path`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lock = store_lock(path)
+        self._cache_guard = threading.Lock()
+        self._cache_key: tuple[int, int] | None = None  # (inode, bytes parsed)
+        self._cached: list[Record] = []
+
+    def append(self, lines: list[str], *, sync: bool = True) -> None:
+        """Append encoded records; with `sync` they are on disk when this returns."""
+        payload = "".join(line + "\n" for line in lines).encode("utf-8")
+        with self.lock.held():
+            created = not self.path.exists()
+            with open(self.path, "ab") as handle:
+                self._drop_torn_tail(handle)
+                handle.write(payload)
+                handle.flush()
+                if sync:
+                    os.fsync(handle.fileno())
+            if created and sync:
+                _fsync_folder(self.path.parent)
+
+    @staticmethod
+    def _drop_torn_tail(handle: Any) -> None:
+        """Cut a last line left without its newline by a crash mid-append."""
+        size = handle.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        with open(handle.name, "rb") as reader:
+            reader.seek(size - 1)
+            if reader.read(1) == b"\n":
+                return
+            reader.seek(0)
+            keep = reader.read().rfind(b"\n") + 1
+        handle.truncate(keep)
+        handle.seek(keep)
+
+    def snapshot(self) -> tuple[list[Record], int]:
+        """Every complete record now in the journal, and the byte length they span."""
+        with self.lock.held():
+            try:
+                data = self.path.read_bytes()
+            except FileNotFoundError:
+                return [], 0
+        end = data.rfind(b"\n") + 1
+        return _parse(data[:end]), end
+
+    def cut(self, length: int) -> None:
+        """Remove the first `length` bytes (already applied elsewhere); atomic and durable."""
+        if length == 0:
+            return
+        with self.lock.held():
+            data = self.path.read_bytes()
+            rest = data[length:]
+            if rest:
+                storage = AtomicJSONStorage(self.path)  # temp file, fsync, rename, folder fsync
+                storage.write_bytes(rest)
+            else:
+                with open(self.path, "r+b") as handle:
+                    handle.truncate(0)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+
+    def records(self) -> list[Record]:
+        """The journal's records, re-reading only what was appended since the last call."""
+        with self._cache_guard:
+            try:
+                stat = self.path.stat()
+            except FileNotFoundError:
+                self._cache_key, self._cached = None, []
+                return []
+            parsed = 0
+            if self._cache_key is not None and self._cache_key[0] == stat.st_ino:
+                parsed = self._cache_key[1]
+            if stat.st_size < parsed or parsed == 0:
+                self._cached, parsed = [], 0
+            if stat.st_size > parsed:
+                with open(self.path, "rb") as handle:
+                    handle.seek(parsed)
+                    data = handle.read()
+                end = data.rfind(b"\n") + 1
+                self._cached = self._cached + _parse(data[:end])
+                parsed += end
+            self._cache_key = (stat.st_ino, parsed)
+            return list(self._cached)
+
+
+def _parse(data: bytes) -> list[Record]:
+    records = []
+    for line in data.splitlines():
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue  # a torn line that a later append has not cut yet
+    return records
+
+
+def _fsync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

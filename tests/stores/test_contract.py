@@ -1,0 +1,237 @@
+"""The store contract, run on every backend: what each kind of store promises its callers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from core.config import Settings
+from core.errors import UnknownDecision
+from core.records import Decision
+from core.stores import ManifestEntry, MessageLink, Stores, open_stores
+
+# -- decisions and feedback --------------------------------------------------------------------
+
+
+def test_decisions_are_found_by_id_session_and_user(
+    stores: Stores, make_decision: Callable[..., Decision]
+) -> None:
+    made = [make_decision(user=f"u{i % 2}", thread="T1" if i % 3 == 0 else None) for i in range(7)]
+    for decision in made:
+        stores.decisions.append(decision)
+
+    got = stores.decisions.get_many([made[5].decision_id, made[0].decision_id])
+    assert [d.decision_id for d in got] == [made[5].decision_id, made[0].decision_id]
+    assert got[0].to_dict() == made[5].to_dict()
+    last = stores.decisions.last_for("u0", "C1")
+    assert last is not None and last.decision_id == made[6].decision_id
+    assert stores.decisions.last_for("u9", "C1") is None
+    assert stores.decisions.session_ids("C1:T1") == [made[i].decision_id for i in (0, 3, 6)]
+    assert stores.decisions.session_ids("C1:u1") == [made[i].decision_id for i in (1, 5)]
+    with pytest.raises(UnknownDecision):
+        stores.decisions.get_many(["d-missing"])
+
+
+def test_a_session_keeps_its_latest_fifty_ids(
+    stores: Stores, make_decision: Callable[..., Decision]
+) -> None:
+    made = [make_decision() for _ in range(55)]
+    for decision in made:
+        stores.decisions.append(decision)
+    assert stores.decisions.session_ids("C1:u1") == [d.decision_id for d in made[-50:]]
+
+
+def test_update_replaces_a_decision_and_refuses_unknown_ones(
+    stores: Stores, make_decision: Callable[..., Decision]
+) -> None:
+    decision = make_decision()
+    stores.decisions.append(decision)
+    decision.outcome = "clarify"
+    decision.result = {"parts": [{"controller": "incident", "output": "ok"}]}
+    stores.decisions.update(decision)
+    assert stores.decisions.get_many([decision.decision_id])[0].to_dict() == decision.to_dict()
+    with pytest.raises(UnknownDecision):
+        stores.decisions.update(make_decision())
+
+
+def test_feedback_is_kept_with_its_decision_once(
+    stores: Stores, make_decision: Callable[..., Decision]
+) -> None:
+    decision = make_decision()
+    stores.decisions.append(decision)
+    entry = {"kind": "confirm", "controller": None, "user": "u1", "source": "cli", "at": "t1"}
+
+    updated = stores.feedback.add_feedback(decision.decision_id, entry)
+    again = stores.feedback.add_feedback(decision.decision_id, {**entry, "at": "t2"})
+
+    assert updated.feedback == [entry]
+    assert again.feedback == [entry]
+    assert stores.decisions.get_many([decision.decision_id])[0].feedback == [entry]
+    with pytest.raises(UnknownDecision):
+        stores.feedback.add_feedback("d-missing", entry)
+
+
+def test_an_update_from_a_stale_copy_keeps_feedback_recorded_meanwhile(
+    stores: Stores, make_decision: Callable[..., Decision]
+) -> None:
+    decision = make_decision()
+    stores.decisions.append(decision)
+    stale = stores.decisions.get_many([decision.decision_id])[0]
+    entry = {"kind": "reject", "controller": None, "user": "u2", "source": "slack"}
+    stores.feedback.add_feedback(decision.decision_id, entry)
+
+    stale.rationale = "re-explained"
+    stores.decisions.update(stale)
+
+    stored = stores.decisions.get_many([decision.decision_id])[0]
+    assert stored.rationale == "re-explained"
+    assert stored.feedback == [entry]
+
+
+def test_feedback_from_many_threads_is_all_kept(
+    stores: Stores, make_decision: Callable[..., Decision]
+) -> None:
+    decision = make_decision()
+    stores.decisions.append(decision)
+
+    def give(user: int) -> None:
+        stores.feedback.add_feedback(
+            decision.decision_id,
+            {"kind": "confirm", "controller": None, "user": f"u{user}", "source": "slack"},
+        )
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(give, range(20)))
+    stored = stores.decisions.get_many([decision.decision_id])[0]
+    assert sorted(item["user"] for item in stored.feedback) == sorted(f"u{i}" for i in range(20))
+
+
+def test_records_are_there_after_reopening(
+    settings: Settings, make_decision: Callable[..., Decision]
+) -> None:
+    first = open_stores(settings)
+    decision = make_decision()
+    first.decisions.append(decision)
+    first.tickets.insert({"id": "INC-000001", "title": "vpn"})
+    first.lessons.put_many([{"memory_id": "m1", "weight": 0.1}])
+    first.close()
+
+    second = open_stores(settings)
+    try:
+        assert second.decisions.get_many([decision.decision_id])[0].text == decision.text
+        assert second.tickets.get("INC-000001") == {"id": "INC-000001", "title": "vpn"}
+        assert second.lessons.all() == [{"memory_id": "m1", "weight": 0.1}]
+    finally:
+        second.close()
+
+
+# -- tickets -----------------------------------------------------------------------------------
+
+
+def test_tickets_insert_once_and_change_atomically(stores: Stores) -> None:
+    assert stores.tickets.insert({"id": "INC-000001", "status": "open", "history": []})
+    assert not stores.tickets.insert({"id": "INC-000001", "status": "closed"})
+
+    def close(row: dict[str, object]) -> None:
+        row["status"] = "closed"
+
+    def refuse(row: dict[str, object]) -> None:
+        row["status"] = "half-written"
+        raise ValueError("not allowed")
+
+    assert stores.tickets.modify("INC-000001", close) == {
+        "id": "INC-000001",
+        "status": "closed",
+        "history": [],
+    }
+    with pytest.raises(ValueError, match="not allowed"):
+        stores.tickets.modify("INC-000001", refuse)
+    assert stores.tickets.get("INC-000001") == {
+        "id": "INC-000001",
+        "status": "closed",
+        "history": [],
+    }
+    assert stores.tickets.modify("INC-404", close) is None
+    assert stores.tickets.get("INC-404") is None
+    assert [row["id"] for row in stores.tickets.all()] == ["INC-000001"]
+
+
+def test_ticket_numbers_are_never_handed_out_twice(stores: Stores) -> None:
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        numbers = list(pool.map(lambda _: stores.tickets.next_number(), range(40)))
+    assert sorted(numbers) == list(range(1, 41))
+
+
+# -- memory lessons ----------------------------------------------------------------------------
+
+
+def test_lessons_are_replaced_by_id_and_removed(stores: Stores) -> None:
+    stores.lessons.put_many([{"memory_id": f"m{i}", "weight": 0.1} for i in range(5)])
+    stores.lessons.put_many([{"memory_id": "m2", "weight": -0.15}])
+    stores.lessons.remove(["m0", "m4", "unknown"])
+
+    rows = sorted(stores.lessons.all(), key=lambda row: row["memory_id"])
+    assert rows == [
+        {"memory_id": "m1", "weight": 0.1},
+        {"memory_id": "m2", "weight": -0.15},
+        {"memory_id": "m3", "weight": 0.1},
+    ]
+    assert stores.lessons.count() == 3
+
+
+# -- Slack state -------------------------------------------------------------------------------
+
+
+def test_the_event_ledger_keeps_the_most_recent_keys(stores: Stores) -> None:
+    stores.events.record([(f"Ev{i}", float(i)) for i in range(30)], keep=10)
+    stores.events.record([("Ev5", 99.0)], keep=10)
+
+    recent = stores.events.recent(10)
+    assert recent[-1] == ("Ev5", 99.0)
+    assert [key for key, _ in recent] == [f"Ev{i}" for i in range(21, 30)] + ["Ev5"]
+    assert len(stores.events.recent(1000)) <= 12  # pruned to about `keep`
+
+
+def test_message_links_are_keyed_by_channel_and_ts(stores: Stores) -> None:
+    first = MessageLink("C1", "1.1", "d-1", "U1", "1.1", "question")
+    again = MessageLink("C1", "1.1", "d-2", "U1", "1.1", "reroute")
+    other = MessageLink("C2", "1.1", "d-3", "U2", "1.0", "reply")
+    stores.links.add_many([first, other])
+    stores.links.add_many([again])
+
+    links = sorted(stores.links.all(), key=lambda link: link.channel)
+    assert links == [again, other]
+
+
+def test_alerts_are_saved_changed_and_listed_while_pending(stores: Stores) -> None:
+    stores.alerts.save({"alert_id": "a1", "acknowledged_by": None, "messages": ["1"]})
+    stores.alerts.save({"alert_id": "a2", "acknowledged_by": None, "messages": []})
+
+    def acknowledge(row: dict[str, object]) -> None:
+        row["acknowledged_by"] = "U7"
+
+    assert stores.alerts.modify("a2", acknowledge) is not None
+    assert [row["alert_id"] for row in stores.alerts.pending()] == ["a1"]
+    assert stores.alerts.get("a2") == {"alert_id": "a2", "acknowledged_by": "U7", "messages": []}
+    assert stores.alerts.get("a9") is None
+
+
+# -- KB manifest -------------------------------------------------------------------------------
+
+
+def test_the_manifest_records_each_source_once(stores: Stores) -> None:
+    one = ManifestEntry("/kb/a.md", "h1", ("c1", "c2"), True)
+    two = ManifestEntry("/kb/b.md", "h2", (), False)
+    stores.manifest.put(one)
+    stores.manifest.put(two)
+    stores.manifest.put(ManifestEntry("/kb/a.md", "h3", ("c3",), True))
+
+    assert stores.manifest.get("/kb/a.md") == ManifestEntry("/kb/a.md", "h3", ("c3",), True)
+    assert stores.manifest.count() == 2
+    stores.manifest.remove("/kb/b.md")
+    assert [entry.source for entry in stores.manifest.all()] == ["/kb/a.md"]
+    stores.manifest.clear()
+    assert stores.manifest.count() == 0
+    assert stores.manifest.get("/kb/a.md") is None

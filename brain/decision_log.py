@@ -379,6 +379,7 @@ def _dumps(decision: Decision) -> str:
     """The decision as JSON; one C-level pass instead of dataclasses.asdict's deep copy."""
     values = {name: getattr(decision, name) for name in Decision.__dataclass_fields__}
     values["dry_runs"] = [asdict(record) for record in decision.dry_runs]
+    values["signals"] = {name: scores.to_dict() for name, scores in decision.signals.items()}
     return json.dumps(values, ensure_ascii=False, default=str)
 
 

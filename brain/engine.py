@@ -15,37 +15,27 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from brain.calibration import rival_margin, top_two
+from brain.calibration import HomeCalibration, rival_margin, top_two
 from brain.decision_log import DecisionLog
 from brain.explain import explain_decision
 from brain.feedback import FeedbackService
-from brain.memory import (
-    MemoryMatch,
-    MemoryRing,
-    MemoryStore,
-    decision_ids_mentioned,
-    session_key_of,
-)
+from brain.memory import MemoryMatch, MemoryRing, MemoryStore, session_key_of
+from brain.parts import SCORING_TEXT_CAP, BrainParts
 from brain.rationale import build_rationale
-from brain.routing import Candidate, MemoryLesson, Router, is_chinese, tier_of
-from brain.signals.combine import (
-    Evidence,
-    KeywordCompiler,
-    SignalTable,
-    combine,
-    semantic_signal,
-    weights_of,
-)
-from brain.signals.keyword import KeywordHits
-from brain.signals.knowledge import id_domains, knowledge_signal
-from brain.signals.memory import memory_signal
+from brain.routing import Candidate, MemoryLesson, Router, composition_of, is_chinese, tier_of
+from brain.signals.base import SignalQuery
+from brain.signals.keyword import NO_CONTEXT_GROUPS
+from brain.signals.knowledge import id_domains
+from brain.signals.memory import memory_matches
+from brain.signals.semantic import SemanticModel, verdict_of
 from brain.signals.session import SessionCache, SessionEntry
+from brain.signals.table import SignalTable
 from core.config import Settings, load_settings
 from core.errors import UnknownController
 from core.llm_calls import LLMCallCount, count_llm_calls
@@ -53,7 +43,7 @@ from core.records import Decision, DryRunRecord, IntentResult, Message
 
 if TYPE_CHECKING:
     from brain.intent import IntentRecognizer
-    from controllers.base import Controller, ControllerContext, ControllerServices
+    from controllers.base import ControllerContext, ControllerServices
     from controllers.registry import ControllerRegistry
     from core.llm import LLMClient
     from core.text.embedder import DenseEmbedder
@@ -63,11 +53,6 @@ log = logging.getLogger(__name__)
 
 #: Text kept in the decision record; longer messages are cut (and say so).
 STORED_TEXT_CAP = 20_000
-#: Text the signals look at: enough for any real message, bounded cost for a 100 KB paste.
-SCORING_TEXT_CAP = 2_000
-#: Registries up to this size get a KB confirmation for every controller (see
-#: `_knowledge_candidates` for larger ones).
-KB_MAX_CONFIRM = 32
 #: Controllers calibrated and considered by routing (the rest are far behind).
 TOP_K = 8
 #: How long an earlier decision of the session counts as the ongoing context.
@@ -80,10 +65,6 @@ LESSON_MIN_SIMILARITY = 0.6
 #: A message with no keyword, identifier or entity is treated as vague (never routed without
 #: asking) unless the semantic model is at least this sure of one controller.
 VAGUE_SEMANTIC = 0.5
-#: Intents that say nothing about the controller.
-NO_INTENT = ("other", "escalation", "human_handoff")
-#: Intent groups of messages that are not vague requests for help (small talk, out of scope).
-NO_CONTEXT_GROUPS = ("other", "conversation")
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
 
@@ -110,76 +91,13 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-class Calibration:
-    """Adapter over `brain.calibration.Calibrator` (raw weighted total -> 0..1 confidence)."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.status = "identity (no calibrator)"
-        self._calibrator: Any = None
-        try:
-            from brain.calibration import Calibrator
-        except ImportError:
-            return
-        from brain.training import shipped_calibration
-
-        path = settings.home / "calibration.json"
-        shipped = shipped_calibration(settings)
-        try:
-            if path.exists():
-                self._calibrator = Calibrator.load(path)
-                self.status = f"loaded from {path}"
-            elif shipped is not None:
-                self._calibrator = Calibrator.load(shipped)
-                self.status = "shipped (fitted on the built-ins' calibration examples)"
-            else:
-                self._calibrator = Calibrator()
-                self.status = "default (uncalibrated)"
-        except Exception as exc:
-            log.warning("calibration unusable (%s); using the default", exc)
-            self._calibrator = Calibrator()
-            self.status = "default (stored calibration unreadable)"
-
-    def assess(self, raw: float, features: Mapping[str, float]) -> tuple[float, float]:
-        """(confidence 0..1, ranking score): the score orders candidates whose confidences tie
-        (see `Calibrator.score`)."""
-        if self._calibrator is None:
-            return float(min(max(raw, 0.0), 1.0)), float(raw)
-        confidence, score = self._calibrator.assess(raw, **features)
-        return float(min(max(confidence, 0.0), 1.0)), float(score)
-
-
-@dataclass(frozen=True, slots=True)
-class _RegistryView:
-    """What decide() needs from the registry, computed once per registry version."""
-
-    version: str
-    controllers: list[Controller]
-    names: list[str]
-    labels: dict[str, str]
-    feeds: dict[str, tuple[str, ...]]
-
-
 class Brain:
     """The decision chain; open with `Brain.open()`. Safe to use from several threads."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, registry: ControllerRegistry | None = None) -> None:
         self.settings = settings
         settings.home.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.RLock()  # guards lazy opening and the stores
-        self._registry: ControllerRegistry | None = None
-        self._knowledge: KnowledgeSkill | None = None
-        self._knowledge_opened = False
-        self._llm: LLMClient | None = None
-        self._llm_opened = False
-        self._embedder: DenseEmbedder | None = None
-        self._embedder_opened = False
-        self._recognizer: IntentRecognizer | None = None
-        self._semantic: Any = None
-        self._semantic_version: str | None = None
-        self._calibration: Calibration | None = None
-        self._services: ControllerServices | None = None
-        self._keywords = KeywordCompiler()
-        self._registry_view: _RegistryView | None = None
+        self._lock = threading.RLock()  # guards the stores
         self._router = Router(settings.routing)
         self._pool = ThreadPoolExecutor(
             max_workers=max(settings.routing.max_parallel, 2), thread_name_prefix="brain"
@@ -188,160 +106,72 @@ class Brain:
         self.memory = MemoryStore(settings.home / "memory.json")
         self.sessions = SessionCache()
         self.ring = MemoryRing(self.memory, self.sessions)
+        self.parts = BrainParts(
+            settings,
+            log=self.log,
+            memory=self.memory,
+            sessions=self.sessions,
+            lock=self._lock,
+            registry=registry,
+        )
         self._feedback = FeedbackService(
             self.log,
             self.ring,
             controller_names=lambda: self.registry.names(),
-            embed=self._embed_if_loaded,
+            embed=self.parts.embed_if_loaded,
             lock=self._lock,
         )
         self._closed = False
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
-    def open(cls, settings: Settings | None = None) -> Brain:
-        """A brain on `settings` (default: load_settings()); heavy parts open on first use."""
-        return cls(settings or load_settings())
+    def open(
+        cls, settings: Settings | None = None, *, registry: ControllerRegistry | None = None
+    ) -> Brain:
+        """A brain on `settings` (default: load_settings()); heavy parts open on first use.
+        `registry` replaces the home's controller set (entry points and YAML files)."""
+        return cls(settings or load_settings(), registry)
+
+    def warm(self) -> None:
+        """Open and fit everything a decision needs now, so the first message does not wait."""
+        self.parts.warm()
 
     @property
     def registry(self) -> ControllerRegistry:
         """The open controller set (entry points + YAML controllers of the home)."""
-        if self._registry is None:
-            with self._lock:
-                if self._registry is None:
-                    from controllers.registry import ControllerRegistry
-
-                    self._registry = ControllerRegistry.load(self.settings)
-        return self._registry
+        return self.parts.registry
 
     @property
     def knowledge(self) -> KnowledgeSkill | None:
         """The KB routing skill (None when it cannot be opened; decisions still work)."""
-        if not self._knowledge_opened:
-            with self._lock:
-                if not self._knowledge_opened:
-                    from knowledge import open_knowledge
-                    from knowledge.store import StoreLockedError
-
-                    try:
-                        self._knowledge = open_knowledge(self.settings)
-                    except StoreLockedError:
-                        raise  # its message says what holds the store and what to do
-                    except Exception as exc:  # decide without the KB rather than not at all
-                        log.warning(
-                            "knowledge base unavailable (%s: %s); deciding without it",
-                            type(exc).__name__,
-                            exc,
-                        )
-                        self._knowledge = None
-                    self._knowledge_opened = True
-        return self._knowledge
+        return self.parts.knowledge
 
     @property
     def llm(self) -> LLMClient | None:
         """The LLM client, or None without an API key."""
-        if not self._llm_opened:
-            with self._lock:
-                if not self._llm_opened:
-                    from core.llm import LLMClient
-
-                    self._llm = LLMClient.from_settings(self.settings.llm)
-                    self._llm_opened = True
-        return self._llm
+        return self.parts.llm
 
     @property
     def embedder(self) -> DenseEmbedder | None:
         """The process-wide MiniLM embedder, or None (sparse-only mode)."""
-        if not self._embedder_opened:
-            with self._lock:
-                if not self._embedder_opened:
-                    from core.text.embedder import get_dense_embedder
-
-                    self._embedder = get_dense_embedder(self.settings)
-                    self._embedder_opened = True
-                    if self._embedder is not None:
-                        embedder = self._embedder
-                        self.memory.embed = lambda texts: embedder.embed(texts)
-        return self._embedder
+        return self.parts.embedder
 
     @property
     def recognizer(self) -> IntentRecognizer:
-        if self._recognizer is None:
-            with self._lock:
-                if self._recognizer is None:
-                    from brain.intent import IntentRecognizer
-
-                    self._recognizer = IntentRecognizer(self.llm, self.knowledge)
-        return self._recognizer
+        return self.parts.recognizer
 
     @property
-    def calibration(self) -> Calibration:
-        if self._calibration is None:
-            with self._lock:
-                if self._calibration is None:
-                    self._calibration = Calibration(self.settings)
-        return self._calibration
+    def calibration(self) -> HomeCalibration:
+        return self.parts.calibration
 
     @property
     def services(self) -> ControllerServices:
-        if self._services is None:
-            with self._lock:
-                if self._services is None:
-                    from controllers.services import build_services
-
-                    self._services = build_services(self.settings, self.knowledge, self.llm)
-        return self._services
-
-    def _semantic_scorer(self, controllers: Sequence[Controller], version: str) -> Any:
-        if self._semantic is None or self._semantic_version != version:
-            with self._lock:
-                if self._semantic is None or self._semantic_version != version:
-                    self._semantic = self._fit_semantic(controllers, version)
-                    self._semantic_version = version
-        return self._semantic
-
-    def _fit_semantic(self, controllers: Sequence[Controller], version: str) -> Any:
-        try:
-            from brain.semantic import SemanticScorer
-        except ImportError:
-            log.warning("brain.semantic is not available: the semantic signal is 0")
-            return None
-        from brain.training import load_training
-
-        training = load_training(self.settings)
-        return SemanticScorer.fit(
-            controllers,
-            self.embedder,
-            cache_dir=self.settings.home / "models",
-            extra_examples=training.examples,
-            extra_negatives=training.negatives,
-            tune=self.settings.training.tune_encoder,
-        )
-
-    def _view(self, registry: ControllerRegistry) -> _RegistryView:
-        version = registry.version
-        view = self._registry_view
-        if view is None or view.version != version:
-            controllers = registry.all()
-            view = _RegistryView(
-                version=version,
-                controllers=controllers,
-                names=[c.name for c in controllers],
-                labels={c.name: (getattr(c, "label", "") or c.name) for c in controllers},
-                feeds={
-                    c.name: tuple(getattr(c, "feeds", ()))
-                    for c in controllers
-                    if getattr(c, "feeds", ())
-                },
-            )
-            self._registry_view = view
-        return view
+        return self.parts.services
 
     @property
-    def semantic_model(self) -> Any:
+    def semantic_model(self) -> SemanticModel | None:
         """The semantic scorer fitted on the current controller set (None without one)."""
-        view = self._view(self.registry)
-        return self._semantic_scorer(view.controllers, view.version)
+        return self.parts.semantic_model()
 
     def prime(self, texts: Sequence[str]) -> None:
         """Embed texts ahead in one batch, in every view a decision will ask for (the
@@ -349,22 +179,11 @@ class Brain:
         embedder = self.embedder
         if embedder is None or not texts:
             return
-        tail = getattr(self.semantic_model, "tail", None)
+        model = self.semantic_model
+        tail = model.tail if model is not None else None
         embedder.prime([t[:SCORING_TEXT_CAP] for t in texts], [tail] if tail is not None else [])
 
-    def _embed_if_loaded(self, text: str) -> np.ndarray | None:
-        embedder = self._embedder
-        if embedder is None:
-            return None
-        return embedder.embed_query(text[:SCORING_TEXT_CAP])
-
     # -- step 2: signals -----------------------------------------------------------------
-    def _session_entries(self, session_key: str) -> list[SessionEntry]:
-        with self._lock:
-            if not self.sessions.known(session_key):
-                self.sessions.load(session_key, self.log.session(session_key))
-        return self.sessions.entries(session_key)
-
     def _ongoing_context(self, entries: Sequence[SessionEntry]) -> SessionEntry | None:
         now = _now()
         for entry in reversed(entries):
@@ -388,81 +207,36 @@ class Brain:
         intent: IntentResult,
         entities: dict[str, list[str]],
         vector: np.ndarray | None,
-        controllers: Sequence[Controller],
-        version: str,
         context: Mapping[str, str],
         ids: Mapping[str, str],
     ) -> SignalTable:
-        names = self._view(self.registry).names
-        index = self._keywords.get(controllers, version)
-        hint = None
-        if intent.intent not in NO_INTENT and intent.group not in NO_CONTEXT_GROUPS:
-            hint = (intent.intent, intent.group, float(intent.confidence))
-        keyword = index.match(text, ids, context, hint)
-        reading = semantic_signal(self._semantic_scorer(controllers, version), text, names)
-        semantic = reading.values
-        if intent.llm_status == "ok" and intent.description and intent.description != text:
-            # With the LLM, the one-sentence intent is matched too ("question + identified intent").
-            described = semantic_signal(
-                self._semantic_scorer(controllers, version), intent.description, names
-            )
-            semantic = np.maximum(semantic, described.values)
-        entries = self._session_entries(message.session_key)
-        session = self.sessions.signal(message.session_key, names) if entries else None
-        if session is None:
-            session = np.full(len(names), 0.5, dtype=np.float32)
-        memory, matches = memory_signal(
-            self.memory,
-            text,
+        view = self.parts.view
+        query = SignalQuery(
+            text=text,
+            message=message,
+            intent=intent,
+            entities=entities,
             vector=vector,
-            ids=decision_ids_mentioned(entities),
-            user=message.user,
-            names=names,
+            controllers=view.controllers,
+            names=view.names,
+            context=context,
+            ids=ids,
         )
-        weights = weights_of(self.settings.routing)
-        zeros = np.zeros(len(names), dtype=np.float32)
-        partial = combine(weights, keyword.scores, semantic, zeros, session, memory)
-        asked = _knowledge_candidates(partial, keyword, float(weights[2]))
-        knowledge_values, confirmations, knowledge_status = knowledge_signal(
-            self.knowledge, text, [names[i] for i in asked]
-        )
-        knowledge = zeros.copy()
-        knowledge[asked] = knowledge_values
-        total = partial + weights[2] * knowledge
-        return SignalTable(
-            names=names,
-            keyword=keyword.scores,
-            semantic=semantic,
-            knowledge=knowledge,
-            session=session,
-            memory=memory,
-            total=total,
-            evidence=Evidence(
-                keyword=keyword,
-                confirmations=confirmations,
-                memory=matches,
-                status={"semantic": reading.status, "knowledge": knowledge_status},
-            ),
-            out_of_scope=reading.out_of_scope,
-            declared_out_of_scope=reading.declared,
-        )
+        return self.parts.signals.score(query, self.parts)
 
     def _candidates(
         self, table: SignalTable, labels: Mapping[str, str]
     ) -> tuple[list[Candidate], dict[str, float]]:
         ranked = table.ranked(TOP_K)
-        totals, semantics = top_two(table.total), top_two(table.semantic)
+        totals = top_two(table.total)
         confidences: dict[str, float] = {}
         scores: dict[str, float] = {}
         candidates = []
         for i in ranked:
             name = table.names[i]
             features = {
-                "keyword": float(table.keyword[i]),
-                "semantic": float(table.semantic[i]),
-                "knowledge": float(table.knowledge[i]),
+                **table.calibration_features(i),
                 "margin": rival_margin(float(table.total[i]), totals),
-                "semantic_margin": rival_margin(float(table.semantic[i]), semantics),
             }
             confidence, scores[name] = self.calibration.assess(float(table.total[i]), features)
             confidences[name] = confidence
@@ -520,16 +294,14 @@ class Brain:
         scoring_message = replace(message, text=scoring_text)
         llm = self.llm
 
-        registry = self.registry
-        view = self._view(registry)
-        controllers, version, labels = view.controllers, view.version, view.labels
+        view = self.parts.view
+        labels = view.labels
 
         intent = self.recognizer.recognize(scoring_message, use_llm=False)
         entities: dict[str, list[str]] = {k: list(v) for k, v in intent.entities.items()}
         vector = self.embedder.embed_query(scoring_text) if self.embedder is not None else None
         ids = id_domains(self.knowledge, scoring_text, entities)
-        keyword_index = self._keywords.get(controllers, version)
-        keyword_hits = keyword_index.match(scoring_text, ids)
+        keyword_hits = self.parts.keyword_index().match(scoring_text, ids)
         notes: list[str] = []
 
         # Memory-assisted pre-step: a vague message is read in the light of the ongoing work.
@@ -537,7 +309,7 @@ class Brain:
         context: dict[str, str] = {}
         # Out-of-scope text ("book a table") has no intent of ours: it gets no context.
         if vague and intent.group not in NO_CONTEXT_GROUPS:
-            ongoing = self._ongoing_context(self._session_entries(message.session_key))
+            ongoing = self._ongoing_context(self.parts.session_entries(message.session_key))
             if ongoing is not None:
                 wins, _ = ongoing.verdicts()
                 inherited = {
@@ -563,8 +335,6 @@ class Brain:
                 intent=current,
                 entities=entities,
                 vector=vector,
-                controllers=controllers,
-                version=version,
                 context=context,
                 ids=ids,
             )
@@ -585,28 +355,32 @@ class Brain:
         elif llm is not None:
             intent = replace(intent, llm_status="skipped (fast path)")
 
+        verdict = verdict_of(table.reading("semantic"))
+        memories = memory_matches(table.reading("memory"))
         make_context = lambda: self._context(decision_id, text, message, intent, entities)  # noqa: E731
         feeds = view.feeds
         plan = self._router.route(
             candidates,
             dry_run=self._dry_run_fn(make_context, llm_calls),
             chinese=is_chinese(text),
-            registered=len(controllers),
+            registered=len(view.controllers),
             # A safety net, not a filter: only when the semantic model is unsure too.
-            vague=vague and float(table.semantic.max(initial=0.0)) < VAGUE_SEMANTIC,
-            out_of_scope=table.out_of_scope if _turned_away(table, ids, context) else None,
+            vague=vague and float(table.values("semantic").max(initial=0.0)) < VAGUE_SEMANTIC,
+            out_of_scope=(
+                verdict.out_of_scope if _turned_away(verdict.declared, ids, context) else None
+            ),
             help_request=vague and _asks_for_help(intent),
             feeds=feeds,
-            lesson=_lesson(candidates, table.evidence.memory),
+            lesson=_lesson(candidates, memories),
         )
         escalation = _escalation(intent)
-        for influences in table.evidence.memory.values():
+        for influences in memories.values():
             notes.extend(m.describe() for m in influences)
-        notes.extend(self.ring.detect(plan.controller, table.evidence.memory))
+        notes.extend(self.ring.detect(plan.controller, dict(memories)))
         signals = table.as_dict()
         for name, row in signals.items():
             if name in confidences:
-                row["confidence"] = round(confidences[name], 4)
+                row.confidence = round(confidences[name], 4)
         decision = Decision(
             decision_id=decision_id,
             text=text,
@@ -662,7 +436,7 @@ class Brain:
             return decision
         names = [decision.controller, *decision.supporting]
         pipeline = decision.composition == "pipeline"
-        order = _pipeline_order(names, self._feeds()) if pipeline else names
+        order = composition_of(names, self.parts.view.feeds)[1] if pipeline else names
         decision.result = self._handle_all(decision, order, pipeline=pipeline)
         if decision.result.get("escalate") and not decision.escalate:
             decision.escalate = True
@@ -670,15 +444,6 @@ class Brain:
         with self._lock:
             self.log.update(decision)
         return decision
-
-    def _feeds(self) -> dict[str, tuple[str, ...]]:
-        from brain.routing import DEFAULT_FEEDS
-
-        feeds = dict(DEFAULT_FEEDS)
-        for c in self.registry.all():
-            if getattr(c, "feeds", ()):
-                feeds[c.name] = tuple(c.feeds)  # type: ignore[attr-defined]
-        return feeds
 
     def _handle_all(self, decision: Decision, order: Sequence[str], *, pipeline: bool) -> dict:
         message = Message(decision.text, decision.user, decision.channel, decision.thread)
@@ -781,9 +546,10 @@ class Brain:
             self._closed = True
             self.log.close()
             self._pool.shutdown(wait=False)
-            if self._knowledge is not None:
+            knowledge = self.parts.knowledge_if_open()
+            if knowledge is not None:
                 try:
-                    self._knowledge.close()
+                    knowledge.close()
                 except Exception as exc:
                     log.warning("closing the knowledge base: %s", exc)
 
@@ -794,23 +560,10 @@ class Brain:
         self.close()
 
 
-def _knowledge_candidates(partial: np.ndarray, keyword: KeywordHits, weight: float) -> np.ndarray:
-    """Controllers worth a KB confirmation: all in a small registry; in a large one, those that
-    could still reach the leader with a perfect KB score (plus any with identifier evidence),
-    at most KB_MAX_CONFIRM. The rest cannot win on the KB alone and get 0."""
-    count = len(partial)
-    if count <= KB_MAX_CONFIRM:
-        return np.arange(count)
-    reachable = np.flatnonzero(partial + weight >= float(partial.max()))
-    chosen = set(reachable[np.argsort(-partial[reachable])][:KB_MAX_CONFIRM].tolist())
-    chosen.update(keyword.ids)
-    return np.array(sorted(chosen), dtype=np.int64)
-
-
-def _turned_away(table: SignalTable, ids: Mapping[str, str], context: Mapping[str, str]) -> bool:
+def _turned_away(declared: bool, ids: Mapping[str, str], context: Mapping[str, str]) -> bool:
     """Does the semantic model's "out of scope" verdict stand? An identifier or the ongoing
     work anchors a message in scope whatever its words."""
-    return table.declared_out_of_scope and not ids and not context
+    return declared and not ids and not context
 
 
 def _asks_for_help(intent: IntentResult) -> bool:
@@ -847,12 +600,6 @@ def _lesson(
                         ),
                     )
     return best
-
-
-def _pipeline_order(names: Sequence[str], feeds: Mapping[str, Sequence[str]]) -> list[str]:
-    from brain.routing import composition_of
-
-    return composition_of(names, feeds)[1]
 
 
 def _escalation(intent: IntentResult) -> str | None:

@@ -6,6 +6,7 @@ Every decision is a plain, JSON-serialisable record: it can be printed, stored, 
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -53,15 +54,48 @@ class IntentResult:
 
 
 @dataclass(slots=True)
-class SignalScores:
-    """The five weighted signals of seed 000 for one controller, each 0..1."""
+class SignalScores(Mapping[str, float]):
+    """One controller's routing signals (each 0..1), their weighted total and its calibrated
+    confidence (for the candidates routing considered).
 
-    keyword: float = 0.0
-    semantic: float = 0.0
-    knowledge: float = 0.0
-    session: float = 0.5
-    memory: float = 0.5
+    `signals` holds every registered signal by name, in the registry's order, so a signal added
+    to the registry shows here with no change to this record. It reads as the flat mapping the
+    decision JSON carries: `{"keyword": .., "semantic": .., ..., "total": .., "confidence": ..}`.
+    """
+
+    signals: dict[str, float] = field(default_factory=dict)
     total: float = 0.0
+    confidence: float | None = None
+
+    def _flat(self) -> dict[str, float]:
+        flat = {**self.signals, "total": self.total}
+        if self.confidence is not None:
+            flat["confidence"] = self.confidence
+        return flat
+
+    def __getitem__(self, key: str) -> float:
+        return self._flat()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._flat())
+
+    def __len__(self) -> int:
+        return len(self.signals) + 1 + (self.confidence is not None)
+
+    def to_dict(self) -> dict[str, float]:
+        """The JSON shape: signal values, then `total` (and `confidence` when set)."""
+        return self._flat()
+
+    @classmethod
+    def from_dict(cls, row: Mapping[str, Any]) -> SignalScores:
+        """Rebuild from `to_dict` (every key but `total` and `confidence` is a signal)."""
+        signals = {k: float(v) for k, v in row.items() if k not in ("total", "confidence")}
+        confidence = row.get("confidence")
+        return cls(
+            signals=signals,
+            total=float(row.get("total", 0.0)),
+            confidence=None if confidence is None else float(confidence),
+        )
 
 
 @dataclass(slots=True)
@@ -92,7 +126,8 @@ class Decision:
     urgency: Urgency
     intent: dict[str, Any]
     entities: Entities
-    signals: dict[str, dict[str, float]]
+    #: Controller -> its signal scores (the strongest controllers when the registry is large).
+    signals: dict[str, SignalScores]
     rationale: str
     candidates: list[str] = field(default_factory=list)
     composition: str | None = None
@@ -109,12 +144,17 @@ class Decision:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole record."""
-        return asdict(self)
+        data = asdict(self)
+        data["signals"] = {name: scores.to_dict() for name, scores in self.signals.items()}
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Decision:
         """Rebuild a decision stored with `to_dict`."""
         values = dict(data)
         values["dry_runs"] = [DryRunRecord(**d) for d in values.get("dry_runs", [])]
+        values["signals"] = {
+            name: SignalScores.from_dict(row) for name, row in values.get("signals", {}).items()
+        }
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in values.items() if k in known})

@@ -17,10 +17,9 @@ from typing import Any, Literal, Protocol
 
 from brain.signals.registry import signal_words
 from core.errors import UnknownDecision
-from core.records import Decision, Message
+from core.records import Decision, ExecutionResult, FeedbackKind, Message
 
 ReplyKind = Literal["answer", "clarify", "fallback", "feedback", "explain", "help", "error"]
-FeedbackKind = Literal["confirm", "reject", "correct"]
 
 #: Value of the "none of these" choice of a clarification.
 NONE_OF_THESE = "__none__"
@@ -304,16 +303,17 @@ class Conversation:
             return Reply("clarify", question, decision, choices)
         if decision.controller is None:
             text = "I could not find a controller for this message."
-            if decision.result and decision.result.get("summary"):
-                text = str(decision.result["summary"])
+            if decision.result and decision.result.summary:
+                text = decision.result.summary
             return Reply("fallback", text, decision)
         lines = [self.headline(decision), *self._result_lines(decision.result)]
         return Reply("answer", "\n".join(lines), decision, controller=decision.controller)
 
     @staticmethod
-    def _result_lines(result: dict[str, Any] | None) -> list[str]:
-        result = result or {}
-        return [str(result[k]) for k in ("summary", "details") if result.get(k)]
+    def _result_lines(result: ExecutionResult | None) -> list[str]:
+        if result is None:
+            return []
+        return [text for text in (result.summary, result.details) if text]
 
     def headline(self, decision: Decision) -> str:
         """One line: who takes the message."""

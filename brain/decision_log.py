@@ -23,7 +23,7 @@ import json
 import logging
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -377,10 +377,7 @@ class _Pending:
 
 def _dumps(decision: Decision) -> str:
     """The decision as JSON; one C-level pass instead of dataclasses.asdict's deep copy."""
-    values = {name: getattr(decision, name) for name in Decision.__dataclass_fields__}
-    values["dry_runs"] = [asdict(record) for record in decision.dry_runs]
-    values["signals"] = {name: scores.to_dict() for name, scores in decision.signals.items()}
-    return json.dumps(values, ensure_ascii=False, default=str)
+    return json.dumps(decision.json_fields(), ensure_ascii=False, default=str)
 
 
 def _session_key(decision: Decision) -> str:

@@ -39,7 +39,15 @@ from brain.signals.table import SignalTable
 from core.config import Settings, load_settings
 from core.errors import UnknownController
 from core.llm_calls import LLMCallCount, count_llm_calls
-from core.records import Decision, DryRunRecord, IntentResult, Message
+from core.records import (
+    Decision,
+    DryRunRecord,
+    ExecutionPart,
+    ExecutionResult,
+    IntentResult,
+    Message,
+    Role,
+)
 
 if TYPE_CHECKING:
     from brain.intent import IntentRecognizer
@@ -394,13 +402,7 @@ class Brain:
             outcome=plan.outcome,
             escalate=escalation is not None,
             urgency=intent.urgency,
-            intent={
-                "intent": intent.intent,
-                "confidence": intent.confidence,
-                "description": intent.description,
-                "group": intent.group,
-                "source_scores": dict(intent.source_scores),
-            },
+            intent=intent,
             entities=entities,
             signals=signals,
             rationale=build_rationale(
@@ -438,41 +440,44 @@ class Brain:
         pipeline = decision.composition == "pipeline"
         order = composition_of(names, self.parts.view.feeds)[1] if pipeline else names
         decision.result = self._handle_all(decision, order, pipeline=pipeline)
-        if decision.result.get("escalate") and not decision.escalate:
+        if decision.result.escalate and not decision.escalate:
             decision.escalate = True
             decision.rationale += " Escalated to on-call: the controller asked for a person."
         with self._lock:
             self.log.update(decision)
         return decision
 
-    def _handle_all(self, decision: Decision, order: Sequence[str], *, pipeline: bool) -> dict:
+    def _handle_all(
+        self, decision: Decision, order: Sequence[str], *, pipeline: bool
+    ) -> ExecutionResult:
         message = Message(decision.text, decision.user, decision.channel, decision.thread)
-        intent = IntentResult(
-            intent=str(decision.intent.get("intent", "other")),
-            confidence=float(decision.intent.get("confidence", 0.0)),
-            description=str(decision.intent.get("description", "")),
-            urgency=decision.urgency,
-            entities=decision.entities,
-        )
-        parts: list[dict[str, Any]] = []
-        upstream: dict[str, Any] | None = None
+        parts: list[ExecutionPart] = []
+        upstream: ExecutionPart | None = None
 
-        def run(name: str, up: dict[str, Any] | None) -> dict[str, Any]:
+        def run(name: str, up: ExecutionPart | None) -> ExecutionPart:
             context = self._context(
-                decision.decision_id, decision.text, message, intent, decision.entities
+                decision.decision_id, decision.text, message, decision.intent, decision.entities
             )
-            context.upstream = up
+            # Controllers read the upstream part as a plain dict (the controller protocol).
+            context.upstream = None if up is None else up.to_dict()
+            role: Role = "primary" if name == decision.controller else "supporting"
             try:
-                result = self.registry.get(name).handle(context).to_dict()
+                result = self.registry.get(name).handle(context)
             except Exception as exc:
                 log.exception("controller %s failed", name)
-                result = {
-                    "ok": False,
-                    "summary": f"{name} failed: {type(exc).__name__}: {exc}",
-                    "escalate": False,
-                }
-            role = "primary" if name == decision.controller else "supporting"
-            return {"controller": name, "role": role, **result}
+                summary = f"{name} failed: {type(exc).__name__}: {exc}"
+                return ExecutionPart(controller=name, role=role, ok=False, summary=summary)
+            return ExecutionPart(
+                controller=name,
+                role=role,
+                ok=result.ok,
+                summary=result.summary,
+                details=result.details,
+                data=result.data,
+                citations=result.citations,
+                missing=result.missing,
+                escalate=result.escalate,
+            )
 
         if pipeline:
             for name in order:
@@ -481,14 +486,12 @@ class Brain:
                 upstream = part
         else:
             parts = list(self._pool.map(lambda n: run(n, None), order))
-        primary = next((p for p in parts if p["controller"] == decision.controller), parts[0])
-        result = dict(primary)
+        primary = next((p for p in parts if p.controller == decision.controller), parts[0])
+        result = ExecutionResult(**primary.to_dict())
         if len(parts) > 1:
-            result["parts"] = parts
-            result["summary"] = "\n\n".join(
-                f"[{p['controller']} - {p['role']}] {p.get('summary', '')}" for p in parts
-            )
-        result["escalate"] = any(bool(p.get("escalate")) for p in parts)
+            result.parts = parts
+            result.summary = "\n\n".join(f"[{p.controller} - {p.role}] {p.summary}" for p in parts)
+        result.escalate = any(p.escalate for p in parts)
         return result
 
     def route_to(
@@ -503,7 +506,6 @@ class Brain:
             decision_id, "correct", controller=controller, user=user, source=source
         )
         decision.result = self._handle_all(decision, [controller], pipeline=False)
-        decision.result["controller"] = controller
         with self._lock:
             self.log.update(decision)
         return decision

@@ -28,7 +28,7 @@ def explain_decision(decision: Decision) -> dict[str, Any]:
         "outcome": decision.outcome,
         "escalate": decision.escalate,
         "urgency": decision.urgency,
-        "intent": decision.intent,
+        "intent": decision.intent.to_dict(),
         "entities": decision.entities,
         "rationale": decision.rationale,
         "clarification": decision.clarification,
@@ -36,13 +36,13 @@ def explain_decision(decision: Decision) -> dict[str, Any]:
         "signals": dict(ordered),
         "tier_path": decision.tier_path,
         "dry_runs": data.get("dry_runs", []),
-        "feedback": decision.feedback,
+        "feedback": [item.to_dict() for item in decision.feedback],
         "memory_influences": decision.memory_influences,
         "llm_status": decision.llm_status,
         "llm_calls": decision.llm_calls,
         "latency_ms": decision.latency_ms,
-        "result": decision.result,
-        "dcr_rounds": (decision.result or {}).get("dcr_rounds", []),
+        "result": decision.result.to_dict() if decision.result else None,
+        "dcr_rounds": decision.result.dcr_rounds if decision.result else [],
     }
 
 

@@ -1,8 +1,9 @@
 """The ONE feedback API: every surface (CLI, Slack, terminal chat) records feedback here.
 
-`record_feedback` stores the feedback with its decision (decision.feedback: kind, controller,
-user, source, at), runs the AUDNP persist rules (brain.memory.MemoryRing.after_feedback) and
-returns the updated decision. Giving the same feedback twice changes nothing the second time.
+`record_feedback` stores the feedback with its decision (a `FeedbackRecord` in
+decision.feedback: kind, controller, user, source, at), runs the AUDNP persist rules
+(brain.memory.MemoryRing.after_feedback) and returns the updated decision. Giving the same
+feedback twice changes nothing the second time.
 """
 
 from __future__ import annotations
@@ -10,17 +11,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import cast
 
 import numpy as np
 
 from brain.decision_log import DecisionLog
 from brain.memory import MemoryRing
 from core.errors import InvalidFeedback, UnknownController
-from core.records import Decision
-
-FeedbackKind = Literal["confirm", "reject", "correct"]
-KINDS: tuple[str, ...] = ("confirm", "reject", "correct")
+from core.records import FEEDBACK_KINDS, Decision, FeedbackKind, FeedbackRecord
 
 
 class FeedbackService:
@@ -54,8 +52,10 @@ class FeedbackService:
         Raises UnknownDecision for an unknown id, UnknownController when `controller` is not
         registered, InvalidFeedback for an unknown kind or a correction without a controller.
         """
-        if kind not in KINDS:
-            raise InvalidFeedback(f"feedback kind must be one of {', '.join(KINDS)}, not {kind!r}")
+        if kind not in FEEDBACK_KINDS:
+            raise InvalidFeedback(
+                f"feedback kind must be one of {', '.join(FEEDBACK_KINDS)}, not {kind!r}"
+            )
         if kind == "correct" and not controller:
             raise InvalidFeedback("a correction needs the controller the message should go to")
         if controller is not None:
@@ -64,19 +64,18 @@ class FeedbackService:
                 raise UnknownController(controller, names)
         with self._lock:
             decision = self.log.get(decision_id)
-            entry: dict[str, Any] = {
-                "kind": kind,
-                "controller": controller,
-                "user": user or decision.user,
-                "source": source,
-            }
-            for earlier in decision.feedback:
-                if all(earlier.get(k) == v for k, v in entry.items()):
-                    return decision  # idempotent: the same feedback again changes nothing
-            entry["at"] = datetime.now(UTC).isoformat(timespec="seconds")
+            entry = FeedbackRecord(
+                kind=cast(FeedbackKind, kind),
+                controller=controller,
+                user=user or decision.user,
+                source=source,
+            )
+            if any(earlier.same_as(entry) for earlier in decision.feedback):
+                return decision  # idempotent: the same feedback again changes nothing
+            entry.at = datetime.now(UTC).isoformat(timespec="seconds")
             decision.feedback.append(entry)
             vector = self._embed(decision.text) if self._embed is not None else None
             # AUDNP: what this feedback persisted is kept with the feedback itself.
-            entry["persisted"] = self.ring.after_feedback(decision, entry, vector)
+            entry.persisted = self.ring.after_feedback(decision, entry, vector)
             self.log.update(decision)
             return decision

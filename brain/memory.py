@@ -34,7 +34,7 @@ from tinydb import Query
 
 from brain.routing import is_chinese
 from brain.signals.session import SessionCache, SessionEntry
-from core.records import Decision
+from core.records import Decision, FeedbackRecord, IntentResult
 from core.storage import file_lock, open_db
 from core.text.sparse import char_ngrams
 
@@ -387,12 +387,12 @@ class MemoryRing:
         return notes
 
     def after_feedback(
-        self, decision: Decision, feedback: Mapping[str, Any], vector: np.ndarray | None
+        self, decision: Decision, feedback: FeedbackRecord, vector: np.ndarray | None
     ) -> list[str]:
         """U + P after a feedback; returns what was persisted, in words."""
         self.sessions.put(session_key_of(decision), decision)
-        kind = feedback.get("kind")
-        target = feedback.get("controller")
+        kind = feedback.kind
+        target = feedback.controller
         ids = decision_ids_mentioned(decision.entities)
         lessons: list[tuple[str, float, str]] = []
         if kind == "correct" and target:
@@ -441,7 +441,7 @@ def _shadow(entry: SessionEntry, current: Decision) -> Decision:
         outcome="routed",
         escalate=False,
         urgency="low",
-        intent={},
+        intent=IntentResult.from_dict({}, urgency="low", entities=entry.entities),
         entities=entry.entities,
         signals={},
         rationale="",

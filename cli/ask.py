@@ -50,7 +50,7 @@ def render_decision(decision: Decision, labels: dict[str, str]) -> str:
         lines.append(f"   {decision.clarification}")
     lines.append(f"   why: {decision.rationale}")
     if decision.result:
-        summary = str(decision.result.get("summary", "")).strip()
+        summary = decision.result.summary.strip()
         if summary:
             lines.append("   result: " + summary.replace("\n", "\n           "))
     lines.append(f"   decision {decision.decision_id} (brain why {decision.decision_id})")

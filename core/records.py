@@ -6,11 +6,15 @@ Every decision is a plain, JSON-serialisable record: it can be printed, stored, 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 Tier = Literal["fast", "verify", "dynamic"]
+Role = Literal["primary", "supporting"]
+FeedbackKind = Literal["confirm", "reject", "correct"]
+FEEDBACK_KINDS: tuple[FeedbackKind, ...] = ("confirm", "reject", "correct")
 Outcome = Literal["routed", "clarify", "composed", "fallback"]
 Urgency = Literal["low", "medium", "high", "critical"]
 URGENCY_LEVELS: tuple[Urgency, ...] = ("low", "medium", "high", "critical")
@@ -51,6 +55,37 @@ class IntentResult:
     #: "ok", "disabled", "skipped", "failed: <why>", "timeout", "invalid".
     llm_status: str = "disabled"
     group: str = "other"
+
+    def to_dict(self) -> dict[str, Any]:
+        """What a decision records of its intent (urgency and entities are kept beside it)."""
+        return {
+            "intent": self.intent,
+            "confidence": self.confidence,
+            "description": self.description,
+            "group": self.group,
+            "source_scores": dict(self.source_scores),
+        }
+
+    @classmethod
+    def from_dict(
+        cls,
+        data: dict[str, Any],
+        *,
+        urgency: Urgency,
+        entities: Entities,
+        llm_status: str = "disabled",
+    ) -> IntentResult:
+        """Rebuild the intent a decision recorded; `{}` (a decision without one) is "other"."""
+        return cls(
+            intent=str(data.get("intent", "other")),
+            confidence=float(data.get("confidence", 0.0)),
+            description=str(data.get("description", "")),
+            urgency=urgency,
+            entities=entities,
+            source_scores={k: float(v) for k, v in data.get("source_scores", {}).items()},
+            llm_status=llm_status,
+            group=str(data.get("group", "other")),
+        )
 
 
 @dataclass(slots=True)
@@ -109,6 +144,98 @@ class DryRunRecord:
 
 
 @dataclass(slots=True)
+class ExecutionPart:
+    """What one controller's `handle` returned for a decision, and the role it played."""
+
+    controller: str
+    role: Role
+    ok: bool
+    summary: str
+    details: str = ""
+    #: The controller's own structured output (alerts found, ticket touched, hits...).
+    data: dict[str, Any] = field(default_factory=dict)
+    citations: list[str] = field(default_factory=list)
+    #: Parameters the controller still needs from the user.
+    missing: list[str] = field(default_factory=list)
+    escalate: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ExecutionPart:
+        """Rebuild a part stored with `to_dict`."""
+        return cls(**_known(cls, data))
+
+
+@dataclass(slots=True)
+class ExecutionResult(ExecutionPart):
+    """The result of running a decision: the primary part's output, flat, as surfaces show it.
+
+    When several controllers ran (a composition), `parts` holds each of them in run order,
+    `summary` joins their summaries and `escalate` is set when any part asked for a person.
+    """
+
+    parts: list[ExecutionPart] = field(default_factory=list)
+    #: Draft-Critique-Refine rounds behind the answer, when the loop ran.
+    dcr_rounds: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; `parts` and `dcr_rounds` only when there are some."""
+        data = asdict(self)
+        for optional in ("parts", "dcr_rounds"):
+            if not data[optional]:
+                del data[optional]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ExecutionResult:
+        """Rebuild a result stored with `to_dict`."""
+        values = _known(cls, data)
+        values["parts"] = [ExecutionPart.from_dict(p) for p in data.get("parts", [])]
+        return cls(**values)
+
+
+@dataclass(slots=True)
+class FeedbackRecord:
+    """One feedback on a decision: who said what, from where, and what memory kept of it."""
+
+    kind: FeedbackKind
+    controller: str | None
+    user: str
+    source: str = "cli"
+    at: str = ""
+    #: What the memory ring persisted because of this feedback, in words.
+    persisted: list[str] = field(default_factory=list)
+
+    def same_as(self, other: FeedbackRecord) -> bool:
+        """The same feedback again (time and consequences aside)."""
+        return (self.kind, self.controller, self.user, self.source) == (
+            other.kind,
+            other.controller,
+            other.user,
+            other.source,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FeedbackRecord:
+        """Rebuild a feedback stored with `to_dict` (older entries may lack some fields)."""
+        values = {"controller": None, "user": "", **_known(cls, data)}
+        return cls(**values)
+
+
+def _known(cls: type, data: dict[str, Any]) -> dict[str, Any]:
+    """The items of `data` that are fields of the dataclass `cls`."""
+    fields = cls.__dataclass_fields__  # type: ignore[attr-defined]
+    return {k: v for k, v in data.items() if k in fields}
+
+
+@dataclass(slots=True)
 class Decision:
     """Step 4: the structured decision (the contract of ../shared/GUIDE.md)."""
 
@@ -124,7 +251,7 @@ class Decision:
     outcome: Outcome
     escalate: bool
     urgency: Urgency
-    intent: dict[str, Any]
+    intent: IntentResult
     entities: Entities
     #: Controller -> its signal scores (the strongest controllers when the registry is large).
     signals: dict[str, SignalScores]
@@ -134,27 +261,44 @@ class Decision:
     dry_runs: list[DryRunRecord] = field(default_factory=list)
     tier_path: list[str] = field(default_factory=list)
     clarification: str | None = None
-    result: dict[str, Any] | None = None
+    result: ExecutionResult | None = None
     memory_influences: list[str] = field(default_factory=list)
     llm_calls: int = 0
     llm_status: str = "disabled"
     latency_ms: float = 0.0
     created_at: str = ""
-    feedback: list[dict[str, Any]] = field(default_factory=list)
+    feedback: list[FeedbackRecord] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict of the whole record."""
-        data = asdict(self)
-        data["signals"] = {name: scores.to_dict() for name, scores in self.signals.items()}
-        return data
+        """A JSON-ready dict of the whole record (the decision JSON contract), a copy."""
+        return copy.deepcopy(self.json_fields())
+
+    def json_fields(self) -> dict[str, Any]:
+        """The same dict as `to_dict`, sharing this record's own lists and dicts: for one
+        immediate `json.dumps` (the decision log) without the cost of a deep copy."""
+        values = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        values["intent"] = self.intent.to_dict()
+        values["dry_runs"] = [asdict(record) for record in self.dry_runs]
+        values["result"] = None if self.result is None else self.result.to_dict()
+        values["feedback"] = [item.to_dict() for item in self.feedback]
+        values["signals"] = {name: scores.to_dict() for name, scores in self.signals.items()}
+        return values
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Decision:
         """Rebuild a decision stored with `to_dict`."""
-        values = dict(data)
-        values["dry_runs"] = [DryRunRecord(**d) for d in values.get("dry_runs", [])]
+        values = _known(cls, data)
+        values["dry_runs"] = [DryRunRecord(**d) for d in data.get("dry_runs", [])]
+        values["intent"] = IntentResult.from_dict(
+            data.get("intent") or {},
+            urgency=data["urgency"],
+            entities=data.get("entities", {}),
+            llm_status=data.get("llm_status", "disabled"),
+        )
+        result = data.get("result")
+        values["result"] = None if result is None else ExecutionResult.from_dict(result)
+        values["feedback"] = [FeedbackRecord.from_dict(f) for f in data.get("feedback", [])]
         values["signals"] = {
-            name: SignalScores.from_dict(row) for name, row in values.get("signals", {}).items()
+            name: SignalScores.from_dict(row) for name, row in data.get("signals", {}).items()
         }
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in values.items() if k in known})
+        return cls(**values)

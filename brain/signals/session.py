@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import numpy as np
 
 from brain.signals.base import PartialTotal, Signal, SignalQuery, SignalReading, SignalSources
-from core.records import Decision
+from core.records import Decision, FeedbackRecord
 
 SESSION_NEUTRAL = 0.5
 SESSION_SUCCESS = 0.10
@@ -33,7 +33,7 @@ class SessionEntry:
     supporting: list[str]
     outcome: str
     entities: dict[str, list[str]]
-    feedback: list[dict[str, Any]]
+    feedback: list[FeedbackRecord]
     created_at: str
     text: str = ""
 
@@ -45,7 +45,7 @@ class SessionEntry:
             supporting=list(decision.supporting),
             outcome=decision.outcome,
             entities={k: list(v) for k, v in decision.entities.items()},
-            feedback=[dict(f) for f in decision.feedback],
+            feedback=[replace(f) for f in decision.feedback],
             created_at=decision.created_at,
             text=decision.text[:500],
         )
@@ -54,8 +54,8 @@ class SessionEntry:
         """(controllers this decision counts as a success for, ... as a failure for)."""
         successes: list[str] = []
         failures: list[str] = []
-        kinds = [f.get("kind") for f in self.feedback]
-        corrected = [str(f["controller"]) for f in self.feedback if f.get("kind") == "correct"]
+        kinds = [f.kind for f in self.feedback]
+        corrected = [str(f.controller) for f in self.feedback if f.kind == "correct"]
         if corrected:
             if self.controller and self.controller != corrected[-1]:
                 failures.append(self.controller)

@@ -58,7 +58,7 @@ def test_chat_routes_confirms_explains_and_corrects(
     decision_id = _decision_ids(out)[0]
     with Brain.open(load_settings()) as brain:
         feedback = brain.get_decision(decision_id).feedback
-    assert [(f["kind"], f["controller"], f["user"], f["source"]) for f in feedback] == [
+    assert [(f.kind, f.controller, f.user, f.source) for f in feedback] == [
         ("confirm", None, "UCHAT", "chat"),
         ("correct", "access", "UCHAT", "clarify"),
     ]
@@ -74,7 +74,7 @@ def test_chat_wrong_without_controller_offers_numbered_choices(
     assert "Rerouted to" in out
     decision_id = _decision_ids(out)[0]
     with Brain.open(load_settings()) as brain:
-        kinds = [f["kind"] for f in brain.get_decision(decision_id).feedback]
+        kinds = [f.kind for f in brain.get_decision(decision_id).feedback]
     assert kinds == ["reject", "correct"]
 
 

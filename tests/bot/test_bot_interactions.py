@@ -76,8 +76,8 @@ async def test_right_click_records_feedback_and_removes_the_buttons(harness: Har
     assert all(b["type"] != "actions" for b in update["blocks"])
     assert "confirmed by <@UASKER01>" in update["blocks"][-1]["elements"][0]["text"]
     feedback = harness.brain.get_decision(decision_id).feedback
-    assert [f["kind"] for f in feedback] == ["confirm"]
-    assert feedback[0]["user"] == "UASKER01"
+    assert [f.kind for f in feedback] == ["confirm"]
+    assert feedback[0].user == "UASKER01"
 
 
 async def test_route_elsewhere_reroutes_and_posts_the_result(harness: Harness) -> None:
@@ -102,8 +102,8 @@ async def test_route_elsewhere_reroutes_and_posts_the_result(harness: Harness) -
     assert posts[1].params["thread_ts"] == event["ts"]
     assert "Rerouted to" in posts[1].params["blocks"][0]["text"]["text"]
     decision = harness.brain.get_decision(decision_id)
-    assert decision.result is not None and decision.result["controller"] == "access"
-    assert [(f["kind"], f["controller"], f["user"]) for f in decision.feedback] == [
+    assert decision.result is not None and decision.result.controller == "access"
+    assert [(f.kind, f.controller, f.user) for f in decision.feedback] == [
         ("correct", "access", "UASKER01")
     ]
 
@@ -132,12 +132,10 @@ async def test_clarification_buttons_route_and_keep_entities(start_bot: StartBot
     assert "routed to" in update["blocks"][-1]["elements"][0]["text"]
     decision = harness.brain.get_decision(decision_id)
     assert decision.outcome == "clarify"
-    assert decision.result is not None and decision.result["controller"] == first["value"]
+    assert decision.result is not None and decision.result.controller == first["value"]
     assert decision.entities["asset_tag"] == ["LT-0042"]
     assert decision.entities["error_code"] == ["691"]
-    assert [(f["kind"], f["controller"]) for f in decision.feedback] == [
-        ("correct", first["value"])
-    ]
+    assert [(f.kind, f.controller) for f in decision.feedback] == [("correct", first["value"])]
 
 
 async def test_none_of_these_records_a_rejection_honestly(start_bot: StartBot) -> None:
@@ -160,7 +158,7 @@ async def test_none_of_these_records_a_rejection_honestly(start_bot: StartBot) -
     await harness.idle()
     assert "did not route" in posts[1].params["text"]
     decision = harness.brain.get_decision(decision_id)
-    assert [f["kind"] for f in decision.feedback] == ["reject"]
+    assert [f.kind for f in decision.feedback] == ["reject"]
 
 
 async def test_thread_answer_by_number_resolves_the_clarification(start_bot: StartBot) -> None:
@@ -172,7 +170,7 @@ async def test_thread_answer_by_number_resolves_the_clarification(start_bot: Sta
     await harness.idle()
     decision = harness.brain.get_decision(decision_id)
     assert decision.result is not None
-    assert decision.result["controller"] == decision.candidates[0]
+    assert decision.result.controller == decision.candidates[0]
     assert posts[1].params["thread_ts"] == event["ts"]
     assert posts[1].params["text"].startswith("Rerouted to")
 
@@ -193,7 +191,7 @@ async def test_reactions_of_the_asker_count_and_others_are_ignored(harness: Harn
     assert (await harness.event(mine))[0] == 200
     await harness.idle()
     feedback = harness.brain.get_decision(decision_id).feedback
-    assert [(f["kind"], f["user"]) for f in feedback] == [("confirm", "UASKER01")]
+    assert [(f.kind, f.user) for f in feedback] == [("confirm", "UASKER01")]
     assert len(harness.fake.of("chat.postMessage")) == 1
 
 
@@ -212,7 +210,7 @@ async def test_thumbs_down_rejects_and_offers_route_elsewhere(harness: Harness) 
     select = _block(posts[1], "brain_reroute:")["elements"][0]
     assert select["type"] == "static_select" and select["action_id"] == "brain_reroute"
     feedback = harness.brain.get_decision(decision_id).feedback
-    assert [f["kind"] for f in feedback] == ["reject"]
+    assert [f.kind for f in feedback] == ["reject"]
 
 
 async def test_brain_why_explains_last_decision_link_and_id(harness: Harness) -> None:
@@ -353,7 +351,7 @@ async def test_slack_feedback_survives_restart_and_shows_in_brain_why(
     await first.idle()
     await first.close()
     second = await start_bot()
-    assert second.brain.get_decision(decision_id).result["controller"] == "access"  # type: ignore[index]
+    assert second.brain.get_decision(decision_id).result.controller == "access"  # type: ignore[union-attr]
     await second.command("/brain-why", decision_id, user="UASKER01", channel="DCHAT003")
     answer = (await second.fake.wait_for("response_url"))[0].params
     text = html.unescape("\n".join(b["text"]["text"] for b in answer["blocks"]))

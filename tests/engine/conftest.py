@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from brain.engine import Brain, new_decision_id
-from core.records import Decision
+from core.records import Decision, IntentResult
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def make_decision() -> Callable[..., Decision]:
             "outcome": "routed",
             "escalate": False,
             "urgency": "low",
-            "intent": {},
+            "intent": IntentResult.from_dict({}, urgency="low", entities={}),
             "entities": {},
             "signals": {},
             "rationale": "",

@@ -37,8 +37,8 @@ def test_alert_attached_to_a_ticket_is_composed_as_a_pipeline(home: Path, brain:
     assert decision.composition == "pipeline"
     assert {d.controller for d in decision.dry_runs} == {"alarm", "ticket"}
     assert all(d.ok for d in decision.dry_runs)
-    parts = decision.result["parts"] if decision.result else []
-    assert [p["controller"] for p in parts] == ["alarm", "ticket"]
+    parts = decision.result.parts if decision.result else []
+    assert [p.controller for p in parts] == ["alarm", "ticket"]
     stored = TicketStore(home / "tickets.json").get(WORK_ORDER)
     assert stored is not None and stored.comments  # the alarm diagnosis went into the ticket
 

@@ -11,7 +11,7 @@ import pytest
 from brain.decision_log import DecisionLog
 from brain.engine import Brain
 from core.errors import UnknownDecision
-from core.records import Decision, Message
+from core.records import Decision, FeedbackRecord, Message
 
 
 def test_decisions_are_sharded_indexed_and_survive_reopening(
@@ -21,7 +21,7 @@ def test_decisions_are_sharded_indexed_and_survive_reopening(
     made = [make_decision(user=f"u{i % 2}", thread="T1" if i % 3 == 0 else None) for i in range(10)]
     for decision in made:
         log.append(decision)
-    made[4].feedback.append({"kind": "confirm", "user": "u0"})
+    made[4].feedback.append(FeedbackRecord(kind="confirm", controller=None, user="u0"))
     log.update(made[4])
     log.close()
 
@@ -31,7 +31,9 @@ def test_decisions_are_sharded_indexed_and_survive_reopening(
     try:
         for decision in made:
             assert reopened.get(decision.decision_id).decision_id == decision.decision_id
-        assert reopened.get(made[4].decision_id).feedback == [{"kind": "confirm", "user": "u0"}]
+        assert reopened.get(made[4].decision_id).feedback == [
+            FeedbackRecord(kind="confirm", controller=None, user="u0")
+        ]
         last_u1 = reopened.last_for("u1", "C1")
         assert last_u1 is not None and last_u1.decision_id == made[9].decision_id
         thread_ids = [d.decision_id for d in reopened.session("C1:T1")]

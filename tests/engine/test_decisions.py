@@ -35,8 +35,8 @@ def test_fast_path_handle_says_honestly_when_the_ticket_does_not_exist(brain: Br
 
     assert decision.controller == "ticket"
     assert decision.result is not None
-    assert decision.result["ok"] is False
-    assert "2025060300011279027" in decision.result["summary"]
+    assert decision.result.ok is False
+    assert "2025060300011279027" in decision.result.summary
 
 
 def test_vpn_error_with_a_ticket_number_goes_to_incident_and_keeps_the_id(brain: Brain) -> None:

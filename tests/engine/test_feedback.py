@@ -19,10 +19,10 @@ def test_feedback_is_stored_with_the_decision_and_survives_reopening(brain: Brai
 
     updated = brain.feedback(decision.decision_id, "confirm", user="u1", source="slack")
 
-    assert updated.feedback[0]["kind"] == "confirm"
-    assert updated.feedback[0]["user"] == "u1"
-    assert updated.feedback[0]["source"] == "slack"
-    assert updated.feedback[0]["at"]
+    assert updated.feedback[0].kind == "confirm"
+    assert updated.feedback[0].user == "u1"
+    assert updated.feedback[0].source == "slack"
+    assert updated.feedback[0].at
     brain.close()
     reopened = Brain.open()
     try:
@@ -30,7 +30,7 @@ def test_feedback_is_stored_with_the_decision_and_survives_reopening(brain: Brai
         explained = reopened.explain(decision.decision_id)
     finally:
         reopened.close()
-    assert [f["kind"] for f in stored.feedback] == ["confirm"]
+    assert [f.kind for f in stored.feedback] == ["confirm"]
     assert explained["feedback"][0]["source"] == "slack"
 
 
@@ -71,7 +71,7 @@ def test_a_correction_changes_the_next_similar_decision(home: Path, brain: Brain
     assert first.controller == "consultation"
 
     corrected = brain.feedback(first.decision_id, "correct", controller="ticket", user="u1")
-    persisted = corrected.feedback[-1]["persisted"]
+    persisted = corrected.feedback[-1].persisted
     assert any("-0.15 for consultation" in note for note in persisted)
     assert any("+0.10 for ticket" in note for note in persisted)
 
@@ -103,9 +103,9 @@ def test_route_to_after_a_clarification_runs_the_controller_and_counts_as_correc
 
     routed = brain.route_to(decision.decision_id, "incident", user="u5")
 
-    assert routed.feedback[-1]["kind"] == "correct"
-    assert routed.feedback[-1]["controller"] == "incident"
-    assert routed.result is not None and routed.result["controller"] == "incident"
+    assert routed.feedback[-1].kind == "correct"
+    assert routed.feedback[-1].controller == "incident"
+    assert routed.result is not None and routed.result.controller == "incident"
     assert brain.get_decision(decision.decision_id).result == routed.result
 
 

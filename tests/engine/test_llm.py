@@ -95,7 +95,7 @@ def test_a_working_llm_is_asked_only_below_the_fast_path(fake_llm: FakeAnthropic
     assert decision.llm_status == "ok"
     assert decision.llm_calls == 1
     assert len(fake_llm.requests) == 1
-    assert decision.intent["intent"] == "hardware_fault"
+    assert decision.intent.intent == "hardware_fault"
 
 
 def test_concurrent_decisions_each_count_only_their_own_llm_calls(

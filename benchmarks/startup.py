@@ -142,7 +142,7 @@ def ingest_rate(engine: str, root: Path, copies: int) -> dict[str, float]:
     embedder = open_embedder(engine, settings)
     embedder.load()
     store = KnowledgeStore.open(settings, embedder)
-    skill = KnowledgeSkill(store, DocManifest(settings.path("kb_manifest.json")))
+    skill = KnowledgeSkill(store, DocManifest.open(settings))
     try:
         report = skill.ingest([kb], progress=False)
     finally:

@@ -49,23 +49,18 @@ def web_client(settings: Settings) -> AsyncWebClient:
     )
 
 
-#: Lazily opened parts of `brain.engine.Brain`, opened before serving so the first message
-#: does not wait for the model and the knowledge base.
-WARM_ATTRIBUTES = ("registry", "knowledge", "embedder", "recognizer")
-
-
 def warm_up(brain: BrainAPI) -> None:
-    """Open the brain's heavy parts now, then freeze them out of the garbage collector.
+    """Open and fit the brain's parts now (`Brain.warm`), so the first message does not wait
+    for the model and the knowledge base, then freeze them out of the garbage collector.
 
     The model and the knowledge base are millions of long-lived objects; without `gc.freeze`
     every full collection walks them all and stalls the event loop (measured: 0.5-1 s pauses,
     which delayed acknowledgements past Slack's patience under load).
     """
-    for name in WARM_ATTRIBUTES:
-        try:
-            getattr(brain, name, None)
-        except Exception as exc:  # a missing part degrades the brain; it must not stop the bot
-            log.warning("could not open the brain's %s: %s", name, exc)
+    try:
+        brain.warm()
+    except Exception as exc:  # a missing part degrades the brain; it must not stop the bot
+        log.warning("could not open the brain's parts: %s", exc)
     gc.collect()
     gc.freeze()
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import math
 import os
 import tempfile
@@ -40,6 +41,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+log = logging.getLogger(__name__)
 
 #: Feature order of the logistic model.
 FEATURES: tuple[str, ...] = (
@@ -309,3 +312,31 @@ def expected_calibration_error(confidences: Sequence[float], right: Sequence[boo
     if not n:
         return 0.0
     return round(sum(b.count * abs(b.accuracy - b.mean_confidence) for b in table) / n, 4)
+
+
+class HomeCalibration:
+    """The calibrator a brain home decides with: `$BRAIN_HOME/calibration.json` when present,
+    else the one fitted with the shipped examples, else the identity default."""
+
+    def __init__(self, home: Path, shipped: Path | None) -> None:
+        path = home / "calibration.json"
+        try:
+            if path.exists():
+                self.calibrator = Calibrator.load(path)
+                self.status = f"loaded from {path}"
+            elif shipped is not None:
+                self.calibrator = Calibrator.load(shipped)
+                self.status = "shipped (fitted on the built-ins' calibration examples)"
+            else:
+                self.calibrator = Calibrator()
+                self.status = "default (uncalibrated)"
+        except Exception as exc:
+            log.warning("calibration unusable (%s); using the default", exc)
+            self.calibrator = Calibrator()
+            self.status = "default (stored calibration unreadable)"
+
+    def assess(self, raw: float, features: Mapping[str, float]) -> tuple[float, float]:
+        """(confidence 0..1, ranking score): the score orders candidates whose confidences tie
+        (see `Calibrator.score`)."""
+        confidence, score = self.calibrator.assess(raw, **features)
+        return float(min(max(confidence, 0.0), 1.0)), float(score)

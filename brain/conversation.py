@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
+from brain.signals.registry import signal_words
 from core.errors import UnknownDecision
 from core.records import Decision, ExecutionResult, FeedbackKind, Message
 
@@ -26,14 +27,6 @@ NONE_OF_THESE = "__none__"
 HISTORY_TURNS = 10
 #: How many sessions are kept in memory (least recently used ones are forgotten).
 MAX_SESSIONS = 5000
-
-SIGNAL_WORDS: dict[str, str] = {
-    "keyword": "keywords",
-    "semantic": "meaning",
-    "knowledge": "knowledge base",
-    "session": "this conversation",
-    "memory": "past feedback",
-}
 
 HELP_TEXT = (
     "Type a message and the brain routes it. When it asks, answer with a number or a "
@@ -65,6 +58,10 @@ class BrainAPI(Protocol):
 
     @property
     def registry(self) -> Any: ...
+
+    def warm(self) -> None:
+        """Open and fit everything a decision needs, now."""
+        ...
 
     def ask(self, message: Message) -> Decision: ...
 
@@ -333,9 +330,10 @@ class Conversation:
             parts = [f"chosen by a person (the brain had {self.label(decision.controller)})"]
         else:
             parts = [f"confidence {decision.confidence:.2f}", f"{decision.tier} path"]
-        signals = decision.signals.get(chosen or "", {})
+        scores = decision.signals.get(chosen or "")
+        words = signal_words()
         ranked = sorted(
-            ((SIGNAL_WORDS[k], v) for k, v in signals.items() if k in SIGNAL_WORDS),
+            ((words[k], v) for k, v in (scores.signals.items() if scores else ()) if k in words),
             key=lambda item: item[1],
             reverse=True,
         )

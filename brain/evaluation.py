@@ -46,6 +46,7 @@ from brain.calibration import (
     top_two,
 )
 from brain.labelled import LabelledRow
+from brain.signals.registry import available_signals
 from core.config import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -262,9 +263,8 @@ def trained_brain(
                 handle.write(json.dumps({"text": row.text}, ensure_ascii=False) + "\n")
     if calibrator is not None:
         calibrator.save(home / "calibration.json")
-    brain = Brain.open(throwaway_settings(home))
     # The throwaway brain routes among the label controllers only (no entry points, no YAML).
-    brain._registry = ControllerRegistry(controllers)
+    brain = Brain.open(throwaway_settings(home), registry=ControllerRegistry(controllers))
     try:
         yield brain, names
     finally:
@@ -272,27 +272,26 @@ def trained_brain(
 
 
 def _features(decision: Decision) -> tuple[str | None, dict[str, float]]:
-    """The best-ranked candidate and its calibration features (as `Brain` computes them)."""
-    rows = {name: row for name, row in decision.signals.items() if "confidence" in row}
+    """The best-ranked candidate and its calibration features (as `Brain` computes them, from
+    the signals stored with the decision)."""
+    rows = {name: row for name, row in decision.signals.items() if row.confidence is not None}
     if not rows:
         return None, {}
     # The engine's own order comes first in `candidates`; a fallback names none.
     top = next((name for name in decision.candidates[:1] if name in rows), None) or max(
         rows, key=lambda name: (rows[name]["confidence"], rows[name]["total"])
     )
+    names = list(decision.signals)
+    index = names.index(top)
     stored = decision.signals.values()
-    row = rows[top]
+    totals = [r.total for r in stored]
     features = {
-        "total": float(row["total"]),
-        "margin": rival_margin(float(row["total"]), top_two([r["total"] for r in stored])),
-        "semantic": float(row.get("semantic", 0.0)),
-        "keyword": float(row.get("keyword", 0.0)),
-        "knowledge": float(row.get("knowledge", 0.0)),
-        "semantic_margin": rival_margin(
-            float(row.get("semantic", 0.0)),
-            top_two([r.get("semantic", 0.0) for r in stored]),
-        ),
+        "total": float(rows[top].total),
+        "margin": rival_margin(float(rows[top].total), top_two(totals)),
     }
+    for signal in available_signals():
+        values = np.array([r.signals.get(signal.name, 0.0) for r in stored], dtype=np.float64)
+        features.update(signal.calibration_features(values, index))
     return top, features
 
 

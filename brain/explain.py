@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from brain.signals.combine import SIGNALS
 from core.records import Decision
 
 
@@ -46,6 +46,15 @@ def explain_decision(decision: Decision) -> dict[str, Any]:
     }
 
 
+def signal_names(signals: Mapping[str, Mapping[str, float]]) -> list[str]:
+    """The signals a stored decision was scored with, in the registry's order of the time
+    (every key of a controller's row but the total and the confidence)."""
+    names: dict[str, None] = {}
+    for row in signals.values():
+        names.update((k, None) for k in row if k not in ("total", "confidence"))
+    return list(names)
+
+
 def _fmt(value: Any) -> str:
     return f"{value:.2f}" if isinstance(value, float) else str(value)
 
@@ -75,11 +84,12 @@ def render_text(data: dict[str, Any]) -> str:
         lines.append(f"Asked: {data['clarification']}")
     signals = data.get("signals") or {}
     if signals:
+        columns = [*signal_names(signals), "total"]
         lines.append("Signals (raw 0..1 per controller; total is weighted, confidence calibrated):")
-        header = f"  {'controller':<16}" + "".join(f"{s:>10}" for s in (*SIGNALS, "total"))
+        header = f"  {'controller':<16}" + "".join(f"{s:>10}" for s in columns)
         lines.append(header + f"{'conf':>8}")
         for name, row in signals.items():
-            cells = "".join(f"{float(row.get(s, 0.0)):>10.2f}" for s in (*SIGNALS, "total"))
+            cells = "".join(f"{float(row.get(s, 0.0)):>10.2f}" for s in columns)
             conf = row.get("confidence")
             lines.append(
                 f"  {name:<16}{cells}" + (f"{float(conf):>8.2f}" if conf is not None else "")

@@ -30,15 +30,6 @@ VIABLE_MIN = 0.2
 #: Candidates named in a clarification question.
 CLARIFY_CANDIDATES = 3
 
-#: Built-in producer -> consumers: the producer's output is the consumer's upstream input
-#: (seed 000: alarm diagnosis -> inject result -> ticket handling). A controller may declare its
-#: own with a `feeds` attribute (names of the controllers its output can feed).
-DEFAULT_FEEDS: dict[str, tuple[str, ...]] = {
-    "alarm": ("ticket", "incident", "change"),
-    "consultation": ("ticket", "incident", "access", "change"),
-    "coding": ("change", "ticket"),
-}
-
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
 
@@ -168,7 +159,8 @@ class Router:
         executor: Executor | None = None,
     ) -> None:
         self.routing = routing
-        self.feeds = dict(DEFAULT_FEEDS if feeds is None else feeds)
+        #: Producer -> consumers, as the controllers declare them (`controllers.base.feeds_of`).
+        self.feeds = dict(feeds or {})
         self._executor = executor
 
     def _dry_runs(self, names: Sequence[str], dry_run: DryRun) -> list[DryRunRecord]:

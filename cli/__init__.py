@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from cli import exit_codes
 from core.config import ConfigError
+from core.errors import StorageError
 from core.progress import PROGRESS_LOGGER
-from core.storage import StorageError
 
 if TYPE_CHECKING:
     from brain.engine import Brain

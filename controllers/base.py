@@ -85,7 +85,13 @@ class ControllerResult:
 
 @runtime_checkable
 class Controller(Protocol):
-    """A routable handler. Python controllers register via the `brain.controllers` entry point."""
+    """A routable handler. Python controllers register via the `brain.controllers` entry point.
+
+    Optional attribute `feeds` (a sequence of controller names): the controllers this one's
+    output can feed. When routing composes it with one of them, it runs first and its result is
+    their `context.upstream` (a pipeline, e.g. alarm diagnosis -> ticket). Read it with
+    `feeds_of`; a controller without it feeds nothing.
+    """
 
     name: str
     label: str
@@ -102,3 +108,8 @@ class Controller(Protocol):
     def handle(self, context: ControllerContext) -> ControllerResult:
         """Do the work and return a surface-neutral result."""
         ...
+
+
+def feeds_of(controller: object) -> tuple[str, ...]:
+    """The controllers `controller`'s output can feed (its optional `feeds` attribute)."""
+    return tuple(str(name) for name in getattr(controller, "feeds", None) or ())

@@ -48,6 +48,7 @@ class DeclarativeController:
     keywords: Sequence[str] = ()
     examples: Sequence[str] = ()
     required_entities: Sequence[str] = ()
+    feeds: Sequence[str] = ()
     handler: str = "none"
     options: Mapping[str, Any] = field(default_factory=dict)
     origin: str = "declarative"
@@ -69,6 +70,7 @@ class DeclarativeController:
         self.keywords = tuple(self.keywords)
         self.examples = tuple(self.examples)
         self.required_entities = tuple(self.required_entities)
+        self.feeds = tuple(validate_name(name) for name in self.feeds)
         self.options = dict(self.options)
 
     def __repr__(self) -> str:

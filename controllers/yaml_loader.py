@@ -9,6 +9,7 @@ a bad file is skipped with a warning naming the file and the field, the others s
     keywords: [payroll, payslip, salary, 工资, 报销]
     examples: ["Where is my payslip for May?", "报销什么时候到账"]
     required_entities: []
+    feeds: []                   # controllers this one's output can feed (a pipeline)
     handler: webhook            # knowledge_answer | local_ticket | webhook | none
     options: {url: "https://hooks.example.com/payroll", timeout_s: 3}
 """
@@ -43,6 +44,9 @@ class ControllerSpec(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     examples: list[str] = Field(default_factory=list)
     required_entities: list[str] = Field(default_factory=list)
+    #: Controllers this one's output can feed: composed with one of them, it runs first and
+    #: its result is their upstream input (a pipeline).
+    feeds: list[str] = Field(default_factory=list)
     handler: str = "none"
     options: dict[str, Any] = Field(default_factory=dict)
 
@@ -50,6 +54,11 @@ class ControllerSpec(BaseModel):
     @classmethod
     def _name(cls, value: str) -> str:
         return validate_name(value)
+
+    @field_validator("feeds")
+    @classmethod
+    def _feeds(cls, values: list[str]) -> list[str]:
+        return [validate_name(v.strip()) for v in values if v and v.strip()]
 
     @field_validator("handler")
     @classmethod
@@ -121,6 +130,7 @@ def load_file(path: Path) -> list[DeclarativeController]:
                     keywords=tuple(spec.keywords),
                     examples=tuple(spec.examples),
                     required_entities=tuple(spec.required_entities),
+                    feeds=tuple(spec.feeds),
                     handler=spec.handler,
                     options=spec.options,
                     origin=f"yaml:{path}",

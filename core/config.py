@@ -7,6 +7,7 @@ variables win over the file. Secrets are `SecretStr` so they never print or log 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -27,8 +28,18 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+#: The built-in signals whose weights are also settings of their own (`weight_<name>`).
+BUILTIN_WEIGHTS: tuple[str, ...] = ("keyword", "semantic", "knowledge", "session", "memory")
+_SIGNAL_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
 class RoutingConfig(_Section):
-    """Seed 000 thresholds and weights, seed 002 supporting-agent rule."""
+    """Routing thresholds, the signals' weights and the supporting-controller rule.
+
+    Each routing signal has a weight, by its name: the five built-ins as `weight_<name>`, any
+    signal in the `[routing.weights]` table (`channel = 0.05`). Together they must sum to 1.
+    Whether every named signal exists is checked where the signals are registered.
+    """
 
     fast_threshold: float = Field(0.8, ge=0, le=1)
     verify_threshold: float = Field(0.4, ge=0, le=1)
@@ -37,6 +48,8 @@ class RoutingConfig(_Section):
     weight_knowledge: float = Field(0.20, ge=0, le=1)
     weight_session: float = Field(0.10, ge=0, le=1)
     weight_memory: float = Field(0.10, ge=0, le=1)
+    #: Signal name -> weight, for signals beyond the five (or a built-in, instead of its field).
+    weights: dict[str, float] = Field(default_factory=dict)
     supporting_min: float = Field(0.45, ge=0, le=1)
     supporting_ratio: float = Field(0.55, ge=0, le=1)
     max_parallel: int = Field(3, ge=1, le=10)
@@ -45,16 +58,22 @@ class RoutingConfig(_Section):
     def _check(self) -> RoutingConfig:
         if self.verify_threshold > self.fast_threshold:
             raise ValueError("verify_threshold must not exceed fast_threshold")
-        total = (
-            self.weight_keyword
-            + self.weight_semantic
-            + self.weight_knowledge
-            + self.weight_session
-            + self.weight_memory
-        )
+        for name, weight in self.weights.items():
+            if not _SIGNAL_NAME.match(name):
+                raise ValueError(f"weights: signal name {name!r} must be lower_snake")
+            if not 0.0 <= weight <= 1.0:
+                raise ValueError(f"weights.{name} must be between 0 and 1, not {weight}")
+            if name in BUILTIN_WEIGHTS and f"weight_{name}" in self.model_fields_set:
+                raise ValueError(f"the {name} weight is set twice: weight_{name}, weights.{name}")
+        total = sum(self.signal_weights().values())
         if abs(total - 1.0) > 1e-6:
-            raise ValueError(f"the five signal weights must sum to 1.0, not {total:.3f}")
+            raise ValueError(f"the signal weights must sum to 1.0, not {total:.3f}")
         return self
+
+    def signal_weights(self) -> dict[str, float]:
+        """Every configured weight by signal name: the five built-ins first, then the table."""
+        builtin = {name: float(getattr(self, f"weight_{name}")) for name in BUILTIN_WEIGHTS}
+        return {**builtin, **{name: float(w) for name, w in self.weights.items()}}
 
 
 class KnowledgeConfig(_Section):
@@ -174,6 +193,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_ENCODER_CACHE": ("knowledge", "encoder_cache"),
     "BRAIN_TUNE_ENCODER": ("training", "tune_encoder"),
     "BRAIN_STORE_BACKEND": ("storage", "backend"),
+    "BRAIN_SIGNAL_WEIGHTS": ("routing", "weights"),
     "ANTHROPIC_API_KEY": ("llm", "api_key"),
     "ANTHROPIC_BASE_URL": ("llm", "base_url"),
     "BRAIN_LLM_MODEL": ("llm", "model"),
@@ -221,6 +241,16 @@ def _format_errors(error: ValidationError, source: str) -> str:
     return "\n".join(lines)
 
 
+def _weights_of(value: str) -> dict[str, str]:
+    """`BRAIN_SIGNAL_WEIGHTS="keyword=0.25,channel=0.05"` -> the `[routing.weights]` table."""
+    table: dict[str, str] = {}
+    for part in value.split(","):
+        name, _, weight = part.partition("=")
+        if name.strip():
+            table[name.strip()] = weight.strip()
+    return table
+
+
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     """Read the configuration file and apply environment overrides."""
     env = os.environ if env is None else env
@@ -233,6 +263,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         parsed: Any = value
         if key in _LIST_KEYS:
             parsed = [part.strip() for part in value.split(",") if part.strip()]
+        elif key == "weights":
+            parsed = _weights_of(value)
         target = data if not section else data.setdefault(section, {})
         target[key] = parsed
     try:

@@ -7,6 +7,7 @@ Every decision is a plain, JSON-serialisable record: it can be printed, stored, 
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -88,15 +89,48 @@ class IntentResult:
 
 
 @dataclass(slots=True)
-class SignalScores:
-    """The five weighted signals of seed 000 for one controller, each 0..1."""
+class SignalScores(Mapping[str, float]):
+    """One controller's routing signals (each 0..1), their weighted total and its calibrated
+    confidence (for the candidates routing considered).
 
-    keyword: float = 0.0
-    semantic: float = 0.0
-    knowledge: float = 0.0
-    session: float = 0.5
-    memory: float = 0.5
+    `signals` holds every registered signal by name, in the registry's order, so a signal added
+    to the registry shows here with no change to this record. It reads as the flat mapping the
+    decision JSON carries: `{"keyword": .., "semantic": .., ..., "total": .., "confidence": ..}`.
+    """
+
+    signals: dict[str, float] = field(default_factory=dict)
     total: float = 0.0
+    confidence: float | None = None
+
+    def _flat(self) -> dict[str, float]:
+        flat = {**self.signals, "total": self.total}
+        if self.confidence is not None:
+            flat["confidence"] = self.confidence
+        return flat
+
+    def __getitem__(self, key: str) -> float:
+        return self._flat()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._flat())
+
+    def __len__(self) -> int:
+        return len(self.signals) + 1 + (self.confidence is not None)
+
+    def to_dict(self) -> dict[str, float]:
+        """The JSON shape: signal values, then `total` (and `confidence` when set)."""
+        return self._flat()
+
+    @classmethod
+    def from_dict(cls, row: Mapping[str, Any]) -> SignalScores:
+        """Rebuild from `to_dict` (every key but `total` and `confidence` is a signal)."""
+        signals = {k: float(v) for k, v in row.items() if k not in ("total", "confidence")}
+        confidence = row.get("confidence")
+        return cls(
+            signals=signals,
+            total=float(row.get("total", 0.0)),
+            confidence=None if confidence is None else float(confidence),
+        )
 
 
 @dataclass(slots=True)
@@ -219,7 +253,8 @@ class Decision:
     urgency: Urgency
     intent: IntentResult
     entities: Entities
-    signals: dict[str, dict[str, float]]
+    #: Controller -> its signal scores (the strongest controllers when the registry is large).
+    signals: dict[str, SignalScores]
     rationale: str
     candidates: list[str] = field(default_factory=list)
     composition: str | None = None
@@ -246,6 +281,7 @@ class Decision:
         values["dry_runs"] = [asdict(record) for record in self.dry_runs]
         values["result"] = None if self.result is None else self.result.to_dict()
         values["feedback"] = [item.to_dict() for item in self.feedback]
+        values["signals"] = {name: scores.to_dict() for name, scores in self.signals.items()}
         return values
 
     @classmethod
@@ -262,4 +298,7 @@ class Decision:
         result = data.get("result")
         values["result"] = None if result is None else ExecutionResult.from_dict(result)
         values["feedback"] = [FeedbackRecord.from_dict(f) for f in data.get("feedback", [])]
+        values["signals"] = {
+            name: SignalScores.from_dict(row) for name, row in data.get("signals", {}).items()
+        }
         return cls(**values)

@@ -20,14 +20,27 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
+from brain.signals.base import (
+    PartialTotal,
+    Signal,
+    SignalQuery,
+    SignalReading,
+    SignalSources,
+    quoted,
+)
 from controllers.base import Controller
 from core.text.sparse import normalize
 
 SATURATION = 0.4
 ENTITY_HITS = 1.5
+#: Intents that say nothing about the controller.
+NO_INTENT = ("other", "escalation", "human_handoff")
+#: Intent groups of messages that are not requests of ours (small talk, out of scope).
+NO_CONTEXT_GROUPS = ("other", "conversation")
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[._+#'-][a-z0-9]+)*")
 
@@ -154,3 +167,39 @@ class KeywordIndex:
         return KeywordHits(
             hits=hits, scores=scores, words=words, ids=ids, context=ongoing, intents=intents
         )
+
+
+class KeywordSignal(Signal):
+    """Keywords, identifiers the knowledge base places, the ongoing work and the intent."""
+
+    name: ClassVar[str] = "keyword"
+    word: ClassVar[str] = "keywords"
+    calibrated: ClassVar[bool] = True
+    telling_order: ClassVar[int] = 10
+
+    def score(
+        self, query: SignalQuery, sources: SignalSources, partial: PartialTotal | None
+    ) -> SignalReading:
+        index = sources.keyword_index()
+        intent = query.intent
+        hint = None
+        if intent.intent not in NO_INTENT and intent.group not in NO_CONTEXT_GROUPS:
+            hint = (intent.intent, intent.group, float(intent.confidence))
+        hits = index.match(query.text, query.ids, query.context, hint)
+        return SignalReading(hits.scores, "ok", hits)
+
+    def reasons(self, reading: SignalReading, index: int, controller: str) -> list[str]:
+        hits: KeywordHits = reading.evidence
+        reasons: list[str] = []
+        words = hits.words.get(index, [])
+        if words:
+            noun = "keyword" if len(words) == 1 else "keywords"
+            reasons.append(f"{noun} {quoted(words)} matched")
+        ids = hits.ids.get(index, [])
+        if ids:
+            reasons.append(f"the knowledge base maps {quoted(ids, 2)} to {controller}")
+        if index in hits.intents:
+            reasons.append(f"the recognised intent {hits.intents[index]} points here")
+        for description in hits.context.get(index, []):
+            reasons.append(f"the conversation is about {description}")
+        return reasons

@@ -1,16 +1,19 @@
-"""Knowledge signal (seed 000, 20%) and identifier evidence, both through the KB routing skill.
+"""Knowledge signal (20%) and identifier evidence, both through the KB routing skill.
 
 One retrieval serves every controller (`KnowledgeSkill.confirm_many`). A failing or missing
-knowledge base never stops a decision: the signal is 0 and the status says why.
+knowledge base never stops a decision: the signal is 0 and the status says why. It is scored
+last (deferred), once the other signals' partial total says which controllers could still win.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
+
+from brain.signals.base import PartialTotal, Signal, SignalQuery, SignalReading, SignalSources
 
 if TYPE_CHECKING:
     from knowledge.skill import KnowledgeSkill
@@ -20,6 +23,9 @@ log = logging.getLogger(__name__)
 
 #: Entity kinds whose values are identifiers the KB may map to a domain.
 ID_ENTITY_KINDS = ("ticket_id", "asset_tag", "error_code")
+#: Registries up to this size get a KB confirmation for every controller (see
+#: `knowledge_candidates` for larger ones).
+KB_MAX_CONFIRM = 32
 
 
 def knowledge_signal(
@@ -62,3 +68,52 @@ def id_domains(
     except Exception as exc:
         log.warning("identifier classification failed: %s: %s", type(exc).__name__, exc)
     return found
+
+
+def knowledge_candidates(
+    partial: np.ndarray, weight: float, identified: Sequence[int] = ()
+) -> np.ndarray:
+    """Controllers worth a KB confirmation: all in a small registry; in a large one, those that
+    could still reach the leader with a perfect KB score (plus any with identifier evidence,
+    `identified`), at most KB_MAX_CONFIRM. The rest cannot win on the KB alone and get 0."""
+    count = len(partial)
+    if count <= KB_MAX_CONFIRM:
+        return np.arange(count)
+    reachable = np.flatnonzero(partial + weight >= float(partial.max()))
+    chosen = set(reachable[np.argsort(-partial[reachable])][:KB_MAX_CONFIRM].tolist())
+    chosen.update(identified)
+    return np.array(sorted(chosen), dtype=np.int64)
+
+
+class KnowledgeSignal(Signal):
+    """How well the knowledge base's documents of each controller's domain back the message."""
+
+    name: ClassVar[str] = "knowledge"
+    word: ClassVar[str] = "knowledge base"
+    deferred: ClassVar[bool] = True
+    calibrated: ClassVar[bool] = True
+    telling_order: ClassVar[int] = 20
+
+    def score(
+        self, query: SignalQuery, sources: SignalSources, partial: PartialTotal | None
+    ) -> SignalReading:
+        names = query.names
+        values = np.zeros(len(names), dtype=np.float32)
+        if partial is None:
+            asked = np.arange(len(names))
+        else:
+            keyword = partial.readings.get("keyword")
+            identified = list(keyword.evidence.ids) if keyword is not None else []
+            asked = knowledge_candidates(partial.total, partial.weight, identified)
+        found, confirmations, status = knowledge_signal(
+            sources.knowledge, query.text, [names[int(i)] for i in asked]
+        )
+        values[asked] = found
+        return SignalReading(values, status, confirmations)
+
+    def reasons(self, reading: SignalReading, index: int, controller: str) -> list[str]:
+        confirmation = (reading.evidence or {}).get(controller)
+        if confirmation is not None and confirmation.score >= 0.3 and confirmation.evidence:
+            title = confirmation.evidence[0].title or confirmation.evidence[0].source
+            return [f"knowledge base '{title}' supports {controller}"]
+        return []

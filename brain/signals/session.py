@@ -12,9 +12,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import numpy as np
 
+from brain.signals.base import PartialTotal, Signal, SignalQuery, SignalReading, SignalSources
 from core.records import Decision, FeedbackRecord
 
 SESSION_NEUTRAL = 0.5
@@ -111,3 +113,28 @@ class SessionCache:
                 if name in position:
                     values[position[name]] += SESSION_FAILURE
         return np.clip(values, 0.0, 1.0)
+
+
+class SessionSignal(Signal):
+    """Earlier successes and failures of each controller in this conversation."""
+
+    name: ClassVar[str] = "session"
+    word: ClassVar[str] = "this conversation"
+    neutral: ClassVar[float] = SESSION_NEUTRAL
+    telling_order: ClassVar[int] = 40
+
+    def score(
+        self, query: SignalQuery, sources: SignalSources, partial: PartialTotal | None
+    ) -> SignalReading:
+        key = query.message.session_key
+        if sources.session_entries(key):
+            return SignalReading(sources.sessions.signal(key, query.names))
+        return SignalReading(np.full(len(query.names), SESSION_NEUTRAL, dtype=np.float32))
+
+    def reasons(self, reading: SignalReading, index: int, controller: str) -> list[str]:
+        value = float(reading.values[index])
+        if value > SESSION_NEUTRAL:
+            return ["it worked earlier in this conversation"]
+        if value < SESSION_NEUTRAL:
+            return ["it was corrected earlier in this conversation"]
+        return []

@@ -35,6 +35,7 @@ class BuiltinController:
     keywords: Sequence[str]
     examples: Sequence[str]
     required_entities: Sequence[str]
+    feeds: Sequence[str]
     origin: str
 
     def __init__(self) -> None:
@@ -44,6 +45,7 @@ class BuiltinController:
         self.keywords = tuple(spec.keywords)
         self.examples = tuple(spec.examples)
         self.required_entities = tuple(spec.required_entities)
+        self.feeds = tuple(spec.feeds)
         self.origin = "builtin"
 
     def __repr__(self) -> str:

@@ -59,6 +59,9 @@ def test_brain_config_points_to_another_file(
     [
         ("[routing]\nfast_threshold = 1.7\n", "routing.fast_threshold"),
         ("[routing]\nweight_keyword = 0.9\n", "must sum to 1.0"),
+        ("[routing.weights]\nchannel = 0.1\n", "must sum to 1.0"),
+        ("[routing]\nweight_memory = 0.1\n[routing.weights]\nmemory = 0.1\n", "set twice"),
+        ("[routing.weights]\nBad-Name = 0.0\n", "lower_snake"),
         ("[routing]\nfast_threshold = 0.3\n", "verify_threshold must not exceed"),
         ("[knowledge]\nembedder = 'bert'\n", "embedder must be"),
         ("[nonsense]\nx = 1\n", "nonsense"),
@@ -109,3 +112,25 @@ def test_encoder_tuning_is_switched_by_file_or_environment(
     assert load_settings().training.tune_encoder is True
     monkeypatch.setenv("BRAIN_TUNE_ENCODER", "0")
     assert load_settings().training.tune_encoder is False
+
+
+def test_signal_weights_by_name_from_the_file_and_the_environment(
+    isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    isolated_env.mkdir(parents=True)
+    (isolated_env / "brain.toml").write_text(
+        "[routing]\nweight_keyword = 0.25\n[routing.weights]\nchannel = 0.05\n", encoding="utf-8"
+    )
+    weights = load_settings().routing.signal_weights()
+    assert weights == {
+        "keyword": 0.25,
+        "semantic": 0.30,
+        "knowledge": 0.20,
+        "session": 0.10,
+        "memory": 0.10,
+        "channel": 0.05,
+    }
+    # The environment's table replaces the file's; a built-in may be weighted there too.
+    monkeypatch.setenv("BRAIN_SIGNAL_WEIGHTS", "channel=0.0, memory=0.15")
+    weights = load_settings().routing.signal_weights()
+    assert (weights["keyword"], weights["memory"], weights["channel"]) == (0.25, 0.15, 0.0)

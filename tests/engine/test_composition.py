@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from brain.engine import Brain
-from brain.routing import Candidate, RoutePlan, Router
+from brain.routing import Candidate, RoutePlan, Router, composition_of
+from controllers.base import feeds_of
+from controllers.registry import ControllerRegistry
 from controllers.tickets import TicketStore
 from core.config import RoutingConfig, Settings
 from core.records import DryRunRecord, Message
@@ -58,7 +60,9 @@ def _router_plan(
     out_of_scope: float | None = None,
     help_request: bool = False,
 ) -> RoutePlan:
-    router = Router(RoutingConfig())
+    # Which controller feeds which is declared by the built-in controllers themselves.
+    builtins = ControllerRegistry.load(yaml_files=False).all()
+    router = Router(RoutingConfig(), feeds={c.name: feeds_of(c) for c in builtins})
     candidates = [Candidate(name, name.title(), c) for name, c in confidences.items()]
     return router.route(
         candidates,
@@ -164,3 +168,24 @@ def test_verify_tier_with_a_passing_dry_run_routes(home: Path) -> None:
     assert decision.controller == "ticket"
     assert decision.tier == "verify"
     assert decision.dry_runs[0].ok
+
+
+def test_controllers_declare_what_their_output_feeds(isolated_env: Path) -> None:
+    folder = isolated_env / "controllers"
+    folder.mkdir(parents=True)
+    (folder / "payroll.yaml").write_text(PAYROLL + "feeds: [ticket]\n", encoding="utf-8")
+    (folder / "broken.yaml").write_text(
+        PAYROLL.replace("payroll", "broken") + "feeds: [Not A Name]\n", encoding="utf-8"
+    )
+    registry = ControllerRegistry.load()
+    feeds = {c.name: feeds_of(c) for c in registry.all() if feeds_of(c)}
+
+    assert feeds == {
+        "consultation": ("ticket", "incident", "access", "change"),
+        "alarm": ("ticket", "incident", "change"),
+        "coding": ("change", "ticket"),
+        "payroll": ("ticket",),
+    }
+    assert composition_of(["ticket", "payroll"], feeds) == ("pipeline", ["payroll", "ticket"])
+    assert composition_of(["ticket", "payroll"], {}) == ("parallel", ["ticket", "payroll"])
+    assert any("broken.yaml" in w and "feeds" in w for w in registry.warnings)

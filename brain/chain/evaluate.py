@@ -1,0 +1,109 @@
+"""Step 2, evaluate: every registered signal for every controller, and calibrated confidence.
+
+The signals' weighted total is not a probability; the calibrator turns it (with the features
+the signals give it) into the probability that routing to that controller is right, for the
+TOP_K strongest. When that leaves the decision below the fast path and an LLM is configured,
+the LLM now votes on the intent and, when it answered, everything is scored again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from brain.calibration import HomeCalibration, rival_margin, top_two
+from brain.routing import Candidate, tier_of
+from brain.signals.base import SignalQuery
+from brain.signals.table import SignalTable
+from core.records import IntentResult
+
+if TYPE_CHECKING:
+    from brain.chain.understand import Understanding
+    from brain.parts import BrainParts
+
+#: Controllers calibrated and considered by routing (the rest are far behind).
+TOP_K = 8
+
+
+@dataclass(slots=True)
+class Evaluation:
+    """Step 2's output: the final intent, the signals and the ranked candidates."""
+
+    #: The intent the decision goes with (the LLM's vote when it was asked).
+    intent: IntentResult
+    #: Step 1's entities plus any the LLM found.
+    entities: dict[str, list[str]]
+    table: SignalTable
+    #: The TOP_K strongest controllers, best first by calibrated confidence.
+    candidates: list[Candidate]
+    #: Controller -> calibrated confidence, for the candidates.
+    confidences: dict[str, float]
+
+    @property
+    def top_confidence(self) -> float:
+        return self.candidates[0].confidence if self.candidates else 0.0
+
+
+def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
+    """Score the message; ask the LLM only when the first scoring is not a fast path."""
+    evaluation = _score(understood, understood.intent, understood.entities, parts)
+    llm = parts.llm
+    if llm is None:
+        return evaluation
+    if tier_of(evaluation.top_confidence, parts.settings.routing) == "fast":
+        evaluation.intent = replace(evaluation.intent, llm_status="skipped (fast path)")
+        return evaluation
+    # Not a fast path: now (and only now) ask the LLM, then score again.
+    with_llm = parts.recognizer.recognize(understood.scoring_message, use_llm=True)
+    entities = understood.entities
+    for kind, values in with_llm.entities.items():
+        entities.setdefault(kind, [])
+        entities[kind].extend(v for v in values if v not in entities[kind])
+    if with_llm.llm_status == "ok":
+        return _score(understood, with_llm, entities, parts)
+    evaluation.intent = with_llm
+    return evaluation
+
+
+def _score(
+    understood: Understanding,
+    intent: IntentResult,
+    entities: dict[str, list[str]],
+    parts: BrainParts,
+) -> Evaluation:
+    view = parts.view
+    query = SignalQuery(
+        text=understood.scoring_text,
+        message=understood.message,
+        intent=intent,
+        entities=entities,
+        vector=understood.vector,
+        controllers=view.controllers,
+        names=view.names,
+        context=understood.context,
+        ids=understood.ids,
+    )
+    table = parts.signals.score(query, parts)
+    candidates, confidences = calibrated_candidates(table, view.labels, parts.calibration)
+    return Evaluation(intent, entities, table, candidates, confidences)
+
+
+def calibrated_candidates(
+    table: SignalTable, labels: Mapping[str, str], calibration: HomeCalibration
+) -> tuple[list[Candidate], dict[str, float]]:
+    """The TOP_K strongest controllers with calibrated confidences, best first (equal
+    confidences ranked by the calibrator's underlying score)."""
+    totals = top_two(table.total)
+    confidences: dict[str, float] = {}
+    scores: dict[str, float] = {}
+    candidates = []
+    for i in table.ranked(TOP_K):
+        name = table.names[i]
+        total = float(table.total[i])
+        features = {**table.calibration_features(i), "margin": rival_margin(total, totals)}
+        confidence, scores[name] = calibration.assess(total, features)
+        confidences[name] = confidence
+        candidates.append(Candidate(name, labels.get(name, name), confidence, total))
+    candidates.sort(key=lambda c: (-c.confidence, -scores[c.name]))
+    return candidates, confidences

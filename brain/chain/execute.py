@@ -1,0 +1,135 @@
+"""Running controllers: dry-runs while routing, and the chosen controllers after it.
+
+A composed decision runs its controllers as a pipeline (producers first, each one's result the
+next one's `context.upstream`) or in parallel on the brain's worker pool. A controller that
+raises becomes a failed part or a failed dry-run, never a failed decision.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from typing import TYPE_CHECKING
+
+from brain.routing import composition_of
+from core.llm_calls import LLMCallCount, count_llm_calls
+from core.records import (
+    Decision,
+    DryRunRecord,
+    Entities,
+    ExecutionPart,
+    ExecutionResult,
+    IntentResult,
+    Message,
+    Role,
+)
+
+if TYPE_CHECKING:
+    from brain.parts import BrainParts
+    from controllers.base import ControllerContext
+
+log = logging.getLogger(__name__)
+
+
+class ControllerRunner:
+    """Builds controller contexts and runs dry-runs and handlers for one brain."""
+
+    def __init__(self, parts: BrainParts, pool: Executor) -> None:
+        self._parts = parts
+        self._pool = pool
+
+    def context(
+        self,
+        decision_id: str,
+        text: str,
+        message: Message,
+        intent: IntentResult,
+        entities: Entities,
+    ) -> ControllerContext:
+        """The one typed object a controller sees."""
+        from controllers.base import ControllerContext
+
+        return ControllerContext(
+            text=text,
+            user=message.user,
+            channel=message.channel,
+            thread=message.thread,
+            decision_id=decision_id,
+            intent=intent.intent,
+            urgency=intent.urgency,
+            entities={k: list(v) for k, v in entities.items()},
+            services=self._parts.services,
+        )
+
+    def dry_run_for(
+        self, make_context: Callable[[], ControllerContext], llm_calls: LLMCallCount
+    ) -> Callable[[str], DryRunRecord]:
+        """A dry-run function for the router: controller name -> what its dry-run said."""
+
+        def dry_run(name: str) -> DryRunRecord:
+            try:
+                # Dry-runs may run on the router's pool threads: count for this decision there.
+                with count_llm_calls(into=llm_calls):
+                    result = self._parts.registry.get(name).dry_run(make_context())
+            except Exception as exc:  # a broken controller is a failed dry-run, not a crash
+                log.warning("dry-run of %s raised %s: %s", name, type(exc).__name__, exc)
+                return DryRunRecord(name, False, f"dry-run error: {type(exc).__name__}: {exc}")
+            return DryRunRecord(name, bool(result.ok), result.reason, list(result.missing))
+
+        return dry_run
+
+    def run_decision(self, decision: Decision) -> ExecutionResult:
+        """Run a routed or composed decision's controllers, in the order composition asks."""
+        assert decision.controller is not None
+        names = [decision.controller, *decision.supporting]
+        pipeline = decision.composition == "pipeline"
+        order = composition_of(names, self._parts.view.feeds)[1] if pipeline else names
+        return self.run(decision, order, pipeline=pipeline)
+
+    def run(self, decision: Decision, order: Sequence[str], *, pipeline: bool) -> ExecutionResult:
+        """Run `order`'s controllers on the decision's message; one result, with parts when
+        there are several."""
+        message = Message(decision.text, decision.user, decision.channel, decision.thread)
+        parts: list[ExecutionPart] = []
+        upstream: ExecutionPart | None = None
+
+        def run(name: str, up: ExecutionPart | None) -> ExecutionPart:
+            context = self.context(
+                decision.decision_id, decision.text, message, decision.intent, decision.entities
+            )
+            # Controllers read the upstream part as a plain dict (the controller protocol).
+            context.upstream = None if up is None else up.to_dict()
+            role: Role = "primary" if name == decision.controller else "supporting"
+            try:
+                result = self._parts.registry.get(name).handle(context)
+            except Exception as exc:
+                log.exception("controller %s failed", name)
+                summary = f"{name} failed: {type(exc).__name__}: {exc}"
+                return ExecutionPart(controller=name, role=role, ok=False, summary=summary)
+            return ExecutionPart(
+                controller=name,
+                role=role,
+                ok=result.ok,
+                summary=result.summary,
+                details=result.details,
+                data=result.data,
+                citations=result.citations,
+                missing=result.missing,
+                escalate=result.escalate,
+            )
+
+        if pipeline:
+            for name in order:
+                part = run(name, upstream)
+                parts.append(part)
+                upstream = part
+        else:
+            parts = list(self._pool.map(lambda n: run(n, None), order))
+        primary = next((p for p in parts if p.controller == decision.controller), parts[0])
+        result = ExecutionResult(**primary.to_dict())
+        if len(parts) > 1:
+            result.parts = parts
+            result.summary = "\n\n".join(f"[{p.controller} - {p.role}] {p.summary}" for p in parts)
+        result.escalate = any(p.escalate for p in parts)
+        return result

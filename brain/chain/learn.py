@@ -1,0 +1,36 @@
+"""Step 5, learn: the memory ring (assess, update, detect, notify, persist) takes the decision.
+
+Only high-value decisions are persisted as lessons (see `brain.memory`); what the ring noted is
+added to the decision's memory influences and the logged record is updated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from core.records import Decision
+
+if TYPE_CHECKING:
+    from brain.decision_log import DecisionLog
+    from brain.memory import MemoryRing
+
+
+@dataclass(frozen=True, slots=True)
+class Learning:
+    """Step 5's output: what the memory ring noted about the decision (often nothing)."""
+
+    notes: tuple[str, ...] = ()
+
+
+def learn(
+    decision: Decision, vector: np.ndarray | None, *, ring: MemoryRing, log: DecisionLog
+) -> Learning:
+    """Let the ring take the decision (the caller holds the stores' lock)."""
+    notes = ring.after_decision(decision, vector)
+    if notes:
+        decision.memory_influences.extend(notes)
+        log.update(decision)
+    return Learning(tuple(notes))

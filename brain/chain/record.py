@@ -1,0 +1,83 @@
+"""Step 4, record: the typed `Decision`, with its rationale, written to the decision log.
+
+The record holds everything behind the decision (signals of every strong controller with the
+calibrated confidence of the candidates, the tier path, dry-runs, memory notes), so it can be
+printed, explained (`brain why`) and replayed without the models.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from brain.rationale import build_rationale
+from core.records import Decision, IntentResult
+
+if TYPE_CHECKING:
+    from brain.chain.evaluate import Evaluation
+    from brain.chain.route import Routing
+    from brain.chain.understand import Understanding
+    from brain.decision_log import DecisionLog
+    from core.llm import LLMClient
+
+
+def record(
+    understood: Understanding,
+    evaluated: Evaluation,
+    routed: Routing,
+    *,
+    labels: Mapping[str, str],
+    llm: LLMClient | None,
+    llm_calls: int,
+    log: DecisionLog,
+) -> Decision:
+    """Build the decision and append it to the log (the caller holds the stores' lock)."""
+    message, plan, intent = understood.message, routed.plan, evaluated.intent
+    signals = evaluated.table.as_dict()
+    for name, scores in signals.items():
+        if name in evaluated.confidences:
+            scores.confidence = round(evaluated.confidences[name], 4)
+    decision = Decision(
+        decision_id=understood.decision_id,
+        text=understood.text,
+        user=message.user,
+        channel=message.channel,
+        thread=message.thread,
+        controller=plan.controller,
+        supporting=plan.supporting,
+        confidence=round(plan.confidence, 4),
+        tier=plan.tier,
+        outcome=plan.outcome,
+        escalate=routed.escalation is not None,
+        urgency=intent.urgency,
+        intent=intent,
+        entities=evaluated.entities,
+        signals=signals,
+        rationale=build_rationale(
+            plan,
+            evaluated.table,
+            labels=labels,
+            escalation=routed.escalation,
+            notes=routed.notes[:1] if understood.context else (),
+        ),
+        candidates=plan.candidates,
+        composition=plan.composition,
+        dry_runs=plan.dry_runs,
+        tier_path=plan.tier_path,
+        clarification=plan.clarification,
+        memory_influences=routed.notes,
+        llm_calls=llm_calls,
+        llm_status=_llm_status(llm, intent),
+        latency_ms=round((time.perf_counter() - understood.started) * 1000, 2),
+        created_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
+    )
+    log.append(decision)
+    return decision
+
+
+def _llm_status(llm: LLMClient | None, intent: IntentResult) -> str:
+    if llm is None:
+        return "disabled (no API key)"
+    return intent.llm_status

@@ -1,0 +1,271 @@
+"""The brain's parts, each opened on first use (or all at once by `warm`).
+
+Heavy parts (the knowledge base, the embedder, the semantic model, the LLM client) load only
+when a decision needs them, so `brain why` and `brain feedback` never load a model. Every part
+is a `core.lazy.Lazy`; the semantic model and the compiled keyword index are rebuilt when the
+controller set changes. This is also what the signals read (`brain.signals.base.SignalSources`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from brain.calibration import HomeCalibration
+from brain.signals.keyword import KeywordIndex
+from brain.signals.registry import SignalRegistry
+from controllers.base import feeds_of
+from core.lazy import Lazy
+
+if TYPE_CHECKING:
+    from brain.decision_log import DecisionLog
+    from brain.intent import IntentRecognizer
+    from brain.memory import MemoryStore
+    from brain.signals.semantic import SemanticModel
+    from brain.signals.session import SessionCache, SessionEntry
+    from controllers.base import Controller, ControllerServices
+    from controllers.registry import ControllerRegistry
+    from core.config import Settings
+    from core.llm import LLMClient
+    from core.text.embedder import DenseEmbedder
+    from knowledge.skill import KnowledgeSkill
+
+log = logging.getLogger(__name__)
+
+#: Text the signals look at: enough for any real message, bounded cost for a 100 KB paste.
+SCORING_TEXT_CAP = 2_000
+
+
+@dataclass(frozen=True, slots=True)
+class RegistryView:
+    """What a decision needs from the controller set, computed once per registry version."""
+
+    version: str
+    controllers: list[Controller]
+    names: list[str]
+    labels: dict[str, str]
+    #: Producer -> the controllers its output feeds (declared by the controllers).
+    feeds: dict[str, tuple[str, ...]]
+
+    @classmethod
+    def of(cls, registry: ControllerRegistry) -> RegistryView:
+        controllers = registry.all()
+        return cls(
+            version=registry.version,
+            controllers=controllers,
+            names=[c.name for c in controllers],
+            labels={c.name: (getattr(c, "label", "") or c.name) for c in controllers},
+            feeds={c.name: feeds_of(c) for c in controllers if feeds_of(c)},
+        )
+
+
+class BrainParts:
+    """Lazily opened parts of one brain home; safe to use from several threads."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        log: DecisionLog,
+        memory: MemoryStore,
+        sessions: SessionCache,
+        lock: threading.RLock,
+        registry: ControllerRegistry | None = None,
+    ) -> None:
+        self.settings = settings
+        self.log = log
+        self._memory = memory
+        self._sessions = sessions
+        self._lock = lock  # the brain's store lock: loading a session reads the decision log
+        self._registry = Lazy(self._open_registry if registry is None else lambda: registry)
+        self._view = Lazy(lambda: RegistryView.of(self.registry), key=self._registry_version)
+        self._knowledge = Lazy(self._open_knowledge)
+        self._llm = Lazy(self._open_llm)
+        self._embedder = Lazy(self._open_embedder)
+        self._recognizer = Lazy(self._open_recognizer)
+        self._calibration = Lazy(self._open_calibration)
+        self._services = Lazy(self._open_services)
+        self._signals = Lazy(lambda: SignalRegistry.from_config(settings.routing))
+        self._keywords = Lazy(
+            lambda: KeywordIndex(self.view.controllers), key=self._registry_version
+        )
+        self._semantic = Lazy(self._fit_semantic, key=self._registry_version)
+
+    # -- the parts -------------------------------------------------------------------------
+    @property
+    def registry(self) -> ControllerRegistry:
+        """The open controller set (entry points + YAML controllers of the home)."""
+        return self._registry.get()
+
+    @property
+    def view(self) -> RegistryView:
+        """The controller set as decisions read it (follows the registry's version)."""
+        return self._view.get()
+
+    @property
+    def knowledge(self) -> KnowledgeSkill | None:
+        """The KB routing skill (None when it cannot be opened; decisions still work)."""
+        return self._knowledge.get()
+
+    @property
+    def llm(self) -> LLMClient | None:
+        """The LLM client, or None without an API key."""
+        return self._llm.get()
+
+    @property
+    def embedder(self) -> DenseEmbedder | None:
+        """The process-wide MiniLM embedder, or None (sparse-only mode)."""
+        return self._embedder.get()
+
+    @property
+    def recognizer(self) -> IntentRecognizer:
+        """Step 1's intent recognizer."""
+        return self._recognizer.get()
+
+    @property
+    def calibration(self) -> HomeCalibration:
+        """Raw weighted total -> calibrated confidence."""
+        return self._calibration.get()
+
+    @property
+    def services(self) -> ControllerServices:
+        """What controllers may use (knowledge base, ticket store, LLM)."""
+        return self._services.get()
+
+    @property
+    def signals(self) -> SignalRegistry:
+        """The registered signals and their configured weights."""
+        return self._signals.get()
+
+    @property
+    def memory(self) -> MemoryStore:
+        return self._memory
+
+    @property
+    def sessions(self) -> SessionCache:
+        return self._sessions
+
+    def semantic_model(self) -> SemanticModel | None:
+        """The semantic model fitted on the current controller set (None without one)."""
+        return self._semantic.get()
+
+    def keyword_index(self) -> KeywordIndex:
+        """The keywords of the current controller set, compiled once per version."""
+        return self._keywords.get()
+
+    def session_entries(self, session_key: str) -> list[SessionEntry]:
+        """The conversation's earlier decisions (read from the log on first use)."""
+        with self._lock:
+            if not self._sessions.known(session_key):
+                self._sessions.load(session_key, self.log.session(session_key))
+        return self._sessions.entries(session_key)
+
+    def embedder_if_loaded(self) -> DenseEmbedder | None:
+        """The embedder when something already opened it (never loads the model)."""
+        return self._embedder.peek()
+
+    def embed_if_loaded(self, text: str) -> np.ndarray | None:
+        """The text's query embedding when the model is already loaded, else None."""
+        embedder = self._embedder.peek()
+        if embedder is None:
+            return None
+        return embedder.embed_query(text[:SCORING_TEXT_CAP])
+
+    def semantic_if_fitted(self) -> SemanticModel | None:
+        """The semantic model when it has been fitted (never fits it)."""
+        return self._semantic.peek()
+
+    def knowledge_if_open(self) -> KnowledgeSkill | None:
+        """The knowledge base when something already opened it."""
+        return self._knowledge.peek()
+
+    def warm(self) -> None:
+        """Open and fit everything a decision needs, now (a part that cannot open is logged
+        and left to degrade the decisions, as it would on first use)."""
+        for name, part in (
+            ("controller registry", lambda: self.registry),
+            ("knowledge base", lambda: self.knowledge),
+            ("embedder", lambda: self.embedder),
+            ("LLM client", lambda: self.llm),
+            ("intent recognizer", lambda: self.recognizer),
+            ("calibration", lambda: self.calibration),
+            ("signals", lambda: self.signals),
+            ("keyword index", self.keyword_index),
+            ("semantic model", self.semantic_model),
+            ("controller services", lambda: self.services),
+        ):
+            try:
+                part()
+            except Exception as exc:  # a missing part degrades the brain; it must not stop it
+                log.warning("could not open the brain's %s: %s", name, exc)
+
+    # -- builders --------------------------------------------------------------------------
+    def _registry_version(self) -> str:
+        return self.registry.version
+
+    def _open_registry(self) -> ControllerRegistry:
+        from controllers.registry import ControllerRegistry
+
+        return ControllerRegistry.load(self.settings)
+
+    def _open_knowledge(self) -> KnowledgeSkill | None:
+        from knowledge import open_knowledge
+        from knowledge.store import StoreLockedError
+
+        try:
+            return open_knowledge(self.settings)
+        except StoreLockedError:
+            raise  # its message says what holds the store and what to do
+        except Exception as exc:  # decide without the KB rather than not at all
+            log.warning(
+                "knowledge base unavailable (%s: %s); deciding without it",
+                type(exc).__name__,
+                exc,
+            )
+            return None
+
+    def _open_llm(self) -> LLMClient | None:
+        from core.llm import LLMClient
+
+        return LLMClient.from_settings(self.settings.llm)
+
+    def _open_embedder(self) -> DenseEmbedder | None:
+        from core.text.embedder import get_dense_embedder
+
+        embedder = get_dense_embedder(self.settings)
+        if embedder is not None:
+            self._memory.embed = lambda texts: embedder.embed(texts)
+        return embedder
+
+    def _open_recognizer(self) -> IntentRecognizer:
+        from brain.intent import IntentRecognizer
+
+        return IntentRecognizer(self.llm, self.knowledge)
+
+    def _open_calibration(self) -> HomeCalibration:
+        from brain.training import shipped_calibration
+
+        return HomeCalibration(self.settings.home, shipped_calibration(self.settings))
+
+    def _open_services(self) -> ControllerServices:
+        from controllers.services import build_services
+
+        return build_services(self.settings, self.knowledge, self.llm)
+
+    def _fit_semantic(self) -> SemanticModel | None:
+        from brain.semantic import SemanticScorer
+        from brain.training import load_training
+
+        training = load_training(self.settings)
+        return SemanticScorer.fit(
+            self.view.controllers,
+            self.embedder,
+            cache_dir=self.settings.home / "models",
+            extra_examples=training.examples,
+            extra_negatives=training.negatives,
+            tune=self.settings.training.tune_encoder,
+        )

@@ -1,0 +1,144 @@
+"""Semantic signal (30%): how likely each controller is, by the fitted semantic model.
+
+The model (`brain.semantic.SemanticScorer`, fitted on the controllers' descriptions and
+examples) also says how likely it is that no controller should take the message, and declares
+it out of scope beyond a level the controllers' own examples almost never reach; that verdict
+travels with the reading for routing and the rationale.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Protocol
+
+import numpy as np
+
+from brain.signals.base import (
+    PartialTotal,
+    Signal,
+    SignalQuery,
+    SignalReading,
+    SignalSources,
+    level,
+)
+
+if TYPE_CHECKING:
+    from core.text.encoder_tail import EncoderTail
+
+log = logging.getLogger(__name__)
+
+
+class SemanticAnalysis(Protocol):
+    """What the model says about one text."""
+
+    @property
+    def scores(self) -> np.ndarray:
+        """0..1 per controller, aligned with the model's `names`."""
+        ...
+
+    @property
+    def out_of_scope(self) -> float:
+        """How sure the model is that no controller should take the text."""
+        ...
+
+    @property
+    def declared(self) -> bool:
+        """The model declares the text out of scope."""
+        ...
+
+
+class SemanticModel(Protocol):
+    """A semantic model fitted on one controller set (`brain.semantic.SemanticScorer`)."""
+
+    @property
+    def names(self) -> Sequence[str]:
+        """The controllers it was fitted on, in its score order."""
+        ...
+
+    @property
+    def tail(self) -> EncoderTail | None:
+        """The fine-tuned top of the encoder it reads texts through, if any."""
+        ...
+
+    def analyse(self, text: str) -> SemanticAnalysis: ...
+
+    def score(self, text: str) -> Mapping[str, float]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticVerdict:
+    """The model's out-of-scope verdict on the message."""
+
+    #: P(no controller should take it), when the model says.
+    out_of_scope: float | None = None
+    #: The model declares the message out of scope.
+    declared: bool = False
+
+
+@dataclass(slots=True)
+class SemanticReading:
+    """The semantic signal of one text and the model's out-of-scope verdict."""
+
+    values: np.ndarray
+    status: str
+    verdict: SemanticVerdict = SemanticVerdict()
+
+
+def semantic_signal(
+    model: SemanticModel | None, text: str, names: Sequence[str]
+) -> SemanticReading:
+    """Semantic signal of `text` for the controllers `names` (0 for the ones the model lacks)."""
+    values = np.zeros(len(names), dtype=np.float32)
+    if model is None:
+        return SemanticReading(values, "unavailable")
+    try:
+        if list(model.names) == list(names):
+            detail = model.analyse(text)
+            aligned = np.asarray(detail.scores, dtype=np.float32)
+            verdict = SemanticVerdict(float(detail.out_of_scope), bool(detail.declared))
+            return SemanticReading(np.clip(aligned, 0.0, 1.0), "ok", verdict)
+        scores = model.score(text)
+    except Exception as exc:  # a signal failing must not stop the decision
+        log.warning("semantic scoring failed: %s: %s", type(exc).__name__, exc)
+        return SemanticReading(values, f"failed: {type(exc).__name__}")
+    for index, name in enumerate(names):
+        values[index] = min(max(float(scores.get(name, 0.0)), 0.0), 1.0)
+    return SemanticReading(values, "ok")
+
+
+class SemanticSignal(Signal):
+    """The semantic model's probability of each controller; with the LLM, the one-sentence
+    intent it wrote is read too (the higher of the two counts)."""
+
+    name: ClassVar[str] = "semantic"
+    word: ClassVar[str] = "meaning"
+    calibrated: ClassVar[bool] = True
+    calibrated_margin: ClassVar[bool] = True
+    telling_order: ClassVar[int] = 30
+
+    def score(
+        self, query: SignalQuery, sources: SignalSources, partial: PartialTotal | None
+    ) -> SignalReading:
+        model = sources.semantic_model()
+        reading = semantic_signal(model, query.text, query.names)
+        values = reading.values
+        intent = query.intent
+        if intent.llm_status == "ok" and intent.description and intent.description != query.text:
+            described = semantic_signal(model, intent.description, query.names)
+            values = np.maximum(values, described.values)
+        return SignalReading(values, reading.status, reading.verdict)
+
+    def reasons(self, reading: SignalReading, index: int, controller: str) -> list[str]:
+        value = float(reading.values[index])
+        if value > 0:
+            return [f"semantic similarity {level(value)} ({value:.2f})"]
+        return []
+
+
+def verdict_of(reading: SignalReading | None) -> SemanticVerdict:
+    """The out-of-scope verdict a semantic reading carries (none without one)."""
+    if reading is None or not isinstance(reading.evidence, SemanticVerdict):
+        return SemanticVerdict()
+    return reading.evidence

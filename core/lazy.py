@@ -1,0 +1,57 @@
+"""Parts built once, on first use, safely from several threads.
+
+The brain opens its heavy parts (models, the knowledge base, the LLM client) only when a
+decision needs them, so `brain why` and `brain feedback` never load a model. `Lazy` is that
+pattern written once: a builder, a lock, and a value that is built at most once (or again when
+its key changes, for parts fitted on something that can change, like the controller set).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+_UNSET = object()
+
+
+class Lazy(Generic[T]):
+    """A value built by `build` on the first `get()`; later calls return the same value.
+
+    With `key`, the value is rebuilt whenever `key()` changes (checked on every `get()`).
+    The build runs under the part's own lock, so two threads never build it twice; a build that
+    raises leaves the part unbuilt (the next `get()` tries again).
+    """
+
+    def __init__(
+        self, build: Callable[[], T], *, key: Callable[[], Hashable] | None = None
+    ) -> None:
+        self._build = build
+        self._key = key
+        self._lock = threading.RLock()
+        #: (key it was built for, value), replaced as one object so readers see a matching pair.
+        self._slot: tuple[Hashable, object] = (None, _UNSET)
+
+    def get(self) -> T:
+        """The value, built now if it is not yet (or its key moved on)."""
+        key = self._key() if self._key is not None else None
+        built_for, value = self._slot
+        if value is _UNSET or key != built_for:
+            with self._lock:
+                built_for, value = self._slot
+                if value is _UNSET or key != built_for:
+                    value = self._build()
+                    self._slot = (key, value)
+        return value  # type: ignore[return-value]
+
+    @property
+    def built(self) -> bool:
+        """Has the value been built (without building it)?"""
+        return self._slot[1] is not _UNSET
+
+    def peek(self) -> T | None:
+        """The value if it has been built, else None; never builds."""
+        value = self._slot[1]
+        return None if value is _UNSET else value  # type: ignore[return-value]

@@ -75,7 +75,7 @@ def test_kill_9_loses_nothing_acknowledged(home: Path, seed: int) -> None:
             decision_id = row.get("decision") or row["feedback"]
             decision = brain.get_decision(decision_id)
             if "feedback" in row:
-                assert [f["controller"] for f in decision.feedback] == ["access"]
+                assert [f.controller for f in decision.feedback] == ["access"]
                 lesson_kinds = {
                     lesson["kind"] for lesson in lessons if lesson["decision_id"] == decision_id
                 }

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from core.config import Settings, StorageConfig
-from core.records import Decision
+from core.records import Decision, IntentResult
 from core.stores import Stores, open_stores
 
 BACKENDS = ("tinydb", "memory")
@@ -51,7 +51,7 @@ def make_decision() -> Callable[..., Decision]:
             "outcome": "routed",
             "escalate": False,
             "urgency": "low",
-            "intent": {},
+            "intent": IntentResult.from_dict({}, urgency="low", entities={}),
             "entities": {},
             "signals": {},
             "rationale": "",

@@ -9,7 +9,7 @@ import pytest
 
 from core.config import Settings
 from core.errors import UnknownDecision
-from core.records import Decision
+from core.records import Decision, ExecutionResult, FeedbackRecord
 from core.stores import ManifestEntry, MessageLink, Stores, open_stores
 
 # -- decisions and feedback --------------------------------------------------------------------
@@ -49,7 +49,7 @@ def test_update_replaces_a_decision_and_refuses_unknown_ones(
     decision = make_decision()
     stores.decisions.append(decision)
     decision.outcome = "clarify"
-    decision.result = {"parts": [{"controller": "incident", "output": "ok"}]}
+    decision.result = ExecutionResult(controller="incident", role="primary", ok=True, summary="ok")
     stores.decisions.update(decision)
     assert stores.decisions.get_many([decision.decision_id])[0].to_dict() == decision.to_dict()
     with pytest.raises(UnknownDecision):
@@ -66,9 +66,11 @@ def test_feedback_is_kept_with_its_decision_once(
     updated = stores.feedback.add_feedback(decision.decision_id, entry)
     again = stores.feedback.add_feedback(decision.decision_id, {**entry, "at": "t2"})
 
-    assert updated.feedback == [entry]
-    assert again.feedback == [entry]
-    assert stores.decisions.get_many([decision.decision_id])[0].feedback == [entry]
+    assert updated.feedback == [FeedbackRecord.from_dict(entry)]
+    assert again.feedback == [FeedbackRecord.from_dict(entry)]
+    assert stores.decisions.get_many([decision.decision_id])[0].feedback == [
+        FeedbackRecord.from_dict(entry)
+    ]
     with pytest.raises(UnknownDecision):
         stores.feedback.add_feedback("d-missing", entry)
 
@@ -87,7 +89,7 @@ def test_an_update_from_a_stale_copy_keeps_feedback_recorded_meanwhile(
 
     stored = stores.decisions.get_many([decision.decision_id])[0]
     assert stored.rationale == "re-explained"
-    assert stored.feedback == [entry]
+    assert stored.feedback == [FeedbackRecord.from_dict(entry)]
 
 
 def test_feedback_from_many_threads_is_all_kept(
@@ -105,7 +107,7 @@ def test_feedback_from_many_threads_is_all_kept(
     with ThreadPoolExecutor(max_workers=4) as pool:
         list(pool.map(give, range(20)))
     stored = stores.decisions.get_many([decision.decision_id])[0]
-    assert sorted(item["user"] for item in stored.feedback) == sorted(f"u{i}" for i in range(20))
+    assert sorted(item.user for item in stored.feedback) == sorted(f"u{i}" for i in range(20))
 
 
 def test_records_are_there_after_reopening(

@@ -29,7 +29,16 @@ def test_lines_left_by_a_crash_are_applied_and_a_torn_line_is_cut(
     stored = TinyDecisionStore(root)
     try:
         first, second = stored.get_many([kept.decision_id, later.decision_id])
-        assert first.feedback == [{"kind": "confirm", "user": "u1", "source": "t"}]
+        assert [item.to_dict() for item in first.feedback] == [
+            {
+                "kind": "confirm",
+                "controller": None,
+                "user": "u1",
+                "source": "t",
+                "at": "",
+                "persisted": [],
+            }
+        ]
         assert second.text == later.text
         assert stored.session_ids("C1:u1") == [kept.decision_id, later.decision_id]
         assert (root / "journal.jsonl").read_text(encoding="utf-8") == ""

@@ -20,7 +20,7 @@ WORKER = r"""
 import json, sys, time
 from pathlib import Path
 from core.config import Settings
-from core.records import Decision
+from core.records import Decision, IntentResult
 from core.stores import open_stores
 
 home, me, other, count = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -33,7 +33,8 @@ for index in range(count):
     decision = Decision(
         decision_id=f"d-{me}-{index:04d}", text=f"message {index} from {me}", user=me,
         channel="C", thread=None, controller="incident", supporting=[], confidence=0.5,
-        tier="verify", outcome="routed", escalate=False, urgency="low", intent={},
+        tier="verify", outcome="routed", escalate=False, urgency="low",
+        intent=IntentResult.from_dict({}, urgency="low", entities={}),
         entities={}, signals={}, rationale="",
     )
     stores.decisions.append(decision)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import asdict
 from typing import Any
 
 from tinydb import Query
@@ -52,8 +51,7 @@ def session_key_of(document: Mapping[str, Any]) -> str:
 
 def document_of(decision: Decision) -> dict[str, Any]:
     """The decision as a JSON-ready dict; one C-level pass instead of asdict's deep copy."""
-    values = {name: getattr(decision, name) for name in Decision.__dataclass_fields__}
-    values["dry_runs"] = [asdict(record) for record in decision.dry_runs]
+    values = decision.json_fields()
     result: dict[str, Any] = json.loads(json.dumps(values, ensure_ascii=False, default=str))
     return result
 

@@ -24,6 +24,10 @@ from core.stores.tinydb.storage import AtomicJSONStorage
 Record = dict[str, Any]
 
 
+#: Bytes of the journal's start remembered to tell one journal file's contents from the next.
+HEAD_BYTES = 256
+
+
 class Journal:
     """Records (JSON objects), one per line, in `path`."""
 
@@ -31,7 +35,9 @@ class Journal:
         self.path = path
         self.lock = store_lock(path)
         self._cache_guard = threading.Lock()
-        self._cache_key: tuple[int, int] | None = None  # (inode, bytes parsed)
+        #: (inode, bytes parsed, the file's first bytes): a cut that empties the file in place,
+        #: or a new file that reuses an inode, changes the head, so stale offsets are never used.
+        self._cache_key: tuple[int, int, bytes] | None = None
         self._cached: list[Record] = []
 
     def append(self, lines: list[str], *, sync: bool = True) -> None:
@@ -93,23 +99,26 @@ class Journal:
         """The journal's records, re-reading only what was appended since the last call."""
         with self._cache_guard:
             try:
-                stat = self.path.stat()
+                handle = open(self.path, "rb")  # noqa: SIM115 (closed below)
             except FileNotFoundError:
                 self._cache_key, self._cached = None, []
                 return []
-            parsed = 0
-            if self._cache_key is not None and self._cache_key[0] == stat.st_ino:
-                parsed = self._cache_key[1]
-            if stat.st_size < parsed or parsed == 0:
-                self._cached, parsed = [], 0
-            if stat.st_size > parsed:
-                with open(self.path, "rb") as handle:
+            with handle:
+                stat = os.fstat(handle.fileno())  # of the file read, even if replaced meanwhile
+                head = handle.read(HEAD_BYTES)
+                parsed = 0
+                key = self._cache_key
+                if key is not None and key[0] == stat.st_ino and head.startswith(key[2]):
+                    parsed = key[1]
+                if stat.st_size < parsed or parsed == 0:
+                    self._cached, parsed = [], 0
+                if stat.st_size > parsed:
                     handle.seek(parsed)
                     data = handle.read()
-                end = data.rfind(b"\n") + 1
-                self._cached = self._cached + _parse(data[:end])
-                parsed += end
-            self._cache_key = (stat.st_ino, parsed)
+                    end = data.rfind(b"\n") + 1
+                    self._cached = self._cached + _parse(data[:end])
+                    parsed += end
+            self._cache_key = (stat.st_ino, parsed, head[: min(parsed, HEAD_BYTES)])
             return list(self._cached)
 
 

@@ -39,17 +39,39 @@ async def _send(harness: Harness, text: str) -> dict[str, Any]:
     return event
 
 
-async def test_one_message_is_one_trip_into_the_brain(harness: Harness) -> None:
+async def test_a_message_a_click_and_brain_why_are_one_trip_each(harness: Harness) -> None:
     counting = _count_trips(harness)
     event = await _send(harness, ROUTED_TEXT)
     assert counting.trips == 1
-    reply = next(
-        c.params
-        for c in harness.fake.of("chat.postMessage")
+    index, reply = next(
+        (i, c)
+        for i, c in enumerate(harness.fake.of("chat.postMessage"))
         if c.params.get("thread_ts") == event["ts"]
     )
-    kinds = [b["type"] for b in reply["blocks"]]
-    assert kinds[:3] == ["section", "context", "actions"]  # drawn without a second trip
+    blocks = reply.params["blocks"]
+    assert [b["type"] for b in blocks[:3]] == ["section", "context", "actions"]
+    actions = blocks[2]
+    click = p.block_action(
+        user="UASKER01",
+        channel=event["channel"],
+        message={
+            "type": "message",
+            "ts": harness.fake.posted_ts[index],
+            "thread_ts": event["ts"],
+            "blocks": blocks,
+        },
+        action_id="brain_reroute",
+        block_id=actions["block_id"],
+        selected="access",
+    )
+    assert (await harness.click(click))[0] == 200
+    await harness.fake.wait_for("chat.update")
+    await harness.idle()
+    assert counting.trips == 2
+    await harness.command("/brain-why", "", user="UASKER01", channel=event["channel"])
+    await harness.fake.wait_for("response_url")
+    await harness.idle()
+    assert counting.trips == 3
 
 
 async def test_an_escalated_message_is_one_trip_too(harness: Harness) -> None:

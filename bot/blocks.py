@@ -1,7 +1,9 @@
 """Block Kit views, built with slack_sdk's models so Slack's limits are checked.
 
-Text that would pass a limit is shortened (with an ellipsis), never rejected. Text that comes
-from users or controllers is escaped, so it cannot ping `<!channel>` or forge a link.
+Every view is a pure function of its arguments: a `Reply` carries its labels, choices and
+rationale, so drawing a message never calls back into the brain. Text that would pass a limit
+is shortened (with an ellipsis), never rejected. Text that comes from users or controllers is
+escaped, so it cannot ping `<!channel>` or forge a link.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from slack_sdk.models.blocks import (
     StaticSelectElement,
 )
 
-from brain.conversation import NONE_OF_THESE, Choice, Conversation, Reply
+from brain.reply import NONE_OF_THESE, Choice, Reply
 
 SECTION_TEXT = SectionBlock.text_max_length  # 3000
 BUTTON_TEXT = ButtonElement.text_max_length  # 75
@@ -99,7 +101,16 @@ def fallback_text(text: str) -> str:
     return shorten(text, FALLBACK_TEXT)
 
 
-def reply_blocks(reply: Reply, conversation: Conversation) -> list[dict[str, Any]]:
+def message_blocks(reply: Reply) -> list[dict[str, Any]]:
+    """The blocks of any reply posted in a thread."""
+    if reply.kind == "explain":
+        return text_blocks(reply.text, code=True)
+    if reply.kind == "feedback" and reply.choices and reply.decision is not None:
+        return reroute_prompt_blocks(reply.decision.decision_id, reply.text, reply.choices)
+    return reply_blocks(reply)
+
+
+def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
     """The in-thread answer to a message: decision and result, rationale, and actions."""
     decision = reply.decision
     blocks: list[Block] = [_section(escape(reply.text))]
@@ -111,15 +122,14 @@ def reply_blocks(reply: Reply, conversation: Conversation) -> list[dict[str, Any
             for i, c in enumerate(reply.choices[:ACTIONS_ELEMENTS])
         ]
         blocks.append(ActionsBlock(block_id=BLOCK_CLARIFY + decision.decision_id, elements=buttons))
-        blocks.append(_context(escape(conversation.rationale(decision))))
+        blocks.append(_context(escape(reply.rationale)))
         return to_dicts(blocks)
-    blocks.append(_context(escape(conversation.rationale(decision, reply.controller))))
+    blocks.append(_context(escape(reply.rationale)))
     elements: list[Any] = []
-    if reply.controller is not None and reply.controller == decision.controller:
+    if reply.confirmable:
         elements.append(_button("Right", ACTION_CONFIRM, decision.decision_id, style="primary"))
-    others = conversation.controller_choices(exclude=reply.controller)
-    if others:
-        elements.append(_select("Route elsewhere", ACTION_REROUTE, others))
+    if reply.reroute_choices:
+        elements.append(_select("Route elsewhere", ACTION_REROUTE, reply.reroute_choices))
     if elements:
         blocks.append(
             ActionsBlock(block_id=BLOCK_DECISION + decision.decision_id, elements=elements)

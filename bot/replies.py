@@ -1,33 +1,25 @@
 """Turning a Slack message into a brain turn and posting the reply in its thread.
 
-Shared by the message, mention, action and reaction listeners. Blocking brain calls run in
-worker threads (`BotServices.in_brain`), never on the event loop; file writes are batched.
+Shared by the message, mention, action and reaction listeners. One Slack message is one trip
+into the brain (`BotServices.trip`, a worker thread, never the event loop): the turn returns a
+`Reply` complete with its labels, choices and rationale, so drawing it needs nothing else;
+file writes are batched.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks import escape, fallback_text, reply_blocks, reroute_prompt_blocks, text_blocks
+from bot.blocks import escape, fallback_text, message_blocks
 from bot.services import BotServices
 from bot.state import MessageLink
-from brain.conversation import Reply
+from brain.reply import Reply
 from core.records import Message
 
 log = logging.getLogger(__name__)
-
-
-def render(reply: Reply, services: BotServices) -> list[dict[str, Any]]:
-    """Blocks for any reply kind (reads the registry: call it via `services.in_brain`)."""
-    if reply.kind == "explain":
-        return text_blocks(reply.text, code=True)
-    if reply.kind == "feedback" and reply.choices and reply.decision is not None:
-        return reroute_prompt_blocks(reply.decision.decision_id, reply.text, reply.choices)
-    return reply_blocks(reply, services.conversation)
 
 
 async def post_reply(
@@ -45,7 +37,7 @@ async def post_reply(
         channel=channel,
         thread_ts=thread_ts,
         text=fallback_text(escape(reply.text)),
-        blocks=await services.in_brain(render, reply, services),
+        blocks=message_blocks(reply),
     )
     ts = str(posted["ts"])
     if reply.decision is not None:
@@ -67,10 +59,9 @@ async def answer_message(
 ) -> None:
     """One user message: ask the brain (via the conversation), reply in thread, escalate."""
     root = thread_ts or ts
-    await asyncio.to_thread(services.events.flush)
     message = Message(text=text, user=user, channel=channel, thread=root)
     try:
-        reply = await services.in_brain(services.conversation.handle, message, source="slack")
+        reply = await services.trip(services.conversation.handle, message, source="slack")
     except Exception:
         log.exception("the brain failed on a message in %s", channel)
         await client.chat_postMessage(
@@ -99,20 +90,13 @@ async def escalate(
     """Page on-call for an escalated decision and tell the asker what happened."""
     decision = reply.decision
     assert decision is not None
-    conversation = services.conversation
-    summary = await services.in_brain(
-        lambda: (
-            f"{conversation.headline(decision)} {conversation.rationale(decision)} "
-            f"· decision {decision.decision_id}"
-        )
-    )
     alert = await services.escalations.escalate(
         client,
         decision_id=decision.decision_id,
         asker=asker,
         text=decision.text,
         urgency=decision.urgency,
-        summary=summary,
+        summary=reply.summary,
         channel=channel,
         thread_ts=thread_ts,
     )

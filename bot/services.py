@@ -46,6 +46,20 @@ class BotServices:
             self.executor, functools.partial(function, *args, **kwargs)
         )
 
+    async def trip(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """One trip into the brain for one Slack message, click or reaction.
+
+        The events claimed so far are written to disk first, in the same worker call, so the
+        answer is never sent before the claim that stops a retry from answering twice is
+        durable; the returned `Reply` holds all that drawing it needs.
+        """
+
+        def flushed_then_called() -> T:
+            self.events.flush()
+            return function(*args, **kwargs)
+
+        return await self.in_brain(flushed_then_called)
+
     @classmethod
     def create(cls, brain: BrainAPI, settings: Settings) -> BotServices:
         """Open the adapter's stores (Slack ledger, message links, alerts) of the home."""

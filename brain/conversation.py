@@ -13,16 +13,31 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
-from brain.signals.registry import signal_words
+from brain.reply import (
+    NONE_OF_THESE,
+    Choice,
+    Reply,
+    ReplyKind,
+    decision_reply,
+    label_of,
+    other_controllers,
+    render_decision,
+)
 from core.errors import UnknownDecision
-from core.records import Decision, ExecutionResult, FeedbackKind, Message
+from core.records import Decision, FeedbackKind, Message
 
-ReplyKind = Literal["answer", "clarify", "fallback", "feedback", "explain", "help", "error"]
+__all__ = [
+    "HELP_TEXT",
+    "NONE_OF_THESE",
+    "BrainAPI",
+    "Choice",
+    "Conversation",
+    "Reply",
+    "ReplyKind",
+]
 
-#: Value of the "none of these" choice of a clarification.
-NONE_OF_THESE = "__none__"
 #: How many earlier turns of one session are passed to the brain as history.
 HISTORY_TURNS = 10
 #: How many sessions are kept in memory (least recently used ones are forgotten).
@@ -83,34 +98,6 @@ class BrainAPI(Protocol):
     def explain(self, decision_id: str) -> dict[str, Any]: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One answer the user can pick: `value` is sent back, `label` is shown."""
-
-    value: str
-    label: str
-
-
-@dataclass(slots=True)
-class Reply:
-    """What a surface renders for one turn."""
-
-    kind: ReplyKind
-    text: str
-    decision: Decision | None = None
-    choices: list[Choice] = field(default_factory=list)
-    #: The decision was made by this turn (not an earlier decision revisited).
-    fresh: bool = False
-    #: The controller whose answer this reply shows (differs from the decision's after a
-    #: correction or a clarification answer).
-    controller: str | None = None
-
-    @property
-    def escalate(self) -> bool:
-        """The decision asks for on-call escalation."""
-        return bool(self.decision and self.decision.escalate)
-
-
 @dataclass(slots=True)
 class _Session:
     history: deque[str] = field(default_factory=lambda: deque(maxlen=HISTORY_TURNS))
@@ -139,13 +126,11 @@ class Conversation:
 
     def label(self, controller: str | None) -> str:
         """The human-readable label of one controller (its name when unknown)."""
-        if controller is None:
-            return "no controller"
-        return self.labels().get(controller, controller)
+        return label_of(self.labels(), controller)
 
     def controller_choices(self, exclude: str | None = None) -> list[Choice]:
         """Every controller as a choice, for "route elsewhere"."""
-        return [Choice(name, label) for name, label in self.labels().items() if name != exclude]
+        return other_controllers(self.labels(), exclude)
 
     # -- sessions ------------------------------------------------------------------------------
 
@@ -229,21 +214,24 @@ class Conversation:
                     session.pending_choices = []
         if value == NONE_OF_THESE:
             decision = self.brain.feedback(decision_id, "reject", user=user, source="clarify")
-            return Reply(
+            return decision_reply(
                 "feedback",
                 "Understood: none of those fit. I recorded that and did not route the message; "
                 "please rephrase it or name the team that should take it.",
                 decision,
+                self.labels(),
             )
         return self.reroute(decision_id, value, user=user)
 
     def confirm(self, decision_id: str, *, user: str, source: str) -> Reply:
         """The user says the routing was right."""
         decision = self.brain.feedback(decision_id, "confirm", user=user, source=source)
-        return Reply(
+        labels = self.labels()
+        return decision_reply(
             "feedback",
-            f"Thanks, recorded that {self.label(decision.controller)} was right.",
+            f"Thanks, recorded that {label_of(labels, decision.controller)} was right.",
             decision,
+            labels,
         )
 
     def reject(
@@ -254,26 +242,29 @@ class Conversation:
         With a session, the next turn may answer with a number or a name (like a clarification).
         """
         decision = self.brain.feedback(decision_id, "reject", user=user, source=source)
-        choices = self.controller_choices(exclude=decision.controller)
+        labels = self.labels()
+        choices = other_controllers(labels, exclude=decision.controller)
         if session_key is not None:
             session = self._session(session_key)
             with self._lock:
                 session.pending = decision_id
                 session.pending_choices = list(choices)
-        return Reply(
+        return decision_reply(
             "feedback",
-            f"Recorded that {self.label(decision.controller)} was wrong. Where should it go?",
+            f"Recorded that {label_of(labels, decision.controller)} was wrong. Where should it go?",
             decision,
-            choices,
+            labels,
+            choices=choices,
         )
 
     def reroute(self, decision_id: str, controller: str, *, user: str) -> Reply:
         """Correct the routing: run `controller` on the stored message (feedback "correct")."""
-        if controller not in self.labels():
-            known = ", ".join(self.labels())
+        labels = self.labels()
+        if controller not in labels:
+            known = ", ".join(labels)
             return Reply("error", f"Unknown controller {controller!r}. Known: {known}.")
         decision = self.brain.route_to(decision_id, controller, user)
-        return self.render(decision, controller=controller)
+        return render_decision(decision, labels, controller)
 
     def why(self, decision_id: str) -> Reply:
         """The full explanation of one decision."""
@@ -288,60 +279,8 @@ class Conversation:
     # -- rendering -----------------------------------------------------------------------------
 
     def render(self, decision: Decision, controller: str | None = None) -> Reply:
-        """Plain text and choices for a decision (surfaces add their own formatting).
-
-        With `controller`, the decision was re-routed there by the user: show its answer.
-        """
-        if controller is not None:
-            lines = [f"Rerouted to {self.label(controller)}."]
-            lines.extend(self._result_lines(decision.result))
-            return Reply("answer", "\n".join(lines), decision, controller=controller)
-        if decision.outcome == "clarify" and decision.candidates:
-            choices = [Choice(c, self.label(c)) for c in decision.candidates]
-            choices.append(Choice(NONE_OF_THESE, "None of these"))
-            question = decision.clarification or "I am not sure who should take this. Is it…"
-            return Reply("clarify", question, decision, choices)
-        if decision.controller is None:
-            text = "I could not find a controller for this message."
-            if decision.result and decision.result.summary:
-                text = decision.result.summary
-            return Reply("fallback", text, decision)
-        lines = [self.headline(decision), *self._result_lines(decision.result)]
-        return Reply("answer", "\n".join(lines), decision, controller=decision.controller)
-
-    @staticmethod
-    def _result_lines(result: ExecutionResult | None) -> list[str]:
-        if result is None:
-            return []
-        return [text for text in (result.summary, result.details) if text]
-
-    def headline(self, decision: Decision) -> str:
-        """One line: who takes the message."""
-        name = self.label(decision.controller)
-        if decision.supporting:
-            helpers = ", ".join(self.label(s) for s in decision.supporting)
-            return f"Routed to {name} (with {helpers})."
-        return f"Routed to {name}."
-
-    def rationale(self, decision: Decision, controller: str | None = None, top: int = 3) -> str:
-        """Confidence, tier and the strongest signals (of `controller`), in plain words."""
-        chosen = controller or decision.controller
-        if chosen and chosen != decision.controller:
-            parts = [f"chosen by a person (the brain had {self.label(decision.controller)})"]
-        else:
-            parts = [f"confidence {decision.confidence:.2f}", f"{decision.tier} path"]
-        scores = decision.signals.get(chosen or "")
-        words = signal_words()
-        ranked = sorted(
-            ((words[k], v) for k, v in (scores.signals.items() if scores else ()) if k in words),
-            key=lambda item: item[1],
-            reverse=True,
-        )
-        if ranked:
-            parts.append("top signals: " + ", ".join(f"{w} {v:.2f}" for w, v in ranked[:top]))
-        if decision.urgency in ("high", "critical"):
-            parts.append(f"urgency {decision.urgency}")
-        return " · ".join(parts)
+        """The complete reply for a decision (with `controller`: re-routed there by a person)."""
+        return render_decision(decision, self.labels(), controller)
 
     # -- commands ------------------------------------------------------------------------------
 

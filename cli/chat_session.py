@@ -1,17 +1,21 @@
-"""The terminal rendering of a `Conversation`: numbered choices, plain text, no Slack."""
+"""The terminal rendering of a `Conversation`: numbered choices, plain text, no Slack.
+
+Drawn from the `Reply` alone, like the Slack blocks, so both surfaces show the same record.
+"""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
 
-from brain.conversation import HELP_TEXT, Conversation, Reply
+from brain.conversation import HELP_TEXT, Conversation
+from brain.reply import Reply
 from core.records import Message
 
 QUIT = frozenset({"/quit", "/exit", "/q"})
 
 
-def render(reply: Reply, conversation: Conversation) -> str:
+def render(reply: Reply) -> str:
     """A reply as terminal text."""
     lines = [reply.text if reply.kind != "error" else f"! {reply.text}"]
     decision = reply.decision
@@ -21,7 +25,7 @@ def render(reply: Reply, conversation: Conversation) -> str:
             lines.append(f"  {number}. {choice.label}{name}")
         lines.append("  (answer with a number or a controller name)")
     if decision is not None and reply.kind in ("answer", "clarify", "fallback"):
-        lines.append(f"  ({conversation.rationale(decision)})")
+        lines.append(f"  ({reply.rationale})")
         if reply.escalate:
             lines.append(
                 f"  ESCALATED: urgency {decision.urgency}; in Slack on-call would be paged now."
@@ -55,7 +59,7 @@ def chat_loop(
                 reply = conversation.handle(message, source="chat")
             except Exception as exc:  # one bad turn must not end the conversation
                 reply = Reply("error", f"{type(exc).__name__}: {exc}")
-            write(render(reply, conversation) if reply.kind != "help" else HELP_TEXT)
+            write(render(reply) if reply.kind != "help" else HELP_TEXT)
         if prompt:
             sys.stdout.write(prompt)
             sys.stdout.flush()

@@ -1,13 +1,13 @@
 """Button and select clicks on the bot's replies: Right, Route elsewhere, clarification answers.
 
 Each click is acknowledged at once; the feedback is recorded through the conversation (the
-brain's feedback API) and the clicked message is updated so it cannot be clicked twice.
+brain's feedback API) in one trip into the brain, and the clicked message is updated (from the
+returned reply alone) so it cannot be clicked twice.
 Anyone who can see the message may click; the feedback is recorded with the clicker's id.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -27,7 +27,7 @@ from bot.blocks import (
 )
 from bot.replies import post_reply
 from bot.services import BotServices
-from brain.conversation import Reply
+from brain.reply import Reply
 
 
 class Click:
@@ -98,8 +98,7 @@ async def _resolve(client: AsyncWebClient, click: Click, note: str) -> None:
 async def _confirm(
     services: BotServices, client: AsyncWebClient, click: Click, decision_id: str
 ) -> None:
-    await asyncio.to_thread(services.events.flush)
-    await services.in_brain(
+    await services.trip(
         services.conversation.confirm, decision_id, user=click.user, source="slack-button"
     )
     await _resolve(client, click, f"✅ confirmed by <@{click.user}>")
@@ -108,10 +107,9 @@ async def _confirm(
 async def _reroute(
     services: BotServices, client: AsyncWebClient, click: Click, decision_id: str
 ) -> None:
-    await asyncio.to_thread(services.events.flush)
     conversation = services.conversation
-    reply = await services.in_brain(conversation.reroute, decision_id, click.value, user=click.user)
-    label = await services.in_brain(conversation.label, click.value)
+    reply = await services.trip(conversation.reroute, decision_id, click.value, user=click.user)
+    label = reply.controller_label or click.value
     await _resolve(client, click, f"↪ rerouted to {label} by <@{click.user}>")
     await _post(services, client, click, reply, decision_id)
 
@@ -119,17 +117,15 @@ async def _reroute(
 async def _clarify(
     services: BotServices, client: AsyncWebClient, click: Click, decision_id: str
 ) -> None:
-    await asyncio.to_thread(services.events.flush)
     conversation = services.conversation
-    reply = await services.in_brain(
+    reply = await services.trip(
         conversation.answer_clarification,
         decision_id,
         click.value,
         user=click.user,
         session_key=f"{click.channel}:{click.thread_ts}",
     )
-    label = await services.in_brain(conversation.label, click.value)
-    note = clarify_note(click.value, label, click.user)
+    note = clarify_note(click.value, reply.controller_label or click.value, click.user)
     await _resolve(client, click, note)
     await _post(services, client, click, reply, decision_id)
 

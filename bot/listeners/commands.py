@@ -1,4 +1,7 @@
-"""`/brain-why [message link | decision id]`: an ephemeral explanation of a decision."""
+"""`/brain-why [message link | decision id]`: an ephemeral explanation of a decision.
+
+Finding the decision and explaining it are one trip into the brain.
+"""
 
 from __future__ import annotations
 
@@ -10,19 +13,20 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import fallback_text, text_blocks
 from bot.services import BotServices
+from brain.reply import Reply
 
 COMMAND = "/brain-why"
 #: https://team.slack.com/archives/C123ABC/p1700000000123456(?thread_ts=...)
 PERMALINK = re.compile(r"/archives/([A-Z0-9]+)/p(\d{10})(\d{6})")
 
 
-async def resolve_target(
+def resolve_target(
     services: BotServices, argument: str, *, user: str, channel: str
 ) -> tuple[str | None, str]:
-    """(decision id, "") or (None, why not) for the command's argument."""
+    """(decision id, "") or (None, why not) for the command's argument (blocking)."""
     argument = argument.strip().strip("<>").split("|", 1)[0]
     if not argument:
-        last = await services.in_brain(services.brain.last_decision, user, channel)
+        last = services.brain.last_decision(user, channel)
         if last is None:
             return None, "You have no decision in this channel yet. Pass a message link or id."
         return last.decision_id, ""
@@ -33,6 +37,14 @@ async def resolve_target(
             return None, "I did not route that message, so there is nothing to explain."
         return found.decision_id, ""
     return argument, ""
+
+
+def explain(services: BotServices, argument: str, *, user: str, channel: str) -> Reply:
+    """The explanation of the decision the argument names, or why there is none (blocking)."""
+    decision_id, problem = resolve_target(services, argument, user=user, channel=channel)
+    if decision_id is None:
+        return Reply("error", problem)
+    return services.conversation.why(decision_id)
 
 
 def register(app: AsyncApp, services: BotServices) -> None:
@@ -51,15 +63,11 @@ async def _explain(
 ) -> None:
     user = str(command.get("user_id") or "")
     channel = str(command.get("channel_id") or "")
-    decision_id, problem = await resolve_target(
-        services, str(command.get("text") or ""), user=user, channel=channel
+    reply = await services.trip(
+        explain, services, str(command.get("text") or ""), user=user, channel=channel
     )
-    if decision_id is None:
-        text, blocks = problem, None
-    else:
-        reply = await services.in_brain(services.conversation.why, decision_id)
-        text = reply.text
-        blocks = text_blocks(reply.text, code=True) if reply.kind == "explain" else None
+    text = reply.text
+    blocks = text_blocks(reply.text, code=True) if reply.kind == "explain" else None
     if command.get("response_url"):
         await respond(
             text=fallback_text(text),

@@ -6,7 +6,6 @@ others often react with 👍 to mean "me too"). Buttons are the way for others t
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
@@ -59,14 +58,13 @@ async def _feedback(
     link = services.links.get(channel, ts)
     if link is None or link.role not in FEEDBACK_ROLES or link.asker != user:
         return
-    await asyncio.to_thread(services.events.flush)
     conversation = services.conversation
     if confirm:
-        await services.in_brain(
+        await services.trip(
             conversation.confirm, link.decision_id, user=user, source="slack-reaction"
         )
         return
-    reply = await services.in_brain(
+    reply = await services.trip(
         conversation.reject,
         link.decision_id,
         user=user,

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from brain.evaluation import _folds, mine_keywords
+from brain.eval_controllers import mine_keywords
+from brain.evaluation import _folds
 from brain.labelled import LabelledRow
 
 SEMANTIC_WEIGHT = 0.2

@@ -24,7 +24,8 @@ from brain.chain.understand import STORED_TEXT_CAP, clean_text, new_decision_id,
 from brain.decision_log import DecisionLog
 from brain.feedback import FeedbackService
 from brain.lookups import DecisionLookups
-from brain.memory import MemoryRing, MemoryStore, session_key_of
+from brain.memory import MemoryStore
+from brain.memory_ring import MemoryRing, session_key_of
 from brain.parts import SCORING_TEXT_CAP, BrainParts
 from brain.routing import Router
 from brain.signals.session import SessionCache

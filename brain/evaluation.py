@@ -23,16 +23,14 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import os
-import re
 import shutil
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,18 +38,18 @@ import numpy as np
 
 from brain.calibration import (
     Calibrator,
-    expected_calibration_error,
-    reliability_table,
     rival_margin,
     top_two,
 )
+from brain.eval_controllers import controllers_from_rows
+from brain.eval_metrics import Outcome, summarise
 from brain.labelled import LabelledRow
 from brain.signals.registry import available_signals
 from core.config import Settings, load_settings
+from core.errors import EvalError
 
 if TYPE_CHECKING:
     from brain.engine import Brain
-    from controllers.declarative import DeclarativeController
     from core.records import Decision
 
 log = logging.getLogger(__name__)
@@ -61,175 +59,10 @@ PRIME_BATCH = 512
 #: Above this many training rows, calibration uses one held-out fold instead of all five.
 SINGLE_FOLD_ABOVE = 2000
 FOLDS = 5
-#: Keywords mined per label: at most this many, each in >= MIN_SHARE of the label's examples
-#: and with >= MIN_PURITY of its occurrences in that label. Broad on purpose: the engine treats
-#: a message with no keyword hit at all as vague (never routed), so nearly every in-scope message
-#: must hit some keyword (98% of CLINC val); which controller wins is the other signals' job.
-MAX_KEYWORDS = 30
-MIN_SHARE = 0.02
-MIN_PURITY = 0.1
 #: Environment variables not carried into a throwaway home (it must stay local and empty).
 _NOT_INHERITED = ("BRAIN_HOME", "BRAIN_CONFIG", "BRAIN_QDRANT_URL", "BRAIN_QDRANT_API_KEY")
-_WORD = re.compile(r"[a-z0-9]+(?:[._+#'-][a-z0-9]+)*")
-_STOPWORDS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "to",
-        "of",
-        "in",
-        "on",
-        "for",
-        "is",
-        "are",
-        "was",
-        "be",
-        "i",
-        "me",
-        "my",
-        "you",
-        "your",
-        "it",
-        "its",
-        "this",
-        "that",
-        "what",
-        "how",
-        "can",
-        "could",
-        "would",
-        "should",
-        "will",
-        "do",
-        "does",
-        "did",
-        "please",
-        "tell",
-        "with",
-        "from",
-        "at",
-        "by",
-        "about",
-        "have",
-        "has",
-        "not",
-        "any",
-        "there",
-        "their",
-        "them",
-        "they",
-        "we",
-        "our",
-        "us",
-    ]
-)
 
 
-class EvalError(Exception):
-    """The evaluation cannot run as asked; the message says what to fix."""
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What the brain decided for one row."""
-
-    row: LabelledRow
-    controller: str | None
-    confidence: float
-    tier: str
-    outcome: str
-    escalate: bool
-    latency_ms: float
-    llm_calls: int
-    features: dict[str, float] = field(default_factory=dict)
-    top: str | None = None
-
-    @property
-    def right(self) -> bool:
-        """In scope: routed to the label; out of scope: not routed."""
-        return self.controller == self.row.label
-
-    @property
-    def top_right(self) -> bool:
-        """Was the best-ranked candidate (routed or not) the right controller?"""
-        return self.row.label is not None and self.top == self.row.label
-
-
-# -- controllers from labels -------------------------------------------------------------
-def controller_name(label: str, taken: set[str]) -> str:
-    """A valid lower_snake controller name for a label (unique among `taken`)."""
-    base = re.sub(r"[^a-z0-9_]+", "_", label.lower()).strip("_") or "label"
-    if not base[0].isalpha():
-        base = "c_" + base
-    base = base[:60]
-    name, suffix = base, 2
-    while name in taken:
-        name, suffix = f"{base[:56]}_{suffix}", suffix + 1
-    taken.add(name)
-    return name
-
-
-def mine_keywords(examples: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
-    """Words frequent in one label's examples and rare in the others' (its keywords)."""
-    per_label: dict[str, Counter[str]] = {}
-    overall: Counter[str] = Counter()
-    for label, texts in examples.items():
-        counts: Counter[str] = Counter()
-        for text in texts:
-            counts.update(
-                {w for w in _WORD.findall(text.lower()) if len(w) > 2 and w not in _STOPWORDS}
-            )
-        per_label[label] = counts
-        overall.update(counts)
-    mined: dict[str, list[str]] = {}
-    for label, counts in per_label.items():
-        needed = max(2, math.ceil(MIN_SHARE * len(examples[label])))
-        ranked = sorted(
-            (
-                (count / overall[word], count, word)
-                for word, count in counts.items()
-                if count >= needed and count / overall[word] >= MIN_PURITY
-            ),
-            reverse=True,
-        )
-        mined[label] = [word for _, _, word in ranked[:MAX_KEYWORDS]]
-    return mined
-
-
-def controllers_from_rows(
-    rows: Sequence[LabelledRow],
-) -> tuple[list[DeclarativeController], dict[str, str]]:
-    """One declarative controller per in-scope label, and label -> controller name."""
-    from controllers.declarative import DeclarativeController
-
-    examples: dict[str, list[str]] = defaultdict(list)
-    for row in rows:
-        if row.label is not None:
-            examples[row.label].append(row.text)
-    if len(examples) < 2:
-        raise EvalError("--train needs at least two in-scope labels")
-    keywords = mine_keywords(examples)
-    taken: set[str] = set()
-    names = {label: controller_name(label, taken) for label in sorted(examples)}
-    controllers = [
-        DeclarativeController(
-            name=names[label],
-            label=label,
-            description=re.sub(r"[_\-./]+", " ", label).strip(),
-            keywords=keywords[label],
-            examples=examples[label],
-            handler="none",
-            origin="eval",
-        )
-        for label in sorted(examples)
-    ]
-    return controllers, names
-
-
-# -- running the brain -------------------------------------------------------------------
 def throwaway_settings(home: Path) -> Settings:
     """Settings of a temp home: local, empty KB, no sample ingest, same embedder and LLM."""
     from core.text.embedder import encoder_cache_dir
@@ -363,67 +196,6 @@ def _folds(rows: Sequence[LabelledRow]) -> list[tuple[list[LabelledRow], list[La
         )
         for fold in used
     ]
-
-
-# -- metrics -----------------------------------------------------------------------------
-def _percentile(values: Sequence[float], q: float) -> float:
-    return round(float(np.percentile(values, q)), 2) if values else 0.0
-
-
-def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
-    """The `brain eval --json` report of decided rows."""
-    inscope = [o for o in outcomes if o.row.label is not None]
-    oos = [o for o in outcomes if o.row.label is None]
-    not_routed = [o for o in outcomes if o.controller is None]
-    detected = sum(1 for o in oos if o.controller is None)
-    # "Declared": the brain said the message is outside what it handles (outcome fallback), as
-    # opposed to asking back which controller was meant (clarify), which is also not routed.
-    declared = [o for o in outcomes if o.outcome == "fallback"]
-    declared_oos = sum(1 for o in declared if o.row.label is None)
-    routed = [o for o in outcomes if o.controller is not None]
-    confident = [o for o in routed if o.confidence >= 0.8]
-    tiers = Counter(o.tier for o in outcomes)
-    by_tier: dict[str, dict[str, float]] = {}
-    for tier in sorted(tiers):
-        values = [o.latency_ms for o in outcomes if o.tier == tier]
-        by_tier[tier] = {"p50": _percentile(values, 50), "p99": _percentile(values, 99)}
-    latencies = [o.latency_ms for o in outcomes]
-    return {
-        "n": len(outcomes),
-        "in_scope": len(inscope),
-        "out_of_scope": len(oos),
-        "in_scope_accuracy": round(sum(o.right for o in inscope) / len(inscope), 4)
-        if inscope
-        else None,
-        "oos_recall": round(detected / len(oos), 4) if oos else None,
-        "oos_precision": round(detected / len(not_routed), 4) if not_routed else None,
-        "declared_oos_recall": round(declared_oos / len(oos), 4) if oos else None,
-        "declared_oos_precision": round(declared_oos / len(declared), 4) if declared else None,
-        "in_scope_asked_back": sum(1 for o in inscope if o.outcome == "clarify"),
-        "accuracy": round(sum(o.right for o in outcomes) / len(outcomes), 4) if outcomes else None,
-        "tiers": dict(tiers),
-        "outcomes": dict(Counter(o.outcome for o in outcomes)),
-        "escalated": sum(o.escalate for o in outcomes),
-        "latency_ms": {
-            "p50": _percentile(latencies, 50),
-            "p99": _percentile(latencies, 99),
-            "by_tier": by_tier,
-        },
-        "llm_calls": sum(o.llm_calls for o in outcomes),
-        "routed": len(routed),
-        "routed_accuracy": round(sum(o.right for o in routed) / len(routed), 4) if routed else None,
-        "routed_at_0_8": len(confident),
-        "routed_at_0_8_accuracy": round(sum(o.right for o in confident) / len(confident), 4)
-        if confident
-        else None,
-        "reliability": [
-            asdict(b)
-            for b in reliability_table([o.confidence for o in routed], [o.right for o in routed])
-        ],
-        "ece": expected_calibration_error(
-            [o.confidence for o in routed], [o.right for o in routed]
-        ),
-    }
 
 
 # -- the whole evaluation ----------------------------------------------------------------

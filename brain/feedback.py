@@ -16,7 +16,7 @@ from typing import cast
 import numpy as np
 
 from brain.decision_log import DecisionLog
-from brain.memory import MemoryRing
+from brain.memory_ring import MemoryRing
 from core.errors import InvalidFeedback, UnknownController
 from core.records import FEEDBACK_KINDS, Decision, FeedbackKind, FeedbackRecord
 

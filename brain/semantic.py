@@ -46,6 +46,10 @@ the nearest-example cosines are taken in the character TF-IDF space: lower quali
 
 Fitted scorers are cached on disk (`cache_dir/semantic-<key>.joblib`, the key hashing the
 controllers' texts, the negatives and the embedder kind), so `brain ask` never refits.
+
+Why one file past the usual size: the fit, its on-disk cache and the query path share the
+feature views, the expert weights and the out-of-scope model's out-of-fold features, which must
+be computed the same way at fit and at query time; split apart, the two halves drift.
 """
 
 from __future__ import annotations

@@ -36,3 +36,7 @@ class InvalidFeedback(BrainError, ValueError):
 
 class StorageError(Exception):
     """A record store could not be read or written; the message names the file."""
+
+
+class EvalError(BrainError):
+    """The evaluation cannot run as asked; the message says what to fix."""

@@ -15,7 +15,7 @@ from core.records import Decision
 
 if TYPE_CHECKING:
     from brain.decision_log import DecisionLog
-    from brain.memory import MemoryRing
+    from brain.memory_ring import MemoryRing
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,8 @@ from core.records import DryRunRecord, IntentResult
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
     from brain.chain.understand import Understanding
-    from brain.memory import MemoryMatch, MemoryRing
+    from brain.memory import MemoryMatch
+    from brain.memory_ring import MemoryRing
     from brain.parts import RegistryView
 
 #: A correction on a message at least this similar makes routing try the corrected controller.

@@ -14,7 +14,7 @@ from bot.blocks import (
 )
 from brain.reply import NONE_OF_THESE, Choice, Reply, render_decision
 from cli.chat_session import render
-from core.records import Decision, IntentResult
+from core.records import Decision, IntentResult, SignalScores
 
 #: Labels no registry has: if they show up, they came from the record.
 LABELS = {"payroll": "Payroll team", "facilities": "Facilities <desk>", "badge": "Badge office"}
@@ -133,7 +133,11 @@ def test_the_reply_of_a_decision_carries_labels_choices_and_rationale() -> None:
     decision = _decision(
         supporting=["badge"],
         urgency="high",
-        signals={"payroll": {"keyword": 0.8, "semantic": 0.6, "memory": 0.1, "total": 0.7}},
+        signals={
+            "payroll": SignalScores(
+                signals={"keyword": 0.8, "semantic": 0.6, "memory": 0.1}, total=0.7
+            )
+        },
     )
     reply = render_decision(decision, LABELS)
     assert reply.headline == "Routed to Payroll team (with Badge office)."

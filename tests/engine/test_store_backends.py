@@ -19,7 +19,7 @@ def test_the_brain_decides_and_learns_on_the_memory_backend(
         brain.feedback(decision.decision_id, "correct", controller="access", user="u1")
     with Brain.open() as again:  # same process, same home: the same memory
         stored = again.get_decision(decision.decision_id)
-        assert [f["controller"] for f in stored.feedback] == ["access"]
+        assert [f.controller for f in stored.feedback] == ["access"]
         assert any(entry.decision_id == decision.decision_id for entry in again.memory.entries())
     assert not (home / "decisions").exists()
     assert not (home / "memory").exists()

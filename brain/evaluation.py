@@ -47,6 +47,7 @@ from brain.labelled import LabelledRow
 from brain.signals.registry import available_signals
 from core.config import Settings, load_settings
 from core.errors import EvalError
+from core.files import copy_tree
 
 if TYPE_CHECKING:
     from brain.engine import Brain
@@ -315,6 +316,6 @@ def _evaluate_home(
 def _copy_home(home: Path, target: Path) -> Path:
     """A scratch copy of a brain home without its decision log."""
     if home.is_dir():
-        shutil.copytree(home, target, ignore=shutil.ignore_patterns("decisions", "*.lock"))
+        copy_tree(home, target, ignore=shutil.ignore_patterns("decisions", "*.lock"))
     target.mkdir(parents=True, exist_ok=True)
     return target

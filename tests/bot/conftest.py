@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from bot.app import SlackBot, build_bot
 from bot.server import EVENTS_PATH, http_app
 from brain.engine import Brain
 from core.config import load_settings
+from core.files import copy_tree
 from core.records import Message
 from tests.bot import slack_payloads as p
 from tests.fakes.slack_api import FakeSlackAPI
@@ -164,7 +164,7 @@ def brain_template(tmp_path_factory: pytest.TempPathFactory, fitted_home: Path) 
     """The run's fitted home after one warm-up answer, built once per test process; each test
     copies it into its own BRAIN_HOME."""
     home = tmp_path_factory.mktemp("bot-brain-template") / "home"
-    shutil.copytree(fitted_home, home)
+    copy_tree(fitted_home, home)
     settings = load_settings({"BRAIN_HOME": str(home)})
     brain = Brain.open(settings)
     try:
@@ -180,7 +180,7 @@ def brain_factory(brain_template: Path) -> Callable[[], Brain]:
 
     def prepare(home: Path) -> None:
         if not home.exists():
-            shutil.copytree(brain_template, home)
+            copy_tree(brain_template, home)
 
     def open_brain() -> Brain:
         settings = load_settings()

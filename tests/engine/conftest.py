@@ -6,7 +6,6 @@ gets its own BRAIN_HOME (a copy), so tests share no state.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,13 +13,14 @@ from typing import Any
 import pytest
 
 from brain.engine import Brain, new_decision_id
+from core.files import copy_tree
 from core.records import Decision, IntentResult
 
 
 @pytest.fixture
 def home(isolated_env: Path, fitted_home: Path) -> Path:
     """This test's BRAIN_HOME, a copy of the run's fitted home."""
-    shutil.copytree(fitted_home, isolated_env, dirs_exist_ok=True)
+    copy_tree(fitted_home, isolated_env, dirs_exist_ok=True)
     return isolated_env
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from core.files import copy_tree
 
 #: Libraries that cost seconds to import.
 ML = ("torch", "transformers", "sentence_transformers", "onnxruntime", "sklearn")
@@ -54,7 +55,7 @@ def decided(
     """A copy of the fitted home holding one decision made by `brain ask`: the home, the
     decision id, and what that `brain ask` imported."""
     home = tmp_path_factory.mktemp("imports") / "home"
-    shutil.copytree(fitted_home, home)
+    copy_tree(fitted_home, home)
     out, loaded = _run(home, "ask", "VPN error 691 since this morning", "--json")
     return home, json.loads(out)["decision_id"], loaded
 

@@ -14,32 +14,24 @@ from bot.blocks import (
 )
 from brain.reply import NONE_OF_THESE, Choice, Reply, render_decision
 from cli.chat_session import render
-from core.records import Decision, IntentResult, SignalScores
+from core.records import Decision, SignalScores
+from tests.records import make_decision
 
 #: Labels no registry has: if they show up, they came from the record.
 LABELS = {"payroll": "Payroll team", "facilities": "Facilities <desk>", "badge": "Badge office"}
 
 
 def _decision(**fields: Any) -> Decision:
-    values: dict[str, Any] = {
+    hand_made: dict[str, Any] = {
         "decision_id": "d-hand-made",
         "text": "my payslip is wrong",
         "user": "U1",
         "channel": "D1",
-        "thread": None,
         "controller": "payroll",
-        "supporting": [],
         "confidence": 0.91,
         "tier": "fast",
-        "outcome": "routed",
-        "escalate": False,
-        "urgency": "low",
-        "intent": IntentResult.from_dict({}, urgency="low", entities={}),
-        "entities": {},
-        "signals": {},
-        "rationale": "",
     }
-    return Decision(**{**values, **fields})
+    return make_decision(**{**hand_made, **fields})
 
 
 def _texts(blocks: list[dict[str, Any]]) -> list[str]:

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from brain.engine import Brain, new_decision_id
+from brain.engine import Brain
 from core.files import copy_tree
-from core.records import Decision, IntentResult
+from core.records import Decision
+from tests.records import make_decision as neutral_decision
 
 
 @pytest.fixture
@@ -39,24 +40,6 @@ def make_decision() -> Callable[..., Decision]:
     """Builds a routed Decision from neutral values; keyword arguments override any field."""
 
     def build(**fields: Any) -> Decision:
-        values: dict[str, Any] = {
-            "decision_id": new_decision_id(),
-            "text": f"message from {fields.get('user', 'u1')}",
-            "user": "u1",
-            "channel": "C1",
-            "thread": None,
-            "controller": "incident",
-            "supporting": [],
-            "confidence": 0.5,
-            "tier": "verify",
-            "outcome": "routed",
-            "escalate": False,
-            "urgency": "low",
-            "intent": IntentResult.from_dict({}, urgency="low", entities={}),
-            "entities": {},
-            "signals": {},
-            "rationale": "",
-        }
-        return Decision(**{**values, **fields})
+        return neutral_decision(**{"text": f"message from {fields.get('user', 'u1')}", **fields})
 
     return build

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from core.config import Settings, StorageConfig
-from core.records import Decision, IntentResult
+from core.records import Decision
 from core.stores import Stores, open_stores
+from tests.records import make_decision as neutral_decision
 
 BACKENDS = ("tinydb", "memory")
 
@@ -38,25 +39,6 @@ def make_decision() -> Callable[..., Decision]:
     """A Decision from neutral values; keyword arguments override any field."""
 
     def build(**fields: Any) -> Decision:
-        values: dict[str, Any] = {
-            "decision_id": f"d-{next(_counter):012x}",
-            "text": "vpn error 691",
-            "user": "u1",
-            "channel": "C1",
-            "thread": None,
-            "controller": "incident",
-            "supporting": [],
-            "confidence": 0.5,
-            "tier": "verify",
-            "outcome": "routed",
-            "escalate": False,
-            "urgency": "low",
-            "intent": IntentResult.from_dict({}, urgency="low", entities={}),
-            "entities": {},
-            "signals": {},
-            "rationale": "",
-        }
-        values.update(fields)
-        return Decision(**values)
+        return neutral_decision(**{"decision_id": f"d-{next(_counter):012x}", **fields})
 
     return build

@@ -27,7 +27,7 @@ from brain.lookups import DecisionLookups
 from brain.memory import MemoryStore
 from brain.memory_ring import MemoryRing, session_key_of
 from brain.parts import SCORING_TEXT_CAP, BrainParts
-from brain.routing import Router
+from brain.routing import Router, follow_up_question, is_chinese
 from brain.signals.session import SessionCache
 from core.config import Settings, load_settings
 from core.errors import UnknownController
@@ -190,9 +190,18 @@ class Brain:
         if decision.outcome not in ("routed", "composed") or decision.controller is None:
             return decision
         decision.result = self._runner.run_decision(decision)
-        if decision.result.escalate and not decision.escalate:
+        # A controller may ask for a person (a security incident it filed), but not for a
+        # question about security: that is a consultation, and questions never page.
+        consultation = decision.escalation is not None and decision.escalation.consultation
+        if decision.result.escalate and not decision.escalate and not consultation:
             decision.escalate = True
             decision.rationale += " Escalated to on-call: the controller asked for a person."
+        if decision.result.missing and decision.follow_up is None:
+            # Routed although parameters are missing (an urgent fast route): ask after.
+            label = self.parts.view.labels.get(decision.controller, decision.controller)
+            decision.follow_up = follow_up_question(
+                label, decision.result.missing, is_chinese(decision.text), check=False
+            )
         with self._lock:
             self.log.update(decision)
         return decision

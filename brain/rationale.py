@@ -27,7 +27,13 @@ def build_rationale(
         reasons = table.reasons(plan.controller)
         because = "; ".join(reasons) if reasons else "it scored highest"
         parts.append(f"{label} ({plan.controller}): {because}.")
-        if plan.tier == "fast":
+        lacking = [d for d in plan.dry_runs if d.controller == plan.controller and not d.ok]
+        if lacking:
+            parts.append(
+                f"Confidence {plan.confidence:.2f}; routed although its dry-run failed "
+                f"({lacking[0].reason or 'no reason given'}): the rest is asked in the thread."
+            )
+        elif plan.tier == "fast":
             parts.append(f"Confidence {plan.confidence:.2f} is high enough for the fast path.")
         else:
             parts.append(f"Confidence {plan.confidence:.2f}; checked with a dry-run that passed.")

@@ -103,11 +103,10 @@ def other_controllers(labels: Mapping[str, str], exclude: str | None = None) -> 
     return [Choice(name, label) for name, label in labels.items() if name != exclude]
 
 
-def result_lines(result: ExecutionResult | None) -> list[str]:
-    """The lines of a controller's result worth showing."""
-    if result is None:
-        return []
-    return [text for text in (result.summary, result.details) if text]
+def result_lines(result: ExecutionResult | None, follow_up: str | None = None) -> list[str]:
+    """The lines of a controller's result worth showing, then the follow-up question."""
+    lines = [] if result is None else [t for t in (result.summary, result.details) if t]
+    return [*lines, follow_up] if follow_up else lines
 
 
 def headline(decision: Decision, labels: Mapping[str, str]) -> str:
@@ -173,6 +172,8 @@ def render_decision(
 ) -> Reply:
     """The reply showing a decision (with `controller`: re-routed there by a person)."""
     lines = result_lines(decision.result)
+    if controller is None:
+        lines = result_lines(decision.result, decision.follow_up)
     if controller is not None:
         head = f"Rerouted to {label_of(labels, controller)}."
         text = "\n".join([head, *lines])

@@ -21,9 +21,13 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from core.config import RoutingConfig
 from core.records import DryRunRecord, Outcome, Tier
+
+if TYPE_CHECKING:
+    from brain.escalation import UrgentRoute
 
 #: A candidate below this confidence is not worth offering in a clarification question.
 VIABLE_MIN = 0.2
@@ -83,6 +87,8 @@ class RoutePlan:
     tier_path: list[str] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
     clarification: str | None = None
+    #: A question asked in the thread after routing (missing parameters, "is this right?").
+    follow_up: str | None = None
 
 
 def tier_of(confidence: float, routing: RoutingConfig) -> Tier:
@@ -130,6 +136,31 @@ def clarification_question(candidates: Sequence[Candidate], chinese: bool) -> st
     return (
         f'I\'m not sure what you need. Is this about {options}? Pick one, or say "none of these".'
     )
+
+
+def follow_up_question(label: str, missing: Sequence[str], chinese: bool, *, check: bool) -> str:
+    """What is asked in the thread after routing: the parameters the controller still needs,
+    and (`check`) whether this was the right place at all."""
+    parts = []
+    if chinese:
+        if missing:
+            parts.append(f"为了继续处理，“{label}”还需要：{'、'.join(missing)}。请在此回复。")
+        if check:
+            parts.append(f"我已交给“{label}”处理；如果不对，请告诉我应该由谁处理。")
+        return "".join(parts)
+    if missing:
+        parts.append(f"To go on, {label} still needs: {', '.join(missing)}. Please reply here.")
+    if check:
+        parts.append(f"I've passed this to {label}; if that's not right, tell me where it goes.")
+    return " ".join(parts)
+
+
+def escalated_explanation(chinese: bool) -> str:
+    """An escalated message that no controller takes: a person does, never "outside what I
+    can handle"."""
+    if chinese:
+        return "我已经通知值班同事，他们会在这个对话里跟进。"
+    return "I've alerted the on-call team; a person will follow up in this thread."
 
 
 def boundary_explanation(count: int, chinese: bool) -> str:
@@ -183,8 +214,17 @@ class Router:
         lesson: MemoryLesson | None = None,
         out_of_scope: float | None = None,
         help_request: bool = False,
+        urgent: UrgentRoute | None = None,
+        vague_handoff: bool = False,
     ) -> RoutePlan:
         """Decide among candidates (sorted best first, calibrated confidences).
+
+        `urgent` (an escalated message, `brain.escalation`): with critical urgency the top
+        plausible controller (a security event's own controller first) is routed even when its
+        dry-run lacks parameters, which are asked in the thread afterwards (`follow_up`); an
+        escalated message is never answered with the boundary explanation. A clarification
+        never offers a single candidate: one plausible controller is a route with a question
+        (for a vague message, or a bare request for a person, `vague_handoff`: more candidates).
 
         `out_of_scope`: set when the semantic model declares the message out of scope (its
         P(out of scope)); below the fast path that is an honest "outside what I can handle"
@@ -196,6 +236,38 @@ class Router:
         `lesson` (AUDNP Detect/Notify): the top candidate was corrected on a similar message
         before; the controller it was corrected to is tried first, with a dry-run.
         """
+        plan = self._route(
+            candidates,
+            dry_run=dry_run,
+            chinese=chinese,
+            registered=registered,
+            vague=vague,
+            feeds=feeds,
+            lesson=lesson,
+            out_of_scope=out_of_scope,
+            help_request=help_request,
+        )
+        if urgent is not None:
+            plan = self._urgent(plan, candidates, urgent, dry_run, chinese)
+        if plan.outcome == "clarify" and len(plan.candidates) == 1:
+            unclear = vague or help_request or vague_handoff
+            plan = self._single_candidate(plan, candidates, dry_run, chinese, unclear)
+        return plan
+
+    def _route(
+        self,
+        candidates: Sequence[Candidate],
+        *,
+        dry_run: DryRun,
+        chinese: bool,
+        registered: int,
+        vague: bool,
+        feeds: Mapping[str, Sequence[str]] | None,
+        lesson: MemoryLesson | None,
+        out_of_scope: float | None,
+        help_request: bool,
+    ) -> RoutePlan:
+        """The tiers proper (see the module docstring)."""
         routing = self.routing
         if not candidates:
             return _fallback(["dynamic: no controller registered"], 0.0, 0, chinese)
@@ -240,6 +312,81 @@ class Router:
         plan = self._dynamic(candidates, path, chinese, registered)
         plan.dry_runs = [record]
         return plan
+
+    def _urgent(
+        self,
+        plan: RoutePlan,
+        candidates: Sequence[Candidate],
+        urgent: UrgentRoute,
+        dry_run: DryRun,
+        chinese: bool,
+    ) -> RoutePlan:
+        """Never block or turn away an escalated message (see `route`)."""
+        if urgent.critical:
+            preferred = next((c for c in candidates if c.name == urgent.preferred), None)
+            routed = plan.outcome in ("routed", "composed")
+            if routed and (preferred is None or plan.controller == preferred.name):
+                return plan
+            target = preferred or next((c for c in candidates if c.confidence >= VIABLE_MIN), None)
+            if target is not None:
+                return self._route_anyway(
+                    plan, target, candidates, dry_run, chinese, f"urgent ({urgent.reason})"
+                )
+        if plan.outcome == "fallback":
+            plan.tier_path.append(f"escalated ({urgent.reason}): a person takes it")
+            plan.clarification = escalated_explanation(chinese)
+        return plan
+
+    def _single_candidate(
+        self,
+        plan: RoutePlan,
+        candidates: Sequence[Candidate],
+        dry_run: DryRun,
+        chinese: bool,
+        vague: bool,
+    ) -> RoutePlan:
+        """A clarification naming one candidate is no question: route it and ask after. A
+        vague message (nothing to go on) is asked about among more candidates instead."""
+        if vague and len(candidates) > 1:
+            offered = list(candidates[: max(CLARIFY_CANDIDATES, 2)])
+            plan.candidates = [c.name for c in offered]
+            plan.clarification = clarification_question(offered, chinese)
+            plan.tier_path.append(
+                f"clarify between {', '.join(plan.candidates)} (never a single candidate)"
+            )
+            return plan
+        target = next((c for c in candidates if c.name == plan.candidates[0]), candidates[0])
+        return self._route_anyway(
+            plan, target, candidates, dry_run, chinese, "the only plausible controller", check=True
+        )
+
+    def _route_anyway(
+        self,
+        plan: RoutePlan,
+        target: Candidate,
+        candidates: Sequence[Candidate],
+        dry_run: DryRun,
+        chinese: bool,
+        why: str,
+        *,
+        check: bool = False,
+    ) -> RoutePlan:
+        """Route `target` whatever its dry-run lacks; the missing parameters become the
+        follow-up question."""
+        path = list(plan.tier_path)
+        records = list(plan.dry_runs)
+        record = next((r for r in records if r.controller == target.name), None)
+        if record is None:
+            record = self._dry_runs([target.name], dry_run)[0]
+            records.append(record)
+            path.append(_describe(record))
+        path.append(f"{why}: routed to {target.name}, missing parameters asked after")
+        shortlist = [c.name for c in candidates[:CLARIFY_CANDIDATES]]
+        routed = _routed(tier_of(target.confidence, self.routing), target, path, shortlist, records)
+        missing = [] if record.ok else list(record.missing)
+        if missing or check:
+            routed.follow_up = follow_up_question(target.label, missing, chinese, check=check)
+        return routed
 
     def _parallel(
         self,

@@ -61,6 +61,8 @@ def render_decision(decision: Decision, labels: dict[str, str]) -> str:
         lines.append("   ESCALATED to on-call")
     if decision.clarification:
         lines.append(f"   {decision.clarification}")
+    if decision.follow_up:
+        lines.append(f"   asked after routing: {decision.follow_up}")
     lines.append(f"   why: {decision.rationale}")
     if decision.result:
         summary = decision.result.summary.strip()

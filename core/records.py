@@ -229,6 +229,32 @@ class FeedbackRecord:
         return cls(**values)
 
 
+@dataclass(slots=True)
+class EscalationRecord:
+    """The escalation decision, made apart from routing from explicit signals only
+    (`brain.escalation`): whether on-call is paged, why, and the evidence behind it."""
+
+    escalate: bool = False
+    urgency: Urgency = "low"
+    #: Why on-call is paged, in words (None when it is not).
+    reason: str | None = None
+    #: The explicit signals read from the text, in words.
+    evidence: list[str] = field(default_factory=list)
+    #: Security taxonomy classes of a reported security event (empty otherwise).
+    security: list[str] = field(default_factory=list)
+    #: A question about security or urgency: a consultation, never a page.
+    consultation: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> EscalationRecord:
+        """Rebuild a record stored with `to_dict`."""
+        return cls(**_known(cls, data))
+
+
 def _known(cls: type, data: dict[str, Any]) -> dict[str, Any]:
     """The items of `data` that are fields of the dataclass `cls`."""
     fields = cls.__dataclass_fields__  # type: ignore[attr-defined]
@@ -268,6 +294,11 @@ class Decision:
     latency_ms: float = 0.0
     created_at: str = ""
     feedback: list[FeedbackRecord] = field(default_factory=list)
+    #: The escalation decision behind `escalate` (None on records written before it existed).
+    escalation: EscalationRecord | None = None
+    #: A question asked in the thread after routing (an urgent route's missing parameters, or
+    #: "is this right?" when only one controller was plausible).
+    follow_up: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole record (the decision JSON contract), a copy."""
@@ -281,6 +312,7 @@ class Decision:
         values["dry_runs"] = [asdict(record) for record in self.dry_runs]
         values["result"] = None if self.result is None else self.result.to_dict()
         values["feedback"] = [item.to_dict() for item in self.feedback]
+        values["escalation"] = None if self.escalation is None else self.escalation.to_dict()
         values["signals"] = {name: scores.to_dict() for name, scores in self.signals.items()}
         return values
 
@@ -298,6 +330,8 @@ class Decision:
         result = data.get("result")
         values["result"] = None if result is None else ExecutionResult.from_dict(result)
         values["feedback"] = [FeedbackRecord.from_dict(f) for f in data.get("feedback", [])]
+        escalation = data.get("escalation")
+        values["escalation"] = None if not escalation else EscalationRecord.from_dict(escalation)
         values["signals"] = {
             name: SignalScores.from_dict(row) for name, row in data.get("signals", {}).items()
         }

@@ -9,12 +9,13 @@ the LLM now votes on the intent and, when it answered, everything is scored agai
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from brain.calibration import HomeCalibration, rival_margin, top_two
-from brain.routing import Candidate, tier_of
+from brain.routing import VIABLE_MIN, Candidate, tier_of
 from brain.signals.base import SignalQuery
+from brain.signals.keyword import KeywordHits
 from brain.signals.table import SignalTable
 from core.records import IntentResult
 
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
 
 #: Controllers calibrated and considered by routing (the rest are far behind).
 TOP_K = 8
+#: A semantic probability this high on the message's own text backs a controller (the same
+#: floor as a candidate worth offering in a clarification, `brain.routing.VIABLE_MIN`).
+SUPPORT_MIN = VIABLE_MIN
 
 
 @dataclass(slots=True)
@@ -39,6 +43,8 @@ class Evaluation:
     candidates: list[Candidate]
     #: Controller -> calibrated confidence, for the candidates.
     confidences: dict[str, float]
+    #: Controllers whose confidence the LLM alone would have raised (kept at their no-LLM one).
+    capped: list[str] = field(default_factory=list)
 
     @property
     def top_confidence(self) -> float:
@@ -61,9 +67,45 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
         entities.setdefault(kind, [])
         entities[kind].extend(v for v in values if v not in entities[kind])
     if with_llm.llm_status == "ok":
-        return _score(understood, with_llm, entities, parts)
+        return llm_as_voter(_score(understood, with_llm, entities, parts), evaluation)
     evaluation.intent = with_llm
     return evaluation
+
+
+def non_llm_support(table: SignalTable, index: int) -> list[str]:
+    """The signals other than the LLM that back controller `index` of a no-LLM scoring: its
+    own keywords, identifiers, ongoing work or no-LLM intent, the knowledge base, or a semantic
+    probability of at least SUPPORT_MIN on the message's own text."""
+    found = []
+    keyword = table.reading("keyword")
+    hits: KeywordHits | None = keyword.evidence if keyword is not None else None
+    if hits is not None and any(
+        index in evidence for evidence in (hits.words, hits.ids, hits.context, hits.intents)
+    ):
+        found.append("keyword")
+    if "semantic" in table.readings and table.values("semantic")[index] >= SUPPORT_MIN:
+        found.append("semantic")
+    if "knowledge" in table.readings and table.values("knowledge")[index] > 0:
+        found.append("knowledge")
+    return found
+
+
+def llm_as_voter(with_llm: Evaluation, without: Evaluation) -> Evaluation:
+    """The LLM is a voter, not a ruler (issue 14): a controller that no other signal backs
+    keeps the confidence it had without the LLM, so the LLM's vote alone routes nothing."""
+    table = without.table
+    position = {name: i for i, name in enumerate(table.names)}
+    for candidate in with_llm.candidates:
+        index = position.get(candidate.name)
+        if index is None or non_llm_support(table, index):
+            continue
+        before = without.confidences.get(candidate.name, 0.0)
+        if candidate.confidence > before:
+            candidate.confidence = before
+            with_llm.confidences[candidate.name] = before
+            with_llm.capped.append(candidate.name)
+    with_llm.candidates.sort(key=lambda c: -c.confidence)
+    return with_llm
 
 
 def _score(

@@ -51,7 +51,8 @@ def record(
         tier=plan.tier,
         outcome=plan.outcome,
         escalate=routed.escalation is not None,
-        urgency=intent.urgency,
+        # The escalation decision's urgency: from explicit signals, never raised by the LLM.
+        urgency=routed.escalated.urgency,
         intent=intent,
         entities=evaluated.entities,
         signals=signals,
@@ -59,7 +60,7 @@ def record(
             plan,
             evaluated.table,
             labels=labels,
-            escalation=routed.escalation,
+            escalation=_escalation_words(routed),
             notes=routed.notes[:1] if understood.context else (),
         ),
         candidates=plan.candidates,
@@ -67,6 +68,8 @@ def record(
         dry_runs=plan.dry_runs,
         tier_path=plan.tier_path,
         clarification=plan.clarification,
+        follow_up=plan.follow_up,
+        escalation=routed.escalated,
         memory_influences=routed.notes,
         llm_calls=llm_calls,
         llm_status=_llm_status(llm, intent),
@@ -75,6 +78,14 @@ def record(
     )
     log.append(decision)
     return decision
+
+
+def _escalation_words(routed: Routing) -> str | None:
+    """The escalation reason and its explicit evidence, for the rationale."""
+    if routed.escalation is None:
+        return None
+    evidence = routed.escalated.evidence
+    return routed.escalation + (f" ({'; '.join(evidence)})" if evidence else "")
 
 
 def _llm_status(llm: LLMClient | None, intent: IntentResult) -> str:

@@ -2,21 +2,24 @@
 
 This step gathers what the router weighs besides the confidences: whether the message is vague,
 declared out of scope, a request for help, or like one a person corrected before (a lesson from
-the memory ring), and which controllers feed which. Escalation to on-call is decided here too:
-critical urgency (security incidents are always critical) or an explicit request for a person.
+the memory ring), and which controllers feed which. Escalation to on-call is its own decision
+(`brain.escalation`), made here from the text and the no-LLM intent before routing, because
+routing must honour it: an urgent route is never blocked or turned away.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from brain.escalation import SECURITY_CATEGORY, decide_escalation, urgent_route
+from brain.intent.taxonomy import intent_group
 from brain.routing import Candidate, MemoryLesson, RoutePlan, Router, is_chinese
 from brain.signals.keyword import NO_CONTEXT_GROUPS
 from brain.signals.memory import memory_matches
 from brain.signals.semantic import verdict_of
-from core.records import DryRunRecord, IntentResult
+from core.records import DryRunRecord, EscalationRecord, IntentResult
 
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
@@ -27,6 +30,8 @@ if TYPE_CHECKING:
 
 #: A correction on a message at least this similar makes routing try the corrected controller.
 LESSON_MIN_SIMILARITY = 0.6
+#: The intent of questions (how-to, policy): its taxonomy group answers them.
+CONSULTATION_INTENT = "how_to"
 #: A message with no keyword, identifier or entity is treated as vague (never routed without
 #: asking) unless the semantic model is at least this sure of one controller.
 VAGUE_SEMANTIC = 0.5
@@ -37,9 +42,12 @@ class Routing:
     """Step 3's output: the plan, why it escalates (if it does), and the memory's notes."""
 
     plan: RoutePlan
+    #: Why the decision goes to on-call, or None.
     escalation: str | None
     #: Step 1's notes, then every memory that influenced a signal and what the ring detected.
     notes: list[str]
+    #: The escalation decision behind `escalation`.
+    escalated: EscalationRecord = field(default_factory=EscalationRecord)
 
 
 def route(
@@ -56,6 +64,10 @@ def route(
     verdict = verdict_of(table.reading("semantic"))
     memories = memory_matches(table.reading("memory"))
     vague = understood.vague
+    escalated = decide_escalation(understood.scoring_text, understood.intent)
+    if escalated.security:
+        # The taxonomy's finding is a parameter the incident controller needs (its category).
+        evaluated.entities.setdefault(SECURITY_CATEGORY[0], [SECURITY_CATEGORY[1]])
     plan = router.route(
         evaluated.candidates,
         dry_run=dry_run,
@@ -71,23 +83,42 @@ def route(
         help_request=vague and _asks_for_help(evaluated.intent),
         feeds=view.feeds,
         lesson=_lesson(evaluated.candidates, memories),
+        urgent=urgent_route(escalated, frozenset(view.names)),
+        vague_handoff=escalated.escalate and escalated.urgency != "critical",
     )
+    if escalated.consultation:
+        plan = _as_consultation(plan, evaluated.candidates, view.names)
     notes = list(understood.notes)
+    if evaluated.capped:
+        notes.append(
+            "the LLM alone backed " + ", ".join(evaluated.capped) + ": kept at the confidence "
+            "the other signals give (the LLM is a voter, not a ruler)"
+        )
     for influences in memories.values():
         notes.extend(m.describe() for m in influences)
     notes.extend(ring.detect(plan.controller, dict(memories)))
-    return Routing(plan, escalation_of(evaluated.intent), notes)
+    return Routing(plan, escalated.reason, notes, escalated)
 
 
-def escalation_of(intent: IntentResult) -> str | None:
-    """Why the decision goes to on-call, or None (critical urgency, a request for a person)."""
-    if intent.intent in ("escalation", "human_handoff"):
-        return "the user asked for a person"
-    if intent.urgency == "critical":
-        if intent.intent == "security_incident":
-            return "critical urgency (security incident)"
-        return "critical urgency"
-    return None
+def _as_consultation(
+    plan: RoutePlan, candidates: Sequence[Candidate], names: Sequence[str]
+) -> RoutePlan:
+    """A question about security is answered, never filed: routed (or composed) plans go to
+    the controller of how-to questions alone when it is a candidate."""
+    target = intent_group(CONSULTATION_INTENT)
+    if plan.outcome not in ("routed", "composed") or target not in names:
+        return plan
+    if plan.controller == target and not plan.supporting:
+        return plan
+    chosen = next((c for c in candidates if c.name == target), None)
+    if chosen is None:
+        return plan
+    plan.tier_path.append(
+        f"a question about security: answered by {target} alone, nothing filed or paged"
+    )
+    plan.controller, plan.confidence = target, chosen.confidence
+    plan.supporting, plan.composition, plan.outcome = [], None, "routed"
+    return plan
 
 
 def _turned_away(declared: bool, ids: Mapping[str, str], context: Mapping[str, str]) -> bool:

@@ -93,8 +93,9 @@ class IntentRecognizer:
 
         llm_vote = self._llm_vote(text, message.history, use_llm=use_llm)
         keyword_vote = self.keyword.recognize(text)
-        voted = vote(llm_vote, self.semantic.recognize(text), keyword_vote)
-        voted = self._apply_cues(text, voted, keyword_vote)
+        semantic_vote = self.semantic.recognize(text)
+        voted = vote(llm_vote, semantic_vote, keyword_vote)
+        voted = self._apply_cues(text, voted, keyword_vote, semantic_vote)
         return IntentResult(
             intent=voted.intent,
             confidence=round(voted.confidence, 4),
@@ -115,13 +116,16 @@ class IntentRecognizer:
         return self.llm_recognizer.recognize(text, [item for item in recent if item])
 
     @staticmethod
-    def _apply_cues(text: str, voted: VoteResult, keyword_vote: Vote) -> VoteResult:
+    def _apply_cues(
+        text: str, voted: VoteResult, keyword_vote: Vote, semantic_vote: Vote
+    ) -> VoteResult:
         """Explicit cues override the vote: a request for a person or on-call is handoff or
         escalation; a reported security event is an incident, a question about one is not.
 
-        Intents that page on-call (security_incident, escalation, human_handoff) are kept
-        below 0.5 only with their cue: seed 002's fallback returns even a faint semantic match
-        as is, and a faint match must not wake anyone up.
+        Intents that page on-call (security_incident, escalation, human_handoff) are kept only
+        with their cue, or at 0.5 or more with a non-LLM recognizer voting for them: seed 002's
+        fallback returns even a faint semantic match as is, an LLM answering
+        "security_incident" 1.0 is one voter, and neither may wake anyone up alone.
         """
         scores = dict(voted.source_scores)
         handoff = handoff_signal(text)
@@ -136,7 +140,11 @@ class IntentRecognizer:
             scores["security_question"] = 1.0
             return VoteResult("how_to", voted.confidence, "security_question", scores)
         cued = handoff is not None or signal is not None
-        if voted.intent in PAGING_INTENTS and voted.confidence < 0.5 and not cued:
+        backed = any(
+            v.intent == voted.intent and v.confidence >= 0.5 for v in (keyword_vote, semantic_vote)
+        )
+        if voted.intent in PAGING_INTENTS and not cued and (voted.confidence < 0.5 or not backed):
+            # The LLM is a voter, not a ruler: its vote alone never yields a paging intent.
             scores["weak_paging_intent"] = voted.confidence
             if keyword_vote.intent not in PAGING_INTENTS | {OTHER} and keyword_vote.confidence:
                 return VoteResult(keyword_vote.intent, keyword_vote.confidence, "keyword", scores)

@@ -1,23 +1,35 @@
 """Urgency (seed 002's rules, extended to English and Chinese cues) and security-event detection.
 
-Urgency is judged apart from the vote: critical for explicit emergencies, company-wide impact and
-every security incident; high for same-day / blocking cues and requests for escalation or a
-human; medium for complaints; else low.
+Urgency is judged apart from the vote, from explicit signals only: critical for urgency words
+("urgent", "紧急", "P0"), company-wide scope with an impact or outage verb ("everyone" / "全公司"
++ "down" / "上不了") and every security incident; high for same-day / blocking cues and requests
+for escalation or a human; medium for complaints; else low. Terms that merely contain an
+urgency word ("emergency change" and "紧急变更" are change types) and urgency words in a question
+about a policy are not signals.
 
-Security detection is independent of the vote as well, because a missed phishing click is the
-costliest mistake: a security cue plus a report of an event ("I clicked", "点开了", "中毒")
-is an incident even when no recognizer said so. A security cue inside a question about policy
-or how-to ("what is our phishing policy", "如何识别钓鱼邮件") is a consultation, not an event.
+Security detection is independent of the vote as well (the taxonomy is data, see
+`brain.intent.security`): a reported event is an incident even when no recognizer said so; a
+question about security ("what is our phishing policy", "如何识别钓鱼邮件") is a consultation.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Literal
 
+from brain.intent.security import find_security
 from core.records import Urgency
 
-__all__ = ["HandoffSignal", "SecuritySignal", "handoff_signal", "security_signal", "urgency"]
+__all__ = [
+    "HandoffSignal",
+    "SecuritySignal",
+    "UrgencyReading",
+    "handoff_signal",
+    "read_urgency",
+    "security_signal",
+    "urgency",
+]
 
 SecuritySignal = Literal["event", "question"] | None
 HandoffSignal = Literal["human_handoff", "escalation"] | None
@@ -49,7 +61,8 @@ _NEGATED = re.compile(
     )
 )
 
-_CRITICAL = re.compile(
+#: Explicit urgency words: an emergency said in so many words.
+_URGENT_WORDS = re.compile(
     _words(
         "urgent",
         "urgently",
@@ -59,20 +72,83 @@ _CRITICAL = re.compile(
         "sev1",
         "sev 1",
         "sev-1",
+        "紧急",
+        "十万火急",
+    )
+    + r'|severity\s*[=:]\s*"?critical'
+)
+
+#: Scope: the whole company or every user, not one person or one floor.
+_SCOPE = re.compile(
+    _words(
         "company-wide",
         "companywide",
         "company wide",
         "entire company",
         "whole company",
-        "everyone is affected",
-        "affecting everyone",
-        "affects everyone",
-        "紧急",
+        "whole office",
+        "entire office",
+        "everyone",
+        "everybody",
+        "all users",
+        "all staff",
+        "all employees",
+        "nobody",
+        "no one",
         "全公司",
-        "大面积",
+        "整个公司",
+        "全员",
+        "所有人",
+        "所有用户",
         "全部用户",
+        "大家都",
+        "大面积",
     )
-    + r'|severity\s*[=:]\s*"?critical'
+)
+
+#: Impact and outage verbs: something does not work.
+_IMPACT = re.compile(
+    _words(
+        "down",
+        "outage",
+        "offline",
+        "not working",
+        "isn't working",
+        "is not working",
+        "stopped working",
+        "broken",
+        "can't",
+        "cant",
+        "cannot",
+        "can not",
+        "unable",
+        "failing",
+        "fails",
+        "no access",
+        "no internet",
+        "no network",
+        "lost access",
+        "affected",
+        "nobody can",
+        "no one can",
+        "affecting",
+        "affects",
+        "上不了",
+        "连不上",
+        "用不了",
+        "打不开",
+        "登不上",
+        "登录不了",
+        "无法",
+        "不能",
+        "挂了",
+        "宕机",
+        "故障",
+        "瘫痪",
+        "断网",
+        "中断",
+        "受影响",
+    )
 )
 
 _HIGH = re.compile(
@@ -95,11 +171,6 @@ _HIGH = re.compile(
         "sev2",
         "sev 2",
         "deadline",
-        "all users",
-        "nobody can",
-        "no one can",
-        "全员",
-        "所有人都",
         "今天",
         "马上",
         "尽快",
@@ -114,184 +185,59 @@ _HIGH = re.compile(
     )
 )
 
-_SECURITY_TOPIC = re.compile(
-    _words(
-        "phishing",
-        "phish",
-        "malware",
-        "virus",
-        "ransomware",
-        "ransom",
-        "bitcoin",
-        "trojan",
-        "spyware",
-        "keylogger",
-        "infected",
-        "infection",
-        "hacked",
-        "compromised",
-        "data leak",
-        "data breach",
-        "breach",
-        "leaked",
-        "suspicious link",
-        "suspicious login",
-        "suspicious email",
-        "pretending to be",
-        "impersonating",
-        "social engineering",
-        "mfa code",
-        "2fa code",
-        "verification code",
-        "one-time code",
-        "钓鱼",
-        "病毒",
-        "中毒",
-        "感染病毒",
-        "勒索",
-        "木马",
-        "被盗",
-        "盗号",
-        "泄露",
-        "泄漏",
-        "入侵",
-        "被黑",
-        "可疑链接",
-        "可疑邮件",
-        "异常登录",
-        "冒充",
-        "冒用",
-        "验证码",
-        "自己运行",
-        "后缀全变",
-    )
-    # A lost or stolen data-bearing device, and credentials exposed where others can read them.
-    + r"|(?<![a-z])(?:lost|left|stolen)\b.{0,30}\b(?:laptop|notebook|usb|"
-    r"hard drive|macbook)"
-    + r"|(?:笔记本|电脑|u盘|硬盘).{0,6}(?:丢了|丢失|被偷)"
-    + r"|(?<![a-z])(?:pushed|posted|pasted|committed|shared|exposed|leaked)\b.{0,40}"
-    r"\b(?:password|access key|api key|secret|token|credentials?)\b"
-    + r"|\b(?:password|access key|api key|secret|token|credentials?)\b.{0,40}"
-    r"\b(?:pushed|posted|pasted|committed|exposed|leaked)\b"
-    + r"|(?:密码|密钥|凭证|token|key).{0,12}(?:贴在|发到|发在|泄露|公开)"
+# Urgency words used as the name of a thing ("紧急变更" is a change type), not as a cue.
+_TERM_USES = re.compile(
+    r"紧急变更|紧急发布|紧急流程|紧急联系人|emergency changes?|urgent changes?|emergency releases?"
+    r"|emergency procedures?|emergency contacts?|emergency access process|break[- ]glass"
 )
 
-# Reports of something that happened: these win even over question framing.
-_SECURITY_EVENT_STRONG = re.compile(
-    _words(
-        "clicked",
-        "opened",
-        "downloaded",
-        "entered my",
-        "typed my",
-        "gave my",
-        "gave them",
-        "read them",
-        "told them",
-        "was hacked",
-        "been hacked",
-        "got hacked",
-        "is compromised",
-        "was compromised",
-        "been compromised",
-        "infected",
-        "encrypted",
-        "has been leaked",
-        "was leaked",
-        "were leaked",
-        "pushed",
-        "posted",
-        "pasted",
-        "lost my",
-        "stolen",
-        "点开了",
-        "点了",
-        "打开了",
-        "下载了",
-        "输入了",
-        "中了",
-        "中毒",
-        "感染了",
-        "被加密",
-        "被盗",
-        "被黑",
-        "被入侵",
-        "泄露了",
-        "泄漏了",
-        "贴在",
-        "丢了",
-    )
-)
-
-# Security words in a benign report: a clean scan, a drill, a false positive.
-_SECURITY_BENIGN = re.compile(
-    _words(
-        "virus scan",
-        "scan finished",
-        "scan completed",
-        "all clean",
-        "no virus",
-        "no malware",
-        "false positive",
-        "simulation",
-        "drill",
-        "误报",
-        "没有病毒",
-        "没发现",
-        "未发现",
-        "演练",
-        "扫描完成",
-    )
-)
-
-# Consultation framing: policy, training, definitions, hypotheticals, questions.
-_QUESTION = re.compile(
+# A question about a policy or process: urgency words in it are its subject, not a cue
+# ("what is the policy for urgent access requests?", "紧急变更需要几个人审批？").
+_ABOUT_POLICY = re.compile(
     _words(
         "policy",
         "policies",
         "procedure",
-        "process for",
-        "training",
+        "process",
+        "rule",
+        "rules",
         "guideline",
         "guidelines",
-        "awareness",
-        "newsletter",
-        "what is",
-        "what's",
-        "what are",
-        "how do",
-        "how does",
-        "how to",
-        "how can",
-        "how should",
-        "how many",
-        "what should i do if",
-        "what to do if",
-        "if i",
-        "if someone",
-        "in case",
-        "usually",
+        "what counts as",
+        "what is considered",
+        "how do i request",
+        "how do we request",
+        "who approves",
+        "how many approvals",
+        "approvals",
+        "sla",
         "政策",
         "制度",
         "规定",
         "流程",
-        "培训",
-        "是什么",
-        "什么是",
-        "如何",
-        "怎么",
-        "怎样",
-        "应该",
-        "需要几",
-        "如果",
-        "万一",
-        "吗",
+        "审批",
+        "怎么申请",
+        "如何申请",
+        "算不算",
     )
-    + r"|[?？]\s*$"
+)
+_QUESTION_MARK = re.compile(
+    r"[?？]|(?<![a-z])(?:what|how|who|which|when|is there|do we)\b|吗|怎么|如何|哪些|几个"
 )
 
-# Urgency words used as the name of a thing ("紧急变更" is a change type), not as a cue.
-_TERM_USES = re.compile(r"紧急变更|emergency change|urgent change|紧急流程|emergency procedure")
+
+@dataclass(frozen=True, slots=True)
+class UrgencyReading:
+    """The urgency level and the explicit signals behind it, in words (for the rationale)."""
+
+    level: Urgency
+    cues: tuple[str, ...] = ()
+
+
+def _found(pattern: re.Pattern[str], text: str) -> str:
+    match = pattern.search(text)
+    return match.group(0) if match else ""
+
 
 _HANDOFF = re.compile(
     r"(?:talk|speak|chat)\s+(?:to|with)\s+(?:a\s+)?(?:real\s+)?(?:human|person|people|agent|"
@@ -311,23 +257,12 @@ _ABOUT_ESCALATION = re.compile(
 )
 
 
-def _is_question(lowered: str) -> bool:
-    return bool(_QUESTION.search(lowered))
-
-
 def security_signal(text: str) -> SecuritySignal:
     """ "event" for a reported security incident; "question" when security is discussed but
-    nothing happened (a question, a policy, a clean scan, a drill); None when the text is not
-    about security at all."""
-    lowered = text.lower()
-    if not _SECURITY_TOPIC.search(lowered):
-        return None
-    if _SECURITY_EVENT_STRONG.search(lowered):
-        return "event"
-    if _is_question(lowered) or _SECURITY_BENIGN.search(lowered):
-        return "question"
-    # A weak report or a bare mention ("phishing email in my inbox") is treated as a report.
-    return "event"
+    nothing happened (a question, a policy, a clean scan, a drill, a hypothetical); None when
+    the text is not about security at all (`brain.intent.security`, the taxonomy as data)."""
+    finding = find_security(text)
+    return None if finding is None else finding.kind
 
 
 def handoff_signal(text: str) -> HandoffSignal:
@@ -341,15 +276,33 @@ def handoff_signal(text: str) -> HandoffSignal:
     return None
 
 
-def urgency(text: str, intent: str) -> Urgency:
-    """Seed 002's urgency, with English and Chinese cues; negated cues ("not urgent") ignored."""
+def read_urgency(text: str, intent: str) -> UrgencyReading:
+    """Seed 002's urgency from explicit signals only: urgency words, company-wide scope with an
+    impact or outage verb, a reported security event (the `security_incident` intent, which the
+    recognizer gives only with a security cue), a request for a person. Negated cues ("not
+    urgent"), urgency words naming a thing ("emergency change") and urgency words in a question
+    about a policy or process are not signals."""
     lowered = _NEGATED.sub(" ", text.lower())
-    if _is_question(lowered):
-        lowered = _TERM_USES.sub(" ", lowered)
-    if _CRITICAL.search(lowered) or intent == "security_incident":
-        return "critical"
-    if _HIGH.search(lowered) or intent in ("escalation", "human_handoff"):
-        return "high"
+    lowered = _TERM_USES.sub(" ", lowered)
+    about_policy = bool(_ABOUT_POLICY.search(lowered) and _QUESTION_MARK.search(lowered))
+    if intent == "security_incident":
+        return UrgencyReading("critical", ("a reported security event",))
+    word = "" if about_policy else _found(_URGENT_WORDS, lowered)
+    if word:
+        return UrgencyReading("critical", (f"the urgency word {word!r}",))
+    scope, impact = _found(_SCOPE, lowered), _found(_IMPACT, lowered)
+    if scope and impact and not about_policy:
+        return UrgencyReading("critical", (f"company-wide impact ({scope!r} + {impact!r})",))
+    high = "" if about_policy else _found(_HIGH, lowered)
+    if high:
+        return UrgencyReading("high", (f"the cue {high!r}",))
+    if intent in ("escalation", "human_handoff"):
+        return UrgencyReading("high", ("a request for a person",))
     if intent == "complaint":
-        return "medium"
-    return "low"
+        return UrgencyReading("medium", ("a complaint",))
+    return UrgencyReading("low")
+
+
+def urgency(text: str, intent: str) -> Urgency:
+    """The level of `read_urgency`."""
+    return read_urgency(text, intent).level

@@ -1,0 +1,194 @@
+"""The bilingual security taxonomy (data: ``security.yaml``) and what it says about a message.
+
+Seed 002: a security incident is always critical, however it is worded. A missed report (a key
+committed to a public repository, a password typed into a fake login page) is the costliest
+mistake, so reports are found from explicit cues apart from the intent vote; a question *about*
+security ("what is our policy on phishing emails?") is a consultation and must never page.
+The classes and cues are data, validated when they load, so a bad edit fails at start-up.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+from core.safe_yaml import load_yaml
+
+__all__ = [
+    "SECURITY_FILE",
+    "SecurityClass",
+    "SecurityFinding",
+    "SecurityTaxonomy",
+    "find_security",
+    "load_security_taxonomy",
+    "phrase_pattern",
+]
+
+SECURITY_FILE = "security.yaml"
+Kind = Literal["event", "question"]
+
+
+def phrase_pattern(phrases: list[str]) -> re.Pattern[str] | None:
+    """ASCII phrases as whole words (spaces match any whitespace), others as substrings."""
+    parts = []
+    for phrase in phrases:
+        cue = phrase.strip().lower()
+        if not cue:
+            continue
+        escaped = re.escape(cue).replace(r"\ ", r"\s+")
+        parts.append(rf"(?<![a-z0-9]){escaped}(?![a-z0-9])" if cue.isascii() else escaped)
+    return re.compile("|".join(parts)) if parts else None
+
+
+@dataclass(frozen=True, slots=True)
+class SecurityClass:
+    """One kind of security event: the words that name it and the patterns that report it."""
+
+    name: str
+    description: str
+    phrases: re.Pattern[str] | None
+    #: Phrases that name the topic only beside a report word.
+    weak: re.Pattern[str] | None
+    events: tuple[re.Pattern[str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SecurityFinding:
+    """What the taxonomy says about a message: a reported event or a question about security,
+    the classes it touches and the cue that decided (for the rationale)."""
+
+    kind: Kind
+    classes: tuple[str, ...]
+    cue: str
+
+    def describe(self) -> str:
+        what = ", ".join(c.replace("_", " ") for c in self.classes)
+        if self.kind == "event":
+            return f"a reported security event ({what}: {self.cue!r})"
+        return f"a question about security ({what}: {self.cue!r}), a consultation"
+
+
+@dataclass(frozen=True, slots=True)
+class SecurityTaxonomy:
+    """The classes plus the shared framing lists (report, benign, question, hypothetical)."""
+
+    classes: tuple[SecurityClass, ...]
+    report: re.Pattern[str] | None
+    benign: re.Pattern[str] | None
+    question: re.Pattern[str] | None
+    hypothetical: re.Pattern[str] | None
+
+    def find(self, text: str) -> SecurityFinding | None:
+        """None when the message is not about security at all."""
+        lowered = text.lower()
+        event_hits: list[tuple[str, str]] = []
+        topic_hits: list[tuple[str, str]] = []
+        weak_hits: list[tuple[str, str]] = []
+        for entry in self.classes:
+            for pattern in entry.events:
+                match = pattern.search(lowered)
+                if match:
+                    event_hits.append((entry.name, match.group(0)))
+                    break
+            else:
+                found = _search(entry.phrases, lowered)
+                if found:
+                    topic_hits.append((entry.name, found))
+                elif weak := _search(entry.weak, lowered):
+                    weak_hits.append((entry.name, weak))
+        reported = _search(self.report, lowered)
+        if not event_hits and not topic_hits and not (weak_hits and reported):
+            return None
+        named = event_hits + topic_hits + (weak_hits if reported else [])
+        classes = tuple(dict.fromkeys(name for name, _ in named))
+        if _search(self.hypothetical, lowered):
+            return SecurityFinding("question", classes, _search(self.hypothetical, lowered))
+        if event_hits:
+            return SecurityFinding("event", classes, event_hits[0][1])
+        topic = (topic_hits or weak_hits)[0][1]
+        if reported:
+            return SecurityFinding("event", classes, f"{topic} ... {reported}")
+        framing = _search(self.question, lowered) or _search(self.benign, lowered)
+        if framing or lowered.rstrip().endswith(("?", "？")):
+            return SecurityFinding("question", classes, framing or "?")
+        if not topic_hits:
+            return None
+        # A bare mention ("phishing email in my inbox") is treated as a report.
+        return SecurityFinding("event", classes, topic_hits[0][1])
+
+
+def _search(pattern: re.Pattern[str] | None, text: str) -> str:
+    if pattern is None:
+        return ""
+    match = pattern.search(text)
+    return match.group(0) if match else ""
+
+
+class SecurityTaxonomyError(ValueError):
+    """The taxonomy file is unusable; the message names the entry."""
+
+
+def _strings(value: object, where: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise SecurityTaxonomyError(f"{SECURITY_FILE}: {where} must be a list of strings")
+    return [str(v) for v in value]
+
+
+def parse_security_taxonomy(data: object) -> SecurityTaxonomy:
+    """Validate the loaded YAML and compile it."""
+    if not isinstance(data, dict) or not isinstance(data.get("classes"), list):
+        raise SecurityTaxonomyError(f"{SECURITY_FILE}: expected a mapping with 'classes'")
+    classes = []
+    seen: set[str] = set()
+    for number, raw in enumerate(data["classes"], start=1):
+        if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+            raise SecurityTaxonomyError(f"{SECURITY_FILE}: class {number} has no name")
+        name = raw["name"]
+        if name in seen:
+            raise SecurityTaxonomyError(f"{SECURITY_FILE}: class {name!r} appears twice")
+        seen.add(name)
+        phrases = _strings(raw.get("phrases"), f"class {name!r} phrases")
+        weak = _strings(raw.get("weak"), f"class {name!r} weak")
+        events = []
+        for source in _strings(raw.get("events"), f"class {name!r} events"):
+            try:
+                events.append(re.compile(source, re.IGNORECASE))
+            except re.error as exc:
+                raise SecurityTaxonomyError(
+                    f"{SECURITY_FILE}: class {name!r} event {source!r}: {exc}"
+                ) from exc
+        if not phrases and not events:
+            raise SecurityTaxonomyError(f"{SECURITY_FILE}: class {name!r} has no cues")
+        classes.append(
+            SecurityClass(
+                name,
+                str(raw.get("description", "")),
+                phrase_pattern(phrases),
+                phrase_pattern(weak),
+                tuple(events),
+            )
+        )
+    return SecurityTaxonomy(
+        classes=tuple(classes),
+        **{
+            key: phrase_pattern(_strings(data.get(key), key))
+            for key in ("report", "benign", "question", "hypothetical")
+        },
+    )
+
+
+@lru_cache(maxsize=1)
+def load_security_taxonomy() -> SecurityTaxonomy:
+    """The shipped taxonomy (read and compiled once)."""
+    text = resources.files("brain.intent").joinpath(SECURITY_FILE).read_text(encoding="utf-8")
+    return parse_security_taxonomy(load_yaml(text))
+
+
+def find_security(text: str) -> SecurityFinding | None:
+    """What the shipped taxonomy says about `text`."""
+    return load_security_taxonomy().find(text)

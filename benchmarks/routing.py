@@ -15,7 +15,8 @@
 2. The development set (benchmarks/data/devset.jsonl) on the seven built-in controllers in a
    fresh home (sample KB ingested, the tickets its messages refer to imported from
    benchmarks/data/devset_tickets.jsonl): right controller, out-of-scope + vague not routed, urgent
-   escalated, wrongly escalated; the same baselines built from the controllers' examples.
+   escalated, wrongly escalated, escalation precision / recall, wrong pages per 1,000 messages,
+   per-class accuracy and the misroutes; the same baselines built from the controllers' examples.
 3. Decision latency p50 / p99 per tier, and its growth with 10 / 100 / 1,000 synthesised
    controllers (CLINC intents, split into paraphrase groups for 1,000).
 
@@ -224,7 +225,9 @@ def devset(path: Path, skip_router: bool, tickets: Path | None = None) -> dict[s
     from core.config import load_settings
 
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-    rows = [LabelledRow(r["text"], normalise_label(r["controller"])) for r in records]
+    rows = [
+        LabelledRow(r["text"], normalise_label(r["controller"]), bool(r["urgent"])) for r in records
+    ]
     with tempfile.TemporaryDirectory(prefix="routing-devset-") as home:
         settings = load_settings({**os.environ, "BRAIN_HOME": home})
         log(f"dev set: {len(rows)} rows on the built-in controllers (fresh home)")
@@ -253,6 +256,13 @@ def devset(path: Path, skip_router: bool, tickets: Path | None = None) -> dict[s
             result["urgent_escalated"] = round(sum(escalated[i] for i in urgent) / len(urgent), 4)
             result["wrongly_escalated"] = sum(
                 escalated[i] for i, r in enumerate(records) if not r["urgent"]
+            )
+            paged = sum(escalated)
+            rightly = sum(escalated[i] for i in urgent)
+            result["escalation_recall"] = result["urgent_escalated"]
+            result["escalation_precision"] = round(rightly / paged, 4) if paged else None
+            result["wrong_pages_per_1000"] = round(
+                1000 * result["wrongly_escalated"] / len(records), 2
             )
         return result
 
@@ -284,6 +294,25 @@ def devset(path: Path, skip_router: bool, tickets: Path | None = None) -> dict[s
         f"brain: tiers {ours['tiers']}, latency by tier {ours['latency_ms']['by_tier']}, "
         f"llm calls {ours['llm_calls']}"
     )
+    print(
+        f"brain escalation: recall {_pct(ours.get('escalation_recall'))}, precision "
+        f"{_pct(ours.get('escalation_precision'))}, wrong pages per 1,000 messages "
+        f"{ours.get('wrong_pages_per_1000')}"
+    )
+    metrics = report.metrics
+    by_kind: dict[str, list[bool]] = {}
+    for record, outcome in zip(records, outcomes, strict=True):
+        by_kind.setdefault(record["kind"], []).append(outcome.right)
+    print("brain per kind: " + ", ".join(f"{k} {sum(v)}/{len(v)}" for k, v in by_kind.items()))
+    print(
+        "brain per class: "
+        + ", ".join(f"{k} {c['right']}/{c['n']}" for k, c in metrics["per_class"].items())
+    )
+    for text in metrics.get("missed_escalations", []):
+        print(f"  missed escalation: {text[:90]!r}")
+    for text in metrics.get("wrong_escalations", []):
+        print(f"  wrong page: {text[:90]!r}")
+    ours["misroutes"] = metrics["misroutes"]
     print_reliability(report.metrics)
     # Cross-fitted calibration on the dev set (2 folds): how reliable a fitted calibrator is.
     halves = [list(range(0, len(outcomes), 2)), list(range(1, len(outcomes), 2))]

@@ -1,5 +1,6 @@
 """What `brain eval` reports: the outcome of one decided row and the summary of many
-(accuracy, out-of-scope recall and precision, tiers, latency, calibration)."""
+(accuracy, out-of-scope recall and precision, tiers, latency, calibration, escalation precision
+and recall, per-class accuracy and the misroutes)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,61 @@ class Outcome:
 
 def _percentile(values: Sequence[float], q: float) -> float:
     return round(float(np.percentile(values, q)), 2) if values else 0.0
+
+
+#: Misroutes listed in the report (the rest are counted).
+MAX_MISROUTES = 200
+
+
+def escalation_metrics(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """Escalation precision and recall on the rows that say whether they must be escalated,
+    and wrong pages per 1,000 messages (escalated rows labelled not urgent)."""
+    labelled = [o for o in outcomes if o.row.urgent is not None]
+    if not labelled:
+        return {"escalation_labelled": 0}
+    urgent = [o for o in labelled if o.row.urgent]
+    paged = [o for o in labelled if o.escalate]
+    right = sum(1 for o in paged if o.row.urgent)
+    wrong = [o for o in paged if not o.row.urgent]
+    return {
+        "escalation_labelled": len(labelled),
+        "escalation_urgent": len(urgent),
+        "escalation_recall": round(right / len(urgent), 4) if urgent else None,
+        "escalation_precision": round(right / len(paged), 4) if paged else None,
+        "wrong_pages": len(wrong),
+        "wrong_pages_per_1000": round(1000 * len(wrong) / len(labelled), 2),
+        "missed_escalations": [o.row.text for o in urgent if not o.escalate][:MAX_MISROUTES],
+        "wrong_escalations": [o.row.text for o in wrong][:MAX_MISROUTES],
+    }
+
+
+def per_class(outcomes: Sequence[Outcome]) -> dict[str, dict[str, Any]]:
+    """Accuracy per label ("oos" for rows no controller should take)."""
+    by_label: dict[str, list[Outcome]] = {}
+    for outcome in outcomes:
+        by_label.setdefault(outcome.row.label or "oos", []).append(outcome)
+    return {
+        label: {
+            "n": len(rows),
+            "right": sum(o.right for o in rows),
+            "accuracy": round(sum(o.right for o in rows) / len(rows), 4),
+        }
+        for label, rows in sorted(by_label.items())
+    }
+
+
+def misroutes(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
+    """The rows decided wrong: text, wanted (label, "oos" for none), got (controller, or
+    "not routed (outcome)")."""
+    return [
+        {
+            "text": o.row.text,
+            "wanted": o.row.label or "oos",
+            "got": o.controller or f"not routed ({o.outcome})",
+        }
+        for o in outcomes
+        if not o.right
+    ][:MAX_MISROUTES]
 
 
 def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
@@ -97,4 +153,8 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "ece": expected_calibration_error(
             [o.confidence for o in routed], [o.right for o in routed]
         ),
+        **escalation_metrics(outcomes),
+        "per_class": per_class(outcomes),
+        "misroutes_total": sum(1 for o in outcomes if not o.right),
+        "misroutes": misroutes(outcomes),
     }

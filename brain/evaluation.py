@@ -12,7 +12,9 @@ ANTHROPIC_API_KEY is set), each with its own user so no row's session colours an
   brain is refitted on all of `train` and run on `test`.
 - Without `train`: the current home's controllers on a throwaway COPY of the home (so the
   evaluation adds nothing to its decision log or memory); with `val`, the fitted calibrator is
-  saved to `$BRAIN_HOME/calibration.json`, where the engine reads it.
+  saved to `$BRAIN_HOME/calibration.json`, where the engine reads it, but only when one fitted
+  on 4/5 of val scores no worse (Brier) on the other fifth than the home's current calibration;
+  otherwise the old one is kept and the report says so (`calibration_replaced: false`).
 
 "Correct in scope" = decision.controller == label; "OOS detected" = decision.controller is None
 (not routed: declared out of scope, or asked back). "Declared out of scope" = outcome fallback
@@ -298,19 +300,68 @@ def _evaluate_home(
         (copy / "calibration.json").unlink(missing_ok=True)  # val runs uncalibrated
         with Brain.open(settings.model_copy(update={"home": copy})) as brain:
             _warm(brain, progress)
-            calibrator = calibrator_from(
-                decide_rows(brain, val, progress=progress, what="val"),
-                f"fitted on val ({len(val)} rows)",
-            )
-        target = calibrator.save(settings.home / "calibration.json")
-        setup["calibration"] = f"fitted on val, saved to {target}"
-        setup["calibrator"] = calibrator.to_dict()
+            decided = decide_rows(brain, val, progress=progress, what="val")
+        _replace_calibration_if_better(settings, decided, len(val), setup, progress)
     copy = _copy_home(settings.home, root / "test-home")
     with Brain.open(settings.model_copy(update={"home": copy})) as brain:
         _warm(brain, progress)
         setup["controllers"] = len(brain.registry)
         setup.setdefault("calibration", brain.calibration.status)
         return decide_rows(brain, test, progress=progress)
+
+
+#: Every HELD_OUT_EVERY-th val row is held out to compare the new calibration with the old.
+HELD_OUT_EVERY = 5
+
+
+def brier(calibrator: Calibrator, outcomes: Sequence[Outcome]) -> float | None:
+    """Mean squared error of P(best candidate is right) on decided rows (lower is better)."""
+    usable = [o for o in outcomes if o.features]
+    if not usable:
+        return None
+    errors = [(calibrator.apply(**o.features) - float(o.top_right)) ** 2 for o in usable]
+    return float(np.mean(errors))
+
+
+def _replace_calibration_if_better(
+    settings: Settings,
+    decided: Sequence[Outcome],
+    rows: int,
+    setup: dict[str, Any],
+    progress: Callable[[str], None] | None,
+) -> None:
+    """Fit a calibration on val, but save it only when it scores no worse on a held-out fold
+    of val than the one the home decides with now; otherwise keep the old one and say so."""
+    from brain.calibration import HomeCalibration
+    from brain.training import shipped_calibration
+
+    held = [o for i, o in enumerate(decided) if i % HELD_OUT_EVERY == HELD_OUT_EVERY - 1]
+    fit = [o for i, o in enumerate(decided) if i % HELD_OUT_EVERY != HELD_OUT_EVERY - 1]
+    current = HomeCalibration(settings.home, shipped_calibration(settings))
+    new_score = brier(calibrator_from(fit, "held-out check"), held)
+    old_score = brier(current.calibrator, held)
+    setup["calibration_check"] = {
+        "held_out_rows": len(held),
+        "brier_new": None if new_score is None else round(new_score, 4),
+        "brier_old": None if old_score is None else round(old_score, 4),
+        "old": current.status,
+    }
+    if new_score is not None and old_score is not None and new_score > old_score:
+        message = (
+            f"kept the existing calibration ({current.status}): the one fitted on val scores "
+            f"worse on a held-out fold of val (Brier {new_score:.4f} > {old_score:.4f})"
+        )
+        setup["calibration"] = message
+        setup["calibration_replaced"] = False
+        log.warning("%s", message)
+        if progress is not None:
+            progress(message)
+        return
+    calibrator = calibrator_from(decided, f"fitted on val ({rows} rows)")
+    target = calibrator.save(settings.home / "calibration.json")
+    setup["calibration"] = f"fitted on val, saved to {target}"
+    setup["calibration_replaced"] = True
+    setup["calibrator"] = calibrator.to_dict()
 
 
 def _copy_home(home: Path, target: Path) -> Path:

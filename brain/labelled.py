@@ -1,7 +1,8 @@
 """Labelled rows: JSON lines (or a JSON array) of `{"text": ..., <label>: ...}`.
 
 A label of `oos`, `none`, `null`, `out_of_scope`, "" or null means no controller should take
-the message. Read by `brain eval` (brain.evaluation) and by the training data (brain.training).
+the message; an optional boolean `urgent` says whether it must be escalated to on-call. Read by
+`brain eval` (brain.evaluation) and by the training data (brain.training).
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ class LabelledRow:
 
     text: str
     label: str | None
+    #: Must the message be escalated to on-call? None when the file does not say
+    #: (an optional boolean field `urgent`).
+    urgent: bool | None = None
 
 
 def normalise_label(value: object) -> str | None:
@@ -97,7 +101,13 @@ def read_rows(
         if field_name not in record:
             bad(f"{source} row {number}: label field {field_name!r} is missing")
             continue
-        rows.append(LabelledRow(text=text, label=normalise_label(record[field_name])))
+        urgent = record.get("urgent")
+        if urgent is not None and not isinstance(urgent, bool):
+            bad(f"{source} row {number}: 'urgent' must be true or false")
+            continue
+        rows.append(
+            LabelledRow(text=text, label=normalise_label(record[field_name]), urgent=urgent)
+        )
     return rows, field_name
 
 

@@ -68,8 +68,28 @@ def render(report: dict[str, Any]) -> str:
         ("llm calls", str(report["llm_calls"])),
         ("calibration", str(report["setup"].get("calibration", "-"))),
     ]
+    if report.get("escalation_labelled"):
+        rows += [
+            ("escalation recall", _fmt(report["escalation_recall"])),
+            ("escalation precision", _fmt(report["escalation_precision"])),
+            (
+                "wrong pages",
+                f"{report['wrong_pages']} ({report['wrong_pages_per_1000']} per 1,000)",
+            ),
+        ]
+    rows += [
+        (f"class {label}", f"{c['right']}/{c['n']} ({_fmt(c['accuracy'])})")
+        for label, c in report.get("per_class", {}).items()
+    ]
     width = max(len(k) for k, _ in rows)
-    return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows)
+    lines = [f"{k.ljust(width)}  {v}" for k, v in rows]
+    misroutes = report.get("misroutes", [])
+    if misroutes:
+        lines.append(f"misroutes ({report.get('misroutes_total', len(misroutes))}):")
+        lines += [f"  {m['text'][:80]!r}: wanted {m['wanted']}, got {m['got']}" for m in misroutes]
+    for key, title in (("missed_escalations", "missed"), ("wrong_escalations", "wrong")):
+        lines += [f"  {title} escalation: {text[:80]!r}" for text in report.get(key, [])]
+    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -39,7 +39,12 @@ def fit_default_calibration() -> int:
         code = brain_main(args)
         if code != 0:
             return code
-        shutil.copyfile(home / "calibration.json", SHIPPED_CALIBRATION)
+        fitted = home / "calibration.json"
+        if not fitted.exists():
+            # `brain eval --val` kept the old one: it scored better on a held-out fold.
+            print(f"kept {SHIPPED_CALIBRATION}: the refitted one scored worse", file=sys.stderr)
+            return 0
+        shutil.copyfile(fitted, SHIPPED_CALIBRATION)
     print(f"wrote {SHIPPED_CALIBRATION} from {len(calibration)} held-out rows", file=sys.stderr)
     return 0
 

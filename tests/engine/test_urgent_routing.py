@@ -1,0 +1,101 @@
+"""Routing's two rules of issue 11, on the Router's own API: an urgent route is never blocked
+(routed, missing parameters asked after; never the boundary explanation) and a clarification
+never offers a single candidate (that is a route with a question)."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain.escalation import UrgentRoute
+from brain.routing import Candidate, Router
+from core.config import RoutingConfig
+from core.records import DryRunRecord
+
+
+def _lacks_category(name: str) -> DryRunRecord:
+    return DryRunRecord(name, False, "missing category", ["category"])
+
+
+def _passes(name: str) -> DryRunRecord:
+    return DryRunRecord(name, True, "ok")
+
+
+CANDIDATES = [
+    Candidate("incident", "IT support", 0.55, 0.5),
+    Candidate("access", "Access", 0.3, 0.2),
+]
+
+
+def test_a_critical_message_whose_dry_run_lacks_a_parameter_is_routed_and_asked_after() -> None:
+    router = Router(RoutingConfig())
+
+    usual = router.route(CANDIDATES, dry_run=_lacks_category, chinese=False, registered=7)
+    urgent = router.route(
+        CANDIDATES,
+        dry_run=_lacks_category,
+        chinese=False,
+        registered=7,
+        urgent=UrgentRoute("critical urgency", critical=True),
+    )
+
+    assert usual.outcome == "clarify"  # without urgency: asked back (the old behaviour)
+    assert urgent.outcome == "routed"
+    assert urgent.controller == "incident"
+    assert urgent.clarification is None
+    assert urgent.follow_up is not None and "category" in urgent.follow_up
+
+
+def test_a_security_event_goes_to_its_own_controller_even_when_another_leads() -> None:
+    router = Router(RoutingConfig())
+    ranked = [Candidate("access", "Access", 0.9, 0.8), Candidate("incident", "IT support", 0.1)]
+
+    plan = router.route(
+        ranked,
+        dry_run=_passes,
+        chinese=False,
+        registered=7,
+        urgent=UrgentRoute("critical urgency (security incident)", True, "incident"),
+    )
+
+    assert (plan.outcome, plan.controller) == ("routed", "incident")
+
+
+def test_an_escalated_message_is_never_told_it_is_outside_what_the_brain_handles() -> None:
+    router = Router(RoutingConfig())
+    weak = [Candidate("incident", "IT support", 0.05), Candidate("access", "Access", 0.04)]
+
+    plan = router.route(
+        weak,
+        dry_run=_passes,
+        chinese=True,
+        registered=7,
+        out_of_scope=0.99,
+        urgent=UrgentRoute("the user asked for a person"),
+    )
+
+    assert plan.outcome == "fallback"
+    assert plan.clarification is not None
+    assert "超出" not in plan.clarification and "值班" in plan.clarification
+
+
+@pytest.mark.parametrize("chinese", [False, True])
+def test_one_plausible_candidate_is_a_route_with_a_question(chinese: bool) -> None:
+    router = Router(RoutingConfig())
+    ranked = [Candidate("incident", "IT support", 0.3), Candidate("access", "Access", 0.05)]
+
+    plan = router.route(ranked, dry_run=_lacks_category, chinese=chinese, registered=7)
+
+    assert plan.outcome == "routed"
+    assert plan.controller == "incident"
+    assert plan.follow_up is not None and "category" in plan.follow_up
+    assert plan.clarification is None
+
+
+def test_a_vague_message_is_asked_about_among_several_candidates_never_one() -> None:
+    router = Router(RoutingConfig())
+    ranked = [Candidate("incident", "IT support", 0.3), Candidate("access", "Access", 0.05)]
+
+    plan = router.route(ranked, dry_run=_passes, chinese=False, registered=7, vague=True)
+
+    assert plan.outcome == "clarify"
+    assert len(plan.candidates) >= 2

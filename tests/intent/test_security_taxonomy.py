@@ -1,0 +1,116 @@
+"""The bilingual security taxonomy (brain/intent/security.yaml) and scope-based urgency."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain.intent.security import (
+    SecurityTaxonomyError,
+    find_security,
+    load_security_taxonomy,
+    parse_security_taxonomy,
+)
+from brain.intent.urgency import read_urgency
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("I clicked a link in a phishing email and it asked me to log in", "phishing"),
+        ("我点开了一个钓鱼邮件里的附件", "phishing"),
+        ("I typed my password into a fake login page", "credential_entry"),
+        ("我在一个假的登录页面输入了密码", "credential_entry"),
+        ("the caller said he was IT and I told him my verification code", "credential_entry"),
+        ("ransomware: all files on the share were encrypted and renamed .locked", "malware"),
+        ("电脑中毒了，一直弹窗", "malware"),
+        ("I committed the prod api key to our public github repo", "exposed_secret"),
+        ("我把数据库密码提交到了公开的 GitHub 仓库", "exposed_secret"),
+        ("密钥被贴到了外部群里", "exposed_secret"),
+        ("someone logged into my mailbox from another country", "account_takeover"),
+        ("我的账号被盗了", "account_takeover"),
+        ("I sent the client data file to an external address by mistake", "data_leak"),
+        ("客户数据被发错给了外部邮箱", "data_leak"),
+        ("my work laptop was stolen at the station", "lost_device"),
+        ("笔记本丢了，里面有客户资料", "lost_device"),
+    ],
+)
+def test_each_class_is_reported_in_english_and_chinese(text: str, kind: str) -> None:
+    finding = find_security(text)
+
+    assert finding is not None and finding.kind == "event"
+    assert kind in finding.classes
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what is our policy on phishing emails?",
+        "what should I do if I clicked a phishing link?",
+        "how often do we rotate api keys?",
+        "万一笔记本丢了应该找谁？",
+        "如何识别钓鱼邮件",
+    ],
+)
+def test_questions_about_security_are_consultations(text: str) -> None:
+    finding = find_security(text)
+
+    assert finding is not None and finding.kind == "question"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my SMS verification code never arrives",
+        "memory leaked in the java service",
+        "SLA breach on INC0012345, please chase",
+        "the thing is broken, can someone check",
+    ],
+)
+def test_words_in_another_sense_are_not_security(text: str) -> None:
+    assert find_security(text) is None
+
+
+def test_every_class_of_the_shipped_taxonomy_has_cues() -> None:
+    taxonomy = load_security_taxonomy()
+    names = {c.name for c in taxonomy.classes}
+
+    assert names >= {
+        "phishing",
+        "credential_entry",
+        "malware",
+        "exposed_secret",
+        "account_takeover",
+        "data_leak",
+        "lost_device",
+    }
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        ({"classes": [{"name": "x"}]}, "no cues"),
+        ({"classes": [{"name": "x", "events": ["("]}]}, "event"),
+        ({"classes": [{"name": "x", "phrases": ["a"]}, {"name": "x", "phrases": ["b"]}]}, "twice"),
+        ({"nothing": 1}, "classes"),
+    ],
+)
+def test_a_bad_taxonomy_is_refused_naming_the_entry(data: object, problem: str) -> None:
+    with pytest.raises(SecurityTaxonomyError, match=problem):
+        parse_security_taxonomy(data)
+
+
+@pytest.mark.parametrize(
+    ("text", "level"),
+    [
+        ("全公司都上不了网了", "critical"),
+        ("everyone is affected, email is down", "critical"),
+        ("nobody can log in to the VPN", "critical"),
+        ("全公司年会在哪个酒店？", "low"),
+        ("please send the slides to everyone", "low"),
+        ("what is the policy for urgent access requests?", "low"),
+        ("what counts as a P0 in our SLA?", "low"),
+        ("urgent: the payment gateway returns 502", "critical"),
+    ],
+)
+def test_urgency_from_explicit_scope_and_impact(text: str, level: str) -> None:
+    assert read_urgency(text, "other").level == level

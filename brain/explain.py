@@ -32,6 +32,8 @@ def explain_decision(decision: Decision) -> dict[str, Any]:
         "entities": decision.entities,
         "rationale": decision.rationale,
         "clarification": decision.clarification,
+        "follow_up": decision.follow_up,
+        "escalation": decision.escalation.to_dict() if decision.escalation else None,
         "candidates": decision.candidates,
         "signals": dict(ordered),
         "tier_path": decision.tier_path,
@@ -82,6 +84,12 @@ def render_text(data: dict[str, Any]) -> str:
     lines.append(f"Why: {data.get('rationale', '')}")
     if data.get("clarification"):
         lines.append(f"Asked: {data['clarification']}")
+    if data.get("follow_up"):
+        lines.append(f"Asked after routing: {data['follow_up']}")
+    escalation = data.get("escalation") or {}
+    if escalation.get("evidence"):
+        verdict = escalation.get("reason") or "not escalated"
+        lines.append(f"Escalation: {verdict}; evidence: {'; '.join(escalation['evidence'])}")
     signals = data.get("signals") or {}
     if signals:
         columns = [*signal_names(signals), "total"]

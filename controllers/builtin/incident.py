@@ -88,7 +88,10 @@ class IncidentController(BuiltinController):
             required=self.required_entities,
             query=query,
         )
-        if fields.get("category") == "security":
+        # On-call is paged for a security incident the brain's escalation decision found (it
+        # sets the category) or the user stated, not for a cue word of the category guess
+        # ("the roof leak over my desk"): pages need real evidence (issue 11).
+        if known_parameters(context).get("category") == "security":
             result.escalate = True
             result.summary += " Security incidents go to on-call now: disconnect from the network "
             result.summary += "and do not log in anywhere else until they contact you."

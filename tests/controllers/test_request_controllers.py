@@ -132,9 +132,21 @@ def test_incident_categories(make_context: ContextFactory, text: str, category: 
 
 
 def test_security_incident_is_flagged_for_escalation(make_context: ContextFactory) -> None:
-    result = IncidentController().handle(make_context("我点开了钓鱼邮件链接", urgency="critical"))
+    # The brain's escalation decision puts the security taxonomy's finding in the entities.
+    context = make_context(
+        "我点开了钓鱼邮件链接", urgency="critical", entities={"category": ["security"]}
+    )
+    result = IncidentController().handle(context)
     assert result.ok and result.escalate
     assert "on-call" in result.summary
+
+
+def test_a_security_category_guessed_from_one_word_pages_nobody(
+    make_context: ContextFactory,
+) -> None:
+    context = make_context("water leak from the ceiling right onto my laptop")
+    assert IncidentController().fields(context)["category"] == "security"  # the guess
+    assert not IncidentController().handle(context).escalate
 
 
 def test_vague_incident_reports_missing_category(

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from brain.escalation import SECURITY_CATEGORY, decide_escalation, urgent_route
+from brain.escalation import SECURITY_CATEGORY, SECURITY_INTENT, decide_escalation, urgent_route
 from brain.intent.taxonomy import intent_group
 from brain.routing import Candidate, MemoryLesson, RoutePlan, Router, is_chinese
 from brain.signals.keyword import NO_CONTEXT_GROUPS
@@ -103,18 +103,26 @@ def route(
 def _as_consultation(
     plan: RoutePlan, candidates: Sequence[Candidate], names: Sequence[str]
 ) -> RoutePlan:
-    """A question about security is answered, never filed: routed (or composed) plans go to
-    the controller of how-to questions alone when it is a candidate."""
+    """A question about security is answered, never filed as a security incident: the
+    controller that takes security incidents is dropped from a composition, and when it is
+    the primary, the controller of how-to questions answers instead (when it is a candidate).
+    Other routes stand ("how do I get access to the phishing-report dashboard" is access)."""
+    incidents = intent_group(SECURITY_INTENT)
+    if plan.outcome not in ("routed", "composed"):
+        return plan
+    if plan.controller != incidents:
+        if incidents in plan.supporting:
+            plan.supporting = [s for s in plan.supporting if s != incidents]
+            plan.tier_path.append(f"a question about security: {incidents} files nothing")
+            if not plan.supporting:
+                plan.outcome, plan.composition = "routed", None
+        return plan
     target = intent_group(CONSULTATION_INTENT)
-    if plan.outcome not in ("routed", "composed") or target not in names:
-        return plan
-    if plan.controller == target and not plan.supporting:
-        return plan
     chosen = next((c for c in candidates if c.name == target), None)
-    if chosen is None:
+    if chosen is None or target not in names:
         return plan
     plan.tier_path.append(
-        f"a question about security: answered by {target} alone, nothing filed or paged"
+        f"a question about security: answered by {target}, nothing filed or paged"
     )
     plan.controller, plan.confidence = target, chosen.confidence
     plan.supporting, plan.composition, plan.outcome = [], None, "routed"

@@ -20,6 +20,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import alert_blocks, escape, fallback_text, resolved_blocks
 from core.config import SlackConfig
+from core.redact import redact
 from core.stores.protocols import AlertStore
 
 log = logging.getLogger(__name__)
@@ -155,9 +156,9 @@ class Escalations:
             alert_id=uuid.uuid4().hex[:16],
             decision_id=decision_id,
             asker=asker,
-            text=text,
+            text=redact(text),  # stored and shown to on-call without the secrets typed
             urgency=urgency,
-            summary=summary,
+            summary=redact(summary),
             permalink=permalink,
             oncall_channel=target,
             source_channel=channel,

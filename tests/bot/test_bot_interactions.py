@@ -105,8 +105,8 @@ async def test_route_elsewhere_reroutes_and_posts_the_result(harness: Harness) -
     assert "Rerouted to" in posts[1].params["blocks"][0]["text"]["text"]
     decision = harness.brain.get_decision(decision_id)
     assert decision.result is not None and decision.result.controller == "access"
-    assert [(f.kind, f.controller, f.user) for f in decision.feedback] == [
-        ("correct", "access", "UASKER01")
+    assert [(f.kind, f.controller, f.user, f.source) for f in decision.feedback] == [
+        ("correct", "access", "UASKER01", "slack-reroute")
     ]
 
 
@@ -417,4 +417,4 @@ async def test_slack_feedback_survives_restart_and_shows_in_brain_why(
     await second.command("/brain-why", decision_id, user="UASKER01", channel="DCHAT003")
     answer = (await second.fake.wait_for("response_url"))[0].params
     text = html.unescape("\n".join(b["text"]["text"] for b in answer["blocks"]))
-    assert "correct -> access by UASKER01 via clarify" in text
+    assert "correct -> access by UASKER01 via slack-reroute" in text

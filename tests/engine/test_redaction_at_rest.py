@@ -14,7 +14,7 @@ from cli import main
 #: (message, the secrets in it, the controller it must still reach)
 MESSAGES = (
     (
-        "please reset my password for SAP, the old one was Hunter2!xyz",
+        "reset my SAP password, the old password Hunter2!xyz no longer works",
         ("Hunter2!xyz",),
         "access",
     ),

@@ -51,6 +51,8 @@ class FakeSlackAPI:
         self.posted_ts: list[str] = []
         self.rejected: list[Call] = []
         self.socket_url: str | None = None
+        #: Bot tokens auth.test accepts (None: any); others get invalid_auth.
+        self.valid_tokens: set[str] | None = None
         #: User-group id -> member ids, for usergroups.users.list.
         self.usergroups: dict[str, list[str]] = {}
         self._scripts: dict[str, list[_Script]] = {}
@@ -180,6 +182,9 @@ class FakeSlackAPI:
     def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         channel = str(params.get("channel") or "")
         if method == "auth.test":
+            token = str(params.get("_authorization") or "").removeprefix("Bearer ")
+            if self.valid_tokens is not None and token not in self.valid_tokens:
+                return {"ok": False, "error": "invalid_auth"}
             return {
                 "ok": True,
                 "url": "https://fake.slack.com/",

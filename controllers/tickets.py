@@ -92,8 +92,8 @@ class TicketStore:
     processes: each change is an atomic read-modify-write of one ticket.
 
     A ticket belongs to its requester; `get_for`/`find_for` answer a viewer only with what the
-    access policy lets them see (`core.access`), and a ticket they may not see is "not found",
-    exactly like one that does not exist, so ids cannot be probed."""
+    access policy lets them see (`core.access`): a ticket they may not see is "not found",
+    in the same words as one that does not exist, so no title, description or status leaks."""
 
     def __init__(self, records: TicketRecords, policy: AccessPolicy | None = None) -> None:
         self.records = records

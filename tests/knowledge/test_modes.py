@@ -40,15 +40,19 @@ def test_sparse_only_mode_still_finds_things(
         skill.close()
 
 
+@pytest.mark.parametrize(
+    "command", [["kb", "search", "printer"], ["ingest", "{kb}"]], ids=["kb-search", "ingest"]
+)
 def test_second_process_gets_a_clear_lock_message(
-    empty_home: Path, small_kb: Path, monkeypatch: pytest.MonkeyPatch
+    empty_home: Path, small_kb: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
 ) -> None:
     monkeypatch.setenv("BRAIN_EMBEDDER", "none")
     holder = open_knowledge(load_settings())
     try:
         env = {**os.environ, "BRAIN_HOME": str(empty_home), "BRAIN_EMBEDDER": "none"}
+        argv = [part.format(kb=small_kb) for part in command]
         result = subprocess.run(
-            [sys.executable, "-m", "brain", "kb", "search", "printer"],
+            [sys.executable, "-m", "brain", *argv],
             capture_output=True,
             text=True,
             env=env,

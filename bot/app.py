@@ -43,8 +43,7 @@ async def check_token(client: AsyncWebClient) -> None:
         error = exc.response.get("error")
         if error in TOKEN_REFUSED:
             raise ConfigError(
-                f"Slack refused SLACK_BOT_TOKEN (auth.test: {error}); "
-                "set the app's xoxb- bot token"
+                f"Slack refused SLACK_BOT_TOKEN (auth.test: {error}); set the app's xoxb- bot token"
             ) from None
         log.warning("auth.test failed (%s); starting anyway", error)
     except (OSError, TimeoutError) as exc:

@@ -23,15 +23,21 @@ MAX_DELAY_S = 300.0
 
 
 class OneLine(logging.Filter):
-    """Drops the traceback of a record (its message already names the error)."""
+    """One line per failure: drops the traceback (the message already names the error),
+    folds multi-line messages, and drops the SDK's "Failed to retrieve WSS URL" record, which
+    the "Failed to connect" record after it repeats."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if message.startswith("Failed to retrieve WSS URL"):
+            return False
         if record.exc_info:
             error = record.exc_info[1]
-            record.msg = f"{record.getMessage()} [{type(error).__name__}]"
-            record.args = None
+            message = f"{message} [{type(error).__name__}]"
             record.exc_info = None
             record.exc_text = None
+        record.msg = " ".join(message.split())
+        record.args = None
         return True
 
 

@@ -144,7 +144,7 @@ async def test_bad_or_stale_signature_is_401_and_nothing_processed(harness: Harn
     unsigned = await harness.event(event, signed=False)
     assert [bad[0], stale[0], unsigned[0]] == [401, 401, 401]
     await harness.idle()
-    assert harness.fake.calls == []
+    assert [c.method for c in harness.fake.calls if c.method != "auth.test"] == []  # start
 
 
 async def test_retries_are_deduplicated_to_one_reply(harness: Harness) -> None:
@@ -189,7 +189,8 @@ async def test_huge_text_is_shortened_not_rejected(harness: Harness) -> None:
     )
     await harness.idle()
     for post in (c.params for c in harness.fake.of("chat.postMessage")):
-        sections = [b["text"]["text"] for b in post["blocks"] if b["type"] == "section"]
+        blocks = post.get("blocks") or []
+        sections = [b["text"]["text"] for b in blocks if b["type"] == "section"]
         assert all(len(text) <= SECTION_TEXT for text in sections)
         assert len(post["text"]) <= FALLBACK_TEXT
     alert = alerts[0].params

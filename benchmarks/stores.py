@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from core.config import Settings  # noqa: E402
-from core.records import Decision  # noqa: E402
+from core.records import Decision, FeedbackRecord, IntentResult, SignalScores  # noqa: E402
 from core.stores import open_backend, open_stores  # noqa: E402
 from core.stores.kinds import field_key  # noqa: E402
 from core.stores.tinydb.collection import TinyCollection  # noqa: E402
@@ -54,9 +54,13 @@ def decision(user: str = "u1") -> Decision:
         outcome="routed",
         escalate=False,
         urgency="medium",
-        intent={"intent": "network_issue", "confidence": 0.9, "entities": {}},
+        intent=IntentResult.from_dict(
+            {"intent": "network_issue", "confidence": 0.9},
+            urgency="medium",
+            entities={"error_code": ["691"]},
+        ),
         entities={"error_code": ["691"]},
-        signals={name: {**SIGNALS, "total": 0.3} for name in names},
+        signals={name: SignalScores(dict(SIGNALS), total=0.3) for name in names},
         rationale="incident 0.83 (fast): keyword vpn, semantic 0.91, knowledge runbook vpn-691",
     )
 
@@ -161,7 +165,7 @@ def throughput_run(*, durable: bool, threads: int, count: int) -> tuple[float, f
             if durable:
                 log.add_feedback(one.decision_id, entry)
             else:  # as before: feedback appended to the decision, queued as an update
-                one.feedback.append(dict(entry))
+                one.feedback.append(FeedbackRecord.from_dict(entry))
                 log.update(one)
 
         started = time.perf_counter()

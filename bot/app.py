@@ -12,6 +12,7 @@ import gc
 import logging
 
 from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
     AsyncRateLimitErrorRetryHandler,
@@ -27,6 +28,26 @@ from core.config import ConfigError, Settings
 log = logging.getLogger(__name__)
 
 DEFAULT_API_URL = AsyncWebClient.BASE_URL
+#: auth.test errors that mean the token itself is wrong (not that Slack is unreachable).
+TOKEN_REFUSED = frozenset(
+    {"invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired"}
+)
+
+
+async def check_token(client: AsyncWebClient) -> None:
+    """`auth.test` at start: a token Slack refuses stops the bot with a clear error; an
+    unreachable Slack only warns (Socket Mode keeps retrying with backoff)."""
+    try:
+        await client.auth_test()
+    except SlackApiError as exc:
+        error = exc.response.get("error")
+        if error in TOKEN_REFUSED:
+            raise ConfigError(
+                f"Slack refused SLACK_BOT_TOKEN (auth.test: {error}); set the app's xoxb- bot token"
+            ) from None
+        log.warning("auth.test failed (%s); starting anyway", error)
+    except (OSError, TimeoutError) as exc:
+        log.warning("Slack is unreachable for auth.test (%s); starting anyway", exc)
 
 
 def web_client(settings: Settings) -> AsyncWebClient:
@@ -84,8 +105,10 @@ class SlackBot:
         self._warm = False
 
     async def start(self) -> None:
-        """Warm the brain up, then start the loop that re-sends unacknowledged alerts."""
+        """Check the bot token, warm the brain up, then start the loop that re-sends
+        unacknowledged alerts; raises ConfigError when Slack refuses the token."""
         if not self._warm:
+            await check_token(self.client)
             self._warm = True
             await self.services.in_brain(warm_up, self.services.brain)
         if self._loop_task is None:

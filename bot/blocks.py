@@ -91,6 +91,15 @@ def _select(placeholder: str, action_id: str, choices: Sequence[Choice]) -> Stat
     )
 
 
+def _fit_buttons(choices: Sequence[Choice]) -> list[Choice]:
+    """At most one actions block of buttons; "None of these" is kept when candidates are cut."""
+    if len(choices) <= ACTIONS_ELEMENTS:
+        return list(choices)
+    way_out = [c for c in choices if c.value == NONE_OF_THESE][:1]
+    rest = [c for c in choices if c.value != NONE_OF_THESE]
+    return rest[: ACTIONS_ELEMENTS - len(way_out)] + way_out
+
+
 def to_dicts(blocks: Sequence[Block]) -> list[dict[str, Any]]:
     """Validated JSON of the blocks (slack_sdk raises on any limit we failed to respect)."""
     return [block.to_dict() for block in blocks[:MESSAGE_BLOCKS]]
@@ -119,7 +128,7 @@ def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
     if reply.kind == "clarify":
         buttons = [
             _button(c.label, f"{ACTION_CLARIFY_PREFIX}{i}", c.value)
-            for i, c in enumerate(reply.choices[:ACTIONS_ELEMENTS])
+            for i, c in enumerate(_fit_buttons(reply.choices))
         ]
         blocks.append(ActionsBlock(block_id=BLOCK_CLARIFY + decision.decision_id, elements=buttons))
         blocks.append(_context(escape(reply.rationale)))

@@ -10,6 +10,7 @@ import asyncio
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -19,6 +20,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import alert_blocks, escape, fallback_text, resolved_blocks
 from core.config import SlackConfig
+from core.redact import redact
 from core.stores.protocols import AlertStore
 
 log = logging.getLogger(__name__)
@@ -59,11 +61,21 @@ def mention_markup(mention: str | None) -> str | None:
 
 
 class Escalations:
-    """Sends and tracks on-call alerts (async Slack calls; file I/O in worker threads)."""
+    """Sends and tracks on-call alerts (async Slack calls; file I/O in worker threads).
 
-    def __init__(self, config: SlackConfig, store: AlertStore) -> None:
+    Every change to a stored alert is a field-level `AlertStore.modify`, never a write-back of
+    a row read earlier: a re-send first claims its turn with a compare-and-set on
+    `last_sent_at` (refused once the alert is acknowledged), and afterwards only appends the
+    new message's ts, so an Acknowledge that lands while a re-send is on the wire is kept.
+    `clock` is injectable so tests can step time instead of sleeping.
+    """
+
+    def __init__(
+        self, config: SlackConfig, store: AlertStore, clock: Callable[[], float] = time.time
+    ) -> None:
         self.config = config
         self.store = store
+        self.clock = clock
 
     # -- storage -------------------------------------------------------------------------------
 
@@ -78,6 +90,39 @@ class Escalations:
     def pending(self) -> list[Alert]:
         """Alerts nobody acknowledged yet."""
         return [Alert(**row) for row in self.store.pending()]
+
+    def _claim_resend(self, alert_id: str, seen_sent_at: float, now: float) -> bool:
+        """Compare-and-set: take this re-send unless the alert was acknowledged or re-sent
+        since it was read (by another pass or process)."""
+        taken = False
+
+        def claim(row: dict[str, Any]) -> None:
+            nonlocal taken
+            if row.get("acknowledged_by") is None and row.get("last_sent_at") == seen_sent_at:
+                row["last_sent_at"] = now
+                taken = True
+
+        self.store.modify(alert_id, claim)
+        return taken
+
+    def _record_sent(self, alert_id: str, ts: str) -> Alert | None:
+        """Append one posted message's ts, touching no other field."""
+        row = self.store.modify(alert_id, lambda r: r.setdefault("messages", []).append(ts))
+        return Alert(**row) if row is not None else None
+
+    def _record_ack(self, alert_id: str, user: str, at: float) -> tuple[Alert | None, bool]:
+        """Set who acknowledged unless someone did first; (the alert, whether this was first)."""
+        first = False
+
+        def ack(row: dict[str, Any]) -> None:
+            nonlocal first
+            if row.get("acknowledged_by") is None:
+                row["acknowledged_by"] = user
+                row["acknowledged_at"] = at
+                first = True
+
+        row = self.store.modify(alert_id, ack)
+        return (Alert(**row) if row is not None else None), first
 
     # -- Slack ---------------------------------------------------------------------------------
 
@@ -106,14 +151,14 @@ class Escalations:
             permalink = str(found.get("permalink") or "") or None
         except SlackApiError as exc:
             log.warning("no permalink for %s/%s: %s", channel, thread_ts, exc.response.get("error"))
-        now = time.time()
+        now = self.clock()
         alert = Alert(
             alert_id=uuid.uuid4().hex[:16],
             decision_id=decision_id,
             asker=asker,
-            text=text,
+            text=redact(text),  # stored and shown to on-call without the secrets typed
             urgency=urgency,
-            summary=summary,
+            summary=redact(summary),
             permalink=permalink,
             oncall_channel=target,
             source_channel=channel,
@@ -121,11 +166,12 @@ class Escalations:
             created_at=now,
             last_sent_at=now,
         )
-        await self._post(client, alert, resend=0)
+        alert.messages.append(await self._send(client, alert, resend=0))
         await asyncio.to_thread(self._save, alert)
         return alert
 
-    async def _post(self, client: AsyncWebClient, alert: Alert, *, resend: int) -> None:
+    async def _send(self, client: AsyncWebClient, alert: Alert, *, resend: int) -> str:
+        """Post the alert message once; its ts."""
         blocks = alert_blocks(
             alert_id=alert.alert_id,
             mention=mention_markup(self.config.oncall_mention),
@@ -142,28 +188,35 @@ class Escalations:
             text=fallback_text(f"{mention} Escalation from <@{alert.asker}>: {escape(alert.text)}"),
             blocks=blocks,
         )
-        alert.messages.append(str(posted["ts"]))
-        alert.last_sent_at = time.time()
+        return str(posted["ts"])
 
     async def resend_due(self, client: AsyncWebClient, now: float | None = None) -> int:
         """Re-send every unacknowledged alert older than the re-escalation delay."""
         delay = self.config.reescalate_after_s
         if delay <= 0:
             return 0
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         sent = 0
         for alert in await asyncio.to_thread(self.pending):
             if now - alert.last_sent_at < delay:
                 continue
+            claimed = await asyncio.to_thread(
+                self._claim_resend, alert.alert_id, alert.last_sent_at, now
+            )
+            if not claimed:
+                continue
             try:
-                await self._post(client, alert, resend=len(alert.messages))
+                ts = await self._send(client, alert, resend=len(alert.messages))
             except SlackApiError as exc:
                 log.warning(
                     "re-sending alert %s failed: %s", alert.alert_id, exc.response.get("error")
                 )
                 continue
-            await asyncio.to_thread(self._save, alert)
+            stored = await asyncio.to_thread(self._record_sent, alert.alert_id, ts)
             sent += 1
+            if stored is not None and stored.acknowledged_by is not None:
+                # acknowledged while this copy was on the wire: mark the copy as handled too
+                await self._mark_acknowledged(client, stored, channel=alert.oncall_channel, ts=ts)
         return sent
 
     async def run(self, client: AsyncWebClient) -> None:
@@ -189,31 +242,52 @@ class Escalations:
         ts: str,
         original_blocks: list[dict[str, Any]],
     ) -> Alert | None:
-        """Record who acknowledged; update the alert messages and tell the asker."""
-        alert = await asyncio.to_thread(self.get, alert_id)
+        """Record who acknowledged (the first click wins); update the clicked message and
+        tell the asker once."""
+        alert, first = await asyncio.to_thread(self._record_ack, alert_id, user, self.clock())
         if alert is None:
             return None
-        first = alert.acknowledged_by is None
-        if first:
-            alert.acknowledged_by = user
-            alert.acknowledged_at = time.time()
-            await asyncio.to_thread(self._save, alert)
-        who = alert.acknowledged_by or user
-        at = datetime.fromtimestamp(alert.acknowledged_at or time.time(), UTC).strftime("%H:%M UTC")
-        note = f"✅ acknowledged by <@{who}> at {at}"
-        await client.chat_update(
-            channel=channel,
-            ts=ts,
-            text=fallback_text(f"Escalation acknowledged by <@{who}>"),
-            blocks=resolved_blocks(original_blocks, note),
-        )
+        await self._mark_acknowledged(client, alert, channel=channel, ts=ts, blocks=original_blocks)
         if first:
             await client.chat_postMessage(
                 channel=alert.source_channel,
                 thread_ts=alert.source_thread,
-                text=f"On-call <@{who}> acknowledged the escalation.",
+                text=f"On-call <@{alert.acknowledged_by}> acknowledged the escalation.",
             )
         return alert
+
+    async def _mark_acknowledged(
+        self,
+        client: AsyncWebClient,
+        alert: Alert,
+        *,
+        channel: str,
+        ts: str,
+        blocks: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Edit one alert message to say who acknowledged it (its buttons go)."""
+        who = alert.acknowledged_by or "someone"
+        at = datetime.fromtimestamp(alert.acknowledged_at or self.clock(), UTC).strftime(
+            "%H:%M UTC"
+        )
+        note = f"✅ acknowledged by <@{who}> at {at}"
+        if blocks is None:
+            blocks = alert_blocks(
+                alert_id=alert.alert_id,
+                mention=mention_markup(self.config.oncall_mention),
+                asker=alert.asker,
+                text=alert.text,
+                urgency=alert.urgency,
+                permalink=alert.permalink,
+                summary=alert.summary,
+                resend=max(len(alert.messages) - 1, 0),
+            )
+        await client.chat_update(
+            channel=channel,
+            ts=ts,
+            text=fallback_text(f"Escalation acknowledged by <@{who}>"),
+            blocks=resolved_blocks(blocks, note),
+        )
 
     def close(self) -> None:
         """Nothing to release: the store is written on every change."""

@@ -14,6 +14,7 @@ from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.signature import SignatureVerifier
 
+from bot import socket_mode
 from bot.app import SlackBot
 from core.limits import MAX_REQUEST_BYTES
 
@@ -83,8 +84,9 @@ def http_app(bot: SlackBot) -> web.Application:
 
 
 def socket_mode_handler(bot: SlackBot, app_token: str) -> AsyncSocketModeHandler:
-    """A Socket Mode connection (aiohttp websocket) dispatching to the same app."""
-    return AsyncSocketModeHandler(bot.app, app_token=app_token, web_client=bot.client)
+    """A Socket Mode connection (aiohttp websocket) dispatching to the same app; one log
+    line per failure and bounded backoff while Slack is unreachable (`bot.socket_mode`)."""
+    return socket_mode.socket_mode_handler(bot.app, app_token, bot.client)
 
 
 async def _wait_for_stop() -> None:

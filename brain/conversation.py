@@ -80,7 +80,9 @@ class BrainAPI(Protocol):
 
     def ask(self, message: Message) -> Decision: ...
 
-    def route_to(self, decision_id: str, controller: str, user: str) -> Decision: ...
+    def route_to(
+        self, decision_id: str, controller: str, user: str, source: str = "clarify"
+    ) -> Decision: ...
 
     def feedback(
         self,
@@ -257,13 +259,17 @@ class Conversation:
             choices=choices,
         )
 
-    def reroute(self, decision_id: str, controller: str, *, user: str) -> Reply:
-        """Correct the routing: run `controller` on the stored message (feedback "correct")."""
+    def reroute(
+        self, decision_id: str, controller: str, *, user: str, source: str = "clarify"
+    ) -> Reply:
+        """Correct the routing: run `controller` on the stored message (feedback "correct",
+        recorded with `source`: "clarify" for an answer to a question, the surface's own name
+        for a correction such as Slack's "Route elsewhere")."""
         labels = self.labels()
         if controller not in labels:
             known = ", ".join(labels)
             return Reply("error", f"Unknown controller {controller!r}. Known: {known}.")
-        decision = self.brain.route_to(decision_id, controller, user)
+        decision = self.brain.route_to(decision_id, controller, user, source)
         return render_decision(decision, labels, controller)
 
     def why(self, decision_id: str) -> Reply:
@@ -301,7 +307,9 @@ class Conversation:
                     return self.confirm(target, user=message.user, source=source)
                 if argument:
                     picked = self._match_choice(argument, self.controller_choices())
-                    return self.reroute(target, picked or argument, user=message.user)
+                    return self.reroute(
+                        target, picked or argument, user=message.user, source=source
+                    )
                 return self.reject(
                     target, user=message.user, source=source, session_key=message.session_key
                 )

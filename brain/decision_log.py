@@ -1,7 +1,11 @@
 """The decision log as the decision chain uses it, over whichever `DecisionStore` is configured.
 
 The store (`core.stores`) keeps the records durable and shared; this class adds what the chain
-asks of it: id validation, a session's decisions as records, feedback appended atomically.
+asks of it: id validation, a session's decisions as records, feedback appended atomically, and
+redaction at rest: what is stored is a copy whose free text (the message, entities, rationale,
+tier path, dry-runs, clarification, result) went through `core.redact`, so a password, token,
+email or phone number a user typed is never written, while the caller keeps deciding and running
+controllers on the clean text it holds in memory.
 """
 
 from __future__ import annotations
@@ -11,10 +15,31 @@ from typing import Any
 
 from core.errors import UnknownDecision
 from core.records import Decision
+from core.redact import redact_strings
 from core.stores.protocols import DecisionAndFeedbackStore
 
 #: Decision ids remembered per session (the session signal needs only the recent ones).
 SESSION_KEEP = 50
+#: Decision fields that hold free text (the user's words or what was derived from them).
+FREE_TEXT_FIELDS = (
+    "text",
+    "entities",
+    "rationale",
+    "tier_path",
+    "dry_runs",
+    "clarification",
+    "result",
+    "memory_influences",
+)
+
+
+def at_rest(decision: Decision) -> Decision:
+    """The copy of a decision that may be stored: its free text redacted."""
+    data = decision.to_dict()
+    for name in FREE_TEXT_FIELDS:
+        if data.get(name) is not None:
+            data[name] = redact_strings(data[name])
+    return Decision.from_dict(data)
 
 
 class DecisionLog:
@@ -24,12 +49,12 @@ class DecisionLog:
         self.store = store
 
     def append(self, decision: Decision) -> None:
-        """Store a new decision (on disk when this returns, for a durable store)."""
-        self.store.append(decision)
+        """Store a new decision, redacted (on disk when this returns, for a durable store)."""
+        self.store.append(at_rest(decision))
 
     def update(self, decision: Decision) -> None:
-        """Replace a logged decision; raises UnknownDecision."""
-        self.store.update(decision)
+        """Replace a logged decision (redacted); raises UnknownDecision."""
+        self.store.update(at_rest(decision))
 
     def add_feedback(self, decision_id: str, entry: Mapping[str, Any]) -> Decision:
         """Append one feedback item to its decision; returns the updated decision."""

@@ -32,6 +32,7 @@ import numpy as np
 
 from brain.routing import is_chinese
 from core.records import Decision
+from core.redact import redact
 from core.stores.protocols import LessonStore
 from core.text.sparse import char_ngrams
 
@@ -197,19 +198,20 @@ class MemoryStore:
     ) -> MemoryEntry:
         """Persist one lesson; the same (decision, controller, kind) is stored once."""
         key = f"{decision.decision_id}:{controller}:{kind}"
+        text = redact(decision.text)  # lessons are stored: never with a typed secret
         entry = MemoryEntry(
             memory_id=str(uuid.uuid5(uuid.NAMESPACE_URL, key)),
             controller=controller,
             weight=weight,
             kind=kind,
-            text=decision.text[:TEXT_CAP],
+            text=text[:TEXT_CAP],
             decision_id=decision.decision_id,
             user=decision.user,
             created_at=_now().isoformat(timespec="seconds"),
             ids=list(ids),
             vector=vector,
-            grams=_gram_set(decision.text),
-            latin=not is_chinese(decision.text),
+            grams=_gram_set(text),
+            latin=not is_chinese(text),
         )
         with self._lock:
             self.lessons.put_many([entry.to_doc()])  # durable when this returns

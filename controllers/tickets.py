@@ -3,6 +3,8 @@
 The store holds the tickets that exist, nothing more: a lookup of an unknown id says so.
 Tickets from another system keep their own id (`create(..., ticket_id="2025060300011279027")`
 or `import_records`); locally created ones get `INC-000001`, `REQ-000002`, `CHG-000003`...
+Titles, fields and comments are redacted (`core.redact`) before they are stored: a password
+typed into a request never reaches the ticket records.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from controllers.ids import PREFIXES, is_ticket_id, normalize_ticket_id
+from core.access import AccessPolicy, Viewer
+from core.redact import redact, redact_strings
 from core.stores.protocols import TicketRecords
 
 if TYPE_CHECKING:
@@ -62,6 +66,12 @@ class Ticket:
     history: list[dict[str, str]] = field(default_factory=list)
 
     @property
+    def channel(self) -> str | None:
+        """The channel the ticket was asked for in (None for imported tickets)."""
+        value = self.fields.get("channel")
+        return str(value) if value else None
+
+    @property
     def is_open(self) -> bool:
         """Anything but closed."""
         return self.status != "closed"
@@ -79,17 +89,22 @@ class Ticket:
 
 class TicketStore:
     """Tickets in the home's ticket records (`core.stores`); safe to share between threads and
-    processes: each change is an atomic read-modify-write of one ticket."""
+    processes: each change is an atomic read-modify-write of one ticket.
 
-    def __init__(self, records: TicketRecords) -> None:
+    A ticket belongs to its requester; `get_for`/`find_for` answer a viewer only with what the
+    access policy lets them see (`core.access`): a ticket they may not see is "not found",
+    in the same words as one that does not exist, so no title, description or status leaks."""
+
+    def __init__(self, records: TicketRecords, policy: AccessPolicy | None = None) -> None:
         self.records = records
+        self.policy = policy or AccessPolicy()
 
     @classmethod
     def open(cls, settings: Settings) -> TicketStore:
         """The ticket store of a brain home, on the configured backend."""
         from core.stores import open_stores
 
-        return cls(open_stores(settings).tickets)
+        return cls(open_stores(settings).tickets, AccessPolicy.of(settings.access))
 
     def release(self) -> None:
         """Nothing to release: every call opens and closes what it needs."""
@@ -105,6 +120,22 @@ class TicketStore:
     def find(self, ticket_id: str) -> Ticket:
         """The ticket with this id; raises `TicketNotFound`."""
         ticket = self.get(ticket_id)
+        if ticket is None:
+            raise TicketNotFound(f"ticket {normalize_ticket_id(ticket_id)} was not found")
+        return ticket
+
+    def visible(self, ticket: Ticket, viewer: Viewer | None) -> bool:
+        """May `viewer` see this ticket (None: an admin, who sees everything)?"""
+        return self.policy.may_see(owner=ticket.requester, channel=ticket.channel, viewer=viewer)
+
+    def get_for(self, ticket_id: str, viewer: Viewer | None) -> Ticket | None:
+        """The ticket with this id if `viewer` may see it, else None."""
+        ticket = self.get(ticket_id)
+        return ticket if ticket is not None and self.visible(ticket, viewer) else None
+
+    def find_for(self, ticket_id: str, viewer: Viewer | None) -> Ticket:
+        """Like `find`, but a ticket the viewer may not see is not found either."""
+        ticket = self.get_for(ticket_id, viewer)
         if ticket is None:
             raise TicketNotFound(f"ticket {normalize_ticket_id(ticket_id)} was not found")
         return ticket
@@ -151,10 +182,10 @@ class TicketStore:
         ticket = Ticket(
             id=key,
             kind=kind,
-            title=title.strip()[:300],
+            title=redact(title.strip()[:300]),
             requester=requester,
             status=status,
-            fields=dict(fields or {}),
+            fields=redact_strings(dict(fields or {})),
             created_at=stamp,
             updated_at=stamp,
             history=[{"at": stamp, "by": requester, "event": "created"}],
@@ -189,7 +220,7 @@ class TicketStore:
             raise TicketError("a comment needs some text")
 
         def change(ticket: Ticket, stamp: str) -> None:
-            ticket.comments.append({"at": stamp, "by": author, "text": text.strip()[:4000]})
+            ticket.comments.append({"at": stamp, "by": author, "text": redact(text.strip()[:4000])})
             ticket.history.append({"at": stamp, "by": author, "event": "commented"})
 
         return self._update(ticket_id, change)
@@ -248,7 +279,7 @@ class TicketStore:
             raise TicketError(f"unknown status {status!r}; expected one of {STATUSES}")
 
         def change(ticket: Ticket, stamp: str) -> None:
-            ticket.fields.update(fields)
+            ticket.fields.update(redact_strings(dict(fields)))
             if status is not None:
                 ticket.status = status
             ticket.history.append({"at": stamp, "by": by, "event": "updated"})

@@ -158,6 +158,29 @@ class WebhookConfig(_Section):
     header_env: list[str] = Field(default_factory=list)
 
 
+Audience = Literal["requester", "channel", "oncall"]
+DEFAULT_AUDIENCE: tuple[Audience, ...] = ("requester", "oncall")
+
+
+class AccessConfig(_Section):
+    """Who may see and act on what is not theirs (tickets, decisions, on-call alerts).
+
+    A ticket or decision belongs to the user who asked (its owner) in the channel it was asked
+    in. `visible_to` says who else's look-ups are answered with its contents: "requester"
+    (the owner), "channel" (anyone asking from the owner's channel), "oncall" (the users in
+    `oncall_users`). Everyone else is told only that no such ticket/decision is theirs to see.
+    """
+
+    visible_to: list[Audience] = Field(default_factory=lambda: list(DEFAULT_AUDIENCE))
+    #: Slack user ids of on-call engineers and admins (see every ticket and decision).
+    oncall_users: list[str] = Field(default_factory=list)
+    #: Who may press Acknowledge on an on-call alert: "group" (members of the user group that
+    #: `oncall_mention` names, read with usergroups.users.list; the named user when it is a
+    #: user id; anyone in the on-call channel when it names neither), "channel" (anyone who
+    #: can click in the on-call channel).
+    acknowledge: Literal["group", "channel"] = "group"
+
+
 class StorageConfig(_Section):
     """Which backend keeps the records (decisions, feedback, lessons, tickets, Slack state)."""
 
@@ -177,6 +200,7 @@ class Settings(_Section):
     slack: SlackConfig = Field(default_factory=SlackConfig)
     webhooks: WebhookConfig = Field(default_factory=WebhookConfig)
     storage: StorageConfig = Field(default_factory=StorageConfig)
+    access: AccessConfig = Field(default_factory=AccessConfig)
 
     def path(self, *parts: str) -> Path:
         """A path under the brain home."""
@@ -208,9 +232,12 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_REESCALATE_AFTER": ("slack", "reescalate_after_s"),
     "BRAIN_WEBHOOK_HOSTS": ("webhooks", "allowed_hosts"),
     "BRAIN_WEBHOOK_HEADER_ENV": ("webhooks", "header_env"),
+    "BRAIN_VISIBLE_TO": ("access", "visible_to"),
+    "BRAIN_ONCALL_USERS": ("access", "oncall_users"),
+    "BRAIN_ACK_POLICY": ("access", "acknowledge"),
 }
 #: Keys whose environment value is a comma-separated list.
-_LIST_KEYS = ("brain_channels", "allowed_hosts", "header_env")
+_LIST_KEYS = ("brain_channels", "allowed_hosts", "header_env", "visible_to", "oncall_users")
 
 
 def _config_file(env: Mapping[str, str]) -> Path | None:

@@ -1,4 +1,8 @@
-"""Remove personal data and secrets from text before it leaves the process (e.g. to an LLM).
+"""Remove personal data and secrets from text before it is stored or leaves the process.
+
+The one redactor of the project: applied before persistence (the decision log, memory lessons,
+tickets, on-call alerts), before the LLM and before any webhook. The clean text lives only in
+memory for the one decision being made; what is written or sent is redacted.
 
 Replaced with placeholders: emails ``[EMAIL]``, phone numbers ``[PHONE]`` (mobile, landline
 such as 020-12345678, international, North American with or without separators, and any number
@@ -26,8 +30,10 @@ from __future__ import annotations
 import datetime as _dt
 import ipaddress
 import re
+from collections.abc import Mapping
+from typing import Any
 
-__all__ = ["EMAIL_PATTERN", "redact"]
+__all__ = ["EMAIL_PATTERN", "redact", "redact_strings"]
 
 #: An email address (shared with entity extraction).
 EMAIL_PATTERN = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
@@ -182,6 +188,23 @@ def _ip(match: re.Match[str]) -> str:
     return "[IP]"
 
 
+def _intl_phone(match: re.Match[str]) -> str:
+    """A "+" number is a phone only with enough digits ("+0.10", a score change, is not)."""
+    digits = sum(char.isdigit() for char in match.group(0))
+    return "[PHONE]" if digits >= 7 else match.group(0)
+
+
+def redact_strings(value: Any) -> Any:
+    """`value` (JSON-like: dicts, lists, strings) with every string redacted; keys are kept."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, Mapping):
+        return {key: redact_strings(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_strings(item) for item in value]
+    return value
+
+
 def redact(text: str) -> str:
     """Replace personal data and secrets in ``text`` with placeholders; ids and codes stay."""
     if not text:
@@ -198,7 +221,7 @@ def redact(text: str) -> str:
     text = _CARD_PLAIN.sub(_card, text)
     text = _US_SSN.sub("[SSN]", text)
     text = _CN_MOBILE.sub("[PHONE]", text)
-    text = _INTL_PHONE.sub("[PHONE]", text)
+    text = _INTL_PHONE.sub(_intl_phone, text)
     text = _NANP_PHONE.sub("[PHONE]", text)
     text = _CN_LANDLINE.sub("[PHONE]", text)
     text = _CUED_PHONE.sub(_cued_phone, text)

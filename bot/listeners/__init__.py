@@ -26,6 +26,7 @@ BOT_SCOPES: tuple[str, ...] = (
     "reactions:read",  # reaction_added
     "chat:write",  # chat.postMessage, chat.update, chat.postEphemeral
     "commands",  # /brain-why
+    "usergroups:read",  # usergroups.users.list: who may Acknowledge an on-call alert
 )
 #: Slash commands the app answers.
 SLASH_COMMANDS: tuple[str, ...] = (commands.COMMAND,)

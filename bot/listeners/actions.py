@@ -4,12 +4,20 @@ Each click is acknowledged at once; the feedback is recorded through the convers
 brain's feedback API) in one trip into the brain, and the clicked message is updated (from the
 returned reply alone) so it cannot be clicked twice.
 Anyone who can see the message may click; the feedback is recorded with the clicker's id.
+
+A click is bound to its message: it counts only when the clicked message (channel, ts) is the
+bot's message of that very decision, in the decision's own channel. A payload whose block
+names another decision (a forged block id, a message from another channel) changes nothing:
+no feedback, no controller run, no post, no memory. A click on a decision the brain no longer
+knows replaces the buttons with a note instead of leaving them dead.
 """
 
 from __future__ import annotations
 
+import logging
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Literal
 
 from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
@@ -22,12 +30,20 @@ from bot.blocks import (
     BLOCK_DECISION,
     BLOCK_REROUTE,
     clarify_note,
+    escape,
     fallback_text,
     resolved_blocks,
 )
 from bot.replies import post_reply
 from bot.services import BotServices
 from brain.reply import Reply
+from core.errors import UnknownDecision
+
+log = logging.getLogger(__name__)
+
+#: Why a click was not applied.
+Refusal = Literal["unknown", "foreign"]
+UNKNOWN_NOTE = "⚠ I no longer know this decision, so nothing was recorded."
 
 
 class Click:
@@ -95,21 +111,82 @@ async def _resolve(client: AsyncWebClient, click: Click, note: str) -> None:
     )
 
 
+def _bound_then(
+    services: BotServices, click: Click, decision_id: str, call: Callable[[], Reply]
+) -> Reply | Refusal:
+    """In the brain worker: run `call` only when the click is bound to this decision's message."""
+    try:
+        decision = services.brain.get_decision(decision_id)
+    except UnknownDecision:
+        return "unknown"
+    link = services.links.get(click.channel, click.ts)
+    if link is None or link.decision_id != decision_id or decision.channel != click.channel:
+        return "foreign"
+    return call()
+
+
+async def _checked(
+    services: BotServices,
+    client: AsyncWebClient,
+    click: Click,
+    decision_id: str,
+    call: Callable[[], Reply],
+) -> Reply | None:
+    """One trip: the bound click's reply, or None (refused; the message says so if it can)."""
+    outcome = await services.trip(_bound_then, services, click, decision_id, call)
+    if outcome == "unknown":
+        log.info("click on unknown decision %s in %s", decision_id, click.channel)
+        await _resolve(client, click, UNKNOWN_NOTE)
+        return None
+    if outcome == "foreign":
+        log.warning(
+            "refused a click by %s in %s: decision %s is not this message's",
+            click.user,
+            click.channel,
+            decision_id,
+        )
+        return None
+    assert not isinstance(outcome, str)
+    return outcome
+
+
 async def _confirm(
     services: BotServices, client: AsyncWebClient, click: Click, decision_id: str
 ) -> None:
-    await services.trip(
-        services.conversation.confirm, decision_id, user=click.user, source="slack-button"
-    )
-    await _resolve(client, click, f"✅ confirmed by <@{click.user}>")
+    conversation = services.conversation
+
+    def confirm() -> Reply:
+        return conversation.confirm(decision_id, user=click.user, source="slack-button")
+
+    if await _checked(services, client, click, decision_id, confirm) is not None:
+        await _resolve(client, click, f"✅ confirmed by <@{click.user}>")
 
 
 async def _reroute(
     services: BotServices, client: AsyncWebClient, click: Click, decision_id: str
 ) -> None:
     conversation = services.conversation
-    reply = await services.trip(conversation.reroute, decision_id, click.value, user=click.user)
-    label = reply.controller_label or click.value
+
+    def reroute() -> Reply:
+        return conversation.reroute(
+            decision_id, click.value, user=click.user, source="slack-reroute"
+        )
+
+    reply = await _checked(services, client, click, decision_id, reroute)
+    if reply is None:
+        return
+    if reply.kind == "error":  # e.g. a controller that no longer exists: nothing was rerouted
+        await post_reply(
+            services,
+            client,
+            reply,
+            channel=click.channel,
+            thread_ts=click.thread_ts,
+            asker=click.user,
+            role="error",
+        )
+        return
+    label = escape(reply.controller_label or click.value)
     await _resolve(client, click, f"↪ rerouted to {label} by <@{click.user}>")
     await _post(services, client, click, reply, decision_id)
 
@@ -118,13 +195,29 @@ async def _clarify(
     services: BotServices, client: AsyncWebClient, click: Click, decision_id: str
 ) -> None:
     conversation = services.conversation
-    reply = await services.trip(
-        conversation.answer_clarification,
-        decision_id,
-        click.value,
-        user=click.user,
-        session_key=f"{click.channel}:{click.thread_ts}",
-    )
+
+    def answer() -> Reply:
+        return conversation.answer_clarification(
+            decision_id,
+            click.value,
+            user=click.user,
+            session_key=f"{click.channel}:{click.thread_ts}",
+        )
+
+    reply = await _checked(services, client, click, decision_id, answer)
+    if reply is None:
+        return
+    if reply.kind == "error":
+        await post_reply(
+            services,
+            client,
+            reply,
+            channel=click.channel,
+            thread_ts=click.thread_ts,
+            asker=click.user,
+            role="error",
+        )
+        return
     note = clarify_note(click.value, reply.controller_label or click.value, click.user)
     await _resolve(client, click, note)
     await _post(services, client, click, reply, decision_id)

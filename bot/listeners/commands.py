@@ -1,6 +1,8 @@
 """`/brain-why [message link | decision id]`: an ephemeral explanation of a decision.
 
-Finding the decision and explaining it are one trip into the brain.
+Finding the decision and explaining it are one trip into the brain. Only a decision the asker
+may see is explained (`[access] visible_to`: its requester and on-call by default); any other
+id gets the same answer as an unknown one, so ids cannot be probed.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from typing import Any
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks import fallback_text, text_blocks
+from bot.blocks import escape, fallback_text, text_blocks
 from bot.services import BotServices
 from brain.reply import Reply
+from core.access import AccessPolicy, Viewer
+from core.errors import UnknownDecision
 
 COMMAND = "/brain-why"
 #: https://team.slack.com/archives/C123ABC/p1700000000123456(?thread_ts=...)
@@ -44,6 +48,15 @@ def explain(services: BotServices, argument: str, *, user: str, channel: str) ->
     decision_id, problem = resolve_target(services, argument, user=user, channel=channel)
     if decision_id is None:
         return Reply("error", problem)
+    policy = AccessPolicy.of(services.settings.access)
+    try:
+        decision = services.brain.get_decision(decision_id)
+    except UnknownDecision:
+        decision = None
+    if decision is None or not policy.may_see(
+        owner=decision.user, channel=decision.channel, viewer=Viewer(user, channel)
+    ):
+        return Reply("error", f"I know no decision {decision_id!r} that you may see.")
     return services.conversation.why(decision_id)
 
 
@@ -66,7 +79,7 @@ async def _explain(
     reply = await services.trip(
         explain, services, str(command.get("text") or ""), user=user, channel=channel
     )
-    text = reply.text
+    text = escape(reply.text)  # the error replies quote what the user typed
     blocks = text_blocks(reply.text, code=True) if reply.kind == "explain" else None
     if command.get("response_url"):
         await respond(

@@ -1,15 +1,55 @@
-"""The on-call alert's Acknowledge button."""
+"""The on-call alert's Acknowledge button.
+
+Acknowledging stops re-escalation, so not everyone who can see an alert may do it: only a
+click in the on-call channel counts, and with `[access] acknowledge = "group"` (the default)
+only by a member of the user group `BRAIN_ONCALL_MENTION` names (read with
+`usergroups.users.list`), by the user it names when it is a user id, or by one of
+`[access] oncall_users`. Anyone else is told so privately and the button stays.
+"""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from slack_bolt.async_app import AsyncAck, AsyncApp
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import ACTION_ACK
 from bot.listeners.actions import Click
 from bot.services import BotServices
+
+log = logging.getLogger(__name__)
+
+NOT_ONCALL = "Only the on-call group can acknowledge this alert; it stays open."
+
+
+async def may_acknowledge(services: BotServices, client: AsyncWebClient, click: Click) -> bool:
+    """Whether this click may acknowledge an alert (see the module docstring)."""
+    slack = services.settings.slack
+    access = services.settings.access
+    if not slack.oncall_channel or click.channel != slack.oncall_channel:
+        return False
+    if access.acknowledge == "channel" or click.user in access.oncall_users:
+        return True
+    mention = (slack.oncall_mention or "").strip().strip("<>@!").removeprefix("subteam^")
+    mention = mention.split("|", 1)[0]
+    if mention.startswith("S"):
+        try:
+            found = await client.usergroups_users_list(usergroup=mention)
+        except SlackApiError as exc:
+            log.warning(
+                "cannot read the members of %s (%s); refusing the Acknowledge by %s",
+                mention,
+                exc.response.get("error"),
+                click.user,
+            )
+            return False
+        return click.user in (found.get("users") or [])
+    if mention.startswith(("U", "W")):
+        return click.user == mention
+    return True  # nobody is named: whoever is in the on-call channel is on call
 
 
 def register(app: AsyncApp, services: BotServices) -> None:
@@ -19,15 +59,22 @@ def register(app: AsyncApp, services: BotServices) -> None:
     async def on_acknowledge(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
         click = Click(body)
-        if not click.value or not services.events.claim(f"click:{click.channel}:{click.ts}"):
-            return
-        services.work.spawn(
-            services.escalations.acknowledge(
-                client,
-                alert_id=click.value,
-                user=click.user,
-                channel=click.channel,
-                ts=click.ts,
-                original_blocks=click.blocks,
-            )
-        )
+        if click.value:
+            services.work.spawn(_acknowledge(services, client, click))
+
+
+async def _acknowledge(services: BotServices, client: AsyncWebClient, click: Click) -> None:
+    if not await may_acknowledge(services, client, click):
+        log.info("refused an Acknowledge by %s in %s", click.user, click.channel)
+        await client.chat_postEphemeral(channel=click.channel, user=click.user, text=NOT_ONCALL)
+        return
+    if not services.events.claim(f"click:{click.channel}:{click.ts}"):
+        return
+    await services.escalations.acknowledge(
+        client,
+        alert_id=click.value,
+        user=click.user,
+        channel=click.channel,
+        ts=click.ts,
+        original_blocks=click.blocks,
+    )

@@ -10,6 +10,7 @@ from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from controllers.ids import find_ticket_ids, is_ticket_id, normalize_ticket_id
 from controllers.tickets import Ticket, TicketError, TicketStore
+from core.access import Viewer
 
 Action = Literal["list", "reopen", "close", "urge", "comment", "process", "status"]
 
@@ -105,7 +106,7 @@ class TicketController(BuiltinController):
         if store is None:
             return DryRunResult(ok=False, reason="no ticket store is configured")
         for ticket_id in plan.ids:
-            ticket = store.get(ticket_id)
+            ticket = store.get(ticket_id)  # existence only: who may see it is checked by handle
             if ticket is None:
                 return DryRunResult(ok=False, reason=f"ticket {ticket_id} was not found")
             problem = _state_problem(plan.action, ticket)
@@ -192,6 +193,7 @@ class TicketController(BuiltinController):
         action: Action, ticket_id: str, store: TicketStore, context: ControllerContext
     ) -> Ticket | None:
         rest = _remainder(TicketController.text_of(context), ticket_id)
+        shown = store.find_for(ticket_id, _viewer(context))  # someone else's: "not found"
         if action == "close":
             return store.close(ticket_id, by=context.user, reason=rest)
         if action == "reopen":
@@ -205,10 +207,13 @@ class TicketController(BuiltinController):
                 context
             )
             if not text:
-                store.find(ticket_id)  # an unknown id still says "not found"
                 return None
             return store.comment(ticket_id, author=context.user, text=text)
-        return store.find(ticket_id)
+        return shown
+
+
+def _viewer(context: ControllerContext) -> Viewer:
+    return Viewer(context.user, context.channel)
 
 
 def _list_own(context: ControllerContext) -> ControllerResult:

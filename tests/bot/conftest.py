@@ -22,6 +22,8 @@ from tests.fakes.slack_api import FakeSlackAPI
 
 ONCALL_CHANNEL = "CONCALL01"
 ONCALL_GROUP = "SONCALL01"
+#: The member of ONCALL_GROUP (the fake's usergroups.users.list answers with it).
+ONCALL_USER = "UONCALL01"
 BRAIN_CHANNEL = "CBRAIN001"
 #: Thresholds no message reaches: every decision goes to the dynamic tier and asks back.
 FORCE_CLARIFY = "[routing]\nfast_threshold = 1.0\nverify_threshold = 1.0\n"
@@ -119,6 +121,7 @@ def slack_env(monkeypatch: pytest.MonkeyPatch, fake_slack: FakeSlackAPI) -> None
     monkeypatch.setenv("BRAIN_ONCALL_CHANNEL", ONCALL_CHANNEL)
     monkeypatch.setenv("BRAIN_ONCALL_MENTION", ONCALL_GROUP)
     monkeypatch.setenv("BRAIN_CHANNELS", BRAIN_CHANNEL)
+    fake_slack.usergroups[ONCALL_GROUP] = [ONCALL_USER]
 
 
 StartBot = Callable[..., Awaitable[Harness]]

@@ -60,7 +60,7 @@ def test_chat_routes_confirms_explains_and_corrects(
         feedback = brain.get_decision(decision_id).feedback
     assert [(f.kind, f.controller, f.user, f.source) for f in feedback] == [
         ("confirm", None, "UCHAT", "chat"),
-        ("correct", "access", "UCHAT", "clarify"),
+        ("correct", "access", "UCHAT", "chat"),  # a correction, not a clarification answer
     ]
 
 

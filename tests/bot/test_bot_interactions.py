@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import html
-from typing import Any
+import time
+from typing import Any, cast
+
+from slack_sdk.web.async_client import AsyncWebClient
 
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import (
@@ -103,8 +105,8 @@ async def test_route_elsewhere_reroutes_and_posts_the_result(harness: Harness) -
     assert "Rerouted to" in posts[1].params["blocks"][0]["text"]["text"]
     decision = harness.brain.get_decision(decision_id)
     assert decision.result is not None and decision.result.controller == "access"
-    assert [(f.kind, f.controller, f.user) for f in decision.feedback] == [
-        ("correct", "access", "UASKER01")
+    assert [(f.kind, f.controller, f.user, f.source) for f in decision.feedback] == [
+        ("correct", "access", "UASKER01", "slack-reroute")
     ]
 
 
@@ -236,56 +238,116 @@ async def test_brain_why_explains_last_decision_link_and_id(harness: Harness) ->
     assert answers[3].params.get("blocks") in (None, [])
 
 
-async def test_escalation_alerts_oncall_resends_and_records_acknowledgement(
-    start_bot: StartBot, monkeypatch: Any
-) -> None:
-    monkeypatch.setenv("BRAIN_REESCALATE_AFTER", "0.3")
-    harness = await start_bot()
-    await harness.bot.start()
+def _oncall_posts(harness: Harness) -> list[Call]:
+    return [c for c in harness.fake.of("chat.postMessage") if c.params["channel"] == ONCALL_CHANNEL]
+
+
+def _ack_click(harness: Harness, alert: Call, *, user: str = "UONCALL01") -> dict[str, Any]:
+    ack_block = _block(alert, "brain_alert:")
+    return p.block_action(
+        user=user,
+        channel=ONCALL_CHANNEL,
+        message=_as_message(alert, _posted_ts(harness, alert)),
+        action_id="brain_oncall_ack",
+        block_id=ack_block["block_id"],
+        value=ack_block["elements"][0]["value"],
+    )
+
+
+async def _escalated(harness: Harness) -> tuple[dict[str, Any], Call]:
+    """Send the escalating message; (its event, the first on-call alert)."""
     event = p.message(ESCALATE_TEXT)
     await harness.event(event)
     alerts = await harness.fake.wait_for(
-        "chat.postMessage", 2, where=lambda c: c.params["channel"] == ONCALL_CHANNEL
+        "chat.postMessage", where=lambda c: c.params["channel"] == ONCALL_CHANNEL
     )
-    alert = alerts[0].params
+    await harness.idle()
+    return event, alerts[0]
+
+
+#: Far enough ahead that every pending alert is due (the default delay is 900 s).
+LATER = 10_000.0
+
+
+async def test_escalation_alerts_oncall_resends_and_records_acknowledgement(
+    harness: Harness,
+) -> None:
+    escalations = harness.bot.services.escalations
+    event, first = await _escalated(harness)
+    alert = first.params
     assert f"<!subteam^{ONCALL_GROUP}>" in alert["blocks"][0]["text"]["text"]
     assert "<@UASKER01>" in alert["blocks"][0]["text"]["text"]
     assert "critical" in alert["blocks"][0]["text"]["text"]
     permalink = harness.fake.of("chat.getPermalink")[0].params
     assert permalink["message_ts"] == event["ts"]
     assert f"archives/{event['channel']}/p" in alert["blocks"][2]["elements"][0]["text"]
-    ack_block = _block(alerts[0], "brain_alert:")
+    ack_block = _block(first, "brain_alert:")
     assert ack_block["elements"][0]["text"]["text"] == "Acknowledge"
-    assert "re-sent" in alerts[1].params["blocks"][0]["text"]["text"]
     told = [
         c
         for c in harness.fake.of("chat.postMessage")
         if c.params.get("thread_ts") == event["ts"] and "escalated" in c.params["text"]
     ]
     assert told
-    message = _as_message(alerts[0], _posted_ts(harness, alerts[0]))
-    click = p.block_action(
-        user="UONCALL01",
-        channel=ONCALL_CHANNEL,
-        message=message,
-        action_id="brain_oncall_ack",
-        block_id=ack_block["block_id"],
-        value=ack_block["elements"][0]["value"],
-    )
-    await harness.click(click)
+    # not due yet: nothing is re-sent; due: one re-send (explicit ticks, no sleeping)
+    assert await escalations.resend_due(harness.bot.client, now=time.time()) == 0
+    assert await escalations.resend_due(harness.bot.client, now=time.time() + LATER) == 1
+    assert "re-sent" in _oncall_posts(harness)[1].params["blocks"][0]["text"]["text"]
+    await harness.click(_ack_click(harness, first))
     update = (await harness.fake.wait_for("chat.update"))[0].params
     await harness.idle()
     assert "acknowledged by <@UONCALL01>" in update["blocks"][-1]["elements"][0]["text"]
-    pending = harness.bot.services.escalations.pending()
-    assert pending == []
-    sent = len(
-        [c for c in harness.fake.of("chat.postMessage") if c.params["channel"] == ONCALL_CHANNEL]
+    assert escalations.pending() == []
+    sent = len(_oncall_posts(harness))
+    assert await escalations.resend_due(harness.bot.client, now=time.time() + 3 * LATER) == 0
+    assert len(_oncall_posts(harness)) == sent
+
+
+class _AckWhileSending:
+    """A Web API client whose next on-call post lets an Acknowledge click land first, as when
+    the on-call engineer clicks while a re-send is on the wire."""
+
+    def __init__(self, client: AsyncWebClient, harness: Harness, alert: Call) -> None:
+        self._client = client
+        self._harness = harness
+        self._alert = alert
+
+    async def chat_postMessage(self, **kwargs: Any) -> Any:
+        if kwargs.get("channel") == ONCALL_CHANNEL:
+            await self._harness.click(_ack_click(self._harness, self._alert))
+            await self._harness.fake.wait_for("chat.update")
+        return await self._client.chat_postMessage(**kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+
+async def test_an_acknowledgement_during_a_resend_is_kept_and_the_alert_stays_quiet(
+    start_bot: StartBot,
+) -> None:
+    first_bot = await start_bot()
+    escalations = first_bot.bot.services.escalations
+    _, alert = await _escalated(first_bot)
+    racing = cast(AsyncWebClient, _AckWhileSending(first_bot.bot.client, first_bot, alert))
+    assert await escalations.resend_due(racing, now=time.time() + LATER) == 1
+    await first_bot.idle()
+    stored = escalations.pending()
+    assert stored == [], "the re-send wrote back the row it read before the Acknowledge"
+    # the copy that was on the wire is marked acknowledged too: no live button is left
+    updated = {c.params["ts"] for c in first_bot.fake.of("chat.update")}
+    assert _posted_ts(first_bot, _oncall_posts(first_bot)[-1]) in updated
+    sent = len(_oncall_posts(first_bot))
+    assert await escalations.resend_due(first_bot.bot.client, now=time.time() + 3 * LATER) == 0
+    await first_bot.close()
+    second = await start_bot()
+    assert second.bot.services.escalations.pending() == []
+    assert (
+        await second.bot.services.escalations.resend_due(
+            second.bot.client, now=time.time() + 5 * LATER
+        )
+        == 0
     )
-    await asyncio.sleep(0.8)
-    after = len(
-        [c for c in harness.fake.of("chat.postMessage") if c.params["channel"] == ONCALL_CHANNEL]
-    )
-    assert after == sent
+    assert len(_oncall_posts(second)) == sent
 
 
 async def test_pending_alert_survives_a_restart_and_is_resent(
@@ -355,4 +417,4 @@ async def test_slack_feedback_survives_restart_and_shows_in_brain_why(
     await second.command("/brain-why", decision_id, user="UASKER01", channel="DCHAT003")
     answer = (await second.fake.wait_for("response_url"))[0].params
     text = html.unescape("\n".join(b["text"]["text"] for b in answer["blocks"]))
-    assert "correct -> access by UASKER01 via clarify" in text
+    assert "correct -> access by UASKER01 via slack-reroute" in text

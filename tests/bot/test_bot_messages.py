@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from bot.blocks import FALLBACK_TEXT, SECTION_TEXT
 from tests.bot import slack_payloads as p
-from tests.bot.conftest import BRAIN_CHANNEL, ROUTED_TEXT, Harness
+from tests.bot.conftest import BRAIN_CHANNEL, ESCALATE_TEXT, ONCALL_CHANNEL, ROUTED_TEXT, Harness
 from tests.fakes.slack_api import BOT_ID, BOT_USER_ID
 
 
@@ -143,7 +144,7 @@ async def test_bad_or_stale_signature_is_401_and_nothing_processed(harness: Harn
     unsigned = await harness.event(event, signed=False)
     assert [bad[0], stale[0], unsigned[0]] == [401, 401, 401]
     await harness.idle()
-    assert harness.fake.calls == []
+    assert [c.method for c in harness.fake.calls if c.method != "auth.test"] == []  # start
 
 
 async def test_retries_are_deduplicated_to_one_reply(harness: Harness) -> None:
@@ -180,13 +181,23 @@ async def test_rate_limited_post_is_retried(harness: Harness) -> None:
 
 
 async def test_huge_text_is_shortened_not_rejected(harness: Harness) -> None:
-    huge = "vpn " + "x" * 50_000
+    # the on-call alert quotes the message, so a huge escalated one reaches `shorten()`
+    huge = ESCALATE_TEXT + " " + "x" * 50_000
     assert (await harness.event(p.message(huge)))[0] == 200
-    posts = await harness.fake.wait_for("chat.postMessage")
+    alerts = await harness.fake.wait_for(
+        "chat.postMessage", where=lambda c: c.params["channel"] == ONCALL_CHANNEL
+    )
     await harness.idle()
-    post = posts[0].params
-    assert all(len(b["text"]["text"]) <= 3000 for b in post["blocks"] if b["type"] == "section")
-    assert len(post["text"]) <= 3000
+    for post in (c.params for c in harness.fake.of("chat.postMessage")):
+        blocks = post.get("blocks") or []
+        sections = [b["text"]["text"] for b in blocks if b["type"] == "section"]
+        assert all(len(text) <= SECTION_TEXT for text in sections)
+        assert len(post["text"]) <= FALLBACK_TEXT
+    alert = alerts[0].params
+    quote = alert["blocks"][1]["text"]["text"]
+    assert quote.startswith("> security incident") and "xxxx" in quote
+    assert len(quote) == SECTION_TEXT and quote.endswith("…")  # cut, marked, not rejected
+    assert len(alert["text"]) == FALLBACK_TEXT and alert["text"].endswith("…")
 
 
 async def test_slack_markup_reaches_the_brain_as_plain_text(harness: Harness) -> None:

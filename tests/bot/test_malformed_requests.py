@@ -63,7 +63,7 @@ async def test_unsigned_malformed_bodies_get_401_without_traceback(
             )
     assert statuses == {body: (401, 401) for body in statuses}
     assert _tracebacks(caplog) == []
-    assert harness.fake.calls == []
+    assert [c.method for c in harness.fake.calls if c.method != "auth.test"] == []  # start
 
 
 async def test_signed_malformed_bodies_get_400_without_traceback(
@@ -77,7 +77,7 @@ async def test_signed_malformed_bodies_get_400_without_traceback(
     assert statuses == {body: 400 for body in statuses}
     assert _tracebacks(caplog) == []
     await harness.idle()
-    assert harness.fake.calls == []
+    assert [c.method for c in harness.fake.calls if c.method != "auth.test"] == []  # start
 
 
 async def test_a_body_that_is_not_utf8_is_refused_even_with_a_signature(

@@ -159,7 +159,9 @@ def test_ticket_id_formats_come_from_the_knowledge_base(
     kb_context: ContextFactory, kb_services: ControllerServices
 ) -> None:
     assert kb_services.tickets is not None
-    kb_services.tickets.create("ticket", title="VPN queue", requester="U1", ticket_id="10086")
+    kb_services.tickets.create(
+        "ticket", title="VPN queue", requester="U024BE7LH", ticket_id="10086"
+    )
     ticket = TicketController()
     assert ticket.dry_run(kb_context("工单 #10086 什么进度")).ok
     assert ticket.handle(kb_context("工单 #10086 什么进度")).data["tickets"][0]["id"] == "10086"

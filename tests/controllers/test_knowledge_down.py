@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controllers.base import ControllerContext, ControllerServices
+from controllers.base import ControllerContext, ControllerResult, ControllerServices, DryRunResult
 from controllers.registry import ControllerRegistry
 
 ContextFactory = Callable[..., ControllerContext]
@@ -36,8 +36,13 @@ def test_every_builtin_survives_a_failing_knowledge_base(
     ):
         context = make_context(text, services=down)
         for controller in registry.all():
-            controller.dry_run(context)
-            controller.handle(context)
+            checked = controller.dry_run(context)
+            assert isinstance(checked, DryRunResult), (controller.name, text)
+            assert checked.ok or checked.reason.strip(), (controller.name, text)
+            answer = controller.handle(context)
+            assert isinstance(answer, ControllerResult), (controller.name, text)
+            assert answer.summary.strip(), (controller.name, text)  # says something, always
+            assert "Traceback" not in answer.summary + answer.details
     consultation = registry.get("consultation")
     context = make_context("what is the password policy?", services=down)
     assert consultation.dry_run(context).reason == "knowledge base error: ConnectionError"

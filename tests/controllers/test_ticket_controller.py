@@ -8,6 +8,7 @@ import pytest
 
 from controllers.base import ControllerContext, ControllerServices
 from controllers.builtin.ticket import TicketController, detect_action
+from core.access import AccessPolicy
 
 ContextFactory = Callable[..., ControllerContext]
 
@@ -101,6 +102,13 @@ def test_process_and_comment(
     ticket: TicketController, make_context: ContextFactory, services: ControllerServices
 ) -> None:
     assert services.tickets is not None
+    # someone else's ticket: neither shown nor processed by a user who is not on call
+    refused = ticket.handle(make_context(f"process ticket {EXTERNAL}", user="U0STRANGER"))
+    assert not refused.ok and "was not found" in refused.summary
+    assert "Disbursement" not in refused.summary and refused.data["tickets"] == []
+    assert services.tickets.find(EXTERNAL).status == "open"
+    # on-call may work every ticket
+    services.tickets.policy = AccessPolicy(oncall_users=frozenset({"U0ONCALL"}))
     processed = ticket.handle(make_context(f"process ticket {EXTERNAL}", user="U0ONCALL"))
     assert processed.ok
     stored = services.tickets.find(EXTERNAL)

@@ -7,15 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import cli
 from cli import main
-
-
-@pytest.fixture(autouse=True)
-def tickets_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until the lead lists it in COMMAND_MODULES, add the module for these tests."""
-    if "cli.tickets" not in cli.COMMAND_MODULES:
-        monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "cli.tickets"))
 
 
 def test_import_list_show_and_ask_the_ticket_desk(

@@ -37,8 +37,12 @@ def test_binary_looking_text_gets_a_safe_decision(brain: Brain) -> None:
 
     decision = brain.decide(Message(junk))
 
-    assert decision.decision_id
-    assert decision.outcome in ("clarify", "fallback", "routed", "composed")
+    # junk says nothing a controller could act on: it is held back, never routed or paged
+    assert decision.controller is None and decision.supporting == []
+    assert decision.outcome in ("clarify", "fallback")
+    assert decision.escalate is False
+    assert "\x00" not in decision.text
+    assert brain.get_decision(decision.decision_id).text == decision.text
 
 
 def test_unknown_decision_lookups_return_none_or_raise(brain: Brain) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
@@ -57,8 +58,20 @@ def test_human_output_shows_controller_confidence_tier_rationale_and_result(
 ) -> None:
     assert main(["ask", "what is 滚仓?"]) == 0
     out = capsys.readouterr().out
-    assert "confidence" in out and "tier" in out and "why:" in out
-    assert "brain why d-" in out
+    decision_id = re.search(r"brain why (d-[0-9a-f]{12})\)", out)
+    assert decision_id, out
+    assert main(["why", decision_id.group(1), "--json"]) == 0
+    stored = json.loads(capsys.readouterr().out)
+    lines = out.splitlines()
+    assert lines[0].startswith("-> ") and lines[0].endswith("[consultation]")
+    assert stored["controller"] == "consultation"
+    assert lines[1].strip() == (
+        f"confidence {stored['confidence']:.2f} | tier {stored['tier']} | "
+        f"outcome {stored['outcome']} | urgency {stored['urgency']}"
+    )
+    assert f"   why: {stored['rationale']}" in lines
+    summary = stored["result"]["summary"].strip().splitlines()[0]
+    assert f"   result: {summary}" in lines
 
 
 @pytest.mark.usefixtures("home")

@@ -1,8 +1,8 @@
 """A fake Slack Web API on 127.0.0.1 (ephemeral port) that records every call.
 
 Implements the methods the bot uses (auth.test, chat.postMessage, chat.update,
-chat.postEphemeral, chat.getPermalink, users.info, reactions.add, views.*,
-apps.connections.open) plus response_url endpoints. Errors and 429 rate limits can be
+chat.postEphemeral, chat.getPermalink, users.info, usergroups.users.list, reactions.add,
+views.*, apps.connections.open) plus response_url endpoints. Errors and 429 rate limits can be
 scripted per method. Tests assert on `calls`.
 """
 
@@ -51,6 +51,10 @@ class FakeSlackAPI:
         self.posted_ts: list[str] = []
         self.rejected: list[Call] = []
         self.socket_url: str | None = None
+        #: Bot tokens auth.test accepts (None: any); others get invalid_auth.
+        self.valid_tokens: set[str] | None = None
+        #: User-group id -> member ids, for usergroups.users.list.
+        self.usergroups: dict[str, list[str]] = {}
         self._scripts: dict[str, list[_Script]] = {}
         self._ts = itertools.count(1)
         self._runner: web.AppRunner | None = None
@@ -178,6 +182,9 @@ class FakeSlackAPI:
     def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         channel = str(params.get("channel") or "")
         if method == "auth.test":
+            token = str(params.get("_authorization") or "").removeprefix("Bearer ")
+            if self.valid_tokens is not None and token not in self.valid_tokens:
+                return {"ok": False, "error": "invalid_auth"}
             return {
                 "ok": True,
                 "url": "https://fake.slack.com/",
@@ -211,6 +218,11 @@ class FakeSlackAPI:
         if method == "users.info":
             user = str(params.get("user") or "")
             return {"ok": True, "user": {"id": user, "name": user.lower(), "tz": "UTC"}}
+        if method == "usergroups.users.list":
+            group = str(params.get("usergroup") or "")
+            if group not in self.usergroups:
+                return {"ok": False, "error": "no_such_subteam"}
+            return {"ok": True, "users": list(self.usergroups[group])}
         if method == "apps.connections.open":
             if not self.socket_url:
                 return {"ok": False, "error": "socket_mode_not_configured"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,15 +40,19 @@ def test_sparse_only_mode_still_finds_things(
         skill.close()
 
 
+@pytest.mark.parametrize(
+    "command", [["kb", "search", "printer"], ["ingest", "{kb}"]], ids=["kb-search", "ingest"]
+)
 def test_second_process_gets_a_clear_lock_message(
-    empty_home: Path, small_kb: Path, monkeypatch: pytest.MonkeyPatch
+    empty_home: Path, small_kb: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
 ) -> None:
     monkeypatch.setenv("BRAIN_EMBEDDER", "none")
     holder = open_knowledge(load_settings())
     try:
         env = {**os.environ, "BRAIN_HOME": str(empty_home), "BRAIN_EMBEDDER": "none"}
+        argv = [part.format(kb=small_kb) for part in command]
         result = subprocess.run(
-            [sys.executable, "-m", "brain", "kb", "search", "printer"],
+            [sys.executable, "-m", "brain", *argv],
             capture_output=True,
             text=True,
             env=env,
@@ -93,7 +98,8 @@ def test_help_lists_the_knowledge_commands(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit):
         main(["--help"])
     out = capsys.readouterr().out
-    assert "ingest" in out and "kb" in out
+    listed = set(re.findall(r"^    ([a-z]+) {2,}\S", out, re.MULTILINE))  # "    kb   knowledge…"
+    assert {"ingest", "kb"} <= listed, out
 
 
 def test_missing_model_package_degrades_with_one_warning(small_kb: Path, tmp_path: Path) -> None:

@@ -214,6 +214,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     brain = Brain.open(settings)
     bot: SlackBot = build_bot(brain, settings)
     runner, url = await serve(http_app(bot))
+    await bot.start()  # events before the warm-up ends get 503
     started = time.perf_counter()
     results["brain_bot"] = await blast(url, plan, args.concurrency)
     await bot.idle(timeout=3600)

@@ -5,7 +5,8 @@ For each engine (`BRAIN_EMBEDDING_ENGINE=onnx|torch`), side by side:
 - wall time of whole `brain` processes: `brain --help`, `brain why ID`, a warm `brain ask`
   (median of --repeat runs), and the first `brain ask` in a fresh home (the model export, the
   fit of the routing model and the sample KB ingest included; the encoder cache is the fresh
-  home's own);
+  home's own); `brain run --http` from its start until `/readyz` says 200, in the warm home
+  (median of --repeat);
 - query embedding p50/p99 (one text per call, cache cleared: what a decision pays), on the
   development set's texts;
 - ingestion chunks/s (`brain ingest` of the sample KB copied several times, in-process,
@@ -56,6 +57,60 @@ def median_wall(args: Sequence[str], env: dict[str, str], repeat: int) -> float:
     return float(np.median([brain(args, env)[0] for _ in range(repeat)]))
 
 
+def run_until_ready(env: dict[str, str]) -> float:
+    """Seconds from starting `brain run --http` until its `/readyz` answers 200 (the fake
+    Slack Web API of the tests stands in for Slack; nothing is sent to it before ready)."""
+    import asyncio
+    import re
+    import signal
+
+    import aiohttp
+
+    from tests.bot import slack_payloads
+    from tests.fakes.slack_api import FakeSlackAPI
+
+    listening = re.compile(rb"listening on (http://127\.0\.0\.1:\d+)/")
+
+    async def measure() -> float:
+        fake = await FakeSlackAPI().start()
+        run_env = {
+            **env,
+            "SLACK_BOT_TOKEN": "xoxb-benchmark",
+            "SLACK_SIGNING_SECRET": slack_payloads.SIGNING_SECRET,
+            "SLACK_API_URL": fake.url,
+        }
+        run_env.pop("SLACK_APP_TOKEN", None)
+        started = time.perf_counter()
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "brain", "run", "--http", "--port", "0", "--host", "127.0.0.1",
+            env=run_env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert process.stderr is not None
+        try:
+            base = None
+            while base is None:
+                line = await process.stderr.readline()
+                if not line:
+                    raise RuntimeError("brain run exited before listening")
+                found = listening.search(line)
+                base = found.group(1).decode() if found else None
+            drain = asyncio.ensure_future(process.stderr.read())
+            async with aiohttp.ClientSession() as session:
+                while True:
+                    async with session.get(f"{base}/readyz") as response:
+                        if response.status == 200:
+                            return time.perf_counter() - started
+                    await asyncio.sleep(0.02)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            await process.wait()
+            if "drain" in locals():
+                await drain
+            await fake.stop()
+
+    return asyncio.run(measure())
+
+
 def process_times(engine: str, repeat: int, root: Path) -> dict[str, float]:
     """Wall times of whole `brain` processes on `engine`, in a fresh home of its own."""
     home = root / f"home-{engine}"
@@ -73,6 +128,7 @@ def process_times(engine: str, repeat: int, root: Path) -> dict[str, float]:
         "warm_ask_s": median_wall(["ask", ASK, "--json"], env, repeat),
         "why_s": median_wall(["why", decision_id], env, repeat),
         "help_s": median_wall(["--help"], env, repeat),
+        "run_ready_warm_s": float(np.median([run_until_ready(env) for _ in range(repeat)])),
     }
 
 

@@ -21,6 +21,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.listeners import register_all
+from bot.readiness import Readiness, stores_openable
 from bot.services import BotServices
 from brain.conversation import BrainAPI
 from core.config import ConfigError, Settings
@@ -101,22 +102,41 @@ class SlackBot:
             process_before_response=False,
         )
         register_all(self.app, self.services)
+        opened = getattr(brain, "opened_parts", None)
+        self.readiness = Readiness(opened if callable(opened) else None)
+        self.readiness.add_check("stores", stores_openable(settings))
         self._loop_task: asyncio.Task[None] | None = None
-        self._warm = False
+        self._starting: asyncio.Task[None] | None = None
+
+    @property
+    def ready(self) -> bool:
+        """Warm: events are answered without waiting for a model (see `bot.readiness`)."""
+        return self.readiness.warm
 
     async def start(self) -> None:
-        """Check the bot token, warm the brain up, then start the loop that re-sends
-        unacknowledged alerts; raises ConfigError when Slack refuses the token."""
-        if not self._warm:
-            await check_token(self.client)
-            self._warm = True
-            await self.services.in_brain(warm_up, self.services.brain)
+        """Check the bot token, warm the brain up (once, however many callers), then start the
+        loop that re-sends unacknowledged alerts. Returns when the bot is ready for events;
+        raises ConfigError when Slack refuses the token."""
+        if self._starting is None:
+            self._starting = asyncio.get_running_loop().create_task(
+                self._start(), name="bot-warm-up"
+            )
+        await asyncio.shield(self._starting)
+
+    async def _start(self) -> None:
+        await check_token(self.client)
+        self.readiness.warming()
+        log.info("warming up: loading and fitting the brain's parts before taking events")
+        await self.services.in_brain(warm_up, self.services.brain)
+        self.readiness.warmed()
         if self._loop_task is None:
             runner = self.services.escalations.run(self.client)
             self._loop_task = asyncio.get_running_loop().create_task(runner, name="reescalation")
 
     async def stop(self, drain_timeout: float = 10.0) -> None:
         """Finish in-flight replies (up to `drain_timeout`), stop the loop, release stores."""
+        if self._starting is not None and not self._starting.done():
+            await asyncio.gather(self._starting, return_exceptions=True)  # a warm-up thread
         try:
             await self.services.work.drain(timeout=drain_timeout)
         except TimeoutError:

@@ -1,4 +1,11 @@
-"""Serving the bot: HTTP (aiohttp, `/slack/events` + `/healthz`) or Socket Mode."""
+"""Serving the bot: HTTP (aiohttp: `/slack/events`, `/healthz`, `/readyz`) or Socket Mode.
+
+Ready means ready: in HTTP mode the port opens at once (so `/healthz`, liveness, answers
+while the brain warms up), but `/readyz` says 503 and events get 503 (unacknowledged, so
+Slack retries them) until `Brain.warm` has loaded and fitted every part; Socket Mode connects
+only after the warm-up. Either way the first event taken is answered without waiting for a
+model.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +29,9 @@ log = logging.getLogger(__name__)
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
+READY_PATH = "/readyz"
+#: Seconds a caller refused during the warm-up is told to wait (`Retry-After`).
+WARMING_RETRY_AFTER_S = 5
 
 
 def _signed(verifier: SignatureVerifier, body: bytes, request: web.Request) -> bool:
@@ -58,6 +68,12 @@ def http_app(bot: SlackBot) -> web.Application:
     verifier = SignatureVerifier(secret.get_secret_value()) if secret else None
 
     async def events(request: web.Request) -> web.Response:
+        if not bot.ready:  # not acknowledged: Slack sends it again once we are warm
+            return web.json_response(
+                {"error": "warming up"},
+                status=503,
+                headers={"Retry-After": str(WARMING_RETRY_AFTER_S)},
+            )
         body = await request.read()
         if verifier is not None and not _signed(verifier, body, request):
             return web.json_response({"error": "invalid request"}, status=401)
@@ -69,16 +85,27 @@ def http_app(bot: SlackBot) -> web.Application:
         return await to_aiohttp_response(bolt_response)
 
     async def health(_: web.Request) -> web.Response:
-        return web.json_response({"ok": True, "pending": bot.services.work.pending})
+        """Liveness only: the process serves requests (warm or not)."""
+        return web.json_response(
+            {"ok": True, "ready": bot.ready, "pending": bot.services.work.pending}
+        )
+
+    async def ready(_: web.Request) -> web.Response:
+        """Readiness: 200 once warm and every check passes, else 503 with the reasons."""
+        report = await asyncio.to_thread(bot.readiness.report)
+        return web.json_response(report.to_dict(), status=200 if report.ready else 503)
 
     async def lifecycle(_: web.Application) -> AsyncIterator[None]:
-        await bot.start()
+        # Warm up beside serving, so liveness and readiness answer meanwhile.
+        warming = asyncio.get_running_loop().create_task(bot.start(), name="bot-start")
         yield
+        await asyncio.gather(warming, return_exceptions=True)
         await bot.stop()
 
     application = web.Application(client_max_size=MAX_REQUEST_BYTES)
     application.router.add_post(EVENTS_PATH, events)
     application.router.add_get(HEALTH_PATH, health)
+    application.router.add_get(READY_PATH, ready)
     application.cleanup_ctx.append(lifecycle)
     return application
 
@@ -99,16 +126,23 @@ async def _wait_for_stop() -> None:
 
 
 async def serve_http(bot: SlackBot, host: str, port: int) -> None:
-    """Serve HTTP until SIGINT/SIGTERM."""
+    """Serve HTTP until SIGINT/SIGTERM; the line on stdout comes once the bot is ready."""
     runner = web.AppRunner(http_app(bot))
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
     bound = runner.addresses[0][1] if runner.addresses else port
-    log.info("listening on http://%s:%d%s", host, bound, EVENTS_PATH)
-    print(f"brain bot: HTTP mode on http://{host}:{bound}{EVENTS_PATH}", flush=True)
+    log.info(
+        "listening on http://%s:%d%s (ready when %s says 200)", host, bound, EVENTS_PATH, READY_PATH
+    )
     try:
-        await _wait_for_stop()
+        stop = asyncio.get_running_loop().create_task(_wait_for_stop())
+        await asyncio.wait(
+            {stop, asyncio.ensure_future(bot.start())}, return_when="FIRST_COMPLETED"
+        )
+        if not stop.done():
+            print(f"brain bot: HTTP mode on http://{host}:{bound}{EVENTS_PATH}", flush=True)
+        await stop
     finally:
         await runner.cleanup()
 
@@ -116,7 +150,7 @@ async def serve_http(bot: SlackBot, host: str, port: int) -> None:
 async def serve_socket_mode(bot: SlackBot, app_token: str) -> None:
     """Connect over Socket Mode until SIGINT/SIGTERM."""
     handler = socket_mode_handler(bot, app_token)
-    await bot.start()
+    await bot.start()  # warm first: no event is taken before the brain is ready
     await handler.connect_async()
     print("brain bot: Socket Mode connected", flush=True)
     try:

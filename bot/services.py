@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -13,15 +12,20 @@ from bot.escalation import Escalations
 from bot.state import EventLedger, MessageLinks
 from bot.work import Background
 from brain.conversation import BrainAPI, Conversation
+from core.compute import ComputeSlots
 from core.config import Settings
 from core.stores import open_stores
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
-#: Worker threads for brain calls. Decisions are mostly CPU-bound Python (GIL), so more
-#: threads add no throughput but starve the event loop, which would slow acknowledgements.
+#: Brain calls computing at once. Decisions are mostly CPU-bound Python (GIL), so more
+#: add no throughput but starve the event loop, which would slow acknowledgements.
 BRAIN_WORKERS = 2
+#: Brain calls that may wait on an LLM reply at once beside them: a call waiting on the
+#: network lends its compute slot (`core.compute`), so a slow LLM call never delays the
+#: fast-path messages queued behind it (only this many stalled calls at once could).
+LLM_WAITERS = 16
 
 
 @dataclass(slots=True)
@@ -36,15 +40,22 @@ class BotServices:
     escalations: Escalations
     work: Background
     executor: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(BRAIN_WORKERS, thread_name_prefix="bot-brain")
+        default_factory=lambda: ThreadPoolExecutor(
+            BRAIN_WORKERS + LLM_WAITERS, thread_name_prefix="bot-brain"
+        )
     )
+    compute: ComputeSlots = field(default_factory=lambda: ComputeSlots(BRAIN_WORKERS))
 
     async def in_brain(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run a blocking brain/conversation call off the event loop."""
+        """Run a blocking brain/conversation call off the event loop, in a compute slot
+        (lent out while the call waits on an LLM)."""
+
+        def in_slot() -> T:
+            with self.compute.held():
+                return function(*args, **kwargs)
+
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self.executor, functools.partial(function, *args, **kwargs)
-        )
+        return await loop.run_in_executor(self.executor, in_slot)
 
     async def trip(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """One trip into the brain for one Slack message, click or reaction.

@@ -95,6 +95,10 @@ class Brain:
         """Open and fit everything a decision needs now, so the first message does not wait."""
         self.parts.warm()
 
+    def opened_parts(self) -> dict[str, bool]:
+        """Which heavy parts are open (what `warm` opens; `/readyz` shows it)."""
+        return self.parts.opened()
+
     @property
     def registry(self) -> ControllerRegistry:
         """The open controller set (entry points + YAML controllers of the home)."""

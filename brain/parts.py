@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -186,22 +187,30 @@ class BrainParts:
     def warm(self) -> None:
         """Open and fit everything a decision needs, now (a part that cannot open is logged
         and left to degrade the decisions, as it would on first use)."""
-        for name, part in (
-            ("controller registry", lambda: self.registry),
-            ("knowledge base", lambda: self.knowledge),
-            ("embedder", lambda: self.embedder),
-            ("LLM client", lambda: self.llm),
-            ("intent recognizer", lambda: self.recognizer),
-            ("calibration", lambda: self.calibration),
-            ("signals", lambda: self.signals),
-            ("keyword index", self.keyword_index),
-            ("semantic model", self.semantic_model),
-            ("controller services", lambda: self.services),
-        ):
+        for name, (_, part) in self._warm_parts().items():
             try:
                 part()
             except Exception as exc:  # a missing part degrades the brain; it must not stop it
                 log.warning("could not open the brain's %s: %s", name, exc)
+
+    def opened(self) -> dict[str, bool]:
+        """Which of the parts `warm` opens are open now (never opens one)."""
+        return {name: lazy.built for name, (lazy, _) in self._warm_parts().items()}
+
+    def _warm_parts(self) -> dict[str, tuple[Lazy[Any], Callable[[], object]]]:
+        """The parts `warm` opens, in order: name -> (its Lazy, how to open it)."""
+        return {
+            "controller registry": (self._registry, lambda: self.registry),
+            "knowledge base": (self._knowledge, lambda: self.knowledge),
+            "embedder": (self._embedder, lambda: self.embedder),
+            "LLM client": (self._llm, lambda: self.llm),
+            "intent recognizer": (self._recognizer, lambda: self.recognizer),
+            "calibration": (self._calibration, lambda: self.calibration),
+            "signals": (self._signals, lambda: self.signals),
+            "keyword index": (self._keywords, self.keyword_index),
+            "semantic model": (self._semantic, self.semantic_model),
+            "controller services": (self._services, lambda: self.services),
+        }
 
     # -- builders --------------------------------------------------------------------------
     def _registry_version(self) -> str:

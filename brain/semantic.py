@@ -45,7 +45,10 @@ Without the dense model (`get_dense_embedder()` is None) only the TF-IDF feature
 the nearest-example cosines are taken in the character TF-IDF space: lower quality, same API.
 
 Fitted scorers are cached on disk (`cache_dir/semantic-<key>.joblib`, the key hashing the
-controllers' texts, the negatives and the embedder kind), so `brain ask` never refits.
+controllers' texts, the negatives and the embedder kind), so `brain ask` never refits. The
+model of the built-in controllers on the shipped training data is fitted at build time too
+(`scripts/fit_default_semantic.py` -> `brain/data/semantic-<key>.joblib`) and loaded when a
+home's key is that one, so a fresh home does not spend its first ask fitting it.
 
 Why one file past the usual size: the fit, its on-disk cache and the query path share the
 feature views, the expert weights and the out-of-scope model's out-of-fold features, which must
@@ -77,6 +80,9 @@ if TYPE_CHECKING:
     from core.text.encoder_tail import EncoderTail
 
 log = logging.getLogger(__name__)
+
+#: Where the build-time fit of the built-in controllers lives (`semantic-<key>.joblib`).
+SHIPPED_DIR = Path(__file__).parent / "data"
 
 FORMAT_VERSION = 5
 #: Sample weight of a keyword or label as a training text (examples weigh 1).
@@ -159,6 +165,38 @@ def _training_rows(
             labels.append(index)
             weights.append(SHORT_TEXT_WEIGHT)
     return texts, labels, weights
+
+
+def shipped_model(key: str) -> Path:
+    """Where the build-time fit for `key` is (it exists only for the built-in controllers on
+    the shipped training data: `scripts/fit_default_semantic.py`)."""
+    return SHIPPED_DIR / f"semantic-{key}.joblib"
+
+
+def _negatives(
+    cache: Path | None, negatives: Sequence[str] | None, extra: Sequence[str]
+) -> list[str]:
+    """The negatives a fit uses: given ones, else the cache's own file, else the shipped."""
+    if negatives is None:
+        own = cache / NEGATIVES_FILE if cache is not None else None
+        negatives = read_negatives(own if own is not None and own.exists() else DEFAULT_NEGATIVES)
+    return [*negatives, *extra]
+
+
+def fit_key(
+    controllers: Sequence[Controller],
+    *,
+    dense: bool,
+    cache_dir: Path | str | None = None,
+    negatives: Sequence[str] | None = None,
+    extra_examples: Mapping[str, Sequence[str]] | None = None,
+    extra_negatives: Sequence[str] = (),
+    tune: bool = False,
+) -> str:
+    """The cache key `SemanticScorer.fit` uses for these arguments (without fitting)."""
+    cache = Path(cache_dir) if cache_dir is not None else None
+    chosen = _negatives(cache, negatives, extra_negatives)
+    return cache_key(controllers, chosen, dense, extra_examples or {}, tune)
 
 
 def cache_key(
@@ -444,22 +482,20 @@ class SemanticScorer:
         if not controllers:
             raise ValueError("no controllers to fit the semantic scorer on")
         cache = Path(cache_dir) if cache_dir is not None else None
-        if negatives is None:
-            own = cache / NEGATIVES_FILE if cache is not None else None
-            negatives = read_negatives(
-                own if own is not None and own.exists() else DEFAULT_NEGATIVES
-            )
-        negatives = [*negatives, *extra_negatives]
+        negatives = _negatives(cache, negatives, extra_negatives)
         extra = extra_examples or {}
         key = cache_key(controllers, negatives, embedder is not None, extra, tune)
         path = cache / f"semantic-{key}.joblib" if cache is not None else None
-        if path is not None and path.is_file():
+        shipped = shipped_model(key)
+        for candidate in (path, shipped):
+            if candidate is None or not candidate.is_file():
+                continue
             try:
-                loaded = cls.load(path, embedder)
+                loaded = cls.load(candidate, embedder)
                 if loaded.names == [c.name for c in controllers]:
                     return loaded
             except Exception as exc:  # a stale or broken cache is refitted, not fatal
-                log.warning("semantic cache %s unusable (%s); refitting", path, exc)
+                log.warning("semantic cache %s unusable (%s); refitting", candidate, exc)
         examples = len(_training_rows(controllers, extra)[0]) + len(negatives)
         tuning = " (fine-tuning the encoder: minutes)" if tune and embedder is not None else ""
         with step(f"fitting the routing model on {examples:,} examples{tuning}"):
@@ -506,6 +542,10 @@ class SemanticScorer:
         )
         chars = char_vectorizer.fit_transform(texts)
         words = word_vectorizer.fit_transform(texts)
+        for vectorizer in (char_vectorizer, word_vectorizer):
+            # sklearn remembers id(stop_words), a memory address, only to skip re-checking
+            # them; without it the same fit pickles to the same bytes (the shipped fit).
+            vectorizer.__dict__.pop("_stop_words_id", None)
         example_count = int(((y != none_label) & (w >= 1.0)).sum())
         tail: EncoderTail | None = None
         retune: Callable[[np.ndarray], np.ndarray] | None = None

@@ -22,19 +22,23 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Handler of `brain why`."""
-    from brain.engine import Brain
+    """Handler of `brain why`: reads the decision log only (no `Brain`, so none of the
+    decision chain, numpy or a model is imported; the same look-up as `Brain.explain`)."""
+    from brain.decision_log import DecisionLog
     from brain.explain import render_text
+    from brain.lookups import DecisionLookups
+    from core.config import load_settings
     from core.errors import UnknownDecision
+    from core.stores import open_stores
 
-    brain = Brain.open()
+    stores = open_stores(load_settings())
     try:
-        data = brain.explain(args.decision_id)
+        data = DecisionLookups(DecisionLog(stores.decisions)).explain(args.decision_id)
     except UnknownDecision as exc:
         print(f"brain: {exc}", file=sys.stderr)
         return 1
     finally:
-        brain.close()
+        stores.close()
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:

@@ -10,6 +10,10 @@ The configured timeout is one deadline per call: a retryable failure (connection
 most the time that is left. (The SDK's own retries would each get the full timeout, so a timeout
 of 8 s could become 16 s and more.)
 
+While a request is on the wire the calling thread lends its compute slot
+(`core.compute.lend_slot`), so one slow LLM call never holds up fast-path messages queued
+behind it in the bot.
+
 The `anthropic` SDK is imported only when a client is built, i.e. when an API key is
 configured: without one, no command pays for importing it.
 """
@@ -24,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from core.compute import lend_slot
 from core.config import LLMConfig
 from core.limits import LLM_MAX_RETRIES
 from core.llm_calls import record_llm_call
@@ -175,13 +180,14 @@ class LLMClient:
                 status = "timeout"
                 break
             try:
-                response = self._client.messages.create(
-                    model=self.model,
-                    max_tokens=max_tokens or self.max_tokens,
-                    system=system,
-                    messages=[{"role": "user", "content": content}],
-                    timeout=remaining,
-                )
+                with lend_slot():  # waiting on the network uses no CPU
+                    response = self._client.messages.create(
+                        model=self.model,
+                        max_tokens=max_tokens or self.max_tokens,
+                        system=system,
+                        messages=[{"role": "user", "content": content}],
+                        timeout=remaining,
+                    )
             except anthropic.APITimeoutError:
                 status = "timeout"
                 break  # the deadline is spent
@@ -191,7 +197,8 @@ class LLMClient:
                 last = attempt + 1 >= MAX_ATTEMPTS
                 if wait is None or last or time.perf_counter() + wait >= deadline:
                     break
-                time.sleep(wait)
+                with lend_slot():
+                    time.sleep(wait)
             else:
                 text = "".join(
                     getattr(block, "text", "") for block in response.content if block.type == "text"

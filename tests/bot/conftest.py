@@ -145,6 +145,7 @@ async def start_bot(
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
         await site.start()
+        await bot.start()  # ready: events before it get 503 (tests/bot/test_bot_ready.py)
         port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         url = f"http://127.0.0.1:{port}{EVENTS_PATH}"
         harness = Harness(bot, fake_slack, runner, url, brain)

@@ -33,11 +33,11 @@ print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]
 """
 
 
-def _run(home: Path, *args: str) -> tuple[str, list[str]]:
+def _run(home: Path, *args: str, heavy: tuple[str, ...] = HEAVY) -> tuple[str, list[str]]:
     """stdout of `brain ARGS` and the heavy modules it imported."""
     env = {**os.environ, "BRAIN_HOME": str(home), "PYTHONPATH": os.getcwd()}
     result = subprocess.run(
-        [sys.executable, "-c", _PROBE, ",".join(HEAVY), *args],
+        [sys.executable, "-c", _PROBE, ",".join(heavy), *args],
         capture_output=True,
         text=True,
         env=env,
@@ -85,3 +85,13 @@ def test_model_free_commands_import_no_ml_library(
     home, decision_id, _ = decided
     _, loaded = _run(home, *(part.format(id=decision_id) for part in command))
     assert loaded == []
+
+
+def test_why_reads_the_log_without_the_decision_chain(
+    decided: tuple[Path, str, list[str]],
+) -> None:
+    """`brain why` is a look-up: not even numpy or the decision chain is imported for it."""
+    home, decision_id, _ = decided
+    out, loaded = _run(home, "why", decision_id, "--json", heavy=("numpy", "brain.engine"))
+    assert loaded == []
+    assert json.loads(out)["decision_id"] == decision_id

@@ -7,7 +7,9 @@ reply is served (a plain text "ok" unless set). A `responder` callable can compu
 the request body instead (e.g. classify by the text inside the data markers).
 
 Reply builders: `FakeReply.json(obj)`, `FakeReply.text(str)`, `FakeReply.status(code)`
-(500, 429, 529 ... with the Anthropic error body) and `FakeReply.slow(seconds, then=...)`.
+(500, 429, 529 ... with the Anthropic error body), `FakeReply.slow(seconds, then=...)` and
+`FakeReply.held(then=...)`: a stall that lasts until the test calls `.release()` (no clock in
+it; `.wait_holding(n)` waits until n requests are stalled).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class FakeReply:
     body_text: str = "ok"
     delay_s: float = 0.0
     headers: tuple[tuple[str, str], ...] = ()
+    hold: bool = False
 
     @classmethod
     def text(cls, text: str) -> FakeReply:
@@ -63,6 +66,12 @@ class FakeReply:
         """``then`` (default a text reply), sent only after ``seconds``."""
         base = then or cls.text("slow ok")
         return cls(base.status_code, base.body_text, seconds, base.headers)
+
+    @classmethod
+    def held(cls, then: FakeReply | None = None) -> FakeReply:
+        """``then`` (default a text reply), sent only after `FakeAnthropic.release()`."""
+        base = then or cls.text("held ok")
+        return cls(base.status_code, base.body_text, 0.0, base.headers, hold=True)
 
 
 @dataclass
@@ -106,6 +115,10 @@ class FakeAnthropic:
         self._queue: deque[FakeReply] = deque()
         self._lock = threading.Lock()
         self._closing = threading.Event()
+        self._released = threading.Event()
+        self._holding = threading.Condition()
+        #: Requests stalled on a held reply right now.
+        self.holding = 0
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -121,6 +134,31 @@ class FakeAnthropic:
         with self._lock:
             self._queue.extend(replies)
 
+    def release(self) -> None:
+        """Let every held reply (now and later) go."""
+        self._released.set()
+
+    def wait_holding(self, count: int, timeout: float = 60.0) -> None:
+        """Wait until `count` requests are stalled on held replies."""
+        with self._holding:
+            if not self._holding.wait_for(lambda: self.holding >= count, timeout):
+                raise AssertionError(f"{self.holding} requests held, expected {count}")
+
+    def _hold(self) -> bool:
+        """Stall until released; False when the server closes meanwhile."""
+        with self._holding:
+            self.holding += 1
+            self._holding.notify_all()
+        try:
+            while not self._released.wait(0.05):
+                if self._closing.is_set():
+                    return False
+            return True
+        finally:
+            with self._holding:
+                self.holding -= 1
+                self._holding.notify_all()
+
     def start(self) -> FakeAnthropic:
         """Serve in a daemon thread."""
         self._thread = threading.Thread(
@@ -132,6 +170,7 @@ class FakeAnthropic:
     def close(self) -> None:
         """Stop serving and release any reply still sleeping."""
         self._closing.set()
+        self._released.set()
         self._server.shutdown()
         self._server.server_close()
         if self._thread is not None:
@@ -172,6 +211,8 @@ class FakeAnthropic:
                 request = RecordedRequest(self.path, headers, body, raw)
                 reply = fake._next_reply(request)
                 if reply.delay_s and fake._closing.wait(reply.delay_s):
+                    return
+                if reply.hold and not fake._hold():
                     return
                 self._send(reply, body)
 

@@ -19,9 +19,15 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import alert_blocks, escape, fallback_text, resolved_blocks
 from core.config import SlackConfig
-from core.stores.protocols import AlertStore
+from core.stores.local import LocalCoordinator
+from core.stores.protocols import AlertStore, Coordinator
 
 log = logging.getLogger(__name__)
+
+#: The lease one replica holds to run the re-escalation passes, renewed every pass; another
+#: replica takes over when it was not renewed for `LEASE_TICKS` passes (the holder died).
+REESCALATION_LEASE = "reescalation"
+LEASE_TICKS = 4
 
 
 @dataclass(slots=True)
@@ -61,9 +67,17 @@ def mention_markup(mention: str | None) -> str | None:
 class Escalations:
     """Sends and tracks on-call alerts (async Slack calls; file I/O in worker threads)."""
 
-    def __init__(self, config: SlackConfig, store: AlertStore) -> None:
+    def __init__(
+        self, config: SlackConfig, store: AlertStore, coordinator: Coordinator | None = None
+    ) -> None:
         self.config = config
         self.store = store
+        #: With several replicas on shared stores, only the holder of the re-escalation
+        #: lease re-sends, so an alert is re-sent once per period, not once per replica.
+        self.coordinator = coordinator or LocalCoordinator()
+        self.holder = uuid.uuid4().hex
+        #: What this process did, for `/metrics`: alerts sent, re-sent, acknowledged.
+        self.counts = {"sent": 0, "resent": 0, "acknowledged": 0}
 
     # -- storage -------------------------------------------------------------------------------
 
@@ -122,6 +136,7 @@ class Escalations:
             last_sent_at=now,
         )
         await self._post(client, alert, resend=0)
+        self.counts["sent"] += 1
         await asyncio.to_thread(self._save, alert)
         return alert
 
@@ -163,6 +178,7 @@ class Escalations:
                 )
                 continue
             await asyncio.to_thread(self._save, alert)
+            self.counts["resent"] += 1
             sent += 1
         return sent
 
@@ -172,10 +188,13 @@ class Escalations:
         if delay <= 0:
             return
         tick = min(max(delay / 4, 0.05), 30.0)
+        lease_s = max(tick * LEASE_TICKS, 1.0)
         while True:
             await asyncio.sleep(tick)
             try:
-                await self.resend_due(client)
+                lease = self.coordinator.lease
+                if await asyncio.to_thread(lease, REESCALATION_LEASE, self.holder, lease_s):
+                    await self.resend_due(client)
             except Exception:
                 log.exception("re-escalation pass failed; will retry")
 
@@ -198,6 +217,7 @@ class Escalations:
             alert.acknowledged_by = user
             alert.acknowledged_at = time.time()
             await asyncio.to_thread(self._save, alert)
+            self.counts["acknowledged"] += 1
         who = alert.acknowledged_by or user
         at = datetime.fromtimestamp(alert.acknowledged_at or time.time(), UTC).strftime("%H:%M UTC")
         note = f"✅ acknowledged by <@{who}> at {at}"

@@ -61,7 +61,9 @@ async def answer_message(
     root = thread_ts or ts
     message = Message(text=text, user=user, channel=channel, thread=root)
     try:
-        reply = await services.trip(services.conversation.handle, message, source="slack")
+        reply = await services.thread_trip(
+            f"{channel}:{root}", services.conversation.handle, message, source="slack"
+        )
     except Exception:
         log.exception("the brain failed on a message in %s", channel)
         await client.chat_postMessage(

@@ -14,6 +14,7 @@ from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.signature import SignatureVerifier
 
+from bot import metrics
 from bot.app import SlackBot
 from core.limits import MAX_REQUEST_BYTES
 
@@ -79,6 +80,7 @@ def http_app(bot: SlackBot) -> web.Application:
     application.router.add_post(EVENTS_PATH, events)
     application.router.add_get(HEALTH_PATH, health)
     application.cleanup_ctx.append(lifecycle)
+    metrics.install(application, bot, EVENTS_PATH)
     return application
 
 

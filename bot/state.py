@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
-from core.stores.protocols import EventLedgerStore, MessageLinkStore
+from core.stores.protocols import EventClaims, EventLedgerStore, MessageLinkStore
 from core.stores.records import MessageLink
 
 __all__ = ["MAX_EVENTS", "EventLedger", "MessageLink", "MessageLinks"]
@@ -23,11 +23,21 @@ MAX_EVENTS = 20_000
 
 
 class EventLedger:
-    """Remembers which Slack events were taken; `claim` is atomic on the event loop."""
+    """Remembers which Slack events were taken; `claim` is atomic on the event loop.
+
+    On a store shared by several replicas (`EventClaims`, PostgreSQL) a claim is also the
+    store's atomic claim, made before the event is acknowledged: a retry delivered to another
+    replica finds the key taken. The local LRU then only spares the store a round trip for
+    keys this process already saw.
+    """
 
     def __init__(self, store: EventLedgerStore, limit: int = MAX_EVENTS) -> None:
         self.store = store
         self.limit = limit
+        self._shared = store if isinstance(store, EventClaims) else None
+        #: Claims refused because the key was taken before (Slack's retries, a message seen
+        #: as both app_mention and message, a second click), by kind ("event"...), for metrics.
+        self.duplicates: Counter[str] = Counter()
         self._seen: OrderedDict[str, float] = OrderedDict()
         self._unsaved: list[tuple[str, float]] = []
         self._unsaved_guard = threading.Lock()
@@ -41,16 +51,22 @@ class EventLedger:
 
     def claim(self, *keys: str) -> bool:
         """Claim keys in memory; False (nothing claimed) when any of them was taken before."""
+        kind = keys[0].split(":", 1)[0] if keys else ""
         if any(key in self._seen for key in keys):
+            self.duplicates[kind] += 1
             return False
         now = time.time()
+        taken = self._shared is None or self._shared.claim(keys, now)
+        if not taken:
+            self.duplicates[kind] += 1
         for key in keys:
             self._seen[key] = now
-        with self._unsaved_guard:
-            self._unsaved.extend((key, now) for key in keys)
+        if self._shared is None:
+            with self._unsaved_guard:
+                self._unsaved.extend((key, now) for key in keys)
         while len(self._seen) > self.limit:
             self._seen.popitem(last=False)
-        return True
+        return taken
 
     def flush(self) -> None:
         """Write every key claimed so far to disk (blocking: call from a worker thread)."""

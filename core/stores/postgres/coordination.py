@@ -5,23 +5,36 @@ re-escalation pass)."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Iterable, Iterator, Sequence
 
 from core.stores.postgres.collection import Pool
 from core.stores.postgres.database import lock_key
 
+#: Claims between two prunings of the ledger, and how many keys a pruning keeps.
+PRUNE_EVERY = 1_000
+PRUNE_KEEP = 100_000
+
 
 class PgEventLedger:
-    """Claimed Slack event keys in `slack_events`; a claim is one INSERT ... ON CONFLICT."""
+    """Claimed Slack event keys in `slack_events`; a claim is one INSERT ... ON CONFLICT.
 
-    def __init__(self, pool: Pool) -> None:
+    Every `PRUNE_EVERY` claims (per process) the oldest keys beyond `PRUNE_KEEP` are deleted:
+    Slack retries within minutes, so only the recent keys matter.
+    """
+
+    def __init__(self, pool: Pool, *, keep: int = PRUNE_KEEP) -> None:
         self._pool = pool
+        self._keep = keep
+        self._claims = itertools.count(1)
 
     def claim(self, keys: Sequence[str], at: float) -> bool:
         """Take every key, or none when any was taken before (by any replica)."""
         wanted = list(dict.fromkeys(keys))
         if not wanted:
             return True
+        if next(self._claims) % PRUNE_EVERY == 0:
+            self._prune(self._keep)
         with self._pool.connection() as conn:
             if len(wanted) == 1:  # the usual case: one statement, its own transaction
                 row = conn.execute(
@@ -62,12 +75,16 @@ class PgEventLedger:
             )
             cursor.execute("SELECT count(*) FROM slack_events")
             found = cursor.fetchone()
-            if found and int(found[0]) > keep * 1.2:
-                cursor.execute(
-                    "DELETE FROM slack_events WHERE key IN (SELECT key FROM slack_events "
-                    "ORDER BY at DESC, key DESC OFFSET %s)",
-                    (keep,),
-                )
+        if found and int(found[0]) > keep * 1.2:
+            self._prune(keep)
+
+    def _prune(self, keep: int) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(
+                "DELETE FROM slack_events WHERE at < (SELECT at FROM slack_events "
+                "ORDER BY at DESC OFFSET %s LIMIT 1)",
+                (keep,),
+            )
 
 
 class _Taken(Exception):

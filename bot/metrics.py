@@ -31,6 +31,7 @@ from slack_sdk.http_retry.response import HttpResponse
 from slack_sdk.http_retry.state import RetryState
 
 from brain.conversation import BrainAPI
+from core.logs import bound
 from core.records import Decision, FeedbackKind, Message
 
 if TYPE_CHECKING:
@@ -203,22 +204,25 @@ class BotCollector(Collector):
         yield tokens
 
 
-def _request_kind(body: bytes, content_type: str) -> str:
-    """What a Slack request carries: an event type, "interactive" or "command"."""
+def _request_kind(body: bytes, content_type: str) -> tuple[str, str | None]:
+    """What a Slack request carries (an event type, "interactive" or "command"), and the
+    event id of an Events API callback."""
     if "json" in content_type:
         try:
             parsed = json.loads(body)
         except ValueError:
-            return "malformed"
+            return "malformed", None
         if isinstance(parsed, dict):
             event = parsed.get("event")
+            event_id = parsed.get("event_id")
+            found = str(event_id) if isinstance(event_id, str) else None
             if isinstance(event, dict):
-                return str(event.get("type") or "event")
-            return str(parsed.get("type") or "unknown")
-        return "malformed"
+                return str(event.get("type") or "event"), found
+            return str(parsed.get("type") or "unknown"), found
+        return "malformed", None
     if b"payload=" in body[:16]:
-        return "interactive"
-    return "command" if b"command=" in body else "unknown"
+        return "interactive", None
+    return ("command" if b"command=" in body else "unknown"), None
 
 
 def install(application: web.Application, bot: SlackBot, events_path: str) -> None:
@@ -236,8 +240,10 @@ def install(application: web.Application, bot: SlackBot, events_path: str) -> No
         status = 500
         try:
             body = await request.read()  # aiohttp keeps it for the handler
-            metrics.received.labels(kind=_request_kind(body, request.content_type)).inc()
-            response = await handler(request)
+            kind, event_id = _request_kind(body, request.content_type)
+            metrics.received.labels(kind=kind).inc()
+            with bound(event_id=event_id):  # tasks started for this event keep it in their logs
+                response = await handler(request)
             status = response.status
             return response
         except web.HTTPException as exc:  # 413 and the like

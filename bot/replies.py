@@ -17,6 +17,7 @@ from bot.blocks import escape, fallback_text, message_blocks
 from bot.services import BotServices
 from bot.state import MessageLink
 from brain.reply import Reply
+from core.logs import bind
 from core.records import Message
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,7 @@ async def answer_message(
         )
         return
     if reply.decision is not None:
+        bind(decision_id=reply.decision.decision_id)  # this task's later log lines carry it
         question = MessageLink(channel, ts, reply.decision.decision_id, user, root, "question")
         services.links.add(question)
     await post_reply(services, client, reply, channel=channel, thread_ts=root, asker=user)

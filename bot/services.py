@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -49,8 +50,9 @@ class BotServices:
     async def in_brain(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run a blocking brain/conversation call off the event loop."""
         loop = asyncio.get_running_loop()
+        context = contextvars.copy_context()  # the log fields bound for this event
         return await loop.run_in_executor(
-            self.executor, functools.partial(function, *args, **kwargs)
+            self.executor, functools.partial(context.run, function, *args, **kwargs)
         )
 
     async def trip(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import CounterMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 from slack_sdk.http_retry.async_handler import AsyncRetryHandler
@@ -174,7 +174,7 @@ class BotCollector(Collector):
     def __init__(self, bot: SlackBot) -> None:
         self.bot = bot
 
-    def collect(self) -> Iterator[CounterMetricFamily]:
+    def collect(self) -> Iterator[Metric]:
         services = self.bot.services
         duplicates = CounterMetricFamily(
             "brain_slack_events_deduplicated",
@@ -202,6 +202,11 @@ class BotCollector(Collector):
         yield calls
         yield failures
         yield tokens
+        pending = GaugeMetricFamily(
+            "brain_bot_pending_work", "Replies and other work still running after the ack"
+        )
+        pending.add_metric([], services.work.pending)
+        yield pending
 
 
 def _request_kind(body: bytes, content_type: str) -> tuple[str, str | None]:

@@ -24,6 +24,7 @@ FAMILIES = {
     "brain_feedback": "counter",
     "brain_slack_api_errors": "counter",
     "brain_slack_api_rate_limited": "counter",
+    "brain_bot_pending_work": "gauge",
 }
 
 

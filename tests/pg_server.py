@@ -3,8 +3,9 @@
 PostgreSQL refuses to run as root, so as root the data folder is given to the `postgres`
 user and `initdb` / `pg_ctl` run as that user (`runuser`); as anyone else they run as that
 user. The server listens on 127.0.0.1 at a free port, with a socket folder of its own, and
-trusts local connections (a throwaway cluster). `fsync = off` because nothing here survives
-a power cut anyway; commits still complete before a call returns.
+trusts local connections (a throwaway cluster). Tests run it with `fsync = off` because
+nothing here survives a power cut anyway (commits still complete before a call returns);
+the benchmark keeps fsync on.
 """
 
 from __future__ import annotations
@@ -67,8 +68,9 @@ class PostgresServer:
         )
 
     @classmethod
-    def start(cls) -> PostgresServer:
-        """initdb, start and create the `brain` database; raises RuntimeError on failure."""
+    def start(cls, *, fsync: bool = False) -> PostgresServer:
+        """initdb, start and create the `brain` database; raises RuntimeError on failure.
+        `fsync=True` (benchmarks) keeps PostgreSQL's durable default."""
         folder = binaries()
         if folder is None:
             raise RuntimeError(MISSING)
@@ -88,7 +90,7 @@ class PostgresServer:
                 "-E", "UTF8", "--locale=C", "--no-sync",
             )  # fmt: skip
             options = (
-                f"-h 127.0.0.1 -p {server.port} -k {root} -c fsync=off "
+                f"-h 127.0.0.1 -p {server.port} -k {root} -c fsync={'on' if fsync else 'off'} "
                 "-c max_connections=300 -c shared_buffers=32MB"
             )
             server._run(

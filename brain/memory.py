@@ -181,6 +181,7 @@ class MemoryStore:
         self._matrix = None
 
     def __len__(self) -> int:
+        self.refresh()
         return len(self._entries)
 
     def refresh(self) -> None:

@@ -22,6 +22,7 @@ from core.stores.kinds import (
 from core.stores.local import LocalCoordinator
 from core.stores.protocols import (
     AlertStore,
+    ArtifactStore,
     Backend,
     Coordinator,
     DecisionAndFeedbackStore,
@@ -107,6 +108,15 @@ class Stores:
             found: Coordinator = own()
             return found
         return LocalCoordinator()
+
+    @cached_property
+    def artifacts(self) -> ArtifactStore | None:
+        """Fitted models shared across replicas (None: each home keeps its own, on disk)."""
+        own = getattr(self.backend, "artifacts", None)
+        if callable(own):
+            found: ArtifactStore = own()
+            return found
+        return None
 
     def ping(self) -> None:
         """Raise unless the stores answer (a cheap readiness check)."""

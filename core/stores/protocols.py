@@ -245,3 +245,12 @@ class Coordinator(Protocol):
     def ping(self) -> None:
         """Raise unless the stores answer (for readiness checks)."""
         ...
+
+
+class ArtifactStore(Protocol):
+    """Named binary artifacts (fitted models) shared by every process on the stores. The
+    store is trusted like the brain home: a model read from it is unpickled."""
+
+    def get(self, name: str) -> bytes | None: ...
+
+    def put(self, name: str, data: bytes) -> None: ...

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.stores.postgres.collection import PgCollection
-from core.stores.postgres.coordination import PgCoordinator, PgEventLedger
+from core.stores.postgres.coordination import PgArtifacts, PgCoordinator, PgEventLedger
 from core.stores.postgres.database import pool_for
 from core.stores.postgres.decisions import PgDecisionStore
 from core.stores.protocols import KeyOf
@@ -33,6 +33,10 @@ class PostgresBackend:
     def coordinator(self) -> PgCoordinator:
         """Advisory locks and leases on this database."""
         return PgCoordinator(self._pool, self.schema)
+
+    def artifacts(self) -> PgArtifacts:
+        """Fitted models shared by the replicas."""
+        return PgArtifacts(self._pool)
 
     def close(self) -> None:
         return None  # the pool is the process's (core.stores.postgres.database)

@@ -123,3 +123,23 @@ class PgCoordinator:
         """Raise unless the database answers."""
         with self._pool.connection() as conn:
             conn.execute("SELECT 1").fetchone()
+
+
+class PgArtifacts:
+    """Fitted models by name (`artifacts`), shared by every replica."""
+
+    def __init__(self, pool: Pool) -> None:
+        self._pool = pool
+
+    def get(self, name: str) -> bytes | None:
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT data FROM artifacts WHERE name = %s", (name,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def put(self, name: str, data: bytes) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(
+                "INSERT INTO artifacts (name, data) VALUES (%s, %s) "
+                "ON CONFLICT (name) DO UPDATE SET data = excluded.data, created_at = now()",
+                (name, data),
+            )

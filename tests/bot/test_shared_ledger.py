@@ -1,0 +1,26 @@
+"""Two bots' event ledgers on one PostgreSQL: a key claimed by one is refused to the other at
+once (the claim is the database's), and counted as a duplicate for /metrics."""
+
+from __future__ import annotations
+
+from bot.state import EventLedger
+from core.config import Settings
+from core.stores import open_stores
+
+
+def test_a_key_claimed_through_one_replica_is_refused_to_another(
+    postgres_settings: Settings,
+) -> None:
+    first, second = open_stores(postgres_settings), open_stores(postgres_settings)
+    try:
+        one, other = EventLedger(first.events), EventLedger(second.events)
+        assert one.claim("event:Ev1")
+        assert not other.claim("event:Ev1")  # nothing flushed: the claim itself is shared
+        assert not one.claim("event:Ev1")
+        assert other.claim("message:C1:1.0")
+        assert (one.duplicates["event"], other.duplicates["event"]) == (1, 1)
+        restarted = EventLedger(open_stores(postgres_settings).events)
+        assert restarted.seen("event:Ev1") and restarted.seen("message:C1:1.0")
+    finally:
+        first.close()
+        second.close()

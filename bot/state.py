@@ -13,7 +13,7 @@ import threading
 import time
 from collections import Counter, OrderedDict
 
-from core.stores.protocols import EventClaims, EventLedgerStore, MessageLinkStore
+from core.stores.protocols import EventClaims, EventLedgerStore, LinkLookup, MessageLinkStore
 from core.stores.records import MessageLink
 
 __all__ = ["MAX_EVENTS", "EventLedger", "MessageLink", "MessageLinks"]
@@ -120,12 +120,24 @@ class MessageLinks:
     def get(self, channel: str, ts: str) -> MessageLink | None:
         """The decision a Slack message belongs to, if the bot knows it."""
         with self._guard:
-            return self._links.get((channel, ts))
+            found = self._links.get((channel, ts))
+        return found if found is not None else self._shared_lookup(channel, ts, thread=False)
 
     def find_ts(self, channel: str, ts: str) -> MessageLink | None:
         """Like `get`, but also accepts the ts of a thread the bot answered in."""
         with self._guard:
-            return self._links.get((channel, ts)) or self._threads.get((channel, ts))
+            found = self._links.get((channel, ts)) or self._threads.get((channel, ts))
+        return found if found is not None else self._shared_lookup(channel, ts, thread=True)
+
+    def _shared_lookup(self, channel: str, ts: str, *, thread: bool) -> MessageLink | None:
+        """On a store shared by replicas, a message another replica posted (one query)."""
+        if not isinstance(self.store, LinkLookup):
+            return None
+        found = self.store.lookup(channel, ts, thread=thread)
+        if found is not None:
+            with self._guard:  # as a message only: the thread's latest may change elsewhere
+                self._links.setdefault((found.channel, found.ts), found)
+        return found
 
     def close(self) -> None:
         """Write what is pending."""

@@ -124,7 +124,12 @@ class Stores:
 
     @cached_property
     def links(self) -> MessageLinkStore:
-        """Slack message -> decision links."""
+        """Slack message -> decision links (a shared backend's own can be asked for links
+        other replicas wrote: `protocols.LinkLookup`)."""
+        own = getattr(self.backend, "links", None)
+        if callable(own):
+            found: MessageLinkStore = own()
+            return found
         return MessageLinkRecords(self.backend.collection("slack/messages", key=link_key))
 
     @cached_property

@@ -224,6 +224,16 @@ class EventClaims(Protocol):
 
 
 @runtime_checkable
+class LinkLookup(Protocol):
+    """Message links written by other processes, found on demand (the PostgreSQL store)."""
+
+    def lookup(self, channel: str, ts: str, *, thread: bool) -> MessageLink | None:
+        """The link of message (channel, ts); with `thread`, else the latest link of the
+        thread rooted at ts."""
+        ...
+
+
+@runtime_checkable
 class Versioned(Protocol):
     """A store that says cheaply whether anyone changed it (lessons learnt by another
     replica): `version()` changes whenever any process writes it."""

@@ -3,7 +3,8 @@ test's choosing (no load balancer):
 
 - messages with Slack retries delivered to a *different* replica than the first attempt
   (some at the same time as it) are each answered exactly once;
-- a correction made through replica 1 changes the next answer of replica 2;
+- a correction made through replica 1 changes the next answer of replica 2, and a 👍 on
+  replica 2's reply delivered to replica 3 confirms it (the link is found in PostgreSQL);
 - an unacknowledged escalation is re-sent once per period by one replica, not by three;
 - `brain why`, `brain feedback` and `brain tickets` work from a terminal meanwhile.
 
@@ -213,6 +214,21 @@ async def test_three_replicas_answer_once_learn_together_and_page_once(
             ("correct", "access")
         ]
 
+        # -- a 👍 on replica 2's reply, delivered to replica 3, confirms that decision ---------
+        reply_ts = fake_slack.posted_ts[fake_slack.of("chat.postMessage").index(after)]
+        thumbs_up = {
+            "type": "reaction_added",
+            "user": "UCORRECT",
+            "reaction": "+1",
+            "item": {"type": "message", "channel": "DCORRECT3", "ts": reply_ts},
+        }
+        assert await send_event(session, replicas[2], thumbs_up, "EvTHUMBS1") == 200
+        await wait_idle(session, replicas)
+        confirmed = json.loads(_brain(terminal, "why", _decision_id(after), "--json").stdout)
+        assert [(f["kind"], f["source"]) for f in confirmed["feedback"]] == [
+            ("confirm", "slack-reaction")
+        ]
+
         # -- an unacknowledged escalation is re-sent once per period, by one replica --------
         await send_event(
             session,
@@ -260,7 +276,10 @@ async def test_three_replicas_answer_once_learn_together_and_page_once(
         assert listed.returncode == 0, listed.stderr
         assert "INC-7001" in [row["id"] for row in json.loads(listed.stdout)]
         seen = json.loads(_brain(terminal, "why", _decision_id(after), "--json").stdout)
-        assert [f["kind"] for f in seen["feedback"]] == ["confirm"]
+        assert [(f["kind"], f["source"]) for f in seen["feedback"]] == [
+            ("confirm", "slack-reaction"),
+            ("confirm", "cli"),
+        ]
     assert all(replica.process.poll() is None for replica in replicas), os.linesep.join(
         r.log_tail() for r in replicas
     )

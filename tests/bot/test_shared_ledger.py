@@ -24,3 +24,27 @@ def test_a_key_claimed_through_one_replica_is_refused_to_another(
     finally:
         first.close()
         second.close()
+
+
+def test_a_message_posted_by_one_replica_is_found_by_another(postgres_settings: Settings) -> None:
+    from bot.state import MessageLink, MessageLinks
+
+    first, second = open_stores(postgres_settings), open_stores(postgres_settings)
+    try:
+        poster, other = MessageLinks(first.links), MessageLinks(second.links)
+        question = MessageLink("C1", "1.000001", "d-1", "U1", "1.000001", "question")
+        reply = MessageLink("C1", "1.000009", "d-1", "U1", "1.000001", "reply")
+        later = MessageLink("C1", "1.000010", "d-2", "U1", "1.000001", "reroute")
+        for link in (question, reply, later):
+            poster.add(link)
+        poster.flush()
+
+        assert other.get("C1", "1.000009") == reply  # e.g. a 👍 on the reply reached replica 2
+        assert other.get("C1", "9.9") is None
+        assert other.find_ts("C1", "1.000001") == question  # the thread's own root message
+        assert other.find_ts("C2", "1.000001") is None
+        roots_only = MessageLinks(second.links)
+        assert roots_only.find_ts("C1", "1.000001") == question
+    finally:
+        first.close()
+        second.close()

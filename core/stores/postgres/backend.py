@@ -6,6 +6,7 @@ from core.stores.postgres.collection import PgCollection
 from core.stores.postgres.coordination import PgArtifacts, PgCoordinator, PgEventLedger
 from core.stores.postgres.database import pool_for
 from core.stores.postgres.decisions import PgDecisionStore
+from core.stores.postgres.links import PgMessageLinks
 from core.stores.protocols import KeyOf
 
 
@@ -33,6 +34,10 @@ class PostgresBackend:
     def coordinator(self) -> PgCoordinator:
         """Advisory locks and leases on this database."""
         return PgCoordinator(self._pool, self.schema)
+
+    def links(self) -> PgMessageLinks:
+        """Slack message links, found by any replica."""
+        return PgMessageLinks(self._pool)
 
     def artifacts(self) -> PgArtifacts:
         """Fitted models shared by the replicas."""

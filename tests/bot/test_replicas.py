@@ -224,7 +224,11 @@ async def test_three_replicas_answer_once_learn_together_and_page_once(
         }
         assert await send_event(session, replicas[2], thumbs_up, "EvTHUMBS1") == 200
         await wait_idle(session, replicas)
-        confirmed = json.loads(_brain(terminal, "why", _decision_id(after), "--json").stdout)
+        for _ in range(60):  # the listener may start just after the acknowledgement
+            confirmed = json.loads(_brain(terminal, "why", _decision_id(after), "--json").stdout)
+            if confirmed["feedback"]:
+                break
+            await asyncio.sleep(0.5)
         assert [(f["kind"], f["source"]) for f in confirmed["feedback"]] == [
             ("confirm", "slack-reaction")
         ]

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import Counter, OrderedDict
@@ -50,15 +51,29 @@ class EventLedger:
         return key in self._seen
 
     def claim(self, *keys: str) -> bool:
-        """Claim keys in memory; False (nothing claimed) when any of them was taken before."""
-        kind = keys[0].split(":", 1)[0] if keys else ""
+        """Claim keys in memory; False (nothing claimed) when any of them was taken before.
+
+        On a shared store this blocks on the database: from the event loop use `take`."""
+        if not self._reserve(keys):
+            return False
+        return self._shared is None or self._settle(keys, self._shared.claim(keys, time.time()))
+
+    async def take(self, *keys: str) -> bool:
+        """`claim` for the event loop: a shared store's claim runs in a thread, so other
+        requests are acknowledged meanwhile (this one waits for its claim)."""
+        if not self._reserve(keys):
+            return False
+        if self._shared is None:
+            return True
+        taken = await asyncio.to_thread(self._shared.claim, keys, time.time())
+        return self._settle(keys, taken)
+
+    def _reserve(self, keys: tuple[str, ...]) -> bool:
+        """Take the keys in this process (at once, on the event loop), or count a duplicate."""
         if any(key in self._seen for key in keys):
-            self.duplicates[kind] += 1
+            self.duplicates[_kind(keys)] += 1
             return False
         now = time.time()
-        taken = self._shared is None or self._shared.claim(keys, now)
-        if not taken:
-            self.duplicates[kind] += 1
         for key in keys:
             self._seen[key] = now
         if self._shared is None:
@@ -66,6 +81,13 @@ class EventLedger:
                 self._unsaved.extend((key, now) for key in keys)
         while len(self._seen) > self.limit:
             self._seen.popitem(last=False)
+        return True
+
+    def _settle(self, keys: tuple[str, ...], taken: bool) -> bool:
+        """After the shared claim: another replica had the keys -> a duplicate (the keys stay
+        taken here too)."""
+        if not taken:
+            self.duplicates[_kind(keys)] += 1
         return taken
 
     def flush(self) -> None:
@@ -79,6 +101,10 @@ class EventLedger:
     def close(self) -> None:
         """Write what is pending."""
         self.flush()
+
+
+def _kind(keys: tuple[str, ...]) -> str:
+    return keys[0].split(":", 1)[0] if keys else ""
 
 
 class MessageLinks:

@@ -48,3 +48,18 @@ def test_a_message_posted_by_one_replica_is_found_by_another(postgres_settings: 
     finally:
         first.close()
         second.close()
+
+
+async def test_take_claims_off_the_event_loop_with_the_same_answers(
+    postgres_settings: Settings,
+) -> None:
+    first, second = open_stores(postgres_settings), open_stores(postgres_settings)
+    try:
+        one, other = EventLedger(first.events), EventLedger(second.events)
+        assert await one.take("event:Ev9")
+        assert not await other.take("event:Ev9")
+        assert not await one.take("event:Ev9")
+        assert other.duplicates["event"] == 1 and one.duplicates["event"] == 1
+    finally:
+        first.close()
+        second.close()

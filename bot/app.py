@@ -21,6 +21,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.listeners import register_all
+from bot.metrics import BotMetrics, SlackCallCounter
 from bot.readiness import Readiness, stores_openable
 from bot.services import BotServices
 from brain.conversation import BrainAPI
@@ -51,8 +52,9 @@ async def check_token(client: AsyncWebClient) -> None:
         log.warning("Slack is unreachable for auth.test (%s); starting anyway", exc)
 
 
-def web_client(settings: Settings) -> AsyncWebClient:
-    """A Web API client that retries rate limits (honouring Retry-After), 5xx and lost links."""
+def web_client(settings: Settings, *, metrics: BotMetrics | None = None) -> AsyncWebClient:
+    """A Web API client that retries rate limits (honouring Retry-After), 5xx and lost links
+    (and counts failed calls and 429s in `metrics`)."""
     token = settings.slack.bot_token.get_secret_value() if settings.slack.bot_token else ""
     if not token:
         raise ConfigError("SLACK_BOT_TOKEN is not set: the bot needs its xoxb- token")
@@ -64,6 +66,7 @@ def web_client(settings: Settings) -> AsyncWebClient:
         base_url=base_url,
         timeout=10,
         retry_handlers=[
+            *([SlackCallCounter(metrics)] if metrics is not None else []),
             AsyncRateLimitErrorRetryHandler(max_retry_count=5),
             AsyncConnectionErrorRetryHandler(max_retry_count=3),
             AsyncServerErrorRetryHandler(max_retry_count=2),
@@ -93,7 +96,7 @@ class SlackBot:
     def __init__(self, brain: BrainAPI, settings: Settings) -> None:
         self.settings = settings
         self.services = BotServices.create(brain, settings)
-        self.client = web_client(settings)
+        self.client = web_client(settings, metrics=self.services.metrics)
         secret = settings.slack.signing_secret
         self.app = AsyncApp(
             name="digital-employee-brain",

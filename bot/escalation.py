@@ -21,9 +21,15 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.blocks import alert_blocks, escape, fallback_text, resolved_blocks
 from core.config import SlackConfig
 from core.redact import redact
-from core.stores.protocols import AlertStore
+from core.stores.local import LocalCoordinator
+from core.stores.protocols import AlertStore, Coordinator
 
 log = logging.getLogger(__name__)
+
+#: The lease one replica holds to run the re-escalation passes, renewed every pass; another
+#: replica takes over when it was not renewed for `LEASE_TICKS` passes (the holder died).
+REESCALATION_LEASE = "reescalation"
+LEASE_TICKS = 4
 
 
 @dataclass(slots=True)
@@ -71,11 +77,21 @@ class Escalations:
     """
 
     def __init__(
-        self, config: SlackConfig, store: AlertStore, clock: Callable[[], float] = time.time
+        self,
+        config: SlackConfig,
+        store: AlertStore,
+        coordinator: Coordinator | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.config = config
         self.store = store
         self.clock = clock
+        #: With several replicas on shared stores, only the holder of the re-escalation
+        #: lease re-sends, so an alert is re-sent once per period, not once per replica.
+        self.coordinator = coordinator or LocalCoordinator()
+        self.holder = uuid.uuid4().hex
+        #: What this process did, for `/metrics`: alerts sent, re-sent, acknowledged.
+        self.counts = {"sent": 0, "resent": 0, "acknowledged": 0}
 
     # -- storage -------------------------------------------------------------------------------
 
@@ -167,6 +183,7 @@ class Escalations:
             last_sent_at=now,
         )
         alert.messages.append(await self._send(client, alert, resend=0))
+        self.counts["sent"] += 1
         await asyncio.to_thread(self._save, alert)
         return alert
 
@@ -213,6 +230,7 @@ class Escalations:
                 )
                 continue
             stored = await asyncio.to_thread(self._record_sent, alert.alert_id, ts)
+            self.counts["resent"] += 1
             sent += 1
             if stored is not None and stored.acknowledged_by is not None:
                 # acknowledged while this copy was on the wire: mark the copy as handled too
@@ -225,10 +243,13 @@ class Escalations:
         if delay <= 0:
             return
         tick = min(max(delay / 4, 0.05), 30.0)
+        lease_s = max(tick * LEASE_TICKS, 1.0)
         while True:
             await asyncio.sleep(tick)
             try:
-                await self.resend_due(client)
+                lease = self.coordinator.lease
+                if await asyncio.to_thread(lease, REESCALATION_LEASE, self.holder, lease_s):
+                    await self.resend_due(client)
             except Exception:
                 log.exception("re-escalation pass failed; will retry")
 
@@ -247,6 +268,8 @@ class Escalations:
         alert, first = await asyncio.to_thread(self._record_ack, alert_id, user, self.clock())
         if alert is None:
             return None
+        if first:
+            self.counts["acknowledged"] += 1
         await self._mark_acknowledged(client, alert, channel=channel, ts=ts, blocks=original_blocks)
         if first:
             await client.chat_postMessage(

@@ -17,6 +17,7 @@ from bot.blocks import escape, fallback_text, message_blocks
 from bot.services import BotServices
 from bot.state import MessageLink
 from brain.reply import Reply
+from core.logs import bind
 from core.records import Message
 
 log = logging.getLogger(__name__)
@@ -61,7 +62,9 @@ async def answer_message(
     root = thread_ts or ts
     message = Message(text=text, user=user, channel=channel, thread=root)
     try:
-        reply = await services.trip(services.conversation.handle, message, source="slack")
+        reply = await services.thread_trip(
+            f"{channel}:{root}", services.conversation.handle, message, source="slack"
+        )
     except Exception:
         log.exception("the brain failed on a message in %s", channel)
         await client.chat_postMessage(
@@ -71,6 +74,7 @@ async def answer_message(
         )
         return
     if reply.decision is not None:
+        bind(decision_id=reply.decision.decision_id)  # this task's later log lines carry it
         question = MessageLink(channel, ts, reply.decision.decision_id, user, root, "question")
         services.links.add(question)
     await post_reply(services, client, reply, channel=channel, thread_ts=root, asker=user)

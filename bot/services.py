@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
 from bot.escalation import Escalations
+from bot.metrics import BotMetrics, MeteredBrain
 from bot.state import EventLedger, MessageLinks
 from bot.work import Background
 from brain.conversation import BrainAPI, Conversation
 from core.compute import ComputeSlots
 from core.config import Settings
 from core.stores import open_stores
+from core.stores.local import LocalCoordinator
+from core.stores.protocols import Coordinator
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -39,6 +44,10 @@ class BotServices:
     links: MessageLinks
     escalations: Escalations
     work: Background
+    #: Locks and leases shared with the other replicas on the same stores.
+    coordinator: Coordinator = field(default_factory=LocalCoordinator)
+    #: What `/metrics` reports (bot/metrics.py).
+    metrics: BotMetrics = field(default_factory=BotMetrics)
     executor: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(
             BRAIN_WORKERS + LLM_WAITERS, thread_name_prefix="bot-brain"
@@ -55,7 +64,8 @@ class BotServices:
                 return function(*args, **kwargs)
 
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, in_slot)
+        context = contextvars.copy_context()  # the log fields bound for this event
+        return await loop.run_in_executor(self.executor, functools.partial(context.run, in_slot))
 
     async def trip(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """One trip into the brain for one Slack message, click or reaction.
@@ -71,18 +81,34 @@ class BotServices:
 
         return await self.in_brain(flushed_then_called)
 
+    async def thread_trip(
+        self, thread: str, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        """A `trip` holding the lock of one conversation thread: the messages of a thread
+        are decided one at a time, across every replica sharing the stores."""
+
+        def in_order() -> T:
+            with self.coordinator.serialized(f"thread:{thread}"):
+                return function(*args, **kwargs)
+
+        return await self.trip(in_order)
+
     @classmethod
     def create(cls, brain: BrainAPI, settings: Settings) -> BotServices:
         """Open the adapter's stores (Slack ledger, message links, alerts) of the home."""
         stores = open_stores(settings)
+        metrics = BotMetrics()
+        brain = MeteredBrain(brain, metrics)
         return cls(
             brain=brain,
             settings=settings,
             conversation=Conversation(brain),
             events=EventLedger(stores.events),
             links=MessageLinks(stores.links),
-            escalations=Escalations(settings.slack, stores.alerts),
+            escalations=Escalations(settings.slack, stores.alerts, stores.coordinator),
             work=Background(),
+            coordinator=stores.coordinator,
+            metrics=metrics,
         )
 
     def close(self) -> None:

@@ -33,7 +33,7 @@ import numpy as np
 from brain.routing import is_chinese
 from core.records import Decision
 from core.redact import redact
-from core.stores.protocols import LessonStore
+from core.stores.protocols import LessonStore, Versioned
 from core.text.sparse import char_ngrams
 
 CORRECTION_WRONG = -0.15
@@ -171,18 +171,32 @@ class MemoryStore:
         #: Embeds texts of lessons stored without a vector (e.g. feedback given from the CLI,
         #: which does not load the model); filled in memory only, once per process.
         self.embed: Callable[[list[str]], np.ndarray] | None = None
+        self._version: int | None = None
         self._load()
 
     def _load(self) -> None:
+        if isinstance(self.lessons, Versioned):
+            self._version = self.lessons.version()
         docs = sorted(self.lessons.all(), key=lambda doc: str(doc.get("created_at", "")))
         self._entries = [MemoryEntry.from_doc(doc) for doc in docs]
         self._matrix = None
 
     def __len__(self) -> int:
+        self.refresh()
         return len(self._entries)
+
+    def refresh(self) -> None:
+        """Reload when another process (a replica on the same PostgreSQL) changed the
+        lessons: one cheap read of the store's change counter per call."""
+        if not isinstance(self.lessons, Versioned):
+            return
+        with self._lock:
+            if self.lessons.version() != self._version:
+                self._load()
 
     def entries(self) -> list[MemoryEntry]:
         """All lessons, oldest first."""
+        self.refresh()
         with self._lock:
             return list(self._entries)
 
@@ -249,6 +263,7 @@ class MemoryStore:
         ids: Sequence[str],
     ) -> list[tuple[MemoryEntry, float]]:
         """Memories about similar messages, each with its similarity factor (0..1]."""
+        self.refresh()
         with self._lock:
             if not self._entries:
                 return []

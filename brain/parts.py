@@ -21,6 +21,7 @@ from brain.signals.keyword import KeywordIndex
 from brain.signals.registry import SignalRegistry
 from controllers.base import feeds_of
 from core.lazy import Lazy
+from core.stores import open_stores
 
 if TYPE_CHECKING:
     from brain.decision_log import DecisionLog
@@ -270,6 +271,7 @@ class BrainParts:
         from brain.training import load_training
 
         training = load_training(self.settings)
+        stores = open_stores(self.settings)  # replicas on PostgreSQL share fitted models
         return SemanticScorer.fit(
             self.view.controllers,
             self.embedder,
@@ -277,4 +279,6 @@ class BrainParts:
             extra_examples=training.examples,
             extra_negatives=training.negatives,
             tune=self.settings.training.tune_encoder,
+            shared=stores.artifacts,
+            lock=stores.coordinator.serialized,
         )

@@ -57,12 +57,14 @@ be computed the same way at fit and at query time; split apart, the two halves d
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -71,6 +73,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from core.progress import step
+from core.stores.protocols import ArtifactStore
 from core.text.language import detect_language
 from core.text.sparse import char_ngrams
 
@@ -197,6 +200,14 @@ def fit_key(
     cache = Path(cache_dir) if cache_dir is not None else None
     chosen = _negatives(cache, negatives, extra_negatives)
     return cache_key(controllers, chosen, dense, extra_examples or {}, tune)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".semantic-", suffix=".joblib")
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    os.replace(tmp, path)
 
 
 def cache_key(
@@ -470,8 +481,14 @@ class SemanticScorer:
         extra_examples: Mapping[str, Sequence[str]] | None = None,
         extra_negatives: Sequence[str] = (),
         tune: bool = False,
+        shared: ArtifactStore | None = None,
+        lock: Callable[[str], AbstractContextManager[None]] | None = None,
     ) -> SemanticScorer:
         """Fit on the controllers' texts (cached under `cache_dir` when given).
+
+        `shared` (replicas on PostgreSQL): fitted models by cache key, for every replica. A
+        replica missing the model locally takes it from there, or fits it (holding `lock`
+        of the key, so one replica fits while the others wait) and stores it for the rest.
 
         `negatives`: texts no controller should take; default: `<cache_dir>/negatives.jsonl`
         when that file exists (even empty), else the shipped DEFAULT_NEGATIVES; plus
@@ -496,16 +513,36 @@ class SemanticScorer:
                     return loaded
             except Exception as exc:  # a stale or broken cache is refitted, not fatal
                 log.warning("semantic cache %s unusable (%s); refitting", candidate, exc)
-        examples = len(_training_rows(controllers, extra)[0]) + len(negatives)
-        tuning = " (fine-tuning the encoder: minutes)" if tune and embedder is not None else ""
-        with step(f"fitting the routing model on {examples:,} examples{tuning}"):
-            scorer = cls._fit(controllers, embedder, list(negatives), extra, tune)
-        if path is not None:
-            try:
-                scorer.save(path)
-            except OSError as exc:
-                log.warning("could not cache the semantic model at %s: %s", path, exc)
-        return scorer
+
+        def fitted() -> SemanticScorer:
+            examples = len(_training_rows(controllers, extra)[0]) + len(negatives)
+            tuning = " (fine-tuning the encoder: minutes)" if tune and embedder is not None else ""
+            with step(f"fitting the routing model on {examples:,} examples{tuning}"):
+                scorer = cls._fit(controllers, embedder, list(negatives), extra, tune)
+            if path is not None:
+                try:
+                    scorer.save(path)
+                except OSError as exc:
+                    log.warning("could not cache the semantic model at %s: %s", path, exc)
+            return scorer
+
+        if shared is None or path is None:
+            return fitted()
+        name = f"semantic-{key}"
+        with lock(f"fit:{name}") if lock is not None else contextlib.nullcontext():
+            blob = shared.get(name)
+            if blob is not None:
+                try:
+                    _write_atomically(path, blob)
+                    loaded = cls.load(path, embedder)
+                    if loaded.names == [c.name for c in controllers]:
+                        return loaded
+                except Exception as exc:  # refit (and replace it) rather than fail
+                    log.warning("shared semantic model %s unusable (%s); refitting", name, exc)
+            scorer = fitted()
+            if path.is_file():
+                shared.put(name, path.read_bytes())
+            return scorer
 
     @classmethod
     def _fit(

@@ -34,7 +34,6 @@ def missing_credentials(settings: Any, *, http: bool) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain run`."""
     import asyncio
-    import logging
 
     from core.config import load_settings
 
@@ -45,9 +44,13 @@ def run(args: argparse.Namespace) -> int:
         mode = "HTTP mode" if http else "Socket Mode"
         print(f"brain run: {' and '.join(missing)} must be set for {mode}.", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    from core.logs import configure as configure_logs
+
+    try:
+        configure_logs()  # BRAIN_LOG_FORMAT=json: one JSON object a line, with event/decision ids
+    except ValueError as exc:
+        print(f"brain run: {exc}", file=sys.stderr)
+        return 2
 
     from bot.app import build_bot
     from bot.server import serve_http, serve_socket_mode

@@ -181,12 +181,32 @@ class AccessConfig(_Section):
     acknowledge: Literal["group", "channel"] = "group"
 
 
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
 class StorageConfig(_Section):
     """Which backend keeps the records (decisions, feedback, lessons, tickets, Slack state)."""
 
     #: "tinydb": JSON files under the brain home (default; safe for several processes on one
     #: machine). "memory": nothing persists past the process (tests, throwaway runs).
-    backend: Literal["tinydb", "memory"] = "tinydb"
+    #: "postgres": one PostgreSQL database shared by every replica (`database_url`).
+    backend: Literal["tinydb", "memory", "postgres"] = "tinydb"
+    #: libpq URL or DSN of the PostgreSQL database (it may hold a password: a secret).
+    database_url: SecretStr | None = None
+    #: The PostgreSQL schema the brain's tables live in (several brains can share a database).
+    database_schema: str = "brain"
+    #: Connections per process in the PostgreSQL pool.
+    pool_size: int = Field(8, ge=1, le=100)
+
+    @model_validator(mode="after")
+    def _check(self) -> StorageConfig:
+        if self.backend == "postgres" and self.database_url is None:
+            raise ValueError("backend 'postgres' needs database_url (BRAIN_DATABASE_URL)")
+        if not _SCHEMA_NAME.match(self.database_schema):
+            raise ValueError(
+                f"database_schema must be a lower_snake SQL name, not {self.database_schema!r}"
+            )
+        return self
 
 
 class Settings(_Section):
@@ -217,6 +237,9 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_ENCODER_CACHE": ("knowledge", "encoder_cache"),
     "BRAIN_TUNE_ENCODER": ("training", "tune_encoder"),
     "BRAIN_STORE_BACKEND": ("storage", "backend"),
+    "BRAIN_DATABASE_URL": ("storage", "database_url"),
+    "BRAIN_DATABASE_SCHEMA": ("storage", "database_schema"),
+    "BRAIN_DATABASE_POOL": ("storage", "pool_size"),
     "BRAIN_SIGNAL_WEIGHTS": ("routing", "weights"),
     "ANTHROPIC_API_KEY": ("llm", "api_key"),
     "ANTHROPIC_BASE_URL": ("llm", "base_url"),

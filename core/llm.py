@@ -100,6 +100,8 @@ class LLMClient:
         self._redact = redactor
         self._lock = threading.Lock()
         self._calls = 0
+        self._failures = 0
+        self._tokens = {"input": 0, "output": 0}
 
     @classmethod
     def from_settings(cls, llm: LLMConfig) -> LLMClient | None:
@@ -124,6 +126,11 @@ class LLMClient:
         """
         with self._lock:
             return self._calls
+
+    def stats(self) -> LLMStats:
+        """Requests, failed requests and tokens so far (all threads), for `/metrics`."""
+        with self._lock:
+            return LLMStats(self._calls, self._failures, dict(self._tokens))
 
     def complete_text(
         self, *, system: str, user: str, purpose: str = "", max_tokens: int | None = None
@@ -204,10 +211,29 @@ class LLMClient:
                     getattr(block, "text", "") for block in response.content if block.type == "text"
                 )
                 elapsed = (time.perf_counter() - started) * 1000
+                self._count_tokens(getattr(response, "usage", None))
                 return LLMReply(True, "ok", text, None, purpose, elapsed)
+        with self._lock:
+            self._failures += 1
         elapsed = (time.perf_counter() - started) * 1000
         log.warning("llm %s failed: %s after %.0f ms", purpose or "call", status, elapsed)
         return LLMReply(False, status, "", None, purpose, elapsed)
+
+    def _count_tokens(self, usage: Any) -> None:
+        with self._lock:
+            for kind in ("input", "output"):
+                count = getattr(usage, f"{kind}_tokens", 0)
+                self._tokens[kind] += count if isinstance(count, int) else 0
+
+
+@dataclass(frozen=True, slots=True)
+class LLMStats:
+    """What `LLMClient.stats` reports."""
+
+    calls: int
+    failures: int
+    #: "input" / "output" -> tokens.
+    tokens: dict[str, int]
 
 
 def _retry_wait(exc: Exception) -> float | None:

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
+from core.config import Settings
+
 # One torch thread per test process: `pytest -n 2` on two cores with two spinning threads each
 # makes a fit (which tunes the encoder) several times slower.
 os.environ.setdefault("BRAIN_TORCH_THREADS", "1")
@@ -22,6 +24,8 @@ _AMBIENT = (
     "BRAIN_EMBEDDER",
     "BRAIN_TUNE_ENCODER",
     "BRAIN_STORE_BACKEND",
+    "BRAIN_DATABASE_URL",
+    "BRAIN_DATABASE_SCHEMA",
     "BRAIN_CHANNELS",
     "BRAIN_ONCALL_CHANNEL",
     "BRAIN_ONCALL_MENTION",
@@ -85,3 +89,37 @@ def fitted_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     path.unlink()
             building.rename(home)
     return home
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A real PostgreSQL for the run (one per test process), as its URL; the tests that ask
+    are skipped, saying why, where PostgreSQL is not installed."""
+    from tests.pg_server import PostgresServer
+
+    try:
+        server = PostgresServer.start()
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_settings(postgres_server: str, tmp_path: Path) -> Iterator[Settings]:
+    """Settings of a fresh home on PostgreSQL: a schema of its own, dropped afterwards."""
+    from pydantic import SecretStr
+
+    from core.config import StorageConfig
+    from core.stores.postgres.database import close_pool, drop_schema
+    from tests.pg_server import fresh_schema
+
+    schema = fresh_schema()
+    storage = StorageConfig(
+        backend="postgres", database_url=SecretStr(postgres_server), database_schema=schema
+    )
+    yield Settings(home=tmp_path / "home", storage=storage)
+    close_pool(postgres_server, schema)
+    drop_schema(postgres_server, schema)

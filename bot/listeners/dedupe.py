@@ -22,7 +22,7 @@ def register(app: AsyncApp, services: BotServices) -> None:
         req: AsyncBoltRequest, body: dict[str, Any], next: Callable[[], Awaitable[None]]
     ) -> BoltResponse | None:
         event_id = body.get("event_id") if body.get("type") == "event_callback" else None
-        if event_id and not services.events.claim(f"event:{event_id}"):
+        if event_id and not await services.events.take(f"event:{event_id}"):
             retry = req.headers.get("x-slack-retry-num", [""])[0] or body.get("retry_attempt", "")
             log.debug(
                 "event %s already taken (retry %s); acknowledged and dropped", event_id, retry

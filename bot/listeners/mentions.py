@@ -28,7 +28,7 @@ def register(app: AsyncApp, services: BotServices) -> None:
         if not user_message(event, context.bot_user_id):
             return
         key = message_key(event)
-        if not services.events.claim(key):
+        if not await services.events.take(key):
             return
         text = plain_text(str(event.get("text") or ""), context.bot_user_id)
         thread_ts = event.get("thread_ts")

@@ -92,7 +92,7 @@ async def _maybe_answer(
         # In other channels only the asker's own replies in a thread the bot answered continue.
         root = services.links.get(channel, str(thread_ts))
         wanted = root is not None and root.asker == user
-    if not wanted or not services.events.claim(key):
+    if not wanted or not await services.events.take(key):
         return
     await answer_message(
         services,

@@ -19,9 +19,12 @@ from core.stores.kinds import (
     field_key,
     link_key,
 )
+from core.stores.local import LocalCoordinator
 from core.stores.protocols import (
     AlertStore,
+    ArtifactStore,
     Backend,
+    Coordinator,
     DecisionAndFeedbackStore,
     EventLedgerStore,
     LessonStore,
@@ -40,6 +43,16 @@ def open_backend(settings: Settings) -> Backend:
         from core.stores.memory import MemoryBackend
 
         return MemoryBackend.for_home(settings.home)
+    if kind == "postgres":
+        from core.stores.postgres import PostgresBackend
+
+        storage = settings.storage
+        assert storage.database_url is not None  # checked by StorageConfig
+        return PostgresBackend(
+            storage.database_url.get_secret_value(),
+            schema=storage.database_schema,
+            pool_size=storage.pool_size,
+        )
     from core.stores.tinydb import TinyDBBackend
 
     return TinyDBBackend(settings.home)
@@ -78,12 +91,45 @@ class Stores:
 
     @cached_property
     def events(self) -> EventLedgerStore:
-        """Slack events (and message keys) already taken."""
+        """Slack events (and message keys) already taken; a shared backend's own ledger
+        claims atomically across replicas (`protocols.EventClaims`)."""
+        own = getattr(self.backend, "events", None)
+        if callable(own):
+            ledger: EventLedgerStore = own()
+            return ledger
         return EventLedgerRecords(self.backend.collection("slack/events", key=field_key("key")))
 
     @cached_property
+    def coordinator(self) -> Coordinator:
+        """Locks and leases across the processes sharing these stores (in-process ones for
+        backends that serve one process)."""
+        own = getattr(self.backend, "coordinator", None)
+        if callable(own):
+            found: Coordinator = own()
+            return found
+        return LocalCoordinator()
+
+    @cached_property
+    def artifacts(self) -> ArtifactStore | None:
+        """Fitted models shared across replicas (None: each home keeps its own, on disk)."""
+        own = getattr(self.backend, "artifacts", None)
+        if callable(own):
+            found: ArtifactStore = own()
+            return found
+        return None
+
+    def ping(self) -> None:
+        """Raise unless the stores answer (a cheap readiness check)."""
+        self.coordinator.ping()
+
+    @cached_property
     def links(self) -> MessageLinkStore:
-        """Slack message -> decision links."""
+        """Slack message -> decision links (a shared backend's own can be asked for links
+        other replicas wrote: `protocols.LinkLookup`)."""
+        own = getattr(self.backend, "links", None)
+        if callable(own):
+            found: MessageLinkStore = own()
+            return found
         return MessageLinkRecords(self.backend.collection("slack/messages", key=link_key))
 
     @cached_property

@@ -13,7 +13,8 @@ atomic across the threads and processes sharing the store.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
 from core.records import Decision
@@ -207,3 +208,59 @@ class Backend(Protocol):
 
 class DecisionAndFeedbackStore(DecisionStore, FeedbackStore, Protocol):
     """A decision log that also keeps each decision's feedback."""
+
+
+# -- optional: what backends shared by several replicas add --------------------------------------
+
+
+@runtime_checkable
+class EventClaims(Protocol):
+    """An event ledger whose claim is atomic across every process sharing the store (the
+    PostgreSQL one): a retry delivered to another replica finds the key taken."""
+
+    def claim(self, keys: Sequence[str], at: float) -> bool:
+        """Take every key, or none (False) when any of them was taken before."""
+        ...
+
+
+@runtime_checkable
+class LinkLookup(Protocol):
+    """Message links written by other processes, found on demand (the PostgreSQL store)."""
+
+    def lookup(self, channel: str, ts: str, *, thread: bool) -> MessageLink | None:
+        """The link of message (channel, ts); with `thread`, else the latest link of the
+        thread rooted at ts."""
+        ...
+
+
+@runtime_checkable
+class Versioned(Protocol):
+    """A store that says cheaply whether anyone changed it (lessons learnt by another
+    replica): `version()` changes whenever any process writes it."""
+
+    def version(self) -> int: ...
+
+
+class Coordinator(Protocol):
+    """Locks and leases across every process sharing the stores."""
+
+    def serialized(self, key: str) -> AbstractContextManager[None]:
+        """Run the block while holding the lock of `key` (e.g. one Slack thread)."""
+        ...
+
+    def lease(self, name: str, holder: str, ttl_s: float) -> bool:
+        """Take or renew the lease `name` for `holder`; False while another holder has it."""
+        ...
+
+    def ping(self) -> None:
+        """Raise unless the stores answer (for readiness checks)."""
+        ...
+
+
+class ArtifactStore(Protocol):
+    """Named binary artifacts (fitted models) shared by every process on the stores. The
+    store is trusted like the brain home: a model read from it is unpickled."""
+
+    def get(self, name: str) -> bytes | None: ...
+
+    def put(self, name: str, data: bytes) -> None: ...

@@ -9,7 +9,9 @@ benchmark baseline run it; it is meant for small data and is not the embedded de
 
 from __future__ import annotations
 
+import contextlib
 import threading
+import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,9 +50,10 @@ class ServerVectorStore:
     ) -> None:
         self._client = client
         self.collection = collection
+        self._dense_dim = dense_dim
+        self._index_payload = index_payload
         self._lock = threading.RLock()
-        if not client.collection_exists(collection):
-            _create(client, collection, dense_dim, index_payload=index_payload)
+        _ensure(client, collection, dense_dim, index_payload=index_payload)
         params = client.get_collection(collection).config.params.vectors
         self._has_dense = dense_dim is not None and isinstance(params, dict) and DENSE in params
 
@@ -78,6 +81,60 @@ class ServerVectorStore:
             raise
         # local mode ignores payload indexes (and warns about them)
         return cls(client, collection, dense_dim=dense_dim, index_payload=False)
+
+    def target(self) -> str:
+        """The collection the name stands for: the one its alias points at, else itself."""
+        with self._lock:
+            for alias in self._client.get_aliases().aliases:
+                if alias.alias_name == self.collection:
+                    return str(alias.collection_name)
+        return self.collection
+
+    @contextlib.contextmanager
+    def rebuilding(self) -> Iterator[ServerVectorStore]:
+        """A fresh collection of the same schema for a full re-ingest, swapped in atomically.
+
+        The caller fills the yielded store while every replica keeps querying the current
+        one; when the block ends, the name (an alias from then on) is moved to the new
+        collection in one alias operation, so no replica ever sees a half-built index, and
+        the old collection is dropped. An exception drops the new one and changes nothing.
+        (The first swap of a name that is still a plain collection deletes it just before
+        the alias takes its name: Qdrant refuses an alias named like a collection.)
+        """
+        fresh = f"{self.collection}--{uuid.uuid4().hex[:12]}"
+        staged = ServerVectorStore(
+            self._client, fresh, dense_dim=self._dense_dim, index_payload=self._index_payload
+        )
+        try:
+            yield staged
+        except BaseException:
+            with self._lock:
+                self._client.delete_collection(fresh)
+            raise
+        self._swap_to(fresh)
+
+    def _swap_to(self, fresh: str) -> None:
+        with self._lock:
+            old = self.target()
+            operations: list[models.CreateAliasOperation | models.DeleteAliasOperation] = []
+            if old == self.collection:
+                self._client.delete_collection(self.collection)
+            else:
+                operations.append(
+                    models.DeleteAliasOperation(
+                        delete_alias=models.DeleteAlias(alias_name=self.collection)
+                    )
+                )
+            operations.append(
+                models.CreateAliasOperation(
+                    create_alias=models.CreateAlias(
+                        collection_name=fresh, alias_name=self.collection
+                    )
+                )
+            )
+            self._client.update_collection_aliases(change_aliases_operations=operations)
+            if old != self.collection:
+                self._client.delete_collection(old)
 
     @property
     def has_dense(self) -> bool:
@@ -189,6 +246,20 @@ class ServerVectorStore:
         """Close the client (in local mode: release the folder)."""
         with self._lock:
             self._client.close()
+
+
+def _ensure(
+    client: QdrantClient, collection: str, dense_dim: int | None, *, index_payload: bool
+) -> None:
+    """Create the collection unless it (or an alias of that name) exists. Replicas starting
+    together race to create it: the loser finds it created and uses it."""
+    if client.collection_exists(collection):
+        return
+    try:
+        _create(client, collection, dense_dim, index_payload=index_payload)
+    except Exception:
+        if not client.collection_exists(collection):
+            raise
 
 
 def _create(

@@ -13,12 +13,16 @@ from core.records import Decision
 from core.stores import Stores, open_stores
 from tests.records import make_decision as neutral_decision
 
-BACKENDS = ("tinydb", "memory")
+BACKENDS = ("tinydb", "memory", "postgres")
 
 
 @pytest.fixture(params=BACKENDS)
 def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
-    """Settings of a fresh home on one backend."""
+    """Settings of a fresh home on one backend (PostgreSQL: a fresh schema on the run's
+    server, skipped where PostgreSQL is not installed)."""
+    if request.param == "postgres":
+        found: Settings = request.getfixturevalue("postgres_settings")
+        return found
     return Settings(home=tmp_path / "home", storage=StorageConfig(backend=request.param))
 
 

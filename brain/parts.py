@@ -18,7 +18,7 @@ import numpy as np
 from brain.calibration import HomeCalibration
 from brain.signals.keyword import KeywordIndex
 from brain.signals.registry import SignalRegistry
-from controllers.base import feeds_of
+from controllers.base import feeds_of, files_requests
 from core.lazy import Lazy
 
 if TYPE_CHECKING:
@@ -50,6 +50,8 @@ class RegistryView:
     labels: dict[str, str]
     #: Producer -> the controllers its output feeds (declared by the controllers).
     feeds: dict[str, tuple[str, ...]]
+    #: Controllers that file new tickets (`controllers.base.files_requests`).
+    filers: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, registry: ControllerRegistry) -> RegistryView:
@@ -60,6 +62,7 @@ class RegistryView:
             names=[c.name for c in controllers],
             labels={c.name: (getattr(c, "label", "") or c.name) for c in controllers},
             feeds={c.name: feeds_of(c) for c in controllers if feeds_of(c)},
+            filers=frozenset(c.name for c in controllers if files_requests(c)),
         )
 
 

@@ -110,6 +110,12 @@ class Controller(Protocol):
         ...
 
 
+def files_requests(controller: object) -> bool:
+    """Does `controller` file new tickets (its optional `files_requests` attribute)? A message
+    that names an existing ticket is a look-up of that ticket, never one of these."""
+    return bool(getattr(controller, "files_requests", False))
+
+
 def feeds_of(controller: object) -> tuple[str, ...]:
     """The controllers `controller`'s output can feed (its optional `feeds` attribute)."""
     return tuple(str(name) for name in getattr(controller, "feeds", None) or ())

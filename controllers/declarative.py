@@ -73,6 +73,11 @@ class DeclarativeController:
         self.feeds = tuple(validate_name(name) for name in self.feeds)
         self.options = dict(self.options)
 
+    @property
+    def files_requests(self) -> bool:
+        """A `local_ticket` controller files new tickets."""
+        return self.handler == "local_ticket"
+
     def __repr__(self) -> str:
         return f"DeclarativeController(name={self.name!r}, handler={self.handler!r})"
 

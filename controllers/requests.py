@@ -8,11 +8,14 @@ ones are reported, never invented.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
-from controllers.tickets import TicketError
+from controllers.tickets import Ticket, TicketError
+
+if TYPE_CHECKING:
+    from controllers.tickets import TicketStore
 
 
 def known_parameters(context: ControllerContext) -> dict[str, str]:
@@ -77,6 +80,9 @@ def file_request(
     )
     if context.upstream:
         record["upstream"] = context.upstream
+    waiting = waiting_ticket(store, kind, context)
+    if waiting is not None:
+        return _complete(store, waiting, context, label=label, fields=fields, required=required)
     try:
         ticket = store.create(
             kind,
@@ -124,3 +130,62 @@ def file_with_guidance(
     if guidance.hits:
         result.details = details_prefix + answering.trim(guidance.hits[0].text)
     return result
+
+
+def waiting_ticket(store: TicketStore, kind: str, context: ControllerContext) -> Ticket | None:
+    """The requester's newest `kind` ticket of this thread still waiting for information.
+
+    A follow-up in that thread ("the category is printer") completes it instead of opening a
+    second ticket. Only a thread counts: a DM or CLI stream without one has no such anchor.
+    """
+    if not context.thread:
+        return None
+    waiting = [
+        t
+        for t in store.list_by_requester(context.user, open_only=True)
+        if t.kind == kind
+        and t.status == "awaiting_info"
+        and t.fields.get("thread") == context.thread
+        and t.fields.get("channel") == context.channel
+    ]
+    return waiting[0] if waiting else None
+
+
+def _complete(
+    store: TicketStore,
+    ticket: Ticket,
+    context: ControllerContext,
+    *,
+    label: str,
+    fields: Mapping[str, Any],
+    required: Sequence[str],
+) -> ControllerResult:
+    """Fill the waiting ticket's fields from this follow-up; it opens when nothing is missing."""
+    given = {k: v for k, v in fields.items() if v not in (None, "", [], {})}
+    merged = {**ticket.fields, **{k: v for k, v in given.items() if not ticket.fields.get(k)}}
+    missing = missing_parameters(required, merged)
+    try:
+        store.comment(ticket.id, author=context.user, text=context.text[:4000])
+        updated = store.update_fields(
+            ticket.id,
+            by=context.user,
+            fields={k: merged[k] for k in given if k in merged},
+            status="awaiting_info" if missing else "open",
+        )
+    except TicketError as exc:
+        return ControllerResult(
+            ok=False, summary=f"The {label} {ticket.id} was not updated: {exc}."
+        )
+    shown = ", ".join(f"{k}: {v}" for k, v in given.items() if ticket.fields.get(k) != v)
+    verb = "Updated" if missing else "Completed"
+    summary = f"{verb} {label} {ticket.id}" + (f" ({shown})." if shown else ".")
+    if missing:
+        summary += f" To proceed I still need: {', '.join(missing)}."
+    else:
+        summary += " It has everything it needs and is open."
+    return ControllerResult(
+        ok=True,
+        summary=summary,
+        data={"ticket": updated.to_dict(), "completed": not missing},
+        missing=missing,
+    )

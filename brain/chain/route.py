@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from brain.chain.lookup import named_tickets, prefer_existing
 from brain.routing import Candidate, MemoryLesson, RoutePlan, Router, is_chinese
 from brain.signals.keyword import NO_CONTEXT_GROUPS
 from brain.signals.memory import memory_matches
@@ -71,6 +72,13 @@ def route(
         help_request=vague and _asks_for_help(evaluated.intent),
         feeds=view.feeds,
         lesson=_lesson(evaluated.candidates, memories),
+    )
+    plan = prefer_existing(
+        plan,
+        named_tickets(understood.text, evaluated.entities),
+        filers=view.filers,
+        registered=view.names,
+        feeds=view.feeds,
     )
     notes = list(understood.notes)
     for influences in memories.values():

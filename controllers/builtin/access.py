@@ -112,6 +112,7 @@ class AccessController(BuiltinController):
     """Files access requests with system, role and account completed from the message."""
 
     name = "access"
+    files_requests = True
 
     def dry_run(self, context: ControllerContext) -> DryRunResult:
         """Which required parameters are still missing? Nothing is created."""

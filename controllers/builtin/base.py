@@ -37,6 +37,8 @@ class BuiltinController:
     required_entities: Sequence[str]
     feeds: Sequence[str]
     origin: str
+    #: Files new tickets in the ticket store (see `controllers.base.files_requests`).
+    files_requests: bool = False
 
     def __init__(self) -> None:
         spec = catalog()[self.name]

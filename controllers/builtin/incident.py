@@ -64,6 +64,7 @@ class IncidentController(BuiltinController):
     """Files incidents for end-user IT problems; security ones are flagged for escalation."""
 
     name = "incident"
+    files_requests = True
 
     def dry_run(self, context: ControllerContext) -> DryRunResult:
         """Can the problem be categorised? Nothing is created."""

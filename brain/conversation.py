@@ -47,8 +47,8 @@ HELP_TEXT = (
     "Type a message and the brain routes it. When it asks, answer with a number or a "
     "controller name.\n"
     "  /why [DECISION_ID]    explain the last (or given) decision\n"
-    "  /right                confirm the last decision\n"
-    "  /wrong CONTROLLER     correct the last decision (runs CONTROLLER)\n"
+    "  /right [DECISION_ID]  confirm the last (or given) decision\n"
+    "  /wrong CONTROLLER [DECISION_ID]  correct it (runs CONTROLLER)\n"
     "  /wrong                reject the last decision without a better choice\n"
     "  /help                 this text\n"
     "  /quit                 leave"
@@ -108,6 +108,7 @@ class _Session:
 
 
 _COMMAND = re.compile(r"^/(\w+)\s*(.*)$", re.DOTALL)
+_DECISION_ID = re.compile(r"\bd-[0-9a-f]{12}\b")
 
 
 class Conversation:
@@ -293,7 +294,11 @@ class Conversation:
                 return Reply("error", "There is no decision to explain yet.")
             return self.why(target)
         if name in ("right", "wrong"):
-            target = self._last(message)
+            # A decision id may be named (one part of a multi-intent reply): "/right d-..".
+            named = _DECISION_ID.search(argument)
+            if named:
+                argument = (argument[: named.start()] + argument[named.end() :]).strip()
+            target = named.group(0) if named else self._last(message)
             if not target:
                 return Reply("error", "There is no decision to give feedback on yet.")
             try:

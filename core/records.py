@@ -15,7 +15,8 @@ Tier = Literal["fast", "verify", "dynamic"]
 Role = Literal["primary", "supporting"]
 FeedbackKind = Literal["confirm", "reject", "correct"]
 FEEDBACK_KINDS: tuple[FeedbackKind, ...] = ("confirm", "reject", "correct")
-Outcome = Literal["routed", "clarify", "composed", "fallback"]
+#: "failed": the chosen controller failed (webhook down, exception, timeout); see the result.
+Outcome = Literal["routed", "clarify", "composed", "fallback", "failed"]
 Urgency = Literal["low", "medium", "high", "critical"]
 URGENCY_LEVELS: tuple[Urgency, ...] = ("low", "medium", "high", "critical")
 
@@ -229,6 +230,29 @@ class FeedbackRecord:
         return cls(**values)
 
 
+@dataclass(slots=True)
+class DecisionPart:
+    """One independent request of a multi-intent message ("CPU alarm on db-01 and also I need
+    Grafana access"): its own text and its own logged decision, so it gets its own feedback."""
+
+    decision_id: str
+    text: str
+    controller: str | None
+    confidence: float
+    tier: Tier
+    outcome: Outcome
+    role: Role
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DecisionPart:
+        """Rebuild a part stored with `to_dict`."""
+        return cls(**_known(cls, data))
+
+
 def _known(cls: type, data: dict[str, Any]) -> dict[str, Any]:
     """The items of `data` that are fields of the dataclass `cls`."""
     fields = cls.__dataclass_fields__  # type: ignore[attr-defined]
@@ -268,6 +292,8 @@ class Decision:
     latency_ms: float = 0.0
     created_at: str = ""
     feedback: list[FeedbackRecord] = field(default_factory=list)
+    #: A multi-intent message's parts, in the order written (empty for one request).
+    parts: list[DecisionPart] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole record (the decision JSON contract), a copy."""
@@ -282,6 +308,7 @@ class Decision:
         values["result"] = None if self.result is None else self.result.to_dict()
         values["feedback"] = [item.to_dict() for item in self.feedback]
         values["signals"] = {name: scores.to_dict() for name, scores in self.signals.items()}
+        values["parts"] = [part.to_dict() for part in self.parts]
         return values
 
     @classmethod
@@ -298,6 +325,7 @@ class Decision:
         result = data.get("result")
         values["result"] = None if result is None else ExecutionResult.from_dict(result)
         values["feedback"] = [FeedbackRecord.from_dict(f) for f in data.get("feedback", [])]
+        values["parts"] = [DecisionPart.from_dict(p) for p in data.get("parts", [])]
         values["signals"] = {
             name: SignalScores.from_dict(row) for name, row in data.get("signals", {}).items()
         }

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain.calibration import HomeCalibration
 from brain.chain import multi_intent
+from brain.chain.degrade import degrade
 from brain.chain.evaluate import Evaluation, evaluate
 from brain.chain.execute import ControllerRunner
 from brain.chain.learn import learn
@@ -255,6 +256,7 @@ class Brain:
                     self.log.update(part)
         else:
             decision.result = self._runner.run_decision(decision)
+            degrade(decision, self._runner, self.parts)
         if decision.result.escalate and not decision.escalate:
             decision.escalate = True
             decision.rationale += " Escalated to on-call: the controller asked for a person."

@@ -134,6 +134,8 @@ def result_lines(result: ExecutionResult | None) -> list[str]:
 def headline(decision: Decision, labels: Mapping[str, str]) -> str:
     """One line: who takes the message."""
     name = label_of(labels, decision.controller)
+    if decision.outcome == "failed":
+        return f"{name} failed to handle this message."
     if decision.supporting:
         helpers = ", ".join(label_of(labels, s) for s in decision.supporting)
         return f"Routed to {name} (with {helpers})."

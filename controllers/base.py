@@ -69,10 +69,14 @@ class ControllerResult:
     #: Parameters the controller still needs from the user.
     missing: list[str] = field(default_factory=list)
     escalate: bool = False
+    #: Set when the controller could not do its work (its service is down, timed out...),
+    #: as opposed to declining; the brain then tries the next plausible controller.
+    error: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {
+            "error": self.error,
             "ok": self.ok,
             "summary": self.summary,
             "details": self.details,

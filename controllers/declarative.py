@@ -15,7 +15,7 @@ from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.ids import PREFIXES
 from controllers.requests import check_required, file_request, known_parameters
-from controllers.webhook import DEFAULT_TIMEOUT_S, post_json, webhook_payload
+from controllers.webhook import DEFAULT_TIMEOUT_S, post_json, unreachable, webhook_payload
 from core.limits import WEBHOOK_MAX_TIMEOUT_S
 
 HandlerKind = Literal["knowledge_answer", "local_ticket", "webhook", "none"]
@@ -90,6 +90,10 @@ class DeclarativeController:
             return DryRunResult(ok=False, reason="no ticket store is configured")
         if self.handler == "knowledge_answer" and context.services.knowledge is None:
             return DryRunResult(ok=False, reason="no knowledge base is open")
+        if self.handler == "webhook":
+            down = unreachable(str(self.options["url"]), context.services.webhooks)
+            if down is not None:
+                return DryRunResult(ok=False, reason=f"webhook {down}")
         return result
 
     def handle(self, context: ControllerContext) -> ControllerResult:

@@ -159,6 +159,9 @@ class ExecutionPart:
     #: Parameters the controller still needs from the user.
     missing: list[str] = field(default_factory=list)
     escalate: bool = False
+    #: Set when the controller itself failed (raised, timed out, its webhook is down), as
+    #: opposed to declining ("ticket not found"): the decision's outcome is then "failed".
+    error: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""

@@ -133,8 +133,11 @@ class ControllerRunner:
                 result = self._parts.registry.get(name).handle(context)
             except Exception as exc:
                 log.exception("controller %s failed", name)
-                summary = f"{name} failed: {type(exc).__name__}: {exc}"
-                return ExecutionPart(controller=name, role=role, ok=False, summary=summary)
+                error = f"{type(exc).__name__}: {exc}"[:300]
+                summary = f"{name} failed: {error}"
+                return ExecutionPart(
+                    controller=name, role=role, ok=False, summary=summary, error=error
+                )
             return ExecutionPart(
                 controller=name,
                 role=role,
@@ -145,6 +148,7 @@ class ControllerRunner:
                 citations=result.citations,
                 missing=result.missing,
                 escalate=result.escalate,
+                error=str(getattr(result, "error", "") or ""),
             )
 
         if pipeline:

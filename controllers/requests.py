@@ -119,6 +119,8 @@ def file_with_guidance(
     """`file_request`, citing the two best knowledge-base hits for `query` in the `kind`
     domain (KB domains are controller names); the best hit becomes the details."""
     guidance = answering.gather(context.services.knowledge, query, domain=kind, k=2)
+    # Guidance only from passages that address the message (answer verification).
+    guidance.hits = answering.verified_hits(context.text, guidance.hits, context.services.llm)
     result = file_request(
         context,
         kind=kind,

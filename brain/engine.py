@@ -191,6 +191,7 @@ class Brain:
             view=parts.view,
             ring=self.ring,
             dry_run=self._runner.dry_run_for(controller_context, llm_calls),
+            tickets=parts.services.tickets,
         )
         return understood, evaluated, routed
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
+from controllers.ids import find_ticket_ids
 from controllers.tickets import Ticket, TicketError
 
 if TYPE_CHECKING:
@@ -83,6 +84,9 @@ def file_request(
     waiting = waiting_ticket(store, kind, context)
     if waiting is not None:
         return _complete(store, waiting, context, label=label, fields=fields, required=required)
+    named = named_open_ticket(store, kind, context)
+    if named is not None:
+        return _update_named(store, named, context, label=label)
     try:
         ticket = store.create(
             kind,
@@ -190,4 +194,38 @@ def _complete(
         summary=summary,
         data={"ticket": updated.to_dict(), "completed": not missing},
         missing=missing,
+    )
+
+
+def named_open_ticket(store: TicketStore, kind: str, context: ControllerContext) -> Ticket | None:
+    """An open `kind` ticket the message names ("VPN down again, INC0013021 is still not
+    solved"): the new report belongs on it, not in a second ticket."""
+    ids = [*context.entities.get("ticket_id", ()), *find_ticket_ids(context.text[:4000])]
+    for ticket_id in dict.fromkeys(ids):
+        try:
+            ticket = store.get(ticket_id)
+        except Exception:  # the store is down: file as usual
+            return None
+        if ticket is not None and ticket.kind == kind and ticket.is_open:
+            return ticket
+    return None
+
+
+def _update_named(
+    store: TicketStore, ticket: Ticket, context: ControllerContext, *, label: str
+) -> ControllerResult:
+    """Add the message to the named open ticket instead of filing a duplicate."""
+    try:
+        updated = store.comment(ticket.id, author=context.user, text=context.text[:4000])
+    except TicketError as exc:
+        return ControllerResult(
+            ok=False, summary=f"The {label} {ticket.id} was not updated: {exc}."
+        )
+    return ControllerResult(
+        ok=True,
+        summary=(
+            f"{ticket.id} (“{ticket.title}”) is already open: I added your message to it "
+            f"instead of filing a new {label}."
+        ),
+        data={"ticket": updated.to_dict(), "updated_existing": True},
     )

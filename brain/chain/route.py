@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from brain.chain.lookup import named_tickets, prefer_existing
+from brain.chain.lookup import asks_about_ticket, named_tickets, prefer_existing
 from brain.routing import Candidate, MemoryLesson, RoutePlan, Router, is_chinese
 from brain.signals.keyword import NO_CONTEXT_GROUPS
 from brain.signals.memory import memory_matches
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from brain.memory import MemoryMatch
     from brain.memory_ring import MemoryRing
     from brain.parts import RegistryView
+    from controllers.tickets import TicketStore
 
 #: A correction on a message at least this similar makes routing try the corrected controller.
 LESSON_MIN_SIMILARITY = 0.6
@@ -51,6 +52,7 @@ def route(
     view: RegistryView,
     ring: MemoryRing,
     dry_run: Callable[[str], DryRunRecord],
+    tickets: TicketStore | None = None,
 ) -> Routing:
     """Apply the tiers to the evaluated candidates."""
     table = evaluated.table
@@ -75,7 +77,8 @@ def route(
     )
     plan = prefer_existing(
         plan,
-        named_tickets(understood.text, evaluated.entities),
+        named_tickets(understood.text, evaluated.entities, _exists_in(tickets)),
+        asks=asks_about_ticket(understood.text),
         filers=view.filers,
         registered=view.names,
         feeds=view.feeds,
@@ -85,6 +88,20 @@ def route(
         notes.extend(m.describe() for m in influences)
     notes.extend(ring.detect(plan.controller, dict(memories)))
     return Routing(plan, escalation_of(evaluated.intent), notes)
+
+
+def _exists_in(tickets: TicketStore | None) -> Callable[[str], bool]:
+    """Is an id in the ticket store? (An unreadable store knows no ticket.)"""
+
+    def exists(ticket_id: str) -> bool:
+        if tickets is None:
+            return False
+        try:
+            return tickets.get(ticket_id) is not None
+        except Exception:  # the store is down: only the known id formats count
+            return False
+
+    return exists
 
 
 def escalation_of(intent: IntentResult) -> str | None:

@@ -77,3 +77,21 @@ def test_a_follow_up_in_the_thread_completes_the_waiting_ticket(brain: Brain) ->
 
 def _message(text: str, thread: str) -> Message:
     return Message(text, user="u1", channel="C1", thread=thread)
+
+
+def test_a_report_naming_its_open_ticket_updates_it(brain: Brain) -> None:
+    store = TicketStore.open(load_settings())
+    store.import_records(
+        [{"id": "INC0013021", "kind": "incident", "title": "VPN drops", "requester": "U2"}]
+    )
+    decision = brain.ask(_message("VPN 又断了，错误 720，之前的工单 INC0013021 也没解决", "T9"))
+    assert decision.result is not None
+    assert "INC0013021" in decision.result.summary
+    assert [t.id for t in store.all()] == ["INC0013021"]  # no second ticket
+    (ticket,) = store.all()
+    assert any("720" in c["text"] for c in ticket.comments)
+
+
+def test_an_asset_tag_is_not_a_ticket(brain: Brain) -> None:
+    decision = brain.ask(_message("帮我查一下 LT-10995 这台电脑登记在谁名下", "T10"))
+    assert decision.controller != "ticket"

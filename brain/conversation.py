@@ -25,6 +25,8 @@ from brain.reply import (
     other_controllers,
     render_decision,
 )
+from brain.routing import is_chinese
+from controllers.base import label_in
 from core.errors import UnknownDecision
 from core.records import Decision, FeedbackKind, Message
 
@@ -121,9 +123,14 @@ class Conversation:
 
     # -- controllers -------------------------------------------------------------------------
 
-    def labels(self) -> dict[str, str]:
-        """Controller name -> human-readable label, in registry order."""
-        return {c.name: (getattr(c, "label", "") or c.name) for c in self.brain.registry.all()}
+    def labels(self, language: str = "en") -> dict[str, str]:
+        """Controller name -> human-readable label (in `language` when the controller has
+        one, e.g. "zh"), in registry order."""
+        return {c.name: label_in(c, language) for c in self.brain.registry.all()}
+
+    def labels_for(self, decision: Decision) -> dict[str, str]:
+        """The labels in the asker's language (Chinese for a Chinese message)."""
+        return self.labels("zh" if is_chinese(decision.text) else "en")
 
     def label(self, controller: str | None) -> str:
         """The human-readable label of one controller (its name when unknown)."""
@@ -265,7 +272,7 @@ class Conversation:
             known = ", ".join(labels)
             return Reply("error", f"Unknown controller {controller!r}. Known: {known}.")
         decision = self.brain.route_to(decision_id, controller, user)
-        return render_decision(decision, labels, controller)
+        return render_decision(decision, self.labels_for(decision), controller)
 
     def why(self, decision_id: str) -> Reply:
         """The full explanation of one decision."""
@@ -281,7 +288,7 @@ class Conversation:
 
     def render(self, decision: Decision, controller: str | None = None) -> Reply:
         """The complete reply for a decision (with `controller`: re-routed there by a person)."""
-        return render_decision(decision, self.labels(), controller)
+        return render_decision(decision, self.labels_for(decision), controller)
 
     # -- commands ------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from brain.routing import is_chinese
 from brain.signals.registry import signal_words
 from core.records import Decision, ExecutionResult
 
@@ -134,6 +135,13 @@ def result_lines(result: ExecutionResult | None) -> list[str]:
 def headline(decision: Decision, labels: Mapping[str, str]) -> str:
     """One line: who takes the message."""
     name = label_of(labels, decision.controller)
+    if is_chinese(decision.text):
+        if decision.outcome == "failed":
+            return f"{name}处理失败。"
+        if decision.supporting:
+            helpers = "、".join(label_of(labels, s) for s in decision.supporting)
+            return f"已转给{name}处理（协同：{helpers}）。"
+        return f"已转给{name}处理。"
     if decision.outcome == "failed":
         return f"{name} failed to handle this message."
     if decision.supporting:

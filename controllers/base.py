@@ -6,7 +6,7 @@ effects; `handle` does the work and returns a surface-neutral `ControllerResult`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -112,6 +112,13 @@ class Controller(Protocol):
     def handle(self, context: ControllerContext) -> ControllerResult:
         """Do the work and return a surface-neutral result."""
         ...
+
+
+def label_in(controller: object, language: str) -> str:
+    """The controller's label in `language` (its optional `labels` mapping), else its label."""
+    labels = getattr(controller, "labels", None) or {}
+    own = str(getattr(controller, "label", "") or getattr(controller, "name", ""))
+    return str(labels.get(language) or own) if isinstance(labels, Mapping) else own
 
 
 def files_requests(controller: object) -> bool:

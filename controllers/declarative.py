@@ -45,6 +45,8 @@ class DeclarativeController:
     name: str
     description: str
     label: str = ""
+    #: The label in other languages, by language code ("zh").
+    labels: Mapping[str, str] = field(default_factory=dict)
     keywords: Sequence[str] = ()
     examples: Sequence[str] = ()
     required_entities: Sequence[str] = ()
@@ -67,6 +69,7 @@ class DeclarativeController:
         if self.handler == "local_ticket" and ticket_type not in PREFIXES:
             raise ValueError(f"ticket_type must be one of {tuple(PREFIXES)}, not {ticket_type!r}")
         self.label = self.label or self.name.replace("_", " ").capitalize()
+        self.labels = {str(k): str(v) for k, v in dict(self.labels).items() if v}
         self.keywords = tuple(self.keywords)
         self.examples = tuple(self.examples)
         self.required_entities = tuple(self.required_entities)

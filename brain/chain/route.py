@@ -9,7 +9,7 @@ critical urgency (security incidents are always critical) or an explicit request
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from brain.chain.lookup import asks_about_ticket, named_tickets, prefer_existing
@@ -59,10 +59,14 @@ def route(
     verdict = verdict_of(table.reading("semantic"))
     memories = memory_matches(table.reading("memory"))
     vague = understood.vague
+    chinese = is_chinese(understood.text)
+    candidates = evaluated.candidates
+    if chinese:  # the question names the candidates in the asker's language
+        candidates = [replace(c, label=view.labels_zh.get(c.name, c.label)) for c in candidates]
     plan = router.route(
-        evaluated.candidates,
+        candidates,
         dry_run=dry_run,
-        chinese=is_chinese(understood.text),
+        chinese=chinese,
         registered=len(view.controllers),
         # A safety net, not a filter: only when the semantic model is unsure too.
         vague=vague and float(table.values("semantic").max(initial=0.0)) < VAGUE_SEMANTIC,

@@ -31,6 +31,8 @@ class BuiltinController:
 
     name: str
     label: str
+    #: The label in other languages, by language code ("zh").
+    labels: dict[str, str]
     description: str
     keywords: Sequence[str]
     examples: Sequence[str]
@@ -43,6 +45,7 @@ class BuiltinController:
     def __init__(self) -> None:
         spec = catalog()[self.name]
         self.label = spec.label
+        self.labels = dict(spec.labels)
         self.description = spec.description
         self.keywords = tuple(spec.keywords)
         self.examples = tuple(spec.examples)

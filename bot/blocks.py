@@ -133,6 +133,8 @@ def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
         blocks.append(ActionsBlock(block_id=BLOCK_CLARIFY + decision.decision_id, elements=buttons))
         blocks.append(_context(escape(reply.rationale)))
         return to_dicts(blocks)
+    if reply.parts:
+        return to_dicts([*blocks, *_part_blocks(reply), _context(escape(reply.rationale))])
     blocks.append(_context(escape(reply.rationale)))
     elements: list[Any] = []
     if reply.confirmable:
@@ -144,6 +146,22 @@ def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
             ActionsBlock(block_id=BLOCK_DECISION + decision.decision_id, elements=elements)
         )
     return to_dicts(blocks)
+
+
+def _part_blocks(reply: Reply) -> list[Block]:
+    """Each request of a multi-intent reply with its own Right / Route elsewhere (its own
+    decision id in the block id, so the listeners handle a click as for any decision)."""
+    blocks: list[Block] = []
+    for view in reply.parts:
+        head = f"*{escape(view.label)}* ({view.role}): “{escape(view.text)}”"
+        blocks.append(_section("\n".join([head, *(escape(line) for line in view.lines)])))
+        elements: list[Any] = [
+            _button("Right", ACTION_CONFIRM, view.decision_id, style="primary"),
+        ]
+        if view.reroute_choices:
+            elements.append(_select("Route elsewhere", ACTION_REROUTE, view.reroute_choices))
+        blocks.append(ActionsBlock(block_id=BLOCK_DECISION + view.decision_id, elements=elements))
+    return blocks
 
 
 def reroute_prompt_blocks(
@@ -160,8 +178,16 @@ def reroute_prompt_blocks(
     return to_dicts(blocks)
 
 
-def resolved_blocks(original: Sequence[dict[str, Any]], note: str) -> list[dict[str, Any]]:
-    """The original message with its actions replaced by a note, so nobody clicks twice."""
+def resolved_blocks(
+    original: Sequence[dict[str, Any]], note: str, block_id: str | None = None
+) -> list[dict[str, Any]]:
+    """The original message with its actions replaced by a note, so nobody clicks twice.
+
+    With `block_id` (a multi-intent reply: one actions block per request) only that block is
+    replaced, in place; the other requests keep their buttons."""
+    if block_id and sum(1 for b in original if b.get("type") == "actions") > 1:
+        note_block = _context(note).to_dict()
+        return [note_block if b.get("block_id") == block_id else b for b in original]
     kept = [block for block in original if block.get("type") != "actions"]
     kept = kept[: MESSAGE_BLOCKS - 1]
     kept.append(_context(note).to_dict())

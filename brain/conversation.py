@@ -25,6 +25,8 @@ from brain.reply import (
     other_controllers,
     render_decision,
 )
+from brain.routing import is_chinese
+from controllers.base import label_in
 from core.errors import UnknownDecision
 from core.records import Decision, FeedbackKind, Message
 
@@ -47,8 +49,8 @@ HELP_TEXT = (
     "Type a message and the brain routes it. When it asks, answer with a number or a "
     "controller name.\n"
     "  /why [DECISION_ID]    explain the last (or given) decision\n"
-    "  /right                confirm the last decision\n"
-    "  /wrong CONTROLLER     correct the last decision (runs CONTROLLER)\n"
+    "  /right [DECISION_ID]  confirm the last (or given) decision\n"
+    "  /wrong CONTROLLER [DECISION_ID]  correct it (runs CONTROLLER)\n"
     "  /wrong                reject the last decision without a better choice\n"
     "  /help                 this text\n"
     "  /quit                 leave"
@@ -110,6 +112,7 @@ class _Session:
 
 
 _COMMAND = re.compile(r"^/(\w+)\s*(.*)$", re.DOTALL)
+_DECISION_ID = re.compile(r"\bd-[0-9a-f]{12}\b")
 
 
 class Conversation:
@@ -122,9 +125,14 @@ class Conversation:
 
     # -- controllers -------------------------------------------------------------------------
 
-    def labels(self) -> dict[str, str]:
-        """Controller name -> human-readable label, in registry order."""
-        return {c.name: (getattr(c, "label", "") or c.name) for c in self.brain.registry.all()}
+    def labels(self, language: str = "en") -> dict[str, str]:
+        """Controller name -> human-readable label (in `language` when the controller has
+        one, e.g. "zh"), in registry order."""
+        return {c.name: label_in(c, language) for c in self.brain.registry.all()}
+
+    def labels_for(self, decision: Decision) -> dict[str, str]:
+        """The labels in the asker's language (Chinese for a Chinese message)."""
+        return self.labels("zh" if is_chinese(decision.text) else "en")
 
     def label(self, controller: str | None) -> str:
         """The human-readable label of one controller (its name when unknown)."""
@@ -270,7 +278,7 @@ class Conversation:
             known = ", ".join(labels)
             return Reply("error", f"Unknown controller {controller!r}. Known: {known}.")
         decision = self.brain.route_to(decision_id, controller, user, source)
-        return render_decision(decision, labels, controller)
+        return render_decision(decision, self.labels_for(decision), controller)
 
     def why(self, decision_id: str) -> Reply:
         """The full explanation of one decision."""
@@ -286,7 +294,7 @@ class Conversation:
 
     def render(self, decision: Decision, controller: str | None = None) -> Reply:
         """The complete reply for a decision (with `controller`: re-routed there by a person)."""
-        return render_decision(decision, self.labels(), controller)
+        return render_decision(decision, self.labels_for(decision), controller)
 
     # -- commands ------------------------------------------------------------------------------
 
@@ -299,7 +307,11 @@ class Conversation:
                 return Reply("error", "There is no decision to explain yet.")
             return self.why(target)
         if name in ("right", "wrong"):
-            target = self._last(message)
+            # A decision id may be named (one part of a multi-intent reply): "/right d-..".
+            named = _DECISION_ID.search(argument)
+            if named:
+                argument = (argument[: named.start()] + argument[named.end() :]).strip()
+            target = named.group(0) if named else self._last(message)
             if not target:
                 return Reply("error", "There is no decision to give feedback on yet.")
             try:

@@ -12,17 +12,27 @@ import logging
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from brain.calibration import HomeCalibration
-from brain.chain.evaluate import evaluate
+from brain.chain import multi_intent
+from brain.chain.degrade import degrade
+from brain.chain.evaluate import Evaluation, evaluate
 from brain.chain.execute import ControllerRunner
 from brain.chain.learn import learn
 from brain.chain.record import record
-from brain.chain.route import route
-from brain.chain.understand import STORED_TEXT_CAP, clean_text, new_decision_id, understand
+from brain.chain.route import Routing, route
+from brain.chain.understand import (
+    STORED_TEXT_CAP,
+    Understanding,
+    clean_text,
+    new_decision_id,
+    understand,
+)
 from brain.decision_log import DecisionLog
 from brain.feedback import FeedbackService
+from brain.intent.split import split_requests
 from brain.lookups import DecisionLookups
 from brain.memory import MemoryStore
 from brain.memory_ring import MemoryRing, session_key_of
@@ -32,7 +42,7 @@ from brain.signals.session import SessionCache
 from core.config import Settings, load_settings
 from core.errors import UnknownController
 from core.llm_calls import LLMCallCount, count_llm_calls
-from core.records import Decision, Message
+from core.records import Decision, DecisionPart, Message
 from core.stores import open_stores
 
 if TYPE_CHECKING:
@@ -154,6 +164,17 @@ class Brain:
             return self._decide(message, llm_calls)
 
     def _decide(self, message: Message, llm_calls: LLMCallCount) -> Decision:
+        pieces = split_requests(message.text)
+        if pieces:
+            decision = self._decide_parts(message, pieces, llm_calls)
+            if decision is not None:
+                return decision
+        return self._record(*self._think(message, llm_calls), llm_calls)
+
+    def _think(
+        self, message: Message, llm_calls: LLMCallCount
+    ) -> tuple[Understanding, Evaluation, Routing]:
+        """Steps 1-3 (understand, evaluate, route): nothing is written yet."""
         parts = self.parts
         understood = understand(message, parts)
         evaluated = evaluate(understood, parts)
@@ -174,26 +195,74 @@ class Brain:
             view=parts.view,
             ring=self.ring,
             dry_run=self._runner.dry_run_for(controller_context, llm_calls),
+            tickets=parts.services.tickets,
         )
+        return understood, evaluated, routed
+
+    def _record(
+        self,
+        understood: Understanding,
+        evaluated: Evaluation,
+        routed: Routing,
+        llm_calls: LLMCallCount,
+        parts: Sequence[DecisionPart] = (),
+        learns: bool = True,
+    ) -> Decision:
+        """Steps 4-5 (record, learn), under the stores' lock."""
         with self._lock:  # the record and what the memory ring learns are written together
             decision = record(
                 understood,
                 evaluated,
                 routed,
-                labels=parts.view.labels,
-                llm=parts.llm,
+                labels=self.parts.view.labels,
+                llm=self.parts.llm,
                 llm_calls=llm_calls.value,
                 log=self.log,
+                parts=parts,
             )
-            learn(decision, understood.vector, ring=self.ring, log=self.log)
+            if learns:
+                learn(decision, understood.vector, ring=self.ring, log=self.log)
         return decision
+
+    def _decide_parts(
+        self, message: Message, pieces: Sequence[str], llm_calls: LLMCallCount
+    ) -> Decision | None:
+        """A multi-intent message: each piece decided (and logged) on its own, the message as
+        their parallel composition; None when the pieces are not independent requests."""
+        thoughts = [self._think(replace(message, text=piece), llm_calls) for piece in pieces]
+        plans = [routed.plan for _, _, routed in thoughts]
+        if not multi_intent.independent(plans):
+            return None
+        understood = understand(message, self.parts)
+        evaluated = evaluate(understood, self.parts)
+        parts = multi_intent.parts_of(pieces, plans, [u.decision_id for u, _, _ in thoughts])
+        for (part_understood, part_evaluated, part_routed), part in zip(
+            thoughts, parts, strict=True
+        ):
+            part_routed.plan.tier_path.append(
+                f"part of multi-intent decision {understood.decision_id} ({part.role})"
+            )
+            self._record(part_understood, part_evaluated, part_routed, llm_calls)
+        plan = multi_intent.combined_plan(parts, plans)
+        # The message pages when any of its requests does (its own escalation decision).
+        ranked = sorted((r for _, _, r in thoughts), key=lambda r: r.escalation is None)
+        routed = Routing(plan, ranked[0].escalation, [], ranked[0].escalated)
+        return self._record(understood, evaluated, routed, llm_calls, parts=parts, learns=False)
 
     def ask(self, message: Message) -> Decision:
         """Decide, then run the controller (and supporting ones) when routed or composed."""
         decision = self.decide(message)
         if decision.outcome not in ("routed", "composed") or decision.controller is None:
             return decision
-        decision.result = self._runner.run_decision(decision)
+        if decision.parts:
+            parts = [self.log.get(part.decision_id) for part in decision.parts]
+            decision.result = self._runner.run_parts(decision, parts)
+            with self._lock:
+                for part in parts:
+                    self.log.update(part)
+        else:
+            decision.result = self._runner.run_decision(decision)
+            degrade(decision, self._runner, self.parts)
         # A controller may ask for a person (a security incident it filed), but not for a
         # question about security: that is a consultation, and questions never page.
         consultation = decision.escalation is not None and decision.escalation.consultation

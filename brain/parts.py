@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,7 +19,7 @@ import numpy as np
 from brain.calibration import HomeCalibration
 from brain.signals.keyword import KeywordIndex
 from brain.signals.registry import SignalRegistry
-from controllers.base import feeds_of
+from controllers.base import feeds_of, files_requests, label_in
 from core.lazy import Lazy
 from core.stores import open_stores
 
@@ -52,6 +52,10 @@ class RegistryView:
     labels: dict[str, str]
     #: Producer -> the controllers its output feeds (declared by the controllers).
     feeds: dict[str, tuple[str, ...]]
+    #: Controllers that file new tickets (`controllers.base.files_requests`).
+    filers: frozenset[str] = frozenset()
+    #: Controller -> its label in Chinese (its label when it has none), for Chinese askers.
+    labels_zh: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, registry: ControllerRegistry) -> RegistryView:
@@ -62,6 +66,8 @@ class RegistryView:
             names=[c.name for c in controllers],
             labels={c.name: (getattr(c, "label", "") or c.name) for c in controllers},
             feeds={c.name: feeds_of(c) for c in controllers if feeds_of(c)},
+            filers=frozenset(c.name for c in controllers if files_requests(c)),
+            labels_zh={c.name: label_in(c, "zh") for c in controllers},
         )
 
 

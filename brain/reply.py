@@ -12,12 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from brain.routing import is_chinese
 from brain.signals.registry import signal_words
 from core.records import Decision, ExecutionResult
 
 __all__ = [
     "NONE_OF_THESE",
     "Choice",
+    "PartView",
     "Reply",
     "ReplyKind",
     "decision_reply",
@@ -41,6 +43,24 @@ class Choice:
 
     value: str
     label: str
+
+
+@dataclass(frozen=True, slots=True)
+class PartView:
+    """One request of a multi-intent message as a surface draws it, with its own decision (so
+    its own Right / Route elsewhere)."""
+
+    decision_id: str
+    text: str
+    controller: str | None
+    label: str
+    #: "primary" or "supporting".
+    role: str
+    lines: list[str]
+    #: One line: the part's confidence and tier.
+    rationale: str
+    #: Every controller but this part's, for its "Route elsewhere".
+    reroute_choices: list[Choice]
 
 
 @dataclass(slots=True)
@@ -69,6 +89,8 @@ class Reply:
     rationale: str = ""
     #: Every controller but `controller`, for "Route elsewhere".
     reroute_choices: list[Choice] = field(default_factory=list)
+    #: A multi-intent message's requests, each with its own actions (empty for one request).
+    parts: list[PartView] = field(default_factory=list)
 
     @property
     def escalate(self) -> bool:
@@ -112,6 +134,15 @@ def result_lines(result: ExecutionResult | None, follow_up: str | None = None) -
 def headline(decision: Decision, labels: Mapping[str, str]) -> str:
     """One line: who takes the message."""
     name = label_of(labels, decision.controller)
+    if is_chinese(decision.text):
+        if decision.outcome == "failed":
+            return f"{name}处理失败。"
+        if decision.supporting:
+            helpers = "、".join(label_of(labels, s) for s in decision.supporting)
+            return f"已转给{name}处理（协同：{helpers}）。"
+        return f"已转给{name}处理。"
+    if decision.outcome == "failed":
+        return f"{name} failed to handle this message."
     if decision.supporting:
         helpers = ", ".join(label_of(labels, s) for s in decision.supporting)
         return f"Routed to {name} (with {helpers})."
@@ -190,6 +221,8 @@ def render_decision(
         if decision.result and decision.result.summary:
             text = decision.result.summary
         return decision_reply("fallback", text, decision, labels)
+    if decision.parts:
+        return _parts_reply(decision, labels)
     head = headline(decision, labels)
     return decision_reply(
         "answer",
@@ -199,3 +232,49 @@ def render_decision(
         controller=decision.controller,
         lines=lines,
     )
+
+
+def part_views(decision: Decision, labels: Mapping[str, str]) -> list[PartView]:
+    """The parts of a multi-intent decision, each with its own result lines."""
+    ran = {
+        str(p.data.get("decision_id")): p
+        for p in (decision.result.parts if decision.result else [])
+    }
+    views = []
+    for part in decision.parts:
+        result = ran.get(part.decision_id)
+        lines = [t for t in (result.summary, result.details) if t] if result else []
+        views.append(
+            PartView(
+                decision_id=part.decision_id,
+                text=part.text,
+                controller=part.controller,
+                label=label_of(labels, part.controller),
+                role=part.role,
+                lines=lines,
+                rationale=f"confidence {part.confidence:.2f} · {part.tier} path",
+                reroute_choices=other_controllers(labels, exclude=part.controller),
+            )
+        )
+    return views
+
+
+def _parts_reply(decision: Decision, labels: Mapping[str, str]) -> Reply:
+    """A multi-intent answer: one block of lines per request, in the order written."""
+    views = part_views(decision, labels)
+    head = f"{len(views)} requests: " + "; ".join(f"{v.label} ({v.role})" for v in views) + "."
+    text = [head]
+    for number, view in enumerate(views, 1):
+        text.append(f"{number}. {view.label} ({view.role}) - “{view.text}”")
+        text.extend(view.lines)
+    reply = decision_reply(
+        "answer",
+        "\n".join(text),
+        decision,
+        labels,
+        controller=decision.controller,
+        lines=[line for v in views for line in v.lines],
+        head=head,
+    )
+    reply.parts = views
+    return reply

@@ -30,7 +30,14 @@ def render(reply: Reply) -> str:
             lines.append(
                 f"  ESCALATED: urgency {decision.urgency}; in Slack on-call would be paged now."
             )
-        if reply.kind != "clarify":
+        if reply.parts:
+            for number, view in enumerate(reply.parts, 1):
+                lines.append(f"  [{number}] {view.label} ({view.role}) - {view.rationale}")
+                lines.append(
+                    f"      decision {view.decision_id}: /right {view.decision_id}, "
+                    f"/wrong CONTROLLER {view.decision_id}"
+                )
+        elif reply.kind != "clarify":
             lines.append(f"  decision {decision.decision_id}: /why, /right, /wrong CONTROLLER")
     return "\n".join(lines)
 

@@ -15,21 +15,28 @@ _ALERT = re.compile(
 )
 _LABEL = re.compile(r"(?P<key>[A-Za-z_]\w*)=(?P<value>\"[^\"]*\"|'[^']*'|[^\s,]+)")
 _METRICS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("cpu", re.compile(r"\bcpu\b|处理器", re.I)),
-    ("memory", re.compile(r"\bmem(?:ory)?\b|\bheap\b|内存|堆", re.I)),
-    ("disk", re.compile(r"\bdisk\b|\bfilesystem\b|\binodes?\b|磁盘|硬盘|存储空间", re.I)),
-    ("load", re.compile(r"\bload(?: average)?\b|负载", re.I)),
-    ("latency", re.compile(r"\blatency\b|\bp9[59]\b|response time|延迟|时延|响应时间", re.I)),
-    ("error_rate", re.compile(r"error rate|\b5xx\b|错误率|失败率|报错率", re.I)),
-    ("lag", re.compile(r"\blag\b|积压|堆积", re.I)),
-    ("network", re.compile(r"packet loss|\bicmp\b|丢包|网络抖动", re.I)),
+    ("cpu", re.compile(r"\bcpu\b|处理器", re.I | re.ASCII)),
+    ("memory", re.compile(r"\bmem(?:ory)?\b|\bheap\b|内存|堆", re.I | re.ASCII)),
+    (
+        "disk",
+        re.compile(r"\bdisk\b|\bfilesystem\b|\binodes?\b|磁盘|硬盘|存储空间", re.I | re.ASCII),
+    ),
+    ("load", re.compile(r"\bload(?: average)?\b|负载", re.I | re.ASCII)),
+    (
+        "latency",
+        re.compile(r"\blatency\b|\bp9[59]\b|response time|延迟|时延|响应时间", re.I | re.ASCII),
+    ),
+    ("error_rate", re.compile(r"error rate|\b5xx\b|错误率|失败率|报错率", re.I | re.ASCII)),
+    ("lag", re.compile(r"\blag\b|积压|堆积", re.I | re.ASCII)),
+    ("network", re.compile(r"packet loss|\bicmp\b|丢包|网络抖动", re.I | re.ASCII)),
     (
         "certificate",
-        re.compile(r"\bcert(?:ificate)?s?\b.{0,20}expir|证书.{0,10}(?:过期|到期)", re.I),
+        re.compile(r"\bcert(?:ificate)?s?\b.{0,20}expir|证书.{0,10}(?:过期|到期)", re.I | re.ASCII),
     ),
 )
 _VALUE = re.compile(
-    r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>%|ms|s\b|秒|毫秒|k\b|m\b|万|days?\b|天)", re.I
+    r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>%|ms|s\b|秒|毫秒|k\b|m\b|万|days?\b|天)",
+    re.I | re.ASCII,  # ASCII word boundaries: "使用率95%" is a reading (CJK is no digit's word)
 )
 #: Parts that make a CamelCase word an alert name ("KubePodCrashLooping", "InstanceDown").
 _ALERT_NAME_PART = re.compile(

@@ -10,9 +10,10 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from controllers.base import ControllerResult
+from controllers.verification import Verification, verify
 
 if TYPE_CHECKING:
     from core.llm import LLMClient
@@ -27,6 +28,12 @@ PASSAGE_CHARS = 360
 #: Longer questions are cut before retrieval (and before reaching the LLM).
 QUERY_CHARS = 1000
 MAX_PASSAGES = 3
+#: Said when no passage addresses the question (answer verification): no answer, a person.
+NO_ANSWER = "I have no answer to this in the knowledge base."
+NO_ANSWER_DETAILS = (
+    "What I found does not address your question. A person at the IT service desk can help: "
+    "reply here with more detail (the system, the exact error), or ask them directly."
+)
 
 _DEFINITION_PATTERNS = (
     re.compile(
@@ -143,7 +150,21 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
             details="Try other words, or ask the team that owns the topic.",
             data={"mode": "none"},
         )
-    hits = evidence.hits[:MAX_PASSAGES]
+    # The rules check every passage used; the LLM (when configured) judges the best one only.
+    checks = [
+        (hit, verify(question, f"{hit.title}\n{hit.text}", llm=llm if i == 0 else None))
+        for i, hit in enumerate(evidence.hits[:MAX_PASSAGES])
+    ]
+    checked = {"verification": [_check_record(hit, check) for hit, check in checks]}
+    hits = [hit for hit, check in checks if check.passed][:MAX_PASSAGES]
+    if not hits and evidence.definition is None:
+        return ControllerResult(
+            ok=False,
+            summary=NO_ANSWER,
+            details=NO_ANSWER_DETAILS,
+            data={"mode": "none", **checked},
+        )
+    evidence = Evidence(definition=evidence.definition, hits=hits)
     citations = [citation(hit) for hit in hits]
     if evidence.definition is not None and evidence.definition.source:
         citations.insert(0, evidence.definition.source)
@@ -157,7 +178,7 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
             return ControllerResult(
                 ok=True,
                 summary=reply.text.strip(),
-                data={"mode": "llm", "passages": len(hits)},
+                data={"mode": "llm", "passages": len(hits), **checked},
                 citations=citations,
             )
         llm_status = reply.status
@@ -167,9 +188,18 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
         ok=True,
         summary=_extractive_summary(evidence),
         details="\n\n".join(f"[{i}] {trim(hit.text)}" for i, hit in enumerate(hits, 1)),
-        data={"mode": "extractive", "passages": len(hits), "llm_status": llm_status},
+        data={"mode": "extractive", "passages": len(hits), "llm_status": llm_status, **checked},
         citations=citations,
     )
+
+
+def verified_hits(question: str, hits: Sequence[Hit], llm: LLMClient | None) -> list[Hit]:
+    """The hits that address the question (`controllers.verification.verify`)."""
+    return [hit for hit in hits if verify(question, f"{hit.title}\n{hit.text}", llm=llm).passed]
+
+
+def _check_record(hit: Hit, check: Verification) -> dict[str, Any]:
+    return {"passage": citation(hit), **check.to_dict()}
 
 
 def _extractive_summary(evidence: Evidence) -> str:

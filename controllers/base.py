@@ -6,7 +6,7 @@ effects; `handle` does the work and returns a surface-neutral `ControllerResult`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -69,10 +69,14 @@ class ControllerResult:
     #: Parameters the controller still needs from the user.
     missing: list[str] = field(default_factory=list)
     escalate: bool = False
+    #: Set when the controller could not do its work (its service is down, timed out...),
+    #: as opposed to declining; the brain then tries the next plausible controller.
+    error: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {
+            "error": self.error,
             "ok": self.ok,
             "summary": self.summary,
             "details": self.details,
@@ -108,6 +112,19 @@ class Controller(Protocol):
     def handle(self, context: ControllerContext) -> ControllerResult:
         """Do the work and return a surface-neutral result."""
         ...
+
+
+def label_in(controller: object, language: str) -> str:
+    """The controller's label in `language` (its optional `labels` mapping), else its label."""
+    labels = getattr(controller, "labels", None) or {}
+    own = str(getattr(controller, "label", "") or getattr(controller, "name", ""))
+    return str(labels.get(language) or own) if isinstance(labels, Mapping) else own
+
+
+def files_requests(controller: object) -> bool:
+    """Does `controller` file new tickets (its optional `files_requests` attribute)? A message
+    that names an existing ticket is a look-up of that ticket, never one of these."""
+    return bool(getattr(controller, "files_requests", False))
 
 
 def feeds_of(controller: object) -> tuple[str, ...]:

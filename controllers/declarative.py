@@ -15,7 +15,7 @@ from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.ids import PREFIXES
 from controllers.requests import check_required, file_request, known_parameters
-from controllers.webhook import DEFAULT_TIMEOUT_S, post_json, webhook_payload
+from controllers.webhook import DEFAULT_TIMEOUT_S, post_json, unreachable, webhook_payload
 from core.limits import WEBHOOK_MAX_TIMEOUT_S
 
 HandlerKind = Literal["knowledge_answer", "local_ticket", "webhook", "none"]
@@ -45,6 +45,8 @@ class DeclarativeController:
     name: str
     description: str
     label: str = ""
+    #: The label in other languages, by language code ("zh").
+    labels: Mapping[str, str] = field(default_factory=dict)
     keywords: Sequence[str] = ()
     examples: Sequence[str] = ()
     required_entities: Sequence[str] = ()
@@ -67,11 +69,17 @@ class DeclarativeController:
         if self.handler == "local_ticket" and ticket_type not in PREFIXES:
             raise ValueError(f"ticket_type must be one of {tuple(PREFIXES)}, not {ticket_type!r}")
         self.label = self.label or self.name.replace("_", " ").capitalize()
+        self.labels = {str(k): str(v) for k, v in dict(self.labels).items() if v}
         self.keywords = tuple(self.keywords)
         self.examples = tuple(self.examples)
         self.required_entities = tuple(self.required_entities)
         self.feeds = tuple(validate_name(name) for name in self.feeds)
         self.options = dict(self.options)
+
+    @property
+    def files_requests(self) -> bool:
+        """A `local_ticket` controller files new tickets."""
+        return self.handler == "local_ticket"
 
     def __repr__(self) -> str:
         return f"DeclarativeController(name={self.name!r}, handler={self.handler!r})"
@@ -85,6 +93,10 @@ class DeclarativeController:
             return DryRunResult(ok=False, reason="no ticket store is configured")
         if self.handler == "knowledge_answer" and context.services.knowledge is None:
             return DryRunResult(ok=False, reason="no knowledge base is open")
+        if self.handler == "webhook":
+            down = unreachable(str(self.options["url"]), context.services.webhooks)
+            if down is not None:
+                return DryRunResult(ok=False, reason=f"webhook {down}")
         return result
 
     def handle(self, context: ControllerContext) -> ControllerResult:

@@ -43,17 +43,18 @@ def is_ticket_id(token: str) -> bool:
     return bool(TICKET_ID_PATTERN.match(normalize_ticket_id(token)))
 
 
-def find_ticket_ids(text: str) -> list[str]:
+def find_ticket_ids(text: str, *, other_prefixes: bool = True) -> list[str]:
     """Distinct ticket ids in the text, in order of appearance.
 
     Known prefixes, 19-digit work orders, `#123` references and numbers after "ticket"/"工单"
     count; another upper-case `ABC-123` counts only when nothing else was found (lower-case
-    names such as `db-01` are hosts, not tickets).
+    names such as `db-01` are hosts, not tickets). `other_prefixes=False` keeps only the
+    known formats (an `LT-20977` asset tag is then no ticket).
     """
     found = [
         normalize_ticket_id(next(group for group in match.groups() if group))
         for match in _IN_TEXT.finditer(text)
     ]
-    if not found:
+    if not found and other_prefixes:
         found = [normalize_ticket_id(m["id"]) for m in _OTHER_PREFIXED.finditer(text)]
     return list(dict.fromkeys(found))

@@ -8,11 +8,15 @@ ones are reported, never invented.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
-from controllers.tickets import TicketError
+from controllers.ids import find_ticket_ids
+from controllers.tickets import Ticket, TicketError
+
+if TYPE_CHECKING:
+    from controllers.tickets import TicketStore
 
 
 def known_parameters(context: ControllerContext) -> dict[str, str]:
@@ -77,6 +81,12 @@ def file_request(
     )
     if context.upstream:
         record["upstream"] = context.upstream
+    waiting = waiting_ticket(store, kind, context)
+    if waiting is not None:
+        return _complete(store, waiting, context, label=label, fields=fields, required=required)
+    named = named_open_ticket(store, kind, context)
+    if named is not None:
+        return _update_named(store, named, context, label=label)
     try:
         ticket = store.create(
             kind,
@@ -113,6 +123,8 @@ def file_with_guidance(
     """`file_request`, citing the two best knowledge-base hits for `query` in the `kind`
     domain (KB domains are controller names); the best hit becomes the details."""
     guidance = answering.gather(context.services.knowledge, query, domain=kind, k=2)
+    # Guidance only from passages that address the message (answer verification).
+    guidance.hits = answering.verified_hits(context.text, guidance.hits, context.services.llm)
     result = file_request(
         context,
         kind=kind,
@@ -124,3 +136,96 @@ def file_with_guidance(
     if guidance.hits:
         result.details = details_prefix + answering.trim(guidance.hits[0].text)
     return result
+
+
+def waiting_ticket(store: TicketStore, kind: str, context: ControllerContext) -> Ticket | None:
+    """The requester's newest `kind` ticket of this thread still waiting for information.
+
+    A follow-up in that thread ("the category is printer") completes it instead of opening a
+    second ticket. Only a thread counts: a DM or CLI stream without one has no such anchor.
+    """
+    if not context.thread:
+        return None
+    waiting = [
+        t
+        for t in store.list_by_requester(context.user, open_only=True)
+        if t.kind == kind
+        and t.status == "awaiting_info"
+        and t.fields.get("thread") == context.thread
+        and t.fields.get("channel") == context.channel
+    ]
+    return waiting[0] if waiting else None
+
+
+def _complete(
+    store: TicketStore,
+    ticket: Ticket,
+    context: ControllerContext,
+    *,
+    label: str,
+    fields: Mapping[str, Any],
+    required: Sequence[str],
+) -> ControllerResult:
+    """Fill the waiting ticket's fields from this follow-up; it opens when nothing is missing."""
+    given = {k: v for k, v in fields.items() if v not in (None, "", [], {})}
+    merged = {**ticket.fields, **{k: v for k, v in given.items() if not ticket.fields.get(k)}}
+    missing = missing_parameters(required, merged)
+    try:
+        store.comment(ticket.id, author=context.user, text=context.text[:4000])
+        updated = store.update_fields(
+            ticket.id,
+            by=context.user,
+            fields={k: merged[k] for k in given if k in merged},
+            status="awaiting_info" if missing else "open",
+        )
+    except TicketError as exc:
+        return ControllerResult(
+            ok=False, summary=f"The {label} {ticket.id} was not updated: {exc}."
+        )
+    shown = ", ".join(f"{k}: {v}" for k, v in given.items() if ticket.fields.get(k) != v)
+    verb = "Updated" if missing else "Completed"
+    summary = f"{verb} {label} {ticket.id}" + (f" ({shown})." if shown else ".")
+    if missing:
+        summary += f" To proceed I still need: {', '.join(missing)}."
+    else:
+        summary += " It has everything it needs and is open."
+    return ControllerResult(
+        ok=True,
+        summary=summary,
+        data={"ticket": updated.to_dict(), "completed": not missing},
+        missing=missing,
+    )
+
+
+def named_open_ticket(store: TicketStore, kind: str, context: ControllerContext) -> Ticket | None:
+    """An open `kind` ticket the message names ("VPN down again, INC0013021 is still not
+    solved"): the new report belongs on it, not in a second ticket."""
+    ids = [*context.entities.get("ticket_id", ()), *find_ticket_ids(context.text[:4000])]
+    for ticket_id in dict.fromkeys(ids):
+        try:
+            ticket = store.get(ticket_id)
+        except Exception:  # the store is down: file as usual
+            return None
+        if ticket is not None and ticket.kind == kind and ticket.is_open:
+            return ticket
+    return None
+
+
+def _update_named(
+    store: TicketStore, ticket: Ticket, context: ControllerContext, *, label: str
+) -> ControllerResult:
+    """Add the message to the named open ticket instead of filing a duplicate."""
+    try:
+        updated = store.comment(ticket.id, author=context.user, text=context.text[:4000])
+    except TicketError as exc:
+        return ControllerResult(
+            ok=False, summary=f"The {label} {ticket.id} was not updated: {exc}."
+        )
+    return ControllerResult(
+        ok=True,
+        summary=(
+            f"{ticket.id} (“{ticket.title}”) is already open: I added your message to it "
+            f"instead of filing a new {label}."
+        ),
+        data={"ticket": updated.to_dict(), "updated_existing": True},
+    )

@@ -38,6 +38,8 @@ from core.redact import redact
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_S = WEBHOOK_TIMEOUT_S
+#: A dry-run checks that the webhook accepts a connection within this long.
+PROBE_TIMEOUT_S = 1.0
 
 #: Host names of cloud instance-metadata services (credentials live there).
 _METADATA_HOSTS = frozenset(
@@ -153,7 +155,25 @@ def _read_bounded(response: httpx.Response, deadline: float) -> tuple[bytes, boo
 
 
 def _failed(shown: str, summary: str, error: str) -> ControllerResult:
-    return ControllerResult(ok=False, summary=summary, data={"url": shown, "error": error})
+    return ControllerResult(
+        ok=False, summary=summary, data={"url": shown, "error": error}, error=error
+    )
+
+
+def unreachable(url: str, policy: WebhookConfig, timeout_s: float = PROBE_TIMEOUT_S) -> str | None:
+    """Why the webhook cannot be called now (refused by policy, or no TCP connection within
+    `timeout_s`), or None. A connection is opened and closed: nothing is sent."""
+    try:
+        check_destination(url, policy)
+    except WebhookRefused as exc:
+        return f"refused: {exc}"
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        with socket.create_connection((parts.hostname or "", port), timeout=timeout_s):
+            return None
+    except OSError as exc:
+        return f"unreachable ({type(exc).__name__}) within {timeout_s:g} s"
 
 
 def post_json(
@@ -198,6 +218,7 @@ def post_json(
             body = json.loads(text)
     ok = response.is_success
     summary = _summary_from(body) if ok else None
+    error = f"HTTP {response.status_code}" if response.status_code >= 500 else ""
     data: dict[str, Any] = {"url": shown, "status_code": response.status_code, "response": body}
     if cut:
         data["truncated_at_bytes"] = WEBHOOK_MAX_RESPONSE_BYTES
@@ -205,6 +226,7 @@ def post_json(
         ok=ok,
         summary=summary or f"The webhook answered HTTP {response.status_code}.",
         data=data,
+        error=error,
     )
 
 

@@ -41,6 +41,9 @@ class ControllerSpec(BaseModel):
     name: str
     description: str = Field(min_length=1)
     label: str = ""
+    #: The label in other languages, by language code (`{zh: 工单服务台}`): shown to askers
+    #: writing in that language.
+    labels: dict[str, str] = Field(default_factory=dict)
     keywords: list[str] = Field(default_factory=list)
     examples: list[str] = Field(default_factory=list)
     required_entities: list[str] = Field(default_factory=list)
@@ -126,6 +129,7 @@ def load_file(path: Path) -> list[DeclarativeController]:
                 DeclarativeController(
                     name=spec.name,
                     label=spec.label,
+                    labels=dict(spec.labels),
                     description=spec.description,
                     keywords=tuple(spec.keywords),
                     examples=tuple(spec.examples),

@@ -15,7 +15,8 @@ Tier = Literal["fast", "verify", "dynamic"]
 Role = Literal["primary", "supporting"]
 FeedbackKind = Literal["confirm", "reject", "correct"]
 FEEDBACK_KINDS: tuple[FeedbackKind, ...] = ("confirm", "reject", "correct")
-Outcome = Literal["routed", "clarify", "composed", "fallback"]
+#: "failed": the chosen controller failed (webhook down, exception, timeout); see the result.
+Outcome = Literal["routed", "clarify", "composed", "fallback", "failed"]
 Urgency = Literal["low", "medium", "high", "critical"]
 URGENCY_LEVELS: tuple[Urgency, ...] = ("low", "medium", "high", "critical")
 
@@ -158,6 +159,9 @@ class ExecutionPart:
     #: Parameters the controller still needs from the user.
     missing: list[str] = field(default_factory=list)
     escalate: bool = False
+    #: Set when the controller itself failed (raised, timed out, its webhook is down), as
+    #: opposed to declining ("ticket not found"): the decision's outcome is then "failed".
+    error: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -255,6 +259,29 @@ class EscalationRecord:
         return cls(**_known(cls, data))
 
 
+@dataclass(slots=True)
+class DecisionPart:
+    """One independent request of a multi-intent message ("CPU alarm on db-01 and also I need
+    Grafana access"): its own text and its own logged decision, so it gets its own feedback."""
+
+    decision_id: str
+    text: str
+    controller: str | None
+    confidence: float
+    tier: Tier
+    outcome: Outcome
+    role: Role
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DecisionPart:
+        """Rebuild a part stored with `to_dict`."""
+        return cls(**_known(cls, data))
+
+
 def _known(cls: type, data: dict[str, Any]) -> dict[str, Any]:
     """The items of `data` that are fields of the dataclass `cls`."""
     fields = cls.__dataclass_fields__  # type: ignore[attr-defined]
@@ -299,6 +326,8 @@ class Decision:
     #: A question asked in the thread after routing (an urgent route's missing parameters, or
     #: "is this right?" when only one controller was plausible).
     follow_up: str | None = None
+    #: A multi-intent message's parts, in the order written (empty for one request).
+    parts: list[DecisionPart] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole record (the decision JSON contract), a copy."""
@@ -314,6 +343,7 @@ class Decision:
         values["feedback"] = [item.to_dict() for item in self.feedback]
         values["escalation"] = None if self.escalation is None else self.escalation.to_dict()
         values["signals"] = {name: scores.to_dict() for name, scores in self.signals.items()}
+        values["parts"] = [part.to_dict() for part in self.parts]
         return values
 
     @classmethod
@@ -332,6 +362,7 @@ class Decision:
         values["feedback"] = [FeedbackRecord.from_dict(f) for f in data.get("feedback", [])]
         escalation = data.get("escalation")
         values["escalation"] = None if not escalation else EscalationRecord.from_dict(escalation)
+        values["parts"] = [DecisionPart.from_dict(p) for p in data.get("parts", [])]
         values["signals"] = {
             name: SignalScores.from_dict(row) for name, row in data.get("signals", {}).items()
         }

@@ -98,8 +98,9 @@ def register(app: AsyncApp, services: BotServices) -> None:
 
 
 def _first_click(services: BotServices, click: Click) -> bool:
-    """One click per message: a double click or a retry is dropped."""
-    return services.events.claim(f"click:{click.channel}:{click.ts}")
+    """One click per actions block (a message has one, a multi-intent reply one per request):
+    a double click or a retry is dropped."""
+    return services.events.claim(f"click:{click.channel}:{click.ts}:{click.block_id}")
 
 
 async def _resolve(client: AsyncWebClient, click: Click, note: str) -> None:
@@ -107,7 +108,7 @@ async def _resolve(client: AsyncWebClient, click: Click, note: str) -> None:
         channel=click.channel,
         ts=click.ts,
         text=fallback_text(note),
-        blocks=resolved_blocks(click.blocks, note),
+        blocks=resolved_blocks(click.blocks, note, click.block_id),
     )
 
 

@@ -87,6 +87,34 @@ class ControllerRunner:
         order = composition_of(names, self._parts.view.feeds)[1] if pipeline else names
         return self.run(decision, order, pipeline=pipeline)
 
+    def run_parts(self, decision: Decision, parts: Sequence[Decision]) -> ExecutionResult:
+        """A multi-intent decision: each part's own decision runs in parallel on its own text;
+        each part decision keeps its result, the message's result lists them with roles."""
+        results = list(self._pool.map(self.run_decision, parts))
+        roles = {p.decision_id: p.role for p in decision.parts}
+        merged: list[ExecutionPart] = []
+        for part, result in zip(parts, results, strict=True):
+            part.result = result
+            merged.append(
+                ExecutionPart(
+                    controller=result.controller,
+                    role=roles.get(part.decision_id, "supporting"),
+                    ok=result.ok,
+                    summary=result.summary,
+                    details=result.details,
+                    data={**result.data, "decision_id": part.decision_id, "text": part.text},
+                    citations=result.citations,
+                    missing=result.missing,
+                    escalate=result.escalate,
+                )
+            )
+        primary = next((p for p in merged if p.role == "primary"), merged[0])
+        result = ExecutionResult(**primary.to_dict())
+        result.parts = merged
+        result.summary = "\n\n".join(f"[{p.controller} - {p.role}] {p.summary}" for p in merged)
+        result.escalate = any(p.escalate for p in merged)
+        return result
+
     def run(self, decision: Decision, order: Sequence[str], *, pipeline: bool) -> ExecutionResult:
         """Run `order`'s controllers on the decision's message; one result, with parts when
         there are several."""
@@ -105,8 +133,11 @@ class ControllerRunner:
                 result = self._parts.registry.get(name).handle(context)
             except Exception as exc:
                 log.exception("controller %s failed", name)
-                summary = f"{name} failed: {type(exc).__name__}: {exc}"
-                return ExecutionPart(controller=name, role=role, ok=False, summary=summary)
+                error = f"{type(exc).__name__}: {exc}"[:300]
+                summary = f"{name} failed: {error}"
+                return ExecutionPart(
+                    controller=name, role=role, ok=False, summary=summary, error=error
+                )
             return ExecutionPart(
                 controller=name,
                 role=role,
@@ -117,6 +148,7 @@ class ControllerRunner:
                 citations=result.citations,
                 missing=result.missing,
                 escalate=result.escalate,
+                error=str(getattr(result, "error", "") or ""),
             )
 
         if pipeline:

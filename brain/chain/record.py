@@ -8,12 +8,12 @@ printed, explained (`brain why`) and replayed without the models.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from brain.rationale import build_rationale
-from core.records import Decision, IntentResult
+from core.records import Decision, DecisionPart, IntentResult
 
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
@@ -32,6 +32,7 @@ def record(
     llm: LLMClient | None,
     llm_calls: int,
     log: DecisionLog,
+    parts: Sequence[DecisionPart] = (),
 ) -> Decision:
     """Build the decision and append it to the log (the caller holds the stores' lock)."""
     message, plan, intent = understood.message, routed.plan, evaluated.intent
@@ -75,6 +76,7 @@ def record(
         llm_status=_llm_status(llm, intent),
         latency_ms=round((time.perf_counter() - understood.started) * 1000, 2),
         created_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
+        parts=list(parts),
     )
     log.append(decision)
     return decision

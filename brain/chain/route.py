@@ -10,9 +10,10 @@ routing must honour it: an urgent route is never blocked or turned away.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from brain.chain.lookup import asks_about_ticket, named_tickets, prefer_existing
 from brain.escalation import SECURITY_CATEGORY, SECURITY_INTENT, decide_escalation, urgent_route
 from brain.intent.taxonomy import intent_group
 from brain.routing import Candidate, MemoryLesson, RoutePlan, Router, is_chinese
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from brain.memory import MemoryMatch
     from brain.memory_ring import MemoryRing
     from brain.parts import RegistryView
+    from controllers.tickets import TicketStore
 
 #: A correction on a message at least this similar makes routing try the corrected controller.
 LESSON_MIN_SIMILARITY = 0.6
@@ -58,6 +60,7 @@ def route(
     view: RegistryView,
     ring: MemoryRing,
     dry_run: Callable[[str], DryRunRecord],
+    tickets: TicketStore | None = None,
 ) -> Routing:
     """Apply the tiers to the evaluated candidates."""
     table = evaluated.table
@@ -68,10 +71,14 @@ def route(
     if escalated.security:
         # The taxonomy's finding is a parameter the incident controller needs (its category).
         evaluated.entities.setdefault(SECURITY_CATEGORY[0], [SECURITY_CATEGORY[1]])
+    chinese = is_chinese(understood.text)
+    candidates = evaluated.candidates
+    if chinese:  # the question names the candidates in the asker's language
+        candidates = [replace(c, label=view.labels_zh.get(c.name, c.label)) for c in candidates]
     plan = router.route(
-        evaluated.candidates,
+        candidates,
         dry_run=dry_run,
-        chinese=is_chinese(understood.text),
+        chinese=chinese,
         registered=len(view.controllers),
         # A safety net, not a filter: only when the semantic model is unsure too.
         vague=vague and float(table.values("semantic").max(initial=0.0)) < VAGUE_SEMANTIC,
@@ -88,6 +95,14 @@ def route(
     )
     if escalated.consultation:
         plan = _as_consultation(plan, evaluated.candidates, view.names)
+    plan = prefer_existing(
+        plan,
+        named_tickets(understood.text, evaluated.entities, _exists_in(tickets)),
+        asks=asks_about_ticket(understood.text),
+        filers=view.filers,
+        registered=view.names,
+        feeds=view.feeds,
+    )
     notes = list(understood.notes)
     if evaluated.capped:
         notes.append(
@@ -127,6 +142,20 @@ def _as_consultation(
     plan.controller, plan.confidence = target, chosen.confidence
     plan.supporting, plan.composition, plan.outcome = [], None, "routed"
     return plan
+
+
+def _exists_in(tickets: TicketStore | None) -> Callable[[str], bool]:
+    """Is an id in the ticket store? (An unreadable store knows no ticket.)"""
+
+    def exists(ticket_id: str) -> bool:
+        if tickets is None:
+            return False
+        try:
+            return tickets.get(ticket_id) is not None
+        except Exception:  # the store is down: only the known id formats count
+            return False
+
+    return exists
 
 
 def _turned_away(declared: bool, ids: Mapping[str, str], context: Mapping[str, str]) -> bool:

@@ -53,34 +53,44 @@ _TICKET_PATTERNS: tuple[re.Pattern[str], ...] = (
 
 _ERROR_PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (
-        re.compile(r"\b(?:HTTP(?:/\d(?:\.\d)?)?|status(?: code)?)\s*[:=]?\s*([1-5]\d\d)\b", re.I),
+        re.compile(
+            r"\b(?:HTTP(?:/\d(?:\.\d)?)?|status(?: code)?)\s*[:=]?\s*([1-5]\d\d)\b", re.I | re.ASCII
+        ),
         lambda m: f"HTTP {m.group(1)}",
     ),
     (
         re.compile(
             r"\b([45]\d\d)\s+(?:error|internal server error|bad gateway|not found|"
             r"service unavailable|gateway timeout|forbidden|unauthorized)\b",
-            re.I,
+            re.I | re.ASCII,
         ),
         lambda m: f"HTTP {m.group(1)}",
     ),
     (
-        re.compile(r"\b((?:ORA|PLS|TNS|IMP|EXP|RMAN|ERR|MSB|CS|SQL)-\d{3,6})\b", re.I),
+        re.compile(r"\b((?:ORA|PLS|TNS|IMP|EXP|RMAN|ERR|MSB|CS|SQL)-\d{3,6})\b", re.I | re.ASCII),
         lambda m: m.group(1).upper(),
     ),
-    (re.compile(r"\b(AADSTS\d{5,6})\b", re.I), lambda m: m.group(1).upper()),
+    (re.compile(r"\b(AADSTS\d{5,6})\b", re.I | re.ASCII), lambda m: m.group(1).upper()),
     (
         re.compile(r"\b([245]\d\d)[ -]([245]\.\d{1,3}\.\d{1,3})\b"),
         lambda m: f"SMTP {m.group(1)} {m.group(2)}",
     ),
-    (re.compile(r"\b(0x[0-9A-Fa-f]{4,8})\b"), lambda m: m.group(1).lower()),
-    (re.compile(r"\bSQLSTATE\s*\[?([0-9A-Z]{5})\]?", re.I), lambda m: f"SQLSTATE {m.group(1)}"),
+    (re.compile(r"\b(0x[0-9A-Fa-f]{4,8})\b", re.ASCII), lambda m: m.group(1).lower()),
     (
-        re.compile(r"\b(?:exit code|exit status|errno|return code)\s*[:=]?\s*(-?\d{1,5})\b", re.I),
+        re.compile(r"\bSQLSTATE\s*\[?([0-9A-Z]{5})\]?", re.I | re.ASCII),
+        lambda m: f"SQLSTATE {m.group(1)}",
+    ),
+    (
+        re.compile(
+            r"\b(?:exit code|exit status|errno|return code)\s*[:=]?\s*(-?\d{1,5})\b",
+            re.I | re.ASCII,
+        ),
         lambda m: m.group(1),
     ),
     (
-        re.compile(r"\b(?:error|err|code|error code)\s*[:#=]?\s*(\d{2,6})(?!\.?\d)", re.I),
+        re.compile(
+            r"\b(?:error|err|code|error code)\s*[:#=]?\s*(\d{2,6})(?!\.?\d)", re.I | re.ASCII
+        ),
         lambda m: m.group(1),
     ),
     (
@@ -103,7 +113,10 @@ _HOST_LABEL = re.compile(
     r"\b(?:host|hostname|instance|server|node|machine)\s*[=:]\s*\"?([A-Za-z0-9][A-Za-z0-9.-]*)",
     re.IGNORECASE,
 )
-_HOST_NAME = re.compile(r"(?<![\w.@/-])([a-z][a-z0-9]{1,20}(?:-[a-z0-9]+){1,4})(?![\w@-])")
+#: ASCII word boundaries: "web-03磁盘满了" names web-03 (a CJK character is no part of a name).
+_HOST_NAME = re.compile(
+    r"(?<![\w.@/-])([a-z][a-z0-9]{1,20}(?:-[a-z0-9]+){1,4})(?![\w@-])", re.ASCII
+)
 _FQDN = re.compile(
     r"(?<![\w.@/-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+"
     r"(?:com|net|org|io|cn|local|internal|corp|lan|intra|cloud|dev))(?![\w.-])",
@@ -133,15 +146,16 @@ _NOT_HOSTS = frozenset(
 
 _SERVICE_LABEL = re.compile(r"\b(?:service|svc|app|job)\s*[=:]\s*\"?([A-Za-z0-9][\w.-]*)")
 _SERVICE_NAME = re.compile(
-    r"(?<![\w-])([a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:service|svc|api))(?![\w-])"
+    r"(?<![\w-])([a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:service|svc|api))(?![\w-])", re.ASCII
 )
-_SERVICE_CN = re.compile(r"([A-Za-z][A-Za-z0-9_-]{2,30})\s?服务")
+#: "payment 服务" is a service; "db-01 服务器" is a server (a host), not a service.
+_SERVICE_CN = re.compile(r"([A-Za-z][A-Za-z0-9_-]{2,30})\s?服务(?!器)")
 _KNOWN_SERVICES = re.compile(
     r"(?<![\w-])(nginx|redis|mysql|postgres(?:ql)?|kafka|rabbitmq|elasticsearch|kibana|grafana|"
     r"prometheus|alertmanager|kubernetes|k8s|jenkins|gitlab|github|jira|confluence|outlook|"
     r"sharepoint|zoom|okta|active directory|ldap|sap|oracle|mongodb|zookeeper|"
     r"airflow|hadoop|tomcat|docker|sentry)(?![\w-])",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,  # "grafana打不开" names grafana
 )
 
 _IPV4 = re.compile(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?(?![\d.])")

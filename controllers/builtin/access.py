@@ -30,7 +30,7 @@ REQUEST_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bmfa\b|\b2fa\b|authenticator|\botp\b|双因素|多因素|令牌|动态口令|验证码", re.I
         ),
     ),
-    ("install", re.compile(r"\binstall|安装|装一?个|装软件", re.I)),
+    ("install", re.compile(r"\binstall|安装|装一?个|装软件", re.I | re.ASCII)),
     ("licence", re.compile(r"licen[cs]e|许可|授权码", re.I)),
     (
         "new_account",
@@ -99,9 +99,9 @@ _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    ("write", re.compile(r"\bwrite\b|read-?write|读写|写权限", re.I)),
-    ("read-only", re.compile(r"\bread(?:-only| only| access)?\b|只读|查看", re.I)),
-    ("developer", re.compile(r"\bdeveloper\b|\bmaintainer\b|开发者", re.I)),
+    ("write", re.compile(r"\bwrite\b|read-?write|读写|写权限", re.I | re.ASCII)),
+    ("read-only", re.compile(r"\bread(?:-only| only| access)?\b|只读|查看", re.I | re.ASCII)),
+    ("developer", re.compile(r"\bdeveloper\b|\bmaintainer\b|开发者", re.I | re.ASCII)),
 )
 _GENERIC = {"the", "a", "an", "my", "me", "it", "this", "that", "access", "some"}
 #: For unlock / password reset without a named system, the usual one is the directory account.
@@ -112,6 +112,7 @@ class AccessController(BuiltinController):
     """Files access requests with system, role and account completed from the message."""
 
     name = "access"
+    files_requests = True
 
     def dry_run(self, context: ControllerContext) -> DryRunResult:
         """Which required parameters are still missing? Nothing is created."""

@@ -31,16 +31,21 @@ class BuiltinController:
 
     name: str
     label: str
+    #: The label in other languages, by language code ("zh").
+    labels: dict[str, str]
     description: str
     keywords: Sequence[str]
     examples: Sequence[str]
     required_entities: Sequence[str]
     feeds: Sequence[str]
     origin: str
+    #: Files new tickets in the ticket store (see `controllers.base.files_requests`).
+    files_requests: bool = False
 
     def __init__(self) -> None:
         spec = catalog()[self.name]
         self.label = spec.label
+        self.labels = dict(spec.labels)
         self.description = spec.description
         self.keywords = tuple(spec.keywords)
         self.examples = tuple(spec.examples)

@@ -86,6 +86,7 @@ class ChangeController(BuiltinController):
     """Files change requests; the type (standard/normal/emergency) follows the change policy."""
 
     name = "change"
+    files_requests = True
 
     def dry_run(self, context: ControllerContext) -> DryRunResult:
         """Is the target named? Nothing is created."""

@@ -9,6 +9,9 @@ from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
 
+#: Cues match English words at ASCII word boundaries, so "VPN连不上" reads as VPN: with
+#: Unicode boundaries a CJK character is a word character and `\bvpn\b` would miss it.
+_CUE_FLAGS = re.I | re.ASCII
 #: (category, cue) checked in order: a phishing *email* is a security incident, not email.
 CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -19,38 +22,42 @@ CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:gave|read|told|shared) (?:them|him|her|someone) my "
             r"(?:mfa|otp|verification|password)|"
             r"钓鱼|病毒|木马|勒索|被盗|泄露|可疑|中毒|被黑|冒充|诈骗",
-            re.I,
+            _CUE_FLAGS,
         ),
     ),
-    ("vpn", re.compile(r"\bvpn\b", re.I)),
+    ("vpn", re.compile(r"\bvpn\b|虚拟专网|远程接入", _CUE_FLAGS)),
     (
         "network",
         re.compile(
-            r"wi-?fi|network|internet|\bdns\b|ethernet|no connection|网络|上不了网|断网|网速|无线",
-            re.I,
+            r"wi-?fi|network|internet|intranet|\bdns\b|ethernet|no connection|"
+            r"网络|上不了网|断网|网断|网速|无线|内网|外网|无法上网|不能上网|连不上网|网线|网口",
+            _CUE_FLAGS,
         ),
     ),
-    ("email", re.compile(r"e-?mail|outlook|mailbox|\bmail\b|邮箱|邮件", re.I)),
-    ("printer", re.compile(r"printer|print(?:ing)?\b|scanner|打印|扫描仪|卡纸", re.I)),
+    ("email", re.compile(r"e-?mail|outlook|mailbox|\bmail\b|邮箱|邮件", _CUE_FLAGS)),
+    ("printer", re.compile(r"printer|print(?:ing)?\b|scanner|打印|扫描仪|卡纸", _CUE_FLAGS)),
     (
         "phone",
         re.compile(
             r"\bphone\b|softphone|headset|dial ?tone|\bteams call|\bzoom\b|\bwebex\b|"
             r"calls? (?:keep )?drop|audio|microphone|电话|座机|拨号音|耳机|麦克风|会议音频",
-            re.I,
+            _CUE_FLAGS,
         ),
     ),
     (
         "hardware",
         re.compile(
             r"laptop|desktop|monitor|screen|keyboard|mouse|battery|won't boot|blue screen|bsod|"
+            r"\bdisk\b|hard drive|\bssd\b|硬盘|磁盘|内存条|风扇|"
             r"电脑|笔记本|显示器|屏幕|键盘|鼠标|电池|蓝屏|死机|开不了机|黑屏",
-            re.I,
+            _CUE_FLAGS,
         ),
     ),
     (
         "software",
-        re.compile(r"crash|freez|won't (?:open|start)|not responding|崩溃|闪退|打不开|卡死", re.I),
+        re.compile(
+            r"crash|freez|won't (?:open|start)|not responding|崩溃|闪退|打不开|卡死", _CUE_FLAGS
+        ),
     ),
 )
 _ERROR_CODE = re.compile(
@@ -64,6 +71,7 @@ class IncidentController(BuiltinController):
     """Files incidents for end-user IT problems; security ones are flagged for escalation."""
 
     name = "incident"
+    files_requests = True
 
     def dry_run(self, context: ControllerContext) -> DryRunResult:
         """Can the problem be categorised? Nothing is created."""

@@ -9,7 +9,7 @@ from typing import Literal
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from controllers.ids import find_ticket_ids, is_ticket_id, normalize_ticket_id
-from controllers.tickets import Ticket, TicketError, TicketStore
+from controllers.tickets import Ticket, TicketError, TicketNotFound, TicketStore
 from core.access import Viewer
 
 Action = Literal["list", "reopen", "close", "urge", "comment", "process", "status"]
@@ -59,6 +59,10 @@ _TICKET_WORDS = re.compile(
 )
 #: Who works a ticket the brain was asked to process: the digital employee itself.
 ASSIGNEE = "digital-employee"
+#: Said after "ticket X was not found": the brain looked it up and filed nothing new.
+NOT_FOUND_ADVICE = (
+    "I did not file a new one: check the number, or describe the problem to open a ticket."
+)
 _ID_KINDS = ("ticket", "incident", "access", "change", "work_order", "request")
 
 
@@ -132,6 +136,10 @@ class TicketController(BuiltinController):
         for ticket_id in plan.ids[:5]:
             try:
                 ticket = self._apply(plan.action, ticket_id, store, context)
+            except TicketNotFound as exc:
+                ok = False
+                lines.append(f"{_sentence(str(exc))} {NOT_FOUND_ADVICE}")
+                continue
             except TicketError as exc:
                 ok = False
                 lines.append(_sentence(str(exc)))

@@ -35,8 +35,11 @@ def _webhook(url: str, **options: object) -> DeclarativeController:
     )
 
 
-def test_dry_run_checks_required_entities_and_parameters(make_context: ContextFactory) -> None:
-    controller = _webhook("http://127.0.0.1:9/unused")
+def test_dry_run_checks_required_entities_and_parameters(
+    endpoint: Endpoint, make_context: ContextFactory
+) -> None:
+    # A live endpoint: the dry-run also checks that the webhook is reachable (no request sent).
+    controller = _webhook(endpoint.url)
     dry = controller.dry_run(make_context("where is my payslip?"))
     assert (dry.ok, dry.missing) == (False, ["email"])
     with_entity = make_context(
@@ -45,6 +48,7 @@ def test_dry_run_checks_required_entities_and_parameters(make_context: ContextFa
     assert controller.dry_run(with_entity).ok
     answered = make_context("where is my payslip?", parameters={"email": "li.wei@corp.com"})
     assert controller.dry_run(answered).ok
+    assert endpoint.requests == []
 
 
 def test_webhook_posts_the_context_as_json(

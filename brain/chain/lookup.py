@@ -1,0 +1,99 @@
+"""Look up before you create: a message naming an existing ticket is about that ticket.
+
+"please check CHG-12345" reads like a change request to the signals (the knowledge base maps
+the CHG- prefix to change management), but it asks about a ticket: it is a look-up of
+CHG-12345, done by the `ticket` controller, never a new change. This step rewrites a route to
+a controller that files new tickets into a route to `ticket` when the message names a ticket
+id (any known format: INC-/CHG-/REQ- style, 19-digit work orders, imported ids) and asks about
+it (status, progress, an action on it). The `ticket` controller then says plainly when the id
+is not found. A message that reports a problem and names its earlier ticket ("VPN down again,
+INC0013021 is still not solved") keeps its route; the filing controller then updates that
+ticket instead of opening a second one (`controllers.requests.file_request`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from brain.routing import RoutePlan, composition_of
+from controllers.builtin.ticket import detect_action
+from controllers.ids import find_ticket_ids, normalize_ticket_id
+
+#: The controller that works on existing tickets (a contract name, see GUIDE.md).
+TICKET_CONTROLLER = "ticket"
+
+
+#: Words that ask about a ticket rather than report a problem ("please check CHG-12345").
+_ABOUT_TICKET = re.compile(
+    r"\b(?:check|status|progress|update on|any (?:news|update)|look ?up|follow(?:ing)? up|"
+    r"what happened|where is|where are we)\b|"
+    r"进度|查一下|查查|查下|怎么样了|状态|跟进|到哪了|有结果了吗",
+    re.IGNORECASE,
+)
+
+
+def named_tickets(
+    text: str,
+    entities: Mapping[str, Sequence[str]],
+    exists: Callable[[str], bool] = lambda _: False,
+) -> list[str]:
+    """Ticket ids the message names: known formats (INC-/CHG-/REQ- style, 19-digit work
+    orders, "#123", "ticket 1234"), and any other id the ticket store holds (imported ones).
+    Asset tags (`LT-20977`) are not tickets."""
+    assets = {normalize_ticket_id(a) for a in entities.get("asset_tag", ())}
+    known = find_ticket_ids(text, other_prefixes=False)
+    others = [normalize_ticket_id(t) for t in entities.get("ticket_id", ())]
+    others.extend(find_ticket_ids(text))
+    found = known + [t for t in others if t not in known and exists(t)]
+    return list(dict.fromkeys(t for t in found if t and t not in assets))
+
+
+def asks_about_ticket(text: str) -> bool:
+    """Does the message ask about a ticket (status, progress, an action on it)?"""
+    return bool(_ABOUT_TICKET.search(text)) or detect_action(text) != "status"
+
+
+def prefer_existing(
+    plan: RoutePlan,
+    tickets: Sequence[str],
+    *,
+    asks: bool,
+    filers: Iterable[str],
+    registered: Sequence[str],
+    feeds: Mapping[str, Sequence[str]],
+) -> RoutePlan:
+    """`plan`, or a route to `ticket` when it would file a new ticket for a message that
+    names one (also when `ticket` is already composed with a filing controller). Other
+    controllers of a composition (an alarm diagnosis) keep their part."""
+    chosen = [n for n in (plan.controller, *plan.supporting) if n]
+    filing = [n for n in chosen if n in set(filers)]
+    if (
+        not tickets
+        or not asks
+        or not filing
+        or TICKET_CONTROLLER not in registered
+        or plan.outcome not in ("routed", "composed")
+    ):
+        return plan
+    # `ticket` may already be part of a composition ("INC-1 is still open and the VPN drops"):
+    # it stays, and the filing controllers leave it.
+    kept = [n for n in chosen if n not in filing and n != TICKET_CONTROLLER]
+    named = ", ".join(tickets[:3])
+    note = (
+        f"look-up: the message names {named}; it goes to {TICKET_CONTROLLER} "
+        f"(look up or update it) instead of filing a new {', '.join(filing)}"
+    )
+    composition = composition_of([TICKET_CONTROLLER, *kept], feeds)[0] if kept else None
+    return RoutePlan(
+        tier=plan.tier,
+        outcome="composed" if kept else "routed",
+        controller=TICKET_CONTROLLER,
+        confidence=plan.confidence,
+        supporting=kept,
+        composition=composition,
+        dry_runs=plan.dry_runs,
+        tier_path=[*plan.tier_path, note],
+        candidates=list(dict.fromkeys([TICKET_CONTROLLER, *plan.candidates])),
+        clarification=None,
+    )

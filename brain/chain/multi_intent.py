@@ -1,0 +1,79 @@
+"""Multi-intent messages: each independent request decided on its own, run in parallel.
+
+`brain.intent.split` proposes the pieces; here they are accepted only when every piece routes
+on its own (outcome routed or composed: a confident or dry-run-verified route) and no two go
+to the same controller. Then the message's decision is a parallel composition whose primary is
+the surest part and whose supporting controllers are the other parts'; each part keeps its own
+logged decision (`DecisionPart.decision_id`), so it gets its own Right / Route elsewhere.
+Anything less (a piece that would be asked about, two pieces for one controller) means the
+message is one request, decided whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from brain.routing import RoutePlan
+from core.records import DecisionPart, DryRunRecord, Role
+
+#: A piece must route, not be asked about or turned away, to count as a request of its own.
+ROUTED = ("routed", "composed")
+
+
+def independent(plans: Sequence[RoutePlan]) -> bool:
+    """Do the pieces' plans make separate requests (each routed, each to its own controller)?"""
+    if len(plans) < 2 or any(p.outcome not in ROUTED or p.controller is None for p in plans):
+        return False
+    names = [p.controller for p in plans]
+    return len(set(names)) == len(names)
+
+
+def primary_index(plans: Sequence[RoutePlan]) -> int:
+    """The surest part leads (seed 002: the top-scoring agent is primary); ties: the first."""
+    return max(range(len(plans)), key=lambda i: (plans[i].confidence, -i))
+
+
+def parts_of(
+    pieces: Sequence[str], plans: Sequence[RoutePlan], decision_ids: Sequence[str]
+) -> list[DecisionPart]:
+    """The parts as the message's decision records them, in the order written."""
+    lead = primary_index(plans)
+    parts = []
+    for i, (piece, plan, decision_id) in enumerate(zip(pieces, plans, decision_ids, strict=True)):
+        role: Role = "primary" if i == lead else "supporting"
+        parts.append(
+            DecisionPart(
+                decision_id=decision_id,
+                text=piece,
+                controller=plan.controller,
+                confidence=round(plan.confidence, 4),
+                tier=plan.tier,
+                outcome=plan.outcome,
+                role=role,
+            )
+        )
+    return parts
+
+
+def combined_plan(parts: Sequence[DecisionPart], plans: Sequence[RoutePlan]) -> RoutePlan:
+    """The whole message's plan: a parallel composition of the parts' controllers."""
+    lead = next(p for p in parts if p.role == "primary")
+    path = [f"multi-intent: {len(parts)} independent requests, decided one by one"]
+    path.extend(
+        f"part {i} ({part.role}): {part.text[:80]!r} -> {part.controller} "
+        f"at {part.confidence:.2f} ({part.tier}, decision {part.decision_id})"
+        for i, part in enumerate(parts, 1)
+    )
+    path.append("composed (parallel: each part runs on its own text)")
+    dry_runs: list[DryRunRecord] = [r for plan in plans for r in plan.dry_runs]
+    return RoutePlan(
+        tier="fast" if all(p.tier == "fast" for p in parts) else "verify",
+        outcome="composed",
+        controller=lead.controller,
+        confidence=min(p.confidence for p in parts),
+        supporting=[p.controller for p in parts if p is not lead and p.controller],
+        composition="parallel",
+        dry_runs=dry_runs,
+        tier_path=path,
+        candidates=[p.controller for p in parts if p.controller],
+    )

@@ -1,0 +1,51 @@
+"""Answer verification (issue 11, seed 002's AnswerVerifier): a knowledge answer is returned
+only when its passage addresses the question; otherwise the brain says it has no answer and
+offers a person. The check is recorded in the decision."""
+
+from __future__ import annotations
+
+from brain.engine import Brain
+from core.records import Decision, Message
+
+
+def _answered(brain: Brain, text: str, controller: str = "consultation") -> Decision:
+    first = brain.ask(Message(text, user="u1", channel="C1"))
+    if first.controller == controller and first.result is not None:
+        return first
+    return brain.route_to(first.decision_id, controller, "u1")
+
+
+def test_a_vague_stuck_gets_no_outlook_note(brain: Brain) -> None:
+    decision = _answered(brain, "it's stuck")
+    assert decision.result is not None
+    assert not decision.result.ok
+    assert "no answer" in decision.result.summary
+    assert "person" in decision.result.details
+    assert "Outbox" not in decision.result.summary + decision.result.details
+    checks = decision.result.data["verification"]
+    assert checks and not any(c["passed"] for c in checks)
+
+
+def test_another_error_code_gets_no_vpn_691_runbook(brain: Brain) -> None:
+    decision = _answered(brain, "how do I fix error 0x80070005?")
+    assert decision.result is not None
+    assert "691" not in decision.result.summary + decision.result.details
+    assert all(
+        "691" not in c["passage"] or not c["passed"] for c in decision.result.data["verification"]
+    )
+
+
+def test_the_matching_runbook_is_still_returned(brain: Brain) -> None:
+    decision = _answered(brain, "how do I fix VPN error 691?")
+    assert decision.result is not None and decision.result.ok
+    assert "691" in decision.result.summary + decision.result.details
+    assert any(c["passed"] for c in decision.result.data["verification"])
+    # Recorded in the decision as logged.
+    logged = brain.get_decision(decision.decision_id)
+    assert logged.result is not None and logged.result.data["verification"]
+
+
+def test_incident_guidance_is_only_from_a_passage_about_the_error(brain: Brain) -> None:
+    decision = _answered(brain, "VPN fails with error 0x80070005", controller="incident")
+    assert decision.result is not None and decision.result.ok  # the incident is still filed
+    assert "691" not in decision.result.details

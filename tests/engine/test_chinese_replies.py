@@ -1,0 +1,36 @@
+"""Chinese parity in what the asker reads (issue 11): controller labels, the headline and the
+clarification question in the asker's language."""
+
+from __future__ import annotations
+
+from brain.conversation import Conversation
+from brain.engine import Brain
+from core.records import Message
+
+
+def test_a_chinese_message_is_answered_with_chinese_labels(brain: Brain) -> None:
+    reply = Conversation(brain).handle(Message("我的VPN连不上了", "u1", "C1"))
+    assert reply.decision is not None and reply.decision.controller == "incident"
+    assert reply.headline == "已转给IT 支持处理。"
+    assert reply.controller_label == "IT 支持"
+    assert {c.label for c in reply.reroute_choices} >= {"权限与账号", "告警诊断"}
+    english = Conversation(brain).handle(Message("my VPN will not connect", "u1", "C2"))
+    assert english.controller_label == "IT support"
+
+
+def test_a_chinese_clarification_names_the_candidates_in_chinese(brain: Brain) -> None:
+    reply = Conversation(brain).handle(Message("帮忙看一下，卡住了", "u1", "C1"))
+    assert reply.kind == "clarify"
+    assert "我还不能确定" in reply.text
+    chinese_labels = {
+        "工单服务台",
+        "知识咨询",
+        "告警诊断",
+        "编程助手",
+        "权限与账号",
+        "IT 支持",
+        "变更与资产",
+    }
+    named = [c.label for c in reply.choices if not c.value.startswith("__")]
+    assert named and all(label in chinese_labels for label in named)
+    assert all(f"“{label}”" in reply.text for label in named)

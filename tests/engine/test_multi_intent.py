@@ -1,0 +1,102 @@
+"""Multi-intent messages (issue 11, seed 002): each independent request decided and run on its
+own, in parallel, with roles; one request is never split. Through `brain ask` and `brain chat`."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+
+import pytest
+
+from brain.intent.split import split_requests
+from cli import main
+from controllers.tickets import TicketStore
+from core.config import load_settings
+
+
+def _ask(capsys: pytest.CaptureFixture[str], text: str) -> dict:
+    assert main(["ask", text, "--json", "--user", "u1", "--channel", "C1"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("CPU alarm on db-01 and also I need Grafana access", {"alarm", "access"}),
+        ("reset my password and also my laptop screen is broken", {"access", "incident"}),
+        ("VPN 连不上，另外我需要开通 Grafana 权限", {"incident", "access"}),
+    ],
+)
+@pytest.mark.usefixtures("home")
+def test_each_request_is_decided_and_handled(
+    capsys: pytest.CaptureFixture[str], text: str, wanted: set[str]
+) -> None:
+    decision = _ask(capsys, text)
+    assert decision["outcome"] == "composed"
+    assert decision["composition"] == "parallel"
+    parts = decision["parts"]
+    assert {p["controller"] for p in parts} == wanted
+    assert [p["role"] for p in parts].count("primary") == 1
+    primary = next(p for p in parts if p["role"] == "primary")
+    assert decision["controller"] == primary["controller"]
+    assert set(decision["supporting"]) == wanted - {primary["controller"]}
+    # Each part ran on its own text, and each has a logged decision of its own.
+    ran = decision["result"]["parts"]
+    assert {p["controller"] for p in ran} == wanted
+    assert all(p["ok"] for p in ran), ran
+    for part in parts:
+        assert main(["why", part["decision_id"], "--json"]) == 0
+        logged = json.loads(capsys.readouterr().out)
+        assert logged["text"] == part["text"]
+        assert logged["controller"] == part["controller"]
+        assert logged["result"]["controller"] == part["controller"]
+    # The access part filed a request for its own text only, not the whole message.
+    access = [t for t in TicketStore.open(load_settings()).all() if t.kind == "access"]
+    assert [t.title for t in access] == [
+        next(p["text"] for p in parts if p["controller"] == "access")
+    ]
+
+
+@pytest.mark.usefixtures("home")
+def test_one_request_with_a_plain_and_is_not_split(capsys: pytest.CaptureFixture[str]) -> None:
+    decision = _ask(capsys, "error 500 and timeout on the payment API")
+    assert decision["parts"] == []
+    assert decision["controller"] == "alarm"
+    assert decision["supporting"] == []
+
+
+@pytest.mark.usefixtures("home")
+def test_two_sentences_about_one_problem_stay_one_request(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert len(split_requests("My laptop will not boot. I already restarted it twice.")) == 2
+    decision = _ask(capsys, "My laptop will not boot. I already restarted it twice.")
+    assert decision["parts"] == []
+    assert decision["controller"] == "incident"
+
+
+@pytest.mark.usefixtures("home")
+def test_chat_shows_each_part_and_corrects_one_of_them(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = ["CPU alarm on db-01 and also I need Grafana access"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    assert main(["chat", "--user", "UCHAT"]) == 0
+    out = capsys.readouterr().out
+    assert "2 requests" in out
+    ids = re.findall(r"decision (d-[0-9a-f]{12}): /right", out)
+    assert len(ids) == 2
+    # Correct the second part only, and confirm the first, each by its own id.
+    commands = [f"/wrong coding {ids[1]}", f"/right {ids[0]}"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in commands)))
+    assert main(["chat", "--user", "UCHAT"]) == 0
+    out = capsys.readouterr().out
+    assert "Rerouted to" in out
+    assert main(["why", ids[1], "--json"]) == 0
+    corrected = json.loads(capsys.readouterr().out)
+    assert [(f["kind"], f["controller"]) for f in corrected["feedback"]] == [("correct", "coding")]
+    assert main(["why", ids[0], "--json"]) == 0
+    confirmed = json.loads(capsys.readouterr().out)
+    assert [f["kind"] for f in confirmed["feedback"]] == ["confirm"]

@@ -201,15 +201,29 @@ class BrainParts:
                 log.warning("could not open the brain's %s: %s", name, exc)
 
     def opened(self) -> dict[str, bool]:
-        """Which of the parts `warm` opens are open now (never opens one)."""
-        return {name: lazy.built for name, (lazy, _) in self._warm_parts().items()}
+        """Which of the parts `warm` opens are open now (never opens one); the embedder
+        counts once its model is loaded, not when its lazy wrapper exists."""
+        opened = {name: lazy.built for name, (lazy, _) in self._warm_parts().items()}
+        embedder = self._embedder.peek()
+        if embedder is not None:
+            opened["embedder"] = embedder.loaded
+        return opened
+
+    def _load_embedder(self) -> DenseEmbedder | None:
+        """The embedder with its model loaded and run once (the first run of an inference
+        session allocates), so the first decision does not pay for either."""
+        embedder = self.embedder
+        if embedder is not None:
+            embedder.load()
+            embedder.embed(["warm-up"])
+        return embedder
 
     def _warm_parts(self) -> dict[str, tuple[Lazy[Any], Callable[[], object]]]:
         """The parts `warm` opens, in order: name -> (its Lazy, how to open it)."""
         return {
             "controller registry": (self._registry, lambda: self.registry),
             "knowledge base": (self._knowledge, lambda: self.knowledge),
-            "embedder": (self._embedder, lambda: self.embedder),
+            "embedder": (self._embedder, self._load_embedder),
             "LLM client": (self._llm, lambda: self.llm),
             "intent recognizer": (self._recognizer, lambda: self.recognizer),
             "calibration": (self._calibration, lambda: self.calibration),

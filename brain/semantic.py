@@ -59,9 +59,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import logging
 import os
+import re
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -127,6 +129,26 @@ DEFAULT_NEGATIVES = Path(__file__).parent / "data" / "semantic_negatives.jsonl"
 def char_analyzer(text: str) -> list[str]:
     """Character 2-4-grams, normalised the same way as the knowledge base's sparse channel."""
     return char_ngrams(text, 2, 4)
+
+
+#: The word vectorizer's tokens (sklearn's `token_pattern`, kept to one-letter words).
+WORD_TOKEN_PATTERN = r"(?u)\b\w+\b"
+_WORD = re.compile(WORD_TOKEN_PATTERN)
+
+
+def word_grams(text: str) -> list[str]:
+    """Lower-cased words and word pairs: exactly what sklearn's word analyzer gives for the
+    scorer's settings (token_pattern above, ngram_range (1, 2), no stop words or accents)."""
+    tokens = _WORD.findall(text.lower())
+    return tokens + [" ".join(pair) for pair in itertools.pairwise(tokens)]
+
+
+@dataclass(frozen=True, slots=True)
+class _Linear:
+    """A fitted binary logistic model's coefficients, as the query path reads them."""
+
+    coef_: np.ndarray
+    intercept_: np.ndarray
 
 
 @dataclass(slots=True)
@@ -318,6 +340,7 @@ class _Ensemble:
         # Plain arrays for the query path (sklearn's per-call validation costs milliseconds).
         self.coef = np.asarray(self.logistic.coef_, dtype=np.float32)
         self.intercept = np.asarray(self.logistic.intercept_, dtype=np.float32)
+        self.labels = np.asarray(self.logistic.classes_)
         if self.coef.shape[0] == 1:  # binary: sklearn keeps one row for the second class
             self.coef = np.vstack([-self.coef / 2, self.coef / 2])
             self.intercept = np.array([-self.intercept[0] / 2, self.intercept[0] / 2])
@@ -331,20 +354,44 @@ class _Ensemble:
         logits = np.asarray(product.toarray() if sp.issparse(product) else product)
         logits = logits + self.intercept
         logistic = np.full((view.shape[0], self.classes), -30.0)
-        logistic[:, self.logistic.classes_] = _log_softmax(logits)
+        logistic[:, self.labels] = _log_softmax(logits)
         weight = weight[:, None]
         joint = weight * logistic + (1.0 - weight) * self.bayes.log_proba(tfidf)
         return np.exp(_log_softmax(joint))
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("logistic", None)  # the query path reads coef, intercept and labels only
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if "labels" not in state and "logistic" in state:  # saved before `labels` existed
+            self.labels = np.asarray(state["logistic"].classes_)
+
 
 class _FastTfidf:
     """A fitted sublinear, L2-normalised TfidfVectorizer's transform, without sklearn's
-    per-call input validation (which dominates the cost of one short query)."""
+    per-call input validation (which dominates the cost of one short query), and without
+    sklearn at all once fitted: the analyzer is named ("char" or "word", see `word_grams`), not
+    a closure, so a saved model loads without importing scikit-learn (and scipy.stats, which
+    it imports): about half of a warm `brain ask` process's import time."""
 
     def __init__(self, vectorizer: Any) -> None:
-        self.analyzer = vectorizer.build_analyzer()
-        self.vocabulary: dict[str, int] = vectorizer.vocabulary_
+        self.kind = "char" if vectorizer.analyzer is char_analyzer else "word"
+        if self.kind == "word" and (
+            vectorizer.token_pattern != WORD_TOKEN_PATTERN
+            or tuple(vectorizer.ngram_range) != (1, 2)
+            or not vectorizer.lowercase
+            or vectorizer.stop_words is not None
+            or vectorizer.strip_accents is not None
+        ):
+            raise ValueError("word_grams reproduces only the scorer's own word vectorizer")
+        self.vocabulary: dict[str, int] = dict(vectorizer.vocabulary_)
         self.idf = np.asarray(vectorizer.idf_, dtype=np.float32)
+
+    def analyzer(self, text: str) -> list[str]:
+        return char_analyzer(text) if self.kind == "char" else word_grams(text)
 
     def transform(self, texts: Sequence[str]) -> sp.csr_matrix:
         indptr = [0]
@@ -510,6 +557,8 @@ class SemanticScorer:
             try:
                 loaded = cls.load(candidate, embedder)
                 if loaded.names == [c.name for c in controllers]:
+                    if candidate == path and not loaded.lean:
+                        loaded.save(candidate)  # once: later processes load it without sklearn
                     return loaded
             except Exception as exc:  # a stale or broken cache is refitted, not fatal
                 log.warning("semantic cache %s unusable (%s); refitting", candidate, exc)
@@ -646,11 +695,15 @@ class SemanticScorer:
                 dense = self.embedder.embed_tuned(texts, self.tail)
             else:
                 dense = self.embedder.embed(texts)
+        fast = self._tfidf()
+        chars = fast[0].transform(texts)
+        words = fast[1].transform(texts)
+        return _Views(tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense)
+
+    def _tfidf(self) -> tuple[_FastTfidf, _FastTfidf]:
         if self._fast is None:
             self._fast = (_FastTfidf(self.char_vectorizer), _FastTfidf(self.word_vectorizer))
-        chars = self._fast[0].transform(texts)
-        words = self._fast[1].transform(texts)
-        return _Views(tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense)
+        return self._fast
 
     def analyse_many(self, texts: Sequence[str]) -> list[SemanticDetail]:
         """Scores and their parts for several texts (batched)."""
@@ -698,10 +751,21 @@ class SemanticScorer:
 
     # -- persistence ---------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
+        """What is saved: plain arrays and dicts, no scikit-learn object, so that loading a
+        model imports no scikit-learn."""
         state = dict(self.__dict__)
         state["embedder"] = None
-        state["_fast"] = None
+        state["_fast"] = self._tfidf()
+        state["char_vectorizer"] = state["word_vectorizer"] = None
+        oos = self.oos_model
+        if oos is not None and not isinstance(oos, _Linear):
+            state["oos_model"] = _Linear(np.asarray(oos.coef_), np.asarray(oos.intercept_))
         return state
+
+    @property
+    def lean(self) -> bool:
+        """Is this model free of scikit-learn objects (saved by this version)?"""
+        return self.char_vectorizer is None and not hasattr(self.ensemble, "logistic")
 
     def save(self, path: Path | str) -> Path:
         """joblib dump, atomically (temp file + rename); the embedder is not stored."""

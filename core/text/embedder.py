@@ -86,6 +86,11 @@ class DenseEmbedder:
         with self._lock:
             self._load_locked()
 
+    @property
+    def loaded(self) -> bool:
+        """Has the model been loaded (without loading it)?"""
+        return self._model is not None
+
     def _load_locked(self) -> Encoder:
         if self._model is None:
             model = self._loader()

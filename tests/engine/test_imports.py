@@ -68,6 +68,17 @@ def test_ask_embeds_through_onnx_and_imports_no_torch_or_anthropic(
     assert not {"torch", "transformers", "sentence_transformers", "anthropic"} & set(loaded)
 
 
+def test_a_warm_ask_loads_the_routing_model_without_scikit_learn(
+    decided: tuple[Path, str, list[str]],
+) -> None:
+    """The saved routing model is plain arrays: loading it imports no scikit-learn (nor the
+    scipy.stats it pulls in), the largest import of a warm `brain ask` before."""
+    home = decided[0]
+    out, loaded = _run(home, "ask", "my laptop will not boot", "--json", heavy=("sklearn",))
+    assert json.loads(out)["controller"] is not None
+    assert loaded == []
+
+
 @pytest.mark.parametrize(
     "command",
     [

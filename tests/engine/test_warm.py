@@ -15,5 +15,7 @@ def test_warm_opens_the_knowledge_base_and_the_model_before_any_decision(home: P
         brain.warm()
 
         assert brain.parts.knowledge_if_open() is not None
-        assert brain.parts.embedder_if_loaded() is not None
+        embedder = brain.parts.embedder_if_loaded()
+        assert embedder is not None and embedder.loaded  # the model itself, not its wrapper
         assert brain.parts.semantic_if_fitted() is not None
+        assert all(brain.parts.opened().values()), brain.parts.opened()

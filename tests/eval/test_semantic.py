@@ -185,3 +185,25 @@ def test_with_many_examples_the_encoder_is_tuned_and_cached(tmp_path: Path) -> N
     assert again.score("who approves my visa letter") == pytest.approx(
         tuned.score("who approves my visa letter"), abs=1e-5
     )
+
+
+def test_word_grams_are_sklearns_word_analyzer_for_the_scorers_settings() -> None:
+    """The saved model tokenises without scikit-learn; it must give the very same grams."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from brain.semantic import WORD_TOKEN_PATTERN, word_grams
+
+    sklearn_grams = TfidfVectorizer(
+        analyzer="word", ngram_range=(1, 2), token_pattern=WORD_TOKEN_PATTERN
+    ).build_analyzer()
+    texts = [
+        "VPN error 691 since THIS morning!!",
+        "what is 滚仓 and 钱没到 (fund_settlement)?",
+        "a",
+        "",
+        "  reset   my\tpassword, please -- jdoe@example.com ",
+        "Café déjà-vu: ÉCOLE naïve",
+        "ticket INC0013550 / LT-10877 / db-prod-02.internal",
+    ]
+    for text in texts:
+        assert sorted(word_grams(text)) == sorted(sklearn_grams(text)), text

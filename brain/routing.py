@@ -346,9 +346,12 @@ class Router:
         chinese: bool,
         vague: bool,
     ) -> RoutePlan:
-        """A clarification naming one candidate is no question: route it and ask after. A
-        vague message (nothing to go on) is asked about among more candidates instead."""
-        if vague and len(candidates) > 1:
+        """A clarification naming one candidate is no question: a lone candidate that reached
+        the verify threshold (its dry-run failed) is routed and the rest asked after; a weaker
+        one, or one of a message with nothing to go on, is asked about among more candidates."""
+        target = next((c for c in candidates if c.name == plan.candidates[0]), candidates[0])
+        weak = target.confidence < self.routing.verify_threshold
+        if (vague or weak) and len(candidates) > 1:
             offered = list(candidates[: max(CLARIFY_CANDIDATES, 2)])
             plan.candidates = [c.name for c in offered]
             plan.clarification = clarification_question(offered, chinese)
@@ -356,7 +359,6 @@ class Router:
                 f"clarify between {', '.join(plan.candidates)} (never a single candidate)"
             )
             return plan
-        target = next((c for c in candidates if c.name == plan.candidates[0]), candidates[0])
         return self._route_anyway(
             plan, target, candidates, dry_run, chinese, "the only plausible controller", check=True
         )

@@ -27,9 +27,7 @@ BRAIN_CHANNEL = "CBRAIN001"
 FORCE_CLARIFY = "[routing]\nfast_threshold = 1.0\nverify_threshold = 1.0\n"
 #: Texts whose decisions the tests rely on (checked as preconditions where it matters).
 ROUTED_TEXT = "my VPN keeps dropping, error 691"
-#: Two kinds of request (an incident and a password reset), so a forced clarification names
-#: several candidates: a clarification never offers a single one (issue 11).
-ENTITY_TEXT = "my VPN keeps dropping, error 691 on laptop LT-0042, and please reset my password"
+ENTITY_TEXT = "my VPN keeps dropping, error 691 on laptop LT-0042"
 ESCALATE_TEXT = "security incident: ransomware on my laptop"
 
 

@@ -215,7 +215,7 @@ class Router:
         out_of_scope: float | None = None,
         help_request: bool = False,
         urgent: UrgentRoute | None = None,
-        vague_handoff: bool = False,
+        unclear: bool = False,
     ) -> RoutePlan:
         """Decide among candidates (sorted best first, calibrated confidences).
 
@@ -224,7 +224,8 @@ class Router:
         dry-run lacks parameters, which are asked in the thread afterwards (`follow_up`); an
         escalated message is never answered with the boundary explanation. A clarification
         never offers a single candidate: one plausible controller is a route with a question
-        (for a vague message, or a bare request for a person, `vague_handoff`: more candidates).
+        (for a message with nothing to go on, or a bare request for a person, `unclear`: more
+        candidates instead).
 
         `out_of_scope`: set when the semantic model declares the message out of scope (its
         P(out of scope)); below the fast path that is an honest "outside what I can handle"
@@ -250,7 +251,7 @@ class Router:
         if urgent is not None:
             plan = self._urgent(plan, candidates, urgent, dry_run, chinese)
         if plan.outcome == "clarify" and len(plan.candidates) == 1:
-            unclear = vague or help_request or vague_handoff
+            unclear = unclear or vague or help_request
             plan = self._single_candidate(plan, candidates, dry_run, chinese, unclear)
         return plan
 
@@ -345,9 +346,12 @@ class Router:
         chinese: bool,
         vague: bool,
     ) -> RoutePlan:
-        """A clarification naming one candidate is no question: route it and ask after. A
-        vague message (nothing to go on) is asked about among more candidates instead."""
-        if vague and len(candidates) > 1:
+        """A clarification naming one candidate is no question: a lone candidate that reached
+        the verify threshold (its dry-run failed) is routed and the rest asked after; a weaker
+        one, or one of a message with nothing to go on, is asked about among more candidates."""
+        target = next((c for c in candidates if c.name == plan.candidates[0]), candidates[0])
+        weak = target.confidence < self.routing.verify_threshold
+        if (vague or weak) and len(candidates) > 1:
             offered = list(candidates[: max(CLARIFY_CANDIDATES, 2)])
             plan.candidates = [c.name for c in offered]
             plan.clarification = clarification_question(offered, chinese)
@@ -355,7 +359,6 @@ class Router:
                 f"clarify between {', '.join(plan.candidates)} (never a single candidate)"
             )
             return plan
-        target = next((c for c in candidates if c.name == plan.candidates[0]), candidates[0])
         return self._route_anyway(
             plan, target, candidates, dry_run, chinese, "the only plausible controller", check=True
         )

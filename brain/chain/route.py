@@ -91,7 +91,9 @@ def route(
         feeds=view.feeds,
         lesson=_lesson(evaluated.candidates, memories),
         urgent=urgent_route(escalated, frozenset(view.names)),
-        vague_handoff=escalated.escalate and escalated.urgency != "critical",
+        # Nothing to go on (no keyword, identifier or entity), or a bare request for a person:
+        # a lone candidate is asked about among others, not routed.
+        unclear=vague or (escalated.escalate and escalated.urgency != "critical"),
     )
     if escalated.consultation:
         plan = _as_consultation(plan, evaluated.candidates, view.names)

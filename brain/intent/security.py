@@ -106,14 +106,17 @@ class SecurityTaxonomy:
         classes = tuple(dict.fromkeys(name for name, _ in named))
         if _search(self.hypothetical, lowered):
             return SecurityFinding("question", classes, _search(self.hypothetical, lowered))
-        if event_hits:
+        framing = _search(self.question, lowered) or _search(self.benign, lowered)
+        if not framing and lowered.rstrip().endswith(("?", "？")):
+            framing = "?"
+        if event_hits and (reported or not framing):
             return SecurityFinding("event", classes, event_hits[0][1])
-        topic = (topic_hits or weak_hits)[0][1]
+        topic = (event_hits or topic_hits or weak_hits)[0][1]
         if reported:
             return SecurityFinding("event", classes, f"{topic} ... {reported}")
-        framing = _search(self.question, lowered) or _search(self.benign, lowered)
-        if framing or lowered.rstrip().endswith(("?", "？")):
-            return SecurityFinding("question", classes, framing or "?")
+        if framing:
+            # Asked about, with no report word: "where do I report a lost laptop?"
+            return SecurityFinding("question", classes, framing)
         if not topic_hits:
             return None
         # A bare mention ("phishing email in my inbox") is treated as a report.

@@ -46,7 +46,7 @@ def test_each_class_is_reported_in_english_and_chinese(text: str, kind: str) -> 
     [
         "what is our policy on phishing emails?",
         "what should I do if I clicked a phishing link?",
-        "how often do we rotate api keys?",
+        "where do I report a lost laptop, is there a form?",
         "万一笔记本丢了应该找谁？",
         "如何识别钓鱼邮件",
     ],
@@ -64,6 +64,8 @@ def test_questions_about_security_are_consultations(text: str) -> None:
         "memory leaked in the java service",
         "SLA breach on INC0012345, please chase",
         "the thing is broken, can someone check",
+        "can someone reset my password, I'm locked out",
+        "how often do we rotate api keys?",
     ],
 )
 def test_words_in_another_sense_are_not_security(text: str) -> None:

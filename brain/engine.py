@@ -22,6 +22,10 @@ from brain.chain.record import record
 from brain.chain.route import route
 from brain.chain.understand import STORED_TEXT_CAP, clean_text, new_decision_id, understand
 from brain.decision_log import DecisionLog
+from brain.dynamic.cases import CaseBook
+from brain.dynamic.evolution import Evolution
+from brain.dynamic.llm_stages import LLMStages
+from brain.dynamic.loop import DynamicSolver
 from brain.feedback import FeedbackService
 from brain.lookups import DecisionLookups
 from brain.memory import MemoryStore
@@ -73,6 +77,15 @@ class Brain:
         )
         self._runner = ControllerRunner(self.parts, self._pool)
         self._lookups = DecisionLookups(self.log)
+        # The dynamic tier (brain.dynamic): DCR, the fallback ladder and evolution.
+        self.cases = CaseBook(stores.cases, embed=self.parts.embed_if_loaded)
+        self.dynamic = DynamicSolver(
+            settings,
+            self.cases,
+            knowledge=lambda: self.parts.knowledge,
+            llm=lambda: LLMStages.of(self.parts.llm, self.parts.view),
+        )
+        self.evolution = Evolution(settings, self.cases, lambda: self.registry)
         self._feedback = FeedbackService(
             self.log,
             self.ring,
@@ -170,6 +183,7 @@ class Brain:
             view=parts.view,
             ring=self.ring,
             dry_run=self._runner.dry_run_for(controller_context, llm_calls),
+            dynamic=self.dynamic,
         )
         with self._lock:  # the record and what the memory ring learns are written together
             decision = record(
@@ -222,10 +236,16 @@ class Brain:
         user: str | None = None,
         source: str = "cli",
     ) -> Decision:
-        """The one feedback API (see brain.feedback.FeedbackService.record_feedback)."""
-        return self._feedback.record_feedback(
+        """The one feedback API (see brain.feedback.FeedbackService.record_feedback); a
+        confirmation may complete an unknown problem's cluster (`brain.dynamic.evolution`)."""
+        decision = self._feedback.record_feedback(
             decision_id, kind, controller=controller, user=user, source=source
         )
+        with self._lock:
+            evolved = self.evolution.after_feedback(decision, kind, user or decision.user)
+        if evolved is not None:
+            log.info("evolved controller %s from decision %s", evolved, decision_id)
+        return decision
 
     def get_decision(self, decision_id: str) -> Decision:
         """A logged decision; raises core.errors.UnknownDecision."""

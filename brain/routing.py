@@ -23,7 +23,8 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from core.config import RoutingConfig
-from core.records import DryRunRecord, Outcome, Tier
+from core.plans import DcrTrace, Plan
+from core.records import DryRunRecord, ExecutionResult, Outcome, Tier
 
 #: A candidate below this confidence is not worth offering in a clarification question.
 VIABLE_MIN = 0.2
@@ -83,6 +84,11 @@ class RoutePlan:
     tier_path: list[str] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
     clarification: str | None = None
+    #: The plan that runs (topology, I/O contract) and the DCR trace (`brain.dynamic`).
+    execution: Plan | None = None
+    dcr: DcrTrace | None = None
+    #: An answer found while deciding (the fallback ladder's capability hook).
+    answer: ExecutionResult | None = None
 
 
 def tier_of(confidence: float, routing: RoutingConfig) -> Tier:

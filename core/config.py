@@ -166,6 +166,38 @@ class StorageConfig(_Section):
     backend: Literal["tinydb", "memory"] = "tinydb"
 
 
+class DynamicConfig(_Section):
+    """The dynamic tier: Draft-Critique-Refine and the fallback ladder (brain/dynamic)."""
+
+    #: DCR rounds before the fallback ladder (seed 000: at most three).
+    max_rounds: int = Field(3, ge=1, le=3)
+    #: Let the LLM (when configured) draft and criticise; its plans are validated, and the
+    #: deterministic stages decide whenever it fails.
+    use_llm: bool = True
+    #: Two unknown messages at least this similar (MiniLM cosine; character n-grams without
+    #: the dense model) are "the same problem" (memory drafts, evolution clusters).
+    same_problem: float = Field(0.58, ge=0, le=1)
+    #: The generic capability hook of the ladder (e.g. a documentation search webhook): it is
+    #: POSTed the message and the expanded queries and may answer `{"found": true,
+    #: "summary": ...}`. Bounded by `[webhooks]` like any webhook.
+    hook_url: str | None = None
+    hook_timeout_s: float = Field(3.0, gt=0, le=30)
+    #: Who can help, named in an honest boundary explanation.
+    help_contact: str = "the IT service desk"
+
+
+class EvolutionConfig(_Section):
+    """Type A consolidation: repeated, confirmed unknown problems become controllers."""
+
+    enabled: bool = True
+    #: Confirmed resolutions of the same problem by the same plan before a controller is made.
+    repeats: int = Field(3, ge=2, le=20)
+    #: An evolved controller waits for `brain controllers approve NAME` before it routes.
+    require_approval: bool = False
+    #: Where the bot posts an Approve button for a new evolved controller (Slack channel id).
+    admin_channel: str | None = None
+
+
 class Settings(_Section):
     """All settings of one brain home."""
 
@@ -177,6 +209,8 @@ class Settings(_Section):
     slack: SlackConfig = Field(default_factory=SlackConfig)
     webhooks: WebhookConfig = Field(default_factory=WebhookConfig)
     storage: StorageConfig = Field(default_factory=StorageConfig)
+    dynamic: DynamicConfig = Field(default_factory=DynamicConfig)
+    evolution: EvolutionConfig = Field(default_factory=EvolutionConfig)
 
     def path(self, *parts: str) -> Path:
         """A path under the brain home."""
@@ -208,6 +242,8 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_REESCALATE_AFTER": ("slack", "reescalate_after_s"),
     "BRAIN_WEBHOOK_HOSTS": ("webhooks", "allowed_hosts"),
     "BRAIN_WEBHOOK_HEADER_ENV": ("webhooks", "header_env"),
+    "BRAIN_CAPABILITY_HOOK": ("dynamic", "hook_url"),
+    "BRAIN_EVOLUTION_APPROVAL": ("evolution", "require_approval"),
 }
 #: Keys whose environment value is a comma-separated list.
 _LIST_KEYS = ("brain_channels", "allowed_hosts", "header_env")

@@ -58,6 +58,8 @@ class LLMReply:
     data: Any = None
     purpose: str = ""
     latency_ms: float = 0.0
+    #: Token counts the API reported (input, output, cache read / write), when it answered.
+    usage: dict[str, int] | None = None
 
 
 def extract_json_object(text: str) -> dict[str, Any] | None:
@@ -134,6 +136,7 @@ class LLMClient:
         validate: Callable[[Any], Any] | None = None,
         purpose: str = "",
         max_tokens: int | None = None,
+        cache_system: bool = False,
     ) -> LLMReply:
         """Ask for one JSON object and validate it.
 
@@ -156,10 +159,20 @@ class LLMClient:
             data = parsed if checked is True else checked
         if data is None or data is False:
             log.info("llm %s: reply was not valid JSON for the task", purpose or "call")
-            return LLMReply(False, "invalid", reply.text, None, purpose, reply.latency_ms)
-        return LLMReply(True, "ok", reply.text, data, purpose, reply.latency_ms)
+            return LLMReply(
+                False, "invalid", reply.text, None, purpose, reply.latency_ms, reply.usage
+            )
+        return LLMReply(True, "ok", reply.text, data, purpose, reply.latency_ms, reply.usage)
 
-    def _call(self, *, system: str, user: str, purpose: str, max_tokens: int | None) -> LLMReply:
+    def _call(
+        self,
+        *,
+        system: str,
+        user: str,
+        purpose: str,
+        max_tokens: int | None,
+        cache_system: bool = False,
+    ) -> LLMReply:
         import anthropic
 
         with self._lock:
@@ -168,6 +181,11 @@ class LLMClient:
         started = time.perf_counter()
         deadline = started + self.timeout_s
         content = self._redact(user)
+        system_param: Any = system
+        if cache_system:
+            system_param = [
+                {"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}
+            ]
         status = "timeout"
         for attempt in range(MAX_ATTEMPTS):
             remaining = deadline - time.perf_counter()
@@ -178,7 +196,7 @@ class LLMClient:
                 response = self._client.messages.create(
                     model=self.model,
                     max_tokens=max_tokens or self.max_tokens,
-                    system=system,
+                    system=system_param,
                     messages=[{"role": "user", "content": content}],
                     timeout=remaining,
                 )
@@ -197,10 +215,24 @@ class LLMClient:
                     getattr(block, "text", "") for block in response.content if block.type == "text"
                 )
                 elapsed = (time.perf_counter() - started) * 1000
-                return LLMReply(True, "ok", text, None, purpose, elapsed)
+                return LLMReply(True, "ok", text, None, purpose, elapsed, _usage(response))
         elapsed = (time.perf_counter() - started) * 1000
         log.warning("llm %s failed: %s after %.0f ms", purpose or "call", status, elapsed)
         return LLMReply(False, status, "", None, purpose, elapsed)
+
+
+def _usage(response: Any) -> dict[str, int]:
+    """The token counts of a response (absent fields count 0)."""
+    usage = getattr(response, "usage", None)
+    return {
+        name: int(getattr(usage, name, 0) or 0)
+        for name in (
+            "input_tokens",
+            "output_tokens",
+            "cache_read_input_tokens",
+            "cache_creation_input_tokens",
+        )
+    }
 
 
 def _retry_wait(exc: Exception) -> float | None:

@@ -11,6 +11,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from core.plans import DcrTrace, Plan
+
 Tier = Literal["fast", "verify", "dynamic"]
 Role = Literal["primary", "supporting"]
 FeedbackKind = Literal["confirm", "reject", "correct"]
@@ -268,6 +270,10 @@ class Decision:
     latency_ms: float = 0.0
     created_at: str = ""
     feedback: list[FeedbackRecord] = field(default_factory=list)
+    #: What runs: controllers, topology and I/O contract (composed and dynamic decisions).
+    plan: Plan | None = None
+    #: The Draft-Critique-Refine rounds and fallback ladder (dynamic decisions).
+    dcr: DcrTrace | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole record (the decision JSON contract), a copy."""
@@ -282,6 +288,8 @@ class Decision:
         values["result"] = None if self.result is None else self.result.to_dict()
         values["feedback"] = [item.to_dict() for item in self.feedback]
         values["signals"] = {name: scores.to_dict() for name, scores in self.signals.items()}
+        values["plan"] = None if self.plan is None else self.plan.to_dict()
+        values["dcr"] = None if self.dcr is None else self.dcr.to_dict()
         return values
 
     @classmethod
@@ -301,4 +309,7 @@ class Decision:
         values["signals"] = {
             name: SignalScores.from_dict(row) for name, row in data.get("signals", {}).items()
         }
+        plan, dcr = data.get("plan"), data.get("dcr")
+        values["plan"] = None if plan is None else Plan.from_dict(plan)
+        values["dcr"] = None if dcr is None else DcrTrace.from_dict(dcr)
         return cls(**values)

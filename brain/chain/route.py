@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from brain.dynamic.attend import attend
 from brain.routing import Candidate, MemoryLesson, RoutePlan, Router, is_chinese
 from brain.signals.keyword import NO_CONTEXT_GROUPS
 from brain.signals.memory import memory_matches
@@ -21,6 +22,7 @@ from core.records import DryRunRecord, IntentResult
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
     from brain.chain.understand import Understanding
+    from brain.dynamic.loop import DynamicSolver
     from brain.memory import MemoryMatch
     from brain.memory_ring import MemoryRing
     from brain.parts import RegistryView
@@ -50,8 +52,9 @@ def route(
     view: RegistryView,
     ring: MemoryRing,
     dry_run: Callable[[str], DryRunRecord],
+    dynamic: DynamicSolver | None = None,
 ) -> Routing:
-    """Apply the tiers to the evaluated candidates."""
+    """Apply the tiers to the evaluated candidates (and the dynamic tier, `brain.dynamic`)."""
     table = evaluated.table
     verdict = verdict_of(table.reading("semantic"))
     memories = memory_matches(table.reading("memory"))
@@ -72,6 +75,8 @@ def route(
         feeds=view.feeds,
         lesson=_lesson(evaluated.candidates, memories),
     )
+    if dynamic is not None:
+        plan = attend(plan, understood, evaluated, solver=dynamic, view=view, dry_run=dry_run)
     notes = list(understood.notes)
     for influences in memories.values():
         notes.extend(m.describe() for m in influences)

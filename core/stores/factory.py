@@ -22,6 +22,7 @@ from core.stores.kinds import (
 from core.stores.protocols import (
     AlertStore,
     Backend,
+    CaseStore,
     DecisionAndFeedbackStore,
     EventLedgerStore,
     LessonStore,
@@ -66,6 +67,13 @@ class Stores:
         """The memory ring's routing lessons."""
         return self.backend.collection(
             "memory", key=field_key("memory_id"), table="memories", sharded=True
+        )
+
+    @cached_property
+    def cases(self) -> CaseStore:
+        """The dynamic tier's unknown cases and boundary signals (`brain.dynamic.cases`)."""
+        return self.backend.collection(
+            "dynamic_cases", key=field_key("case_id"), table="cases", sharded=True
         )
 
     @cached_property

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from knowledge.skill import KnowledgeSkill
 
 #: The full memory pass accepts cases this much less similar than a normal draft.
-MEMORY_PASS_SLACK = 0.08
+MEMORY_PASS_SLACK = 0.05
 #: KB hits per expanded query.
 DEEP_K = 8
 HOOK_NAME = "capability_hook"

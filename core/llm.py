@@ -143,10 +143,17 @@ class LLMClient:
         ``validate`` receives the parsed object and returns the cleaned data (True keeps the
         object as is); returning None/False or raising ValueError/TypeError/KeyError rejects it,
         and so does a reply holding no JSON object: status "invalid", ``ok`` False.
+        ``cache_system``: mark the (fixed) system prompt for prompt caching.
         """
         if JSON_ONLY not in system:
             system = f"{system}\n{JSON_ONLY}"
-        reply = self._call(system=system, user=user, purpose=purpose, max_tokens=max_tokens)
+        reply = self._call(
+            system=system,
+            user=user,
+            purpose=purpose,
+            max_tokens=max_tokens,
+            cache_system=cache_system,
+        )
         if not reply.ok:
             return reply
         parsed = extract_json_object(reply.text)

@@ -74,7 +74,7 @@ def test_the_capability_hook_answers_what_it_knows_and_nothing_else(
     room = _ask(capsys, ROOM)
     assert room["controller"] is None and room["outcome"] == "fallback"
     assert room["dcr"]["result"] == "hook"
-    assert room["result"]["summary"].startswith("Facilities: room booked")
+    assert room["result"]["summary"].startswith("Facilities: room request handled")
     assert room["plan"]["topology"] == "hook"
     # The hook was given the message and the ladder's expanded queries.
     assert [r["text"] for r in hook.requests] == [TABLE, ROOM]

@@ -40,8 +40,9 @@ class FakeHook:
 
     def _answer(self, body: dict[str, Any]) -> dict[str, Any]:
         text = str(body.get("text", "")).lower()
-        if any(topic in text for topic in self.topics):
-            return {"found": True, "summary": "Facilities: room booked, confirmation sent."}
+        topic = next((t for t in self.topics if t in text), None)
+        if topic is not None:
+            return {"found": True, "summary": f"Facilities: {topic} request handled."}
         return {"found": False}
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:

@@ -270,7 +270,11 @@ def repeat_run(home: str) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clinc", type=Path, default=REPO.parent / "shared/data/clinc150")
+    shared = next(
+        (p / "shared" for p in (REPO.parent, REPO.parent.parent) if (p / "shared").is_dir()),
+        REPO.parent / "shared",
+    )
+    parser.add_argument("--clinc", type=Path, default=shared / "data/clinc150")
     parser.add_argument("--devset", type=Path, default=REPO / "benchmarks/data/devset.jsonl")
     parser.add_argument(
         "--tickets", type=Path, default=REPO / "benchmarks/data/devset_tickets.jsonl"

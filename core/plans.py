@@ -171,6 +171,8 @@ class DcrTrace:
     case_id: str | None = None
     cluster: str | None = None
     evolution_signal: bool = False
+    #: Time the dynamic tier itself took (the rounds, the ladder, the case record).
+    latency_ms: float = 0.0
 
     def summaries(self) -> list[str]:
         return [r.describe() for r in self.rounds]
@@ -190,4 +192,5 @@ class DcrTrace:
             case_id=data.get("case_id"),
             cluster=data.get("cluster"),
             evolution_signal=bool(data.get("evolution_signal", False)),
+            latency_ms=float(data.get("latency_ms", 0.0)),
         )

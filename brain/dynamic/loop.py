@@ -10,6 +10,7 @@ boundary stands, with next steps. Every round is kept in the decision (`Decision
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -75,6 +76,7 @@ class DynamicSolver:
         chinese: bool,
     ) -> RoutePlan:
         """A better plan than the router's clarification or boundary, when one survives."""
+        started = time.perf_counter()
         config = self.settings.dynamic
         knowledge = self._knowledge()
         situation = Situation(
@@ -149,6 +151,7 @@ class DynamicSolver:
             vector=vector,
         )
         trace.case_id = case["case_id"]
+        trace.latency_ms = round((time.perf_counter() - started) * 1000, 2)
         return result
 
     def _hook_probe(

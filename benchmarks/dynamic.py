@@ -190,12 +190,25 @@ def run_rows(brain: Brain, rows: Sequence[tuple[str, str]], tag: str) -> dict[st
     all_latency: list[float] = []
     confident = 0
     llm_calls = 0
+    routed: list[dict[str, Any]] = []
     for index, (kind, text) in enumerate(rows):
         started = time.perf_counter()
         decision = brain.decide(Message(text, user=f"{tag}{index}", channel=f"C{tag}{index}"))
         elapsed = (time.perf_counter() - started) * 1000
         all_latency.append(elapsed)
-        by_set.setdefault(kind, Counter())[ending(decision)] += 1
+        end = ending(decision)
+        by_set.setdefault(kind, Counter())[end] += 1
+        if end in ("wrong route", "dcr plan (routed)"):
+            routed.append(
+                {
+                    "set": kind,
+                    "text": text,
+                    "controller": decision.controller,
+                    "confidence": decision.confidence,
+                    "tier": decision.tier,
+                    "by": "dcr" if end == "dcr plan (routed)" else "router",
+                }
+            )
         if decision.controller is not None and decision.confidence >= 0.8:
             confident += 1
         if decision.dcr is not None:
@@ -211,6 +224,7 @@ def run_rows(brain: Brain, rows: Sequence[tuple[str, str]], tag: str) -> dict[st
         "dcr_own_ms": _percentiles(own),
         "all_latency_ms": _percentiles(all_latency),
         "dcr_llm_calls": llm_calls,
+        "routed_rows": routed,
     }
 
 

@@ -325,6 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "ANTHROPIC_API_KEY": "sk-bench-not-a-real-key",
                     "ANTHROPIC_BASE_URL": fake.url,
                     "BRAIN_LLM_TIMEOUT": "2",
+                    "BRAIN_DCR_LLM": "1",
                 }
                 with Brain(load_settings(llm_env)) as brain:
                     log(f"{args.llm_rows} unknown rows with the fake LLM")

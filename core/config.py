@@ -172,8 +172,9 @@ class DynamicConfig(_Section):
     #: DCR rounds before the fallback ladder (seed 000: at most three).
     max_rounds: int = Field(3, ge=1, le=3)
     #: Let the LLM (when configured) draft and criticise; its plans are validated, and the
-    #: deterministic stages decide whenever it fails.
-    use_llm: bool = True
+    #: deterministic stages decide whenever it fails. Off by default: each round may cost two
+    #: calls, on top of the intent vote's one (`BRAIN_DCR_LLM=1`).
+    use_llm: bool = False
     #: Two unknown messages at least this similar (MiniLM cosine; character n-grams without
     #: the dense model) are "the same problem" (memory drafts, evolution clusters).
     same_problem: float = Field(0.58, ge=0, le=1)
@@ -243,6 +244,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_WEBHOOK_HOSTS": ("webhooks", "allowed_hosts"),
     "BRAIN_WEBHOOK_HEADER_ENV": ("webhooks", "header_env"),
     "BRAIN_CAPABILITY_HOOK": ("dynamic", "hook_url"),
+    "BRAIN_DCR_LLM": ("dynamic", "use_llm"),
     "BRAIN_EVOLUTION_APPROVAL": ("evolution", "require_approval"),
 }
 #: Keys whose environment value is a comma-separated list.

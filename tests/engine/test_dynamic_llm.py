@@ -26,6 +26,7 @@ def fake_llm(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthro
         monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-a-real-key")
         monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
         monkeypatch.setenv("BRAIN_LLM_TIMEOUT", "0.5")
+        monkeypatch.setenv("BRAIN_DCR_LLM", "1")
         yield fake
 
 
@@ -139,3 +140,17 @@ def test_llm_tokens_and_cost_are_counted_and_the_fixed_prompt_is_cached(
     body = _dcr_requests(fake_llm)[0].body
     assert body["system"][0]["cache_control"] == {"type": "ephemeral"}
     assert TABLE not in json.dumps(body["system"])  # the message is never in the fixed part
+
+
+def test_without_dcr_llm_enabled_the_dynamic_tier_makes_no_llm_call(
+    fake_llm: FakeAnthropic, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BRAIN_DCR_LLM", "0")
+    fake_llm.responder = _for_dcr(
+        FakeReply.json({"steps": [{"controller": "access"}], "topology": "single"})
+    )
+
+    decision = _decide(TABLE)
+
+    assert decision.dcr is not None and decision.dcr.llm.calls == 0
+    assert _dcr_requests(fake_llm) == []

@@ -47,8 +47,7 @@ def explain_decision(decision: Decision) -> dict[str, Any]:
             if decision.dcr is not None
             else (decision.result.dcr_rounds if decision.result else [])
         ),
-        "plan": data.get("plan"),
-        "dcr": data.get("dcr"),
+        **{key: data[key] for key in ("plan", "dcr") if key in data},
     }
 
 

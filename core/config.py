@@ -169,6 +169,8 @@ class StorageConfig(_Section):
 class DynamicConfig(_Section):
     """The dynamic tier: Draft-Critique-Refine and the fallback ladder (brain/dynamic)."""
 
+    #: Off: the dynamic tier asks or admits the boundary as the router decided (no DCR).
+    enabled: bool = True
     #: DCR rounds before the fallback ladder (seed 000: at most three).
     max_rounds: int = Field(3, ge=1, le=3)
     #: Let the LLM (when configured) draft and criticise; its plans are validated, and the

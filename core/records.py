@@ -288,8 +288,11 @@ class Decision:
         values["result"] = None if self.result is None else self.result.to_dict()
         values["feedback"] = [item.to_dict() for item in self.feedback]
         values["signals"] = {name: scores.to_dict() for name, scores in self.signals.items()}
-        values["plan"] = None if self.plan is None else self.plan.to_dict()
-        values["dcr"] = None if self.dcr is None else self.dcr.to_dict()
+        # Only when set: a decision without them reads exactly as before the dynamic tier.
+        for name in ("plan", "dcr"):
+            part = values.pop(name)
+            if part is not None:
+                values[name] = part.to_dict()
         return values
 
     @classmethod

@@ -36,6 +36,8 @@ def attend(
         return replace(plan, execution=composition_plan(plan, view))
     if plan.tier != "dynamic" or plan.outcome not in ("clarify", "fallback"):
         return plan
+    if not solver.settings.dynamic.enabled:
+        return plan
     return solver.solve(
         plan,
         decision_id=understood.decision_id,

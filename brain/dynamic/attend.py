@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from brain.dynamic.draft import contract_for
 from brain.routing import RoutePlan, composition_of, is_chinese
+from brain.signals.semantic import verdict_of
 from core.plans import Plan, PlanStep
 from core.records import DryRunRecord
 
@@ -54,6 +55,7 @@ def attend(
         feeds=view.feeds,
         dry_run=dry_run,
         chinese=is_chinese(understood.text),
+        declared_out_of_scope=verdict_of(evaluated.table.reading("semantic")).declared,
     )
 
 

@@ -69,6 +69,12 @@ def boundary(item: Draft, situation: Situation, hook: HookProbe | None = None) -
     for name in plan.controllers:
         clues = situation.clues(name)
         strong = any(c.startswith("identifier") for c in clues)
+        if situation.declared_out_of_scope and not strong:
+            return CritiqueCheck(
+                "boundary",
+                False,
+                f"{name}'s clues do not outweigh the semantic model's out-of-scope verdict",
+            )
         if len(clues) < needed and not strong:
             have = ", ".join(clues) or "no clue"
             return CritiqueCheck(

@@ -74,6 +74,7 @@ class DynamicSolver:
         feeds: Mapping[str, Sequence[str]],
         dry_run: Callable[[str], DryRunRecord],
         chinese: bool,
+        declared_out_of_scope: bool = False,
     ) -> RoutePlan:
         """A better plan than the router's clarification or boundary, when one survives."""
         started = time.perf_counter()
@@ -92,6 +93,7 @@ class DynamicSolver:
             feeds=feeds,
             dry_run=_known_dry_runs(plan.dry_runs, dry_run),
             chinese=chinese,
+            declared_out_of_scope=declared_out_of_scope,
             similar=self.cases.similar(text, vector, minimum=config.same_problem),
             kb_hits=_kb_hits(knowledge, text, intent, entities),
         )

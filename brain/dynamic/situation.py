@@ -41,6 +41,8 @@ class Situation:
     feeds: Mapping[str, Sequence[str]]
     dry_run: Callable[[str], DryRunRecord]
     chinese: bool
+    #: The semantic model declared the message out of scope: clues alone do not override it.
+    declared_out_of_scope: bool = False
     #: Confirmed or failed cases at least `same_problem` similar (most similar first).
     similar: list[SimilarCase] = field(default_factory=list)
     #: KB hits for message + intent + entities.

@@ -103,3 +103,17 @@ def test_two_equally_backed_plans_tie_and_both_are_ruled_out() -> None:
 
 def test_no_clue_means_no_draft() -> None:
     assert draft(_situation({}), Constraints()) == []
+
+
+def test_clues_do_not_outweigh_an_out_of_scope_verdict_but_an_identifier_does() -> None:
+    signals = {"incident": {"keyword": 0.8, "knowledge": 0.7}}
+    situation = _situation({"alarm": signals["incident"]})
+    situation.declared_out_of_scope = True
+    drafts = draft(situation, Constraints())
+    boundary = next(c for c in critique(drafts[0], [], situation) if c.name == "boundary")
+    assert not boundary.ok and "out-of-scope verdict" in boundary.reason
+
+    anchored = _situation({"ticket": {"keyword": 0.6}}, ids={"2025060300011279027": "ticket"})
+    anchored.declared_out_of_scope = True
+    drafts = draft(anchored, Constraints())
+    assert all(c.ok for c in critique(drafts[0], [], anchored))

@@ -42,6 +42,8 @@ ACTION_CONFIRM = "brain_confirm"
 ACTION_REROUTE = "brain_reroute"
 ACTION_CLARIFY_PREFIX = "brain_clarify_"
 ACTION_ACK = "brain_oncall_ack"
+#: An honest boundary's "Escalate to a person" (the dynamic tier's next step).
+ACTION_HANDOFF = "brain_handoff"
 #: block_id prefixes carrying the decision id of the actions inside.
 BLOCK_DECISION = "brain_decision:"
 BLOCK_CLARIFY = "brain_clarify:"
@@ -139,6 +141,13 @@ def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
     elements: list[Any] = []
     if reply.confirmable:
         elements.append(_button("Right", ACTION_CONFIRM, decision.decision_id, style="primary"))
+    elif reply.kind == "fallback" and decision.result is not None and decision.result.ok:
+        # The fallback ladder found an answer: confirming it is what evolution counts.
+        elements.append(
+            _button("This solved it", ACTION_CONFIRM, decision.decision_id, style="primary")
+        )
+    if reply.kind == "fallback" and decision.dcr is not None and decision.dcr.next_steps:
+        elements.append(_button("Escalate to a person", ACTION_HANDOFF, decision.decision_id))
     if reply.reroute_choices:
         elements.append(_select("Route elsewhere", ACTION_REROUTE, reply.reroute_choices))
     if elements:

@@ -90,8 +90,10 @@ async def escalate(
     channel: str,
     thread_ts: str,
     asker: str,
+    lead: str = "This looks urgent",
 ) -> None:
-    """Page on-call for an escalated decision and tell the asker what happened."""
+    """Page on-call for an escalated decision and tell the asker what happened (`lead`: why,
+    in the asker's words)."""
     decision = reply.decision
     assert decision is not None
     alert = await services.escalations.escalate(
@@ -106,9 +108,9 @@ async def escalate(
     )
     if alert is None:
         note = (
-            "This looks urgent, but no on-call channel is configured, so nobody was paged. "
+            f"{lead}, but no on-call channel is configured, so nobody was paged. "
             "Please contact on-call directly (admins: set BRAIN_ONCALL_CHANNEL)."
         )
     else:
-        note = f"This looks urgent: I escalated it to on-call in <#{alert.oncall_channel}>."
+        note = f"{lead}: I escalated it to on-call in <#{alert.oncall_channel}>."
     await client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=note)

@@ -31,6 +31,10 @@ from brain.chain.understand import (
     understand,
 )
 from brain.decision_log import DecisionLog
+from brain.dynamic.cases import CaseBook
+from brain.dynamic.evolution import Evolution
+from brain.dynamic.llm_stages import LLMStages
+from brain.dynamic.loop import DynamicSolver
 from brain.feedback import FeedbackService
 from brain.intent.split import split_requests
 from brain.lookups import DecisionLookups
@@ -83,6 +87,15 @@ class Brain:
         )
         self._runner = ControllerRunner(self.parts, self._pool)
         self._lookups = DecisionLookups(self.log)
+        # The dynamic tier (brain.dynamic): DCR, the fallback ladder and evolution.
+        self.cases = CaseBook(stores.cases, embed=self.parts.embed_if_loaded)
+        self.dynamic = DynamicSolver(
+            settings,
+            self.cases,
+            knowledge=lambda: self.parts.knowledge,
+            llm=lambda: LLMStages.of(self.parts.llm, self.parts.view),
+        )
+        self.evolution = Evolution(settings, self.cases, lambda: self.registry)
         self._feedback = FeedbackService(
             self.log,
             self.ring,
@@ -196,6 +209,7 @@ class Brain:
             ring=self.ring,
             dry_run=self._runner.dry_run_for(controller_context, llm_calls),
             tickets=parts.services.tickets,
+            dynamic=self.dynamic,
         )
         return understood, evaluated, routed
 
@@ -304,10 +318,16 @@ class Brain:
         user: str | None = None,
         source: str = "cli",
     ) -> Decision:
-        """The one feedback API (see brain.feedback.FeedbackService.record_feedback)."""
-        return self._feedback.record_feedback(
+        """The one feedback API (see brain.feedback.FeedbackService.record_feedback); a
+        confirmation may complete an unknown problem's cluster (`brain.dynamic.evolution`)."""
+        decision = self._feedback.record_feedback(
             decision_id, kind, controller=controller, user=user, source=source
         )
+        with self._lock:
+            evolved = self.evolution.after_feedback(decision, kind, user or decision.user)
+        if evolved is not None:
+            log.info("evolved controller %s from decision %s", evolved, decision_id)
+        return decision
 
     def get_decision(self, decision_id: str) -> Decision:
         """A logged decision; raises core.errors.UnknownDecision."""

@@ -44,7 +44,12 @@ def explain_decision(decision: Decision) -> dict[str, Any]:
         "llm_calls": decision.llm_calls,
         "latency_ms": decision.latency_ms,
         "result": decision.result.to_dict() if decision.result else None,
-        "dcr_rounds": decision.result.dcr_rounds if decision.result else [],
+        "dcr_rounds": (
+            decision.dcr.summaries()
+            if decision.dcr is not None
+            else (decision.result.dcr_rounds if decision.result else [])
+        ),
+        **{key: data[key] for key in ("plan", "dcr") if key in data},
     }
 
 
@@ -59,6 +64,41 @@ def signal_names(signals: Mapping[str, Mapping[str, float]]) -> list[str]:
 
 def _fmt(value: Any) -> str:
     return f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+def _dynamic_lines(data: dict[str, Any]) -> list[str]:
+    """The plan (topology, I/O contract) and the Draft-Critique-Refine trace."""
+    lines: list[str] = []
+    plan = data.get("plan")
+    if plan:
+        steps = ", ".join(f"{s['controller']} ({s['role']})" for s in plan.get("steps", []))
+        lines.append(f"Plan: {plan.get('topology')} from {plan.get('source')}: {steps or 'hook'}")
+        for binding in plan.get("contract") or []:
+            lines.append(
+                f"  contract: {binding['source']}.{binding['output']} -> "
+                f"{binding['target']}.{binding['input']}"
+            )
+    for number, round_ in enumerate(data.get("dcr_rounds") or [], start=1):
+        lines.append(f"DCR round {number}: {round_}")
+    dcr = data.get("dcr") or {}
+    for rung in dcr.get("ladder") or []:
+        lines.append(f"Fallback ladder: {rung}")
+    if dcr:
+        usage = dcr.get("llm") or {}
+        lines.append(
+            f"Dynamic result: {dcr.get('result')}"
+            + (f"; next steps: {'; '.join(dcr['next_steps'])}" if dcr.get("next_steps") else "")
+            + (
+                f"; LLM {usage.get('calls', 0)} calls, {usage.get('input_tokens', 0)}+"
+                f"{usage.get('output_tokens', 0)} tokens, ${usage.get('cost_usd', 0.0):.5f}"
+                if usage.get("calls")
+                else ""
+            )
+        )
+    result = data.get("result") or {}
+    for part in result.get("parts") or []:
+        lines.append(f"Part {part['controller']} ({part['role']}): {part.get('summary', '')[:200]}")
+    return lines
 
 
 def render_text(data: dict[str, Any]) -> str:
@@ -108,8 +148,7 @@ def render_text(data: dict[str, Any]) -> str:
         verdict = "passed" if run.get("ok") else "failed"
         missing = f"; missing {', '.join(run['missing'])}" if run.get("missing") else ""
         lines.append(f"Dry-run {run.get('controller')}: {verdict} {run.get('reason', '')}{missing}")
-    for number, round_ in enumerate(data.get("dcr_rounds") or [], start=1):
-        lines.append(f"DCR round {number}: {round_}")
+    lines.extend(_dynamic_lines(data))
     if data.get("memory_influences"):
         lines.append("Memory:")
         lines.extend(f"  - {note}" for note in data["memory_influences"])

@@ -23,6 +23,7 @@ __all__ = [
     "Reply",
     "ReplyKind",
     "decision_reply",
+    "dynamic_lines",
     "headline",
     "label_of",
     "other_controllers",
@@ -131,6 +132,19 @@ def result_lines(result: ExecutionResult | None, follow_up: str | None = None) -
     return [*lines, follow_up] if follow_up else lines
 
 
+def dynamic_lines(decision: Decision) -> list[str]:
+    """One line on the plan a dynamic decision ran (DCR rounds, topology, roles)."""
+    if decision.dcr is None or decision.plan is None:
+        return []
+    rounds = len(decision.dcr.rounds)
+    plan = decision.plan
+    roles = ", ".join(f"{s.controller} ({s.role})" for s in plan.steps) or "capability hook"
+    return [
+        f"Unknown request: planned by Draft-Critique-Refine in {rounds} round(s), "
+        f"{plan.topology} plan from {plan.source}: {roles}."
+    ]
+
+
 def headline(decision: Decision, labels: Mapping[str, str]) -> str:
     """One line: who takes the message."""
     name = label_of(labels, decision.controller)
@@ -217,12 +231,13 @@ def render_decision(
         question = decision.clarification or "I am not sure who should take this. Is it…"
         return decision_reply("clarify", question, decision, labels, choices=choices)
     if decision.controller is None:
-        text = "I could not find a controller for this message."
+        text = decision.clarification or "I could not find a controller for this message."
         if decision.result and decision.result.summary:
-            text = decision.result.summary
+            text = "\n".join([decision.result.summary, *dynamic_lines(decision)])
         return decision_reply("fallback", text, decision, labels)
     if decision.parts:
         return _parts_reply(decision, labels)
+    lines = [*lines, *dynamic_lines(decision)]
     head = headline(decision, labels)
     return decision_reply(
         "answer",

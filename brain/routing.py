@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from core.config import RoutingConfig
-from core.records import DryRunRecord, Outcome, Tier
+from core.plans import DcrTrace, Plan
+from core.records import DryRunRecord, ExecutionResult, Outcome, Tier
 
 if TYPE_CHECKING:
     from brain.escalation import UrgentRoute
@@ -89,6 +90,11 @@ class RoutePlan:
     clarification: str | None = None
     #: A question asked in the thread after routing (missing parameters, "is this right?").
     follow_up: str | None = None
+    #: The plan that runs (topology, I/O contract) and the DCR trace (`brain.dynamic`).
+    execution: Plan | None = None
+    dcr: DcrTrace | None = None
+    #: An answer found while deciding (the fallback ladder's capability hook).
+    answer: ExecutionResult | None = None
 
 
 def tier_of(confidence: float, routing: RoutingConfig) -> Tier:

@@ -30,6 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.feedback",
     "cli.why",
     "cli.controllers",
+    "cli.evolution",
     "cli.tickets",
     "cli.kb",
     "cli.eval",

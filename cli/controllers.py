@@ -1,4 +1,6 @@
-"""`brain controllers [--json]`: list the registered controllers and where they come from."""
+"""`brain controllers [--json]`: list the registered controllers and where they come from;
+`brain controllers approve NAME` lets a pending evolved controller route, `brain controllers
+retire NAME` removes an evolved one (`brain.dynamic.evolution`)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,15 @@ def register(subparsers: Any) -> None:
         description="List built-in, entry-point and YAML controllers (BRAIN_HOME/controllers).",
     )
     parser.add_argument("--json", action="store_true", help="print a JSON list")
+    parser.add_argument(
+        "action",
+        nargs="?",
+        choices=("list", "approve", "retire"),
+        default="list",
+        help="approve or retire an evolved controller (default: list)",
+    )
+    parser.add_argument("name", nargs="?", help="the evolved controller to approve or retire")
+    parser.add_argument("--user", default="admin", help="who approves (recorded)")
     parser.set_defaults(handler="cli.controllers:run")
 
 
@@ -38,10 +49,14 @@ def run(args: argparse.Namespace) -> int:
     from controllers.registry import ControllerRegistry
     from core.config import load_settings
 
-    registry = ControllerRegistry.load(load_settings())
+    if args.action != "list":
+        return _evolved_action(args)
+    settings = load_settings()
+    registry = ControllerRegistry.load(settings)
     for warning in registry.warnings:
         print(f"brain: warning: {warning}", file=sys.stderr)
     rows = [describe(controller) for controller in registry.all()]
+    rows.extend(_pending(settings))
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
@@ -51,4 +66,56 @@ def run(args: argparse.Namespace) -> int:
         print(f"    {row['description']}")
         print(f"    keywords: {row['keywords']}  examples: {row['examples']}  requires: {required}")
     print(f"{len(rows)} controllers (registry version {registry.version})")
+    return 0
+
+
+def _pending(settings: Any) -> list[dict[str, Any]]:
+    """Evolved controllers waiting for approval (listed, not routable)."""
+    from controllers.evolved import load_evolved
+
+    return [
+        {
+            "name": spec.name,
+            "label": spec.label or spec.name,
+            "origin": "evolved",
+            "status": "pending approval",
+            "description": spec.description,
+            "keywords": len(spec.keywords),
+            "examples": len(spec.examples),
+            "required_entities": list(spec.required_entities),
+            "handler": spec.handler,
+        }
+        for spec in load_evolved(settings.home).pending
+    ]
+
+
+def _evolved_action(args: argparse.Namespace) -> int:
+    from brain.dynamic.cases import CaseBook
+    from brain.dynamic.evolution import Evolution
+    from cli import exit_codes
+    from controllers.registry import ControllerRegistry
+    from core.config import load_settings
+    from core.errors import UnknownController
+    from core.stores import open_stores
+
+    if not args.name:
+        print(f"brain: controllers {args.action} needs a NAME", file=sys.stderr)
+        return exit_codes.USAGE
+    settings = load_settings()
+    stores = open_stores(settings)
+    try:
+        evolution = Evolution(
+            settings, CaseBook(stores.cases), lambda: ControllerRegistry.load(settings)
+        )
+        if args.action == "approve":
+            evolution.approve(args.name, by=args.user)
+            print(f"approved evolved controller {args.name}: it routes from now on")
+        else:
+            evolution.retire(args.name)
+            print(f"retired evolved controller {args.name}")
+    except UnknownController as exc:
+        print(f"brain: {exc}", file=sys.stderr)
+        return exit_codes.USAGE
+    finally:
+        stores.close()
     return 0

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from controllers.base import Controller
 from controllers.declarative import validate_name
+from controllers.evolved import load_evolved
 from controllers.yaml_loader import load_yaml_controllers
 
 if TYPE_CHECKING:
@@ -65,6 +66,10 @@ class ControllerRegistry:
             registry.warnings.extend(loaded.warnings)
             for declarative in loaded.controllers:
                 registry._add_or_warn(declarative)
+            evolved = load_evolved(settings.home)
+            registry.warnings.extend(evolved.warnings)
+            for controller in evolved.active:
+                registry._add_or_warn(controller)
         return registry
 
     # -- reading ---------------------------------------------------------------------------
@@ -128,6 +133,14 @@ class ControllerRegistry:
                 )
             self._controllers[controller.name] = controller
             self._version = None
+
+    def remove(self, name: str) -> bool:
+        """Unregister a controller (a retired evolved one); False when it was not there."""
+        with self._lock:
+            if self._controllers.pop(name, None) is None:
+                return False
+            self._version = None
+            return True
 
     def _add_or_warn(self, controller: Controller) -> None:
         try:

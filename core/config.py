@@ -209,6 +209,41 @@ class StorageConfig(_Section):
         return self
 
 
+class DynamicConfig(_Section):
+    """The dynamic tier: Draft-Critique-Refine and the fallback ladder (brain/dynamic)."""
+
+    #: Off: the dynamic tier asks or admits the boundary as the router decided (no DCR).
+    enabled: bool = True
+    #: DCR rounds before the fallback ladder (seed 000: at most three).
+    max_rounds: int = Field(3, ge=1, le=3)
+    #: Let the LLM (when configured) draft and criticise; its plans are validated, and the
+    #: deterministic stages decide whenever it fails. Off by default: each round may cost two
+    #: calls, on top of the intent vote's one (`BRAIN_DCR_LLM=1`).
+    use_llm: bool = False
+    #: Two unknown messages at least this similar (MiniLM cosine; character n-grams without
+    #: the dense model) are "the same problem" (memory drafts, evolution clusters).
+    same_problem: float = Field(0.58, ge=0, le=1)
+    #: The generic capability hook of the ladder (e.g. a documentation search webhook): it is
+    #: POSTed the message and the expanded queries and may answer `{"found": true,
+    #: "summary": ...}`. Bounded by `[webhooks]` like any webhook.
+    hook_url: str | None = None
+    hook_timeout_s: float = Field(3.0, gt=0, le=30)
+    #: Who can help, named in an honest boundary explanation.
+    help_contact: str = "the IT service desk"
+
+
+class EvolutionConfig(_Section):
+    """Type A consolidation: repeated, confirmed unknown problems become controllers."""
+
+    enabled: bool = True
+    #: Confirmed resolutions of the same problem by the same plan before a controller is made.
+    repeats: int = Field(3, ge=2, le=20)
+    #: An evolved controller waits for `brain controllers approve NAME` before it routes.
+    require_approval: bool = False
+    #: Where the bot posts an Approve button for a new evolved controller (Slack channel id).
+    admin_channel: str | None = None
+
+
 class Settings(_Section):
     """All settings of one brain home."""
 
@@ -221,6 +256,8 @@ class Settings(_Section):
     webhooks: WebhookConfig = Field(default_factory=WebhookConfig)
     storage: StorageConfig = Field(default_factory=StorageConfig)
     access: AccessConfig = Field(default_factory=AccessConfig)
+    dynamic: DynamicConfig = Field(default_factory=DynamicConfig)
+    evolution: EvolutionConfig = Field(default_factory=EvolutionConfig)
 
     def path(self, *parts: str) -> Path:
         """A path under the brain home."""
@@ -258,6 +295,9 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_VISIBLE_TO": ("access", "visible_to"),
     "BRAIN_ONCALL_USERS": ("access", "oncall_users"),
     "BRAIN_ACK_POLICY": ("access", "acknowledge"),
+    "BRAIN_CAPABILITY_HOOK": ("dynamic", "hook_url"),
+    "BRAIN_DCR_LLM": ("dynamic", "use_llm"),
+    "BRAIN_EVOLUTION_APPROVAL": ("evolution", "require_approval"),
 }
 #: Keys whose environment value is a comma-separated list.
 _LIST_KEYS = ("brain_channels", "allowed_hosts", "header_env", "visible_to", "oncall_users")

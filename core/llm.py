@@ -63,6 +63,8 @@ class LLMReply:
     data: Any = None
     purpose: str = ""
     latency_ms: float = 0.0
+    #: Token counts the API reported (input, output, cache read / write), when it answered.
+    usage: dict[str, int] | None = None
 
 
 def extract_json_object(text: str) -> dict[str, Any] | None:
@@ -146,16 +148,24 @@ class LLMClient:
         validate: Callable[[Any], Any] | None = None,
         purpose: str = "",
         max_tokens: int | None = None,
+        cache_system: bool = False,
     ) -> LLMReply:
         """Ask for one JSON object and validate it.
 
         ``validate`` receives the parsed object and returns the cleaned data (True keeps the
         object as is); returning None/False or raising ValueError/TypeError/KeyError rejects it,
         and so does a reply holding no JSON object: status "invalid", ``ok`` False.
+        ``cache_system``: mark the (fixed) system prompt for prompt caching.
         """
         if JSON_ONLY not in system:
             system = f"{system}\n{JSON_ONLY}"
-        reply = self._call(system=system, user=user, purpose=purpose, max_tokens=max_tokens)
+        reply = self._call(
+            system=system,
+            user=user,
+            purpose=purpose,
+            max_tokens=max_tokens,
+            cache_system=cache_system,
+        )
         if not reply.ok:
             return reply
         parsed = extract_json_object(reply.text)
@@ -168,10 +178,20 @@ class LLMClient:
             data = parsed if checked is True else checked
         if data is None or data is False:
             log.info("llm %s: reply was not valid JSON for the task", purpose or "call")
-            return LLMReply(False, "invalid", reply.text, None, purpose, reply.latency_ms)
-        return LLMReply(True, "ok", reply.text, data, purpose, reply.latency_ms)
+            return LLMReply(
+                False, "invalid", reply.text, None, purpose, reply.latency_ms, reply.usage
+            )
+        return LLMReply(True, "ok", reply.text, data, purpose, reply.latency_ms, reply.usage)
 
-    def _call(self, *, system: str, user: str, purpose: str, max_tokens: int | None) -> LLMReply:
+    def _call(
+        self,
+        *,
+        system: str,
+        user: str,
+        purpose: str,
+        max_tokens: int | None,
+        cache_system: bool = False,
+    ) -> LLMReply:
         import anthropic
 
         with self._lock:
@@ -180,6 +200,11 @@ class LLMClient:
         started = time.perf_counter()
         deadline = started + self.timeout_s
         content = self._redact(user)
+        system_param: Any = system
+        if cache_system:
+            system_param = [
+                {"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}
+            ]
         status = "timeout"
         for attempt in range(MAX_ATTEMPTS):
             remaining = deadline - time.perf_counter()
@@ -191,7 +216,7 @@ class LLMClient:
                     response = self._client.messages.create(
                         model=self.model,
                         max_tokens=max_tokens or self.max_tokens,
-                        system=system,
+                        system=system_param,
                         messages=[{"role": "user", "content": content}],
                         timeout=remaining,
                     )
@@ -212,7 +237,7 @@ class LLMClient:
                 )
                 elapsed = (time.perf_counter() - started) * 1000
                 self._count_tokens(getattr(response, "usage", None))
-                return LLMReply(True, "ok", text, None, purpose, elapsed)
+                return LLMReply(True, "ok", text, None, purpose, elapsed, _usage(response))
         with self._lock:
             self._failures += 1
         elapsed = (time.perf_counter() - started) * 1000
@@ -234,6 +259,20 @@ class LLMStats:
     failures: int
     #: "input" / "output" -> tokens.
     tokens: dict[str, int]
+
+
+def _usage(response: Any) -> dict[str, int]:
+    """The token counts of a response (absent fields count 0)."""
+    usage = getattr(response, "usage", None)
+    return {
+        name: int(getattr(usage, name, 0) or 0)
+        for name in (
+            "input_tokens",
+            "output_tokens",
+            "cache_read_input_tokens",
+            "cache_creation_input_tokens",
+        )
+    }
 
 
 def _retry_wait(exc: Exception) -> float | None:

@@ -11,6 +11,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from core.plans import DcrTrace, Plan
+
 Tier = Literal["fast", "verify", "dynamic"]
 Role = Literal["primary", "supporting"]
 FeedbackKind = Literal["confirm", "reject", "correct"]
@@ -328,6 +330,10 @@ class Decision:
     follow_up: str | None = None
     #: A multi-intent message's parts, in the order written (empty for one request).
     parts: list[DecisionPart] = field(default_factory=list)
+    #: What runs: controllers, topology and I/O contract (composed and dynamic decisions).
+    plan: Plan | None = None
+    #: The Draft-Critique-Refine rounds and fallback ladder (dynamic decisions).
+    dcr: DcrTrace | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole record (the decision JSON contract), a copy."""
@@ -344,6 +350,11 @@ class Decision:
         values["escalation"] = None if self.escalation is None else self.escalation.to_dict()
         values["signals"] = {name: scores.to_dict() for name, scores in self.signals.items()}
         values["parts"] = [part.to_dict() for part in self.parts]
+        # Only when set: a decision without them reads exactly as before the dynamic tier.
+        for name in ("plan", "dcr"):
+            part = values.pop(name)
+            if part is not None:
+                values[name] = part.to_dict()
         return values
 
     @classmethod
@@ -366,4 +377,7 @@ class Decision:
         values["signals"] = {
             name: SignalScores.from_dict(row) for name, row in data.get("signals", {}).items()
         }
+        plan, dcr = data.get("plan"), data.get("dcr")
+        values["plan"] = None if plan is None else Plan.from_dict(plan)
+        values["dcr"] = None if dcr is None else DcrTrace.from_dict(dcr)
         return cls(**values)

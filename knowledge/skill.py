@@ -44,6 +44,10 @@ FUZZY_DEFINE_MIN = 0.45
 RETRIEVAL_CACHE = 256
 
 _LATIN_TERM = re.compile(r"^[\w .\-/]+$", re.ASCII)
+#: The other language's name in a definition: "(英文 rollover)", "(Chinese: 滚仓)".
+_OTHER_LANGUAGE = re.compile(
+    r"(?:英文|Chinese:)\s*([A-Za-z][A-Za-z \-]{1,30}|[\u3400-\u9fff]{1,10})"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +143,21 @@ class KnowledgeSkill:
         if hits and self._hit(wanted, hits[0]).score >= FUZZY_DEFINE_MIN:
             return _definition(hits[0].payload)
         return None
+
+    def expand(self, text: str) -> list[str]:
+        """Synonyms of the glossary terms `text` names: each term, its aliases and the other
+        language's name from its definition ("滚仓" -> rollover; disbursement -> 放款), for
+        the deep retrieval of the fallback ladder."""
+        self._refresh()
+        related: dict[str, None] = {}
+        for entry in self._mentioned(text):
+            for name in [str(entry.get("term", "")), *(entry.get("aliases") or [])]:
+                related[str(name)] = None
+            definition = str(entry.get("definition", ""))
+            for other in _OTHER_LANGUAGE.findall(definition)[:2]:
+                related[other.strip()] = None
+        wanted = normalize(text)
+        return [name for name in related if name and normalize(name) not in wanted]
 
     def _mentioned(self, text: str) -> list[dict[str, Any]]:
         """Glossary entries whose term or an alias occurs in `text`, longest name first."""

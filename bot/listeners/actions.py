@@ -25,6 +25,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.blocks import (
     ACTION_CLARIFY_PREFIX,
     ACTION_CONFIRM,
+    ACTION_HANDOFF,
     ACTION_REROUTE,
     BLOCK_CLARIFY,
     BLOCK_DECISION,
@@ -34,7 +35,7 @@ from bot.blocks import (
     fallback_text,
     resolved_blocks,
 )
-from bot.replies import post_reply
+from bot.replies import escalate, post_reply
 from bot.services import BotServices
 from brain.reply import Reply
 from core.errors import UnknownDecision
@@ -87,6 +88,14 @@ def register(app: AsyncApp, services: BotServices) -> None:
         decision_id = click.decision_id(BLOCK_DECISION, BLOCK_REROUTE)
         if decision_id and click.value and _first_click(services, click):
             services.work.spawn(_reroute(services, client, click, decision_id))
+
+    @app.action(ACTION_HANDOFF)
+    async def on_handoff(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+        await ack()
+        click = Click(body)
+        decision_id = click.value or click.decision_id(BLOCK_DECISION)
+        if decision_id and _first_click(services, click):
+            services.work.spawn(_handoff(services, client, click, decision_id))
 
     @app.action(re.compile(f"^{ACTION_CLARIFY_PREFIX}"))
     async def on_clarify(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
@@ -161,6 +170,28 @@ async def _confirm(
 
     if await _checked(services, client, click, decision_id, confirm) is not None:
         await _resolve(client, click, f"✅ confirmed by <@{click.user}>")
+
+
+async def _handoff(
+    services: BotServices, client: AsyncWebClient, click: Click, decision_id: str
+) -> None:
+    """The asker chose a person over the brain's honest boundary: page on-call with it."""
+    conversation = services.conversation
+
+    def shown() -> Reply:
+        return conversation.render(conversation.brain.get_decision(decision_id))
+
+    reply = await services.trip(shown)
+    await _resolve(client, click, f"🙋 handed to a person by <@{click.user}>")
+    await escalate(
+        services,
+        client,
+        reply,
+        channel=click.channel,
+        thread_ts=click.thread_ts,
+        asker=click.user,
+        lead="You asked for a person",
+    )
 
 
 async def _reroute(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from brain.routing import composition_of
 from core.llm_calls import LLMCallCount, count_llm_calls
+from core.plans import Plan
 from core.records import (
     Decision,
     DryRunRecord,
@@ -82,6 +83,10 @@ class ControllerRunner:
     def run_decision(self, decision: Decision) -> ExecutionResult:
         """Run a routed or composed decision's controllers, in the order composition asks."""
         assert decision.controller is not None
+        replay = replayed_plan(self._parts.registry.get(decision.controller))
+        if replay is not None:  # an evolved controller replays the plan it learned
+            pipeline = replay.topology == "pipeline"
+            return self.run(decision, replay.controllers, pipeline=pipeline, primary=replay.primary)
         names = [decision.controller, *decision.supporting]
         pipeline = decision.composition == "pipeline"
         order = composition_of(names, self._parts.view.feeds)[1] if pipeline else names
@@ -115,9 +120,17 @@ class ControllerRunner:
         result.escalate = any(p.escalate for p in merged)
         return result
 
-    def run(self, decision: Decision, order: Sequence[str], *, pipeline: bool) -> ExecutionResult:
+    def run(
+        self,
+        decision: Decision,
+        order: Sequence[str],
+        *,
+        pipeline: bool,
+        primary: str | None = None,
+    ) -> ExecutionResult:
         """Run `order`'s controllers on the decision's message; one result, with parts when
-        there are several."""
+        there are several (`primary`: the one whose role is primary, default the decision's)."""
+        primary = primary or decision.controller
         message = Message(decision.text, decision.user, decision.channel, decision.thread)
         parts: list[ExecutionPart] = []
         upstream: ExecutionPart | None = None
@@ -128,7 +141,7 @@ class ControllerRunner:
             )
             # Controllers read the upstream part as a plain dict (the controller protocol).
             context.upstream = None if up is None else up.to_dict()
-            role: Role = "primary" if name == decision.controller else "supporting"
+            role: Role = "primary" if name == primary else "supporting"
             try:
                 result = self._parts.registry.get(name).handle(context)
             except Exception as exc:
@@ -158,10 +171,21 @@ class ControllerRunner:
                 upstream = part
         else:
             parts = list(self._pool.map(lambda n: run(n, None), order))
-        primary = next((p for p in parts if p.controller == decision.controller), parts[0])
-        result = ExecutionResult(**primary.to_dict())
+        first = next((p for p in parts if p.controller == primary), parts[0])
+        result = ExecutionResult(**first.to_dict())
         if len(parts) > 1:
             result.parts = parts
             result.summary = "\n\n".join(f"[{p.controller} - {p.role}] {p.summary}" for p in parts)
         result.escalate = any(p.escalate for p in parts)
+        if decision.dcr is not None:
+            result.dcr_rounds = decision.dcr.summaries()
         return result
+
+
+def replayed_plan(controller: object) -> Plan | None:
+    """The plan of existing controllers an evolved controller replays, if it has one."""
+    data = getattr(controller, "replays", None)
+    if not data:
+        return None
+    plan = Plan.from_dict(dict(data))
+    return plan if plan.steps and plan.topology != "hook" else None

@@ -77,7 +77,12 @@ def record(
         latency_ms=round((time.perf_counter() - understood.started) * 1000, 2),
         created_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
         parts=list(parts),
+        plan=plan.execution,
+        dcr=plan.dcr,
+        result=plan.answer,
     )
+    if plan.dcr is not None and decision.result is not None:
+        decision.result.dcr_rounds = plan.dcr.summaries()
     log.append(decision)
     return decision
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from brain.chain.lookup import asks_about_ticket, named_tickets, prefer_existing
+from brain.dynamic.attend import attend
 from brain.escalation import SECURITY_CATEGORY, SECURITY_INTENT, decide_escalation, urgent_route
 from brain.intent.taxonomy import intent_group
 from brain.routing import Candidate, MemoryLesson, RoutePlan, Router, is_chinese
@@ -25,6 +26,7 @@ from core.records import DryRunRecord, EscalationRecord, IntentResult
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
     from brain.chain.understand import Understanding
+    from brain.dynamic.loop import DynamicSolver
     from brain.memory import MemoryMatch
     from brain.memory_ring import MemoryRing
     from brain.parts import RegistryView
@@ -61,8 +63,9 @@ def route(
     ring: MemoryRing,
     dry_run: Callable[[str], DryRunRecord],
     tickets: TicketStore | None = None,
+    dynamic: DynamicSolver | None = None,
 ) -> Routing:
-    """Apply the tiers to the evaluated candidates."""
+    """Apply the tiers to the evaluated candidates (and the dynamic tier, `brain.dynamic`)."""
     table = evaluated.table
     verdict = verdict_of(table.reading("semantic"))
     memories = memory_matches(table.reading("memory"))
@@ -105,6 +108,8 @@ def route(
         registered=view.names,
         feeds=view.feeds,
     )
+    if dynamic is not None:
+        plan = attend(plan, understood, evaluated, solver=dynamic, view=view, dry_run=dry_run)
     notes = list(understood.notes)
     if evaluated.capped:
         notes.append(

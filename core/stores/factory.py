@@ -24,6 +24,7 @@ from core.stores.protocols import (
     AlertStore,
     ArtifactStore,
     Backend,
+    CaseStore,
     Coordinator,
     DecisionAndFeedbackStore,
     EventLedgerStore,
@@ -79,6 +80,13 @@ class Stores:
         """The memory ring's routing lessons."""
         return self.backend.collection(
             "memory", key=field_key("memory_id"), table="memories", sharded=True
+        )
+
+    @cached_property
+    def cases(self) -> CaseStore:
+        """The dynamic tier's unknown cases and boundary signals (`brain.dynamic.cases`)."""
+        return self.backend.collection(
+            "dynamic_cases", key=field_key("case_id"), table="cases", sharded=True
         )
 
     @cached_property

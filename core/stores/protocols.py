@@ -119,6 +119,25 @@ class LessonStore(Protocol):
     def count(self) -> int: ...
 
 
+class CaseStore(Protocol):
+    """Unknown problems the dynamic tier saw, as documents keyed by "case_id": the message,
+    its vector, the plan that answered it (or the boundary it hit), who confirmed or rejected
+    it. Draft-Critique-Refine drafts from and criticises against them; evolution clusters
+    them into new controllers; `brain evolution report` lists the boundaries."""
+
+    def get(self, case_id: str) -> Document | None: ...
+
+    def all(self) -> list[Document]: ...
+
+    def insert(self, document: Mapping[str, Any]) -> bool: ...
+
+    def modify(self, case_id: str, change: Callable[[Document], None]) -> Document | None: ...
+
+    def remove(self, keys: Iterable[str]) -> None: ...
+
+    def count(self) -> int: ...
+
+
 class TicketRecords(Protocol):
     """Tickets as documents keyed by "id", plus the sequence local ids are numbered from."""
 

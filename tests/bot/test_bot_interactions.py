@@ -418,3 +418,37 @@ async def test_slack_feedback_survives_restart_and_shows_in_brain_why(
     answer = (await second.fake.wait_for("response_url"))[0].params
     text = html.unescape("\n".join(b["text"]["text"] for b in answer["blocks"]))
     assert "correct -> access by UASKER01 via slack-reroute" in text
+
+
+async def test_an_honest_boundary_offers_a_person_and_the_click_pages_oncall(
+    harness: Harness,
+) -> None:
+    event, reply = await _ask(harness, "book a table for four tonight")
+    assert "outside what I can handle" in reply.params["text"]
+    assert "Next steps" in reply.params["text"]
+    actions = _block(reply, "brain_decision:")
+    button = next(e for e in actions["elements"] if e.get("action_id") == "brain_handoff")
+    decision_id = button["value"]
+    decision = harness.brain.get_decision(decision_id)
+    assert decision.controller is None and not decision.escalate  # nobody paged yet
+
+    click = p.block_action(
+        user="UASKER01",
+        channel=event["channel"],
+        message=_as_message(reply, _posted_ts(harness, reply)),
+        action_id="brain_handoff",
+        block_id=actions["block_id"],
+        value=decision_id,
+    )
+    assert (await harness.click(click))[0] == 200
+    alerts = await harness.fake.wait_for(
+        "chat.postMessage", 1, where=lambda c: c.params["channel"] == ONCALL_CHANNEL
+    )
+    await harness.idle()
+    assert "book a table for four tonight" in str(alerts[0].params["blocks"])
+    told = [
+        c.params["text"]
+        for c in harness.fake.of("chat.postMessage")
+        if c.params.get("thread_ts") == event["ts"]
+    ]
+    assert any("You asked for a person: I escalated it" in text for text in told)

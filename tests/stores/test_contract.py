@@ -183,6 +183,29 @@ def test_lessons_are_replaced_by_id_and_removed(stores: Stores) -> None:
     assert stores.lessons.count() == 3
 
 
+# -- dynamic cases -----------------------------------------------------------------------------
+
+
+def test_cases_insert_once_change_atomically_and_are_removed(stores: Stores) -> None:
+    assert stores.cases.insert({"case_id": "c1", "text": "book a room", "confirmed_by": []})
+    assert not stores.cases.insert({"case_id": "c1", "text": "other"})
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(
+            pool.map(
+                lambda i: stores.cases.modify(
+                    "c1", lambda doc: doc["confirmed_by"].append(f"u{i}")
+                ),
+                range(12),
+            )
+        )
+    case = stores.cases.get("c1")
+    assert case is not None and case["text"] == "book a room"
+    assert sorted(case["confirmed_by"]) == sorted(f"u{i}" for i in range(12))
+    assert stores.cases.modify("missing", lambda doc: None) is None
+    stores.cases.remove(["c1", "unknown"])
+    assert stores.cases.count() == 0 and stores.cases.all() == []
+
+
 # -- Slack state -------------------------------------------------------------------------------
 
 

@@ -1,0 +1,151 @@
+"""The case book: unknown problems the dynamic tier saw, and what became of them.
+
+One case per dynamic decision (keyed by its decision id): the message and its vector, the plan
+that answered it (or the boundary it hit) and who confirmed or rejected it afterwards. It is
+the dynamic tier's own memory of "similar unknown cases" (seed 000 section 5): the draft starts
+from a plan confirmed on a similar case, the counter-example check looks for a similar case the
+same plan failed, evolution clusters confirmed cases, and boundaries become evolution signals.
+Stored behind `core.stores.protocols.CaseStore`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from core.plans import Plan
+from core.stores.protocols import CaseStore
+from core.text.sparse import char_ngrams
+
+#: Without the dense model, character n-gram cosine stands in; it runs lower than MiniLM's.
+SPARSE_SCALE = 0.85
+#: Cases kept for similarity look-ups (the newest); older ones only count in reports.
+MAX_SCANNED = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class SimilarCase:
+    """A stored case and how similar its message is to the one at hand."""
+
+    case: dict[str, Any]
+    similarity: float
+
+    @property
+    def plan(self) -> Plan | None:
+        data = self.case.get("plan")
+        return None if data is None else Plan.from_dict(data)
+
+    @property
+    def confirmed(self) -> bool:
+        return bool(self.case.get("confirmed_by"))
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.case.get("rejected_by"))
+
+
+def ngram_cosine(a: str, b: str) -> float:
+    """Cosine of character 2..4-gram counts (language-agnostic)."""
+    ca, cb = Counter(char_ngrams(a)), Counter(char_ngrams(b))
+    if not ca or not cb:
+        return 0.0
+    dot = sum(v * cb.get(k, 0) for k, v in ca.items())
+    norm = math.sqrt(sum(v * v for v in ca.values())) * math.sqrt(sum(v * v for v in cb.values()))
+    return dot / norm if norm else 0.0
+
+
+class CaseBook:
+    """Reads and writes cases; `embed` gives a text's vector (None without the dense model)."""
+
+    def __init__(
+        self, store: CaseStore, embed: Callable[[str], np.ndarray | None] | None = None
+    ) -> None:
+        self.store = store
+        self.embed = embed
+
+    def record(
+        self,
+        *,
+        decision_id: str,
+        text: str,
+        user: str,
+        result: str,
+        plan: Plan | None,
+        vector: np.ndarray | None,
+    ) -> dict[str, Any]:
+        """Keep one dynamic decision's case (a retry of the same decision keeps the first)."""
+        case: dict[str, Any] = {
+            "case_id": decision_id,
+            "decision_id": decision_id,
+            "text": text[:500],
+            "user": user,
+            "result": result,
+            "plan": None if plan is None else plan.to_dict(),
+            "signature": None if plan is None else plan.signature,
+            "vector": None if vector is None else [round(float(x), 5) for x in vector],
+            "confirmed_by": [],
+            "rejected_by": [],
+            "evolved": None,
+            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        self.store.insert(case)
+        return case
+
+    def feedback(self, case_id: str, *, user: str, confirmed: bool) -> dict[str, Any] | None:
+        """A person confirmed (or rejected/corrected) what the case's decision did."""
+        field, other = (
+            ("confirmed_by", "rejected_by") if confirmed else ("rejected_by", "confirmed_by")
+        )
+
+        def change(case: dict[str, Any]) -> None:
+            if user not in case[field]:
+                case[field].append(user)
+            if user in case[other]:
+                case[other].remove(user)
+
+        return self.store.modify(case_id, change)
+
+    def mark_evolved(self, case_ids: Sequence[str], name: str) -> None:
+        for case_id in case_ids:
+            self.store.modify(case_id, lambda case: case.__setitem__("evolved", name))
+
+    def cases(self) -> list[dict[str, Any]]:
+        rows = self.store.all()
+        rows.sort(key=lambda c: str(c.get("created_at", "")))
+        return rows[-MAX_SCANNED:]
+
+    def similar(
+        self,
+        text: str,
+        vector: np.ndarray | None,
+        *,
+        minimum: float,
+        exclude: str | None = None,
+        cases: Sequence[dict[str, Any]] | None = None,
+    ) -> list[SimilarCase]:
+        """Cases at least `minimum` similar to `text`, most similar first."""
+        found: list[SimilarCase] = []
+        for case in self.cases() if cases is None else cases:
+            if case.get("case_id") == exclude:
+                continue
+            score = self.similarity(text, vector, case)
+            if score >= minimum:
+                found.append(SimilarCase(case, round(score, 4)))
+        found.sort(key=lambda s: -s.similarity)
+        return found
+
+    @staticmethod
+    def similarity(text: str, vector: np.ndarray | None, case: dict[str, Any]) -> float:
+        """MiniLM cosine when both have a vector, else scaled character n-gram cosine."""
+        stored = case.get("vector")
+        if vector is not None and stored is not None and len(stored) == len(vector):
+            other = np.asarray(stored, dtype=np.float32)
+            denominator = float(np.linalg.norm(vector) * np.linalg.norm(other)) or 1.0
+            return float(np.dot(vector, other)) / denominator
+        return ngram_cosine(text, str(case.get("text", ""))) / SPARSE_SCALE

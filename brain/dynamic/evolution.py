@@ -1,0 +1,321 @@
+"""Type A consolidation: the same unknown problem, solved by the same plan and confirmed
+`[evolution] repeats` times (3), becomes a controller of its own (seed 000 section 5).
+
+The new controller is a declarative one written to `BRAIN_HOME/evolved/` with the confirmed
+messages as examples, their shared words as keywords, a description and the plan it replays
+(`controllers.evolved`). Added to the live registry, it changes the registry's version, so the
+semantic model and keyword index refit on the next decision and the next occurrence can take
+the fast path. With `require_approval` it waits, `pending`, for `approve`. `report` lists the
+evolved controllers, the clusters on their way, and repeated boundaries (evolution signals).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from brain.dynamic.cases import CaseBook
+from controllers.evolved import (
+    EvolvedSpec,
+    controller_of,
+    load_evolved,
+    path_of,
+    read_spec,
+    write_spec,
+)
+from core.config import Settings
+from core.errors import UnknownController
+from core.plans import Plan
+from core.text.sparse import normalize
+
+if TYPE_CHECKING:
+    from controllers.registry import ControllerRegistry
+    from core.records import Decision
+
+_WORD = re.compile(r"[a-z][a-z]+|[\u3400-\u9fff]{2,}")
+_STOPWORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "for",
+        "on",
+        "in",
+        "at",
+        "to",
+        "of",
+        "and",
+        "or",
+        "is",
+        "are",
+        "be",
+        "can",
+        "i",
+        "me",
+        "my",
+        "we",
+        "our",
+        "you",
+        "your",
+        "it",
+        "this",
+        "that",
+        "with",
+        "please",
+        "need",
+        "want",
+        "get",
+        "do",
+        "does",
+        "how",
+        "what",
+        "when",
+        "where",
+        "who",
+        "would",
+        "could",
+        "should",
+        "will",
+        "from",
+        "by",
+        "next",
+        "up",
+        "any",
+        "some",
+        "there",
+        "here",
+        "am",
+        "pm",
+    ]
+)
+
+
+@dataclass(slots=True)
+class Cluster:
+    """Cases of one unknown problem (similar messages), with what happened to them."""
+
+    cases: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def texts(self) -> list[str]:
+        return [str(c.get("text", "")) for c in self.cases]
+
+
+def cluster(cases: Sequence[dict[str, Any]], minimum: float) -> list[Cluster]:
+    """Greedy single-link clusters by the case book's similarity, biggest first."""
+    clusters: list[Cluster] = []
+    for case in cases:
+        vector = _vector(case)
+        home = next(
+            (
+                group
+                for group in clusters
+                if any(
+                    CaseBook.similarity(str(case.get("text", "")), vector, other) >= minimum
+                    for other in group.cases
+                )
+            ),
+            None,
+        )
+        if home is None:
+            clusters.append(Cluster([case]))
+        else:
+            home.cases.append(case)
+    clusters.sort(key=lambda g: -len(g.cases))
+    return clusters
+
+
+class Evolution:
+    """Consolidates confirmed unknown cases into evolved controllers of one home."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        cases: CaseBook,
+        registry: Callable[[], ControllerRegistry],
+    ) -> None:
+        self.settings = settings
+        self.cases = cases
+        self._registry = registry
+
+    def after_feedback(self, decision: Decision, kind: str, user: str) -> str | None:
+        """Keep the feedback with the decision's case; the evolved controller's name when
+        this confirmation completed a cluster."""
+        case_id = decision.dcr.case_id if decision.dcr is not None else None
+        if case_id is None:
+            return None
+        case = self.cases.feedback(case_id, user=user, confirmed=kind == "confirm")
+        if case is None or kind != "confirm" or not self.settings.evolution.enabled:
+            return None
+        return self.consider(case)
+
+    def consider(self, case: dict[str, Any]) -> str | None:
+        """Write an evolved controller when `case`'s cluster is complete."""
+        signature = case.get("signature")
+        if not signature or case.get("evolved"):
+            return None
+        minimum = self.settings.dynamic.same_problem
+        vector = _vector(case)
+        members = [
+            other
+            for other in self.cases.cases()
+            if other.get("signature") == signature
+            and other.get("confirmed_by")
+            and not other.get("rejected_by")
+            and not other.get("evolved")
+            and (
+                other["case_id"] == case["case_id"]
+                or CaseBook.similarity(str(case.get("text", "")), vector, other) >= minimum
+            )
+        ]
+        if len(members) < self.settings.evolution.repeats:
+            return None
+        plan = Plan.from_dict(case["plan"])
+        spec = self._spec(members, plan)
+        write_spec(self.settings.home, spec)
+        self.cases.mark_evolved([m["case_id"] for m in members], spec.name)
+        if spec.status == "active":
+            self._activate(spec)
+        return spec.name
+
+    def approve(self, name: str, by: str = "admin") -> EvolvedSpec:
+        """Let a pending evolved controller route (and add it to the live registry)."""
+        spec = self._read(name)
+        spec.status = "active"
+        spec.approved_by = by
+        write_spec(self.settings.home, spec)
+        self._activate(spec)
+        return spec
+
+    def retire(self, name: str) -> None:
+        """Remove an evolved controller: its file, and from the live registry."""
+        path = path_of(self.settings.home, name)
+        if not path.is_file():
+            raise UnknownController(name, [s.name for s in self.listed()])
+        path.unlink()
+        self._registry().remove(name)
+
+    def listed(self) -> list[EvolvedSpec]:
+        loaded = load_evolved(self.settings.home)
+        folder = path_of(self.settings.home, "x").parent
+        active = [read_spec(folder / f"{c.name}.yaml") for c in loaded.active]
+        return active + loaded.pending
+
+    def report(self) -> dict[str, Any]:
+        """Evolved controllers, clusters on their way, and repeated boundaries."""
+        cases = self.cases.cases()
+        minimum = self.settings.dynamic.same_problem
+        solved = [c for c in cases if c.get("signature") and not c.get("evolved")]
+        boundaries = [c for c in cases if c.get("result") in ("boundary", "clarify")]
+        return {
+            "evolved": [
+                {
+                    "name": s.name,
+                    "status": s.status,
+                    "plan": Plan.from_dict(s.plan).describe() if s.plan else "",
+                    "examples": len(s.examples),
+                    "created_at": s.created_at,
+                }
+                for s in self.listed()
+            ],
+            "candidates": [
+                {
+                    "signature": group.cases[0].get("signature"),
+                    "cases": len(group.cases),
+                    "confirmed": sum(1 for c in group.cases if c.get("confirmed_by")),
+                    "needed": self.settings.evolution.repeats,
+                    "example": group.texts[0][:120],
+                }
+                for group in _by_signature(solved, minimum)
+            ],
+            "boundaries": [
+                {"cases": len(group.cases), "examples": [t[:120] for t in group.texts[:3]]}
+                for group in cluster(boundaries, minimum)
+                if len(group.cases) >= 2
+            ],
+            "boundary_cases": len(boundaries),
+            "cases": len(cases),
+        }
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _read(self, name: str) -> EvolvedSpec:
+        path = path_of(self.settings.home, name)
+        if not path.is_file():
+            raise UnknownController(name, [s.name for s in self.listed()])
+        return read_spec(path)
+
+    def _activate(self, spec: EvolvedSpec) -> None:
+        registry = self._registry()
+        registry.remove(spec.name)
+        registry.add(controller_of(spec))
+
+    def _spec(self, members: Sequence[dict[str, Any]], plan: Plan) -> EvolvedSpec:
+        texts = [str(m.get("text", "")) for m in members]
+        words = _shared_words(texts)
+        taken = set(self._registry().names()) | {s.name for s in self.listed()}
+        name = _name_of(words, texts, taken)
+        hook = plan.topology == "hook" and self.settings.dynamic.hook_url
+        handler, options = (
+            ("webhook", {"url": self.settings.dynamic.hook_url}) if hook else ("none", {})
+        )
+        approval = self.settings.evolution.require_approval
+        return EvolvedSpec(
+            name=name,
+            label="Evolved: " + (" ".join(words[:3]) or name),
+            description=(
+                f"Learned from {len(members)} confirmed unknown requests like "
+                f"{texts[0][:80]!r}; replays {plan.describe()}."
+            ),
+            keywords=words[:8],
+            examples=texts,
+            handler=handler,
+            options=options,
+            status="pending" if approval else "active",
+            plan=plan.to_dict(),
+            cases=[str(m["case_id"]) for m in members],
+            created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        )
+
+
+def _by_signature(cases: Sequence[dict[str, Any]], minimum: float) -> list[Cluster]:
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for case in cases:
+        groups.setdefault(str(case.get("signature")), []).append(case)
+    found: list[Cluster] = []
+    for members in groups.values():
+        found.extend(cluster(members, minimum))
+    found.sort(key=lambda g: -len(g.cases))
+    return found
+
+
+def _shared_words(texts: Sequence[str]) -> list[str]:
+    """Content words in at least two of the texts (all of them when there is one)."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update({w for w in _WORD.findall(normalize(text)) if w not in _STOPWORDS})
+    need = 2 if len(texts) > 1 else 1
+    return [w for w, n in counts.most_common() if n >= need]
+
+
+def _name_of(words: Sequence[str], texts: Sequence[str], taken: set[str]) -> str:
+    ascii_words = [w for w in words if w.isascii()][:3]
+    base = "evolved_" + ("_".join(ascii_words) if ascii_words else "")
+    if not ascii_words:
+        base += hashlib.sha1("\n".join(texts).encode("utf-8")).hexdigest()[:8]
+    base = base[:56]
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    return name
+
+
+def _vector(case: dict[str, Any]) -> np.ndarray | None:
+    stored = case.get("vector")
+    return None if stored is None else np.asarray(stored, dtype=np.float32)

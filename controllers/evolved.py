@@ -1,0 +1,127 @@
+"""Evolved controllers: declarative controllers the brain wrote itself (Type A consolidation).
+
+Each lives in `BRAIN_HOME/evolved/NAME.yaml`: the YAML controller format
+(`controllers.yaml_loader.ControllerSpec`) plus `status` (`active`, or `pending` until an admin
+approves it when `[evolution] require_approval` is set), the plan it replays and the cases it
+came from. The registry loads the active ones with origin `evolved`. A plan of existing
+controllers is replayed by the brain's runner (`replays`); a plan answered by the capability
+hook is a webhook controller calling that hook.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import ConfigDict, Field, ValidationError
+
+from controllers.declarative import DeclarativeController
+from controllers.yaml_loader import ControllerSpec
+from core.safe_yaml import YamlLimitError, load_yaml
+
+log = logging.getLogger(__name__)
+
+EVOLVED_DIR = "evolved"
+EVOLVED_ORIGIN = "evolved"
+Status = Literal["active", "pending"]
+
+
+class EvolvedSpec(ControllerSpec):
+    """An evolved controller's file: a YAML controller plus where it came from."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    status: Status = "active"
+    #: The plan it replays (`core.plans.Plan.to_dict()`).
+    plan: dict[str, Any] = Field(default_factory=dict)
+    cases: list[str] = Field(default_factory=list)
+    created_at: str = ""
+    approved_by: str | None = None
+
+
+@dataclass(kw_only=True, eq=False)
+class EvolvedController(DeclarativeController):
+    """A declarative controller that also carries the plan it replays."""
+
+    replays: dict[str, Any] = field(default_factory=dict)
+    status: str = "active"
+    origin: str = EVOLVED_ORIGIN
+
+
+def evolved_dir(home: Path) -> Path:
+    return home / EVOLVED_DIR
+
+
+def path_of(home: Path, name: str) -> Path:
+    return evolved_dir(home) / f"{name}.yaml"
+
+
+def read_spec(path: Path) -> EvolvedSpec:
+    """One evolved controller's file; raises ValueError with a readable reason."""
+    try:
+        document = load_yaml(path.read_text(encoding="utf-8"))
+        return EvolvedSpec.model_validate(document)
+    except (OSError, UnicodeDecodeError, YamlLimitError, yaml.YAMLError) as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from exc
+    except ValidationError as exc:
+        raise ValueError(f"{path}: {exc.errors()[0]['msg']}") from exc
+
+
+def write_spec(home: Path, spec: EvolvedSpec) -> Path:
+    path = path_of(home, spec.name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = yaml.safe_dump(spec.model_dump(), allow_unicode=True, sort_keys=False)
+    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{spec.name}.", suffix=".tmp")
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(tmp, path)  # readers see the old file or the new one, never half of one
+    return path
+
+
+def controller_of(spec: EvolvedSpec) -> EvolvedController:
+    """The routable controller of a spec."""
+    return EvolvedController(
+        name=spec.name,
+        label=spec.label,
+        description=spec.description,
+        keywords=tuple(spec.keywords),
+        examples=tuple(spec.examples),
+        required_entities=tuple(spec.required_entities),
+        feeds=tuple(spec.feeds),
+        handler=spec.handler,
+        options=spec.options,
+        replays=dict(spec.plan),
+        status=spec.status,
+    )
+
+
+@dataclass(slots=True)
+class EvolvedLoad:
+    active: list[EvolvedController] = field(default_factory=list)
+    pending: list[EvolvedSpec] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def load_evolved(home: Path) -> EvolvedLoad:
+    """Every evolved controller of a home; a bad file is skipped with a warning."""
+    loaded = EvolvedLoad()
+    folder = evolved_dir(home)
+    if not folder.is_dir():
+        return loaded
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            spec = read_spec(path)
+            if spec.status == "pending":
+                loaded.pending.append(spec)
+            else:
+                loaded.active.append(controller_of(spec))
+        except ValueError as exc:
+            message = f"skipped evolved controller {path}: {exc}"
+            log.warning("%s", message)
+            loaded.warnings.append(message)
+    return loaded

@@ -192,6 +192,7 @@ class Brain:
             ring=self.ring,
             dry_run=self._runner.dry_run_for(controller_context, llm_calls),
             tickets=parts.services.tickets,
+            knowledge=parts.knowledge,
         )
         return understood, evaluated, routed
 

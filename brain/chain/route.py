@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from brain.chain.lookup import asks_about_ticket, named_tickets, prefer_existing
+from brain.chain.senses import apply_sense, senses_of
 from brain.routing import Candidate, MemoryLesson, RoutePlan, Router, is_chinese
 from brain.signals.keyword import NO_CONTEXT_GROUPS
 from brain.signals.memory import memory_matches
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from brain.memory_ring import MemoryRing
     from brain.parts import RegistryView
     from controllers.tickets import TicketStore
+    from knowledge.skill import KnowledgeSkill
 
 #: A correction on a message at least this similar makes routing try the corrected controller.
 LESSON_MIN_SIMILARITY = 0.6
@@ -53,6 +55,7 @@ def route(
     ring: MemoryRing,
     dry_run: Callable[[str], DryRunRecord],
     tickets: TicketStore | None = None,
+    knowledge: KnowledgeSkill | None = None,
 ) -> Routing:
     """Apply the tiers to the evaluated candidates."""
     table = evaluated.table
@@ -79,6 +82,7 @@ def route(
         feeds=view.feeds,
         lesson=_lesson(evaluated.candidates, memories),
     )
+    plan = apply_sense(plan, senses_of(knowledge, understood.text), view.names)
     plan = prefer_existing(
         plan,
         named_tickets(understood.text, evaluated.entities, _exists_in(tickets)),

@@ -210,6 +210,7 @@ class Brain:
             dry_run=self._runner.dry_run_for(controller_context, llm_calls),
             tickets=parts.services.tickets,
             dynamic=self.dynamic,
+            knowledge=parts.knowledge,
         )
         return understood, evaluated, routed
 

@@ -76,7 +76,6 @@ class ControllerResult:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {
-            "error": self.error,
             "ok": self.ok,
             "summary": self.summary,
             "details": self.details,
@@ -84,6 +83,7 @@ class ControllerResult:
             "citations": self.citations,
             "missing": self.missing,
             "escalate": self.escalate,
+            "error": self.error,
         }
 
 

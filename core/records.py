@@ -166,8 +166,11 @@ class ExecutionPart:
     error: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return asdict(self)
+        """A JSON-ready dict (`error` only when set: records written before it read the same)."""
+        data = asdict(self)
+        if not data["error"]:
+            del data["error"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ExecutionPart:
@@ -190,9 +193,12 @@ class ExecutionResult(ExecutionPart):
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; `parts` and `dcr_rounds` only when there are some."""
         data = asdict(self)
-        for optional in ("parts", "dcr_rounds"):
+        for optional in ("parts", "dcr_rounds", "error"):
             if not data[optional]:
                 del data[optional]
+        for part in data.get("parts", []):
+            if not part.get("error"):
+                part.pop("error", None)
         return data
 
     @classmethod
@@ -349,7 +355,10 @@ class Decision:
         values["feedback"] = [item.to_dict() for item in self.feedback]
         values["escalation"] = None if self.escalation is None else self.escalation.to_dict()
         values["signals"] = {name: scores.to_dict() for name, scores in self.signals.items()}
-        values["parts"] = [part.to_dict() for part in self.parts]
+        if self.parts:
+            values["parts"] = [part.to_dict() for part in self.parts]
+        else:  # only a multi-intent decision has parts: other records read as before
+            del values["parts"]
         # Only when set: a decision without them reads exactly as before the dynamic tier.
         for name in ("plan", "dcr"):
             part = values.pop(name)

@@ -215,6 +215,8 @@ def _yaml(path: Path, text: str, source: str) -> list[Chunk]:
             "term": term,
             "aliases": aliases,
             "definition": definition,
+            # Words that select this sense of a polysemous term (e.g. 钱没到 near 放款).
+            "contexts": [str(c) for c in entry.get("contexts") or [] if str(c).strip()],
         }
         chunks.append(Chunk(point_id(source, len(chunks), term), line, payload))
     for entry in _as_list(data.get("id_patterns"), "id_patterns"):

@@ -159,6 +159,19 @@ class KnowledgeSkill:
         wanted = normalize(text)
         return [name for name in related if name and normalize(name) not in wanted]
 
+    def senses(self, text: str) -> list[Definition]:
+        """Polysemous glossary terms the text uses in their listed context ("钱没到" beside
+        "放款"): each names the domain that sense belongs to. Entries without `contexts` are
+        not polysemy entries and are not returned."""
+        self._refresh()
+        norm = normalize(text)
+        found = []
+        for entry in self._mentioned(text):
+            contexts = [normalize(str(c)) for c in entry.get("contexts") or []]
+            if any(c and c in norm for c in contexts):
+                found.append(_definition(entry))
+        return found
+
     def _mentioned(self, text: str) -> list[dict[str, Any]]:
         """Glossary entries whose term or an alias occurs in `text`, longest name first."""
         norm = normalize(text)

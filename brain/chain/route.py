@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from brain.chain.lookup import asks_about_ticket, named_tickets, prefer_existing
+from brain.chain.senses import apply_sense, senses_of
 from brain.dynamic.attend import attend
 from brain.escalation import SECURITY_CATEGORY, SECURITY_INTENT, decide_escalation, urgent_route
 from brain.intent.taxonomy import intent_group
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from brain.memory_ring import MemoryRing
     from brain.parts import RegistryView
     from controllers.tickets import TicketStore
+    from knowledge.skill import KnowledgeSkill
 
 #: A correction on a message at least this similar makes routing try the corrected controller.
 LESSON_MIN_SIMILARITY = 0.6
@@ -64,6 +66,7 @@ def route(
     dry_run: Callable[[str], DryRunRecord],
     tickets: TicketStore | None = None,
     dynamic: DynamicSolver | None = None,
+    knowledge: KnowledgeSkill | None = None,
 ) -> Routing:
     """Apply the tiers to the evaluated candidates (and the dynamic tier, `brain.dynamic`)."""
     table = evaluated.table
@@ -100,6 +103,7 @@ def route(
     )
     if escalated.consultation:
         plan = _as_consultation(plan, evaluated.candidates, view.names)
+    plan = apply_sense(plan, senses_of(knowledge, understood.text), view.names)
     plan = prefer_existing(
         plan,
         named_tickets(understood.text, evaluated.entities, _exists_in(tickets)),

@@ -34,3 +34,12 @@ def test_a_chinese_clarification_names_the_candidates_in_chinese(brain: Brain) -
     named = [c.label for c in reply.choices if not c.value.startswith("__")]
     assert named and all(label in chinese_labels for label in named)
     assert all(f"“{label}”" in reply.text for label in named)
+
+
+def test_the_glossary_sense_of_a_polysemous_term_reaches_routing(brain: Brain) -> None:
+    decision = brain.decide(Message("客户说放款后钱没到", "u1", "C1"))
+    assert decision.controller == "ticket"
+    assert any(step.startswith("sense: '钱没到'") for step in decision.tier_path)
+    # Asking what the term means is still a question for the knowledge desk.
+    question = brain.decide(Message("什么是钱没到？", "u1", "C1"))
+    assert question.controller == "consultation"

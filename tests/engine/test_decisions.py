@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from brain.engine import Brain
+from controllers.base import label_in
 from controllers.tickets import TicketStore
 from core.config import Settings
 from core.records import Message
@@ -135,8 +136,10 @@ def test_clarification_names_candidates_in_plain_words_and_chinese_for_chinese(
     # a request for help that says too little is asked about, never turned away (README)
     assert decision.outcome == "clarify" and decision.candidates, decision.tier_path
     assert decision.clarification and "？" in decision.clarification
-    labels = {c.name: c.label for c in brain.registry.all()}
+    # The candidates are named in the asker's language (issue 11: Chinese parity).
+    labels = {c.name: label_in(c, "zh") for c in brain.registry.all()}
     assert any(labels[c] in decision.clarification for c in decision.candidates)
+    assert all(labels[c] != c.capitalize() for c in decision.candidates)
 
 
 def test_every_controller_has_five_signals_and_the_decision_is_logged(brain: Brain) -> None:

@@ -42,7 +42,7 @@ def test_an_imported_work_order_is_looked_up(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     TicketStore.open(load_settings()).import_records(
-        [{"id": "2025060300011279027", "kind": "change", "title": "扩容申请", "requester": "U2"}]
+        [{"id": "2025060300011279027", "kind": "change", "title": "扩容申请", "requester": "u1"}]
     )
     decision = _ask(capsys, "please check change 2025060300011279027")
     assert decision["controller"] == "ticket"

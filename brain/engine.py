@@ -60,7 +60,7 @@ class Brain:
         )
         stores = open_stores(settings)  # the one place the brain's stores are opened
         self.log = DecisionLog(stores.decisions)
-        self.memory = MemoryStore(stores.lessons)
+        self.memory = MemoryStore(stores.lessons, agreement=settings.memory.agreement_users)
         self.sessions = SessionCache()
         self.ring = MemoryRing(self.memory, self.sessions)
         self.parts = BrainParts(
@@ -170,6 +170,7 @@ class Brain:
             view=parts.view,
             ring=self.ring,
             dry_run=self._runner.dry_run_for(controller_context, llm_calls),
+            compliance=self.settings.memory.compliance,
         )
         with self._lock:  # the record and what the memory ring learns are written together
             decision = record(
@@ -195,6 +196,8 @@ class Brain:
             decision.rationale += " Escalated to on-call: the controller asked for a person."
         with self._lock:
             self.log.update(decision)
+            # The session now knows whether the controller succeeded (lessons need it).
+            self.sessions.put(session_key_of(decision), decision)
         return decision
 
     def route_to(

@@ -26,8 +26,21 @@ def build_rationale(
         label = labels.get(plan.controller, plan.controller)
         reasons = table.reasons(plan.controller)
         because = "; ".join(reasons) if reasons else "it scored highest"
+        if plan.preference:
+            because = plan.preference
         parts.append(f"{label} ({plan.controller}): {because}.")
-        if plan.tier == "fast":
+        failed = [d for d in plan.dry_runs if not d.ok]
+        if plan.preference and failed and failed[0].missing:
+            parts.append(
+                f"Confidence {plan.confidence:.2f}; its dry-run lacks "
+                f"{', '.join(failed[0].missing)}, which it asks for."
+            )
+        elif plan.preference and failed:
+            parts.append(
+                f"Confidence {plan.confidence:.2f}; its dry-run said "
+                f"{failed[0].reason or 'no'}, which the lesson overrules."
+            )
+        elif plan.tier == "fast":
             parts.append(f"Confidence {plan.confidence:.2f} is high enough for the fast path.")
         else:
             parts.append(f"Confidence {plan.confidence:.2f}; checked with a dry-run that passed.")

@@ -166,6 +166,20 @@ class StorageConfig(_Section):
     backend: Literal["tinydb", "memory"] = "tinydb"
 
 
+class MemoryConfig(_Section):
+    """How lessons from feedback shape later decisions (seed 000, sections 6 and 8)."""
+
+    #: Distinct users whose same correction on similar messages makes it an organisation
+    #: lesson (applied to everyone); below that a lesson applies to its own user only.
+    agreement_users: int = Field(3, ge=1, le=1000)
+    #: How similar (0..1, the memory's similarity factor) a message must be to one the user
+    #: corrected for the correction to be honoured as the user's preference.
+    preference_similarity: float = Field(0.4, gt=0, le=1)
+    #: Compliance hard constraints, which no preference overrides: intent -> the controller
+    #: such messages always go to (and they escalate as their urgency says).
+    compliance: dict[str, str] = Field(default_factory=lambda: {"security_incident": "incident"})
+
+
 class Settings(_Section):
     """All settings of one brain home."""
 
@@ -177,6 +191,7 @@ class Settings(_Section):
     slack: SlackConfig = Field(default_factory=SlackConfig)
     webhooks: WebhookConfig = Field(default_factory=WebhookConfig)
     storage: StorageConfig = Field(default_factory=StorageConfig)
+    memory: MemoryConfig = Field(default_factory=MemoryConfig)
 
     def path(self, *parts: str) -> Path:
         """A path under the brain home."""
@@ -208,6 +223,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_REESCALATE_AFTER": ("slack", "reescalate_after_s"),
     "BRAIN_WEBHOOK_HOSTS": ("webhooks", "allowed_hosts"),
     "BRAIN_WEBHOOK_HEADER_ENV": ("webhooks", "header_env"),
+    "BRAIN_MEMORY_AGREEMENT": ("memory", "agreement_users"),
 }
 #: Keys whose environment value is a comma-separated list.
 _LIST_KEYS = ("brain_channels", "allowed_hosts", "header_env")

@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from brain.calibration import HomeCalibration, rival_margin, top_two
+from brain.memory import decision_ids_mentioned
+from brain.preference import Preference, find_preference
 from brain.routing import Candidate, tier_of
 from brain.signals.base import SignalQuery
 from brain.signals.table import SignalTable
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
 
 #: Controllers calibrated and considered by routing (the rest are far behind).
 TOP_K = 8
+#: A knowledge-base confirmation at least this strong names the message's scenario.
+SCENARIO_MIN = 0.3
 
 
 @dataclass(slots=True)
@@ -39,6 +43,10 @@ class Evaluation:
     candidates: list[Candidate]
     #: Controller -> calibrated confidence, for the candidates.
     confidences: dict[str, float]
+    #: The knowledge-base entry that best matched the message ("" when none did).
+    scenario: str = ""
+    #: Where memory says a message like this belongs (the asker's or the organisation's).
+    preference: Preference | None = None
 
     @property
     def top_confidence(self) -> float:
@@ -46,6 +54,39 @@ class Evaluation:
 
 
 def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
+    """Score the message, then recall where memory says it belongs."""
+    evaluation = _evaluate(understood, parts)
+    evaluation.scenario = scenario_of(evaluation.table)
+    memory = parts.settings.memory
+    evaluation.preference = find_preference(
+        parts.memory,
+        understood.scoring_text,
+        vector=understood.vector,
+        ids=decision_ids_mentioned(evaluation.entities),
+        scenario=evaluation.scenario,
+        user=understood.message.user,
+        names=parts.view.names,
+        min_similarity=memory.preference_similarity,
+        agreement=memory.agreement_users,
+    )
+    return evaluation
+
+
+def scenario_of(table: SignalTable) -> str:
+    """The knowledge-base entry that backs the message best (what it is about)."""
+    reading = table.reading("knowledge")
+    confirmations = reading.evidence if reading is not None else None
+    if not isinstance(confirmations, dict):
+        return ""
+    best: tuple[float, str] = (0.0, "")
+    for confirmation in confirmations.values():
+        for hit in getattr(confirmation, "evidence", ()):
+            if confirmation.score >= SCENARIO_MIN and hit.score > best[0]:
+                best = (float(hit.score), hit.chunk_id or hit.title)
+    return best[1]
+
+
+def _evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
     """Score the message; ask the LLM only when the first scoring is not a fast path."""
     evaluation = _score(understood, understood.intent, understood.entities, parts)
     llm = parts.llm

@@ -68,6 +68,8 @@ def record(
         tier_path=plan.tier_path,
         clarification=plan.clarification,
         memory_influences=routed.notes,
+        scenario=evaluated.scenario,
+        preference=plan.preference,
         llm_calls=llm_calls,
         llm_status=_llm_status(llm, intent),
         latency_ms=round((time.perf_counter() - understood.started) * 1000, 2),

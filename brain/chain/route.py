@@ -2,7 +2,9 @@
 
 This step gathers what the router weighs besides the confidences: whether the message is vague,
 declared out of scope, a request for help, or like one a person corrected before (a lesson from
-the memory ring), and which controllers feed which. Escalation to on-call is decided here too:
+the memory ring), and which controllers feed which. A preference from memory
+(`brain.preference`) is routed to unless a compliance rule (`[memory] compliance`) sends the
+message elsewhere. Escalation to on-call is decided here too:
 critical urgency (security incidents are always critical) or an explicit request for a person.
 """
 
@@ -12,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from brain.routing import Candidate, MemoryLesson, RoutePlan, Router, is_chinese
+from brain.routing import MemoryLesson, RoutePlan, Router, is_chinese
 from brain.signals.keyword import NO_CONTEXT_GROUPS
 from brain.signals.memory import memory_matches
 from brain.signals.semantic import verdict_of
@@ -21,12 +23,9 @@ from core.records import DryRunRecord, IntentResult
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
     from brain.chain.understand import Understanding
-    from brain.memory import MemoryMatch
     from brain.memory_ring import MemoryRing
     from brain.parts import RegistryView
 
-#: A correction on a message at least this similar makes routing try the corrected controller.
-LESSON_MIN_SIMILARITY = 0.6
 #: A message with no keyword, identifier or entity is treated as vague (never routed without
 #: asking) unless the semantic model is at least this sure of one controller.
 VAGUE_SEMANTIC = 0.5
@@ -50,9 +49,11 @@ def route(
     view: RegistryView,
     ring: MemoryRing,
     dry_run: Callable[[str], DryRunRecord],
+    compliance: Mapping[str, str] | None = None,
 ) -> Routing:
     """Apply the tiers to the evaluated candidates."""
     table = evaluated.table
+    compliance = compliance or {}
     verdict = verdict_of(table.reading("semantic"))
     memories = memory_matches(table.reading("memory"))
     vague = understood.vague
@@ -70,7 +71,7 @@ def route(
         ),
         help_request=vague and _asks_for_help(evaluated.intent),
         feeds=view.feeds,
-        lesson=_lesson(evaluated.candidates, memories),
+        lesson=lesson_of(evaluated, compliance, view.names),
     )
     notes = list(understood.notes)
     for influences in memories.values():
@@ -102,31 +103,22 @@ def _asks_for_help(intent: IntentResult) -> bool:
     return cued and intent.group not in NO_CONTEXT_GROUPS
 
 
-def _lesson(
-    candidates: Sequence[Candidate], matches: Mapping[str, list[MemoryMatch]]
+def lesson_of(
+    evaluated: Evaluation, compliance: Mapping[str, str], names: Sequence[str]
 ) -> MemoryLesson | None:
-    """The strongest correction away from the top candidate on a similar message, if any."""
-    if not candidates:
+    """What memory asks of routing: the preference, under any compliance rule that applies
+    (the dual channel's order: compliance > the preference from memory > the defaults)."""
+    preference = evaluated.preference
+    if preference is None:
         return None
-    top = candidates[0].name
-    best: MemoryLesson | None = None
-    for wrong in matches.get(top, []):
-        if wrong.entry.kind != "correction-wrong" or wrong.similarity < LESSON_MIN_SIMILARITY:
-            continue
-        for name, found in matches.items():
-            for right in found:
-                if (
-                    right.entry.kind == "correction-right"
-                    and right.entry.decision_id == wrong.entry.decision_id
-                    and (best is None or wrong.similarity > best.similarity)
-                ):
-                    best = MemoryLesson(
-                        wrong=top,
-                        right=name,
-                        similarity=wrong.similarity,
-                        note=(
-                            f"a similar message ({wrong.entry.text[:60]!r}) was corrected from "
-                            f"{top} to {name} on {wrong.entry.created_at[:10]}"
-                        ),
-                    )
-    return best
+    intent = evaluated.intent.intent
+    rule = compliance.get(intent)
+    if rule is not None and rule in names:
+        what = intent.replace("_", " ")
+        return MemoryLesson(
+            right=preference.controller,
+            note=preference.describe(),
+            compliance=rule,
+            compliance_note=f"a compliance rule sends every {what} to {rule}",
+        )
+    return MemoryLesson(right=preference.controller, note=preference.describe())

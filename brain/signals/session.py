@@ -36,6 +36,8 @@ class SessionEntry:
     feedback: list[FeedbackRecord]
     created_at: str
     text: str = ""
+    #: Whether the controller's result succeeded (None: not run, or not known yet).
+    result_ok: bool | None = None
 
     @classmethod
     def of(cls, decision: Decision) -> SessionEntry:
@@ -48,7 +50,16 @@ class SessionEntry:
             feedback=[replace(f) for f in decision.feedback],
             created_at=decision.created_at,
             text=decision.text[:500],
+            result_ok=None if decision.result is None else bool(decision.result.ok),
         )
+
+    def evidenced(self) -> bool:
+        """Is there evidence the route was right: the asker confirmed it, or a correction
+        named the right controller, or it went unchallenged AND its controller succeeded?"""
+        kinds = [f.kind for f in self.feedback]
+        if "correct" in kinds or "confirm" in kinds:
+            return True
+        return "reject" not in kinds and self.result_ok is True
 
     def verdicts(self) -> tuple[list[str], list[str]]:
         """(controllers this decision counts as a success for, ... as a failure for)."""

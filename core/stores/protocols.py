@@ -107,7 +107,10 @@ class FeedbackStore(Protocol):
 
 
 class LessonStore(Protocol):
-    """The memory ring's persisted routing lessons, as documents keyed by "memory_id"."""
+    """The memory ring's persisted routing lessons, as documents keyed by "memory_id", with a
+    change feed so that every process sharing the store sees the others' new lessons."""
+
+    def get(self, key: str) -> Document | None: ...
 
     def all(self) -> list[Document]: ...
 
@@ -116,6 +119,15 @@ class LessonStore(Protocol):
     def remove(self, keys: Iterable[str]) -> None: ...
 
     def count(self) -> int: ...
+
+    def version(self) -> int:
+        """How many lesson changes (writes and removals) were ever made."""
+        ...
+
+    def changed_since(self, version: int) -> tuple[int, list[str] | None]:
+        """(current version, keys written or removed after `version`); None for the keys
+        when the feed does not reach back that far (read `all()` instead)."""
+        ...
 
 
 class TicketRecords(Protocol):

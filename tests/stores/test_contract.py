@@ -183,6 +183,36 @@ def test_lessons_are_replaced_by_id_and_removed(stores: Stores) -> None:
     assert stores.lessons.count() == 3
 
 
+def test_the_lesson_feed_names_what_changed_since_a_version(
+    settings: Settings, stores: Stores
+) -> None:
+    assert stores.lessons.version() == 0
+    assert stores.lessons.changed_since(0) == (0, [])
+    stores.lessons.put_many([{"memory_id": "m1", "weight": 0.1}])
+    seen = stores.lessons.version()
+    stores.lessons.put_many([{"memory_id": "m2", "weight": 0.1}])
+    stores.lessons.remove(["m1"])
+
+    # Another opening of the same home (another process) follows the same feed.
+    other = open_stores(settings) if settings.storage.backend != "memory" else stores
+    current, changed = other.lessons.changed_since(seen)
+    assert current == other.lessons.version() > seen
+    assert changed == ["m1", "m2"]
+    assert other.lessons.get("m1") is None
+    assert other.lessons.get("m2") == {"memory_id": "m2", "weight": 0.1}
+    assert other.lessons.changed_since(current) == (current, [])
+
+
+def test_the_lesson_feed_says_when_a_reader_is_too_far_behind(stores: Stores) -> None:
+    from core.stores.kinds import LESSON_FEED_KEEP
+
+    stores.lessons.put_many([{"memory_id": f"m{i}"} for i in range(LESSON_FEED_KEEP + 2)])
+
+    current, changed = stores.lessons.changed_since(0)
+    assert current == LESSON_FEED_KEEP + 2
+    assert changed is None  # the reader reloads every lesson instead
+
+
 # -- Slack state -------------------------------------------------------------------------------
 
 

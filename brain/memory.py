@@ -113,6 +113,8 @@ class MemoryEntry:
     #: The controller the message was moved from and to (a correction), else both "".
     moved_from: str = ""
     moved_to: str = ""
+    #: Who wrote the message the lesson is about (may differ from who taught it).
+    asker: str = ""
 
     def to_doc(self) -> dict[str, Any]:
         return {
@@ -130,6 +132,7 @@ class MemoryEntry:
             "scenario": self.scenario,
             "moved_from": self.moved_from,
             "moved_to": self.moved_to,
+            "asker": self.asker,
         }
 
     @classmethod
@@ -152,6 +155,7 @@ class MemoryEntry:
             scenario=str(doc.get("scenario", "")),
             moved_from=str(doc.get("moved_from", "")),
             moved_to=str(doc.get("moved_to", "")),
+            asker=str(doc.get("asker", doc.get("user", ""))),
         )
 
 
@@ -275,6 +279,7 @@ class MemoryStore:
             scenario=decision.scenario,
             moved_from=moved[0],
             moved_to=moved[1],
+            asker=decision.user,
         )
         with self._lock:
             self.lessons.put_many([entry.to_doc()])  # durable when this returns

@@ -38,6 +38,7 @@ class SessionEntry:
     text: str = ""
     #: Whether the controller's result succeeded (None: not run, or not known yet).
     result_ok: bool | None = None
+    user: str = ""
 
     @classmethod
     def of(cls, decision: Decision) -> SessionEntry:
@@ -51,6 +52,7 @@ class SessionEntry:
             created_at=decision.created_at,
             text=decision.text[:500],
             result_ok=None if decision.result is None else bool(decision.result.ok),
+            user=decision.user,
         )
 
     def evidenced(self) -> bool:
@@ -110,6 +112,14 @@ class SessionCache:
                     return
             entries.append(fresh)
             del entries[: -self.keep]
+
+    def forget_user(self, user: str) -> None:
+        """Drop every cached conversation of the user (their texts are forgotten)."""
+        with self._lock:
+            for key in [k for k in self._sessions if k.split(":", 1)[-1] == user]:
+                del self._sessions[key]
+            for entries in self._sessions.values():
+                entries[:] = [e for e in entries if e.user != user]
 
     def signal(self, session_key: str, names: Sequence[str]) -> np.ndarray:
         """Session signal per controller (aligned with `names`)."""

@@ -13,7 +13,7 @@ atomic across the threads and processes sharing the store.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from core.records import Decision
@@ -86,6 +86,13 @@ class DecisionStore(Protocol):
 
     def session_ids(self, session_key: str) -> list[str]:
         """Ids of a session's latest decisions, oldest first."""
+        ...
+
+    def forget_user(self, user: str, texts: Sequence[str]) -> list[str]:
+        """The right to be forgotten: redact every decision the user asked and every quote of
+        `texts` (the user's messages) elsewhere, and drop the user's feedback
+        (`core.stores.forgetting.forget_in`); returns the ids changed. When it returns, no
+        file of the store holds the old words."""
         ...
 
     def flush(self) -> None:

@@ -129,6 +129,42 @@ def test_records_are_there_after_reopening(
         second.close()
 
 
+def test_forgetting_a_user_redacts_their_decisions_quotes_and_feedback(
+    settings: Settings, stores: Stores, make_decision: Callable[..., Decision]
+) -> None:
+    text = "the money for order 88231 has still not arrived"
+    theirs = make_decision(text=text, user="U1", rationale=f"routed: {text!r}")
+    other = make_decision(
+        text="payment for order 4 not arrived",
+        user="U9",
+        rationale=f"people moved messages like this ({text[:57]}...) to consultation",
+    )
+    stores.decisions.append(theirs)
+    stores.decisions.append(other)
+    for decision, who in ((theirs, "U1"), (other, "U1"), (other, "U9")):
+        stores.feedback.add_feedback(
+            decision.decision_id,
+            {"kind": "confirm", "controller": None, "user": who, "source": "cli"},
+        )
+
+    changed = stores.decisions.forget_user("U1", [text])
+
+    assert sorted(changed) == sorted([theirs.decision_id, other.decision_id])
+    mine, kept = stores.decisions.get_many([theirs.decision_id, other.decision_id])
+    assert mine.text == "[forgotten]" and mine.controller == theirs.controller
+    assert mine.feedback == [] and text not in mine.rationale
+    assert kept.text == other.text and text[:57] not in kept.rationale
+    assert [f.user for f in kept.feedback] == ["U9"]
+    stores.decisions.flush()
+    if settings.storage.backend == "tinydb":
+        held = [
+            p
+            for p in settings.home.rglob("*")
+            if p.is_file() and text[:40].encode() in p.read_bytes()
+        ]
+        assert held == []
+
+
 # -- tickets -----------------------------------------------------------------------------------
 
 

@@ -25,6 +25,7 @@ from brain.decision_log import DecisionLog
 from brain.feedback import FeedbackService
 from brain.lookups import DecisionLookups
 from brain.memory import MemoryStore
+from brain.memory_control import ForgetReport, forget_user
 from brain.memory_ring import MemoryRing, session_key_of
 from brain.parts import SCORING_TEXT_CAP, BrainParts
 from brain.routing import Router
@@ -59,6 +60,7 @@ class Brain:
             max_workers=max(settings.routing.max_parallel, 2), thread_name_prefix="brain"
         )
         stores = open_stores(settings)  # the one place the brain's stores are opened
+        self._stores = stores
         self.log = DecisionLog(stores.decisions)
         self.memory = MemoryStore(stores.lessons, agreement=settings.memory.agreement_users)
         self.sessions = SessionCache()
@@ -229,6 +231,11 @@ class Brain:
         return self._feedback.record_feedback(
             decision_id, kind, controller=controller, user=user, source=source
         )
+
+    def forget_user(self, user: str) -> ForgetReport:
+        """The right to be forgotten (`brain.memory_control.forget_user`)."""
+        with self._lock:
+            return forget_user(self, user, self._stores.tickets)
 
     def get_decision(self, decision_id: str) -> Decision:
         """A logged decision; raises core.errors.UnknownDecision."""

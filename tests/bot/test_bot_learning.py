@@ -81,3 +81,39 @@ async def test_feedback_from_another_process_reaches_the_running_bot(harness: Ha
     decision = harness.brain.last_decision("UTWO0002", "DTWO0002")
     assert decision is not None
     assert decision.controller == "consultation", decision.tier_path
+
+
+async def test_forget_what_you_learned_from_me_in_a_dm_and_brain_forget(harness: Harness) -> None:
+    event, reply = await _ask(harness, ORIGINAL, user="UTHREE03", channel="DTHREE01")
+    actions = _block(reply, "brain_decision:")
+    click = p.block_action(
+        user="UTHREE03",
+        channel=event["channel"],
+        message=_as_message(reply, _posted_ts(harness, reply)),
+        action_id="brain_reroute",
+        block_id=actions["block_id"],
+        selected="consultation",
+    )
+    assert (await harness.click(click))[0] == 200
+    await harness.fake.wait_for("chat.update")
+    await harness.idle()
+    assert [e.user for e in harness.brain.memory.entries()] == ["UTHREE03", "UTHREE03"]
+
+    _, answer = await _ask(
+        harness, "forget what you learned from me", user="UTHREE03", channel="DTHREE01"
+    )
+    assert "I forgot what I learned from you (2 lesson(s) removed)" in str(answer.params)
+    assert harness.brain.memory.entries() == []
+    assert harness.brain.get_decision(actions["block_id"].split(":", 1)[1]).text == "[forgotten]"
+
+    await _ask(harness, PARAPHRASE, user="UTHREE03", channel="DTHREE02")
+    after = harness.brain.last_decision("UTHREE03", "DTHREE02")
+    assert after is not None and after.controller != "consultation" and not after.preference
+
+    status, _ = await harness.command("/brain-forget", "", user="UTHREE03", channel="DTHREE02")
+    assert status == 200
+    answered = (await harness.fake.wait_for("response_url"))[-1]
+    await harness.idle()
+    assert answered.params["response_type"] == "ephemeral"
+    assert "I forgot what I learned from you (0 lesson(s) removed)" in answered.params["text"]
+    assert harness.brain.get_decision(after.decision_id).text == "[forgotten]"

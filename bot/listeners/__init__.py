@@ -28,7 +28,7 @@ BOT_SCOPES: tuple[str, ...] = (
     "commands",  # /brain-why
 )
 #: Slash commands the app answers.
-SLASH_COMMANDS: tuple[str, ...] = (commands.COMMAND,)
+SLASH_COMMANDS: tuple[str, ...] = (commands.COMMAND, commands.FORGET_COMMAND)
 
 
 def register_all(app: AsyncApp, services: BotServices) -> None:

@@ -30,7 +30,7 @@ def build_rationale(
             because = plan.preference
         parts.append(f"{label} ({plan.controller}): {because}.")
         failed = [d for d in plan.dry_runs if not d.ok]
-        if plan.preference and failed and failed[0].missing:
+        if failed and failed[0].missing and plan.outcome == "routed":
             parts.append(
                 f"Confidence {plan.confidence:.2f}; its dry-run lacks "
                 f"{', '.join(failed[0].missing)}, which it asks for."

@@ -70,6 +70,9 @@ class MemoryLesson:
     compliance: str | None = None
     #: Why the compliance rule applies (e.g. "security incidents go to incident").
     compliance_note: str = ""
+    #: A person made this lesson (a correction), so it overrules a dry-run's verdict about
+    #: the message; the ongoing work of the conversation does not.
+    by_person: bool = True
 
 
 @dataclass(slots=True)
@@ -209,7 +212,8 @@ class Router:
         shortlist = [c.name for c in candidates[:CLARIFY_CANDIDATES]]
         tier = tier_of(top.confidence, routing)
         path = [f"{tier}: top {top.name} at {top.confidence:.2f}"]
-        if lesson is not None:
+        settled = lesson is not None and not lesson.by_person and tier == "fast"
+        if lesson is not None and not (settled and top.name == lesson.right):
             plan = self._follow_lesson(lesson, candidates, path, shortlist, dry_run)
             if plan is not None:
                 return plan
@@ -259,7 +263,8 @@ class Router:
                 f"compliance: {lesson.compliance_note}; the lesson ({lesson.note}) is not applied"
             )
         else:
-            path.append(f"memory: {lesson.note}; trying {name}")
+            source = "memory" if lesson.by_person else "context"
+            path.append(f"{source}: {lesson.note}; trying {name}")
         chosen = next((c for c in candidates if c.name == name), None)
         if chosen is None:
             chosen = Candidate(name, name, 0.0)
@@ -267,10 +272,14 @@ class Router:
         chosen = replace(chosen, confidence=max(chosen.confidence, floor))
         record = self._dry_runs([name], dry_run)[0]
         path.append(_describe(record))
-        if not record.ok and unavailable(record):
+        if not record.ok and (unavailable(record) or not (lesson.by_person or record.missing)):
             path.append(f"{name} cannot take anything now; routing on the signals instead")
             return None
-        why = "compliance rule" if lesson.compliance else "memory"
+        why = (
+            "compliance rule"
+            if lesson.compliance
+            else ("memory" if lesson.by_person else "the conversation's ongoing work")
+        )
         if record.ok:
             path.append(f"routed to {name} ({why})")
         elif record.missing:
@@ -278,11 +287,10 @@ class Router:
         else:
             path.append(f"routed to {name} anyway ({why}): a person already overruled this check")
         plan = _routed("verify", chosen, path, shortlist, [record])
-        plan.preference = (
-            f"{lesson.compliance_note}, above the lesson that {lesson.note}"
-            if lesson.compliance and lesson.compliance != lesson.right
-            else lesson.note
-        )
+        if lesson.compliance and lesson.compliance != lesson.right:
+            plan.preference = f"{lesson.compliance_note}, above the lesson that {lesson.note}"
+        elif lesson.by_person:
+            plan.preference = lesson.note
         return plan
 
     def _parallel(

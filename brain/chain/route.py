@@ -71,7 +71,7 @@ def route(
         ),
         help_request=vague and _asks_for_help(evaluated.intent),
         feeds=view.feeds,
-        lesson=lesson_of(evaluated, compliance, view.names),
+        lesson=lesson_of(evaluated, compliance, view.names) or ongoing_work(understood),
     )
     notes = list(understood.notes)
     for influences in memories.values():
@@ -101,6 +101,15 @@ def _asks_for_help(intent: IntentResult) -> bool:
     """The intent recognizer's own cues ("help", "stuck", "卡住") read a request for IT help."""
     cued = float(intent.source_scores.get("keyword", 0.0)) > 0.0
     return cued and intent.group not in NO_CONTEXT_GROUPS
+
+
+def ongoing_work(understood: Understanding) -> MemoryLesson | None:
+    """A follow-up that refers to the conversation's ongoing work goes where that work is
+    (its dry-run may only lack a parameter, which is then asked for)."""
+    if not understood.context:
+        return None
+    description, controller = next(iter(understood.context.items()))
+    return MemoryLesson(right=controller, note=f"it follows up on {description}", by_person=False)
 
 
 def lesson_of(

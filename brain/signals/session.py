@@ -39,6 +39,8 @@ class SessionEntry:
     #: Whether the controller's result succeeded (None: not run, or not known yet).
     result_ok: bool | None = None
     user: str = ""
+    #: The bot asked something back (a clarification, or a parameter the controller lacks).
+    asked: bool = False
 
     @classmethod
     def of(cls, decision: Decision) -> SessionEntry:
@@ -53,6 +55,8 @@ class SessionEntry:
             text=decision.text[:500],
             result_ok=None if decision.result is None else bool(decision.result.ok),
             user=decision.user,
+            asked=decision.outcome == "clarify"
+            or bool(decision.result is not None and decision.result.missing),
         )
 
     def evidenced(self) -> bool:

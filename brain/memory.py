@@ -259,9 +259,11 @@ class MemoryStore:
         user: str | None = None,
         moved: tuple[str, str] = ("", ""),
     ) -> MemoryEntry:
-        """Persist one lesson; the same (decision, controller, kind) is stored once.
+        """Persist one lesson; the same (decision, controller, kind, teacher) is stored once.
         `user` is who taught it (default: the decision's asker)."""
         key = f"{decision.decision_id}:{controller}:{kind}"
+        if user and user != decision.user:
+            key += f":{user}"  # another person's lesson on the same decision is their own
         entry = MemoryEntry(
             memory_id=str(uuid.uuid5(uuid.NAMESPACE_URL, key)),
             controller=controller,

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import base64
 import logging
-import math
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -236,6 +235,21 @@ class MemoryStore:
     def _reindex(self) -> None:
         self._order = sorted(self._entries.values(), key=lambda e: (e.created_at, e.memory_id))
         self._matrix = None
+        self._grams_index: dict[str, list[int]] | None = None
+
+    def _gram_rows(self) -> tuple[dict[str, list[int]], np.ndarray]:
+        """Character n-gram -> rows holding it, and each row's n-gram count: the overlap of a
+        query with every lesson is then a count over the query's own n-grams, not a scan."""
+        if getattr(self, "_grams_index", None) is None:
+            index: dict[str, list[int]] = {}
+            for row, entry in enumerate(self._order):
+                for gram in entry.grams:
+                    index.setdefault(gram, []).append(row)
+            self._grams_index = index
+            self._gram_sizes = np.array([len(e.grams) for e in self._order], dtype=np.float32)
+            self._latin = np.array([e.latin for e in self._order], dtype=bool)
+        assert self._grams_index is not None
+        return self._grams_index, self._gram_sizes
 
     def __len__(self) -> int:
         with self._lock:
@@ -338,20 +352,46 @@ class MemoryStore:
                 factors = np.clip((cosines - COSINE_GATE) / (COSINE_FULL - COSINE_GATE), 0, 1)
             grams = _gram_set(text)
             gate, full = NGRAM_GATES["cjk" if is_chinese(text) else "latin"]
+            index, sizes = self._gram_rows()
+            factors = np.where(self._latin, factors, 0.0).astype(np.float32)
+            if grams:
+                shared = np.zeros(len(entries), dtype=np.float32)
+                for gram in grams:
+                    rows = index.get(gram)
+                    if rows:
+                        shared[rows] += 1.0
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    overlap = np.where(
+                        sizes > 0, shared / np.sqrt(len(grams) * np.maximum(sizes, 1.0)), 0.0
+                    )
+                ramped = np.clip((overlap - gate) / (full - gate), 0.0, 1.0)
+                factors = np.maximum(factors, ramped.astype(np.float32))
             id_set = {i.upper() for i in ids}
             result: list[tuple[MemoryEntry, float]] = []
-            for row, entry in enumerate(entries):
-                factor = float(factors[row]) if entry.latin else 0.0
-                if id_set and id_set.intersection(i.upper() for i in entry.ids):
-                    factor = 1.0
-                if scenario and entry.scenario == scenario:
-                    factor = max(factor, SCENARIO_FACTOR)
-                if factor < 1.0 and grams and entry.grams:
-                    overlap = len(grams & entry.grams) / math.sqrt(len(grams) * len(entry.grams))
-                    factor = max(factor, _ramp(overlap, gate, full))
-                if factor > 0:
-                    result.append((entry, factor))
+            for row in np.flatnonzero(factors > 0).tolist():
+                result.append((entries[row], float(factors[row])))
+            if id_set or scenario:
+                seen = {entry.memory_id for entry, _ in result}
+                boosted: list[tuple[MemoryEntry, float]] = []
+                for entry, factor in result:
+                    boosted.append((entry, self._boost(entry, factor, id_set, scenario)))
+                for entry in entries:
+                    if entry.memory_id not in seen:
+                        factor = self._boost(entry, 0.0, id_set, scenario)
+                        if factor > 0:
+                            boosted.append((entry, factor))
+                result = boosted
             return result
+
+    @staticmethod
+    def _boost(entry: MemoryEntry, factor: float, ids: set[str], scenario: str) -> float:
+        """A shared identifier makes two messages about the same thing; the same KB
+        scenario makes them alike."""
+        if ids and ids.intersection(i.upper() for i in entry.ids):
+            return 1.0
+        if scenario and entry.scenario == scenario:
+            return max(factor, SCENARIO_FACTOR)
+        return factor
 
     def signal(
         self,

@@ -52,6 +52,7 @@ HELP_TEXT = (
     "  /right [DECISION_ID]  confirm the last (or given) decision\n"
     "  /wrong CONTROLLER [DECISION_ID]  correct it (runs CONTROLLER)\n"
     "  /wrong                reject the last decision without a better choice\n"
+    "  /forget               forget what you learned from me (and my texts)\n"
     "  /help                 this text\n"
     "  /quit                 leave"
 )
@@ -97,6 +98,8 @@ class BrainAPI(Protocol):
 
     def get_decision(self, decision_id: str) -> Decision: ...
 
+    def forget_user(self, user: str) -> Any: ...
+
     def last_decision(self, user: str, channel: str) -> Decision | None: ...
 
     def explain(self, decision_id: str) -> dict[str, Any]: ...
@@ -111,8 +114,14 @@ class _Session:
     pending_choices: list[Choice] = field(default_factory=list)
 
 
-_COMMAND = re.compile(r"^/(\w+)\s*(.*)$", re.DOTALL)
+_COMMAND = re.compile(r"^/([\w-]+)\s*(.*)$", re.DOTALL)
 _DECISION_ID = re.compile(r"\bd-[0-9a-f]{12}\b")
+#: "forget what you learned from me" (and its Chinese), the right to be forgotten in words.
+FORGET_ME = re.compile(
+    r"^\W*(please\s+)?forget\s+(what\s+you\s+(have\s+)?learn(ed|t)\s+from\s+me|(about\s+)?me)\W*$"
+    r"|^\W*(请)?忘(记|掉)(你从)?我(教你的|的一切|的内容)?\W*$",
+    re.IGNORECASE,
+)
 
 
 class Conversation:
@@ -177,6 +186,8 @@ class Conversation:
             return self._command(
                 message, command.group(1).lower(), command.group(2).strip(), source
             )
+        if FORGET_ME.search(text):
+            return self.forget(message.user)
         session = self._session(message.session_key)
         if session.pending:
             picked = self._match_choice(text, session.pending_choices)
@@ -301,6 +312,8 @@ class Conversation:
     def _command(self, message: Message, name: str, argument: str, source: str) -> Reply:
         if name == "help":
             return Reply("help", HELP_TEXT)
+        if name in ("forget", "brain-forget"):
+            return self.forget(message.user)
         if name == "why":
             target = argument or self._last(message)
             if not target:
@@ -328,6 +341,19 @@ class Conversation:
             except UnknownDecision:
                 return Reply("error", f"I know no decision {target!r}.")
         return Reply("error", f"Unknown command /{name}. Type /help.")
+
+    def forget(self, user: str) -> Reply:
+        """The right to be forgotten, asked for in words or with /forget (/brain-forget)."""
+        report = self.brain.forget_user(user)
+        with self._lock:
+            for key in [k for k in self._sessions if k.split(":", 1)[-1] == user]:
+                del self._sessions[key]
+        return Reply(
+            "feedback",
+            f"Done: I forgot what I learned from you ({report.lessons} lesson(s) removed) and "
+            f"the texts of your messages ({report.decisions} decision(s) and {report.tickets} "
+            "ticket(s) redacted). Your next messages are decided as if you never taught me.",
+        )
 
     def _last(self, message: Message) -> str | None:
         known = self._session(message.session_key).last_decision

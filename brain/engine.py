@@ -39,6 +39,7 @@ from brain.feedback import FeedbackService
 from brain.intent.split import split_requests
 from brain.lookups import DecisionLookups
 from brain.memory import MemoryStore
+from brain.memory_control import ForgetReport, forget_user
 from brain.memory_ring import MemoryRing, session_key_of
 from brain.parts import SCORING_TEXT_CAP, BrainParts
 from brain.routing import Router, follow_up_question, is_chinese
@@ -73,8 +74,9 @@ class Brain:
             max_workers=max(settings.routing.max_parallel, 2), thread_name_prefix="brain"
         )
         stores = open_stores(settings)  # the one place the brain's stores are opened
+        self._stores = stores
         self.log = DecisionLog(stores.decisions)
-        self.memory = MemoryStore(stores.lessons)
+        self.memory = MemoryStore(stores.lessons, agreement=settings.memory.agreement_users)
         self.sessions = SessionCache()
         self.ring = MemoryRing(self.memory, self.sessions)
         self.parts = BrainParts(
@@ -211,6 +213,7 @@ class Brain:
             tickets=parts.services.tickets,
             dynamic=self.dynamic,
             knowledge=parts.knowledge,
+            compliance=self.settings.memory.compliance,
         )
         return understood, evaluated, routed
 
@@ -292,6 +295,8 @@ class Brain:
             )
         with self._lock:
             self.log.update(decision)
+            # The session now knows whether the controller succeeded (lessons need it).
+            self.sessions.put(session_key_of(decision), decision)
         return decision
 
     def route_to(
@@ -329,6 +334,11 @@ class Brain:
         if evolved is not None:
             log.info("evolved controller %s from decision %s", evolved, decision_id)
         return decision
+
+    def forget_user(self, user: str) -> ForgetReport:
+        """The right to be forgotten (`brain.memory_control.forget_user`)."""
+        with self._lock:
+            return forget_user(self, user, self._stores.tickets)
 
     def get_decision(self, decision_id: str) -> Decision:
         """A logged decision; raises core.errors.UnknownDecision."""

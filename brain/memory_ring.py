@@ -57,8 +57,10 @@ class MemoryRing:
             if len(earlier) < 2:
                 return []
             last, before = earlier[-1], earlier[-2]
-            wins_last, _ = last.verdicts()
-            wins_before, _ = before.verdicts()
+            # Lessons only from evidence: an unchallenged route teaches only when its
+            # controller's result succeeded too (a misroute nobody corrected never does).
+            wins_last = last.verdicts()[0] if last.evidenced() else []
+            wins_before = before.verdicts()[0] if before.evidenced() else []
             common = [c for c in wins_last if c in wins_before]
             if not common or last.decision_id in self._persisted_streaks:
                 return []
@@ -98,6 +100,9 @@ class MemoryRing:
             if confirmed:
                 lessons.append((str(confirmed), CONFIRMATION, "confirmation"))
         notes = []
+        moved = (
+            (decision.controller or "", str(target)) if kind == "correct" and target else ("", "")
+        )
         for name, weight, lesson in lessons:
             self.store.add(
                 controller=name,
@@ -106,6 +111,8 @@ class MemoryRing:
                 decision=decision,
                 vector=vector,
                 ids=ids,
+                user=feedback.user or decision.user,
+                moved=moved,
             )
             notes.append(f"memory: persisted {weight:+.2f} for {name} ({lesson})")
         return notes

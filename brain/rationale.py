@@ -26,9 +26,21 @@ def build_rationale(
         label = labels.get(plan.controller, plan.controller)
         reasons = table.reasons(plan.controller)
         because = "; ".join(reasons) if reasons else "it scored highest"
+        if plan.preference:
+            because = plan.preference
         parts.append(f"{label} ({plan.controller}): {because}.")
         lacking = [d for d in plan.dry_runs if d.controller == plan.controller and not d.ok]
-        if lacking:
+        if lacking and lacking[0].missing:
+            parts.append(
+                f"Confidence {plan.confidence:.2f}; its dry-run lacks "
+                f"{', '.join(lacking[0].missing)}, which it asks for."
+            )
+        elif lacking and plan.preference:
+            parts.append(
+                f"Confidence {plan.confidence:.2f}; its dry-run said "
+                f"{lacking[0].reason or 'no'}, which the lesson overrules."
+            )
+        elif lacking:
             parts.append(
                 f"Confidence {plan.confidence:.2f}; routed although its dry-run failed "
                 f"({lacking[0].reason or 'no reason given'}): the rest is asked in the thread."

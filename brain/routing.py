@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from core.config import RoutingConfig
@@ -66,12 +66,18 @@ class Candidate:
 
 @dataclass(frozen=True, slots=True)
 class MemoryLesson:
-    """A persisted correction on a similar message: `wrong` was corrected to `right`."""
+    """Where memory says the message belongs (`brain.preference`): the asker's own
+    correction of a message like it, or the organisation's agreed one; `note` says which."""
 
-    wrong: str
     right: str
-    similarity: float
     note: str
+    #: A compliance rule outranks the preference: the controller the rule sends it to.
+    compliance: str | None = None
+    #: Why the compliance rule applies (e.g. "security incidents go to incident").
+    compliance_note: str = ""
+    #: A person made this lesson (a correction), so it overrules a dry-run's verdict about
+    #: the message; the ongoing work of the conversation does not.
+    by_person: bool = True
 
 
 @dataclass(slots=True)
@@ -95,6 +101,8 @@ class RoutePlan:
     dcr: DcrTrace | None = None
     #: An answer found while deciding (the fallback ladder's capability hook).
     answer: ExecutionResult | None = None
+    #: The memory lesson the route followed, in words ("" when none).
+    preference: str = ""
 
 
 def tier_of(confidence: float, routing: RoutingConfig) -> Tier:
@@ -240,8 +248,9 @@ class Router:
         scope but says too little, so it is asked about (the likeliest controllers), never
         turned away.
 
-        `lesson` (AUDNP Detect/Notify): the top candidate was corrected on a similar message
-        before; the controller it was corrected to is tried first, with a dry-run.
+        `lesson` (memory-assisted understanding): memory says where a message like this
+        belongs (the asker's correction, or the organisation's); that controller takes it,
+        checked by a dry-run, unless a compliance rule sends it elsewhere.
         """
         plan = self._route(
             candidates,
@@ -282,15 +291,11 @@ class Router:
         shortlist = [c.name for c in candidates[:CLARIFY_CANDIDATES]]
         tier = tier_of(top.confidence, routing)
         path = [f"{tier}: top {top.name} at {top.confidence:.2f}"]
-        if lesson is not None and lesson.wrong == top.name:
-            preferred = next((c for c in candidates if c.name == lesson.right), None)
-            if preferred is not None:
-                path.append(f"memory conflict: {lesson.note}; trying {preferred.name} first")
-                record = self._dry_runs([preferred.name], dry_run)[0]
-                path.append(_describe(record))
-                if record.ok:
-                    path.append(f"routed to {preferred.name} (learned from the correction)")
-                    return _routed("verify", preferred, path, shortlist, [record])
+        settled = lesson is not None and not lesson.by_person and tier == "fast"
+        if lesson is not None and not (settled and top.name == lesson.right):
+            plan = self._follow_lesson(lesson, candidates, path, shortlist, dry_run)
+            if plan is not None:
+                return plan
         if out_of_scope is not None and tier != "fast" and not help_request:
             path.append(
                 f"fallback: the semantic model declares it out of scope "
@@ -397,6 +402,53 @@ class Router:
             routed.follow_up = follow_up_question(target.label, missing, chinese, check=check)
         return routed
 
+    def _follow_lesson(
+        self,
+        lesson: MemoryLesson,
+        candidates: Sequence[Candidate],
+        path: list[str],
+        shortlist: list[str],
+        dry_run: DryRun,
+    ) -> RoutePlan | None:
+        """Route to the controller memory prefers (or the compliance rule's, which outranks
+        it), checked by its dry-run. A dry-run that only lacks parameters does not block the
+        route: the controller asks for them. None when the controller cannot take it at all."""
+        name = lesson.compliance or lesson.right
+        if lesson.compliance and lesson.compliance != lesson.right:
+            path.append(
+                f"compliance: {lesson.compliance_note}; the lesson ({lesson.note}) is not applied"
+            )
+        else:
+            source = "memory" if lesson.by_person else "context"
+            path.append(f"{source}: {lesson.note}; trying {name}")
+        chosen = next((c for c in candidates if c.name == name), None)
+        if chosen is None:
+            chosen = Candidate(name, name, 0.0)
+        floor = self.routing.verify_threshold
+        chosen = replace(chosen, confidence=max(chosen.confidence, floor))
+        record = self._dry_runs([name], dry_run)[0]
+        path.append(_describe(record))
+        if not record.ok and (unavailable(record) or not (lesson.by_person or record.missing)):
+            path.append(f"{name} cannot take anything now; routing on the signals instead")
+            return None
+        why = (
+            "compliance rule"
+            if lesson.compliance
+            else ("memory" if lesson.by_person else "the conversation's ongoing work")
+        )
+        if record.ok:
+            path.append(f"routed to {name} ({why})")
+        elif record.missing:
+            path.append(f"routed to {name} anyway ({why}); it asks for {', '.join(record.missing)}")
+        else:
+            path.append(f"routed to {name} anyway ({why}): a person already overruled this check")
+        plan = _routed("verify", chosen, path, shortlist, [record])
+        if lesson.compliance and lesson.compliance != lesson.right:
+            plan.preference = f"{lesson.compliance_note}, above the lesson that {lesson.note}"
+        elif lesson.by_person:
+            plan.preference = lesson.note
+        return plan
+
     def _parallel(
         self,
         strong: Sequence[Candidate],
@@ -493,6 +545,18 @@ def _routed(
         tier_path=path,
         candidates=candidates,
     )
+
+
+#: Words of a dry-run that failed because the controller is down, not because of the message.
+_UNAVAILABLE = ("error", "unreachable", "timed out", "timeout", "no knowledge base is open")
+
+
+def unavailable(record: DryRunRecord) -> bool:
+    """Did the dry-run fail because the controller cannot work at all (raised, down, timed
+    out)? Such a failure stops even a route memory prefers; a verdict about the message
+    ("not a question") does not, since a person already overruled it for a message like it."""
+    reason = record.reason.lower()
+    return any(word in reason for word in _UNAVAILABLE)
 
 
 def _describe(record: DryRunRecord) -> str:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 COMMAND_MODULES: tuple[str, ...] = (
     "cli.ask",
     "cli.feedback",
+    "cli.memory",
     "cli.why",
     "cli.controllers",
     "cli.evolution",

@@ -244,6 +244,20 @@ class EvolutionConfig(_Section):
     admin_channel: str | None = None
 
 
+class MemoryConfig(_Section):
+    """How lessons from feedback shape later decisions (seed 000, sections 6 and 8)."""
+
+    #: Distinct users whose same correction on similar messages makes it an organisation
+    #: lesson (applied to everyone); below that a lesson applies to its own user only.
+    agreement_users: int = Field(3, ge=1, le=1000)
+    #: How similar (0..1, the memory's similarity factor) a message must be to one the user
+    #: corrected for the correction to be honoured as the user's preference.
+    preference_similarity: float = Field(0.4, gt=0, le=1)
+    #: Compliance hard constraints, which no preference overrides: intent -> the controller
+    #: such messages always go to (and they escalate as their urgency says).
+    compliance: dict[str, str] = Field(default_factory=lambda: {"security_incident": "incident"})
+
+
 class Settings(_Section):
     """All settings of one brain home."""
 
@@ -258,6 +272,7 @@ class Settings(_Section):
     access: AccessConfig = Field(default_factory=AccessConfig)
     dynamic: DynamicConfig = Field(default_factory=DynamicConfig)
     evolution: EvolutionConfig = Field(default_factory=EvolutionConfig)
+    memory: MemoryConfig = Field(default_factory=MemoryConfig)
 
     def path(self, *parts: str) -> Path:
         """A path under the brain home."""
@@ -298,6 +313,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_CAPABILITY_HOOK": ("dynamic", "hook_url"),
     "BRAIN_DCR_LLM": ("dynamic", "use_llm"),
     "BRAIN_EVOLUTION_APPROVAL": ("evolution", "require_approval"),
+    "BRAIN_MEMORY_AGREEMENT": ("memory", "agreement_users"),
 }
 #: Keys whose environment value is a comma-separated list.
 _LIST_KEYS = ("brain_channels", "allowed_hosts", "header_env", "visible_to", "oncall_users")

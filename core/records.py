@@ -340,6 +340,12 @@ class Decision:
     plan: Plan | None = None
     #: The Draft-Critique-Refine rounds and fallback ladder (dynamic decisions).
     dcr: DcrTrace | None = None
+    #: The knowledge-base entry that best matched the message ("" when none did): what a
+    #: lesson learned from this decision is about, besides its words.
+    scenario: str = ""
+    #: A lesson the decision followed as the asker's (or the organisation's) preference, in
+    #: words ("you moved a message like this to consultation on 2026-12-01"); "" when none.
+    preference: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole record (the decision JSON contract), a copy."""

@@ -29,7 +29,7 @@ BOT_SCOPES: tuple[str, ...] = (
     "usergroups:read",  # usergroups.users.list: who may Acknowledge an on-call alert
 )
 #: Slash commands the app answers.
-SLASH_COMMANDS: tuple[str, ...] = (commands.COMMAND,)
+SLASH_COMMANDS: tuple[str, ...] = (commands.COMMAND, commands.FORGET_COMMAND)
 
 
 def register_all(app: AsyncApp, services: BotServices) -> None:

@@ -1,4 +1,5 @@
-"""`/brain-why [message link | decision id]`: an ephemeral explanation of a decision.
+"""`/brain-why [message link | decision id]`: an ephemeral explanation of a decision, and
+`/brain-forget`: forget what the brain learned from the caller (and their texts).
 
 Finding the decision and explaining it are one trip into the brain. Only a decision the asker
 may see is explained (`[access] visible_to`: its requester and on-call by default); any other
@@ -20,6 +21,7 @@ from core.access import AccessPolicy, Viewer
 from core.errors import UnknownDecision
 
 COMMAND = "/brain-why"
+FORGET_COMMAND = "/brain-forget"
 #: https://team.slack.com/archives/C123ABC/p1700000000123456(?thread_ts=...)
 PERMALINK = re.compile(r"/archives/([A-Z0-9]+)/p(\d{10})(\d{6})")
 
@@ -69,6 +71,25 @@ def register(app: AsyncApp, services: BotServices) -> None:
     ) -> None:
         await ack()
         services.work.spawn(_explain(services, command, respond, client))
+
+    @app.command(FORGET_COMMAND)
+    async def on_forget(
+        ack: AsyncAck, command: dict[str, Any], respond: AsyncRespond, client: AsyncWebClient
+    ) -> None:
+        await ack()
+        services.work.spawn(_forget(services, command, respond, client))
+
+
+async def _forget(
+    services: BotServices, command: dict[str, Any], respond: AsyncRespond, client: AsyncWebClient
+) -> None:
+    user = str(command.get("user_id") or "")
+    channel = str(command.get("channel_id") or "")
+    reply = await services.trip(services.conversation.forget, user)
+    if command.get("response_url"):
+        await respond(text=fallback_text(reply.text), response_type="ephemeral")
+    else:
+        await client.chat_postEphemeral(channel=channel, user=user, text=fallback_text(reply.text))
 
 
 async def _explain(

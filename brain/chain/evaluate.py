@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from brain.calibration import HomeCalibration, rival_margin, top_two
+from brain.memory import decision_ids_mentioned
+from brain.preference import Preference, find_preference
 from brain.routing import VIABLE_MIN, Candidate, tier_of
 from brain.signals.base import SignalQuery
 from brain.signals.keyword import KeywordHits
@@ -28,6 +30,8 @@ TOP_K = 8
 #: A semantic probability this high on the message's own text backs a controller (the same
 #: floor as a candidate worth offering in a clarification, `brain.routing.VIABLE_MIN`).
 SUPPORT_MIN = VIABLE_MIN
+#: A knowledge-base confirmation at least this strong names the message's scenario.
+SCENARIO_MIN = 0.3
 
 
 @dataclass(slots=True)
@@ -45,6 +49,10 @@ class Evaluation:
     confidences: dict[str, float]
     #: Controllers whose confidence the LLM alone would have raised (kept at their no-LLM one).
     capped: list[str] = field(default_factory=list)
+    #: The knowledge-base entry that best matched the message ("" when none did).
+    scenario: str = ""
+    #: Where memory says a message like this belongs (the asker's or the organisation's).
+    preference: Preference | None = None
 
     @property
     def top_confidence(self) -> float:
@@ -52,6 +60,39 @@ class Evaluation:
 
 
 def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
+    """Score the message, then recall where memory says it belongs."""
+    evaluation = _evaluate(understood, parts)
+    evaluation.scenario = scenario_of(evaluation.table)
+    memory = parts.settings.memory
+    evaluation.preference = find_preference(
+        parts.memory,
+        understood.scoring_text,
+        vector=understood.vector,
+        ids=decision_ids_mentioned(evaluation.entities),
+        scenario=evaluation.scenario,
+        user=understood.message.user,
+        names=parts.view.names,
+        min_similarity=memory.preference_similarity,
+        agreement=memory.agreement_users,
+    )
+    return evaluation
+
+
+def scenario_of(table: SignalTable) -> str:
+    """The knowledge-base entry that backs the message best (what it is about)."""
+    reading = table.reading("knowledge")
+    confirmations = reading.evidence if reading is not None else None
+    if not isinstance(confirmations, dict):
+        return ""
+    best: tuple[float, str] = (0.0, "")
+    for confirmation in confirmations.values():
+        for hit in getattr(confirmation, "evidence", ()):
+            if confirmation.score >= SCENARIO_MIN and hit.score > best[0]:
+                best = (float(hit.score), hit.chunk_id or hit.title)
+    return best[1]
+
+
+def _evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
     """Score the message; ask the LLM only when the first scoring is not a fast path."""
     evaluation = _score(understood, understood.intent, understood.entities, parts)
     llm = parts.llm

@@ -72,6 +72,8 @@ def record(
         follow_up=plan.follow_up,
         escalation=routed.escalated,
         memory_influences=routed.notes,
+        scenario=evaluated.scenario,
+        preference=plan.preference,
         llm_calls=llm_calls,
         llm_status=_llm_status(llm, intent),
         latency_ms=round((time.perf_counter() - understood.started) * 1000, 2),

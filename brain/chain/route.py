@@ -2,7 +2,9 @@
 
 This step gathers what the router weighs besides the confidences: whether the message is vague,
 declared out of scope, a request for help, or like one a person corrected before (a lesson from
-the memory ring), and which controllers feed which. Escalation to on-call is its own decision
+the memory ring), and which controllers feed which. A preference from memory
+(`brain.preference`) is routed to unless a compliance rule (`[memory] compliance`) sends the
+message elsewhere. Escalation to on-call is its own decision
 (`brain.escalation`), made here from the text and the no-LLM intent before routing, because
 routing must honour it: an urgent route is never blocked or turned away.
 """
@@ -28,7 +30,6 @@ if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
     from brain.chain.understand import Understanding
     from brain.dynamic.loop import DynamicSolver
-    from brain.memory import MemoryMatch
     from brain.memory_ring import MemoryRing
     from brain.parts import RegistryView
     from controllers.tickets import TicketStore
@@ -67,9 +68,11 @@ def route(
     tickets: TicketStore | None = None,
     dynamic: DynamicSolver | None = None,
     knowledge: KnowledgeSkill | None = None,
+    compliance: Mapping[str, str] | None = None,
 ) -> Routing:
     """Apply the tiers to the evaluated candidates (and the dynamic tier, `brain.dynamic`)."""
     table = evaluated.table
+    compliance = compliance or {}
     verdict = verdict_of(table.reading("semantic"))
     memories = memory_matches(table.reading("memory"))
     vague = understood.vague
@@ -95,7 +98,7 @@ def route(
         ),
         help_request=vague and _asks_for_help(evaluated.intent),
         feeds=view.feeds,
-        lesson=_lesson(evaluated.candidates, memories),
+        lesson=lesson_of(evaluated, compliance, view.names) or ongoing_work(understood),
         urgent=urgent_route(escalated, frozenset(view.names)),
         # Nothing to go on (no keyword, identifier or entity), or a bare request for a person:
         # a lone candidate is asked about among others, not routed.
@@ -181,31 +184,31 @@ def _asks_for_help(intent: IntentResult) -> bool:
     return cued and intent.group not in NO_CONTEXT_GROUPS
 
 
-def _lesson(
-    candidates: Sequence[Candidate], matches: Mapping[str, list[MemoryMatch]]
-) -> MemoryLesson | None:
-    """The strongest correction away from the top candidate on a similar message, if any."""
-    if not candidates:
+def ongoing_work(understood: Understanding) -> MemoryLesson | None:
+    """A follow-up that refers to the conversation's ongoing work goes where that work is
+    (its dry-run may only lack a parameter, which is then asked for)."""
+    if not understood.context:
         return None
-    top = candidates[0].name
-    best: MemoryLesson | None = None
-    for wrong in matches.get(top, []):
-        if wrong.entry.kind != "correction-wrong" or wrong.similarity < LESSON_MIN_SIMILARITY:
-            continue
-        for name, found in matches.items():
-            for right in found:
-                if (
-                    right.entry.kind == "correction-right"
-                    and right.entry.decision_id == wrong.entry.decision_id
-                    and (best is None or wrong.similarity > best.similarity)
-                ):
-                    best = MemoryLesson(
-                        wrong=top,
-                        right=name,
-                        similarity=wrong.similarity,
-                        note=(
-                            f"a similar message ({wrong.entry.text[:60]!r}) was corrected from "
-                            f"{top} to {name} on {wrong.entry.created_at[:10]}"
-                        ),
-                    )
-    return best
+    description, controller = next(iter(understood.context.items()))
+    return MemoryLesson(right=controller, note=f"it follows up on {description}", by_person=False)
+
+
+def lesson_of(
+    evaluated: Evaluation, compliance: Mapping[str, str], names: Sequence[str]
+) -> MemoryLesson | None:
+    """What memory asks of routing: the preference, under any compliance rule that applies
+    (the dual channel's order: compliance > the preference from memory > the defaults)."""
+    preference = evaluated.preference
+    if preference is None:
+        return None
+    intent = evaluated.intent.intent
+    rule = compliance.get(intent)
+    if rule is not None and rule in names:
+        what = intent.replace("_", " ")
+        return MemoryLesson(
+            right=preference.controller,
+            note=preference.describe(),
+            compliance=rule,
+            compliance_note=f"a compliance rule sends every {what} to {rule}",
+        )
+    return MemoryLesson(right=preference.controller, note=preference.describe())

@@ -3,12 +3,16 @@
 Intent, urgency and entities come from the intent recognizer (without the LLM: it is asked
 only when the signals leave the decision below the fast path, see `evaluate`). Identifiers the
 knowledge base maps to a domain are found here too. A vague message (no keyword, identifier or
-entity) is read in the light of the conversation's ongoing work, when there is some: it
-inherits that work's identifiers and counts as evidence for its controller.
+entity) is read in the light of the conversation's ongoing work only with evidence that it
+refers to it (issue 11): a pronoun or elliptical follow-up ("it's stuck again", "还是不行"), an
+entity it shares, a short reply to a question the bot asked, or a meaning close to the ongoing
+topic. It then inherits that work's identifiers and counts as evidence for its controller, and
+the notes say why; a self-contained message on a new topic is decided on its own.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from collections.abc import Sequence
@@ -35,6 +39,19 @@ STORED_TEXT_CAP = MAX_MESSAGE_CHARS
 CONTEXT_WINDOW = timedelta(hours=4)
 #: Entity kinds a vague follow-up message inherits from the ongoing decision.
 CONTEXT_ENTITY_KINDS = ("ticket_id", "asset_tag", "error_code", "host", "service")
+#: Words that refer back to something said before (pronouns, "again", "still", 还是, 又...).
+REFERRING = re.compile(
+    r"\b(it|its|it's|this|that|these|those|they|them|same|again|still|anymore|either|"
+    r"the (issue|problem|error|ticket|request|one))\b"
+    r"|还是|仍然|依然|又|再次|它|这个|那个|同样|还没|没用",
+    re.IGNORECASE,
+)
+#: A reply this short (words, or CJK characters / 2) answers the question the bot just asked.
+SHORT_REPLY = 4
+#: A follow-up this short may refer back even when it reads as small talk ("还是不行").
+ELLIPTICAL = 8
+#: Embedding cosine to the ongoing message above which a message is about the same topic.
+SAME_TOPIC = 0.6
 
 
 def new_decision_id() -> str:
@@ -100,15 +117,50 @@ def understand(message: Message, parts: BrainParts) -> Understanding:
         vague=not keyword_hits.any_keyword() and not ids and not entities,
         started=started,
     )
-    # Out-of-scope text ("book a table") has no intent of ours: it gets no context.
-    if understood.vague and intent.group not in NO_CONTEXT_GROUPS:
+    if understood.vague:
         ongoing = ongoing_context(parts.session_entries(message.session_key))
         if ongoing is not None:
-            _inherit(understood, ongoing, parts)
+            why = reference_evidence(understood, ongoing, parts)
+            # Out-of-scope text ("book a table") gets no context unless it clearly refers back.
+            small_talk = intent.group in NO_CONTEXT_GROUPS
+            if why and (not small_talk or why.startswith("it refers back")):
+                _inherit(understood, ongoing, parts, why)
+            elif not why:
+                understood.notes.append(
+                    "context: not used; the message does not refer to the ongoing "
+                    f"{ongoing.verdicts()[0][-1]} work (decided on its own)"
+                )
     return understood
 
 
-def _inherit(understood: Understanding, ongoing: SessionEntry, parts: BrainParts) -> None:
+def _size(text: str) -> int:
+    """Words, counting two CJK characters as one."""
+    cjk = len(re.findall(r"[\u3400-\u9fff]", text))
+    return len(re.findall(r"[A-Za-z0-9]+", text)) + (cjk + 1) // 2
+
+
+def reference_evidence(understood: Understanding, ongoing: SessionEntry, parts: BrainParts) -> str:
+    """Why the message refers to the ongoing work, in words; "" when nothing says it does."""
+    text = understood.text
+    size = _size(text)
+    if REFERRING.search(text) and size <= ELLIPTICAL:
+        return "it refers back (a pronoun or elliptical follow-up)"
+    shared = {value.upper() for values in understood.entities.values() for value in values} & {
+        value.upper() for values in ongoing.entities.values() for value in values
+    }
+    if shared:
+        return f"it names {', '.join(sorted(shared))} of the ongoing work"
+    if ongoing.asked and size <= SHORT_REPLY:
+        return "it is a short reply to the question the bot asked"
+    embedder = parts.embedder
+    if understood.vector is not None and embedder is not None and ongoing.text:
+        cosine = float(np.dot(understood.vector, embedder.embed_query(ongoing.text)))
+        if cosine >= SAME_TOPIC:
+            return f"it is about the same topic (similarity {cosine:.2f})"
+    return ""
+
+
+def _inherit(understood: Understanding, ongoing: SessionEntry, parts: BrainParts, why: str) -> None:
     """Read a vague message as part of the ongoing work: its identifiers and its controller."""
     wins, _ = ongoing.verdicts()
     inherited = {k: v for k, v in ongoing.entities.items() if k in CONTEXT_ENTITY_KINDS and v}
@@ -122,7 +174,7 @@ def _inherit(understood: Understanding, ongoing: SessionEntry, parts: BrainParts
     understood.ids = {**understood.ids, **id_domains(parts.knowledge, "", inherited)}
     understood.notes.append(
         f"context: a vague message read as part of {description} "
-        f"from decision {ongoing.decision_id}"
+        f"from decision {ongoing.decision_id}, because {why}"
     )
     understood.vague = False
 

@@ -36,6 +36,11 @@ class SessionEntry:
     feedback: list[FeedbackRecord]
     created_at: str
     text: str = ""
+    #: Whether the controller's result succeeded (None: not run, or not known yet).
+    result_ok: bool | None = None
+    user: str = ""
+    #: The bot asked something back (a clarification, or a parameter the controller lacks).
+    asked: bool = False
 
     @classmethod
     def of(cls, decision: Decision) -> SessionEntry:
@@ -48,7 +53,19 @@ class SessionEntry:
             feedback=[replace(f) for f in decision.feedback],
             created_at=decision.created_at,
             text=decision.text[:500],
+            result_ok=None if decision.result is None else bool(decision.result.ok),
+            user=decision.user,
+            asked=decision.outcome == "clarify"
+            or bool(decision.result is not None and decision.result.missing),
         )
+
+    def evidenced(self) -> bool:
+        """Is there evidence the route was right: the asker confirmed it, or a correction
+        named the right controller, or it went unchallenged AND its controller succeeded?"""
+        kinds = [f.kind for f in self.feedback]
+        if "correct" in kinds or "confirm" in kinds:
+            return True
+        return "reject" not in kinds and self.result_ok is True
 
     def verdicts(self) -> tuple[list[str], list[str]]:
         """(controllers this decision counts as a success for, ... as a failure for)."""
@@ -99,6 +116,14 @@ class SessionCache:
                     return
             entries.append(fresh)
             del entries[: -self.keep]
+
+    def forget_user(self, user: str) -> None:
+        """Drop every cached conversation of the user (their texts are forgotten)."""
+        with self._lock:
+            for key in [k for k in self._sessions if k.split(":", 1)[-1] == user]:
+                del self._sessions[key]
+            for entries in self._sessions.values():
+                entries[:] = [e for e in entries if e.user != user]
 
     def signal(self, session_key: str, names: Sequence[str]) -> np.ndarray:
         """Session signal per controller (aligned with `names`)."""

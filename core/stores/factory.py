@@ -13,6 +13,7 @@ from core.config import Settings
 from core.stores.kinds import (
     AlertRecords,
     EventLedgerRecords,
+    LessonRecords,
     ManifestRecords,
     MessageLinkRecords,
     TicketCollection,
@@ -78,8 +79,11 @@ class Stores:
     @cached_property
     def lessons(self) -> LessonStore:
         """The memory ring's routing lessons."""
-        return self.backend.collection(
-            "memory", key=field_key("memory_id"), table="memories", sharded=True
+        return LessonRecords(
+            self.backend.collection(
+                "memory", key=field_key("memory_id"), table="memories", sharded=True
+            ),
+            self.backend.collection("memory_feed", key=field_key("key")),
         )
 
     @cached_property

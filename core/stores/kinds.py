@@ -61,6 +61,75 @@ class TicketCollection:
         return int(counter["value"])
 
 
+#: Lesson changes remembered by the lessons' change feed; a reader further behind reloads all.
+LESSON_FEED_KEEP = 512
+
+
+class LessonRecords:
+    """Routing lessons keyed by "memory_id", with a change feed every process can follow.
+
+    Every write also bumps one small counter document that lists the keys of the latest
+    changes, so a running process sees lessons written by another one (`brain feedback` while
+    the bot runs) by reading one small document per decision instead of every lesson.
+    """
+
+    def __init__(self, lessons: Collection, feed: Collection) -> None:
+        self._lessons = lessons
+        self._feed = feed
+
+    def get(self, key: str) -> Document | None:
+        return self._lessons.get(key)
+
+    def all(self) -> list[Document]:
+        return self._lessons.all()
+
+    def count(self) -> int:
+        return self._lessons.count()
+
+    def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None:
+        rows = [dict(document) for document in documents]
+        if rows:
+            self._lessons.put_many(rows)
+            self._note(str(row["memory_id"]) for row in rows)
+
+    def remove(self, keys: Iterable[str]) -> None:
+        wanted = list(keys)
+        if wanted:
+            self._lessons.remove(wanted)
+            self._note(wanted)
+
+    def version(self) -> int:
+        """How many changes were ever made (0 for a new store)."""
+        row = self._feed.get(SEQUENCE_KEY)
+        return 0 if row is None else int(row.get("value", 0))
+
+    def changed_since(self, version: int) -> tuple[int, list[str] | None]:
+        """(current version, keys changed after `version`), or None for the keys when the
+        feed no longer reaches back that far (the reader then reads `all()`)."""
+        row = self._feed.get(SEQUENCE_KEY) or {}
+        current = int(row.get("value", 0))
+        if current == version:
+            return current, []
+        recent = [(int(seq), str(key)) for seq, key in row.get("recent", [])]
+        if current < version or not recent or recent[0][0] > version + 1:
+            return current, None
+        return current, sorted({key for seq, key in recent if seq > version})
+
+    def _note(self, keys: Iterable[str]) -> None:
+        changed = list(keys)
+
+        def bump(document: Document) -> None:
+            value = int(document.get("value", 0))
+            recent = list(document.get("recent", []))
+            for offset, key in enumerate(changed, start=1):
+                recent.append([value + offset, key])
+            document["value"] = value + len(changed)
+            document["recent"] = recent[-LESSON_FEED_KEEP:]
+
+        self._feed.insert({"key": SEQUENCE_KEY, "value": 0, "recent": []})
+        self._feed.modify(SEQUENCE_KEY, bump)
+
+
 class EventLedgerRecords:
     """Claimed Slack event keys with their claim time."""
 

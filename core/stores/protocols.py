@@ -89,6 +89,13 @@ class DecisionStore(Protocol):
         """Ids of a session's latest decisions, oldest first."""
         ...
 
+    def forget_user(self, user: str, texts: Sequence[str]) -> list[str]:
+        """The right to be forgotten: redact every decision the user asked and every quote of
+        `texts` (the user's messages) elsewhere, and drop the user's feedback
+        (`core.stores.forgetting.forget_in`); returns the ids changed. When it returns, no
+        file of the store holds the old words."""
+        ...
+
     def flush(self) -> None:
         """Make everything accepted so far durable (a no-op for stores that never queue)."""
         ...
@@ -108,7 +115,10 @@ class FeedbackStore(Protocol):
 
 
 class LessonStore(Protocol):
-    """The memory ring's persisted routing lessons, as documents keyed by "memory_id"."""
+    """The memory ring's persisted routing lessons, as documents keyed by "memory_id", with a
+    change feed so that every process sharing the store sees the others' new lessons."""
+
+    def get(self, key: str) -> Document | None: ...
 
     def all(self) -> list[Document]: ...
 
@@ -117,6 +127,15 @@ class LessonStore(Protocol):
     def remove(self, keys: Iterable[str]) -> None: ...
 
     def count(self) -> int: ...
+
+    def version(self) -> int:
+        """How many lesson changes (writes and removals) were ever made."""
+        ...
+
+    def changed_since(self, version: int) -> tuple[int, list[str] | None]:
+        """(current version, keys written or removed after `version`); None for the keys
+        when the feed does not reach back that far (read `all()` instead)."""
+        ...
 
 
 class CaseStore(Protocol):

@@ -39,11 +39,33 @@ while True:
 """
 
 
-def _kill_after(home: Path, acknowledgements: int) -> list[dict[str, str]]:
+#: A burst of feedback from many people on a few decisions, each acknowledged once recorded.
+BURST = r"""
+import json, sys
+from brain.engine import Brain
+from core.records import Message
+
+brain = Brain.open()
+ids = [
+    brain.decide(Message(f"the money for order {n} has still not arrived", user="u1",
+                         channel="C1")).decision_id
+    for n in (88231, 99127, 55123)
+]
+targets = ["consultation", "incident", "access"]
+index = 0
+while True:
+    decision_id = ids[index % 3]
+    brain.feedback(decision_id, "correct", controller=targets[index % 3], user=f"p{index}")
+    print(json.dumps({"feedback": decision_id, "user": f"p{index}"}), flush=True)
+    index += 1
+"""
+
+
+def _kill_after(home: Path, acknowledgements: int, child_code: str = CHILD) -> list[dict[str, str]]:
     env = {**os.environ, "BRAIN_HOME": str(home)}
     env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True, env=env
+        [sys.executable, "-c", child_code], stdout=subprocess.PIPE, text=True, env=env
     )
     assert child.stdout is not None
     seen: list[dict[str, str]] = []
@@ -82,3 +104,24 @@ def test_kill_9_loses_nothing_acknowledged(home: Path, seed: int) -> None:
                 assert "correction-right" in lesson_kinds
     finally:
         brain.close()
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_kill_9_during_a_feedback_burst_loses_no_acknowledged_lesson(home: Path, seed: int) -> None:
+    from brain.memory import MemoryStore
+
+    acknowledgements = random.Random(seed).randint(10, 40)
+    seen = _kill_after(home, acknowledgements, BURST)
+    assert len(seen) == acknowledgements
+
+    stores = open_stores(Settings(home=home))
+    memory = MemoryStore(stores.lessons)  # what a process opened after the crash sees
+    taught = {(e.decision_id, e.user) for e in memory.entries() if e.kind == "correction-right"}
+    version = stores.lessons.version()
+    stores.close()
+    assert {(row["feedback"], row["user"]) for row in seen} <= taught
+    assert version >= len(taught)
+    with Brain.open() as brain:
+        for row in seen:
+            users = {f.user for f in brain.get_decision(row["feedback"]).feedback}
+            assert row["user"] in users

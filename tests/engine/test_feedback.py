@@ -82,7 +82,8 @@ def test_a_correction_changes_the_next_similar_decision(home: Path, brain: Brain
     assert after.signals["consultation"]["memory"] < 0.5
     assert after.signals["ticket"]["session"] == 0.5  # another conversation: memory, not session
     assert after.controller == "ticket", after.tier_path
-    assert any("memory conflict" in step for step in after.tier_path)
+    assert any("memory: you moved a message like this" in step for step in after.tier_path)
+    assert "you moved a message like this" in after.rationale
     assert any("corrected" in note for note in after.memory_influences)
 
 
@@ -124,7 +125,18 @@ def test_session_signal_rewards_earlier_successes_in_the_conversation(brain: Bra
 
 def test_two_unchallenged_successes_in_a_row_are_persisted(brain: Brain) -> None:
     for text in ("VPN 连不上，报错 691", "VPN error 691 again after reboot", "thanks"):
-        brain.decide(Message(text, user="u9", channel="D9"))
+        decision = brain.ask(Message(text, user="u9", channel="D9"))
+        if decision.controller == "incident":
+            assert decision.result is not None and decision.result.ok
 
     kinds = {(m.kind, m.controller) for m in brain.memory.entries()}
     assert ("consecutive", "incident") in kinds
+
+
+def test_unchallenged_routes_whose_controller_did_not_run_teach_nothing(brain: Brain) -> None:
+    """Lessons only from evidence: a route nobody corrected is not yet a right one; without
+    the controller's success (or a confirmation) a misroute would teach the memory."""
+    for text in ("VPN 连不上，报错 691", "VPN error 691 again after reboot", "thanks"):
+        brain.decide(Message(text, user="u9", channel="D9"))
+
+    assert [m.kind for m in brain.memory.entries()] == []

@@ -78,11 +78,45 @@ def test_lessons_older_than_90_days_weigh_half(store: MemoryStore) -> None:
     assert values["ticket"] == pytest.approx(0.5 + CORRECTION_RIGHT / 2)
 
 
-def test_another_users_lesson_weighs_less_and_survives_reopening(
-    store: MemoryStore, tmp_path: Path
+def test_another_users_lesson_applies_only_once_enough_users_agree(
+    store: MemoryStore, tmp_path: Path, make_decision: Callable[..., Decision]
 ) -> None:
-    reopened = MemoryStore(open_stores(Settings(home=tmp_path)).lessons)
-    values = _signal(reopened, "order 88123 money not arrived yet, what's going on", user="u2")
-
+    """Scope by agreement: u1's lesson is u1's; after two more users taught it, everyone's."""
+    reopened = MemoryStore(open_stores(Settings(home=tmp_path)).lessons, agreement=3)
+    text = "order 88123 money not arrived yet, what's going on"
     assert len(reopened) == 2
-    assert 0.5 < values["ticket"] < 0.5 + CORRECTION_RIGHT
+    assert _signal(reopened, text, user="u9")["ticket"] == 0.5
+
+    for teacher in ("u2", "u3"):
+        lesson = make_decision(text=f"order 4711 money not arrived yet ({teacher})")
+        reopened.add(
+            controller="ticket",
+            weight=CORRECTION_RIGHT,
+            kind="correction-right",
+            decision=lesson,
+            vector=None,
+            ids=[],
+            user=teacher,
+        )
+    assert _signal(reopened, text, user="u9")["ticket"] > 0.5
+
+
+def test_a_lesson_written_by_another_process_is_seen_without_reopening(
+    store: MemoryStore, tmp_path: Path, make_decision: Callable[..., Decision]
+) -> None:
+    """The running bot's store follows the lesson feed that `brain feedback` writes to."""
+    other = MemoryStore(open_stores(Settings(home=tmp_path)).lessons)
+    lesson = make_decision(text="the coffee machine on floor 2 is leaking", user="u1")
+    other.add(
+        controller="incident",
+        weight=CORRECTION_RIGHT,
+        kind="correction-right",
+        decision=lesson,
+        vector=None,
+        ids=[],
+    )
+
+    assert len(store.entries()) == 3
+    assert _signal(store, "the coffee machine on floor 2 is leaking")["incident"] > 0.5
+    other.forget([e.memory_id for e in other.entries() if e.controller == "incident"])
+    assert len(store.entries()) == 2

@@ -129,6 +129,42 @@ def test_records_are_there_after_reopening(
         second.close()
 
 
+def test_forgetting_a_user_redacts_their_decisions_quotes_and_feedback(
+    settings: Settings, stores: Stores, make_decision: Callable[..., Decision]
+) -> None:
+    text = "the money for order 88231 has still not arrived"
+    theirs = make_decision(text=text, user="U1", rationale=f"routed: {text!r}")
+    other = make_decision(
+        text="payment for order 4 not arrived",
+        user="U9",
+        rationale=f"people moved messages like this ({text[:57]}...) to consultation",
+    )
+    stores.decisions.append(theirs)
+    stores.decisions.append(other)
+    for decision, who in ((theirs, "U1"), (other, "U1"), (other, "U9")):
+        stores.feedback.add_feedback(
+            decision.decision_id,
+            {"kind": "confirm", "controller": None, "user": who, "source": "cli"},
+        )
+
+    changed = stores.decisions.forget_user("U1", [text])
+
+    assert sorted(changed) == sorted([theirs.decision_id, other.decision_id])
+    mine, kept = stores.decisions.get_many([theirs.decision_id, other.decision_id])
+    assert mine.text == "[forgotten]" and mine.controller == theirs.controller
+    assert mine.feedback == [] and text not in mine.rationale
+    assert kept.text == other.text and text[:57] not in kept.rationale
+    assert [f.user for f in kept.feedback] == ["U9"]
+    stores.decisions.flush()
+    if settings.storage.backend == "tinydb":
+        held = [
+            p
+            for p in settings.home.rglob("*")
+            if p.is_file() and text[:40].encode() in p.read_bytes()
+        ]
+        assert held == []
+
+
 # -- tickets -----------------------------------------------------------------------------------
 
 
@@ -204,6 +240,36 @@ def test_cases_insert_once_change_atomically_and_are_removed(stores: Stores) -> 
     assert stores.cases.modify("missing", lambda doc: None) is None
     stores.cases.remove(["c1", "unknown"])
     assert stores.cases.count() == 0 and stores.cases.all() == []
+
+
+def test_the_lesson_feed_names_what_changed_since_a_version(
+    settings: Settings, stores: Stores
+) -> None:
+    assert stores.lessons.version() == 0
+    assert stores.lessons.changed_since(0) == (0, [])
+    stores.lessons.put_many([{"memory_id": "m1", "weight": 0.1}])
+    seen = stores.lessons.version()
+    stores.lessons.put_many([{"memory_id": "m2", "weight": 0.1}])
+    stores.lessons.remove(["m1"])
+
+    # Another opening of the same home (another process) follows the same feed.
+    other = open_stores(settings) if settings.storage.backend != "memory" else stores
+    current, changed = other.lessons.changed_since(seen)
+    assert current == other.lessons.version() > seen
+    assert changed == ["m1", "m2"]
+    assert other.lessons.get("m1") is None
+    assert other.lessons.get("m2") == {"memory_id": "m2", "weight": 0.1}
+    assert other.lessons.changed_since(current) == (current, [])
+
+
+def test_the_lesson_feed_says_when_a_reader_is_too_far_behind(stores: Stores) -> None:
+    from core.stores.kinds import LESSON_FEED_KEEP
+
+    stores.lessons.put_many([{"memory_id": f"m{i}"} for i in range(LESSON_FEED_KEEP + 2)])
+
+    current, changed = stores.lessons.changed_since(0)
+    assert current == LESSON_FEED_KEEP + 2
+    assert changed is None  # the reader reloads every lesson instead
 
 
 # -- Slack state -------------------------------------------------------------------------------

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.errors import UnknownDecision
 from core.records import Decision
 from core.stores.feedback_rules import add_entry, merged_feedback
+from core.stores.forgetting import forget_in
 
 #: Decision ids remembered per session, as in the TinyDB log.
 SESSION_KEEP = 50
@@ -59,6 +60,16 @@ class MemoryDecisionStore:
     def session_ids(self, session_key: str) -> list[str]:
         with self._lock:
             return list(self._sessions.get(session_key, []))
+
+    def forget_user(self, user: str, texts: Sequence[str]) -> list[str]:
+        changed = []
+        with self._lock:
+            for decision_id in list(self._decisions):
+                values = self._load(decision_id)
+                if forget_in(values, user, texts):
+                    self._decisions[decision_id] = _dumps(values)
+                    changed.append(decision_id)
+        return changed
 
     def flush(self) -> None:
         return None

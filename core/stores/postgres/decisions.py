@@ -9,12 +9,13 @@ update written from a stale copy merges the feedback stored meanwhile.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.errors import UnknownDecision
 from core.records import Decision
 from core.stores.feedback_rules import add_entry, merged_feedback
+from core.stores.forgetting import forget_in
 from core.stores.postgres.collection import Pool, dumps, loaded
 
 #: Decision ids returned per session, as in the other backends.
@@ -115,6 +116,25 @@ class PgDecisionStore:
                 (session_key, SESSION_KEEP),
             ).fetchall()
         return [str(row[0]) for row in reversed(rows)]
+
+    def forget_user(self, user: str, texts: Sequence[str]) -> list[str]:
+        """Redact every decision the user asked and quotes of `texts` in others, and drop the
+        user's feedback, in one transaction (rows locked, so a concurrent update cannot write
+        the old words back)."""
+        changed: list[str] = []
+        with self._pool.connection() as conn, conn.transaction():
+            rows = conn.execute(
+                "SELECT decision_id, doc FROM decisions ORDER BY seq FOR UPDATE"
+            ).fetchall()
+            for decision_id, doc in rows:
+                document = loaded(doc)
+                if forget_in(document, user, texts):
+                    changed.append(str(decision_id))
+                    conn.execute(
+                        "UPDATE decisions SET doc = %s::json WHERE decision_id = %s",
+                        (dumps(document), decision_id),
+                    )
+        return changed
 
     def flush(self) -> None:
         return None  # every write is committed when its call returns

@@ -30,7 +30,7 @@ import copy
 import json
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ from tinydb import Query, TinyDB
 from core.errors import UnknownDecision
 from core.records import Decision
 from core.stores.feedback_rules import merged_feedback
+from core.stores.forgetting import forget_in
 from core.stores.tinydb.decision_records import (
     bucket_of,
     document_of,
@@ -388,6 +389,31 @@ class TinyDecisionStore:
             if in_session and doc["decision_id"] not in ids:
                 ids.append(str(doc["decision_id"]))
         return ids[-SESSION_KEEP:]
+
+    def forget_user(self, user: str, texts: Sequence[str]) -> list[str]:
+        """Apply the journal (so no line of it keeps the old words), then redact every shard
+        in place; each rewrite replaces its file atomically."""
+        changed: list[str] = []
+        with self._lock.held():
+            self.checkpoint()
+            for path in sorted((self.root / "shards").glob("*.json")):
+                db = self._with_db("shards", path.stem)
+                table = db.table("decisions", cache_size=0)
+                updates = []
+                for row in table.all():
+                    document = copy.deepcopy(dict(row))
+                    if forget_in(document, user, texts):
+                        changed.append(str(document["decision_id"]))
+                        updates.append(
+                            (replace_all(document), _Q.decision_id == document["decision_id"])
+                        )
+                if updates:
+                    table.update_multiple(updates)
+                db.close()
+            with self._cache_guard:
+                self._shard_cache.clear()
+            self.checkpoint()
+        return changed
 
     def flush(self) -> None:
         """Apply the journal to the shards now (what `close` and interpreter exit do)."""

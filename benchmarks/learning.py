@@ -1,0 +1,270 @@
+"""Learning people can feel: how corrections change later answers, and what memory costs.
+
+1. Correction curve (dev set): a simulated user U1 wants each class's messages routed to
+   another controller (a fixed cycle: ticket -> consultation -> alarm -> ... ), asks k of
+   the class's teaching rows and corrects each to that controller once. Held-out rows of the
+   class are then asked by U1 and by U9 (who taught nothing): the share routed to the wanted
+   controller, after 0, 1, 3 and 10 corrections per class. "near" counts only held-out rows
+   the memory finds similar to one of U1's corrections (the issue's "near paraphrases").
+2. Agreement: after U1's single correction per class, U2, U3, ... each correct one more row
+   per class; U9's held-out share is measured after each, until it moves.
+3. Latency: decision p50 with 0, 10k and 100k lessons in the store (synthetic lessons from
+   CLINC150 train texts, with their embeddings), and feedback recording p50 / p99.
+
+Run: `.venv/bin/python benchmarks/learning.py --home FITTED_HOME [--sizes 0,10000,100000]`
+(FITTED_HOME: a brain home with the KB ingested and the model fitted; it is copied, never
+changed). Figures are reported, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+CYCLE = ["ticket", "consultation", "alarm", "coding", "access", "incident", "change"]
+TEACH = 10
+STEPS = (0, 1, 3, 10)
+
+
+def _wanted(label: str) -> str:
+    return CYCLE[(CYCLE.index(label) + 1) % len(CYCLE)]
+
+
+def _pct(hits: int, total: int) -> str:
+    return f"{100 * hits / total:5.1f}%" if total else "   n/a"
+
+
+def correction_curve(brain: Any, rows: list[Any]) -> dict[str, Any]:
+    from brain.memory import decision_ids_mentioned
+    from core.records import Message
+
+    by_class: dict[str, list[str]] = defaultdict(list)
+    for row in rows:
+        if row.label in CYCLE:
+            by_class[row.label].append(row.text)
+    held = {c: texts[TEACH:] for c, texts in by_class.items()}
+    taught = 0
+    curve: dict[str, Any] = {}
+    threshold = brain.settings.memory.preference_similarity
+    for step in STEPS:
+        while taught < step:
+            for label, texts in by_class.items():
+                decision = brain.decide(Message(texts[taught], user="U1", channel="teach"))
+                brain.feedback(
+                    decision.decision_id, "correct", controller=_wanted(label), user="U1"
+                )
+            taught += 1
+        result: dict[str, Any] = {}
+        for user in ("U1", "U9"):
+            moved = total = near_moved = near_total = 0
+            for label, texts in held.items():
+                for text in texts:
+                    decision = brain.decide(Message(text, user=user, channel=f"held-{user}"))
+                    hit = decision.controller == _wanted(label)
+                    total += 1
+                    moved += hit
+                    if step:
+                        vector = brain.parts.embed_if_loaded(text)
+                        near = any(
+                            factor >= threshold and entry.user == "U1"
+                            for entry, factor in brain.memory.similar(
+                                text, vector=vector, ids=decision_ids_mentioned(decision.entities)
+                            )
+                        )
+                        near_total += near
+                        near_moved += hit and near
+            result[user] = {
+                "moved": moved,
+                "total": total,
+                "near_moved": near_moved,
+                "near_total": near_total,
+            }
+        curve[str(step)] = result
+        u1, u9 = result["U1"], result["U9"]
+        print(
+            f"  {step:>2} corrections/class: U1 {_pct(u1['moved'], u1['total'])} "
+            f"(near {_pct(u1['near_moved'], u1['near_total'])} of {u1['near_total']}), "
+            f"U9 {_pct(u9['moved'], u9['total'])} "
+            f"(near {_pct(u9['near_moved'], u9['near_total'])})",
+            flush=True,
+        )
+    return curve
+
+
+def agreement(brain: Any, rows: list[Any], users: int = 5) -> list[dict[str, Any]]:
+    """Extra users each correct one more row per class; U9's held-out share after each."""
+    from core.records import Message
+
+    by_class: dict[str, list[str]] = defaultdict(list)
+    for row in rows:
+        if row.label in CYCLE:
+            by_class[row.label].append(row.text)
+    out = []
+    for extra in range(2, users + 2):
+        for label, texts in by_class.items():
+            decision = brain.decide(Message(texts[extra - 1], user=f"U{extra}", channel="teach"))
+            brain.feedback(
+                decision.decision_id, "correct", controller=_wanted(label), user=f"U{extra}"
+            )
+        moved = total = 0
+        for label, texts in by_class.items():
+            for text in texts[TEACH:]:
+                decision = brain.decide(Message(text, user="U9", channel="held-U9b"))
+                moved += decision.controller == _wanted(label)
+                total += 1
+        out.append({"users": extra, "moved": moved, "total": total})
+        print(f"  {extra} users corrected: U9 {_pct(moved, total)}", flush=True)
+    return out
+
+
+def _synthetic_lessons(count: int, texts: list[str], vectors: Any) -> list[dict[str, Any]]:
+    import numpy as np
+
+    rng = random.Random(7)
+    docs = []
+    for i in range(count):
+        j = rng.randrange(len(texts))
+        controller = rng.choice(CYCLE)
+        docs.append(
+            {
+                "memory_id": str(uuid.uuid4()),
+                "controller": controller,
+                "weight": rng.choice([0.10, -0.15, 0.10, -0.10]),
+                "kind": rng.choice(["correction-right", "correction-wrong", "confirmation"]),
+                "text": texts[j],
+                "decision_id": f"d-synthetic{i}",
+                "user": f"S{rng.randrange(2000)}",
+                "created_at": f"2026-{rng.randrange(1, 12):02d}-01T00:00:00+00:00",
+                "ids": [],
+                "vector": base64.b64encode(
+                    np.asarray(vectors[j], dtype=np.float16).tobytes()
+                ).decode(),
+                "moved_from": "",
+                "moved_to": controller,
+            }
+        )
+    return docs
+
+
+def latency(home: Path, sizes: list[int], clinc: Path, probe: list[str]) -> dict[str, Any]:
+    from brain.engine import Brain
+    from core.config import load_settings
+    from core.records import Message
+
+    texts = [json.loads(line)["text"] for line in clinc.open(encoding="utf-8")][:15000]
+    figures: dict[str, Any] = {}
+    vectors = None
+    for size in sizes:
+        run = Path(tempfile.mkdtemp(prefix="learning-latency-"))
+        try:
+            shutil.copytree(home, run, dirs_exist_ok=True, symlinks=True)
+            settings = load_settings({**os.environ, "BRAIN_HOME": str(run)})
+            if size:
+                if vectors is None:
+                    with Brain.open(settings) as brain:
+                        assert brain.embedder is not None
+                        vectors = brain.embedder.embed(texts)
+                with Brain.open(settings) as brain:
+                    began = time.perf_counter()
+                    brain.memory.lessons.put_many(_synthetic_lessons(size, texts, vectors))
+                    wrote = time.perf_counter() - began
+            else:
+                wrote = 0.0
+            began = time.perf_counter()
+            with Brain.open(settings) as brain:
+                brain.decide(Message("warm up: vpn error 691", user="W", channel="warm"))
+                opened = time.perf_counter() - began
+                took = []
+                for index, text in enumerate(probe):
+                    start = time.perf_counter()
+                    brain.decide(Message(text, user=f"P{index % 7}", channel=f"p{index}"))
+                    took.append((time.perf_counter() - start) * 1000)
+                feedback = []
+                decision = brain.decide(Message(probe[0], user="F", channel="f"))
+                for index in range(100):
+                    start = time.perf_counter()
+                    brain.feedback(
+                        decision.decision_id,
+                        "correct",
+                        controller=CYCLE[index % 7],
+                        user=f"F{index}",
+                    )
+                    feedback.append((time.perf_counter() - start) * 1000)
+            feedback.sort()
+            figures[str(size)] = {
+                "decision_p50_ms": statistics.median(took),
+                "open_and_first_s": opened,
+                "write_s": wrote,
+                "feedback_p50_ms": statistics.median(feedback),
+                "feedback_p99_ms": feedback[int(len(feedback) * 0.99) - 1],
+            }
+            f = figures[str(size)]
+            print(
+                f"  {size:>6} lessons: decision p50 {f['decision_p50_ms']:.1f} ms, open+first "
+                f"{opened:.1f} s, feedback p50 {f['feedback_p50_ms']:.1f} ms / p99 "
+                f"{f['feedback_p99_ms']:.1f} ms (lessons written in {wrote:.1f} s)",
+                flush=True,
+            )
+        finally:
+            shutil.rmtree(run, ignore_errors=True)
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--home", type=Path, required=True, help="a fitted brain home (copied)")
+    parser.add_argument("--devset", type=Path, default=REPO / "benchmarks/data/devset.jsonl")
+    parser.add_argument(
+        "--clinc", type=Path, default=REPO.parent.parent / "shared/data/clinc150/train.jsonl"
+    )
+    parser.add_argument("--sizes", default="0,10000,100000")
+    parser.add_argument("--skip-curve", action="store_true")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+
+    from brain.engine import Brain
+    from brain.labelled import read_rows
+    from core.config import load_settings
+
+    rows, _ = read_rows(args.devset, "controller")
+    report: dict[str, Any] = {}
+    if not args.skip_curve:
+        run = Path(tempfile.mkdtemp(prefix="learning-curve-"))
+        try:
+            shutil.copytree(args.home, run, dirs_exist_ok=True, symlinks=True)
+            settings = load_settings({**os.environ, "BRAIN_HOME": str(run)})
+            with Brain.open(settings) as brain:
+                print("correction curve (dev set; share routed to the user's controller):")
+                report["curve"] = correction_curve(brain, rows)
+                print("agreement (U9's held-out share as more users correct once per class):")
+                report["agreement"] = agreement(brain, rows)
+        finally:
+            shutil.rmtree(run, ignore_errors=True)
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    if sizes:
+        probe = [row.text for row in rows][::9][:40]
+        print("latency as memory grows:")
+        report["latency"] = latency(args.home, sizes, args.clinc, probe)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

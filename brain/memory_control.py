@@ -1,0 +1,125 @@
+"""What people may see and undo of what the brain learned: show, conflicts, forget.
+
+`forget_user` is the right to be forgotten: the user's lessons (taught by them or about their
+messages) leave the lesson store, their decisions stay in the log with every word of theirs
+redacted (`DecisionStore.forget_user`), quotes of their messages leave other decisions'
+rationales, their feedback is dropped and their tickets lose title, description and comments.
+Afterwards their messages are decided as if the lessons had never been given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from brain.memory import MemoryEntry
+from brain.preference import conflicts
+from core.stores.forgetting import REDACTED, quoted_forms
+
+if TYPE_CHECKING:
+    from brain.engine import Brain
+    from core.stores.protocols import TicketRecords
+
+#: Ticket fields that hold the requester's words.
+TICKET_TEXT_FIELDS = ("description", "text", "summary", "details", "message")
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetReport:
+    """What `forget_user` removed or redacted."""
+
+    user: str
+    lessons: int
+    decisions: int
+    tickets: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "user": self.user,
+            "lessons": self.lessons,
+            "decisions": self.decisions,
+            "tickets": self.tickets,
+        }
+
+
+def lesson_view(entry: MemoryEntry) -> dict[str, Any]:
+    """One lesson as `brain memory show` prints it (no vectors)."""
+    return {
+        "memory_id": entry.memory_id,
+        "kind": entry.kind,
+        "controller": entry.controller,
+        "weight": entry.weight,
+        "moved_from": entry.moved_from,
+        "moved_to": entry.moved_to,
+        "user": entry.user,
+        "asker": entry.asker,
+        "channel": entry.channel,
+        "text": entry.text,
+        "ids": list(entry.ids),
+        "scenario": entry.scenario,
+        "decision_id": entry.decision_id,
+        "created_at": entry.created_at,
+    }
+
+
+def show(brain: Brain, user: str | None = None) -> list[dict[str, Any]]:
+    """Every lesson (or one user's: taught by them or about their messages), oldest first."""
+    return [
+        lesson_view(entry)
+        for entry in brain.memory.entries()
+        if user is None or user in (entry.user, entry.asker)
+    ]
+
+
+def conflict_views(brain: Brain) -> list[dict[str, Any]]:
+    """Similar messages users moved to different controllers (reported, never applied)."""
+    found = conflicts(brain.memory, min_similarity=brain.settings.memory.preference_similarity)
+    return [
+        {
+            "text": conflict.lesson.text,
+            "decision_id": conflict.lesson.decision_id,
+            "targets": {name: list(users) for name, users in conflict.targets.items()},
+        }
+        for conflict in found
+    ]
+
+
+def forget_user(brain: Brain, user: str, tickets: TicketRecords | None = None) -> ForgetReport:
+    """Remove what was learned from `user` and every stored text of theirs."""
+    mine = [e for e in brain.memory.entries() if user in (e.user, e.asker)]
+    texts = sorted({e.text for e in mine if e.asker == user})
+    removed = brain.memory.forget([e.memory_id for e in mine])
+    changed = brain.log.store.forget_user(user, texts)
+    brain.sessions.forget_user(user)
+    redacted = _forget_tickets(tickets, user, texts) if tickets is not None else 0
+    return ForgetReport(user, removed, len(changed), redacted)
+
+
+def _forget_tickets(tickets: TicketRecords, user: str, texts: list[str]) -> int:
+    forms = quoted_forms(texts)
+    count = 0
+    for row in tickets.all():
+        mine = row.get("requester") == user
+        comments = row.get("comments") or []
+        if not mine and not any(c.get("by") == user for c in comments):
+            continue
+
+        def redact(document: dict[str, Any], mine: bool = mine) -> None:
+            if mine:
+                document["title"] = REDACTED
+                fields = document.get("fields") or {}
+                for name in TICKET_TEXT_FIELDS:
+                    if isinstance(fields.get(name), str):
+                        fields[name] = REDACTED
+                for name, value in fields.items():
+                    if isinstance(value, str):
+                        for form in forms:
+                            value = value.replace(form, REDACTED)
+                        fields[name] = value
+            for comment in document.get("comments") or []:
+                if mine or comment.get("by") == user:
+                    comment["text"] = REDACTED
+
+        tickets.modify(str(row["id"]), redact)
+        count += 1
+    return count

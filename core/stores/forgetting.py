@@ -1,0 +1,62 @@
+"""The right to be forgotten, the same for every backend: what of a stored decision goes.
+
+A decision the user asked keeps its id, controller, tier, outcome, confidence and signals (the
+log stays whole for audits and figures) but loses every word of theirs: text, entities,
+rationale, tier path, memory notes, preference, clarification and the controller's answer.
+Any other decision loses the user's feedback and any quote of the user's texts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+#: What a forgotten text reads as.
+REDACTED = "[forgotten]"
+#: Prefix lengths of a text as rationales quote it (`text[:57] + "..."`, `text[:60]`).
+QUOTED_PREFIXES = (57, 60)
+#: Fields of a decision that hold words (strings or lists of strings).
+_WORDY = ("rationale", "preference", "clarification", "tier_path", "memory_influences")
+
+
+def _scrub(value: Any, texts: Sequence[str]) -> Any:
+    if isinstance(value, str):
+        for text in texts:
+            if text and text in value:
+                value = value.replace(text, REDACTED)
+        return value
+    if isinstance(value, list):
+        return [_scrub(item, texts) for item in value]
+    return value
+
+
+def quoted_forms(texts: Sequence[str]) -> list[str]:
+    """The texts and the prefixes rationales quote them by, longest first."""
+    forms = {t for t in texts if t.strip()}
+    forms |= {t[:n] for t in texts for n in QUOTED_PREFIXES if len(t) > n}
+    return sorted(forms, key=len, reverse=True)
+
+
+def forget_in(document: dict[str, Any], user: str, texts: Sequence[str]) -> bool:
+    """Redact one stored decision document in place; True when anything changed."""
+    before = repr(document)
+    feedback = document.get("feedback") or []
+    document["feedback"] = [item for item in feedback if item.get("user") != user]
+    if document.get("user") == user:
+        document["text"] = REDACTED
+        document["entities"] = {}
+        document["rationale"] = REDACTED
+        document["tier_path"] = []
+        document["memory_influences"] = []
+        document["preference"] = ""
+        document["clarification"] = None if document.get("clarification") is None else REDACTED
+        document["result"] = None
+        intent = document.get("intent")
+        if isinstance(intent, dict):
+            intent["entities"] = {}
+    else:
+        forms = quoted_forms(texts)
+        for name in _WORDY:
+            if name in document:
+                document[name] = _scrub(document[name], forms)
+    return repr(document) != before

@@ -187,9 +187,11 @@ class Brain:
         return self._record(*self._think(message, llm_calls), llm_calls)
 
     def _think(
-        self, message: Message, llm_calls: LLMCallCount
+        self, message: Message, llm_calls: LLMCallCount, *, dynamic: bool = True
     ) -> tuple[Understanding, Evaluation, Routing]:
-        """Steps 1-3 (understand, evaluate, route): nothing is written yet."""
+        """Steps 1-3 (understand, evaluate, route): nothing is written yet. `dynamic`: False
+        for a piece of a multi-intent message, which counts only when it routes on its own
+        (the dynamic tier, and its LLM calls, is for the whole message)."""
         parts = self.parts
         understood = understand(message, parts)
         evaluated = evaluate(understood, parts)
@@ -211,7 +213,7 @@ class Brain:
             ring=self.ring,
             dry_run=self._runner.dry_run_for(controller_context, llm_calls),
             tickets=parts.services.tickets,
-            dynamic=self.dynamic,
+            dynamic=self.dynamic if dynamic else None,
             knowledge=parts.knowledge,
             compliance=self.settings.memory.compliance,
         )
@@ -247,7 +249,9 @@ class Brain:
     ) -> Decision | None:
         """A multi-intent message: each piece decided (and logged) on its own, the message as
         their parallel composition; None when the pieces are not independent requests."""
-        thoughts = [self._think(replace(message, text=piece), llm_calls) for piece in pieces]
+        thoughts = [
+            self._think(replace(message, text=piece), llm_calls, dynamic=False) for piece in pieces
+        ]
         plans = [routed.plan for _, _, routed in thoughts]
         if not multi_intent.independent(plans):
             return None

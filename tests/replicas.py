@@ -110,14 +110,15 @@ async def metrics(session: aiohttp.ClientSession, replica: Replica) -> dict[str,
 
 
 async def wait_ready(session: aiohttp.ClientSession, replica: Replica, timeout: float) -> None:
-    """Until the replica serves `/metrics` (it serves once warm); raises with its log."""
+    """Until the replica's `/readyz` says 200 (warm: its events are answered, not refused with
+    503 for Slack to retry); raises with its log."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while loop.time() < deadline:
         if replica.process.poll() is not None:
             raise RuntimeError(f"{replica.name} exited:\n{replica.log_tail()}")
         try:
-            async with session.get(f"{replica.base}/metrics") as response:
+            async with session.get(f"{replica.base}/readyz") as response:
                 if response.status == 200:
                     return
         except aiohttp.ClientError:

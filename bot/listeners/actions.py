@@ -6,7 +6,8 @@ returned reply alone) so it cannot be clicked twice.
 Anyone who can see the message may click; the feedback is recorded with the clicker's id.
 
 A click is bound to its message: it counts only when the clicked message (channel, ts) is the
-bot's message of that very decision, in the decision's own channel. A payload whose block
+bot's message of that very decision (or of the multi-intent message it is a part of), in the
+decision's own channel. A payload whose block
 names another decision (a forged block id, a message from another channel) changes nothing:
 no feedback, no controller run, no post, no memory. A click on a decision the brain no longer
 knows replaces the buttons with a note instead of leaving them dead.
@@ -130,9 +131,20 @@ def _bound_then(
     except UnknownDecision:
         return "unknown"
     link = services.links.get(click.channel, click.ts)
-    if link is None or link.decision_id != decision_id or decision.channel != click.channel:
+    if link is None or decision.channel != click.channel:
+        return "foreign"
+    if link.decision_id != decision_id and decision_id not in _part_ids(services, link.decision_id):
         return "foreign"
     return call()
+
+
+def _part_ids(services: BotServices, decision_id: str) -> set[str]:
+    """The decisions of a multi-intent message's parts (each has its own buttons on the
+    message of the whole decision)."""
+    try:
+        return {part.decision_id for part in services.brain.get_decision(decision_id).parts}
+    except UnknownDecision:
+        return set()
 
 
 async def _checked(

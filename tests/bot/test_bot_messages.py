@@ -266,4 +266,5 @@ async def test_no_controller_reply_offers_route_elsewhere_but_no_right(harness: 
     decision = harness.brain.last_decision("UASKER01", event["channel"])
     assert decision is not None and decision.controller is None  # precondition
     actions = [b for b in posts[0].params["blocks"] if b["type"] == "actions"]
-    assert [e["type"] for e in actions[0]["elements"]] == ["static_select"]
+    # Route elsewhere and (an honest boundary) a person, but no "Right": nothing was routed.
+    assert [e["action_id"] for e in actions[0]["elements"]] == ["brain_handoff", "brain_reroute"]

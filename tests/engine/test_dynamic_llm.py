@@ -120,7 +120,10 @@ def test_a_valid_llm_plan_without_evidence_fails_the_boundary_check(
     assert first.drafted_by == "llm" and first.plan is not None
     assert first.plan.controllers == ["access"] and not first.survived
     boundary = next(c for c in first.checks if c.name == "boundary")
-    assert not boundary.ok and "do not cover it" in boundary.reason
+    # Refused on the evidence: the clues do not cover it, or do not outweigh the out-of-scope
+    # verdict the semantic model gives this message.
+    assert not boundary.ok and boundary.reason.startswith("access")
+    assert "do not cover it" in boundary.reason or "out-of-scope verdict" in boundary.reason
     assert "exclude access" in first.constraints[0]
 
 

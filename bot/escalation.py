@@ -187,9 +187,9 @@ class Escalations:
         await asyncio.to_thread(self._save, alert)
         return alert
 
-    async def _send(self, client: AsyncWebClient, alert: Alert, *, resend: int) -> str:
-        """Post the alert message once; its ts."""
-        blocks = alert_blocks(
+    def _blocks(self, alert: Alert, resend: int) -> list[dict[str, Any]]:
+        """The alert message's blocks (`resend`: how many times it was sent before)."""
+        return alert_blocks(
             alert_id=alert.alert_id,
             mention=mention_markup(self.config.oncall_mention),
             asker=alert.asker,
@@ -199,6 +199,10 @@ class Escalations:
             summary=alert.summary,
             resend=resend,
         )
+
+    async def _send(self, client: AsyncWebClient, alert: Alert, *, resend: int) -> str:
+        """Post the alert message once; its ts."""
+        blocks = self._blocks(alert, resend)
         mention = mention_markup(self.config.oncall_mention) or ""
         posted = await client.chat_postMessage(
             channel=alert.oncall_channel,
@@ -295,16 +299,7 @@ class Escalations:
         )
         note = f"✅ acknowledged by <@{who}> at {at}"
         if blocks is None:
-            blocks = alert_blocks(
-                alert_id=alert.alert_id,
-                mention=mention_markup(self.config.oncall_mention),
-                asker=alert.asker,
-                text=alert.text,
-                urgency=alert.urgency,
-                permalink=alert.permalink,
-                summary=alert.summary,
-                resend=max(len(alert.messages) - 1, 0),
-            )
+            blocks = self._blocks(alert, max(len(alert.messages) - 1, 0))
         await client.chat_update(
             channel=channel,
             ts=ts,

@@ -220,15 +220,7 @@ async def _reroute(
     if reply is None:
         return
     if reply.kind == "error":  # e.g. a controller that no longer exists: nothing was rerouted
-        await post_reply(
-            services,
-            client,
-            reply,
-            channel=click.channel,
-            thread_ts=click.thread_ts,
-            asker=click.user,
-            role="error",
-        )
+        await _post_error(services, client, click, reply)
         return
     label = escape(reply.controller_label or click.value)
     await _resolve(client, click, f"↪ rerouted to {label} by <@{click.user}>")
@@ -252,19 +244,26 @@ async def _clarify(
     if reply is None:
         return
     if reply.kind == "error":
-        await post_reply(
-            services,
-            client,
-            reply,
-            channel=click.channel,
-            thread_ts=click.thread_ts,
-            asker=click.user,
-            role="error",
-        )
+        await _post_error(services, client, click, reply)
         return
     note = clarify_note(click.value, reply.controller_label or click.value, click.user)
     await _resolve(client, click, note)
     await _post(services, client, click, reply, decision_id)
+
+
+async def _post_error(
+    services: BotServices, client: AsyncWebClient, click: Click, reply: Reply
+) -> None:
+    """An error reply in the clicked message's thread; the message keeps its buttons."""
+    await post_reply(
+        services,
+        client,
+        reply,
+        channel=click.channel,
+        thread_ts=click.thread_ts,
+        asker=click.user,
+        role="error",
+    )
 
 
 async def _post(

@@ -20,6 +20,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot import recovery
 from bot.listeners import register_all
 from bot.metrics import BotMetrics, SlackCallCounter
 from bot.readiness import Readiness, stores_openable
@@ -109,6 +110,7 @@ class SlackBot:
         self.readiness = Readiness(opened if callable(opened) else None)
         self.readiness.add_check("stores", stores_openable(settings))
         self._loop_task: asyncio.Task[None] | None = None
+        self._recovery_task: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None
 
     @property
@@ -131,10 +133,18 @@ class SlackBot:
         self.readiness.warming()
         log.info("warming up: loading and fitting the brain's parts before taking events")
         await self.services.in_brain(warm_up, self.services.brain)
+        # Alive before the first claim (a claim of a process with no heartbeat is an orphan);
+        # then the answers a crashed earlier run owed (embedded) are given first.
+        await asyncio.to_thread(self.services.events.heartbeat, self.settings.slack.claim_lease_s)
+        await recovery.sweep(self.services, self.client)
         self.readiness.warmed()
+        loop = asyncio.get_running_loop()
         if self._loop_task is None:
             runner = self.services.escalations.run(self.client)
-            self._loop_task = asyncio.get_running_loop().create_task(runner, name="reescalation")
+            self._loop_task = loop.create_task(runner, name="reescalation")
+        if self._recovery_task is None:
+            sweeper = recovery.run(self.services, self.client)
+            self._recovery_task = loop.create_task(sweeper, name="claim-recovery")
 
     async def stop(self, drain_timeout: float = 10.0) -> None:
         """Finish in-flight replies (up to `drain_timeout`), stop the loop, release stores."""
@@ -145,10 +155,11 @@ class SlackBot:
         except TimeoutError:
             log.warning("stopping with %d replies unfinished", self.services.work.pending)
             await self.services.work.cancel()
-        if self._loop_task is not None:
-            self._loop_task.cancel()
-            await asyncio.gather(self._loop_task, return_exceptions=True)
-            self._loop_task = None
+        for task in (self._loop_task, self._recovery_task):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        self._loop_task = self._recovery_task = None
         self.services.close()
 
     async def idle(self, timeout: float = 30.0) -> None:

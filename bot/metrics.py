@@ -92,28 +92,20 @@ class BotMetrics:
 
 
 class MeteredBrain:
-    """The brain as the bot uses it, counting decisions and feedback on the way through."""
+    """The brain as the bot uses it, counting decisions and feedback on the way through.
+
+    A forwarder: only the calls it meters (`ask`, `feedback`) are written here; every other
+    attribute is the inner brain's own, so a method added to `BrainAPI` reaches the bot
+    without an edit here (tests/bot/test_metrics.py checks each one)."""
 
     def __init__(self, inner: BrainAPI, metrics: BotMetrics) -> None:
         self.inner = inner
         self.metrics = metrics
 
-    @property
-    def registry(self) -> Any:
-        return self.inner.registry
-
-    def warm(self) -> None:
-        self.inner.warm()
-
     def ask(self, message: Message) -> Decision:
         decision = self.inner.ask(message)
         self.metrics.observe_decision(decision)
         return decision
-
-    def route_to(
-        self, decision_id: str, controller: str, user: str, source: str = "clarify"
-    ) -> Decision:
-        return self.inner.route_to(decision_id, controller, user, source)
 
     def feedback(
         self,
@@ -129,16 +121,7 @@ class MeteredBrain:
         self.metrics.feedback.labels(kind=kind).inc()
         return decision
 
-    def get_decision(self, decision_id: str) -> Decision:
-        return self.inner.get_decision(decision_id)
-
-    def last_decision(self, user: str, channel: str) -> Decision | None:
-        return self.inner.last_decision(user, channel)
-
-    def explain(self, decision_id: str) -> dict[str, Any]:
-        return self.inner.explain(decision_id)
-
-    def __getattr__(self, name: str) -> Any:  # anything else the brain offers (close, llm...)
+    def __getattr__(self, name: str) -> Any:  # every other part of the brain, unchanged
         return getattr(self.inner, name)
 
 
@@ -186,6 +169,18 @@ class BotCollector(Collector):
         for kind, count in sorted(services.events.duplicates.items()):
             duplicates.add_metric([kind], count)
         yield duplicates
+        recovered = CounterMetricFamily(
+            "brain_slack_events_recovered",
+            "Acknowledged events taken over from a dead replica (or a crashed run) and answered",
+        )
+        recovered.add_metric([], services.events.recovered)
+        yield recovered
+        lost = CounterMetricFamily(
+            "brain_slack_claims_lost",
+            "Answers not sent because another replica had taken the event over meanwhile",
+        )
+        lost.add_metric([], services.events.lost_claims)
+        yield lost
         escalations = CounterMetricFamily(
             "brain_escalations", "On-call alerts, by what happened", labels=["event"]
         )

@@ -57,8 +57,13 @@ async def answer_message(
     channel: str,
     ts: str,
     thread_ts: str | None,
+    claims: tuple[str, ...] = (),
 ) -> None:
-    """One user message: ask the brain (via the conversation), reply in thread, escalate."""
+    """One user message: ask the brain (via the conversation), reply in thread, escalate.
+
+    `claims`: the ledger keys owed this answer, settled (compare-and-set) just before it is
+    sent; when another replica took them over meanwhile (this one was thought dead), it
+    answers and this one stays silent."""
     root = thread_ts or ts
     message = Message(text=text, user=user, channel=channel, thread=root)
     try:
@@ -67,17 +72,24 @@ async def answer_message(
         )
     except Exception:
         log.exception("the brain failed on a message in %s", channel)
+        if not await services.events.settle(*claims):
+            return
         await client.chat_postMessage(
             channel=channel,
             thread_ts=root,
             text="Sorry, I could not process this message (an internal error was logged).",
         )
+        await services.events.confirm(*claims)
         return
     if reply.decision is not None:
         bind(decision_id=reply.decision.decision_id)  # this task's later log lines carry it
         question = MessageLink(channel, ts, reply.decision.decision_id, user, root, "question")
         services.links.add(question)
+    if not await services.events.settle(*claims):
+        log.warning("another replica took this message over; it answers, not this one")
+        return
     await post_reply(services, client, reply, channel=channel, thread_ts=root, asker=user)
+    await services.events.confirm(*claims)
     if reply.fresh and reply.escalate and reply.decision is not None:
         await escalate(services, client, reply, channel=channel, thread_ts=root, asker=user)
 

@@ -102,8 +102,8 @@ class BotServices:
         return cls(
             brain=brain,
             settings=settings,
-            conversation=Conversation(brain),
-            events=EventLedger(stores.events),
+            conversation=Conversation(brain, stores.sessions),
+            events=EventLedger(stores.events, owed=stores.owed_events),
             links=MessageLinks(stores.links),
             escalations=Escalations(settings.slack, stores.alerts, stores.coordinator),
             work=Background(),

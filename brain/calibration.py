@@ -35,12 +35,15 @@ import logging
 import math
 import os
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from core.stores.protocols import ArtifactStore
 
 log = logging.getLogger(__name__)
 
@@ -314,11 +317,45 @@ def expected_calibration_error(confidences: Sequence[float], right: Sequence[boo
     return round(sum(b.count * abs(b.accuracy - b.mean_confidence) for b in table) / n, 4)
 
 
+#: The artifact the replicas share their calibration under (`publish`).
+SHARED_NAME = "calibration"
+#: How often a running brain asks the shared store whether a newer calibration was published.
+SHARED_CHECK_S = 30.0
+
+
+def publish(store: ArtifactStore, calibrator: Calibrator) -> int:
+    """Store `calibrator` as the calibration of every replica on `store`, one version newer
+    than the one there; returns its version (`brain eval --val` on a shared backend)."""
+    version = 1
+    found = store.get(SHARED_NAME)
+    if found is not None:
+        try:
+            version = int(json.loads(found)["version"]) + 1
+        except (ValueError, KeyError, TypeError):
+            log.warning("the shared calibration was unreadable; publishing version 1")
+    data = {"version": version, "calibrator": calibrator.to_dict()}
+    store.put(SHARED_NAME, json.dumps(data).encode("utf-8"))
+    return version
+
+
 class HomeCalibration:
     """The calibrator a brain home decides with: `$BRAIN_HOME/calibration.json` when present,
-    else the one fitted with the shipped examples, else the identity default."""
+    else the one fitted with the shipped examples, else the identity default.
 
-    def __init__(self, home: Path, shipped: Path | None) -> None:
+    With `shared` (replicas on PostgreSQL), the calibration published there (`publish`, by
+    `brain eval --val` through any replica's home) wins over the local ones: it is fitted
+    once and loaded by every replica, and a newer version reaches a running brain within
+    `check_s` seconds.
+    """
+
+    def __init__(
+        self,
+        home: Path,
+        shipped: Path | None,
+        *,
+        shared: ArtifactStore | None = None,
+        check_s: float = SHARED_CHECK_S,
+    ) -> None:
         path = home / "calibration.json"
         try:
             if path.exists():
@@ -334,9 +371,35 @@ class HomeCalibration:
             log.warning("calibration unusable (%s); using the default", exc)
             self.calibrator = Calibrator()
             self.status = "default (stored calibration unreadable)"
+        self._shared = shared
+        self._check_s = check_s
+        #: The shared version in use (0: none).
+        self.version = 0
+        self._next_check = 0.0
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Take a newer shared calibration, if one was published (errors keep the current)."""
+        if self._shared is None:
+            return
+        self._next_check = time.monotonic() + self._check_s
+        try:
+            found = self._shared.get(SHARED_NAME)
+            if found is None:
+                return
+            data = json.loads(found)
+            version = int(data["version"])
+            if version != self.version:
+                self.calibrator = Calibrator.from_dict(data["calibrator"])
+                self.version = version
+                self.status = f"shared version {version} (published by brain eval --val)"
+        except Exception as exc:  # a database blip or a bad row: keep deciding as before
+            log.warning("shared calibration unusable (%s); keeping %s", exc, self.status)
 
     def assess(self, raw: float, features: Mapping[str, float]) -> tuple[float, float]:
         """(confidence 0..1, ranking score): the score orders candidates whose confidences tie
         (see `Calibrator.score`)."""
+        if self._shared is not None and time.monotonic() >= self._next_check:
+            self._refresh()
         confidence, score = self.calibrator.assess(raw, **features)
         return float(min(max(confidence, 0.0), 1.0)), float(score)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -56,6 +56,18 @@ HELP_TEXT = (
     "  /help                 this text\n"
     "  /quit                 leave"
 )
+
+
+class SessionRecords(Protocol):
+    """Conversation sessions as documents keyed by "key" (`core.stores` collection)."""
+
+    def get(self, key: str) -> dict[str, Any] | None: ...
+
+    def all(self) -> list[dict[str, Any]]: ...
+
+    def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None: ...
+
+    def remove(self, keys: Iterable[str]) -> None: ...
 
 
 class ControllerInfo(Protocol):
@@ -124,11 +136,41 @@ FORGET_ME = re.compile(
 )
 
 
-class Conversation:
-    """Conversation state and flow over one brain, safe to call from several threads."""
+def _session_doc(key: str, session: _Session, users: Sequence[str]) -> dict[str, Any]:
+    return {
+        "key": key,
+        "history": list(session.history),
+        "last_decision": session.last_decision,
+        "pending": session.pending,
+        "pending_choices": [[c.value, c.label] for c in session.pending_choices],
+        "users": sorted(set(users)),
+    }
 
-    def __init__(self, brain: BrainAPI) -> None:
+
+def _session_of(doc: Mapping[str, Any]) -> _Session:
+    session = _Session()
+    session.history.extend(str(text) for text in doc.get("history") or [])
+    session.last_decision = doc.get("last_decision")
+    session.pending = doc.get("pending")
+    session.pending_choices = [
+        Choice(str(v), str(lb)) for v, lb in doc.get("pending_choices") or []
+    ]
+    return session
+
+
+class Conversation:
+    """Conversation state and flow over one brain, safe to call from several threads.
+
+    With `sessions` (a collection shared by every replica: the PostgreSQL backend's), each
+    session's history and pending clarification are read from it at every turn and written
+    back after it, so a question asked through one replica is answered through another (the
+    messages of one thread are decided one at a time across replicas: `bot.services`).
+    Without, they live in this process's memory (the embedded default: one process).
+    """
+
+    def __init__(self, brain: BrainAPI, sessions: SessionRecords | None = None) -> None:
         self.brain = brain
+        self._store = sessions
         self._sessions: OrderedDict[str, _Session] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -154,6 +196,15 @@ class Conversation:
     # -- sessions ------------------------------------------------------------------------------
 
     def _session(self, key: str) -> _Session:
+        if self._store is not None:
+            found = self._store.get(key)
+            shared = _session_of(found) if found else _Session()
+            with self._lock:
+                self._sessions[key] = shared
+                self._sessions.move_to_end(key)
+                while len(self._sessions) > MAX_SESSIONS:
+                    self._sessions.popitem(last=False)
+            return shared
         with self._lock:
             session = self._sessions.get(key)
             if session is None:
@@ -163,6 +214,16 @@ class Conversation:
             else:
                 self._sessions.move_to_end(key)
             return session
+
+    def _save(self, key: str, session: _Session, user: str | None = None) -> None:
+        """Write the session back to the shared store (a no-op in memory)."""
+        if self._store is None:
+            return
+        found = self._store.get(key) or {}
+        users = [*found.get("users", []), *([user] if user else [])]
+        with self._lock:
+            doc = _session_doc(key, session, users)
+        self._store.put_many([doc])
 
     def history(self, session_key: str) -> tuple[str, ...]:
         """Earlier texts of one session, oldest first."""
@@ -221,6 +282,7 @@ class Conversation:
             with self._lock:
                 session.pending = decision.decision_id
                 session.pending_choices = list(reply.choices)
+        self._save(message.session_key, session, message.user)
         return reply
 
     def answer_clarification(
@@ -230,9 +292,12 @@ class Conversation:
         if session_key is not None:
             session = self._session(session_key)
             with self._lock:
-                if session.pending == decision_id:
+                answered = session.pending == decision_id
+                if answered:
                     session.pending = None
                     session.pending_choices = []
+            if answered:
+                self._save(session_key, session)
         if value == NONE_OF_THESE:
             decision = self.brain.feedback(decision_id, "reject", user=user, source="clarify")
             return decision_reply(
@@ -270,6 +335,7 @@ class Conversation:
             with self._lock:
                 session.pending = decision_id
                 session.pending_choices = list(choices)
+            self._save(session_key, session, user)
         return decision_reply(
             "feedback",
             f"Recorded that {label_of(labels, decision.controller)} was wrong. Where should it go?",
@@ -348,6 +414,12 @@ class Conversation:
         with self._lock:
             for key in [k for k in self._sessions if k.split(":", 1)[-1] == user]:
                 del self._sessions[key]
+        if self._store is not None:  # every session the user wrote in holds their texts
+            self._store.remove(
+                str(doc["key"])
+                for doc in self._store.all()
+                if user in doc.get("users", []) or str(doc["key"]).split(":", 1)[-1] == user
+            )
         return Reply(
             "feedback",
             f"Done: I forgot what I learned from you ({report.lessons} lesson(s) removed) and "

@@ -140,6 +140,9 @@ class SlackConfig(_Section):
     brain_channels: list[str] = Field(default_factory=list)
     #: Re-send an unacknowledged on-call alert after this many seconds (0 = never).
     reescalate_after_s: float = Field(900.0, ge=0)
+    #: A replica's heartbeat lease: an answer owed by a replica silent this long (it died) is
+    #: given by another one (`bot.recovery`); the heartbeat is renewed every third of it.
+    claim_lease_s: float = Field(30.0, gt=0)
     port: int = Field(3000, ge=0, le=65535)
 
 
@@ -256,6 +259,12 @@ class MemoryConfig(_Section):
     #: Compliance hard constraints, which no preference overrides: intent -> the controller
     #: such messages always go to (and they escalate as their urgency says).
     compliance: dict[str, str] = Field(default_factory=lambda: {"security_incident": "incident"})
+    #: Train the semantic model on the organisation's lessons (the messages agreed
+    #: corrections moved), refitted in the background and swapped in (`brain.org_training`).
+    org_training: bool = True
+    #: Seconds a refit waits after a correction (more corrections within it make one refit);
+    #: also how often decisions look for lessons other processes wrote.
+    org_refit_delay_s: float = Field(5.0, ge=0, le=3600)
 
 
 class Settings(_Section):
@@ -305,6 +314,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_ONCALL_MENTION": ("slack", "oncall_mention"),
     "BRAIN_CHANNELS": ("slack", "brain_channels"),
     "BRAIN_REESCALATE_AFTER": ("slack", "reescalate_after_s"),
+    "BRAIN_CLAIM_LEASE": ("slack", "claim_lease_s"),
     "BRAIN_WEBHOOK_HOSTS": ("webhooks", "allowed_hosts"),
     "BRAIN_WEBHOOK_HEADER_ENV": ("webhooks", "header_env"),
     "BRAIN_VISIBLE_TO": ("access", "visible_to"),

@@ -69,14 +69,18 @@ def replica_env(
     return env
 
 
-def start_replica(name: str, template: Path, root: Path, env: dict[str, str]) -> Replica:
-    """Copy the template home and start `brain run --http` on a free port."""
+def start_replica(
+    name: str, template: Path, root: Path, env: dict[str, str], *, fresh: bool = True
+) -> Replica:
+    """Copy the template home and start `brain run --http` on a free port (`fresh=False`:
+    start again on the home a killed replica of that name left)."""
     home = root / name
-    copy_tree(template, home)
+    if fresh:
+        copy_tree(template, home)
     env = {**env, "BRAIN_HOME": str(home)}
     port = free_port()
     log = root / f"{name}.log"
-    with log.open("wb") as out:
+    with log.open("ab") as out:
         process = subprocess.Popen(
             [
                 sys.executable,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, Literal
 
 from slack_bolt.async_app import AsyncAck, AsyncApp
@@ -71,40 +71,50 @@ class Click:
         return None
 
 
+#: A click's work, run in the background once the click is acknowledged and claimed.
+ClickWork = Callable[[BotServices, AsyncWebClient, Click, str], Coroutine[Any, Any, None]]
+
+
 def register(app: AsyncApp, services: BotServices) -> None:
     """Register the action listeners."""
+    _on_click(app, services, ACTION_CONFIRM, _confirm, (BLOCK_DECISION,), value="decision")
+    _on_click(app, services, ACTION_HANDOFF, _handoff, (BLOCK_DECISION,), value="decision")
+    _on_click(
+        app, services, ACTION_REROUTE, _reroute, (BLOCK_DECISION, BLOCK_REROUTE), value="choice"
+    )
+    _on_click(
+        app,
+        services,
+        re.compile(f"^{ACTION_CLARIFY_PREFIX}"),
+        _clarify,
+        (BLOCK_CLARIFY,),
+        value="choice",
+    )
 
-    @app.action(ACTION_CONFIRM)
-    async def on_confirm(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+
+def _on_click(
+    app: AsyncApp,
+    services: BotServices,
+    action: str | re.Pattern[str],
+    work: ClickWork,
+    blocks: tuple[str, ...],
+    *,
+    value: Literal["decision", "choice"],
+) -> None:
+    """One listener: acknowledge, read the decision id (the button's value when it carries
+    the decision, else the clicked block's id; a "choice" click also needs the chosen
+    value), claim the first click, and run `work` in the background."""
+
+    async def listener(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
         click = Click(body)
-        decision_id = click.value or click.decision_id(BLOCK_DECISION)
-        if decision_id and _first_click(services, click):
-            services.work.spawn(_confirm(services, client, click, decision_id))
+        carried = click.value if value == "decision" else ""
+        decision_id = carried or click.decision_id(*blocks)
+        chosen = value == "decision" or bool(click.value)
+        if decision_id and chosen and _first_click(services, click):
+            services.work.spawn(work(services, client, click, decision_id))
 
-    @app.action(ACTION_REROUTE)
-    async def on_reroute(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
-        await ack()
-        click = Click(body)
-        decision_id = click.decision_id(BLOCK_DECISION, BLOCK_REROUTE)
-        if decision_id and click.value and _first_click(services, click):
-            services.work.spawn(_reroute(services, client, click, decision_id))
-
-    @app.action(ACTION_HANDOFF)
-    async def on_handoff(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
-        await ack()
-        click = Click(body)
-        decision_id = click.value or click.decision_id(BLOCK_DECISION)
-        if decision_id and _first_click(services, click):
-            services.work.spawn(_handoff(services, client, click, decision_id))
-
-    @app.action(re.compile(f"^{ACTION_CLARIFY_PREFIX}"))
-    async def on_clarify(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
-        await ack()
-        click = Click(body)
-        decision_id = click.decision_id(BLOCK_CLARIFY)
-        if decision_id and click.value and _first_click(services, click):
-            services.work.spawn(_clarify(services, client, click, decision_id))
+    app.action(action)(listener)
 
 
 def _first_click(services: BotServices, click: Click) -> bool:

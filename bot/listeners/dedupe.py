@@ -1,4 +1,5 @@
-"""Global middleware: each Slack event is taken once, however often Slack retries it."""
+"""Global middleware: each Slack event is taken once, however often Slack retries it, and a
+user's message is answered even when the replica that acknowledged it dies."""
 
 from __future__ import annotations
 
@@ -6,23 +7,47 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp, AsyncBoltRequest
+from slack_bolt.async_app import AsyncApp, AsyncBoltContext, AsyncBoltRequest
 from slack_bolt.response import BoltResponse
 
+from bot.listeners.messages import user_message
 from bot.services import BotServices
 
 log = logging.getLogger(__name__)
 
 
+#: Event types the bot answers with a reply: their claim is owed an answer (`bot.state`).
+ANSWERED = frozenset({"message", "app_mention"})
+
+
+def replayable(body: dict[str, Any]) -> dict[str, Any]:
+    """What answering the event again needs (kept with its claim until it is answered): the
+    event and who the bot is, not the request's verification token."""
+    return {
+        "event_id": body.get("event_id"),
+        "event": body.get("event"),
+        "authorizations": body.get("authorizations") or [],
+    }
+
+
 def register(app: AsyncApp, services: BotServices) -> None:
-    """Drop (with a 200) events whose event_id was already taken."""
+    """Drop (with a 200) events whose event_id was already taken; claim a user's message as
+    owed an answer (given again by another replica if this one dies before answering)."""
 
     @app.middleware
     async def drop_retried_events(
-        req: AsyncBoltRequest, body: dict[str, Any], next: Callable[[], Awaitable[None]]
+        req: AsyncBoltRequest,
+        body: dict[str, Any],
+        context: AsyncBoltContext,
+        next: Callable[[], Awaitable[None]],
     ) -> BoltResponse | None:
         event_id = body.get("event_id") if body.get("type") == "event_callback" else None
-        if event_id and not await services.events.take(f"event:{event_id}"):
+        event = body.get("event") or {}
+        owed = event.get("type") in ANSWERED and user_message(event, context.bot_user_id)
+        kept = replayable(body) if owed else None
+        if event_id and not await services.events.take(
+            f"event:{event_id}", owed=owed, payload=kept
+        ):
             retry = req.headers.get("x-slack-retry-num", [""])[0] or body.get("retry_attempt", "")
             log.debug(
                 "event %s already taken (retry %s); acknowledged and dropped", event_id, retry

@@ -7,7 +7,7 @@ from typing import Any
 from slack_bolt.async_app import AsyncApp, AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.listeners.messages import message_key, plain_text, user_message
+from bot.listeners.messages import event_key, message_key, plain_text, user_message
 from bot.replies import answer_message
 from bot.services import BotServices
 
@@ -23,32 +23,51 @@ def register(app: AsyncApp, services: BotServices) -> None:
 
     @app.event("app_mention")
     async def on_mention(
-        event: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
+        event: dict[str, Any],
+        body: dict[str, Any],
+        context: AsyncBoltContext,
+        client: AsyncWebClient,
     ) -> None:
         if not user_message(event, context.bot_user_id):
-            return
-        key = message_key(event)
-        if not await services.events.take(key):
-            return
-        text = plain_text(str(event.get("text") or ""), context.bot_user_id)
-        thread_ts = event.get("thread_ts")
-        if not text:
-            services.work.spawn(
-                client.chat_postMessage(
-                    channel=str(event["channel"]),
-                    thread_ts=str(thread_ts or event["ts"]),
-                    text=SLACK_HELP,
-                )
-            )
-            return
-        services.work.spawn(
-            answer_message(
-                services,
-                client,
-                text=text,
-                user=str(event["user"]),
+            return  # nothing was owed (the ledger's claim of it is settled already)
+        services.work.spawn(handle(services, client, event, event_key(body), context.bot_user_id))
+
+
+async def handle(
+    services: BotServices,
+    client: AsyncWebClient,
+    event: dict[str, Any],
+    claim: str,
+    bot_user_id: str | None,
+    *,
+    again: bool = False,
+) -> None:
+    """Answer one mention (its claim settled just before the answer is sent). `again`: its
+    first owner died before answering (`bot.recovery`)."""
+    key = message_key(event)
+    if not user_message(event, bot_user_id) or not await services.events.take(
+        key, owed=True, again=again
+    ):
+        await services.events.release(claim)
+        return
+    text = plain_text(str(event.get("text") or ""), bot_user_id)
+    thread_ts = event.get("thread_ts")
+    if not text:
+        if await services.events.settle(claim, key):
+            await client.chat_postMessage(
                 channel=str(event["channel"]),
-                ts=str(event["ts"]),
-                thread_ts=str(thread_ts) if thread_ts else None,
+                thread_ts=str(thread_ts or event["ts"]),
+                text=SLACK_HELP,
             )
-        )
+            await services.events.confirm(claim, key)
+        return
+    await answer_message(
+        services,
+        client,
+        text=text,
+        user=str(event["user"]),
+        channel=str(event["channel"]),
+        ts=str(event["ts"]),
+        thread_ts=str(thread_ts) if thread_ts else None,
+        claims=(claim, key),
+    )

@@ -58,32 +58,59 @@ def plain_text(text: str, bot_user_id: str | None) -> str:
     return " ".join(text.split()) if "\n" not in text else text.strip()
 
 
+def event_key(body: dict[str, Any]) -> str:
+    """The ledger key of one Events API delivery ("" when it has no event id)."""
+    event_id = body.get("event_id")
+    return f"event:{event_id}" if event_id else ""
+
+
 def register(app: AsyncApp, services: BotServices) -> None:
     """Register the `message` listener."""
 
     @app.event("message")
     async def on_message(
-        event: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
+        event: dict[str, Any],
+        body: dict[str, Any],
+        context: AsyncBoltContext,
+        client: AsyncWebClient,
     ) -> None:
-        bot_user_id = context.bot_user_id
-        if not user_message(event, bot_user_id):
-            return
-        text = str(event.get("text") or "")
-        if bot_user_id and f"<@{bot_user_id}>" in text and event.get("channel_type") != "im":
-            return  # the app_mention listener takes it
-        key = message_key(event)
-        if services.events.seen(key):
-            return
-        services.work.spawn(_maybe_answer(services, client, event, key, bot_user_id))
+        if not user_message(event, context.bot_user_id):
+            return  # nothing was owed (the ledger's claim of it is settled already)
+        services.work.spawn(handle(services, client, event, event_key(body), context.bot_user_id))
 
 
-async def _maybe_answer(
+async def handle(
     services: BotServices,
     client: AsyncWebClient,
     event: dict[str, Any],
-    key: str,
+    claim: str,
     bot_user_id: str | None,
+    *,
+    again: bool = False,
 ) -> None:
+    """Answer one message event, or settle its claim when it is not the bot's to answer.
+    `again`: its first owner died before answering (`bot.recovery`)."""
+    if not await _answered(services, client, event, claim, bot_user_id, again=again):
+        await services.events.release(claim)
+
+
+async def _answered(
+    services: BotServices,
+    client: AsyncWebClient,
+    event: dict[str, Any],
+    claim: str,
+    bot_user_id: str | None,
+    *,
+    again: bool,
+) -> bool:
+    if not user_message(event, bot_user_id):
+        return False
+    text = str(event.get("text") or "")
+    if bot_user_id and f"<@{bot_user_id}>" in text and event.get("channel_type") != "im":
+        return False  # the app_mention listener takes it
+    key = message_key(event)
+    if services.events.seen(key) and not again:
+        return False
     channel = str(event["channel"])
     thread_ts = event.get("thread_ts")
     user = str(event["user"])
@@ -92,14 +119,16 @@ async def _maybe_answer(
         # In other channels only the asker's own replies in a thread the bot answered continue.
         root = services.links.get(channel, str(thread_ts))
         wanted = root is not None and root.asker == user
-    if not wanted or not await services.events.take(key):
-        return
+    if not wanted or not await services.events.take(key, owed=True, again=again):
+        return False
     await answer_message(
         services,
         client,
-        text=plain_text(str(event.get("text") or ""), bot_user_id),
+        text=plain_text(text, bot_user_id),
         user=user,
         channel=channel,
         ts=str(event["ts"]),
         thread_ts=str(thread_ts) if thread_ts else None,
+        claims=(claim, key),
     )
+    return True

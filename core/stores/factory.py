@@ -26,12 +26,14 @@ from core.stores.protocols import (
     ArtifactStore,
     Backend,
     CaseStore,
+    Collection,
     Coordinator,
     DecisionAndFeedbackStore,
     EventLedgerStore,
     LessonStore,
     ManifestStore,
     MessageLinkStore,
+    OwedEvents,
     TicketRecords,
 )
 
@@ -110,6 +112,28 @@ class Stores:
             ledger: EventLedgerStore = own()
             return ledger
         return EventLedgerRecords(self.backend.collection("slack/events", key=field_key("key")))
+
+    @cached_property
+    def owed_events(self) -> OwedEvents:
+        """Slack events acknowledged and still owed an answer, with their body, keyed by
+        "key": what a restart of the embedded default answers after a crash (a backend's own,
+        e.g. TinyDB's append-only journal, else a collection; a shared backend's ledger keeps
+        them itself: `protocols.OwnedClaims`)."""
+        own = getattr(self.backend, "owed_events", None)
+        if callable(own):
+            found: OwedEvents = own()
+            return found
+        return self.backend.collection("slack/owed", key=field_key("key"))
+
+    @cached_property
+    def sessions(self) -> Collection | None:
+        """Conversation sessions shared by every replica (None: each process keeps its own
+        in memory, the embedded default)."""
+        own = getattr(self.backend, "sessions", None)
+        if callable(own):
+            found: Collection = own()
+            return found
+        return None
 
     @cached_property
     def coordinator(self) -> Coordinator:

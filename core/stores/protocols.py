@@ -262,6 +262,61 @@ class EventClaims(Protocol):
 
 
 @runtime_checkable
+class OwnedClaims(Protocol):
+    """An event ledger whose claims have an owner and a state (claimed -> answered), so that
+    an event acknowledged by a process that then died is answered by another (PostgreSQL,
+    and the embedded ledger across a restart). A claim with an owner may be taken over only
+    while it is unanswered and its owner is dead; `settle` is the compare-and-set that records
+    the answer just before it is sent, so an answered event is never answered twice, and
+    `confirm` records that Slack took it (a taker of a claim settled and never confirmed asks
+    Slack whether the reply is there)."""
+
+    def claim(
+        self,
+        keys: Sequence[str],
+        at: float,
+        *,
+        owner: str | None = None,
+        payload: Mapping[str, Any] | None = None,
+    ) -> bool:
+        """Take every key (or an unanswered claim of a dead owner), or none (False)."""
+        ...
+
+    def settle(self, keys: Sequence[str], owner: str) -> bool:
+        """Mark `owner`'s claims answered; False (nothing changed) when another owner took
+        any of them over."""
+        ...
+
+    def confirm(self, keys: Sequence[str], owner: str) -> None:
+        """The answer `owner` was sending reached Slack."""
+        ...
+
+    def heartbeat(self, owner: str, ttl_s: float) -> None:
+        """`owner` is alive for `ttl_s` seconds more."""
+        ...
+
+    def retire(self, owner: str) -> None:
+        """`owner` stopped cleanly."""
+        ...
+
+    def orphans(self, owner: str, limit: int = 100) -> list[tuple[str, dict[str, Any], bool]]:
+        """Take over unanswered claims of dead owners that kept their event's body: (key,
+        body, whether the dead owner may have sent the answer already)."""
+        ...
+
+
+class OwedEvents(Protocol):
+    """Events owed an answer in a one-process home, keyed by "key" (with their "payload"):
+    `all()` is what was owed when the store was opened (a crashed run's)."""
+
+    def all(self) -> list[Document]: ...
+
+    def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None: ...
+
+    def remove(self, keys: Iterable[str]) -> None: ...
+
+
+@runtime_checkable
 class LinkLookup(Protocol):
     """Message links written by other processes, found on demand (the PostgreSQL store)."""
 
@@ -302,3 +357,8 @@ class ArtifactStore(Protocol):
     def get(self, name: str) -> bytes | None: ...
 
     def put(self, name: str, data: bytes) -> None: ...
+
+    def remove_prefix(self, prefix: str) -> int:
+        """Delete every artifact whose name starts with `prefix` (e.g. fits holding a
+        forgotten user's messages); how many there were."""
+        ...

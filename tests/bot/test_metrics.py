@@ -3,9 +3,16 @@ own parser, with counts that follow what the bot did."""
 
 from __future__ import annotations
 
+import inspect
+from types import SimpleNamespace
+from typing import Any
+
 import aiohttp
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.metrics import BotMetrics, MeteredBrain
+from brain.conversation import BrainAPI
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ESCALATE_TEXT, ROUTED_TEXT, Harness
 
@@ -104,3 +111,43 @@ async def test_metrics_follow_what_the_bot_did(harness: Harness) -> None:
     errors = after["brain_slack_api_errors"]
     assert _total(errors, "brain_slack_api_errors_total", method="chat.postMessage") == 1
     assert _total(after["brain_llm_calls"], "brain_llm_calls_total") == 0  # no key configured
+
+
+def _protocol_members(protocol: type) -> set[str]:
+    return {name for name in vars(protocol) if not name.startswith("_")}
+
+
+class _Recorder:
+    """An inner brain that records which of its members the metered one reached."""
+
+    def __init__(self) -> None:
+        self.reached: list[str] = []
+        self.decision = SimpleNamespace(
+            controller="ticket", tier="fast", outcome="routed", confidence=0.9, latency_ms=5.0
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        self.reached.append(name)
+        return lambda *args, **kwargs: self.decision
+
+
+@pytest.mark.parametrize("member", sorted(_protocol_members(BrainAPI)))
+def test_every_brain_api_member_reaches_the_brain_through_the_meter(member: str) -> None:
+    """A member added to BrainAPI needs no edit in MeteredBrain to reach the bot; the two
+    metered calls still count."""
+    inner, metrics = _Recorder(), BotMetrics()
+    metered = MeteredBrain(inner, metrics)  # type: ignore[arg-type]
+    attribute = getattr(metered, member)
+    if not isinstance(vars(BrainAPI)[member], property):
+        params = list(inspect.signature(getattr(BrainAPI, member)).parameters.values())[1:]
+        required = [param for param in params if param.default is inspect.Parameter.empty]
+        assert attribute(*["x"] * len(required)) is inner.decision
+    assert inner.reached == [member]
+    counted = {
+        "ask": metrics.decisions.labels(controller="ticket", tier="fast", outcome="routed"),
+        "feedback": metrics.feedback.labels(kind="x"),
+    }
+    if member in counted:
+        assert counted[member]._value.get() == 1

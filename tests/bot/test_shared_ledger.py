@@ -63,3 +63,42 @@ async def test_take_claims_off_the_event_loop_with_the_same_answers(
     finally:
         first.close()
         second.close()
+
+
+def test_an_owed_claim_is_taken_over_only_from_a_dead_owner_and_answered_once(
+    postgres_settings: Settings,
+) -> None:
+    from core.stores.postgres.ledger import PgEventLedger
+
+    stores = open_stores(postgres_settings)
+    ledger = stores.events
+    assert isinstance(ledger, PgEventLedger)
+    ledger.heartbeat("A", 60)
+    ledger.heartbeat("B", 60)
+    assert ledger.claim(["event:E1"], 1.0, owner="A", payload={"event_id": "E1"})
+    assert not ledger.claim(["event:E1"], 2.0, owner="B")  # A is alive: a plain duplicate
+    assert ledger.orphans("B") == []
+
+    ledger.heartbeat("A", -1)  # A's heartbeat lapsed: A is dead
+    assert ledger.orphans("B") == [("event:E1", {"event_id": "E1"}, False)]
+    assert ledger.orphans("C") == []  # B, alive, holds it now
+    assert not ledger.settle(["event:E1"], "A")  # A woke up: it must not answer
+    assert ledger.settle(["event:E1"], "B")  # B is sending the answer ...
+    ledger.heartbeat("B", -1)  # ... and dies before Slack took it: ask Slack, then answer
+    assert ledger.orphans("C") == [("event:E1", {"event_id": "E1"}, True)]
+    assert ledger.settle(["event:E1"], "C")
+    ledger.confirm(["event:E1"], "C")
+    ledger.heartbeat("C", -1)
+    assert ledger.orphans("D") == []  # answered: never taken again
+    assert not ledger.claim(["event:E1"], 3.0, owner="D")
+
+    # A Slack retry reaching a live replica takes a dead owner's unanswered claim over.
+    assert ledger.claim(["message:C1:1.0"], 4.0, owner="A")
+    assert ledger.claim(["message:C1:1.0"], 5.0, owner="E")
+    assert not ledger.settle(["message:C1:1.0"], "A")
+    assert ledger.settle(["message:C1:1.0"], "E")
+    # A claim nobody owes an answer (a reaction, a click) is settled at once.
+    assert ledger.claim(["event:R1"], 6.0)
+    assert not ledger.claim(["event:R1"], 7.0, owner="E")
+    assert ("event:R1", 6.0) in ledger.recent(10)
+    stores.close()

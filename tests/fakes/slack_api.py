@@ -1,7 +1,8 @@
 """A fake Slack Web API on 127.0.0.1 (ephemeral port) that records every call.
 
 Implements the methods the bot uses (auth.test, chat.postMessage, chat.update,
-chat.postEphemeral, chat.getPermalink, users.info, usergroups.users.list, reactions.add,
+chat.postEphemeral, chat.getPermalink, conversations.replies (the bot's own replies in a
+thread), users.info, usergroups.users.list, reactions.add,
 views.*, apps.connections.open) plus response_url endpoints. Errors and 429 rate limits can be
 scripted per method. Tests assert on `calls`.
 """
@@ -227,6 +228,17 @@ class FakeSlackAPI:
             if not self.socket_url:
                 return {"ok": False, "error": "socket_mode_not_configured"}
             return {"ok": True, "url": self.socket_url}
+        if method == "conversations.replies":
+            root = str(params.get("ts") or "")
+            posted = zip(self.of("chat.postMessage"), self.posted_ts, strict=False)
+            messages = [
+                {"type": "message", "ts": ts, "thread_ts": root, "bot_id": BOT_ID,
+                 "user": BOT_USER_ID, "text": call.params.get("text", "")}
+                for call, ts in posted
+                if call.params.get("channel") == channel
+                and str(call.params.get("thread_ts") or "") == root
+            ]  # fmt: skip
+            return {"ok": True, "messages": messages, "has_more": False}
         if method in ("reactions.add", "views.open", "views.publish", "views.update"):
             return {"ok": True}
         return {"ok": False, "error": "unknown_method"}

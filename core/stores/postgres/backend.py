@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from core.stores.kinds import field_key
 from core.stores.postgres.collection import PgCollection
-from core.stores.postgres.coordination import PgArtifacts, PgCoordinator, PgEventLedger
+from core.stores.postgres.coordination import PgArtifacts, PgCoordinator
 from core.stores.postgres.database import pool_for
 from core.stores.postgres.decisions import PgDecisionStore
+from core.stores.postgres.ledger import PgEventLedger
 from core.stores.postgres.links import PgMessageLinks
 from core.stores.protocols import KeyOf
 
@@ -38,6 +40,10 @@ class PostgresBackend:
     def links(self) -> PgMessageLinks:
         """Slack message links, found by any replica."""
         return PgMessageLinks(self._pool)
+
+    def sessions(self) -> PgCollection:
+        """Conversation sessions (history, pending clarification), shared by the replicas."""
+        return PgCollection(self._pool, "conversations", key=field_key("key"))
 
     def artifacts(self) -> PgArtifacts:
         """Fitted models shared by the replicas."""

@@ -9,6 +9,7 @@ from core.stores.protocols import KeyOf
 from core.stores.tinydb.collection import TinyCollection
 from core.stores.tinydb.decisions import TinyDecisionStore
 from core.stores.tinydb.locks import store_lock
+from core.stores.tinydb.owed import OwedJournal
 from core.stores.tinydb.storage import AtomicJSONStorage
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,10 @@ class TinyDBBackend:
         if sharded and name in LEGACY_FILES:
             _migrate(self.home / LEGACY_FILES[name][0], LEGACY_FILES[name][1], collection)
         return collection
+
+    def owed_events(self) -> OwedJournal:
+        """Slack events owed an answer: an append-only journal (one fsynced line per ack)."""
+        return OwedJournal(self.home / "slack" / "owed.jsonl")
 
     def decisions(self) -> TinyDecisionStore:
         return TinyDecisionStore(self.home / "decisions")

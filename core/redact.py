@@ -14,8 +14,14 @@ my password", "user jdoe / pass x", "密码 x", "x 是我的密码").
 
 A password written without ":" or "=" is only taken when it looks like one (a digit or a
 symbol, at least four characters, not a ticket id), so "password reset for REQ-000123" and
-"密码是什么" stay readable. The labelled corpus in tests/fixtures/redaction_corpus.jsonl
-measures recall and false positives (benchmarks/redaction.py).
+"密码是什么" stay readable. A password with no key word at all ("the old one was Hunter2!",
+"刚改成了Tr0ub4dor&3x!") is taken when the token has lower and upper case letters, a digit and
+a symbol people put in passwords (``!#$%&*+?@^~``; not the ``-._:`` of hosts and versions), at
+least eight characters; next to words about signing in ("log in", "account", "登录", "账号")
+also one without the symbol whose case and digits keep switching ("qW7rT2zX9"). URLs, paths,
+Slack markup (``<@U024BE7LH>``), hosts such as ``Fin-WS-042``, versions, hex hashes, error codes
+(``AADSTS50126``) and words such as "iPhone15" never qualify. The labelled corpus in
+tests/fixtures/redaction_corpus.jsonl measures recall and false positives (benchmarks/redaction.py).
 
 Kept on purpose, because routing and diagnosis need them and they identify no person: ticket ids
 (19-digit numbers such as 2025060300011279027, ``#10086``, ``INC-123``), error codes, host names
@@ -31,6 +37,7 @@ import datetime as _dt
 import ipaddress
 import re
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import Any
 
 __all__ = ["EMAIL_PATTERN", "redact", "redact_strings"]
@@ -52,6 +59,8 @@ _SECRET_TOKENS = re.compile(
     r")"
 )
 _BEARER = re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}")
+#: A value: up to a space or a (full-width) punctuation mark ("密码是 Abc12345！谢谢").
+_VALUE = r"[^\s,，;；。！？、]+"
 _SECRET_KEY = (
     r"(?:password|passwd|passcode|pwd|pw|pass|pin|secret|api[_ -]?key|access[_ -]?key|token"
     r"|aws_secret_access_key|密码|口令|密钥)"
@@ -60,11 +69,11 @@ _SECRET_KEY = (
 _SECRET_ASSIGNMENT = re.compile(
     rf"(?i)((?<![A-Za-z]){_SECRET_KEY}(?![A-Za-z])"
     r"(\s*[:=：]\s*|\s+is\s+|\s*(?:是|为)\s*|\s+))"
-    r"(\"[^\"]*\"|'[^']*'|[^\s,，;；。]+)"
+    rf"(\"[^\"]*\"|'[^']*'|{_VALUE})"
 )
 #: "Hunter2! is my password", "Lisi#8888 是我的密码".
 _SECRET_BEFORE_KEY = re.compile(
-    r"(?i)(?<![^\s,，;；:：(（])([^\s,，;；。]+)"
+    rf"(?i)(?<![^\s,，;；:：(（])({_VALUE})"
     r"(\s+is\s+(?:my|the|our)\s+(?:new\s+|old\s+)?(?:password|passcode|pin|pw)\b"
     r"|\s*是(?:我的|我们的)?(?:新)?(?:密码|口令))"
 )
@@ -72,12 +81,23 @@ _SECRET_BEFORE_KEY = re.compile(
 _CREDENTIAL_PAIR = re.compile(
     r"(?i)((?<![A-Za-z])(?:login|user(?:name)?|account|credentials?|账号|用户名|用户)"
     r"\s*[:=：]?\s*[^\s/]+\s*/\s*(?:(?:password|pass|pwd|pw|密码)\s*[:=：]?\s*)?)"
-    r"([^\s,，;；。]+)"
+    rf"({_VALUE})"
 )
 _PASSWORD_LIKE = re.compile(r"[0-9!@#$%^&*()_+=\[\]{};:'\"\\|,.<>/?~`-]")
 #: Values that are identifiers routing needs, not passwords ("token INC-7", "pin 0x1F").
 _ROUTING_ID = re.compile(r"^(?:[A-Z]{2,6}-?\d+|0x[0-9A-Fa-f]+|#\d+|\d{19})$")
 
+#: A run of printable ASCII (a CJK character or a space ends it): a candidate bare password.
+_ASCII_TOKEN = re.compile(r"[\x21-\x7e]{8,64}")
+#: Symbols people put in passwords; separators of hosts, versions and paths ("-._:") are not.
+_STRONG_SYMBOLS = frozenset("!#$%&*+?@^~")
+#: Words that say the message is about signing in: then a mixed-case, digit-studded token
+#: without a symbol ("qW7rT2zX9") is taken too.
+_LOGIN_CONTEXT = re.compile(
+    r"(?i)\b(?:pass(?:word|wd|code|phrase)?|pwd?|log(?:ged)?[ -]?(?:in|on)|login|logon"
+    r"|sign(?:ed)?[ -]?in|signin|credentials?|account|locked out|(?:new|old) one)\b"
+    r"|密码|口令|登录|登陆|账号|账户|帐号"
+)
 _CN_ID = re.compile(r"(?<![0-9A-Za-z])\d{17}[\dXx](?![0-9A-Za-z])")
 _CN_MOBILE = re.compile(r"(?<![\d+])(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?!\d)")
 _INTL_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}(?!\d)")
@@ -170,6 +190,49 @@ def _credential_pair(match: re.Match[str]) -> str:
     return f"{prefix}[SECRET]" if _password_like(value) else match.group(0)
 
 
+def _class_changes(core: str) -> int:
+    """How often consecutive letters and digits switch class (lower / upper / digit)."""
+    kinds = ["l" if c.islower() else "u" if c.isupper() else "d" for c in core if c.isalnum()]
+    return sum(a != b for a, b in pairwise(kinds))
+
+
+def _password_shaped(token: str, *, login_context: bool) -> bool:
+    """A bare token that only a password looks like: lower and upper case letters, digits and
+    a symbol people put in passwords ("Tr0ub4dor&3x!", "Xk#9vLp2q"); next to words about
+    signing in, also one without the symbol whose case and digits keep switching
+    ("qW7rT2zX9", not "iPhone15"). URLs, paths, Slack markup, placeholders, hosts
+    ("Fin-WS-042"), versions, hashes and ids never have all of these."""
+    if "://" in token or "/" in token or "\\" in token or token[0] in "<[":
+        return False
+    letters = [c for c in token if c.isalpha()]
+    if not all(c.isascii() for c in letters):
+        return False
+    lower = any(c.islower() for c in letters)
+    upper = any(c.isupper() for c in letters)
+    digit = any(c.isdigit() for c in token)
+    if not (lower and upper and digit):
+        return False
+    if any(c in _STRONG_SYMBOLS for c in token):
+        return True
+    alnum = sum(c.isalnum() for c in token)
+    return login_context and 2 * _class_changes(token) >= alnum
+
+
+def _bare_passwords(text: str) -> str:
+    """Replace password-shaped tokens written with no key word before or after them."""
+    login_context = _LOGIN_CONTEXT.search(text) is not None
+
+    def replace(match: re.Match[str]) -> str:
+        token = match.group(0)
+        core = token.strip(".,;:'\"()[]{}")
+        if len(core) < 8 or not _password_shaped(core, login_context=login_context):
+            return token
+        start = token.index(core)
+        return f"{token[:start]}[SECRET]{token[start + len(core) :]}"
+
+    return _ASCII_TOKEN.sub(replace, text)
+
+
 def _cued_phone(match: re.Match[str]) -> str:
     """A number after "phone" / "电话" is a phone number when it has 7 to 15 digits (longer
     ones are ticket ids)."""
@@ -215,6 +278,7 @@ def redact(text: str) -> str:
     text = _SECRET_ASSIGNMENT.sub(_secret_value, text)
     text = _SECRET_BEFORE_KEY.sub(_secret_before_key, text)
     text = EMAIL_PATTERN.sub("[EMAIL]", text)
+    text = _bare_passwords(text)
     text = _IBAN.sub(lambda m: "[IBAN]" if _iban_ok(m.group(0)) else m.group(0), text)
     text = _CN_ID.sub(lambda m: "[ID_NUMBER]" if _cn_id_ok(m.group(0)) else m.group(0), text)
     text = _CARD_GROUPED.sub(_card, text)

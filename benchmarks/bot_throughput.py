@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import shutil
 import sys
 import tempfile
@@ -31,43 +30,20 @@ sys.path.insert(0, str(ROOT))
 
 from slack_bolt.async_app import AsyncApp  # noqa: E402
 
+from benchmarks.slack_load import (  # noqa: E402
+    check_replies,
+    clean,
+    deliveries,
+    parser,
+    percentile,
+    prepare_home,
+    replies_line,
+)
 from bot.app import SlackBot, build_bot, web_client  # noqa: E402
 from bot.server import EVENTS_PATH, http_app  # noqa: E402
 from core.config import Settings, load_settings  # noqa: E402
 from tests.bot import slack_payloads as p  # noqa: E402
 from tests.fakes.slack_api import FakeSlackAPI  # noqa: E402
-
-TEXTS = [
-    "my VPN keeps dropping, error 691",
-    "process ticket 2025060300011279027",
-    "what is 滚仓",
-    "disk usage on db-prod-02 is at 97%",
-    "please reset my password, I am locked out",
-    "can you review this SQL: SELECT * FROM orders WHERE id = 1",
-    "request a change: scale the payments service to 6 replicas tonight",
-    "the printer on floor 3 is jammed again",
-    "error rate for checkout-api jumped to 12% in the last 10 minutes",
-    "I need access to the finance shared drive",
-    "how do I submit a reimbursement?",
-    "laptop LT-0042 will not boot after the update",
-    "rollback release 2.3.1 of the billing service",
-    "Traceback (most recent call last): KeyError: 'user_id' in handler.py line 42",
-    "my email is not syncing on my phone",
-    "urge ticket INC-20931, it has been three days",
-    "电脑连不上公司网络",
-    "need a licence for JetBrains IntelliJ",
-    "CPU on web-01 is at 100% since 9am",
-    "who approves production changes on Fridays?",
-]
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-quantile (0..1) of `values`."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
 
 
 async def serve(application: web.Application) -> tuple[web.AppRunner, str]:
@@ -100,26 +76,6 @@ def noop_app(settings: Settings) -> web.Application:
     application = web.Application()
     application.router.add_post(EVENTS_PATH, events)
     return application
-
-
-def deliveries(count: int, retry_share: float, seed: int = 7) -> list[tuple[dict[str, Any], int]]:
-    """(body, retry number) in send order: each event once, a share again as a retry soon after."""
-    rng = random.Random(seed)
-    planned: list[tuple[dict[str, Any], int]] = []
-    retried = set(rng.sample(range(count), round(count * retry_share)))
-    pending: list[tuple[int, dict[str, Any]]] = []
-    for i in range(count):
-        user = f"UBENCH{i % 50:03d}"
-        event = p.message(TEXTS[i % len(TEXTS)], user=user, channel=f"D{user[1:]}")
-        body = p.envelope(event, event_id=f"EvBENCH{i:06d}")
-        planned.append((body, 0))
-        if i in retried:
-            pending.append((i + rng.randint(1, 20), body))
-        for due in [item for item in pending if item[0] <= i]:
-            planned.append((due[1], 1))
-            pending.remove(due)
-    planned.extend((body, 1) for _, body in pending)
-    return planned
 
 
 async def blast(url: str, plan: list[tuple[dict[str, Any], int]], concurrency: int) -> dict:
@@ -163,32 +119,6 @@ async def blast(url: str, plan: list[tuple[dict[str, Any], int]], concurrency: i
         "statuses": dict(statuses),
         "slowest": sorted(order, key=lambda item: -item[1])[:12],
     }
-
-
-def check_replies(fake: FakeSlackAPI, plan: list[tuple[dict[str, Any], int]]) -> dict[str, int]:
-    """Lost = events without a reply in their thread; duplicated = replies beyond one."""
-    wanted = {(b["event"]["channel"], b["event"]["ts"]) for b, _ in plan}
-    replies = Counter(
-        (c.params["channel"], c.params.get("thread_ts"))
-        for c in fake.of("chat.postMessage")
-        if (c.params["channel"], c.params.get("thread_ts")) in wanted
-    )
-    return {
-        "events": len(wanted),
-        "replied": len(replies),
-        "lost": len(wanted - set(replies)),
-        "duplicated": sum(n - 1 for n in replies.values() if n > 1),
-    }
-
-
-def prepare_home(home: Path) -> None:
-    """A brain home with the sample KB ingested and models warm (first ask loads MiniLM)."""
-    from brain.engine import Brain
-    from core.records import Message
-
-    os.environ["BRAIN_HOME"] = str(home)
-    with Brain.open(load_settings()) as brain:
-        brain.ask(Message("warm-up: vpn is broken", user="UWARM", channel="DWARM"))
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -248,8 +178,7 @@ def report(results: dict[str, Any], cores: int) -> str:
         )
     replies = results["replies"]
     lines.append(
-        f"replies: {replies['replied']}/{replies['events']} events answered, "
-        f"lost {replies['lost']}, duplicated {replies['duplicated']}; all replies after "
+        f"replies: {replies_line(replies)}; all replies after "
         f"{bot['all_replied_s']:.1f} s = {bot['replies_per_s']:.1f} replies/s (brain-bound)"
     )
     lines.append(f"HTTP statuses: no-op {base['statuses']}, bot {bot['statuses']}")
@@ -258,12 +187,7 @@ def report(results: dict[str, Any], cores: int) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=1000)
-    parser.add_argument("--retry-share", type=float, default=0.2)
-    parser.add_argument("--concurrency", type=int, default=16)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = parser(__doc__.splitlines()[0]).parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     with tempfile.TemporaryDirectory(prefix="bot-bench-") as tmp:
         home = Path(tmp) / "home"
@@ -274,8 +198,7 @@ def main() -> int:
         print(json.dumps(results, indent=2))
     else:
         print(report(results, os.cpu_count() or 0))
-    ok = results["replies"]["lost"] == 0 and results["replies"]["duplicated"] == 0
-    return 0 if ok else 1
+    return 0 if clean(results["replies"]) else 1
 
 
 if __name__ == "__main__":

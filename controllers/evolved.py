@@ -21,7 +21,7 @@ import yaml
 from pydantic import ConfigDict, Field, ValidationError
 
 from controllers.declarative import DeclarativeController
-from controllers.yaml_loader import ControllerSpec
+from controllers.yaml_loader import ControllerSpec, spec_fields
 from core.safe_yaml import YamlLimitError, load_yaml
 
 log = logging.getLogger(__name__)
@@ -84,19 +84,10 @@ def write_spec(home: Path, spec: EvolvedSpec) -> Path:
 
 
 def controller_of(spec: EvolvedSpec) -> EvolvedController:
-    """The routable controller of a spec."""
+    """The routable controller of a spec: the YAML loader's fields (labels included) plus
+    the plan it replays and its status."""
     return EvolvedController(
-        name=spec.name,
-        label=spec.label,
-        description=spec.description,
-        keywords=tuple(spec.keywords),
-        examples=tuple(spec.examples),
-        required_entities=tuple(spec.required_entities),
-        feeds=tuple(spec.feeds),
-        handler=spec.handler,
-        options=spec.options,
-        replays=dict(spec.plan),
-        status=spec.status,
+        **spec_fields(spec), replays=dict(spec.plan), status=spec.status, origin=EVOLVED_ORIGIN
     )
 
 

@@ -76,6 +76,23 @@ class ControllerSpec(BaseModel):
         return [v.strip() for v in values if v and v.strip()]
 
 
+def spec_fields(spec: ControllerSpec) -> dict[str, Any]:
+    """The `DeclarativeController` fields a spec sets: the one place a YAML controller (from
+    a controller file or an evolved one) becomes a controller; callers add `origin`."""
+    return {
+        "name": spec.name,
+        "label": spec.label,
+        "labels": dict(spec.labels),
+        "description": spec.description,
+        "keywords": tuple(spec.keywords),
+        "examples": tuple(spec.examples),
+        "required_entities": tuple(spec.required_entities),
+        "feeds": tuple(spec.feeds),
+        "handler": spec.handler,
+        "options": dict(spec.options),
+    }
+
+
 @dataclass(slots=True)
 class YamlLoad:
     """Controllers loaded from a folder, and one warning per skipped file or entry."""
@@ -125,21 +142,7 @@ def load_file(path: Path) -> list[DeclarativeController]:
         where = f"entry {index + 1}: " if len(entries) > 1 else ""
         try:
             spec = ControllerSpec.model_validate(entry)
-            controllers.append(
-                DeclarativeController(
-                    name=spec.name,
-                    label=spec.label,
-                    labels=dict(spec.labels),
-                    description=spec.description,
-                    keywords=tuple(spec.keywords),
-                    examples=tuple(spec.examples),
-                    required_entities=tuple(spec.required_entities),
-                    feeds=tuple(spec.feeds),
-                    handler=spec.handler,
-                    options=spec.options,
-                    origin=f"yaml:{path}",
-                )
-            )
+            controllers.append(DeclarativeController(**spec_fields(spec), origin=f"yaml:{path}"))
         except ValidationError as exc:
             raise ValueError(where + _format(exc)) from exc
         except ValueError as exc:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from cli import main
+from controllers.base import label_in
 from controllers.registry import ControllerRegistry
 from core.config import Settings
 
@@ -128,3 +129,24 @@ def test_a_large_file_without_aliases_is_not_mistaken_for_a_bomb(
     captured = capsys.readouterr()
     assert "big" in [row["name"] for row in json.loads(captured.out)]
     assert "skipped" not in captured.err
+
+
+def test_an_evolved_controller_keeps_its_labels_like_a_yaml_one(settings: Settings) -> None:
+    """Evolved files are YAML controllers plus a plan: built by the same loader code, so a
+    label in another language is shown to askers in that language (it was dropped before)."""
+    folder = settings.home / "evolved"
+    folder.mkdir(parents=True)
+    (folder / "room_booking.yaml").write_text(
+        "name: room_booking\nlabel: Room booking\nlabels: {zh: 会议室预订}\n"
+        "description: Book meeting rooms.\nkeywords: [room]\nstatus: active\n"
+        "plan: {controller: ticket}\n",
+        encoding="utf-8",
+    )
+    _write(
+        settings.home, "payroll.yaml", PAYROLL.replace("label: Payroll desk", "labels: {zh: 工资}")
+    )
+    registry = ControllerRegistry.load(settings)
+    evolved, declared = registry.get("room_booking"), registry.get("payroll")
+    assert evolved.origin == "evolved" and evolved.replays == {"controller": "ticket"}
+    assert (label_in(evolved, "zh"), label_in(evolved, "en")) == ("会议室预订", "Room booking")
+    assert label_in(declared, "zh") == "工资"

@@ -21,10 +21,11 @@ import regex
 from core.safe_regex import RegexTimeout, UnsafePattern, compile_bounded, matches_whole, search_all
 from core.text.sparse import normalize
 from knowledge.ingest import Ingestor, IngestReport
-from knowledge.manifest import DocManifest
+from knowledge.manifest import DocManifest, StagedManifest
 from knowledge.relevance import relevance
 from knowledge.store import KnowledgeStore, StoredHit
 from knowledge.types import Confirmation, Definition, Hit, IdMatch
+from knowledge.vectors.base import Rebuildable
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,29 @@ class KnowledgeSkill:
         if self.manifest is None:
             raise RuntimeError("this knowledge skill was opened without a manifest")
         with self._lock:
+            if isinstance(self.store.vectors, Rebuildable):
+                return self._ingest_swapped(self.store.vectors, self.manifest, paths, progress)
             return Ingestor(self.store, self.manifest).ingest(paths, progress=progress)
+
+    def _ingest_swapped(
+        self,
+        live: Rebuildable,
+        manifest: DocManifest,
+        paths: Sequence[Path],
+        progress: bool | None,
+    ) -> IngestReport:
+        """On a Qdrant server, an ingest is built in a new collection (a copy of the live one,
+        then the changes) and swapped in for every replica with one alias operation; the
+        manifest is written only after the swap, so a failed ingest changes nothing."""
+        staged_manifest = StagedManifest(manifest)
+        with live.rebuilding() as staged:
+            live.copy_into(staged)
+            report = Ingestor(self.store.over(staged), staged_manifest).ingest(
+                paths, progress=progress
+            )
+        staged_manifest.commit()
+        self.store.generation += 1  # the live name now stands for the new collection
+        return report
 
     # -- search ---------------------------------------------------------------------------
 

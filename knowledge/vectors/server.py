@@ -136,6 +136,28 @@ class ServerVectorStore:
             if old != self.collection:
                 self._client.delete_collection(old)
 
+    def copy_into(self, target: ServerVectorStore) -> int:
+        """Copy every point, vectors and payload, into `target` (a rebuild's staged
+        collection starts as the live one: unchanged files are not embedded again); how many."""
+        offset: Any = None
+        copied = 0
+        while True:
+            with self._lock:
+                records, offset = self._client.scroll(
+                    self.collection, limit=SCROLL_PAGE, offset=offset, with_payload=True,
+                    with_vectors=True,
+                )  # fmt: skip
+            structs = [
+                models.PointStruct(id=r.id, vector=r.vector or {}, payload=r.payload or {})
+                for r in records
+            ]
+            if structs:
+                with target._lock:
+                    target._client.upsert(target.collection, structs, wait=True)
+            copied += len(structs)
+            if offset is None:
+                return copied
+
     @property
     def has_dense(self) -> bool:
         """Whether points carry the dense vector."""
@@ -195,6 +217,9 @@ class ServerVectorStore:
                 yield VectorRecord(str(record.id), dict(record.payload or {}))
             if offset is None:
                 return
+
+    def optimize(self) -> None:
+        """Nothing to do: the server optimizes its segments by itself."""
 
     def search(
         self, query: HybridQuery, *, limit: int, where: Where | None = None

@@ -40,6 +40,7 @@ from brain.intent.split import split_requests
 from brain.lookups import DecisionLookups
 from brain.memory import MemoryStore
 from brain.memory_control import ForgetReport, forget_user
+from brain.memory_index import MEMORY_COLLECTION
 from brain.memory_ring import MemoryRing, session_key_of
 from brain.parts import SCORING_TEXT_CAP, BrainParts
 from brain.routing import Router, follow_up_question, is_chinese
@@ -52,12 +53,14 @@ from core.stores import open_stores
 
 if TYPE_CHECKING:
     from brain.intent import IntentRecognizer
+    from brain.org_training import OrgTraining
     from brain.signals.semantic import SemanticModel
     from controllers.base import ControllerContext, ControllerServices
     from controllers.registry import ControllerRegistry
     from core.llm import LLMClient
     from core.text.embedder import DenseEmbedder
     from knowledge.skill import KnowledgeSkill
+    from knowledge.vectors import VectorStore
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +79,11 @@ class Brain:
         stores = open_stores(settings)  # the one place the brain's stores are opened
         self._stores = stores
         self.log = DecisionLog(stores.decisions)
-        self.memory = MemoryStore(stores.lessons, agreement=settings.memory.agreement_users)
+        self.memory = MemoryStore(
+            stores.lessons,
+            agreement=settings.memory.agreement_users,
+            index=self._open_memory_index,
+        )
         self.sessions = SessionCache()
         self.ring = MemoryRing(self.memory, self.sessions)
         self.parts = BrainParts(
@@ -119,6 +126,18 @@ class Brain:
     def warm(self) -> None:
         """Open and fit everything a decision needs now, so the first message does not wait."""
         self.parts.warm()
+        self.memory.open_index()
+
+    def _open_memory_index(self) -> VectorStore:
+        """The Qdrant `memory` collection beside the knowledge base (`brain.memory_index`)."""
+        from knowledge.vectors import open_vector_store
+
+        embedder = self.parts.embedder
+        return open_vector_store(
+            self.settings,
+            dense_dim=None if embedder is None else embedder.dim,
+            collection=MEMORY_COLLECTION,
+        )
 
     def opened_parts(self) -> dict[str, bool]:
         """Which heavy parts are open (what `warm` opens; `/readyz` shows it)."""
@@ -160,6 +179,11 @@ class Brain:
     def semantic_model(self) -> SemanticModel | None:
         """The semantic model fitted on the current controller set (None without one)."""
         return self.parts.semantic_model()
+
+    @property
+    def org_training(self) -> OrgTraining:
+        """The semantic model's training on the organisation's lessons (`brain.org_training`)."""
+        return self.parts.org_training
 
     def prime(self, texts: Sequence[str]) -> None:
         """Embed texts ahead in one batch, in every view a decision will ask for (the
@@ -333,6 +357,8 @@ class Brain:
         decision = self._feedback.record_feedback(
             decision_id, kind, controller=controller, user=user, source=source
         )
+        if kind == "correct":
+            self.parts.org_training.schedule()  # an organisation lesson may have formed
         with self._lock:
             evolved = self.evolution.after_feedback(decision, kind, user or decision.user)
         if evolved is not None:
@@ -367,6 +393,7 @@ class Brain:
                 return
             self._closed = True
             self.log.close()
+            self.memory.close()
             self._pool.shutdown(wait=False)
             knowledge = self.parts.knowledge_if_open()
             if knowledge is not None:

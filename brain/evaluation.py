@@ -40,6 +40,7 @@ import numpy as np
 
 from brain.calibration import (
     Calibrator,
+    publish,
     rival_margin,
     top_two,
 )
@@ -50,6 +51,7 @@ from brain.signals.registry import available_signals
 from core.config import Settings, load_settings
 from core.errors import EvalError
 from core.files import copy_tree
+from core.stores import open_stores
 
 if TYPE_CHECKING:
     from brain.engine import Brain
@@ -360,6 +362,9 @@ def _replace_calibration_if_better(
     calibrator = calibrator_from(decided, f"fitted on val ({rows} rows)")
     target = calibrator.save(settings.home / "calibration.json")
     setup["calibration"] = f"fitted on val, saved to {target}"
+    shared = open_stores(settings).artifacts
+    if shared is not None:  # replicas on PostgreSQL: every one takes it up (HomeCalibration)
+        setup["calibration_shared_version"] = publish(shared, calibrator)
     setup["calibration_replaced"] = True
     setup["calibrator"] = calibrator.to_dict()
 

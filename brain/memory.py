@@ -13,7 +13,10 @@ lesson, `brain.preference`).
 
 Every process sees every lesson: before each look-up the store follows the lesson store's
 change feed (`LessonStore.changed_since`), so feedback given by `brain feedback` reaches a
-running bot's next decision. Nothing is dropped to stay under a cap.
+running bot's next decision. Nothing is dropped to stay under a cap. Lessons are recalled
+through the Qdrant lesson index (`brain.memory_index`) when this process holds it, else by
+scanning them in memory (`brain.memory_scan`); `brain.memory_mirror` keeps both in step with
+the records at a constant cost per write.
 
 Persist rules (only high-value decisions are persisted):
 - correction X -> Y: immediately, -0.15 for X and +0.10 for Y (seed 000's example);
@@ -26,20 +29,19 @@ from __future__ import annotations
 
 import base64
 import logging
-import threading
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
 
+from brain.memory_mirror import LessonMirror
+from brain.memory_scan import TEXT_CAP, gram_set, similarity
 from brain.routing import is_chinese
 from core.records import Decision
 from core.redact import redact
-from core.stores.protocols import LessonStore
-from core.text.sparse import char_ngrams
 
 CORRECTION_WRONG = -0.15
 CORRECTION_RIGHT = 0.10
@@ -50,19 +52,10 @@ CONSECUTIVE = 0.05
 MEMORY_NEUTRAL = 0.5
 OLD_AFTER = timedelta(days=90)
 OLD_FACTOR = 0.5
-#: Similarity gates: below `gate` a memory is about something else; at `full` it counts fully.
-#: MiniLM is English-only (two unrelated Chinese sentences can reach 0.8), so the embedding
-#: channel is used only when both texts are mostly Latin script; the character n-gram channel
-#: (cosine of 2-3-gram sets) works for every language.
-COSINE_GATE, COSINE_FULL = 0.55, 0.80
-#: Latin-script texts share many frequent character n-grams ("th", "in "), Chinese ones few:
-#: the n-gram channel is gated higher for Latin text.
-NGRAM_GATES = {"latin": (0.35, 0.70), "cjk": (0.20, 0.45)}
 #: A lesson about the same knowledge-base scenario (the KB entry that best matched both
 #: messages, e.g. the glossary's "钱没到" disbursement entry) is this similar at least: it is
 #: what makes a Chinese paraphrase of an English message "a message like this".
 SCENARIO_FACTOR = 0.6
-TEXT_CAP = 500
 
 log = logging.getLogger(__name__)
 
@@ -83,14 +76,6 @@ def _decode_vector(text: str | None) -> np.ndarray | None:
     return np.frombuffer(base64.b64decode(text), dtype=np.float16).astype(np.float32)
 
 
-def _gram_set(text: str) -> frozenset[str]:
-    return frozenset(char_ngrams(text[:TEXT_CAP], 2, 3))
-
-
-def _ramp(value: float, gate: float, full: float) -> float:
-    return float(min(max((value - gate) / (full - gate), 0.0), 1.0))
-
-
 @dataclass(slots=True)
 class MemoryEntry:
     """One persisted routing lesson."""
@@ -105,7 +90,6 @@ class MemoryEntry:
     created_at: str
     ids: list[str] = field(default_factory=list)
     vector: np.ndarray | None = None
-    grams: frozenset[str] = frozenset()
     latin: bool = True
     channel: str = ""
     #: The knowledge-base entry that best matched the message ("" when none did).
@@ -115,6 +99,15 @@ class MemoryEntry:
     moved_to: str = ""
     #: Who wrote the message the lesson is about (may differ from who taught it).
     asker: str = ""
+    #: The text's character n-grams, computed when first compared (`grams`).
+    gram_cache: frozenset[str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def grams(self) -> frozenset[str]:
+        """The character 2-3-grams the lesson is compared by."""
+        if self.gram_cache is None:
+            self.gram_cache = gram_set(self.text)
+        return self.gram_cache
 
     def to_doc(self) -> dict[str, Any]:
         return {
@@ -149,7 +142,6 @@ class MemoryEntry:
             created_at=str(doc.get("created_at", "")),
             ids=[str(i) for i in doc.get("ids", [])],
             vector=_decode_vector(doc.get("vector")),
-            grams=_gram_set(text),
             latin=not is_chinese(text),
             channel=str(doc.get("channel", "")),
             scenario=str(doc.get("scenario", "")),
@@ -157,6 +149,11 @@ class MemoryEntry:
             moved_to=str(doc.get("moved_to", "")),
             asker=str(doc.get("asker", doc.get("user", ""))),
         )
+
+    @property
+    def order(self) -> tuple[str, str]:
+        """Lessons are listed oldest first."""
+        return (self.created_at, self.memory_id)
 
 
 @dataclass(slots=True)
@@ -184,84 +181,10 @@ class MemoryMatch:
         )
 
 
-class MemoryStore:
-    """Persistent routing lessons (kept in a `LessonStore`), matched in memory; follows the
-    store's change feed so lessons written by other processes are seen at once."""
-
-    def __init__(self, lessons: LessonStore, *, agreement: int = 3) -> None:
-        self.lessons = lessons
-        #: Distinct users that make a lesson the organisation's (`[memory] agreement_users`).
-        self.agreement = agreement
-        self._lock = threading.RLock()
-        self._entries: dict[str, MemoryEntry] = {}
-        self._order: list[MemoryEntry] = []
-        self._matrix: np.ndarray | None = None
-        self._version = -1
-        #: Embeds texts of lessons stored without a vector (e.g. feedback given from the CLI,
-        #: which does not load the model); filled in memory only, once per process.
-        self.embed: Callable[[list[str]], np.ndarray] | None = None
-        self.refresh()
-
-    # -- following the store ---------------------------------------------------------------
-    def refresh(self) -> None:
-        """Take in lessons written or removed since the last look (by any process)."""
-        with self._lock:
-            if self._version < 0:
-                self._reload()
-                return
-            current, changed = self.lessons.changed_since(self._version)
-            if current == self._version:
-                return
-            if changed is None:
-                self._reload()
-                return
-            for key in changed:
-                doc = self.lessons.get(key)
-                if doc is None:
-                    self._entries.pop(key, None)
-                else:
-                    self._entries[key] = MemoryEntry.from_doc(doc)
-            self._version = current
-            self._reindex()
-
-    def _reload(self) -> None:
-        version = self.lessons.version()
-        self._entries = {}
-        for doc in self.lessons.all():
-            entry = MemoryEntry.from_doc(doc)
-            self._entries[entry.memory_id] = entry
-        self._version = version
-        self._reindex()
-
-    def _reindex(self) -> None:
-        self._order = sorted(self._entries.values(), key=lambda e: (e.created_at, e.memory_id))
-        self._matrix = None
-        self._grams_index: dict[str, list[int]] | None = None
-
-    def _gram_rows(self) -> tuple[dict[str, list[int]], np.ndarray]:
-        """Character n-gram -> rows holding it, and each row's n-gram count: the overlap of a
-        query with every lesson is then a count over the query's own n-grams, not a scan."""
-        if getattr(self, "_grams_index", None) is None:
-            index: dict[str, list[int]] = {}
-            for row, entry in enumerate(self._order):
-                for gram in entry.grams:
-                    index.setdefault(gram, []).append(row)
-            self._grams_index = index
-            self._gram_sizes = np.array([len(e.grams) for e in self._order], dtype=np.float32)
-            self._latin = np.array([e.latin for e in self._order], dtype=bool)
-        assert self._grams_index is not None
-        return self._grams_index, self._gram_sizes
-
-    def __len__(self) -> int:
-        self.refresh()
-        with self._lock:
-            return len(self._order)
-
-    def entries(self) -> list[MemoryEntry]:
-        """All lessons, oldest first."""
-        self.refresh()
-        with self._lock:
-            return list(self._order)
+class MemoryStore(LessonMirror):
+    """Persistent routing lessons (kept in a `LessonStore`), recalled through the Qdrant
+    lesson index when this process holds it (else matched in memory); follows the store's
+    change feed so lessons written by other processes are seen at once."""
 
     def add(
         self,
@@ -292,7 +215,6 @@ class MemoryStore:
             created_at=_now().isoformat(timespec="seconds"),
             ids=list(ids),
             vector=vector,
-            grams=_gram_set(text),
             latin=not is_chinese(text),
             channel=decision.channel,
             scenario=decision.scenario,
@@ -300,38 +222,8 @@ class MemoryStore:
             moved_to=moved[1],
             asker=decision.user,
         )
-        with self._lock:
-            self.lessons.put_many([entry.to_doc()])  # durable when this returns
-            self._entries[entry.memory_id] = entry
-            self._reindex()
+        self.write(entry)
         return entry
-
-    def forget(self, memory_ids: Sequence[str]) -> int:
-        """Remove lessons by id (from the store and this process); how many there were."""
-        with self._lock:
-            known = [m for m in memory_ids if m in self._entries]
-            self.lessons.remove(list(memory_ids))
-            for memory_id in memory_ids:
-                self._entries.pop(memory_id, None)
-            self._reindex()
-            return len(known)
-
-    def _vectors(self, dim: int) -> np.ndarray:
-        if self._matrix is None or self._matrix.shape[1] != dim:
-            missing = [e for e in self._order if e.vector is None or e.vector.shape[0] != dim]
-            if missing and self.embed is not None:
-                try:
-                    vectors = self.embed([e.text for e in missing])
-                    for entry, vector in zip(missing, vectors, strict=True):
-                        entry.vector = np.asarray(vector, dtype=np.float32)
-                except Exception as exc:  # similarity then falls back to n-grams for them
-                    log.warning("could not embed %d memories: %s", len(missing), exc)
-            matrix = np.zeros((len(self._order), dim), dtype=np.float32)
-            for row, entry in enumerate(self._order):
-                if entry.vector is not None and entry.vector.shape[0] == dim:
-                    matrix[row] = entry.vector
-            self._matrix = matrix
-        return self._matrix
 
     def similar(
         self,
@@ -340,61 +232,30 @@ class MemoryStore:
         vector: np.ndarray | None,
         ids: Sequence[str],
         scenario: str = "",
+        user: str | None = None,
     ) -> list[tuple[MemoryEntry, float]]:
-        """Memories about similar messages, each with its similarity factor (0..1]: the
-        embedding cosine (Latin text), character n-gram overlap (any language), a shared
-        identifier, or the same knowledge-base scenario."""
+        """Memories about similar messages, oldest first, each with its similarity factor
+        (0..1]: the embedding cosine (Latin text), character n-gram overlap (any language),
+        a shared identifier, or the same knowledge-base scenario. With the lesson index the
+        nearest lessons (`user`'s own and everyone's) are the candidates; without it, all."""
+        latin = not is_chinese(text)
+        query = vector if latin else None
+        grams = gram_set(text)
+        id_set = {i.upper() for i in ids}
         self.refresh()
         with self._lock:
-            if not self._order:
-                return []
-            entries = self._order
-            factors = np.zeros(len(entries), dtype=np.float32)
-            if vector is not None and not is_chinese(text):
-                cosines = self._vectors(int(vector.shape[0])) @ vector.astype(np.float32)
-                factors = np.clip((cosines - COSINE_GATE) / (COSINE_FULL - COSINE_GATE), 0, 1)
-            grams = _gram_set(text)
-            gate, full = NGRAM_GATES["cjk" if is_chinese(text) else "latin"]
-            index, sizes = self._gram_rows()
-            factors = np.where(self._latin, factors, 0.0).astype(np.float32)
-            if grams:
-                shared = np.zeros(len(entries), dtype=np.float32)
-                for gram in grams:
-                    rows = index.get(gram)
-                    if rows:
-                        shared[rows] += 1.0
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    overlap = np.where(
-                        sizes > 0, shared / np.sqrt(len(grams) * np.maximum(sizes, 1.0)), 0.0
-                    )
-                ramped = np.clip((overlap - gate) / (full - gate), 0.0, 1.0)
-                factors = np.maximum(factors, ramped.astype(np.float32))
-            id_set = {i.upper() for i in ids}
-            result: list[tuple[MemoryEntry, float]] = []
-            for row in np.flatnonzero(factors > 0).tolist():
-                result.append((entries[row], float(factors[row])))
-            if id_set or scenario:
-                seen = {entry.memory_id for entry, _ in result}
-                boosted: list[tuple[MemoryEntry, float]] = []
-                for entry, factor in result:
-                    boosted.append((entry, self._boost(entry, factor, id_set, scenario)))
-                for entry in entries:
-                    if entry.memory_id not in seen:
-                        factor = self._boost(entry, 0.0, id_set, scenario)
-                        if factor > 0:
-                            boosted.append((entry, factor))
-                result = boosted
-            return result
-
-    @staticmethod
-    def _boost(entry: MemoryEntry, factor: float, ids: set[str], scenario: str) -> float:
-        """A shared identifier makes two messages about the same thing; the same KB
-        scenario makes them alike."""
-        if ids and ids.intersection(i.upper() for i in entry.ids):
-            return 1.0
-        if scenario and entry.scenario == scenario:
-            return max(factor, SCENARIO_FACTOR)
-        return factor
+            pool = self.candidates(text, vector=query, user=user, ids=id_set, scenario=scenario)
+            if pool is None:
+                scored = self.scan().factors(vector=query, grams=grams, latin=latin)
+                pool = self.related(id_set, scenario)
+                seen = {entry.memory_id for entry, _ in scored}
+                scored += [(e, 0.0) for e in pool if e.memory_id not in seen]
+            else:
+                scored = [(e, similarity(e, vector=query, grams=grams, latin=latin)) for e in pool]
+        result = [(entry, _boost(entry, factor, id_set, scenario)) for entry, factor in scored]
+        result = [(entry, factor) for entry, factor in result if factor > 0]
+        result.sort(key=lambda item: item[0].order)
+        return result
 
     def signal(
         self,
@@ -411,7 +272,7 @@ class MemoryStore:
         the user's own lessons, and others' where `agreement` distinct users taught them."""
         values = np.full(len(names), MEMORY_NEUTRAL, dtype=np.float32)
         matches: dict[str, list[MemoryMatch]] = {}
-        similar = self.similar(text, vector=vector, ids=ids)
+        similar = self.similar(text, vector=vector, ids=ids, user=user)
         if not similar:
             return values, matches
         agreement = self.agreement if agreement is None else agreement
@@ -433,6 +294,16 @@ class MemoryStore:
                 MemoryMatch(entry=entry, similarity=factor, contribution=contribution)
             )
         return np.clip(values, 0.0, 1.0), matches
+
+
+def _boost(entry: MemoryEntry, factor: float, ids: set[str], scenario: str) -> float:
+    """A shared identifier makes two messages about the same thing; the same KB scenario
+    makes them alike."""
+    if ids and ids.intersection(i.upper() for i in entry.ids):
+        return 1.0
+    if scenario and entry.scenario == scenario:
+        return max(factor, SCENARIO_FACTOR)
+    return factor
 
 
 def _older_than(created_at: str, now: datetime, age: timedelta) -> bool:

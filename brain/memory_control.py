@@ -89,6 +89,9 @@ def forget_user(brain: Brain, user: str, tickets: TicketRecords | None = None) -
     mine = [e for e in brain.memory.entries() if user in (e.user, e.asker)]
     texts = sorted({e.text for e in mine if e.asker == user})
     removed = brain.memory.forget([e.memory_id for e in mine])
+    # Routing-model fits trained on organisation lessons may hold their messages: deleted
+    # now, refitted without them (brain.org_training).
+    brain.org_training.forgotten()
     changed = brain.log.store.forget_user(user, texts)
     brain.sessions.forget_user(user)
     redacted = _forget_tickets(tickets, user, texts) if tickets is not None else 0

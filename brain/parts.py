@@ -102,6 +102,18 @@ class BrainParts:
             lambda: KeywordIndex(self.view.controllers), key=self._registry_version
         )
         self._semantic = Lazy(self._fit_semantic, key=self._registry_version)
+        from brain.org_training import OrgTraining
+
+        #: The semantic model trained on the organisation's lessons (`brain.org_training`).
+        self.org_training = OrgTraining(
+            settings,
+            memory,
+            controllers=lambda: self.view.controllers,
+            registry_version=self._registry_version,
+            base=self._semantic.get,
+            embedder=lambda: self.embedder,
+            stores=lambda: open_stores(self.settings),
+        )
 
     # -- the parts -------------------------------------------------------------------------
     @property
@@ -158,17 +170,24 @@ class BrainParts:
         return self._sessions
 
     def semantic_model(self) -> SemanticModel | None:
-        """The semantic model fitted on the current controller set (None without one)."""
-        return self._semantic.get()
+        """The semantic model fitted on the current controller set (None without one): the
+        one trained on the organisation's lessons too, once it is fitted."""
+        base = self._semantic.get()
+        if base is None:
+            return None
+        org = self.org_training.model()
+        return org if org is not None else base
 
     def keyword_index(self) -> KeywordIndex:
         """The keywords of the current controller set, compiled once per version."""
         return self._keywords.get()
 
     def session_entries(self, session_key: str) -> list[SessionEntry]:
-        """The conversation's earlier decisions (read from the log on first use)."""
+        """The conversation's earlier decisions (read from the log on first use; at every
+        use when replicas share the log, since another one may have decided in the thread)."""
+        shared = self.settings.storage.backend == "postgres"
         with self._lock:
-            if not self._sessions.known(session_key):
+            if shared or not self._sessions.known(session_key):
                 self._sessions.load(session_key, self.log.session(session_key))
         return self._sessions.entries(session_key)
 
@@ -199,6 +218,7 @@ class BrainParts:
                 part()
             except Exception as exc:  # a missing part degrades the brain; it must not stop it
                 log.warning("could not open the brain's %s: %s", name, exc)
+        self.org_training.follow()  # a warmed brain keeps learning the organisation's lessons
 
     def opened(self) -> dict[str, bool]:
         """Which of the parts `warm` opens are open now (never opens one); the embedder
@@ -279,7 +299,10 @@ class BrainParts:
     def _open_calibration(self) -> HomeCalibration:
         from brain.training import shipped_calibration
 
-        return HomeCalibration(self.settings.home, shipped_calibration(self.settings))
+        shared = open_stores(self.settings).artifacts  # replicas on PostgreSQL share it
+        return HomeCalibration(
+            self.settings.home, shipped_calibration(self.settings), shared=shared
+        )
 
     def _open_services(self) -> ControllerServices:
         from controllers.services import build_services
@@ -287,18 +310,7 @@ class BrainParts:
         return build_services(self.settings, self.knowledge, self.llm)
 
     def _fit_semantic(self) -> SemanticModel | None:
-        from brain.semantic import SemanticScorer
-        from brain.training import load_training
+        from brain.org_training import fit_model
 
-        training = load_training(self.settings)
         stores = open_stores(self.settings)  # replicas on PostgreSQL share fitted models
-        return SemanticScorer.fit(
-            self.view.controllers,
-            self.embedder,
-            cache_dir=self.settings.home / "models",
-            extra_examples=training.examples,
-            extra_negatives=training.negatives,
-            tune=self.settings.training.tune_encoder,
-            shared=stores.artifacts,
-            lock=stores.coordinator.serialized,
-        )
+        return fit_model(self.settings, self.view.controllers, self.embedder, stores)

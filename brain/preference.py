@@ -62,7 +62,7 @@ class Conflict:
     targets: Mapping[str, tuple[str, ...]]
 
 
-def _latest_per_user(
+def latest_per_user(
     near: Sequence[tuple[MemoryEntry, float]],
 ) -> dict[str, tuple[MemoryEntry, float]]:
     """Each user's latest move among similar lessons (a later correction replaces an earlier)."""
@@ -97,7 +97,7 @@ def find_preference(
     ]
     if not near:
         return None
-    latest = _latest_per_user(near)
+    latest = latest_per_user(near)
     own = latest.get(user)
     if own is not None:
         return Preference(own[0].controller, "user", own[0], own[1], (user,))
@@ -114,6 +114,19 @@ def find_preference(
     return Preference(controller, "org", entry, factor, users)
 
 
+def similar_moves(
+    store: MemoryStore, entry: MemoryEntry, *, min_similarity: float
+) -> list[tuple[MemoryEntry, float]]:
+    """The corrections of messages similar to `entry`'s (itself included): its group."""
+    return [
+        (other, factor)
+        for other, factor in store.similar(
+            entry.text, vector=entry.vector, ids=entry.ids, scenario=entry.scenario
+        )
+        if other.kind == MOVED_TO and factor >= min_similarity
+    ]
+
+
 def conflicts(store: MemoryStore, *, min_similarity: float) -> list[Conflict]:
     """Groups of similar corrections whose users moved them to different controllers."""
     moves = [e for e in store.entries() if e.kind == MOVED_TO]
@@ -122,14 +135,8 @@ def conflicts(store: MemoryStore, *, min_similarity: float) -> list[Conflict]:
     for entry in moves:
         if entry.memory_id in reported:
             continue
-        near = [
-            (other, factor)
-            for other, factor in store.similar(
-                entry.text, vector=entry.vector, ids=entry.ids, scenario=entry.scenario
-            )
-            if other.kind == MOVED_TO and factor >= min_similarity
-        ]
-        latest = _latest_per_user(near)
+        near = similar_moves(store, entry, min_similarity=min_similarity)
+        latest = latest_per_user(near)
         targets: dict[str, set[str]] = {}
         for other, _ in latest.values():
             targets.setdefault(other.controller, set()).add(other.user)

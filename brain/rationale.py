@@ -28,6 +28,10 @@ def build_rationale(
         because = "; ".join(reasons) if reasons else "it scored highest"
         if plan.preference:
             because = plan.preference
+            # The organisation's lessons may also have taught the semantic model (org_training).
+            learned = dict(verdict_of(table.reading("semantic")).learned).get(plan.controller)
+            if learned:
+                because += f"; the semantic model {learned}"
         parts.append(f"{label} ({plan.controller}): {because}.")
         lacking = [d for d in plan.dry_runs if d.controller == plan.controller and not d.ok]
         if lacking and lacking[0].missing:

@@ -168,7 +168,9 @@ class SemanticDetail:
 
 
 def _training_rows(
-    controllers: Sequence[Controller], extra: Mapping[str, Sequence[str]]
+    controllers: Sequence[Controller],
+    extra: Mapping[str, Sequence[str]],
+    weighted: Mapping[str, float] | None = None,
 ) -> tuple[list[str], list[int], list[float]]:
     texts: list[str] = []
     labels: list[int] = []
@@ -184,7 +186,7 @@ def _training_rows(
         for text in full:
             texts.append(text)
             labels.append(index)
-            weights.append(1.0)
+            weights.append(float((weighted or {}).get(text, 1.0)))
         for text in short:
             texts.append(text)
             labels.append(index)
@@ -217,11 +219,12 @@ def fit_key(
     extra_examples: Mapping[str, Sequence[str]] | None = None,
     extra_negatives: Sequence[str] = (),
     tune: bool = False,
+    weights: Mapping[str, float] | None = None,
 ) -> str:
     """The cache key `SemanticScorer.fit` uses for these arguments (without fitting)."""
     cache = Path(cache_dir) if cache_dir is not None else None
     chosen = _negatives(cache, negatives, extra_negatives)
-    return cache_key(controllers, chosen, dense, extra_examples or {}, tune)
+    return cache_key(controllers, chosen, dense, extra_examples or {}, tune, weights)
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
@@ -238,12 +241,13 @@ def cache_key(
     dense: bool,
     extra: Mapping[str, Sequence[str]] | None = None,
     tune: bool = False,
+    weights: Mapping[str, float] | None = None,
 ) -> str:
     """Hash of everything the fitted model depends on."""
     from core.text import encoder_tail
 
     extra = extra or {}
-    content = {
+    content: dict[str, Any] = {
         "tune": [
             encoder_tail.TUNED_LAYERS,
             encoder_tail.EPOCHS,
@@ -267,6 +271,8 @@ def cache_key(
         ],
         "negatives": list(negatives),
     }
+    if weights:  # only then: the keys of fits without weights stay as they were
+        content["weights"] = sorted(weights.items())
     blob = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:20]
 
@@ -530,25 +536,30 @@ class SemanticScorer:
         tune: bool = False,
         shared: ArtifactStore | None = None,
         lock: Callable[[str], AbstractContextManager[None]] | None = None,
+        label: str = "semantic",
+        weights: Mapping[str, float] | None = None,
     ) -> SemanticScorer:
         """Fit on the controllers' texts (cached under `cache_dir` when given).
 
         `shared` (replicas on PostgreSQL): fitted models by cache key, for every replica. A
         replica missing the model locally takes it from there, or fits it (holding `lock`
-        of the key, so one replica fits while the others wait) and stores it for the rest.
+        of the key, so one replica fits while the others wait) and stores it for the rest,
+        named `<label>-<key>` (`brain.org_training` names fits with lessons apart).
 
         `negatives`: texts no controller should take; default: `<cache_dir>/negatives.jsonl`
         when that file exists (even empty), else the shipped DEFAULT_NEGATIVES; plus
         `extra_negatives`. `extra_examples`: more example texts per controller name (labelled
         training rows, `brain.training`). `tune`: fine-tune the encoder's top layers when
         there are enough examples and negatives (see the module's "tuned encoder").
+        `weights`: sample weight of some example texts (default 1; the organisation's
+        lessons, `brain.org_training`).
         """
         if not controllers:
             raise ValueError("no controllers to fit the semantic scorer on")
         cache = Path(cache_dir) if cache_dir is not None else None
         negatives = _negatives(cache, negatives, extra_negatives)
         extra = extra_examples or {}
-        key = cache_key(controllers, negatives, embedder is not None, extra, tune)
+        key = cache_key(controllers, negatives, embedder is not None, extra, tune, weights)
         path = cache / f"semantic-{key}.joblib" if cache is not None else None
         shipped = shipped_model(key)
         for candidate in (path, shipped):
@@ -567,7 +578,7 @@ class SemanticScorer:
             examples = len(_training_rows(controllers, extra)[0]) + len(negatives)
             tuning = " (fine-tuning the encoder: minutes)" if tune and embedder is not None else ""
             with step(f"fitting the routing model on {examples:,} examples{tuning}"):
-                scorer = cls._fit(controllers, embedder, list(negatives), extra, tune)
+                scorer = cls._fit(controllers, embedder, list(negatives), extra, tune, weights)
             if path is not None:
                 try:
                     scorer.save(path)
@@ -577,7 +588,7 @@ class SemanticScorer:
 
         if shared is None or path is None:
             return fitted()
-        name = f"semantic-{key}"
+        name = f"{label}-{key}"
         with lock(f"fit:{name}") if lock is not None else contextlib.nullcontext():
             blob = shared.get(name)
             if blob is not None:
@@ -601,11 +612,12 @@ class SemanticScorer:
         negatives: list[str],
         extra: Mapping[str, Sequence[str]],
         tune: bool,
+        weighted: Mapping[str, float] | None = None,
     ) -> SemanticScorer:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         names = [c.name for c in controllers]
-        texts, labels, weights = _training_rows(controllers, extra)
+        texts, labels, weights = _training_rows(controllers, extra, weighted)
         none_label = len(names)
         if negatives:
             texts += negatives

@@ -1,5 +1,7 @@
-"""`brain memory show [--user U] [--json]`, `brain memory forget --user U`,
-`brain memory conflicts [--json]`: what the brain learned, and the right to undo it."""
+"""`brain memory show [--user U] [--json] [--org]`, `brain memory forget --user U`,
+`brain memory conflicts [--json]`, `brain memory refit [--json]`, `brain memory reindex`: what
+the brain learned, the right to undo it, the routing model trained on the organisation's
+lessons, and the lesson index rebuilt from the records."""
 
 from __future__ import annotations
 
@@ -19,7 +21,17 @@ def register(subparsers: Any) -> None:
     show = actions.add_parser("show", help="list lessons (all, or one user's)")
     show.add_argument("--user", default=None, help="only lessons taught by or about this user")
     show.add_argument("--json", action="store_true", help="print JSON")
+    show.add_argument(
+        "--org",
+        action="store_true",
+        help="the organisation lessons the routing model is trained on, and its fit",
+    )
     show.set_defaults(handler="cli.memory:run_show")
+    refit = actions.add_parser(
+        "refit", help="fit the routing model with the organisation lessons now"
+    )
+    refit.add_argument("--json", action="store_true", help="print JSON")
+    refit.set_defaults(handler="cli.memory:run_refit")
     forget = actions.add_parser(
         "forget", help="remove a user's lessons, feedback and stored message texts"
     )
@@ -31,6 +43,22 @@ def register(subparsers: Any) -> None:
     )
     conflicts.add_argument("--json", action="store_true", help="print JSON")
     conflicts.set_defaults(handler="cli.memory:run_conflicts")
+    reindex = actions.add_parser(
+        "reindex", help="rebuild the Qdrant lesson index from the lesson records"
+    )
+    reindex.set_defaults(handler="cli.memory:run_reindex")
+
+
+def run_reindex(args: argparse.Namespace) -> int:
+    """Handler of `brain memory reindex`: the index is derived, the records are the truth."""
+    from brain.engine import Brain
+
+    with Brain.open() as brain:
+        if brain.parts.embedder is not None:
+            brain.parts.embedder.load()
+        points = brain.memory.reindex()
+    print(f"lesson index rebuilt: {points} lessons")
+    return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -38,6 +66,8 @@ def run_show(args: argparse.Namespace) -> int:
     from brain.engine import Brain
     from brain.memory_control import show
 
+    if args.org:
+        return _show_org(args)
     with Brain.open() as brain:
         lessons = show(brain, args.user)
     if args.json:
@@ -97,4 +127,46 @@ def run_conflicts(args: argparse.Namespace) -> int:
             f"{name}: {', '.join(users)}" for name, users in conflict["targets"].items()
         )
         print(f"{conflict['text'][:70]!r} -> {where} (not applied to others)")
+    return 0
+
+
+def _show_org(args: argparse.Namespace) -> int:
+    """`brain memory show --org`: the rows the routing model learns from agreed lessons."""
+    from brain.engine import Brain
+
+    with Brain.open() as brain:
+        report = brain.org_training.report()
+    if args.user:
+        report["rows"] = [r for r in report["rows"] if r["user"] == args.user]
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+        return 0
+    if not report["rows"]:
+        print("no organisation lessons to train on")
+        return 0
+    state = "fitted" if report["fitted"] else "not fitted yet (`brain memory refit`)"
+    print(f"{len(report['rows'])} training row(s) from organisation lessons, model {state}:")
+    for row in report["rows"]:
+        print(f"  {row['controller']:<13} {row['user']:<10} {row['text'][:70]!r}")
+    return 0
+
+
+def run_refit(args: argparse.Namespace) -> int:
+    """Handler of `brain memory refit`: the routing model with the organisation lessons."""
+    import time
+
+    from brain.engine import Brain
+
+    started = time.perf_counter()
+    with Brain.open() as brain:
+        model = brain.org_training.refit_now()
+        rows = len(model.rows) if model is not None else 0
+        key = model.key if model is not None else None
+    seconds = time.perf_counter() - started
+    if args.json:
+        print(json.dumps({"rows": rows, "key": key, "seconds": round(seconds, 2)}))
+    elif model is None:
+        print("no organisation lessons to train on: the routing model is the base one")
+    else:
+        print(f"routing model {key} fitted with {rows} organisation row(s) in {seconds:.1f} s")
     return 0

@@ -81,6 +81,10 @@ class KnowledgeStore:
         dense_dim = embedder.dim if embedder is not None else None
         return cls(open_vector_store(settings, dense_dim=dense_dim), embedder)
 
+    def over(self, vectors: VectorStore) -> KnowledgeStore:
+        """The same embedding over another collection (an ingest built aside)."""
+        return KnowledgeStore(vectors, self._embedder)
+
     @classmethod
     def open_local(
         cls, path: Path, collection: str, embedder: DenseEmbedder | None

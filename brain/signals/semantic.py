@@ -75,6 +75,9 @@ class SemanticVerdict:
     out_of_scope: float | None = None
     #: The model declares the message out of scope.
     declared: bool = False
+    #: Controller -> how the organisation's lessons the model was trained on raised it
+    #: (`brain.org_training.OrgTrainedModel.helped`).
+    learned: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(slots=True)
@@ -97,7 +100,9 @@ def semantic_signal(
         if list(model.names) == list(names):
             detail = model.analyse(text)
             aligned = np.asarray(detail.scores, dtype=np.float32)
-            verdict = SemanticVerdict(float(detail.out_of_scope), bool(detail.declared))
+            helped = getattr(model, "helped", None)
+            learned = tuple(helped(text, aligned).items()) if callable(helped) else ()
+            verdict = SemanticVerdict(float(detail.out_of_scope), bool(detail.declared), learned)
             return SemanticReading(np.clip(aligned, 0.0, 1.0), "ok", verdict)
         scores = model.score(text)
     except Exception as exc:  # a signal failing must not stop the decision
@@ -132,9 +137,13 @@ class SemanticSignal(Signal):
 
     def reasons(self, reading: SignalReading, index: int, controller: str) -> list[str]:
         value = float(reading.values[index])
-        if value > 0:
-            return [f"semantic similarity {level(value)} ({value:.2f})"]
-        return []
+        if value <= 0:
+            return []
+        found = [f"semantic similarity {level(value)} ({value:.2f})"]
+        learned = dict(verdict_of(reading).learned)
+        if controller in learned:
+            found.append(f"the semantic model {learned[controller]}")
+        return found
 
 
 def verdict_of(reading: SignalReading | None) -> SemanticVerdict:

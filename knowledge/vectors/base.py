@@ -11,15 +11,17 @@ prefetch per channel, then reciprocal rank fusion weighted per channel, RRF_K as
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 #: Name of the dense vector in the collection schema.
 DENSE = "dense"
 #: Name of the sparse vector in the collection schema.
 SPARSE = "sparse"
-#: Payload fields that get a keyword index (the fields searches filter on).
-INDEXED_FIELDS = ("domain", "kind", "source")
+#: Payload fields that get a keyword index (the fields searches filter on): the knowledge
+#: base's, and the lesson index's teacher and asker (`brain.memory_index`).
+INDEXED_FIELDS = ("domain", "kind", "source", "user", "asker")
 #: Below this many (filtered) points Qdrant scores sparse vectors by scanning them instead of
 #: through the inverted index. Qdrant's default (5,000) made the full scan the usual path
 #: for a knowledge base of 1k chunks: 2.3 ms of CPU a sparse query, 0.5 ms with the index.
@@ -122,6 +124,25 @@ class VectorStore(Protocol):
         """The best `limit` points, best first; both channels are fused, one is used as is."""
         ...
 
+    def optimize(self) -> None:
+        """Build the search indexes of points written since the last call (a server does
+        this by itself; the embedded shard searches new points by scanning them until then)."""
+        ...
+
     def close(self) -> None:
         """Release the store (and, embedded, its lock on the folder)."""
+        ...
+
+
+@runtime_checkable
+class Rebuildable(VectorStore, Protocol):
+    """A store whose collection can be rebuilt aside and swapped in at once for every reader
+    (a Qdrant server's collection alias: `knowledge.vectors.server`)."""
+
+    def rebuilding(self) -> AbstractContextManager[Rebuildable]:
+        """A fresh collection of the same schema, swapped in when the block ends."""
+        ...
+
+    def copy_into(self, target: Rebuildable) -> int:
+        """Copy every point (vectors included) into `target`; how many."""
         ...

@@ -182,6 +182,11 @@ class EdgeVectorStore:
             points = self._shard.query(request)
         return [_hit(point) for point in points]
 
+    def optimize(self) -> None:
+        """Run Qdrant's segment optimizers now (HNSW and payload indexes of new points)."""
+        with self._lock:
+            self._shard.optimize()
+
     def close(self) -> None:
         """Flush and close the shard, releasing its lock."""
         with self._lock:
@@ -271,7 +276,7 @@ def locked_message(path: Path) -> str:
     holders = lock_holders(lock_file)
     who = f" by process {', '.join(map(str, holders))}" if holders else ""
     return (
-        f"the knowledge store {path} is in use{who} (its write-ahead log {lock_file} is "
+        f"the vector store {path} is in use{who} (its write-ahead log {lock_file} is "
         "locked). The embedded Qdrant store serves one process at a time: stop the other "
         "brain process, or run a Qdrant server and set BRAIN_QDRANT_URL so that several "
         "processes can share it."

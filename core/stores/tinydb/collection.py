@@ -12,8 +12,8 @@ and replaces it atomically with an fsync before returning.
 
 from __future__ import annotations
 
-import copy
 import hashlib
+import json
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -106,11 +106,13 @@ class TinyCollection:
 
             def put(table: Table, group: list[Document] = group) -> tuple[None, bool]:
                 positions = {self._key(doc): doc_id for doc_id, doc in table.items()}
-                for document in group:
+                next_id = int(_next_id(table))  # once: a max over the table per new document
+                for document in group:  # made a big batch quadratic
                     key = self._key(document)
                     doc_id = positions.get(key)
                     if doc_id is None:
-                        doc_id = positions[key] = _next_id(table)
+                        doc_id = positions[key] = str(next_id)
+                        next_id += 1
                     table[doc_id] = document
                 return None, True
 
@@ -132,10 +134,10 @@ class TinyCollection:
             doc_id = self._find(table, key)
             if doc_id is None:
                 return None, False
-            changed = copy.deepcopy(table[doc_id])
+            changed = _copy(table[doc_id])
             change(changed)  # raises before anything is written
             table[doc_id] = changed
-            return copy.deepcopy(changed), True
+            return _copy(changed), True
 
         return self._edit(self._file_of(key), apply)
 
@@ -161,6 +163,13 @@ class TinyCollection:
 
         for path in self._files():
             self._edit(path, empty)
+
+
+def _copy(document: Document) -> Document:
+    """A deep copy of a JSON document: a C-level round trip, several times faster than
+    `copy.deepcopy` on a document with long lists (the lessons' change feed keeps 512)."""
+    copied: Document = json.loads(json.dumps(document, ensure_ascii=False))
+    return copied
 
 
 def _next_id(table: Table) -> str:

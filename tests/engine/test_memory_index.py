@@ -1,0 +1,61 @@
+"""The Qdrant lesson index (`brain.memory_index`) is derived from the lesson records: forget
+removes a user's points, a lost index is rebuilt, and a second process that cannot hold the
+embedded shard still records lessons (the holder takes them in from the change feed)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from brain.engine import Brain
+from brain.memory_index import MEMORY_COLLECTION, LessonIndex
+from core.config import load_settings
+from core.records import Message
+from knowledge.vectors import open_vector_store
+
+TEXT = "the money for order 88231 has still not arrived"
+
+
+def _points_of(user: str) -> list[str]:
+    index = LessonIndex.open(
+        lambda: open_vector_store(load_settings(), dense_dim=384, collection=MEMORY_COLLECTION),
+        strict=True,
+    )
+    assert index is not None
+    try:
+        return index.points_of(user)
+    finally:
+        index.close()
+
+
+def test_forget_removes_the_users_points_and_a_lost_index_is_rebuilt(home: Path) -> None:
+    with Brain.open() as brain:
+        decision = brain.decide(Message(TEXT, user="U1", channel="C1"))
+        brain.feedback(decision.decision_id, "correct", controller="consultation", user="U1")
+        brain.decide(Message("order 99127: funds still not received", user="U1", channel="C2"))
+        assert brain.memory.open_index()
+    assert _points_of("U1")
+
+    shutil.rmtree(home / "vectors" / MEMORY_COLLECTION)  # the index is lost, not the lessons
+    with Brain.open() as brain:
+        again = brain.decide(Message("payment for order 40211 not arrived yet", "U1", "C3"))
+        assert again.controller == "consultation", again.tier_path
+        assert "you moved a message like this" in again.rationale
+        assert brain.memory.reindex() == len(brain.memory.entries())
+    assert _points_of("U1")
+
+    with Brain.open() as brain:
+        brain.forget_user("U1")
+    assert _points_of("U1") == []
+
+
+def test_a_second_process_records_lessons_while_the_first_holds_the_index(home: Path) -> None:
+    with Brain.open() as holder, Brain.open() as other:
+        first = holder.decide(Message(TEXT, user="U1", channel="C1"))
+        assert holder.memory.open_index()
+        assert not other.memory.open_index()  # the shard is held: records only, no error
+        other.feedback(first.decision_id, "correct", controller="consultation", user="U1")
+        later = holder.decide(Message("order 99127: funds still not received", "U1", "C2"))
+        assert later.controller == "consultation", later.tier_path
+        assert holder.memory._index is not None
+        assert holder.memory._index.points_of("U1")

@@ -1,0 +1,162 @@
+"""Organisation lessons become training examples of the semantic model (issue 12, "scope by
+agreement"): refitted off the decision path, swapped into the running brain, seen by other
+processes through the fit's cache key, never trained on a conflict, and gone after a forget."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from brain.engine import Brain
+from brain.memory_control import conflict_views
+from brain.org_training import OrgTrainedModel
+from core.config import MemoryConfig, Settings
+from core.records import Message
+
+MOVED = [
+    ("U1", "the money for order 88231 has still not arrived"),
+    ("U2", "order 99127: funds still not received"),
+    ("U3", "the payment for order 55120 never arrived"),
+]
+#: A fourth user's paraphrases (none of them is a training text).
+PARAPHRASES = [
+    "money for order 66001 still missing",
+    "payment for order 70011 is still pending, not arrived",
+    "funds for purchase 31337 not received",
+]
+#: Waiting on the refit thread's idle event; a bound only so a broken refit fails the test.
+REFIT_BOUND_S = 1800
+
+
+@pytest.fixture
+def learning(home: Path) -> Iterator[Brain]:
+    """A warmed brain (it follows the lessons) refitting at once after a correction."""
+    settings = Settings(home=home, memory=MemoryConfig(org_refit_delay_s=0))
+    with Brain(settings) as opened:
+        opened.org_training.follow()
+        yield opened
+
+
+def _top(scores: dict[str, float]) -> str:
+    return max(scores, key=lambda name: scores[name])
+
+
+def _correct(brain: Brain, moves: list[tuple[str, str]], to: str) -> None:
+    for index, (user, text) in enumerate(moves):
+        decision = brain.decide(Message(text, user=user, channel=f"C-move-{index}"))
+        brain.feedback(decision.decision_id, "correct", controller=to, user=user)
+
+
+def _cli(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "brain", *args], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_agreed_corrections_train_the_semantic_model_and_a_forget_untrains_it(
+    learning: Brain, home: Path
+) -> None:
+    brain = learning
+    base = brain.semantic_model
+    assert base is not None
+    before = {text: _top(dict(base.score(text))) for text in PARAPHRASES}
+    assert "consultation" not in before.values(), before
+
+    _correct(brain, MOVED[:2], "consultation")
+    assert brain.org_training.wait_idle(REFIT_BOUND_S)
+    assert brain.org_training.rows() == []  # two users are not the organisation
+    assert brain.org_training.model() is None
+
+    _correct(brain, MOVED[2:], "consultation")
+    assert brain.org_training.wait_idle(REFIT_BOUND_S), brain.org_training.last_error
+    model = brain.semantic_model
+    assert isinstance(model, OrgTrainedModel), brain.org_training.last_error
+    assert sorted(row.text for row in model.rows) == sorted(text for _, text in MOVED)
+    assert {row.controller for row in model.rows} == {"consultation"}
+
+    # The model itself learned it: the fourth user's paraphrases now score consultation first.
+    after = {text: _top(dict(model.score(text))) for text in PARAPHRASES}
+    assert list(after.values()).count("consultation") >= 2, after
+    learned = [text for text, top in after.items() if top == "consultation"]
+    decision = brain.decide(Message(learned[0], user="U4", channel="C-new"))
+    assert decision.controller == "consultation", decision.tier_path
+    assert "the semantic model learned from 3 organisation lesson(s)" in decision.rationale
+    assert "the semantic model learned" in json.dumps(brain.explain(decision.decision_id))
+
+    # Another process (the CLI) finds the same fit by its key and lists the rows.
+    shown = json.loads(_cli("memory", "show", "--org", "--json"))
+    assert shown["fitted"] is True and shown["key"] == model.key
+    assert sorted(row["user"] for row in shown["rows"]) == ["U1", "U2", "U3"]
+    assert (home / "models" / f"semantic-{model.key}.joblib").is_file()
+
+    # Forgetting U1: the rows lose the message (and the group its agreement), the fit that
+    # held it is deleted, and the brain goes back to the model without the lessons.
+    brain.forget_user("U1")
+    assert not (home / "models" / f"semantic-{model.key}.joblib").exists()
+    assert brain.org_training.wait_idle(REFIT_BOUND_S)
+    assert brain.org_training.rows() == []
+    assert brain.semantic_model is base
+    for path in (home / "models").rglob("*"):
+        if path.is_file():
+            assert b"88231" not in path.read_bytes(), path
+
+
+def test_a_conflicting_group_is_not_trained_on(learning: Brain) -> None:
+    brain = learning
+    _correct(brain, [("U4", "the money for order 12345 has not arrived yet")], "ticket")
+    _correct(brain, MOVED, "consultation")  # three agree, but a fourth disagreed
+    assert brain.org_training.wait_idle(REFIT_BOUND_S)
+
+    assert conflict_views(brain)  # reported ...
+    assert brain.org_training.rows() == []  # ... and not learned
+    assert brain.org_training.model() is None
+    assert brain.org_training.refits == 0
+
+
+def test_a_refit_after_organisation_lessons_reaches_every_replica(
+    postgres_settings: Settings, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from brain.semantic import SemanticScorer
+    from core.files import copy_tree
+
+    org_fits: list[int] = []
+    real_fit = SemanticScorer._fit.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[SemanticScorer], *args: Any) -> SemanticScorer:
+        if args[-1]:  # weighted rows: a fit with organisation lessons
+            org_fits.append(len(args[-1]))
+        scorer: SemanticScorer = real_fit(cls, *args)
+        return scorer
+
+    monkeypatch.setattr(SemanticScorer, "_fit", classmethod(counted))
+    other_home = tmp_path / "replica-2"
+    copy_tree(home, other_home, dirs_exist_ok=True)
+    memory = MemoryConfig(org_refit_delay_s=0)
+    first_settings = postgres_settings.model_copy(update={"home": home, "memory": memory})
+    second_settings = postgres_settings.model_copy(update={"home": other_home, "memory": memory})
+    with Brain(first_settings) as first, Brain(second_settings) as second:
+        first.org_training.follow()
+        second.org_training.follow()
+        assert second.org_training.model() is None
+
+        _correct(first, MOVED, "consultation")  # all through the first replica
+        assert first.org_training.wait_idle(REFIT_BOUND_S), first.org_training.last_error
+        fitted = first.org_training.model()
+        assert fitted is not None
+
+        # The second replica's next look (decisions look at most once per delay) finds the
+        # lessons, and takes the first replica's fit from the database instead of fitting.
+        second.org_training.schedule(delay=0.0)
+        assert second.org_training.wait_idle(REFIT_BOUND_S), second.org_training.last_error
+        taken = second.org_training.model()
+        assert taken is not None and taken.key == fitted.key
+        assert org_fits == [3]
+        assert (other_home / "models" / f"semantic-{fitted.key}.joblib").is_file()

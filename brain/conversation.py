@@ -29,6 +29,7 @@ from brain.routing import is_chinese
 from controllers.base import label_in
 from core.errors import UnknownDecision
 from core.records import Decision, FeedbackKind, Message
+from core.redact import redact
 
 __all__ = [
     "HELP_TEXT",
@@ -139,7 +140,7 @@ FORGET_ME = re.compile(
 def _session_doc(key: str, session: _Session, users: Sequence[str]) -> dict[str, Any]:
     return {
         "key": key,
-        "history": list(session.history),
+        "history": [redact(text) for text in session.history],  # stored like the decision log
         "last_decision": session.last_decision,
         "pending": session.pending,
         "pending_choices": [[c.value, c.label] for c in session.pending_choices],

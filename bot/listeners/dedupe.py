@@ -12,6 +12,7 @@ from slack_bolt.response import BoltResponse
 
 from bot.listeners.messages import user_message
 from bot.services import BotServices
+from core.redact import redact
 
 log = logging.getLogger(__name__)
 
@@ -20,12 +21,31 @@ log = logging.getLogger(__name__)
 ANSWERED = frozenset({"message", "app_mention"})
 
 
+#: The event fields a listener reads to answer it again; the rest (blocks, files, ...) is
+#: not kept, since it repeats the text.
+REPLAYED_FIELDS = (
+    "type",
+    "subtype",
+    "user",
+    "bot_id",
+    "bot_profile",
+    "channel",
+    "channel_type",
+    "ts",
+    "thread_ts",
+)
+
+
 def replayable(body: dict[str, Any]) -> dict[str, Any]:
     """What answering the event again needs (kept with its claim until it is answered): the
-    event and who the bot is, not the request's verification token."""
+    event's routing fields and its text redacted (what users type is never stored verbatim,
+    the decision log's rule), and who the bot is, not the request's verification token."""
+    event = body.get("event") or {}
+    kept = {name: event[name] for name in REPLAYED_FIELDS if name in event}
+    kept["text"] = redact(str(event.get("text") or ""))
     return {
         "event_id": body.get("event_id"),
-        "event": body.get("event"),
+        "event": kept,
         "authorizations": body.get("authorizations") or [],
     }
 

@@ -31,6 +31,14 @@ from tests.replicas import (
 )
 
 VAGUE = ["help me, it's stuck", "it does not work, please help"]
+#: Typed into the second vague message: kept owed across the crash, never on disk verbatim.
+SECRET = "password: Tr0ub4dor&3x!"
+
+
+def files_holding(home: Path, needle: str) -> list[Path]:
+    """Files under `home` whose bytes contain `needle`."""
+    data = needle.encode("utf-8")
+    return [path for path in home.rglob("*") if path.is_file() and data in path.read_bytes()]
 
 
 @pytest.fixture
@@ -62,9 +70,10 @@ async def test_a_crash_after_the_ack_is_answered_by_the_next_start(
     try:
         async with aiohttp.ClientSession() as session:
             await wait_ready(session, replica, timeout=600)
+            texts = [VAGUE[0], f"{VAGUE[1]} ({SECRET})"]
             vague = [
                 p.message(text, user=f"UCRASH{i:02d}", channel=f"DCRASH{i:02d}")
-                for i, text in enumerate(VAGUE)
+                for i, text in enumerate(texts)
             ]
             for i, event in enumerate(vague):
                 assert await send_event(session, replica, event, f"EvCRASH{i}") == 200
@@ -76,6 +85,7 @@ async def test_a_crash_after_the_ack_is_answered_by_the_next_start(
             await asyncio.to_thread(llm.wait_holding, len(vague))  # acked, being decided
             replica.process.kill()
             replica.process.wait(timeout=30)
+            assert not files_holding(replica.home, "Tr0ub4dor"), "an owed event kept its secret"
             llm.responder = lambda request: FakeReply.text("ok")
             llm.release()
 
@@ -100,5 +110,6 @@ async def test_a_crash_after_the_ack_is_answered_by_the_next_start(
             # and the record that Slack took it: its reply is then found in the thread
             # (`conversations.replies`) and not sent again (the count above).
             assert found.get("brain_slack_events_recovered_total{}", 0) >= len(vague)
+            assert not files_holding(restarted.home, "Tr0ub4dor")
     finally:
         stop([replica] if restarted is None else [replica, restarted])

@@ -4,7 +4,8 @@ Each owed event is one appended line (fsynced: about half a millisecond) before 
 acknowledged, and its settling another line; rewriting a JSON file per event instead (a
 TinyDB collection) cost the acknowledgement its speed (measured: 205 -> 28 acks/s). The
 events still owed are read once when the home is opened (what a crashed run left), and the
-journal is compacted to them then, and whenever settled lines pile up.
+journal is compacted to them then, whenever nothing is owed any more (so an answered
+message's event does not outlive its answer on disk) and whenever settled lines pile up.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ class OwedJournal:
             for key in settled:
                 del self._owed[key]
             self._settled += len(settled)
-            if self._settled >= COMPACT_AFTER:
+            if not self._owed or self._settled >= COMPACT_AFTER:  # empty: a cheap rewrite
                 self._compact()
 
     def _compact(self) -> None:

@@ -32,6 +32,7 @@ __all__ = [
     "not_found",
     "not_updated",
     "own_open",
+    "security_advice",
     "state_problem",
     "ticket_done",
     "updated",
@@ -303,4 +304,14 @@ def updated_named(label: str, ticket: Ticket, zh: bool) -> str:
     return (
         f"{ticket.id} (“{ticket.title}”) is already open: I added your message to it "
         f"instead of filing a new {label}."
+    )
+
+
+def security_advice(zh: bool) -> str:
+    """Appended to a filed security incident (on-call is paged)."""
+    if zh:
+        return "安全事件已通知值班人员：请先断开网络，在他们联系你之前不要在其他地方登录。"
+    return (
+        " Security incidents go to on-call now: disconnect from the network and do not log in "
+        "anywhere else until they contact you."
     )

@@ -157,3 +157,20 @@ def test_a_message_naming_an_open_ticket_is_added_to_it_in_the_askers_language(
     zh = report(f"VPN 又断了，{ticket.id} 还没解决")
     assert "already open" in en and "instead of filing a new incident" in en
     assert "已经是打开状态" in zh and "没有新建故障单" in zh and _chinese(zh), zh
+
+
+def test_a_filed_security_incident_tells_the_asker_what_to_do_in_their_language(
+    make_context: ContextFactory, store: TicketStore
+) -> None:
+    from controllers.builtin.incident import IncidentController
+
+    incident = IncidentController()
+
+    def report(text: str) -> str:
+        context = make_context(text, parameters={"category": "security"}, urgency="critical")
+        return incident.handle(context).summary
+
+    en = report("I gave my password to a fake login page")
+    zh = report("我在假的登录页面输入了密码")
+    assert "disconnect from the network" in en and _english(en)
+    assert "请先断开网络" in zh and _chinese(zh), zh

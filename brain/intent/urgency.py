@@ -4,9 +4,9 @@ Urgency is judged apart from the vote, from explicit signals only: critical for 
 ("urgent", "紧急", "P0"), company-wide scope with an impact or outage verb ("everyone" / "全公司"
 + "down" / "上不了"; also every store, branch or office, and a negative subject such as "no one in
 the office can"; never one floor or room) and every security incident; high for same-day /
-blocking cues and requests for escalation or a human; medium for complaints; else low. Terms that merely contain an
-urgency word ("emergency change" and "紧急变更" are change types) and urgency words in a question
-about a policy are not signals.
+blocking cues and requests for escalation or a human; medium for complaints; else low. Terms
+that merely contain an urgency word ("emergency change" and "紧急变更" are change types) and
+urgency words in a question about a policy are not signals.
 
 Security detection is independent of the vote as well (the taxonomy is data, see
 `brain.intent.security`): a reported event is an incident even when no recognizer said so; a

@@ -129,20 +129,57 @@ def multi_intent(brain: Brain, rows: Sequence[dict[str, Any]]) -> dict[str, Any]
     }
 
 
+def action_figures(
+    settings: Settings,
+    devset: Sequence[dict[str, Any]],
+    multi: Sequence[dict[str, Any]],
+    tickets: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
+    """Duplicate tickets and multi-intent parts handled, asked with `Brain.ask` in the home of
+    `settings` (changed: tickets are filed there); `tickets` are imported first unless the
+    store already holds them. Shared with `benchmarks/routing.py`'s dev-set section."""
+    store = TicketStore.open(settings)
+    try:
+        for record in tickets:
+            if store.get(record["id"]) is None:
+                store.import_records([record])
+    finally:
+        store.release()
+    with Brain(settings) as brain:
+        return {**duplicates(brain, devset), **multi_intent(brain, multi)}
+
+
+def print_action_figures(figures: dict[str, Any]) -> None:
+    """One line each, as `benchmarks/routing.py` prints them."""
+    multi, single = figures["multi_all_parts_handled"], figures["single_not_split"]
+    print(
+        f"duplicate tickets: {figures['duplicate_tickets']} for "
+        f"{figures['messages_naming_a_stored_ticket']} messages naming a stored ticket; "
+        f"tickets filed for {figures['look_ups_of_unknown_ids']} look-ups of unknown ids: "
+        f"{figures['tickets_filed_for_look_ups']}"
+    )
+    print(
+        f"multi-intent: every part handled in {_share(multi)} of {figures['multi_rows']} "
+        f"multi-request messages; {_share(single)} of {figures['single_rows']} one-request "
+        "messages not split"
+    )
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
 def run(home: Path, args: argparse.Namespace, baseline: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-actions-") as tmp:
         copy = Path(tmp) / "home"
         copy_tree(home, copy)
-        settings = Settings(home=copy)
-        store = TicketStore.open(settings)
-        for record in _rows(args.devset_tickets):
-            if store.get(record["id"]) is None:
-                store.import_records([record])
-        with _baseline(baseline), Brain(settings) as brain:
-            return {
-                **duplicates(brain, _rows(args.devset)),
-                **multi_intent(brain, _rows(args.multi)),
-            }
+        with _baseline(baseline):
+            return action_figures(
+                Settings(home=copy),
+                _rows(args.devset),
+                _rows(args.multi),
+                _rows(args.devset_tickets),
+            )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

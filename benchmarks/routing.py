@@ -1,7 +1,7 @@
 """Routing benchmark (issue 3): the brain vs seed 002's method vs semantic-router, side by side.
 
     python benchmarks/routing.py [--clinc DIR] [--devset FILE] [--devset-tickets FILE]
-        [--levels intent,domain]
+        [--multi FILE] [--levels intent,domain]
         [--tune-encoder on|off|both] [--skip-semantic-router] [--controllers-scaling 10,100,1000]
         [--json OUT]
 
@@ -17,6 +17,9 @@
    benchmarks/data/devset_tickets.jsonl): right controller, out-of-scope + vague not routed, urgent
    escalated, wrongly escalated, escalation precision / recall, wrong pages per 1,000 messages,
    per-class accuracy and the misroutes; the same baselines built from the controllers' examples.
+   Then what the brain does in that home (`benchmarks/actions.py`'s code, through `Brain.ask`):
+   duplicate tickets for messages naming a stored ticket, tickets filed for look-ups of unknown
+   ids, and multi-intent messages (benchmarks/data/multi_intent.jsonl) with every part handled.
 3. Decision latency p50 / p99 per tier, and its growth with 10 / 100 / 1,000 synthesised
    controllers (CLINC intents, split into paraphrase groups for 1,000).
 
@@ -219,12 +222,16 @@ def print_reliability(metrics: dict[str, Any]) -> None:
 
 
 # -- development set ---------------------------------------------------------------------
-def devset(path: Path, skip_router: bool, tickets: Path | None = None) -> dict[str, Any]:
+def devset(
+    path: Path, skip_router: bool, tickets: Path | None = None, multi: Path | None = None
+) -> dict[str, Any]:
+    from actions import action_figures, print_action_figures
+
     from brain.calibration import Calibrator, reliability_table
     from controllers.registry import ControllerRegistry
     from core.config import load_settings
 
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    records = _jsonl(path)
     rows = [
         LabelledRow(r["text"], normalise_label(r["controller"]), bool(r["urgent"])) for r in records
     ]
@@ -236,6 +243,10 @@ def devset(path: Path, skip_router: bool, tickets: Path | None = None) -> dict[s
         report = evaluate(rows, settings=settings, progress=log)
         registry = ControllerRegistry.load(settings)
         examples = [LabelledRow(str(e), c.name) for c in registry.all() for e in c.examples]
+        # What the brain does, in the same home (tickets filed from here on are counted).
+        log("dev set: duplicate tickets and multi-intent parts (Brain.ask)")
+        multi_rows = _jsonl(multi) if multi is not None and multi.is_file() else []
+        actions = action_figures(settings, records, multi_rows)
     outcomes = report.outcomes
 
     def dev_metrics(
@@ -313,6 +324,8 @@ def devset(path: Path, skip_router: bool, tickets: Path | None = None) -> dict[s
     for text in metrics.get("wrong_escalations", []):
         print(f"  wrong page: {text[:90]!r}")
     ours["misroutes"] = metrics["misroutes"]
+    ours["actions"] = actions
+    print_action_figures(actions)
     print_reliability(report.metrics)
     # Cross-fitted calibration on the dev set (2 folds): how reliable a fitted calibrator is.
     halves = [list(range(0, len(outcomes), 2)), list(range(1, len(outcomes), 2))]
@@ -339,12 +352,16 @@ def devset(path: Path, skip_router: bool, tickets: Path | None = None) -> dict[s
     return {"systems": systems, "end_to_end": end_to_end(records)}
 
 
+def _jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
 def import_tickets(path: Path, settings: Any) -> int:
     """The tickets the dev set's messages refer to, as a deployment's ticket store holds them
     (without them the ticket controller's dry-run rightly fails: "ticket ... was not found")."""
     from controllers.tickets import TicketStore
 
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    records = _jsonl(path)
     store = TicketStore.open(settings)
     try:
         return len(store.import_records(records))
@@ -478,6 +495,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=REPO / "benchmarks" / "data" / "devset_tickets.jsonl",
         help="tickets the dev set refers to, imported into its home first",
     )
+    parser.add_argument(
+        "--multi",
+        type=Path,
+        default=REPO / "benchmarks" / "data" / "multi_intent.jsonl",
+        help="multi-intent messages with the controllers of their parts",
+    )
     parser.add_argument("--levels", default="intent,domain", help="CLINC levels ('' to skip)")
     parser.add_argument(
         "--tune-encoder",
@@ -507,7 +530,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.clinc, level, args.skip_semantic_router, tunings
         )
     if not args.skip_devset and args.devset.is_file():
-        figures["devset"] = devset(args.devset, args.skip_semantic_router, args.devset_tickets)
+        figures["devset"] = devset(
+            args.devset, args.skip_semantic_router, args.devset_tickets, args.multi
+        )
     sizes = [int(s) for s in args.controllers_scaling.split(",") if s.strip()]
     if sizes and (args.clinc / "train.jsonl").is_file():
         figures["scaling"] = scaling(args.clinc, sizes)

@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING
 from core.config import RoutingConfig
 from core.plans import DcrTrace, Plan
 from core.records import DryRunRecord, ExecutionResult, Outcome, Tier
+from core.text.language import is_chinese as is_chinese  # re-exported: its old home
 
 if TYPE_CHECKING:
     from brain.escalation import UrgentRoute
@@ -34,15 +34,6 @@ if TYPE_CHECKING:
 VIABLE_MIN = 0.2
 #: Candidates named in a clarification question.
 CLARIFY_CANDIDATES = 3
-
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_LATIN = re.compile(r"[A-Za-z]")
-
-
-def is_chinese(text: str) -> bool:
-    """Mostly Chinese: more CJK characters than Latin letters (identifiers aside)."""
-    cjk = len(_CJK.findall(text))
-    return cjk > 0 and cjk >= len(_LATIN.findall(text)) / 3
 
 
 @dataclass(slots=True)

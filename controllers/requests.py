@@ -2,7 +2,8 @@
 
 Parameters come from the user's answers (`context.parameters`), then the extracted entities,
 then what the controller completed itself (e.g. from the knowledge base). Missing required
-ones are reported, never invented.
+ones are reported, never invented. What is said back follows the asker's language
+(`controllers.ticket_replies`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from controllers import answering
+from controllers import ticket_replies as say
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.ids import find_ticket_ids
 from controllers.tickets import Ticket, TicketError
@@ -66,8 +68,9 @@ def file_request(
 ) -> ControllerResult:
     """Create the typed request; it waits for information while required fields are missing."""
     store = context.services.tickets
+    zh = say.chinese(context)
     if store is None:
-        return ControllerResult(ok=False, summary="No ticket store is configured; nothing filed.")
+        return ControllerResult(ok=False, summary=say.no_store(zh, filing=True))
     missing = missing_parameters(required, fields)
     record = {k: v for k, v in fields.items() if v not in (None, "", [], {})}
     record.update(
@@ -96,14 +99,11 @@ def file_request(
             status="awaiting_info" if missing else "open",
         )
     except TicketError as exc:
-        return ControllerResult(ok=False, summary=f"The {label} could not be filed: {exc}.")
-    shown = ", ".join(f"{k}: {v}" for k, v in fields.items() if v not in (None, "", [], {}))
-    summary = f"Filed {label} {ticket.id}" + (f" ({shown})." if shown else ".")
-    if missing:
-        summary += f" To proceed I still need: {', '.join(missing)}."
+        return ControllerResult(ok=False, summary=say.not_filed(label, exc, zh))
+    shown = {k: v for k, v in fields.items() if v not in (None, "", [], {})}
     return ControllerResult(
         ok=True,
-        summary=summary,
+        summary=say.filed(label, ticket.id, shown, missing, zh),
         data={"ticket": ticket.to_dict()},
         citations=list(citations),
         missing=missing,
@@ -167,6 +167,7 @@ def _complete(
     required: Sequence[str],
 ) -> ControllerResult:
     """Fill the waiting ticket's fields from this follow-up; it opens when nothing is missing."""
+    zh = say.chinese(context)
     given = {k: v for k, v in fields.items() if v not in (None, "", [], {})}
     merged = {**ticket.fields, **{k: v for k, v in given.items() if not ticket.fields.get(k)}}
     missing = missing_parameters(required, merged)
@@ -179,19 +180,11 @@ def _complete(
             status="awaiting_info" if missing else "open",
         )
     except TicketError as exc:
-        return ControllerResult(
-            ok=False, summary=f"The {label} {ticket.id} was not updated: {exc}."
-        )
-    shown = ", ".join(f"{k}: {v}" for k, v in given.items() if ticket.fields.get(k) != v)
-    verb = "Updated" if missing else "Completed"
-    summary = f"{verb} {label} {ticket.id}" + (f" ({shown})." if shown else ".")
-    if missing:
-        summary += f" To proceed I still need: {', '.join(missing)}."
-    else:
-        summary += " It has everything it needs and is open."
+        return ControllerResult(ok=False, summary=say.not_updated(label, ticket.id, exc, zh))
+    shown = {k: v for k, v in given.items() if ticket.fields.get(k) != v}
     return ControllerResult(
         ok=True,
-        summary=summary,
+        summary=say.updated(label, ticket.id, shown, missing, zh),
         data={"ticket": updated.to_dict(), "completed": not missing},
         missing=missing,
     )
@@ -215,17 +208,13 @@ def _update_named(
     store: TicketStore, ticket: Ticket, context: ControllerContext, *, label: str
 ) -> ControllerResult:
     """Add the message to the named open ticket instead of filing a duplicate."""
+    zh = say.chinese(context)
     try:
         updated = store.comment(ticket.id, author=context.user, text=context.text[:4000])
     except TicketError as exc:
-        return ControllerResult(
-            ok=False, summary=f"The {label} {ticket.id} was not updated: {exc}."
-        )
+        return ControllerResult(ok=False, summary=say.not_updated(label, ticket.id, exc, zh))
     return ControllerResult(
         ok=True,
-        summary=(
-            f"{ticket.id} (“{ticket.title}”) is already open: I added your message to it "
-            f"instead of filing a new {label}."
-        ),
+        summary=say.updated_named(label, ticket, zh),
         data={"ticket": updated.to_dict(), "updated_existing": True},
     )

@@ -2,10 +2,11 @@
 
 Urgency is judged apart from the vote, from explicit signals only: critical for urgency words
 ("urgent", "紧急", "P0"), company-wide scope with an impact or outage verb ("everyone" / "全公司"
-+ "down" / "上不了") and every security incident; high for same-day / blocking cues and requests
-for escalation or a human; medium for complaints; else low. Terms that merely contain an
-urgency word ("emergency change" and "紧急变更" are change types) and urgency words in a question
-about a policy are not signals.
++ "down" / "上不了"; also every store, branch or office, and a negative subject such as "no one in
+the office can"; never one floor or room) and every security incident; high for same-day /
+blocking cues and requests for escalation or a human; medium for complaints; else low. Terms
+that merely contain an urgency word ("emergency change" and "紧急变更" are change types) and
+urgency words in a question about a policy are not signals.
 
 Security detection is independent of the vote as well (the taxonomy is data, see
 `brain.intent.security`): a reported event is an incident even when no recognizer said so; a
@@ -103,7 +104,39 @@ _SCOPE = re.compile(
         "全部用户",
         "大家都",
         "大面积",
+        "none of us",
+        "no one in the office",
+        "nobody in the office",
+        "across the company",
+        "across the firm",
+        "firm-wide",
+        "firmwide",
+        "whole firm",
+        "entire firm",
+        "org-wide",
+        "organisation-wide",
+        "organization-wide",
+        "全体",
+        "谁都",
+        "没人能",
+        "没有人能",
+        "整个办公室",
     )
+    # Every store, branch, office or site: the business, not one desk ("all stores cannot take
+    # card payments", "所有门店都刷不了卡").
+    + r"|(?<![a-z])(?:all|every|each)\s+(?:of\s+(?:our|the)\s+|our\s+|the\s+)?"
+    r"(?:stores?|shops?|branch(?:es)?|offices?|sites?|locations?|regions?|outlets?|"
+    r"departments?|customers?|clients?|colleagues|employees?|staff|users?)(?![a-z])"
+    r"|(?:所有|全部|各个?|每个|每家|全国)的?(?:门店|分店|店铺|网点|分行|分公司|办公室|"
+    r"办公点|站点|部门|员工|同事|客户|用户)"
+)
+
+#: One floor, room or desk: "nobody on 3F can print" is local, not company-wide.
+_LOCAL = re.compile(
+    r"(?<![a-z0-9])(?:\d+(?:st|nd|rd|th)?\s*(?:floor|fl|f)|(?:floor|level)\s*\d+|"
+    r"(?:this|our|my|one|that|the same|the (?:first|second|third|fourth|fifth|top|ground))\s+floor|"
+    r"meeting room|conference room)(?![a-z])"
+    r"|[一二三四五六七八九十\d]+\s*(?:楼|层|f|F)(?!上|下)|会议室|这层|本层"
 )
 
 #: Impact and outage verbs: something does not work.
@@ -127,7 +160,16 @@ _IMPACT = re.compile(
         "no access",
         "no internet",
         "no network",
+        "no wifi",
+        "no wi-fi",
+        "no connection",
+        "no connectivity",
         "lost access",
+        "are offline",
+        "unreachable",
+        "not able to",
+        "isn't able",
+        "aren't able",
         "affected",
         "nobody can",
         "no one can",
@@ -148,7 +190,25 @@ _IMPACT = re.compile(
         "断网",
         "中断",
         "受影响",
+        "刷不了",
+        "收不了",
+        "付不了",
+        "进不去",
+        "上不去",
+        "登不进",
+        "没网",
+        "网断了",
+        "没法",
+        "没办法",
     )
+    # "no one in the office can reach ...": a negative subject with "can" is an inability.
+    + r"|(?<![a-z])(?:nobody|no[- ]?one|none of us)(?:\s+(?:in|at|across)\s+(?:the\s+|our\s+)?"
+    r"(?:office|company|firm|building|hq|head office|branch(?:es)?|stores?|shops?))?"
+    r"\s+(?:can|could|is able|are able)(?![a-z])"
+    r"|(?<![a-z])lost\s+(?:the\s+|its\s+|their\s+|our\s+|all\s+)?(?:internet|network|"
+    r"connection|connectivity|wi-?fi|power|phones?|access|vpn|email)(?![a-z])"
+    # Chinese "V不了 / V不出去 / V不通": the verb cannot be done.
+    r"|(?:打|登|进|连|上|用|发|收|刷|付|拨|接|访|看|跑)不(?:了|出|进|上|通|去|到|动)"
 )
 
 _HIGH = re.compile(
@@ -291,7 +351,7 @@ def read_urgency(text: str, intent: str) -> UrgencyReading:
     if word:
         return UrgencyReading("critical", (f"the urgency word {word!r}",))
     scope, impact = _found(_SCOPE, lowered), _found(_IMPACT, lowered)
-    if scope and impact and not about_policy:
+    if scope and impact and not about_policy and not _LOCAL.search(lowered):
         return UrgencyReading("critical", (f"company-wide impact ({scope!r} + {impact!r})",))
     high = "" if about_policy else _found(_HIGH, lowered)
     if high:

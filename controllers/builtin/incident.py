@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from controllers import ticket_replies as say
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
@@ -101,8 +102,7 @@ class IncidentController(BuiltinController):
         # ("the roof leak over my desk"): pages need real evidence (issue 11).
         if known_parameters(context).get("category") == "security":
             result.escalate = True
-            result.summary += " Security incidents go to on-call now: disconnect from the network "
-            result.summary += "and do not log in anywhere else until they contact you."
+            result.summary += say.security_advice(say.chinese(context))
         return result
 
     def fields(self, context: ControllerContext) -> dict[str, Any]:

@@ -1,4 +1,6 @@
-"""`ticket`: look up, comment, urge, process, close and reopen existing tickets."""
+"""`ticket`: look up, comment, urge, process, close and reopen existing tickets.
+
+Replies are in the asker's language (`controllers.ticket_replies`)."""
 
 from __future__ import annotations
 
@@ -6,10 +8,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from controllers import ticket_replies as say
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from controllers.ids import find_ticket_ids, is_ticket_id, normalize_ticket_id
-from controllers.tickets import Ticket, TicketError, TicketNotFound, TicketStore
+from controllers.ticket_replies import NOT_FOUND_ADVICE
+from controllers.tickets import Ticket, TicketError, TicketNotFound, TicketStateError, TicketStore
 from core.access import Viewer
 
 Action = Literal["list", "reopen", "close", "urge", "comment", "process", "status"]
@@ -59,11 +63,9 @@ _TICKET_WORDS = re.compile(
 )
 #: Who works a ticket the brain was asked to process: the digital employee itself.
 ASSIGNEE = "digital-employee"
-#: Said after "ticket X was not found": the brain looked it up and filed nothing new.
-NOT_FOUND_ADVICE = (
-    "I did not file a new one: check the number, or describe the problem to open a ticket."
-)
 _ID_KINDS = ("ticket", "incident", "access", "change", "work_order", "request")
+
+__all__ = ["ASSIGNEE", "NOT_FOUND_ADVICE", "TicketController", "detect_action"]
 
 
 def detect_action(text: str) -> Action:
@@ -122,13 +124,14 @@ class TicketController(BuiltinController):
     def handle(self, context: ControllerContext) -> ControllerResult:
         """Do the action on each ticket named in the message."""
         plan = self._plan(context)
+        zh = say.chinese(context)
         if plan.action == "list":
-            return _list_own(context)
+            return _list_own(context, zh)
         if not plan.ids:
-            return _which_ticket(plan)
+            return _which_ticket(plan, zh)
         store = context.services.tickets
         if store is None:
-            return ControllerResult(ok=False, summary="No ticket store is configured.")
+            return ControllerResult(ok=False, summary=say.no_store(zh))
         lines: list[str] = []
         tickets: list[dict[str, object]] = []
         ok = True
@@ -136,9 +139,13 @@ class TicketController(BuiltinController):
         for ticket_id in plan.ids[:5]:
             try:
                 ticket = self._apply(plan.action, ticket_id, store, context)
-            except TicketNotFound as exc:
+            except TicketNotFound:
                 ok = False
-                lines.append(f"{_sentence(str(exc))} {NOT_FOUND_ADVICE}")
+                lines.append(say.not_found(ticket_id, zh))
+                continue
+            except TicketStateError as exc:
+                ok = False
+                lines.append(say.state_problem(plan.action, ticket_id, _sentence(str(exc)), zh))
                 continue
             except TicketError as exc:
                 ok = False
@@ -147,15 +154,15 @@ class TicketController(BuiltinController):
             if ticket is None:
                 missing = ["comment"]
                 ok = False
-                lines.append(f"What should the comment on {ticket_id} say?")
+                lines.append(say.asks_comment(ticket_id, zh))
                 continue
-            lines.append(_describe(plan.action, ticket))
+            lines.append(say.ticket_done(plan.action, ticket, zh))
             note = _upstream_summary(context)
             if note and plan.action not in ("comment", "close", "reopen"):
                 # pipeline composition (e.g. alarm -> ticket): the diagnosis joins the ticket
                 source = str((context.upstream or {}).get("controller") or "upstream")
                 ticket = store.comment(ticket_id, author=f"brain:{source}", text=note)
-                lines.append(f"Added the {source} result to {ticket_id} as a comment.")
+                lines.append(say.upstream_added(source, ticket_id, zh))
             tickets.append(ticket.to_dict())
         return ControllerResult(
             ok=ok,
@@ -224,49 +231,42 @@ def _viewer(context: ControllerContext) -> Viewer:
     return Viewer(context.user, context.channel)
 
 
-def _list_own(context: ControllerContext) -> ControllerResult:
+def _list_own(context: ControllerContext, zh: bool) -> ControllerResult:
     """The requester's open tickets in the local store (possibly none)."""
     store = context.services.tickets
     if store is None:
-        return ControllerResult(ok=False, summary="No ticket store is configured.")
+        return ControllerResult(ok=False, summary=say.no_store(zh))
     own = store.list_by_requester(context.user, open_only=True)
     if not own:
         return ControllerResult(
             ok=True,
-            summary="You have no open tickets in the ticket store.",
+            summary=say.no_open_tickets(zh),
             data={"action": "list", "tickets": []},
         )
-    listing = "; ".join(f"{t.id} “{t.title}” ({t.status.replace('_', ' ')})" for t in own[:20])
-    more = f" (and {len(own) - 20} more)" if len(own) > 20 else ""
     return ControllerResult(
         ok=True,
-        summary=f"Your open tickets ({len(own)}): {listing}{more}.",
+        summary=say.own_open(own[:20], len(own), zh),
         data={"action": "list", "tickets": [t.to_dict() for t in own[:20]]},
     )
 
 
-def _which_ticket(plan: _Plan) -> ControllerResult:
+def _which_ticket(plan: _Plan, zh: bool) -> ControllerResult:
     """No id given: list the requester's open tickets (a status answer) or ask for one."""
     if not plan.own_open:
         return ControllerResult(
-            ok=False,
-            summary="Which ticket? Please give its number (e.g. INC-000123 or a 19-digit "
-            "work-order number).",
-            missing=["ticket_id"],
+            ok=False, summary=say.which_ticket(None, [], zh), missing=["ticket_id"]
         )
-    listing = "; ".join(
-        f"{t.id} “{t.title}” ({t.status.replace('_', ' ')})" for t in plan.own_open[:10]
-    )
-    tickets = [t.to_dict() for t in plan.own_open[:10]]
+    shown = plan.own_open[:10]
+    tickets = [t.to_dict() for t in shown]
     if plan.action == "status":
         return ControllerResult(
             ok=True,
-            summary=f"Your open tickets: {listing}.",
+            summary=say.own_open(shown, len(shown), zh, counted=False),
             data={"action": "status", "tickets": tickets},
         )
     return ControllerResult(
         ok=False,
-        summary=f"Which ticket should I {plan.action}? Your open tickets: {listing}.",
+        summary=say.which_ticket(plan.action, shown, zh),
         data={"action": plan.action, "tickets": tickets},
         missing=["ticket_id"],
     )
@@ -278,31 +278,6 @@ def _state_problem(action: Action, ticket: Ticket) -> str | None:
     if action == "reopen" and ticket.is_open:
         return f"ticket {ticket.id} is not closed"
     return None
-
-
-def _describe(action: Action, ticket: Ticket) -> str:
-    head = f"{ticket.id} ({ticket.kind}, “{ticket.title}”)"
-    if action == "close":
-        return f"Closed {head}."
-    if action == "reopen":
-        return f"Reopened {head}; it is open again."
-    if action == "urge":
-        times = "once" if ticket.urge_count == 1 else f"{ticket.urge_count} times"
-        return f"Urged {head}: chased {times} so far; status {ticket.status}."
-    if action == "process":
-        return f"{head} is now in progress, assigned to {ticket.assignee}."
-    if action == "comment":
-        return f"Added your comment to {head}."
-    parts = [f"{head} is {ticket.status.replace('_', ' ')}"]
-    if ticket.assignee:
-        parts.append(f"assigned to {ticket.assignee}")
-    parts.append(f"last updated {ticket.updated_at}")
-    if ticket.urge_count:
-        parts.append(f"urged {ticket.urge_count}×")
-    if ticket.comments:
-        last = ticket.comments[-1]
-        parts.append(f"latest comment by {last['by']}: {last['text'][:160]}")
-    return "; ".join(parts) + "."
 
 
 def _remainder(text: str, ticket_id: str) -> str:

@@ -6,6 +6,8 @@ import re
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
+#: Every CJK ideograph block `is_chinese` counts (a little wider than `_CJK`).
+_CJK_WIDE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 #: Trust in the dense channel by query language (the sparse channel weighs 1), used for the
 #: fusion weights and the dense part of the relevance.
@@ -26,3 +28,11 @@ def detect_language(text: str) -> str:
     if ratio <= 0.1:
         return "en"
     return "mixed"
+
+
+def is_chinese(text: str) -> bool:
+    """Mostly Chinese, so replies and questions to its writer are in Chinese: more CJK
+    characters than Latin letters / 3 (identifiers aside). Shared by the brain's clarifications
+    and labels and by the controllers' own replies, so an asker gets one language."""
+    cjk = len(_CJK_WIDE.findall(text))
+    return cjk > 0 and cjk >= len(_LATIN.findall(text)) / 3

@@ -138,7 +138,7 @@ def test_security_incident_is_flagged_for_escalation(make_context: ContextFactor
     )
     result = IncidentController().handle(context)
     assert result.ok and result.escalate
-    assert "on-call" in result.summary
+    assert "值班" in result.summary  # on-call, in the asker's language
 
 
 def test_a_security_category_guessed_from_one_word_pages_nobody(

@@ -32,6 +32,20 @@ from brain.intent.urgency import read_urgency
         ("客户数据被发错给了外部邮箱", "data_leak"),
         ("my work laptop was stolen at the station", "lost_device"),
         ("笔记本丢了，里面有客户资料", "lost_device"),
+        ("the guy on the phone said he was IT, so I told him the code from my token", "vishing"),
+        ("对方来电自称客服，我把动态码告诉了他", "vishing"),
+        ("my gmail-linked work account is sending spam on its own", "account_takeover"),
+        ("有人在我邮箱里加了转发规则，不是我设置的", "account_takeover"),
+        (
+            "a spoofed mail from our custodian asked us to switch the payee account details",
+            "payment_fraud",
+        ),
+        ("有人假冒供应商发邮件让我们更改付款账户", "payment_fraud"),
+        (
+            "every spreadsheet got renamed with an odd extension plus a how_to_decrypt.txt",
+            "ransomware",
+        ),
+        ("共享目录里的文件扩展名全被改成了陌生的后缀", "ransomware"),
     ],
 )
 def test_each_class_is_reported_in_english_and_chinese(text: str, kind: str) -> None:
@@ -84,6 +98,9 @@ def test_every_class_of_the_shipped_taxonomy_has_cues() -> None:
         "account_takeover",
         "data_leak",
         "lost_device",
+        "vishing",
+        "payment_fraud",
+        "ransomware",
     }
 
 
@@ -116,3 +133,27 @@ def test_a_bad_taxonomy_is_refused_naming_the_entry(data: object, problem: str) 
 )
 def test_urgency_from_explicit_scope_and_impact(text: str, level: str) -> None:
     assert read_urgency(text, "other").level == level
+
+
+def test_every_urgent_labelled_training_row_is_decided_as_labelled() -> None:
+    """The shipped training rows that carry `urgent` (brain/data/training.jsonl, written apart
+    from the dev set): every security report and company-wide outage pages, every question,
+    near miss and change type does not."""
+    from brain.escalation import decide_escalation
+    from brain.labelled import read_rows
+    from brain.training import LABEL_FIELD, SHIPPED_TRAINING
+    from core.records import IntentResult
+
+    rows, _ = read_rows(SHIPPED_TRAINING, LABEL_FIELD)
+    labelled = [row for row in rows if row.urgent is not None]
+    none = IntentResult(intent="other", confidence=0.0, description="", urgency="low", entities={})
+    wrong = [
+        (row.text, row.urgent)
+        for row in labelled
+        if decide_escalation(row.text, none).escalate is not row.urgent
+    ]
+
+    assert len(labelled) >= 60
+    urgent = [row.text for row in labelled if row.urgent]
+    assert any(text.isascii() for text in urgent) and not all(text.isascii() for text in urgent)
+    assert wrong == []

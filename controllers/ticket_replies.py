@@ -1,0 +1,317 @@
+"""What the ticket controller and request filing say, in the asker's language (issue 11).
+
+The brain's own texts (headline, labels, clarifications) follow the asker's language through
+`core.text.language.is_chinese`; the replies of the ticket work (status, not found, filed,
+updated, a field still needed) follow the same rule, so a Chinese asker does not get an English
+sentence in the middle of a Chinese reply. Ids, titles, values and names are data and are shown
+as written. Each text is one small function taking `zh`, so English and Chinese stay side by
+side and a missing translation is a visible gap, not a silent mix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from core.text.language import is_chinese
+
+if TYPE_CHECKING:
+    from controllers.base import ControllerContext
+    from controllers.tickets import Ticket
+
+__all__ = [
+    "NOT_FOUND_ADVICE",
+    "asks_comment",
+    "chinese",
+    "filed",
+    "kind_label",
+    "listing",
+    "no_open_tickets",
+    "no_store",
+    "not_filed",
+    "not_found",
+    "not_updated",
+    "own_open",
+    "security_advice",
+    "state_problem",
+    "ticket_done",
+    "updated",
+    "updated_named",
+    "upstream_added",
+    "which_ticket",
+]
+
+#: Said after "ticket X was not found": the brain looked it up and filed nothing new.
+NOT_FOUND_ADVICE = (
+    "I did not file a new one: check the number, or describe the problem to open a ticket."
+)
+_NOT_FOUND_ADVICE_ZH = "我没有新建工单：请核对单号，或描述问题以新建工单。"
+
+_STATUS_ZH = {
+    "open": "待处理",
+    "awaiting_info": "等待补充信息",
+    "in_progress": "处理中",
+    "closed": "已关闭",
+}
+#: Ticket kinds and the labels request controllers file under.
+_KIND_ZH = {
+    "ticket": "工单",
+    "incident": "故障单",
+    "access": "权限申请",
+    "access request": "权限申请",
+    "change": "变更单",
+    "standard change": "标准变更单",
+    "normal change": "普通变更单",
+    "emergency change": "紧急变更单",
+}
+_FIELD_ZH = {
+    "ticket_id": "工单号",
+    "comment": "备注内容",
+    "category": "类别",
+    "system": "系统",
+    "service": "服务",
+    "window": "变更窗口",
+    "error_code": "错误码",
+    "host": "主机",
+    "asset_tag": "资产编号",
+    "request_type": "申请类型",
+    "role": "角色",
+    "account": "账号",
+    "change_type": "变更类型",
+    "operation": "操作",
+    "version": "版本",
+    "related_ticket": "关联工单",
+}
+_ACTION_ZH = {
+    "close": "关闭",
+    "reopen": "重新打开",
+    "urge": "催办",
+    "comment": "备注",
+    "process": "处理",
+    "status": "查询",
+    "list": "列出",
+}
+
+
+def chinese(context: ControllerContext) -> bool:
+    """Reply in Chinese to this asker?"""
+    return is_chinese(context.text)
+
+
+def _status(status: str, zh: bool) -> str:
+    return _STATUS_ZH.get(status, status) if zh else status.replace("_", " ")
+
+
+def kind_label(label: str, zh: bool) -> str:
+    """A ticket kind or filing label ("incident", "normal change") in the reply's language."""
+    return _KIND_ZH.get(label.lower(), label) if zh else label
+
+
+def _fields(names: Sequence[str], zh: bool) -> str:
+    return "、".join(_FIELD_ZH.get(n, n) for n in names) if zh else ", ".join(names)
+
+
+def _shown(values: Mapping[str, Any], zh: bool) -> str:
+    if zh:
+        return "，".join(f"{_FIELD_ZH.get(k, k)}：{v}" for k, v in values.items())
+    return ", ".join(f"{k}: {v}" for k, v in values.items())
+
+
+# -- the ticket controller ------------------------------------------------------------------
+def no_store(zh: bool, *, filing: bool = False) -> str:
+    if zh:
+        return "没有配置工单库，未提交任何工单。" if filing else "没有配置工单库。"
+    return (
+        "No ticket store is configured; nothing filed."
+        if filing
+        else ("No ticket store is configured.")
+    )
+
+
+def not_found(ticket_id: str, zh: bool) -> str:
+    if zh:
+        return f"没有找到工单 {ticket_id}。{_NOT_FOUND_ADVICE_ZH}"
+    return f"Ticket {ticket_id} was not found. {NOT_FOUND_ADVICE}"
+
+
+def state_problem(action: str, ticket_id: str, english: str, zh: bool) -> str:
+    """A ticket in the wrong state for `action` (`english`: the store's own sentence)."""
+    if not zh:
+        return english
+    if action == "close":
+        return f"工单 {ticket_id} 已经关闭。"
+    if action == "reopen":
+        return f"工单 {ticket_id} 没有关闭，不需要重新打开。"
+    return f"工单 {ticket_id} 已关闭，请先重新打开。"
+
+
+def asks_comment(ticket_id: str, zh: bool) -> str:
+    return f"{ticket_id} 的备注要写什么？" if zh else f"What should the comment on {ticket_id} say?"
+
+
+def upstream_added(source: str, ticket_id: str, zh: bool) -> str:
+    if zh:
+        return f"已把 {source} 的结果作为备注加到 {ticket_id}。"
+    return f"Added the {source} result to {ticket_id} as a comment."
+
+
+def listing(tickets: Sequence[Ticket], zh: bool) -> str:
+    """Tickets as "id “title” (status)", joined."""
+    if zh:
+        return "；".join(f"{t.id}“{t.title}”（{_status(t.status, zh)}）" for t in tickets)
+    return "; ".join(f"{t.id} “{t.title}” ({_status(t.status, zh)})" for t in tickets)
+
+
+def no_open_tickets(zh: bool) -> str:
+    return "你目前没有未关闭的工单。" if zh else "You have no open tickets in the ticket store."
+
+
+def own_open(tickets: Sequence[Ticket], total: int, zh: bool, *, counted: bool = True) -> str:
+    """The requester's open tickets (the first ones of `total`)."""
+    more = total - len(tickets)
+    if zh:
+        extra = f"（另有 {more} 个）" if more > 0 else ""
+        count = f"（{total} 个）" if counted else ""
+        return f"你的未关闭工单{count}：{listing(tickets, zh)}{extra}。"
+    extra = f" (and {more} more)" if more > 0 else ""
+    count = f" ({total})" if counted else ""
+    return f"Your open tickets{count}: {listing(tickets, zh)}{extra}."
+
+
+def which_ticket(action: str | None, tickets: Sequence[Ticket], zh: bool) -> str:
+    """Ask for the ticket: with no open tickets, for its number; else which of them."""
+    if not tickets or action is None:
+        if zh:
+            return "是哪张工单？请提供单号（例如 INC-000123 或 19 位工单号）。"
+        return (
+            "Which ticket? Please give its number (e.g. INC-000123 or a 19-digit "
+            "work-order number)."
+        )
+    if zh:
+        return (
+            f"要{_ACTION_ZH.get(action, action)}哪张工单？你的未关闭工单：{listing(tickets, zh)}。"
+        )
+    return f"Which ticket should I {action}? Your open tickets: {listing(tickets, zh)}."
+
+
+def ticket_done(action: str, ticket: Ticket, zh: bool) -> str:
+    """What was done to `ticket`, or its status for a look-up."""
+    if zh:
+        return _done_zh(action, ticket)
+    head = f"{ticket.id} ({ticket.kind}, “{ticket.title}”)"
+    if action == "close":
+        return f"Closed {head}."
+    if action == "reopen":
+        return f"Reopened {head}; it is open again."
+    if action == "urge":
+        times = "once" if ticket.urge_count == 1 else f"{ticket.urge_count} times"
+        return f"Urged {head}: chased {times} so far; status {ticket.status}."
+    if action == "process":
+        return f"{head} is now in progress, assigned to {ticket.assignee}."
+    if action == "comment":
+        return f"Added your comment to {head}."
+    parts = [f"{head} is {_status(ticket.status, zh)}"]
+    if ticket.assignee:
+        parts.append(f"assigned to {ticket.assignee}")
+    parts.append(f"last updated {ticket.updated_at}")
+    if ticket.urge_count:
+        parts.append(f"urged {ticket.urge_count}×")
+    if ticket.comments:
+        last = ticket.comments[-1]
+        parts.append(f"latest comment by {last['by']}: {last['text'][:160]}")
+    return "; ".join(parts) + "."
+
+
+def _done_zh(action: str, ticket: Ticket) -> str:
+    head = f"{ticket.id}（{kind_label(ticket.kind, True)}，“{ticket.title}”）"
+    status = _status(ticket.status, True)
+    if action == "close":
+        return f"已关闭 {head}。"
+    if action == "reopen":
+        return f"已重新打开 {head}，工单重新处于打开状态。"
+    if action == "urge":
+        return f"已催办 {head}：目前共催办 {ticket.urge_count} 次；状态：{status}。"
+    if action == "process":
+        return f"{head} 已开始处理，处理人：{ticket.assignee}。"
+    if action == "comment":
+        return f"已把你的备注加到 {head}。"
+    parts = [f"{head} 状态：{status}"]
+    if ticket.assignee:
+        parts.append(f"处理人：{ticket.assignee}")
+    parts.append(f"最近更新：{ticket.updated_at}")
+    if ticket.urge_count:
+        parts.append(f"已催办 {ticket.urge_count} 次")
+    if ticket.comments:
+        last = ticket.comments[-1]
+        parts.append(f"最新备注（{last['by']}）：{last['text'][:160]}")
+    return "；".join(parts) + "。"
+
+
+# -- filing requests (controllers.requests) ---------------------------------------------------
+def not_filed(label: str, error: object, zh: bool) -> str:
+    if zh:
+        return f"{kind_label(label, zh)}提交失败：{error}。"
+    return f"The {label} could not be filed: {error}."
+
+
+def _still_needed(missing: Sequence[str], zh: bool) -> str:
+    if not missing:
+        return ""
+    if zh:
+        return f"还需要你提供：{_fields(missing, zh)}。"
+    return f" To proceed I still need: {_fields(missing, zh)}."
+
+
+def filed(
+    label: str, ticket_id: str, values: Mapping[str, Any], missing: Sequence[str], zh: bool
+) -> str:
+    """A new ticket was filed (and what it still needs)."""
+    if zh:
+        shown = f"（{_shown(values, zh)}）" if values else ""
+        return f"已提交{kind_label(label, zh)} {ticket_id}{shown}。{_still_needed(missing, zh)}"
+    shown = f" ({_shown(values, zh)})" if values else ""
+    return f"Filed {label} {ticket_id}{shown}.{_still_needed(missing, zh)}"
+
+
+def updated(
+    label: str, ticket_id: str, values: Mapping[str, Any], missing: Sequence[str], zh: bool
+) -> str:
+    """A waiting ticket took this follow-up: still waiting, or complete and open."""
+    if zh:
+        verb = "已更新" if missing else "已补全"
+        shown = f"（{_shown(values, zh)}）" if values else ""
+        rest = _still_needed(missing, zh) or "信息已齐全，工单已打开。"
+        return f"{verb}{kind_label(label, zh)} {ticket_id}{shown}。{rest}"
+    verb = "Updated" if missing else "Completed"
+    shown = f" ({_shown(values, zh)})" if values else ""
+    rest = _still_needed(missing, zh) or " It has everything it needs and is open."
+    return f"{verb} {label} {ticket_id}{shown}.{rest}"
+
+
+def not_updated(label: str, ticket_id: str, error: object, zh: bool) -> str:
+    if zh:
+        return f"{kind_label(label, zh)} {ticket_id} 未能更新：{error}。"
+    return f"The {label} {ticket_id} was not updated: {error}."
+
+
+def updated_named(label: str, ticket: Ticket, zh: bool) -> str:
+    """The message went onto the open ticket it names instead of a second one."""
+    if zh:
+        return (
+            f"{ticket.id}（“{ticket.title}”）已经是打开状态：我把你的消息加到了这张工单上，"
+            f"没有新建{kind_label(label, zh)}。"
+        )
+    return (
+        f"{ticket.id} (“{ticket.title}”) is already open: I added your message to it "
+        f"instead of filing a new {label}."
+    )
+
+
+def security_advice(zh: bool) -> str:
+    """Appended to a filed security incident (on-call is paged)."""
+    if zh:
+        return "安全事件已通知值班人员：请先断开网络，在他们联系你之前不要在其他地方登录。"
+    return (
+        " Security incidents go to on-call now: disconnect from the network and do not log in "
+        "anywhere else until they contact you."
+    )

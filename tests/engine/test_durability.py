@@ -23,6 +23,7 @@ import pytest
 
 from brain.engine import Brain
 from core.config import Settings
+from core.errors import UnknownDecision
 from core.stores import open_stores
 
 #: A burst of feedback from many people on a few decisions, each acknowledged once recorded.
@@ -151,17 +152,24 @@ def test_ten_random_kill_9s_during_asks_and_feedback_lose_nothing_acknowledged(h
     corrected = [row["feedback"] for row in seen if "feedback" in row]
     assert len(set(decided)) == len(decided)
     stores = open_stores(Settings(home=home))
-    lessons = stores.lessons.all()
-    stores.close()
+    try:
+        found = {}
+        for decision_id in decided:
+            try:
+                found[decision_id] = stores.decisions.get_many([decision_id])[0]
+            except UnknownDecision:
+                continue
+        lessons = stores.lessons.all()
+    finally:
+        stores.close()
     taught = {lesson["decision_id"] for lesson in lessons if lesson["kind"] == "correction-right"}
-    with Brain.open() as brain:
-        found = {d.decision_id: d for d in map(brain.get_decision, decided)}
-    assert len(found) == len(decided)  # 0 acknowledged decisions lost
-    kept_feedback = [
-        i for i in corrected if [f.controller for f in found[i].feedback] == ["access"]
+    assert [i for i in decided if i not in found] == []  # 0 acknowledged decisions lost
+    lost_feedback = [
+        i for i in corrected if [f.controller for f in found[i].feedback] != ["access"]
     ]
-    assert len(kept_feedback) == len(corrected)  # 0 acknowledged feedback lost
-    assert len([i for i in corrected if i in taught]) == len(corrected)  # 0 lessons lost
+    assert lost_feedback == []  # 0 acknowledged feedback lost
+    assert [i for i in corrected if i not in taught] == []  # 0 acknowledged lessons lost
+    assert len(found) == len(decided) and len(taught) >= len(corrected)
 
 
 @pytest.mark.parametrize("seed", [4, 5])

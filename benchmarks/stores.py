@@ -4,9 +4,14 @@
    the earlier one-file TinyDB layout (every write rewrote the whole file) and in today's
    sharded store, a ticket created the way the ticket controller does (`TicketStore.create`:
    next id from the shared sequence, look-up, insert), a memory lesson (with its change feed),
-   a decision appended and a feedback item added. The stores are seeded through their public
-   write calls with fsync switched off (`unsynced`), so 100k records take a minute to set up
-   rather than the hours one fsync per record would; every timed write syncs as usual.
+   a decision appended and a feedback item added. The stores are bulk-loaded through their
+   own write calls (`put_many`, and the decision log's `append_many`, one journal write per
+   10k decisions applied by one checkpoint) with fsync switched off (`unsynced`), then
+   everything is flushed to disk (`os.sync`) so the kernel's write-back of the load does not
+   land in the timed writes; every timed write syncs as usual. Each row's writes alternate
+   with the same writes on a 100-record store loaded beside it, and the row shows its p50 over
+   that store's (x): load from elsewhere on the machine slows both alike, so a ratio near 1.0
+   means the write costs the same at that size as at 100.
 2. Decisions and feedback per second with durable acknowledgement (every call returns after
    its journal line is fsynced; writers arriving together share one fsync) against write-behind
    (acknowledged before it is on disk: the journal line is not fsynced, as the earlier log's
@@ -25,7 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -91,17 +96,6 @@ def lesson(index: int) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def timed(action: Callable[[], object], repeats: int) -> tuple[float, float]:
-    """p50 and p99 of `repeats` calls, in milliseconds (p99 is the maximum below 100)."""
-    samples = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        action()
-        samples.append((time.perf_counter() - started) * 1000)
-    samples.sort()
-    return statistics.median(samples), samples[min(len(samples) - 1, len(samples) * 99 // 100)]
-
-
 @contextmanager
 def unsynced() -> Iterator[None]:
     """Seeding only: the stores' own write calls, with `os.fsync` a no-op meanwhile."""
@@ -118,69 +112,110 @@ SEED_BATCH = 10_000
 
 
 def fill_decisions(root: Path, count: int) -> TinyDecisionStore:
-    """A decision log of `count` decisions: appended through the log, applied in big batches."""
+    """A decision log of `count` decisions: appended through the log in bulk, applied by a
+    checkpoint per batch (one rewrite of each shard and bucket per batch)."""
     with unsynced():
         loader = TinyDecisionStore(root, durable=False)
-        for index in range(count):
-            loader.append(decision())
-            if index % SEED_BATCH == SEED_BATCH - 1:
-                loader.flush()
+        for start in range(0, count, SEED_BATCH):
+            loader.append_many(decision() for _ in range(min(SEED_BATCH, count - start)))
+            loader.flush()
         loader.close()
     return TinyDecisionStore(root)
 
 
-def write_cost_row(size: int, repeats: int) -> list[tuple[float, float]]:
-    """One row of table 1: each kind of write, timed on stores already holding `size`."""
-    with tempfile.TemporaryDirectory(prefix="stores-bench-") as folder:
-        home = Path(folder)
+#: The kinds of write timed in table 1, in column order.
+KINDS = ("ticket 1-file", "ticket sharded", "ticket create", "lesson", "decision", "feedback")
+#: Records in the small store every row is compared with, timed alongside (interleaved).
+BASELINE = 100
+
+
+class Loaded:
+    """Stores under `home` already holding `size` records, and one timed write of each kind."""
+
+    def __init__(self, home: Path, size: int) -> None:
         settings = Settings(home=home)
         backend = open_backend(settings)
-        stores = open_stores(settings)
-        one_file = TinyCollection(home / "one-file.json", key=field_key("id"), table="tickets")
+        self.stores = open_stores(settings)
+        self.one_file = TinyCollection(home / "one-file.json", key=field_key("id"), table="tickets")
         with unsynced():
-            stores.tickets.insert(ticket(0))  # the sharded tickets' folder, as a home has it
+            self.stores.tickets.insert(ticket(0))  # the sharded tickets' folder, as a home has it
             sharded = backend.collection(
                 "tickets", key=field_key("id"), table="tickets", sharded=True
             )
             sharded.put_many(ticket(i) for i in range(size))
             sequence = backend.collection("ticket_sequence", key=field_key("key"))
             sequence.put_many([{"key": SEQUENCE_KEY, "value": size}])  # as `size` creates left it
-            one_file.put_many(ticket(i) for i in range(size))
-            stores.lessons.put_many(lesson(i) for i in range(size))
-        log = fill_decisions(home / "decisions", size)
-        tickets = TicketStore(stores.tickets)
-        counter = iter(range(size + 500_000, size + 10**6))  # apart from created ids
-        one_repeats = repeats if size <= 10_000 else 3  # seconds each at 100k
-        cells = [
-            timed(lambda: one_file.insert(ticket(next(counter))), one_repeats),
-            timed(lambda: stores.tickets.insert(ticket(next(counter))), repeats),
-            timed(lambda: tickets.create("incident", title="laptop", requester="U1"), repeats),
-            timed(lambda: stores.lessons.put_many([lesson(next(counter))]), repeats),
-        ]
-        appended: list[str] = []
+            self.one_file.put_many(ticket(i) for i in range(size))
+            self.stores.lessons.put_many(lesson(i) for i in range(size))
+        self.log = fill_decisions(home / "decisions", size)
+        self.tickets = TicketStore(self.stores.tickets)
+        self.counter = iter(range(size + 500_000, size + 10**6))  # apart from created ids
+        self.appended: list[str] = []
 
-        def append() -> None:
+    def write(self, kind: str) -> None:
+        if kind == "ticket 1-file":
+            self.one_file.insert(ticket(next(self.counter)))
+        elif kind == "ticket sharded":
+            self.stores.tickets.insert(ticket(next(self.counter)))
+        elif kind == "ticket create":
+            self.tickets.create("incident", title="laptop", requester="U1")
+        elif kind == "lesson":
+            self.stores.lessons.put_many([lesson(next(self.counter))])
+        elif kind == "decision":
             made = decision()
-            log.append(made)
-            appended.append(made.decision_id)
+            self.log.append(made)
+            self.appended.append(made.decision_id)
+        else:  # feedback, on the decisions appended above
+            entry = {"kind": "confirm", "controller": None, "user": "u1", "source": "bench"}
+            self.log.add_feedback(self.appended.pop(0), entry)
 
-        cells.append(timed(append, repeats))
-        targets = iter(appended)
-        entry = {"kind": "confirm", "controller": None, "user": "u1", "source": "bench"}
-        cells.append(timed(lambda: log.add_feedback(next(targets), entry), repeats))
-        log.close()
+    def close(self) -> None:
+        self.log.close()
+        self.stores.close()
+
+
+def write_cost_row(size: int, repeats: int) -> list[tuple[float, float, float]]:
+    """One row of table 1: (p50, p99, p50 of the 100-record store timed alongside) per kind.
+    The two stores' writes alternate, so load from elsewhere on the machine hits both alike."""
+    with tempfile.TemporaryDirectory(prefix="stores-bench-") as folder:
+        big = Loaded(Path(folder) / "big", size)
+        small = Loaded(Path(folder) / "small", BASELINE)
+        os.sync()  # the load's write-back is done before anything is timed
+        cells = []
+        for kind in KINDS:
+            times = repeats if kind != "ticket 1-file" or size <= 10_000 else 3  # s each at 100k
+            samples: dict[str, list[float]] = {"big": [], "small": []}
+            for _ in range(times):
+                for name, store in (("small", small), ("big", big)):
+                    started = time.perf_counter()
+                    store.write(kind)
+                    samples[name].append((time.perf_counter() - started) * 1000)
+            p50, p99 = percentiles(samples["big"])
+            cells.append((p50, p99, percentiles(samples["small"])[0]))
+        big.close()
+        small.close()
         return cells
 
 
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    """p50 and p99 in milliseconds (p99 is the maximum below 100 samples)."""
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
+
+
 def write_costs(sizes: list[int], repeats: int) -> None:
-    print("1. write cost (ms, p50 / p99) as the store grows")
-    print(
-        "   records   ticket 1-file    ticket sharded   ticket create    lesson           "
-        "decision         feedback"
-    )
+    print("1. write cost as the store grows: ms p50 / p99, and (x) the p50 over that of a")
+    print(f"   {BASELINE}-record store written alternately in the same moments")
+    print("   records  " + "".join(f"{kind:>24}" for kind in KINDS) + "   load s  load avg")
     for size in sizes:
+        started = time.perf_counter()
         cells = write_cost_row(size, repeats)
-        print(f"   {size:>7,}   " + "   ".join(f"{p50:6.1f} / {top:6.1f}" for p50, top in cells))
+        took = time.perf_counter() - started
+        print(
+            f"   {size:>7,}  "
+            + "".join(f"{p50:7.1f} /{p99:7.1f} ({p50 / base:4.2f}x)" for p50, p99, base in cells)
+            + f"   {took:6.0f}  {os.getloadavg()[0]:.1f}"
+        )
 
 
 def throughput_run(*, durable: bool, threads: int, count: int) -> tuple[float, float]:

@@ -186,3 +186,11 @@ async def test_brain_why_explains_only_the_owners_decision(harness: Harness) -> 
     assert "you may see" in theirs.params["text"]
     assert ROUTED_TEXT not in str(theirs.params)
     assert "keyword" in "\n".join(b["text"]["text"] for b in mine.params["blocks"])
+
+
+async def test_brain_why_quotes_what_was_typed_escaped(harness: Harness) -> None:
+    await harness.command("/brain-why", "<!channel> d-0000000000ff", user="UASKER01", channel="D1")
+    (answer,) = await harness.fake.wait_for("response_url", 1)
+    await harness.idle()
+    assert "<!channel" not in str(answer.params)  # the fallback text cannot ping anyone
+    assert "!channel&gt; d-0000000000ff" in answer.params["text"]  # quoted, escaped

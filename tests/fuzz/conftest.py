@@ -1,4 +1,4 @@
-"""The fuzz tests use the engine's fitted home and the bot's harness."""
+"""The fuzz tests use the engine's fitted home, the bot's harness and the knowledge embedder."""
 
 from tests.bot.conftest import (  # noqa: F401  (fixtures)
     brain_factory,
@@ -9,3 +9,4 @@ from tests.bot.conftest import (  # noqa: F401  (fixtures)
     start_bot,
 )
 from tests.engine.conftest import home  # noqa: F401  (fixture)
+from tests.knowledge.conftest import embedder, empty_home  # noqa: F401  (fixtures)

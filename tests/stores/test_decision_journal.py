@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from core.records import Decision
 from core.stores.tinydb.decisions import TinyDecisionStore
+from core.stores.tinydb.journal import Journal
 
 
 def test_lines_left_by_a_crash_are_applied_and_a_torn_line_is_cut(
@@ -62,3 +65,34 @@ def test_other_processes_see_acknowledged_writes_before_the_checkpoint(
     assert reader.session_ids("C7:u7") == [decision.decision_id]
     writer.close()
     reader.close()
+
+
+def test_a_bulk_append_is_one_fsynced_journal_write_and_every_decision_is_kept(
+    tmp_path: Path, make_decision: Callable[..., Decision], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "decisions"
+    store = TinyDecisionStore(root, shard_size=50)
+    decisions = [make_decision(user=f"u{i % 3}", channel="C9") for i in range(120)]
+    appends: list[int] = []
+    real_append = Journal.append
+
+    def counted(journal: Journal, lines: list[str], *, sync: bool = True) -> None:
+        appends.append(len(lines))
+        assert sync
+        real_append(journal, lines, sync=sync)
+
+    monkeypatch.setattr(Journal, "append", counted)
+    store.append_many(decisions)
+    assert appends == [120]  # acknowledged with one journal write, not one per decision
+    store.close()
+
+    reopened = TinyDecisionStore(root, shard_size=50)
+    try:
+        ids = [d.decision_id for d in decisions]
+        assert [d.decision_id for d in reopened.get_many(ids)] == ids
+        assert len(list((root / "shards").glob("*.json"))) == 3  # 50 + 50 + 20
+        last = reopened.last_for("u2", "C9")
+        assert last is not None and last.decision_id == decisions[-1].decision_id
+        assert reopened.session_ids("C9:u0") == [d.decision_id for d in decisions[::3]][-50:]
+    finally:
+        reopened.close()

@@ -1,7 +1,8 @@
 """Several processes on one brain home: nothing any of them acknowledged is lost.
 
-Each worker process appends decisions and, at the same time, gives feedback on the decisions
-of the other worker (read back from the shared store), printing each id once its call returned.
+Each worker process appends decisions, tickets and memory lessons and, at the same time, gives
+feedback on the decisions of the other worker (read back from the shared store), printing each
+id once its call returned.
 Before stores took an inter-process lock, both processes read, modified and rewrote the same
 files, and one silently lost the other's records.
 """
@@ -41,6 +42,10 @@ for index in range(count):
     print(json.dumps({"decision": decision.decision_id}), flush=True)
     stores.tickets.insert({"id": f"T-{me}-{index}", "title": "x"})
     print(json.dumps({"ticket": f"T-{me}-{index}"}), flush=True)
+    lesson = {"memory_id": f"m-{me}-{index}", "decision_id": decision.decision_id,
+              "kind": "confirmation", "controller": "incident", "user": me}
+    stores.lessons.put_many([lesson])
+    print(json.dumps({"lesson": lesson["memory_id"]}), flush=True)
     for decision_id in stores.decisions.session_ids(f"C:{other}"):
         if decision_id not in given:
             stores.feedback.add_feedback(
@@ -83,11 +88,16 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
     assert len(decision_ids) == 120
     assert len(feedback_ids) > 0
     stored = {d.decision_id: d for d in stores.decisions.get_many(decision_ids)}
-    for decision_id in feedback_ids:
-        assert stored[decision_id].feedback, f"feedback on {decision_id} was lost"
-    for row in acknowledged:
-        if "ticket" in row:
-            assert stores.tickets.get(row["ticket"]) is not None
+    tickets = [row["ticket"] for row in acknowledged if "ticket" in row]
+    assert len(tickets) == 120
+    assert [t for t in tickets if stores.tickets.get(t) is None] == []
+    lessons = [row["lesson"] for row in acknowledged if "lesson" in row]
+    assert len(lessons) == 120
+    assert [m for m in lessons if stores.lessons.get(m) is None] == []
+    assert stores.lessons.count() == 120
+    assert stores.lessons.version() == 120  # the change feed counted every write
+    lost_feedback = [d for d in feedback_ids if not stored[d].feedback]
+    assert lost_feedback == []
     for user in ("p1", "p2"):
         assert len(stores.decisions.session_ids(f"C:{user}")) == 50  # the session keeps 50
     stores.close()

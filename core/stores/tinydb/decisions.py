@@ -110,6 +110,16 @@ class TinyDecisionStore:
         """Store a new decision; it is indexed by id, session and (user, channel)."""
         self._commit(self._accept({"op": "put", "new": True, "doc": document_of(decision)}))
 
+    def append_many(self, decisions: Iterable[Decision]) -> None:
+        """Store many new decisions with one journal append and one fsync (a bulk import);
+        they are applied to the shards by the next checkpoint, in one batch."""
+        versions = [
+            self._accept({"op": "put", "new": True, "doc": document_of(decision)})
+            for decision in decisions
+        ]
+        if versions:
+            self._commit(versions[-1])
+
     def update(self, decision: Decision) -> None:
         """Replace a logged decision (keeping feedback stored meanwhile); unknown id ->
         UnknownDecision."""

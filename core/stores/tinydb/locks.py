@@ -30,12 +30,15 @@ class StoreLock:
         self.lock_path = lock_path
         self._threads = threading.RLock()
         self._process = FileLock(str(lock_path), thread_local=False, poll_interval=POLL_INTERVAL_S)
+        self._folder_made = False
 
     @contextmanager
     def held(self) -> Iterator[None]:
         """Hold the lock for the duration of the block."""
         with self._threads:
-            self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+            if not self._folder_made:  # once: a mkdir on every write was a syscall per write
+                self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+                self._folder_made = True
             with self._process:
                 yield
 

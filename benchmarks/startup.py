@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -41,20 +42,39 @@ DEVSET = ROOT / "benchmarks" / "data" / "devset.jsonl"
 ASK = "VPN error 691 since this morning, cannot reach the file server"
 
 
-def brain(args: Sequence[str], env: dict[str, str]) -> tuple[float, str]:
-    """Wall seconds and stdout of one `python -m brain ARGS` process."""
+#: CPU seconds (user + system) of the last process `brain` ran: unlike wall time, hardly
+#: moved by other work on a shared machine.
+LAST_CPU_S = [0.0]
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def brain(
+    args: Sequence[str], env: dict[str, str], *, program: Sequence[str] = ("-m", "brain")
+) -> tuple[float, str]:
+    """Wall seconds and stdout of one `python -m brain ARGS` process (CPU in LAST_CPU_S)."""
+    cpu = _children_cpu()
     started = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-m", "brain", *args], capture_output=True, text=True, env=env
+        [sys.executable, *program, *args], capture_output=True, text=True, env=env
     )
     elapsed = time.perf_counter() - started
+    LAST_CPU_S[0] = _children_cpu() - cpu
     if result.returncode != 0:
         raise RuntimeError(f"brain {' '.join(args)} failed: {result.stderr[-2000:]}")
     return elapsed, result.stdout
 
 
-def median_wall(args: Sequence[str], env: dict[str, str], repeat: int) -> float:
-    return float(np.median([brain(args, env)[0] for _ in range(repeat)]))
+def median_wall(args: Sequence[str], env: dict[str, str], repeat: int) -> tuple[float, float]:
+    """Median wall and CPU seconds of `repeat` runs."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        walls.append(brain(args, env)[0])
+        cpus.append(LAST_CPU_S[0])
+    return float(np.median(walls)), float(np.median(cpus))
 
 
 def run_until_ready(env: dict[str, str]) -> float:
@@ -112,24 +132,43 @@ def run_until_ready(env: dict[str, str]) -> float:
 
 
 def process_times(engine: str, repeat: int, root: Path) -> dict[str, float]:
-    """Wall times of whole `brain` processes on `engine`, in a fresh home of its own."""
+    """Wall (and CPU) times of whole `brain` processes on `engine`, in a fresh home of its
+    own. For ONNX the install step runs first (`scripts/export_model.py`, into an install
+    cache of this run), as `scripts/setup` does; then the first ask of a second fresh home
+    without that cache shows what a home pays that exports for itself."""
     home = root / f"home-{engine}"
     env = {
         **{k: v for k, v in os.environ.items() if k != "BRAIN_ENCODER_CACHE"},
         "BRAIN_HOME": str(home),
         "BRAIN_EMBEDDING_ENGINE": engine,
+        "BRAIN_INSTALL_CACHE": str(root / "install"),
         "PYTHONPATH": str(ROOT),
     }
     env.pop("ANTHROPIC_API_KEY", None)
+    figures: dict[str, float] = {}
+    if engine == "onnx":
+        export = ROOT / "scripts" / "export_model.py"
+        figures["install_export_s"] = brain([], env, program=(str(export),))[0]
     first, out = brain(["ask", ASK, "--json"], env)
+    figures["first_ask_fresh_home_s"] = first
+    figures["first_ask_fresh_home_cpu_s"] = LAST_CPU_S[0]
+    if engine == "onnx":
+        bare = {
+            **env,
+            "BRAIN_HOME": str(root / "home-no-install"),
+            "BRAIN_INSTALL_CACHE": str(root / "none"),
+        }
+        figures["first_ask_fresh_home_no_install_cache_s"] = brain(["ask", ASK, "--json"], bare)[0]
+        figures["first_ask_fresh_home_no_install_cache_cpu_s"] = LAST_CPU_S[0]
     decision_id = json.loads(out)["decision_id"]
-    return {
-        "first_ask_fresh_home_s": first,
-        "warm_ask_s": median_wall(["ask", ASK, "--json"], env, repeat),
-        "why_s": median_wall(["why", decision_id], env, repeat),
-        "help_s": median_wall(["--help"], env, repeat),
-        "run_ready_warm_s": float(np.median([run_until_ready(env) for _ in range(repeat)])),
-    }
+    for name, args in (
+        ("warm_ask", ["ask", ASK, "--json"]),
+        ("why", ["why", decision_id]),
+        ("help", ["--help"]),
+    ):
+        figures[f"{name}_s"], figures[f"{name}_cpu_s"] = median_wall(args, env, repeat)
+    figures["run_ready_warm_s"] = float(np.median([run_until_ready(env) for _ in range(repeat)]))
+    return figures
 
 
 def query_latency(engine: str, texts: list[str], cache: Path) -> dict[str, float]:
@@ -168,42 +207,43 @@ def query_latency(engine: str, texts: list[str], cache: Path) -> dict[str, float
 def chunk_texts() -> list[str]:
     """The sample KB's chunk texts (what an ingest embeds)."""
     from knowledge import SAMPLE_DIR
-    from knowledge.parsing import SUPPORTED, SkipFile, decode, parse
+    from knowledge.ingest import chunk_texts as texts_of
 
-    texts: list[str] = []
-    for path in sorted(SAMPLE_DIR.rglob("*")):
-        if path.is_file() and path.suffix in SUPPORTED:
-            try:
-                texts += [c.text for c in parse(path, decode(path, path.read_bytes()), str(path))]
-            except SkipFile:
-                continue
-    return texts
+    return texts_of([SAMPLE_DIR])
 
 
 def ingest_rate(engine: str, root: Path, copies: int) -> dict[str, float]:
     """chunks/s of an ingest of the sample KB copied `copies` times (model loaded before)."""
     from core.config import KnowledgeConfig, Settings
     from core.text.embedder import open_embedder
-    from knowledge import SAMPLE_DIR
+    from knowledge import SAMPLE_DIR, vector_cache
     from knowledge.manifest import DocManifest
     from knowledge.skill import KnowledgeSkill
     from knowledge.store import KnowledgeStore
+    from knowledge.vector_cache import SHIPPED_DIR
 
     kb = root / f"kb-{engine}"
     for copy in range(copies):
         shutil.copytree(SAMPLE_DIR, kb / f"copy{copy}")
-    settings = Settings(
-        home=root / f"ingest-{engine}", knowledge=KnowledgeConfig(ingest_sample=False)
-    )
-    embedder = open_embedder(engine, settings)
-    embedder.load()
-    store = KnowledgeStore.open(settings, embedder)
-    skill = KnowledgeSkill(store, DocManifest.open(settings))
-    try:
-        report = skill.ingest([kb], progress=False)
-    finally:
-        skill.close()
-    return {"ingest_chunks": report.chunks_written, "ingest_chunks_per_s": report.chunks_per_second}
+    figures: dict[str, float] = {}
+    for name, shipped in (("ingest", root / "no-vectors"), ("ingest_precomputed", None)):
+        # Every chunk embedded (no precomputed vectors), then the sample KB's shipped vectors.
+        vector_cache.SHIPPED_DIR = shipped or SHIPPED_DIR
+        settings = Settings(
+            home=root / f"{name}-{engine}", knowledge=KnowledgeConfig(ingest_sample=False)
+        )
+        embedder = open_embedder(engine, settings)
+        embedder.load()
+        store = KnowledgeStore.open(settings, embedder)
+        skill = KnowledgeSkill(store, DocManifest.open(settings))
+        try:
+            report = skill.ingest([kb], progress=False)
+        finally:
+            skill.close()
+            vector_cache.SHIPPED_DIR = SHIPPED_DIR
+        figures[f"{name}_chunks"] = report.chunks_written
+        figures[f"{name}_chunks_per_s"] = report.chunks_per_second
+    return figures
 
 
 def split_cost(texts: list[str], cache: Path) -> dict[str, float]:
@@ -251,6 +291,18 @@ def split_cost(texts: list[str], cache: Path) -> dict[str, float]:
     return {f"{name}_p50_ms": float(np.percentile(v, 50)) for name, v in figures.items()}
 
 
+def fast_path(count: int, cache: Path) -> dict[str, object]:
+    """Fast-path decisions (their query embedding uncached) against one ONNX query embedding,
+    alternating, on `count` dev-set rows (`routing.end_to_end`, in a fresh home)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from routing import end_to_end
+
+    os.environ["BRAIN_ENCODER_CACHE"] = str(cache)
+    os.environ.pop("ANTHROPIC_API_KEY", None)
+    rows = [json.loads(line) for line in DEVSET.read_text().splitlines() if line.strip()]
+    return end_to_end(rows[:count])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engines", default="onnx,torch")
@@ -258,6 +310,12 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=300, help="texts for query latency")
     parser.add_argument("--copies", type=int, default=4, help="sample KB copies to ingest")
     parser.add_argument("--skip-processes", action="store_true")
+    parser.add_argument(
+        "--fast-path",
+        type=int,
+        default=100,
+        help="dev-set texts decided for fast path vs embedding (0: skip)",
+    )
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args()
     texts = [json.loads(line)["text"] for line in DEVSET.read_text().splitlines() if line.strip()]
@@ -274,16 +332,28 @@ def main() -> int:
             results[engine].update(ingest_rate(engine, root, args.copies))
             print(f"{engine}: done", file=sys.stderr, flush=True)
         split = split_cost(texts[:100], cache) if "onnx" in engines else {}
+        fast = fast_path(args.fast_path, cache) if "onnx" in engines and args.fast_path else {}
     keys = sorted({k for figures in results.values() for k in figures})
-    print(f"{'figure':28}" + "".join(f"{e:>14}" for e in engines))
+    both = "onnx" in engines and "torch" in engines
+    ratio = f"{'onnx/torch':>12}" if both else ""
+    print(f"{'figure':44}" + "".join(f"{e:>12}" for e in engines) + ratio)
     for key in keys:
-        row = "".join(f"{results[e].get(key, float('nan')):>14.3f}" for e in engines)
-        print(f"{key:28}{row}")
+        row = "".join(f"{results[e].get(key, float('nan')):>12.3f}" for e in engines)
+        if both:
+            onnx, torch = results["onnx"].get(key), results["torch"].get(key)
+            row += f"{onnx / torch:>12.2f}" if onnx is not None and torch else f"{'':>12}"
+        print(f"{key:44}{row}")
+    if fast:
+        print(
+            f"fast-path decision p50 {fast['fast']['p50']} ms over {fast['fast_n']} decisions "
+            f"vs one ONNX query embedding p50 {fast['embed_query']['p50']} ms: {fast['ratio']}x"
+        )
     if split:
         one, two = split["one_graph_p50_ms"], split["split_p50_ms"]
         print(f"ONNX per query, p50: one graph {one:.2f} ms, lower + upper graphs {two:.2f} ms")
     if args.json:
-        args.json.write_text(json.dumps({"engines": results, "split": split}, indent=2))
+        figures = {"engines": results, "split": split, "fast_path": fast, "load": os.getloadavg()}
+        args.json.write_text(json.dumps(figures, indent=2))
     return 0
 
 

@@ -219,6 +219,20 @@ def plan(paths: Sequence[Path], manifest: DocManifest) -> IngestPlan:
     return work
 
 
+def chunk_texts(paths: Sequence[Path]) -> list[str]:
+    """The texts an ingest of `paths` embeds, in order (files that would be skipped give
+    none): what the build step precomputes vectors for, and what benchmarks embed."""
+    texts: list[str] = []
+    for raw in paths:
+        for path in _expand(Path(raw).expanduser().absolute(), IngestReport()) or []:
+            try:
+                data = _read_regular_file(path)
+                texts += [chunk.text for chunk in parse(path, decode(path, data), str(path))]
+            except (SkipFile, OSError):
+                continue
+    return texts
+
+
 def _read_regular_file(path: Path) -> bytes:
     """The bytes of `path`, opened without following a symbolic link (it may have become one
     since the folder was listed) and read no further than the size limit."""

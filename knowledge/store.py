@@ -29,6 +29,7 @@ import numpy as np
 from core.text.language import DENSE_WEIGHT, detect_language
 from core.text.sparse import SparseEncoder
 from knowledge.chunk import Chunk
+from knowledge.vector_cache import VectorCache
 from knowledge.vectors import (
     HybridQuery,
     SparseVector,
@@ -51,6 +52,7 @@ CHANNEL_LIMIT = 40
 TIE_SLACK = 5
 
 Mode = Literal["hybrid", "dense", "sparse"]
+_UNSET = object()
 
 
 @dataclass(slots=True)
@@ -72,6 +74,7 @@ class KnowledgeStore:
         self.has_dense = vectors.has_dense and embedder is not None
         self._embedder = embedder if self.has_dense else None
         self._sparse = SparseEncoder()
+        self._precomputed: VectorCache | object | None = _UNSET
         #: Bumped on every write, so callers can invalidate caches.
         self.generation = 0
 
@@ -118,7 +121,7 @@ class KnowledgeStore:
             if self.has_dense and vectors is not None:
                 dense = vectors[start : start + batch_size]
             elif self._embedder is not None:
-                dense = self._embedder.embed([chunk.text for chunk in batch])
+                dense = self._embed([chunk.text for chunk in batch])
             points = []
             for row, chunk in enumerate(batch):
                 indices, values = self._sparse.encode(chunk.text)
@@ -132,6 +135,20 @@ class KnowledgeStore:
                 )
             self.vectors.upsert(points)
             self.generation += 1
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        """Dense vectors of `texts`: the ones this very model computed ahead of time
+        (`knowledge.vector_cache`, the shipped sample KB's), the rest embedded now."""
+        assert self._embedder is not None
+        if self._precomputed is _UNSET:
+            self._precomputed = VectorCache.load(self._embedder.model_id)
+        cache = self._precomputed
+        if not isinstance(cache, VectorCache):
+            return self._embedder.embed(texts)
+        vectors, missing = cache.lookup(texts, self._embedder.dim)
+        if missing:
+            vectors[missing] = self._embedder.embed([texts[i] for i in missing])
+        return vectors
 
     def delete(self, chunk_ids: Sequence[str]) -> None:
         """Remove points by id (unknown ids are ignored)."""

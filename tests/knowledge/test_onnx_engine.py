@@ -63,3 +63,20 @@ def test_two_processes_exporting_at_once_share_one_good_export(tmp_path: Path) -
     graphs = sorted(p.name for p in cache.glob("*.onnx"))
     assert len(graphs) == 2  # lower and upper, written once
     assert not [p for p in cache.iterdir() if p.name.startswith(".")]  # no temp file left
+
+
+def test_batches_of_similar_length_keep_each_texts_own_vector(embedder: DenseEmbedder) -> None:
+    # More texts than one batch, lengths mixed so that sorting by tokens reorders them (and
+    # Chinese is longer in tokens than in characters): each row is still its own text's.
+    texts = [
+        f"{word} " * (1 + (7 * i) % 23) + ("打印机卡纸" * (i % 4))
+        for i, word in enumerate(
+            ["printer", "VPN", "ticket", "disk", "laptop", "deploy", "password", "报错"] * 5
+        )
+    ]
+    batched = embedder.embed(texts)
+    embedder.clear_cache()
+    one_by_one = np.stack([embedder.embed([text])[0] for text in texts])
+    assert float(np.min(np.sum(batched * one_by_one, axis=1))) >= 0.99999
+    through_states = embedder.upper(embedder.lower_states(texts))
+    assert float(np.min(np.sum(batched * through_states, axis=1))) >= 0.99999

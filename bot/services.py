@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
+import os
+import sys
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -13,6 +17,7 @@ from typing import ParamSpec, TypeVar
 from bot.escalation import Escalations
 from bot.metrics import BotMetrics, MeteredBrain
 from bot.state import EventLedger, MessageLinks
+from bot.tracing import Tracing, from_env
 from bot.work import Background
 from brain.conversation import BrainAPI, Conversation
 from core.compute import ComputeSlots
@@ -27,6 +32,32 @@ T = TypeVar("T")
 #: Brain calls computing at once. Decisions are mostly CPU-bound Python (GIL), so more
 #: add no throughput but starve the event loop, which would slow acknowledgements.
 BRAIN_WORKERS = 2
+#: The OS priority (nice) of the threads deciding, below the event loop's and the claim
+#: threads': an acknowledgement (a few ms of CPU and a database round trip) preempts a decision
+#: instead of queueing behind the decisions of every replica on the host. Decisions keep all the
+#: CPU nothing else wants, so a host running only replicas and PostgreSQL loses no throughput.
+DECISION_NICE = 5
+#: How long a deciding thread may keep the GIL while the event loop or a claim thread waits
+#: for it (Python's default is 5 ms, paid at every hop of an acknowledgement).
+GIL_SWITCH_S = 0.001
+#: `off` (or 0, false, no) leaves both as the OS and Python set them (to compare).
+ACK_PRIORITY_ENV = "BRAIN_ACK_PRIORITY"
+
+
+def _ack_priority() -> bool:
+    """Whether acknowledgements take priority over decisions (`ACK_PRIORITY_ENV`)."""
+    setting = os.environ.get(ACK_PRIORITY_ENV, "").strip().lower()
+    return setting not in ("0", "off", "false", "no")
+
+
+def _decide_at_lower_priority() -> None:
+    """Initializer of the deciding threads (Linux sets a nice value per thread; elsewhere,
+    or when the OS refuses, they keep the process's priority)."""
+    if _ack_priority() and sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), DECISION_NICE)
+
+
 #: Brain calls that may wait on an LLM reply at once beside them: a call waiting on the
 #: network lends its compute slot (`core.compute`), so a slow LLM call never delays the
 #: fast-path messages queued behind it (only this many stalled calls at once could).
@@ -48,9 +79,13 @@ class BotServices:
     coordinator: Coordinator = field(default_factory=LocalCoordinator)
     #: What `/metrics` reports (bot/metrics.py).
     metrics: BotMetrics = field(default_factory=BotMetrics)
+    #: Spans of requests and decisions, when an exporter is configured (bot/tracing.py).
+    tracing: Tracing = field(default_factory=Tracing)
     executor: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(
-            BRAIN_WORKERS + LLM_WAITERS, thread_name_prefix="bot-brain"
+            BRAIN_WORKERS + LLM_WAITERS,
+            thread_name_prefix="bot-brain",
+            initializer=_decide_at_lower_priority,
         )
     )
     compute: ComputeSlots = field(default_factory=lambda: ComputeSlots(BRAIN_WORKERS))
@@ -97,6 +132,8 @@ class BotServices:
     def create(cls, brain: BrainAPI, settings: Settings) -> BotServices:
         """Open the adapter's stores (Slack ledger, message links, alerts) of the home."""
         stores = open_stores(settings)
+        if _ack_priority():
+            sys.setswitchinterval(GIL_SWITCH_S)
         metrics = BotMetrics()
         brain = MeteredBrain(brain, metrics)
         return cls(
@@ -109,6 +146,7 @@ class BotServices:
             work=Background(),
             coordinator=stores.coordinator,
             metrics=metrics,
+            tracing=from_env(),
         )
 
     def close(self) -> None:
@@ -117,3 +155,4 @@ class BotServices:
         self.events.close()
         self.links.close()
         self.escalations.close()
+        self.tracing.shutdown()

@@ -66,9 +66,6 @@ from tests.replicas import (  # noqa: E402
 
 CONFIGS = (("embedded", False, 1), ("postgres x1", True, 1), ("postgres x3", True, 3))
 KILLED = ("x3 kill -9", True, 3)
-#: With `--untuned`: three replicas whose decisions run at the acknowledgements' priority
-#: (`BRAIN_ACK_PRIORITY=off`, see `bot.services`), to compare in the same run.
-UNTUNED = ("x3 untuned", True, 3)
 
 
 #: The heartbeat lease of the replicas (how soon a dead one's claims are taken over).
@@ -200,7 +197,6 @@ async def measure(
     args: argparse.Namespace,
     *,
     kill: bool = False,
-    untuned: bool = False,
 ) -> dict[str, Any]:
     fake = await FakeSlackAPI().start()
     env = replica_env(
@@ -209,7 +205,6 @@ async def measure(
         database_url=url,
         schema=f"bench_{root.name.replace('-', '_')}_{int(time.time())}" if url else None,
         BRAIN_CLAIM_LEASE=LEASE_S,
-        **({"BRAIN_ACK_PRIORITY": "off"} if untuned else {}),
     )
     replicas = [start_replica(f"r{i}", template, root, env) for i in range(count)]
     try:
@@ -230,7 +225,7 @@ async def measure(
 
 def configs(args: argparse.Namespace) -> list[tuple[str, bool, int]]:
     """The columns of this run."""
-    chosen = [*CONFIGS, *([UNTUNED] if args.untuned else []), *([] if args.no_kill else [KILLED])]
+    chosen = [*CONFIGS, *([] if args.no_kill else [KILLED])]
     return [c for c in chosen if not args.only or c[0] in args.only]
 
 
@@ -241,15 +236,12 @@ async def run(args: argparse.Namespace, template: Path, root: Path, url: str) ->
         folder.mkdir()
         target = url if on_postgres else None
         killed = name == KILLED[0]
-        untuned = name == UNTUNED[0]
-        results[name] = await measure(
-            template, folder, target, count, args, kill=killed, untuned=untuned
-        )
+        results[name] = await measure(template, folder, target, count, args, kill=killed)
     return results
 
 
 def report(results: dict[str, Any]) -> str:
-    names = [name for name, _, _ in (*CONFIGS, UNTUNED, KILLED) if name in results]
+    names = [name for name, _, _ in (*CONFIGS, KILLED) if name in results]
     baseline = "embedded" if "embedded" in results else names[0]
     base = results[baseline]
     lines = [
@@ -283,11 +275,6 @@ def main() -> int:
     options = parser(__doc__.splitlines()[0])
     options.add_argument(
         "--no-kill", action="store_true", help="skip the column with one replica killed mid-burst"
-    )
-    options.add_argument(
-        "--untuned",
-        action="store_true",
-        help="also run three replicas without the acknowledgements' priority (to compare)",
     )
     options.add_argument(
         "--only", action="append", help="run only this column (repeatable): e.g. 'postgres x3'"

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import functools
-import os
-import sys
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -32,32 +28,6 @@ T = TypeVar("T")
 #: Brain calls computing at once. Decisions are mostly CPU-bound Python (GIL), so more
 #: add no throughput but starve the event loop, which would slow acknowledgements.
 BRAIN_WORKERS = 2
-#: The OS priority (nice) of the threads deciding, below the event loop's and the claim
-#: threads': an acknowledgement (a few ms of CPU and a database round trip) preempts a decision
-#: instead of queueing behind the decisions of every replica on the host. Decisions keep all the
-#: CPU nothing else wants, so a host running only replicas and PostgreSQL loses no throughput.
-DECISION_NICE = 5
-#: How long a deciding thread may keep the GIL while the event loop or a claim thread waits
-#: for it (Python's default is 5 ms, paid at every hop of an acknowledgement).
-GIL_SWITCH_S = 0.001
-#: `off` (or 0, false, no) leaves both as the OS and Python set them (to compare).
-ACK_PRIORITY_ENV = "BRAIN_ACK_PRIORITY"
-
-
-def _ack_priority() -> bool:
-    """Whether acknowledgements take priority over decisions (`ACK_PRIORITY_ENV`)."""
-    setting = os.environ.get(ACK_PRIORITY_ENV, "").strip().lower()
-    return setting not in ("0", "off", "false", "no")
-
-
-def _decide_at_lower_priority() -> None:
-    """Initializer of the deciding threads (Linux sets a nice value per thread; elsewhere,
-    or when the OS refuses, they keep the process's priority)."""
-    if _ack_priority() and sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), DECISION_NICE)
-
-
 #: Brain calls that may wait on an LLM reply at once beside them: a call waiting on the
 #: network lends its compute slot (`core.compute`), so a slow LLM call never delays the
 #: fast-path messages queued behind it (only this many stalled calls at once could).
@@ -83,9 +53,7 @@ class BotServices:
     tracing: Tracing = field(default_factory=Tracing)
     executor: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(
-            BRAIN_WORKERS + LLM_WAITERS,
-            thread_name_prefix="bot-brain",
-            initializer=_decide_at_lower_priority,
+            BRAIN_WORKERS + LLM_WAITERS, thread_name_prefix="bot-brain"
         )
     )
     compute: ComputeSlots = field(default_factory=lambda: ComputeSlots(BRAIN_WORKERS))
@@ -132,8 +100,6 @@ class BotServices:
     def create(cls, brain: BrainAPI, settings: Settings) -> BotServices:
         """Open the adapter's stores (Slack ledger, message links, alerts) of the home."""
         stores = open_stores(settings)
-        if _ack_priority():
-            sys.setswitchinterval(GIL_SWITCH_S)
         metrics = BotMetrics()
         brain = MeteredBrain(brain, metrics)
         return cls(

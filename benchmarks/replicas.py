@@ -8,14 +8,19 @@ several replicas, each first attempt goes to replica i mod n and its retry to an
 - embedded: one process, TinyDB + embedded Qdrant (the default);
 - postgres x1: one process, records on PostgreSQL (fsync on);
 - postgres x3: three processes sharing that PostgreSQL, each with its own vector index;
-- with `--kill-one`, also "x3 kill -9": three replicas, one of them killed with SIGKILL when
+- "x3 kill -9" (unless `--no-kill`): three replicas, one of them killed with SIGKILL when
   half the deliveries are out. Its later deliveries go to the survivors (as a load balancer
   would send them); a delivery it never acknowledged is retried by "Slack" through a
   survivor; what it acknowledged and never answered is answered by the survivors' sweep
   (`bot.recovery`, heartbeat lease `BRAIN_CLAIM_LEASE`, 5 s here).
 
+Besides the client's view, each column reports the replicas' own view from their `/metrics`
+(upper bounds of the histogram bucket holding the 99th percentile, all replicas together):
+the ack measured inside the process, the part of it spent waiting for the event's claim, and
+how late the event loop ran its timers (the loop starved by CPU-bound work holding the GIL).
+
     .venv/bin/python benchmarks/replicas.py [--events 1000] [--retry-share 0.2]
-        [--concurrency 16] [--kill-one] [--json]
+        [--concurrency 16] [--no-kill] [--only "postgres x3"] [--json]
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from tests.fakes.slack_api import FakeSlackAPI  # noqa: E402
 from tests.pg_server import PostgresServer  # noqa: E402
 from tests.replicas import (  # noqa: E402
     Replica,
+    metrics,
     replica_env,
     start_replica,
     stop,
@@ -64,6 +70,36 @@ KILLED = ("x3 kill -9", True, 3)
 
 #: The heartbeat lease of the replicas (how soon a dead one's claims are taken over).
 LEASE_S = "5"
+
+
+#: The replicas' histograms reported per column: (label, metric family).
+SERVER_SIDE = (
+    ("server ack p99 ms <=", "brain_slack_ack_seconds"),
+    ("claim wait p99 ms <=", "brain_slack_claim_seconds"),
+    ("loop lag p99 ms <=", "brain_event_loop_lag_seconds"),
+)
+
+
+async def server_side(replicas: list[Replica]) -> dict[str, float]:
+    """The live replicas' histograms merged: the upper bound (ms) of the bucket holding each
+    family's 99th percentile."""
+    buckets: dict[str, dict[float, float]] = {family: {} for _, family in SERVER_SIDE}
+    async with aiohttp.ClientSession() as session:
+        for replica in replicas:
+            if replica.process.poll() is not None:
+                continue
+            for sample, value in (await metrics(session, replica)).items():
+                name, _, labels = sample.partition("{")
+                for family in buckets:
+                    if name == f"{family}_bucket":
+                        le = float(labels.split("le=", 1)[1].rstrip("}").split(",")[0])
+                        buckets[family][le] = buckets[family].get(le, 0.0) + value
+    found: dict[str, float] = {}
+    for family, cumulative in buckets.items():
+        total = max(cumulative.values(), default=0.0)
+        upper = next((b for b in sorted(cumulative) if cumulative[b] >= 0.99 * total), 0.0)
+        found[family] = upper * 1000 if total else float("nan")
+    return found
 
 
 async def all_replied(fake: FakeSlackAPI, plan: Plan) -> None:
@@ -180,6 +216,7 @@ async def measure(
         result = await blast(fake, replicas, plan, args.concurrency, kill_at)
         result["replies_per_s"] = args.events / result["all_replied_s"]
         result["replies"] = check_replies(fake, plan)
+        result["server"] = await server_side(replicas)
         return result
     finally:
         stop(replicas)
@@ -188,7 +225,8 @@ async def measure(
 
 def configs(args: argparse.Namespace) -> list[tuple[str, bool, int]]:
     """The columns of this run."""
-    return [*CONFIGS, *([KILLED] if args.kill_one else [])]
+    chosen = [*CONFIGS, *([] if args.no_kill else [KILLED])]
+    return [c for c in chosen if not args.only or c[0] in args.only]
 
 
 async def run(args: argparse.Namespace, template: Path, root: Path, url: str) -> dict[str, Any]:
@@ -204,7 +242,8 @@ async def run(args: argparse.Namespace, template: Path, root: Path, url: str) ->
 
 def report(results: dict[str, Any]) -> str:
     names = [name for name, _, _ in (*CONFIGS, KILLED) if name in results]
-    base = results["embedded"]
+    baseline = "embedded" if "embedded" in results else names[0]
+    base = results[baseline]
     lines = [
         f"replicas: {results['events']} events, {results['retry_share']:.0%} retried through "
         f"another replica, {os.cpu_count()} cores, no LLM",
@@ -218,10 +257,13 @@ def report(results: dict[str, Any]) -> str:
     ]
     for label, key, fmt in rows:
         lines.append(f"{label:<22}" + "".join(f"{fmt.format(results[n][key]):>15}" for n in names))
+    for label, family in SERVER_SIDE:
+        cells = "".join(f"{results[n]['server'][family]:>15.0f}" for n in names)
+        lines.append(f"{label:<22}{cells}")
     ratios = "".join(
         f"{results[n]['replies_per_s'] / base['replies_per_s']:>14.2f}x" for n in names
     )
-    lines.append(f"{'replies/s vs embedded':<22}{ratios}")
+    lines.append(f"{'replies/s vs ' + baseline:<22}{ratios}")
     for n in names:
         replies = results[n]["replies"]
         lines.append(f"{n}: {replies_line(replies)}; HTTP {results[n]['statuses']}")
@@ -232,7 +274,10 @@ def report(results: dict[str, Any]) -> str:
 def main() -> int:
     options = parser(__doc__.splitlines()[0])
     options.add_argument(
-        "--kill-one", action="store_true", help="also run three replicas with one killed mid-burst"
+        "--no-kill", action="store_true", help="skip the column with one replica killed mid-burst"
+    )
+    options.add_argument(
+        "--only", action="append", help="run only this column (repeatable): e.g. 'postgres x3'"
     )
     args = options.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

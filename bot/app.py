@@ -111,6 +111,7 @@ class SlackBot:
         self.readiness.add_check("stores", stores_openable(settings))
         self._loop_task: asyncio.Task[None] | None = None
         self._recovery_task: asyncio.Task[None] | None = None
+        self._lag_task: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None
 
     @property
@@ -145,6 +146,9 @@ class SlackBot:
         if self._recovery_task is None:
             sweeper = recovery.run(self.services, self.client)
             self._recovery_task = loop.create_task(sweeper, name="claim-recovery")
+        if self._lag_task is None:
+            watch = self.services.metrics.watch_loop()
+            self._lag_task = loop.create_task(watch, name="loop-lag")
 
     async def stop(self, drain_timeout: float = 10.0) -> None:
         """Finish in-flight replies (up to `drain_timeout`), stop the loop, release stores."""
@@ -155,11 +159,11 @@ class SlackBot:
         except TimeoutError:
             log.warning("stopping with %d replies unfinished", self.services.work.pending)
             await self.services.work.cancel()
-        for task in (self._loop_task, self._recovery_task):
+        for task in (self._loop_task, self._recovery_task, self._lag_task):
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
-        self._loop_task = self._recovery_task = None
+        self._loop_task = self._recovery_task = self._lag_task = None
         self.services.close()
 
     async def idle(self, timeout: float = 30.0) -> None:

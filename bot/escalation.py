@@ -30,6 +30,15 @@ log = logging.getLogger(__name__)
 #: replica takes over when it was not renewed for `LEASE_TICKS` passes (the holder died).
 REESCALATION_LEASE = "reescalation"
 LEASE_TICKS = 4
+#: Names the alert that follows the reply to an escalating decision (`follow_up_alert_id`).
+_FOLLOW_UP = uuid.UUID("6f1d3c52-9a4e-4b7e-8f0a-2c4d5e6f7a8b")
+
+
+def follow_up_alert_id(decision_id: str) -> str:
+    """The id of the alert that follows the reply to `decision_id`: derived from the decision,
+    so a replica that takes the message over after its first owner died can tell whether that
+    alert was recorded (and send it if not)."""
+    return uuid.uuid5(_FOLLOW_UP, decision_id).hex[:16]
 
 
 @dataclass(slots=True)
@@ -153,8 +162,10 @@ class Escalations:
         summary: str,
         channel: str,
         thread_ts: str,
+        alert_id: str | None = None,
     ) -> Alert | None:
-        """Post the alert to the on-call channel; None when no channel is configured."""
+        """Post the alert to the on-call channel; None when no channel is configured.
+        `alert_id`: the id to record it under (default: a new random one)."""
         target = self.config.oncall_channel
         if not target:
             log.warning(
@@ -169,7 +180,7 @@ class Escalations:
             log.warning("no permalink for %s/%s: %s", channel, thread_ts, exc.response.get("error"))
         now = self.clock()
         alert = Alert(
-            alert_id=uuid.uuid4().hex[:16],
+            alert_id=alert_id or uuid.uuid4().hex[:16],
             decision_id=decision_id,
             asker=asker,
             text=redact(text),  # stored and shown to on-call without the secrets typed

@@ -15,6 +15,7 @@ the tests, do not mix). Three sources feed it:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -30,6 +31,7 @@ from slack_sdk.http_retry.request import HttpRequest
 from slack_sdk.http_retry.response import HttpResponse
 from slack_sdk.http_retry.state import RetryState
 
+from bot import tracing
 from brain.conversation import BrainAPI
 from core.logs import bound
 from core.records import Decision, FeedbackKind, Message
@@ -39,7 +41,11 @@ if TYPE_CHECKING:
 
 METRICS_PATH = "/metrics"
 #: Latency buckets in seconds: acknowledgements must stay far below Slack's 3 s.
-LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.5, 5.0, 10.0)
+LATENCY_BUCKETS = (
+    0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 1.0, 2.5, 5.0, 10.0
+)  # fmt: skip
+#: How often the event loop's lag is sampled (`watch_loop`).
+LOOP_LAG_PERIOD_S = 0.1
 CONFIDENCE_BUCKETS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
@@ -59,6 +65,17 @@ class BotMetrics:
         self.ack_seconds = Histogram(
             "brain_slack_ack_seconds", "Time to answer a Slack request", buckets=LATENCY_BUCKETS,
             registry=r,
+        )  # fmt: skip
+        self.claim_seconds = Histogram(
+            "brain_slack_claim_seconds",
+            "Time an acknowledgement waits for its event's claim (the shared store's round trip)",
+            buckets=LATENCY_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.loop_lag_seconds = Histogram(
+            "brain_event_loop_lag_seconds",
+            "How late the event loop ran a timer (CPU work or the GIL holding it up delays "
+            "every acknowledgement by as much)",
+            buckets=LATENCY_BUCKETS, registry=r,
         )  # fmt: skip
         self.decisions = Counter(
             "brain_decisions", "Decisions made", ["controller", "tier", "outcome"], registry=r
@@ -89,6 +106,15 @@ class BotMetrics:
 
     def exposition(self) -> bytes:
         return generate_latest(self.registry)
+
+    async def watch_loop(self, period_s: float = LOOP_LAG_PERIOD_S) -> None:
+        """Sample the running loop's lag forever (cancelled at shutdown): how much later than
+        asked a timer fired."""
+        loop = asyncio.get_running_loop()
+        while True:
+            asked = loop.time() + period_s
+            await asyncio.sleep(period_s)
+            self.loop_lag_seconds.observe(max(0.0, loop.time() - asked))
 
 
 class MeteredBrain:
@@ -228,7 +254,8 @@ def _request_kind(body: bytes, content_type: str) -> tuple[str, str | None]:
 
 
 def install(application: web.Application, bot: SlackBot, events_path: str) -> None:
-    """Serve `/metrics` and count the Slack requests of `application`."""
+    """Serve `/metrics` and count the Slack requests of `application` (and trace them, when
+    tracing is on: `bot.tracing`)."""
     metrics = bot.services.metrics
     metrics.registry.register(BotCollector(bot))
 
@@ -261,4 +288,5 @@ def install(application: web.Application, bot: SlackBot, events_path: str) -> No
         )
 
     application.middlewares.append(count_requests)
+    tracing.install(application, lambda: bot.services.tracing, events_path)
     application.router.add_get(METRICS_PATH, scrape)

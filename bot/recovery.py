@@ -8,7 +8,9 @@ the event body kept with the claim, through the same listener code as a fresh de
 answer is settled with a compare-and-set just before it is sent (`EventLedger.settle`), so a
 replica that was only slow, not dead, stays silent when its claim was taken over; a claim
 whose owner died between that settle and Slack's answer (`confirm`) is answered again only
-if the reply is not in the Slack thread (`conversations.replies`).
+if the reply is not in the Slack thread (`conversations.replies`); when it is, the on-call
+alert that was to follow it is sent if its decision escalates and no alert was recorded for
+it (the owner confirms the claim only once that alert is recorded).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.listeners import mentions, messages
+from bot.replies import owed_escalation
 from bot.services import BotServices
 
 log = logging.getLogger(__name__)
@@ -63,6 +66,8 @@ async def answer_again(
     bot_user = bot_user_of(body)
     if maybe_sent and await already_replied(client, event, bot_user):
         log.info("event %s: the dead owner's reply did reach Slack", body.get("event_id"))
+        channel, ts = str(event.get("channel") or ""), str(event.get("ts") or "")
+        await owed_escalation(services, client, channel=channel, ts=ts)  # and its alert?
         await services.events.release(claim, messages.message_key(event))
         return
     log.info("answering event %s: its first owner died before answering", body.get("event_id"))

@@ -14,11 +14,14 @@ import logging
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import escape, fallback_text, message_blocks
+from bot.escalation import follow_up_alert_id
 from bot.services import BotServices
 from bot.state import MessageLink
+from bot.tracing import DECISION_ID, EVENT_ID
 from brain.reply import Reply
-from core.logs import bind
-from core.records import Message
+from core.errors import UnknownDecision
+from core.logs import bind, current_fields
+from core.records import Decision, Message
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +69,14 @@ async def answer_message(
     answers and this one stays silent."""
     root = thread_ts or ts
     message = Message(text=text, user=user, channel=channel, thread=root)
+    traced = {EVENT_ID: current_fields().get("event_id")}
     try:
-        reply = await services.thread_trip(
-            f"{channel}:{root}", services.conversation.handle, message, source="slack"
-        )
+        with services.tracing.span("brain.decide", traced) as span:
+            reply = await services.thread_trip(
+                f"{channel}:{root}", services.conversation.handle, message, source="slack"
+            )
+            if span is not None and reply.decision is not None:
+                span.set_attributes(decided(reply.decision))
     except Exception:
         log.exception("the brain failed on a message in %s", channel)
         if not await services.events.settle(*claims):
@@ -85,13 +92,76 @@ async def answer_message(
         bind(decision_id=reply.decision.decision_id)  # this task's later log lines carry it
         question = MessageLink(channel, ts, reply.decision.decision_id, user, root, "question")
         services.links.add(question)
+    #: The decision on-call is paged for after the reply (None: no page).
+    pages = reply.decision if reply.fresh and reply.escalate else None
+    if pages is not None:  # stored before the answer: a taker finds what the alert is for
+        await asyncio.to_thread(services.links.flush)
     if not await services.events.settle(*claims):
         log.warning("another replica took this message over; it answers, not this one")
         return
     await post_reply(services, client, reply, channel=channel, thread_ts=root, asker=user)
-    await services.events.confirm(*claims)
-    if reply.fresh and reply.escalate and reply.decision is not None:
-        await escalate(services, client, reply, channel=channel, thread_ts=root, asker=user)
+    try:
+        if pages is not None:
+            # Still owed until the alert is recorded: if this process dies first, the
+            # replica taking the message over sends it (`owed_escalation`).
+            await escalate(
+                services,
+                client,
+                reply,
+                channel=channel,
+                thread_ts=root,
+                asker=user,
+                alert_id=follow_up_alert_id(pages.decision_id),
+            )
+    finally:
+        await services.events.confirm(*claims)
+
+
+def decided(decision: Decision) -> dict[str, str | bool]:
+    """A decision's span attributes (its identity and outcome, never its text)."""
+    return {
+        DECISION_ID: decision.decision_id,
+        "brain.controller": decision.controller or "none",
+        "brain.tier": decision.tier,
+        "brain.outcome": decision.outcome,
+        "brain.escalate": decision.escalate,
+    }
+
+
+async def owed_escalation(
+    services: BotServices, client: AsyncWebClient, *, channel: str, ts: str
+) -> bool:
+    """Send the alert that was to follow the reply to the message (`channel`, `ts`) when its
+    first owner died between the reply and the alert: the message's decision escalates and
+    no alert was recorded for it. Whether an alert was sent now."""
+    link = await asyncio.to_thread(services.links.get, channel, ts)
+    if link is None or link.role != "question":
+        return False
+    alert_id = follow_up_alert_id(link.decision_id)
+
+    def owed() -> Reply | None:
+        try:
+            decision = services.brain.get_decision(link.decision_id)
+        except UnknownDecision:
+            return None
+        if not decision.escalate or services.escalations.get(alert_id) is not None:
+            return None
+        return services.conversation.render(decision)
+
+    reply = await services.in_brain(owed)
+    if reply is None:
+        return False
+    log.info("sending the escalation the first owner of this message did not send")
+    await escalate(
+        services,
+        client,
+        reply,
+        channel=channel,
+        thread_ts=link.thread_ts,
+        asker=link.asker,
+        alert_id=alert_id,
+    )
+    return True
 
 
 async def escalate(
@@ -103,9 +173,10 @@ async def escalate(
     thread_ts: str,
     asker: str,
     lead: str = "This looks urgent",
+    alert_id: str | None = None,
 ) -> None:
     """Page on-call for an escalated decision and tell the asker what happened (`lead`: why,
-    in the asker's words)."""
+    in the asker's words; `alert_id`: the id to record the alert under)."""
     decision = reply.decision
     assert decision is not None
     alert = await services.escalations.escalate(
@@ -117,6 +188,7 @@ async def escalate(
         summary=reply.summary,
         channel=channel,
         thread_ts=thread_ts,
+        alert_id=alert_id,
     )
     if alert is None:
         note = (

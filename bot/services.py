@@ -13,6 +13,7 @@ from typing import ParamSpec, TypeVar
 from bot.escalation import Escalations
 from bot.metrics import BotMetrics, MeteredBrain
 from bot.state import EventLedger, MessageLinks
+from bot.tracing import Tracing, from_env
 from bot.work import Background
 from brain.conversation import BrainAPI, Conversation
 from core.compute import ComputeSlots
@@ -48,6 +49,8 @@ class BotServices:
     coordinator: Coordinator = field(default_factory=LocalCoordinator)
     #: What `/metrics` reports (bot/metrics.py).
     metrics: BotMetrics = field(default_factory=BotMetrics)
+    #: Spans of requests and decisions, when an exporter is configured (bot/tracing.py).
+    tracing: Tracing = field(default_factory=Tracing)
     executor: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(
             BRAIN_WORKERS + LLM_WAITERS, thread_name_prefix="bot-brain"
@@ -109,6 +112,7 @@ class BotServices:
             work=Background(),
             coordinator=stores.coordinator,
             metrics=metrics,
+            tracing=from_env(),
         )
 
     def close(self) -> None:
@@ -117,3 +121,4 @@ class BotServices:
         self.events.close()
         self.links.close()
         self.escalations.close()
+        self.tracing.shutdown()

@@ -143,9 +143,11 @@ class EventLedger:
         if owed and payload is not None and self._owed is not None:
             self._payloads.update((key, payload) for key in keys)
             rows = [{"key": key, "payload": dict(payload)} for key in keys]
-            # Durable before the ack, written on the loop: one appended line and its fsync
-            # (~0.4 ms) cost the ack less than a hop to a thread competing for the GIL.
-            self._owed.put_many(rows)
+            # Durable before the ack, written in a claim thread: an fsync is ~0.4 ms on an idle
+            # disk but can take a second on a busy one (or wait for a compaction of the
+            # journal holding its lock), and on the loop it stalled every other request's ack.
+            write = functools.partial(self._owed.put_many, rows)
+            await loop.run_in_executor(self._claiming, write)
         return True
 
     async def settle(self, *keys: str) -> bool:

@@ -4,6 +4,7 @@ user's message is answered even when the replica that acknowledged it dies."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -65,9 +66,12 @@ def register(app: AsyncApp, services: BotServices) -> None:
         event = body.get("event") or {}
         owed = event.get("type") in ANSWERED and user_message(event, context.bot_user_id)
         kept = replayable(body) if owed else None
-        if event_id and not await services.events.take(
-            f"event:{event_id}", owed=owed, payload=kept
-        ):
+        taken = True
+        if event_id:
+            started = time.perf_counter()
+            taken = await services.events.take(f"event:{event_id}", owed=owed, payload=kept)
+            services.metrics.claim_seconds.observe(time.perf_counter() - started)
+        if not taken:
             retry = req.headers.get("x-slack-retry-num", [""])[0] or body.get("retry_attempt", "")
             log.debug(
                 "event %s already taken (retry %s); acknowledged and dropped", event_id, retry

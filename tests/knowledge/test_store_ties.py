@@ -19,10 +19,11 @@ VECTORS = {QUERY: [1.0, 0.0], NEAR: [0.9, 0.43589], FAR: [0.6, 0.8]}
 
 
 class FixedEmbedder:
-    """Two-dimensional vectors looked up by text (the store needs `dim`, `embed`,
-    `embed_query`)."""
+    """Two-dimensional vectors looked up by text (the store needs `dim`, `model_id`,
+    `embed`, `embed_query`; no model id: no precomputed vectors apply)."""
 
     dim = 2
+    model_id = None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray([VECTORS[text] for text in texts], dtype=np.float32)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import json
 import os
 import random
@@ -30,6 +31,7 @@ import tempfile
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +39,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from core.files import copy_tree  # noqa: E402 (after the path is set)
+
 CYCLE = ["ticket", "consultation", "alarm", "coding", "access", "incident", "change"]
 TEACH = 10
 STEPS = (0, 1, 3, 10)
+#: Corrections timed per size (one each, on distinct decisions).
+FEEDBACKS = 100
 
 
 def _wanted(label: str) -> str:
@@ -50,7 +56,7 @@ def _pct(hits: int, total: int) -> str:
     return f"{100 * hits / total:5.1f}%" if total else "   n/a"
 
 
-def correction_curve(brain: Any, rows: list[Any]) -> dict[str, Any]:
+def correction_curve(brain: Any, rows: list[Any], held_per_class: int = 0) -> dict[str, Any]:
     from brain.memory import decision_ids_mentioned
     from core.records import Message
 
@@ -59,6 +65,8 @@ def correction_curve(brain: Any, rows: list[Any]) -> dict[str, Any]:
         if row.label in CYCLE:
             by_class[row.label].append(row.text)
     held = {c: texts[TEACH:] for c, texts in by_class.items()}
+    if held_per_class:
+        held = {c: texts[:held_per_class] for c, texts in held.items()}
     taught = 0
     curve: dict[str, Any] = {}
     threshold = brain.settings.memory.preference_similarity
@@ -107,7 +115,9 @@ def correction_curve(brain: Any, rows: list[Any]) -> dict[str, Any]:
     return curve
 
 
-def agreement(brain: Any, rows: list[Any], users: int = 5) -> list[dict[str, Any]]:
+def agreement(
+    brain: Any, rows: list[Any], users: int = 5, held_per_class: int = 0
+) -> list[dict[str, Any]]:
     """Extra users each correct one more row per class; U9's held-out share after each."""
     from core.records import Message
 
@@ -124,7 +134,7 @@ def agreement(brain: Any, rows: list[Any], users: int = 5) -> list[dict[str, Any
             )
         moved = total = 0
         for label, texts in by_class.items():
-            for text in texts[TEACH:]:
+            for text in texts[TEACH:][: held_per_class or None]:
                 decision = brain.decide(Message(text, user="U9", channel="held-U9b"))
                 moved += decision.controller == _wanted(label)
                 total += 1
@@ -162,7 +172,41 @@ def _synthetic_lessons(count: int, texts: list[str], vectors: Any) -> list[dict[
     return docs
 
 
+@contextlib.contextmanager
+def _counting_fsyncs() -> Iterator[list[int]]:
+    """Count `os.fsync` calls (any thread) in the block: what a durable write costs on any
+    disk, where the milliseconds depend on the disk and on what else writes to it."""
+    count = [0]
+    real = os.fsync
+
+    def counted(fd: Any) -> None:
+        count[0] += 1
+        real(fd)
+
+    os.fsync = counted
+    try:
+        yield count
+    finally:
+        os.fsync = real
+
+
+def _timed_open(settings: Any) -> float:
+    """Seconds to open a brain and answer its first message (the lesson index and the
+    correction groups are built or caught up on this first decision)."""
+    from brain.engine import Brain
+    from core.records import Message
+
+    began = time.perf_counter()
+    with Brain.open(settings) as brain:
+        brain.decide(Message("warm up: vpn error 691", user="W", channel="warm"))
+    return time.perf_counter() - began
+
+
 def latency(home: Path, sizes: list[int], clinc: Path, probe: list[str]) -> dict[str, Any]:
+    """Per size: lessons written through the real lesson store (its bulk `put_many`, folded
+    into its files), the first process's open (builds the Qdrant lesson index from the
+    records and the correction groups), a later process's open, decision p50 and feedback
+    recording p50/p99 (one correction each on distinct decisions, as people give them)."""
     from brain.engine import Brain
     from core.config import load_settings
     from core.records import Message
@@ -173,8 +217,9 @@ def latency(home: Path, sizes: list[int], clinc: Path, probe: list[str]) -> dict
     for size in sizes:
         run = Path(tempfile.mkdtemp(prefix="learning-latency-"))
         try:
-            shutil.copytree(home, run, dirs_exist_ok=True, symlinks=True)
+            copy_tree(home, run, dirs_exist_ok=True, symlinks=True)
             settings = load_settings({**os.environ, "BRAIN_HOME": str(run)})
+            wrote = 0.0
             if size:
                 if vectors is None:
                     with Brain.open(settings) as brain:
@@ -182,43 +227,54 @@ def latency(home: Path, sizes: list[int], clinc: Path, probe: list[str]) -> dict
                         vectors = brain.embedder.embed(texts)
                 with Brain.open(settings) as brain:
                     began = time.perf_counter()
-                    brain.memory.lessons.put_many(_synthetic_lessons(size, texts, vectors))
+                    lessons = brain.memory.lessons
+                    lessons.put_many(_synthetic_lessons(size, texts, vectors))
+                    getattr(lessons, "flush", lambda: None)()  # folded into its files now
                     wrote = time.perf_counter() - began
-            else:
-                wrote = 0.0
-            began = time.perf_counter()
+            first = _timed_open(settings)
+            later = _timed_open(settings)
             with Brain.open(settings) as brain:
                 brain.decide(Message("warm up: vpn error 691", user="W", channel="warm"))
-                opened = time.perf_counter() - began
                 took = []
                 for index, text in enumerate(probe):
                     start = time.perf_counter()
                     brain.decide(Message(text, user=f"P{index % 7}", channel=f"p{index}"))
                     took.append((time.perf_counter() - start) * 1000)
+                asked = [
+                    brain.decide(Message(probe[i % len(probe)], user=f"F{i}", channel=f"f{i}"))
+                    for i in range(FEEDBACKS)
+                ]
                 feedback = []
-                decision = brain.decide(Message(probe[0], user="F", channel="f"))
-                for index in range(100):
-                    start = time.perf_counter()
-                    brain.feedback(
-                        decision.decision_id,
-                        "correct",
-                        controller=CYCLE[index % 7],
-                        user=f"F{index}",
-                    )
-                    feedback.append((time.perf_counter() - start) * 1000)
+                with _counting_fsyncs() as fsyncs:
+                    for index, decision in enumerate(asked):
+                        target = CYCLE[index % len(CYCLE)]
+                        start = time.perf_counter()
+                        brain.feedback(
+                            decision.decision_id, "correct", controller=target, user=decision.user
+                        )
+                        feedback.append((time.perf_counter() - start) * 1000)
+                lessons_now = len(brain.memory)
             feedback.sort()
             figures[str(size)] = {
+                "lessons": lessons_now,
                 "decision_p50_ms": statistics.median(took),
-                "open_and_first_s": opened,
+                "first_open_s": first,
+                "open_and_first_s": later,
                 "write_s": wrote,
                 "feedback_p50_ms": statistics.median(feedback),
-                "feedback_p99_ms": feedback[int(len(feedback) * 0.99) - 1],
+                "feedback_p99_ms": feedback[max(0, int(len(feedback) * 0.99) - 1)],
+                "fsyncs_per_feedback": fsyncs[0] / FEEDBACKS,
+                "load": os.getloadavg()[0],
             }
             f = figures[str(size)]
+            base = figures[str(sizes[0])]
             print(
-                f"  {size:>6} lessons: decision p50 {f['decision_p50_ms']:.1f} ms, open+first "
-                f"{opened:.1f} s, feedback p50 {f['feedback_p50_ms']:.1f} ms / p99 "
-                f"{f['feedback_p99_ms']:.1f} ms (lessons written in {wrote:.1f} s)",
+                f"  {size:>6} lessons: decision p50 {f['decision_p50_ms']:.1f} ms "
+                f"({f['decision_p50_ms'] / base['decision_p50_ms']:.2f}x), feedback p50 "
+                f"{f['feedback_p50_ms']:.1f} ms / p99 {f['feedback_p99_ms']:.1f} ms "
+                f"({f['fsyncs_per_feedback']:.1f} fsyncs each, any thread); lessons "
+                f"written in {wrote:.1f} s, first open+answer {first:.1f} s, later "
+                f"{later:.1f} s (load {f['load']:.1f})",
                 flush=True,
             )
         finally:
@@ -235,6 +291,9 @@ def main() -> int:
     )
     parser.add_argument("--sizes", default="0,10000,100000")
     parser.add_argument("--skip-curve", action="store_true")
+    parser.add_argument(
+        "--held", type=int, default=0, help="held-out rows asked per class (default: all)"
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
 
@@ -247,18 +306,18 @@ def main() -> int:
     if not args.skip_curve:
         run = Path(tempfile.mkdtemp(prefix="learning-curve-"))
         try:
-            shutil.copytree(args.home, run, dirs_exist_ok=True, symlinks=True)
+            copy_tree(args.home, run, dirs_exist_ok=True, symlinks=True)
             settings = load_settings({**os.environ, "BRAIN_HOME": str(run)})
             with Brain.open(settings) as brain:
                 print("correction curve (dev set; share routed to the user's controller):")
-                report["curve"] = correction_curve(brain, rows)
+                report["curve"] = correction_curve(brain, rows, args.held)
                 print("agreement (U9's held-out share as more users correct once per class):")
-                report["agreement"] = agreement(brain, rows)
+                report["agreement"] = agreement(brain, rows, held_per_class=args.held)
         finally:
             shutil.rmtree(run, ignore_errors=True)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     if sizes:
-        probe = [row.text for row in rows][::9][:40]
+        probe = [row.text for row in rows][::9][:60]
         print("latency as memory grows:")
         report["latency"] = latency(args.home, sizes, args.clinc, probe)
     if args.json:

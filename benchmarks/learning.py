@@ -5,9 +5,12 @@
    the class's teaching rows and corrects each to that controller once. Held-out rows of the
    class are then asked by U1 and by U9 (who taught nothing): the share routed to the wanted
    controller, after 0, 1, 3 and 10 corrections per class. "near" counts only held-out rows
-   the memory finds similar to one of U1's corrections (the issue's "near paraphrases").
-2. Agreement: after U1's single correction per class, U2, U3, ... each correct one more row
-   per class; U9's held-out share is measured after each, until it moves.
+   the memory finds similar to one of U1's lessons; "paraphrases" only those similar to a
+   lesson that moved a message *of the same class* to its wanted controller (the issue's "near
+   paraphrases" of a corrected message; a row near another class's lesson is not one).
+2. Agreement: U2, U3, ... each make U1's first correction of each class again (same message,
+   asked by themselves); after each, U9 asks those messages and the held-out rows, until the
+   lesson is the organisation's (default: 3 distinct users).
 3. Latency: decision p50 with 0, 10k and 100k lessons in the store (synthetic lessons from
    CLINC150 train texts, with their embeddings), and feedback recording p50 / p99.
 
@@ -80,7 +83,7 @@ def correction_curve(brain: Any, rows: list[Any], held_per_class: int = 0) -> di
             taught += 1
         result: dict[str, Any] = {}
         for user in ("U1", "U9"):
-            moved = total = near_moved = near_total = 0
+            moved = total = near_moved = near_total = same_moved = same_total = 0
             for label, texts in held.items():
                 for text in texts:
                     decision = brain.decide(Message(text, user=user, channel=f"held-{user}"))
@@ -89,27 +92,41 @@ def correction_curve(brain: Any, rows: list[Any], held_per_class: int = 0) -> di
                     moved += hit
                     if step:
                         vector = brain.parts.embed_if_loaded(text)
-                        near = any(
-                            factor >= threshold and entry.user == "U1"
+                        similar = [
+                            entry
                             for entry, factor in brain.memory.similar(
                                 text, vector=vector, ids=decision_ids_mentioned(decision.entities)
                             )
-                        )
+                            if factor >= threshold and entry.user == "U1"
+                        ]
+                        near = bool(similar)
                         near_total += near
                         near_moved += hit and near
+                        # a paraphrase of a message U1 corrected for this class: near a
+                        # lesson that moved such a message to this class's wanted controller
+                        same = any(
+                            e.kind == "correction-right" and e.controller == _wanted(label)
+                            for e in similar
+                        )
+                        same_total += same
+                        same_moved += hit and same
             result[user] = {
                 "moved": moved,
                 "total": total,
                 "near_moved": near_moved,
                 "near_total": near_total,
+                "paraphrase_moved": same_moved,
+                "paraphrase_total": same_total,
             }
         curve[str(step)] = result
         u1, u9 = result["U1"], result["U9"]
         print(
             f"  {step:>2} corrections/class: U1 {_pct(u1['moved'], u1['total'])} "
-            f"(near {_pct(u1['near_moved'], u1['near_total'])} of {u1['near_total']}), "
-            f"U9 {_pct(u9['moved'], u9['total'])} "
-            f"(near {_pct(u9['near_moved'], u9['near_total'])})",
+            f"(near {_pct(u1['near_moved'], u1['near_total'])} of {u1['near_total']}; "
+            f"paraphrases {_pct(u1['paraphrase_moved'], u1['paraphrase_total'])} of "
+            f"{u1['paraphrase_total']}), U9 {_pct(u9['moved'], u9['total'])} "
+            f"(near {_pct(u9['near_moved'], u9['near_total'])}; paraphrases "
+            f"{_pct(u9['paraphrase_moved'], u9['paraphrase_total'])})",
             flush=True,
         )
     return curve
@@ -118,7 +135,9 @@ def correction_curve(brain: Any, rows: list[Any], held_per_class: int = 0) -> di
 def agreement(
     brain: Any, rows: list[Any], users: int = 5, held_per_class: int = 0
 ) -> list[dict[str, Any]]:
-    """Extra users each correct one more row per class; U9's held-out share after each."""
+    """Users U2, U3, ... each ask the message U1 corrected first in each class and correct it
+    the same way; after each, U9 (who taught nothing) asks those messages and the held-out
+    rows: how many users it takes until the lesson is the organisation's."""
     from core.records import Message
 
     by_class: dict[str, list[str]] = defaultdict(list)
@@ -128,18 +147,32 @@ def agreement(
     out = []
     for extra in range(2, users + 2):
         for label, texts in by_class.items():
-            decision = brain.decide(Message(texts[extra - 1], user=f"U{extra}", channel="teach"))
+            decision = brain.decide(Message(texts[0], user=f"U{extra}", channel="teach"))
             brain.feedback(
                 decision.decision_id, "correct", controller=_wanted(label), user=f"U{extra}"
             )
-        moved = total = 0
+        agreed = moved = total = 0
         for label, texts in by_class.items():
+            decision = brain.decide(Message(texts[0], user="U9", channel=f"agree-{extra}"))
+            agreed += decision.controller == _wanted(label)
             for text in texts[TEACH:][: held_per_class or None]:
                 decision = brain.decide(Message(text, user="U9", channel="held-U9b"))
                 moved += decision.controller == _wanted(label)
                 total += 1
-        out.append({"users": extra, "moved": moved, "total": total})
-        print(f"  {extra} users corrected: U9 {_pct(moved, total)}", flush=True)
+        out.append(
+            {
+                "users": extra,
+                "agreed": agreed,
+                "classes": len(by_class),
+                "moved": moved,
+                "total": total,
+            }
+        )
+        print(
+            f"  {extra} users corrected: U9 on the corrected messages {agreed}/{len(by_class)}"
+            f", on held-out rows {_pct(moved, total)}",
+            flush=True,
+        )
     return out
 
 

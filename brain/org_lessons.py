@@ -99,6 +99,8 @@ class MoveGroups:
             if not self._loaded:
                 self._loaded = True
                 self._load()
+                if version == self._version and set(self._groups) != set(moves):
+                    self._version = -1  # another store's file (e.g. a throwaway backend)
             if version != self._version:
                 self._update(store, version, moves)
             return moves, self._groups

@@ -96,3 +96,15 @@ def test_removing_a_lesson_leaves_its_text_in_no_file(tmp_path: Path) -> None:
 
     assert _files_holding(home, "quarterly ledger vanished") == []
     assert [row["memory_id"] for row in lessons.all()] == ["m2"]
+
+
+def test_a_cut_interrupted_by_a_crash_leaves_no_copy_of_the_journal(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    open_stores(_settings(home)).lessons.put_many([_lesson("m1", "quarterly ledger vanished")])
+    left = home / ".memory_journal.jsonl.abc123"  # what a kill -9 during a cut leaves
+    left.write_bytes((home / "memory_journal.jsonl").read_bytes())
+
+    open_stores(_settings(home)).lessons.remove(["m1"])
+
+    assert not left.exists()
+    assert _files_holding(home, "quarterly ledger vanished") == []

@@ -28,6 +28,7 @@ from core.stores.kinds import LESSON_FEED_KEEP, LessonRecords
 from core.stores.protocols import Document
 from core.stores.tinydb.journal import Journal, Record
 from core.stores.tinydb.locks import store_lock
+from core.stores.tinydb.storage import remove_stale_temporaries
 
 #: Journal lines after which a write starts a background checkpoint.
 CHECKPOINT_AT = 256
@@ -47,6 +48,8 @@ class TinyLessonStore:
         self._fold: dict[str, Document | None] = {}
         self._last = 0
         self._worker: threading.Thread | None = None
+        with self._journal.lock.held():  # a cut interrupted by a crash left its temporary file
+            remove_stale_temporaries(journal.parent, journal.name)
         if self._journal.records():
             self._start_checkpoint()  # what a crashed process acknowledged
 

@@ -368,7 +368,7 @@ class Brain:
     def forget_user(self, user: str) -> ForgetReport:
         """The right to be forgotten (`brain.memory_control.forget_user`)."""
         with self._lock:
-            return forget_user(self, user, self._stores.tickets)
+            return forget_user(self, user, self._stores.tickets, self._stores.alerts)
 
     def get_decision(self, decision_id: str) -> Decision:
         """A logged decision; raises core.errors.UnknownDecision."""

@@ -200,6 +200,32 @@ class MemoryStore(LessonMirror):
     ) -> MemoryEntry:
         """Persist one lesson; the same (decision, controller, kind, teacher) is stored once.
         `user` is who taught it (default: the decision's asker)."""
+        entry = self.lesson(
+            controller=controller,
+            weight=weight,
+            kind=kind,
+            decision=decision,
+            vector=vector,
+            ids=ids,
+            user=user,
+            moved=moved,
+        )
+        self.write_many([entry])
+        return entry
+
+    def lesson(
+        self,
+        *,
+        controller: str,
+        weight: float,
+        kind: str,
+        decision: Decision,
+        vector: np.ndarray | None,
+        ids: Sequence[str],
+        user: str | None = None,
+        moved: tuple[str, str] = ("", ""),
+    ) -> MemoryEntry:
+        """One lesson, not yet stored (`write_many` stores several with one durable write)."""
         key = f"{decision.decision_id}:{controller}:{kind}"
         text = redact(decision.text)  # lessons are stored: never with a typed secret
         if user and user != decision.user:
@@ -222,7 +248,6 @@ class MemoryStore(LessonMirror):
             moved_to=moved[1],
             asker=decision.user,
         )
-        self.write(entry)
         return entry
 
     def similar(
@@ -233,6 +258,7 @@ class MemoryStore(LessonMirror):
         ids: Sequence[str],
         scenario: str = "",
         user: str | None = None,
+        refresh: bool = True,
     ) -> list[tuple[MemoryEntry, float]]:
         """Memories about similar messages, oldest first, each with its similarity factor
         (0..1]: the embedding cosine (Latin text), character n-gram overlap (any language),
@@ -242,7 +268,8 @@ class MemoryStore(LessonMirror):
         query = vector if latin else None
         grams = gram_set(text)
         id_set = {i.upper() for i in ids}
-        self.refresh()
+        if refresh:
+            self.refresh()
         with self._lock:
             pool = self.candidates(text, vector=query, user=user, ids=id_set, scenario=scenario)
             if pool is None:

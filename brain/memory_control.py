@@ -18,7 +18,7 @@ from core.stores.forgetting import REDACTED, quoted_forms
 
 if TYPE_CHECKING:
     from brain.engine import Brain
-    from core.stores.protocols import TicketRecords
+    from core.stores.protocols import AlertStore, TicketRecords
 
 #: Ticket fields that hold the requester's words.
 TICKET_TEXT_FIELDS = ("description", "text", "summary", "details", "message")
@@ -32,6 +32,8 @@ class ForgetReport:
     lessons: int
     decisions: int
     tickets: int
+    #: On-call alerts about the user's messages (or quoting them) that were redacted.
+    alerts: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -39,6 +41,7 @@ class ForgetReport:
             "lessons": self.lessons,
             "decisions": self.decisions,
             "tickets": self.tickets,
+            "alerts": self.alerts,
         }
 
 
@@ -84,7 +87,12 @@ def conflict_views(brain: Brain) -> list[dict[str, Any]]:
     ]
 
 
-def forget_user(brain: Brain, user: str, tickets: TicketRecords | None = None) -> ForgetReport:
+def forget_user(
+    brain: Brain,
+    user: str,
+    tickets: TicketRecords | None = None,
+    alerts: AlertStore | None = None,
+) -> ForgetReport:
     """Remove what was learned from `user` and every stored text of theirs."""
     mine = [e for e in brain.memory.entries() if user in (e.user, e.asker)]
     texts = sorted({e.text for e in mine if e.asker == user})
@@ -95,7 +103,45 @@ def forget_user(brain: Brain, user: str, tickets: TicketRecords | None = None) -
     changed = brain.log.store.forget_user(user, texts)
     brain.sessions.forget_user(user)
     redacted = _forget_tickets(tickets, user, texts) if tickets is not None else 0
-    return ForgetReport(user, removed, len(changed), redacted)
+    paged = _forget_alerts(alerts, user, texts) if alerts is not None else 0
+    return ForgetReport(user, removed, len(changed), redacted, paged)
+
+
+#: Alert fields that hold (or quote) the words of the message that was escalated.
+ALERT_TEXT_FIELDS = ("text", "summary")
+
+
+def _forget_alerts(alerts: AlertStore, user: str, texts: list[str]) -> int:
+    """Redact the on-call alerts about the user's messages (their text and summary), and
+    quotes of the user's messages in other alerts; the alert itself (who acknowledged it,
+    when) stays. How many alerts changed."""
+    rows = alerts.all()
+    own = [row for row in rows if row.get("asker") == user]
+    forms = quoted_forms(texts + [str(row.get("text") or "") for row in own])
+    count = 0
+    for row in rows:
+        mine = row.get("asker") == user
+        quoted = any(
+            form in str(row.get(name) or "") for name in ALERT_TEXT_FIELDS for form in forms
+        )
+        if not mine and not quoted:
+            continue
+
+        def redact(document: dict[str, Any], mine: bool = mine) -> None:
+            for name in ALERT_TEXT_FIELDS:
+                value = document.get(name)
+                if not isinstance(value, str):
+                    continue
+                if mine:
+                    document[name] = REDACTED
+                    continue
+                for form in forms:
+                    value = value.replace(form, REDACTED)
+                document[name] = value
+
+        alerts.modify(str(row["alert_id"]), redact)
+        count += 1
+    return count
 
 
 def _forget_tickets(tickets: TicketRecords, user: str, texts: list[str]) -> int:

@@ -135,15 +135,22 @@ class LessonIndex:
 
     # -- reads ------------------------------------------------------------------------------
     def nearest(
-        self, text: str, *, vector: np.ndarray | None, user: str | None
+        self,
+        text: str,
+        *,
+        vector: np.ndarray | None,
+        user: str | None,
+        with_dense: bool = True,
     ) -> dict[str, list[float] | None]:
         """The lessons nearest to a message, the asker's own and everyone's: id -> the stored
-        embedding (when the dense channel was asked), which lessons recorded without a
-        vector (feedback from the CLI) are then compared by."""
+        embedding (when the dense channel was asked and `with_dense`), which lessons recorded
+        without a vector (feedback from the CLI) are then compared by. Fetching and converting
+        the stored vectors cost most of a look-up: ask for them only when some are missing."""
         query = HybridQuery(
-            dense=None if vector is None else [float(v) for v in vector],
+            dense=None if vector is None else vector.astype(np.float32).tolist(),
             sparse=sparse_of(text),
             channel_limit=CHANNEL_LIMIT,
+            with_dense=with_dense,
         )
         hits = self.vectors.search(query, limit=ALL_LIMIT)
         if user:

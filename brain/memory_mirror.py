@@ -54,6 +54,8 @@ class LessonMirror:
         self._sorted: list[MemoryEntry] | None = None
         self._by_id: dict[str, set[str]] = {}
         self._by_scenario: dict[str, set[str]] = {}
+        #: Lessons held without an embedding (their stored one is fetched from the index).
+        self._no_vector: set[str] = set()
         self._scan: LessonScan | None = None
         self._opener = index
         self._index: LessonIndex | None = None
@@ -120,7 +122,7 @@ class LessonMirror:
     def _reload(self) -> None:
         version = self.lessons.version()
         self._entries, self._sorted, self._scan = {}, None, None
-        self._by_id, self._by_scenario = {}, {}
+        self._by_id, self._by_scenario, self._no_vector = {}, {}, set()
         for doc in self.lessons.all():
             self._put(self._entry_of(doc))
         self._own.clear()
@@ -130,6 +132,8 @@ class LessonMirror:
         if entry.memory_id in self._entries:
             self._drop(entry.memory_id)
         self._entries[entry.memory_id] = entry
+        if entry.vector is None:
+            self._no_vector.add(entry.memory_id)
         for ident in entry.ids:
             self._by_id.setdefault(ident.upper(), set()).add(entry.memory_id)
         if entry.scenario:
@@ -146,6 +150,7 @@ class LessonMirror:
         entry = self._entries.pop(memory_id, None)
         if entry is None:
             return
+        self._no_vector.discard(memory_id)
         for ident in entry.ids:
             self._by_id.get(ident.upper(), set()).discard(memory_id)
         if entry.scenario:
@@ -168,13 +173,20 @@ class LessonMirror:
     # -- writes ----------------------------------------------------------------------------
     def write(self, entry: MemoryEntry) -> None:
         """Store one lesson (durable when this returns) and take it in here."""
+        self.write_many([entry])
+
+    def write_many(self, entries: Sequence[MemoryEntry]) -> None:
+        """Store lessons with one durable write (e.g. a correction's two) and take them in."""
+        if not entries:
+            return
         with self._lock:
-            self.lessons.put_many([entry.to_doc()])
-            self._put(entry)
+            self.lessons.put_many([entry.to_doc() for entry in entries])
+            for entry in entries:
+                self._put(entry)
             if self._index is not None:
-                self._ensure_vectors([entry])
-                self._index.put([entry])
-            self._advance([entry.memory_id])
+                self._ensure_vectors(entries)
+                self._index.put(entries)
+            self._advance([entry.memory_id for entry in entries])
 
     def forget(self, memory_ids: Sequence[str]) -> int:
         """Remove lessons by id (from the records, this process and the index); how many
@@ -269,6 +281,7 @@ class LessonMirror:
             return
         for entry, vector in zip(missing, vectors, strict=True):
             entry.vector = np.asarray(vector, dtype=np.float32)
+            self._no_vector.discard(entry.memory_id)
 
     def close(self) -> None:
         """Release the lesson index (and, embedded, its lock on the shard)."""
@@ -283,6 +296,12 @@ class LessonMirror:
         self.refresh()
         with self._lock:
             return len(self._entries)
+
+    def snapshot(self) -> tuple[int, list[MemoryEntry]]:
+        """The change-feed version this process has taken in, and every lesson as of it."""
+        with self._lock:
+            entries = self.entries()
+            return self._version, entries
 
     def entries(self) -> list[MemoryEntry]:
         """All lessons, oldest first."""
@@ -306,7 +325,9 @@ class LessonMirror:
         if not self.open_index():
             return None
         assert self._index is not None
-        found = self._index.nearest(text, vector=vector, user=user)
+        found = self._index.nearest(
+            text, vector=vector, user=user, with_dense=bool(self._no_vector)
+        )
         near: list[MemoryEntry] = []
         for key, dense in found.items():
             entry = self._entries.get(key)
@@ -314,6 +335,7 @@ class LessonMirror:
                 continue
             if entry.vector is None and dense is not None:
                 entry.vector = np.asarray(dense, dtype=np.float32)
+                self._no_vector.discard(key)
             near.append(entry)
         return near + [e for e in self.related(ids, scenario) if e.memory_id not in found]
 

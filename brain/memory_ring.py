@@ -103,18 +103,22 @@ class MemoryRing:
         moved = (
             (decision.controller or "", str(target)) if kind == "correct" and target else ("", "")
         )
+        entries = []
         for name, weight, lesson in lessons:
-            self.store.add(
-                controller=name,
-                weight=weight,
-                kind=lesson,
-                decision=decision,
-                vector=vector,
-                ids=ids,
-                user=feedback.user or decision.user,
-                moved=moved,
+            entries.append(
+                self.store.lesson(
+                    controller=name,
+                    weight=weight,
+                    kind=lesson,
+                    decision=decision,
+                    vector=vector,
+                    ids=ids,
+                    user=feedback.user or decision.user,
+                    moved=moved,
+                )
             )
             notes.append(f"memory: persisted {weight:+.2f} for {name} ({lesson})")
+        self.store.write_many(entries)  # a correction's two lessons: one durable write
         return notes
 
 

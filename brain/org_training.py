@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from brain.org_lessons import OrgRow, digest, examples_of, org_rows
+from brain.org_lessons import MoveGroups, OrgRow, digest, examples_of, org_rows
 from brain.training import load_training
 
 if TYPE_CHECKING:
@@ -219,6 +219,11 @@ class OrgTraining:
         self._embedder = embedder
         self._stores = stores
         self.enabled = settings.memory.org_training
+        #: Each correction's group, kept up to date from the lesson feed (and saved).
+        self.groups = MoveGroups(
+            settings.home / "models" / "org-groups.json",
+            min_similarity=settings.memory.preference_similarity,
+        )
         self._delay = settings.memory.org_refit_delay_s
         self._cond = threading.Condition()
         self._pending = False
@@ -265,6 +270,7 @@ class OrgTraining:
             names=names,
             min_similarity=memory.preference_similarity,
             agreement=memory.agreement_users,
+            groups=self.groups,
         )
 
     # -- scheduling --------------------------------------------------------------------------

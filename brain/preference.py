@@ -115,13 +115,18 @@ def find_preference(
 
 
 def similar_moves(
-    store: MemoryStore, entry: MemoryEntry, *, min_similarity: float
+    store: MemoryStore, entry: MemoryEntry, *, min_similarity: float, refresh: bool = True
 ) -> list[tuple[MemoryEntry, float]]:
-    """The corrections of messages similar to `entry`'s (itself included): its group."""
+    """The corrections of messages similar to `entry`'s (itself included): its group
+    (`refresh=False`: the caller just took in the lesson feed)."""
     return [
         (other, factor)
         for other, factor in store.similar(
-            entry.text, vector=entry.vector, ids=entry.ids, scenario=entry.scenario
+            entry.text,
+            vector=entry.vector,
+            ids=entry.ids,
+            scenario=entry.scenario,
+            refresh=refresh,
         )
         if other.kind == MOVED_TO and factor >= min_similarity
     ]

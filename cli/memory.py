@@ -97,7 +97,7 @@ def run_forget(args: argparse.Namespace) -> int:
     with Brain.open() as brain:
         stores = open_stores(brain.settings)
         try:
-            report = forget_user(brain, args.user, stores.tickets)
+            report = forget_user(brain, args.user, stores.tickets, stores.alerts)
         finally:
             stores.close()
     if args.json:
@@ -105,7 +105,8 @@ def run_forget(args: argparse.Namespace) -> int:
     else:
         print(
             f"forgot {args.user}: {report.lessons} lesson(s) removed, {report.decisions} "
-            f"decision(s) and {report.tickets} ticket(s) redacted"
+            f"decision(s), {report.tickets} ticket(s) and {report.alerts} on-call alert(s) "
+            "redacted"
         )
     return 0
 

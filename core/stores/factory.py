@@ -80,13 +80,19 @@ class Stores:
 
     @cached_property
     def lessons(self) -> LessonStore:
-        """The memory ring's routing lessons."""
-        return LessonRecords(
+        """The memory ring's routing lessons (a backend may put its own in front of the
+        generic records, e.g. TinyDB's journal: `lessons(base)`)."""
+        base = LessonRecords(
             self.backend.collection(
                 "memory", key=field_key("memory_id"), table="memories", sharded=True
             ),
             self.backend.collection("memory_feed", key=field_key("key")),
         )
+        own = getattr(self.backend, "lessons", None)
+        if callable(own):
+            lessons: LessonStore = own(base)
+            return lessons
+        return base
 
     @cached_property
     def cases(self) -> CaseStore:

@@ -181,6 +181,9 @@ class AlertRecords:
     def pending(self) -> list[Document]:
         return [row for row in self._collection.all() if row.get("acknowledged_by") is None]
 
+    def all(self) -> list[Document]:
+        return self._collection.all()
+
 
 class ManifestRecords:
     """Ingested source files keyed by absolute path."""

@@ -206,6 +206,10 @@ class AlertStore(Protocol):
         """Alerts nobody acknowledged yet."""
         ...
 
+    def all(self) -> list[Document]:
+        """Every alert (forgetting a user redacts theirs)."""
+        ...
+
 
 class ManifestStore(Protocol):
     """What was ingested from which source file (for idempotent re-ingest)."""

@@ -65,6 +65,9 @@ class HybridQuery:
     sparse_weight: float = 1.0
     #: Candidates each channel contributes to the fusion when both are queried.
     channel_limit: int = 40
+    #: Return each hit's stored dense vector (when the dense channel is queried); a caller
+    #: that has the vectors already skips fetching and converting them.
+    with_dense: bool = True
 
 
 @dataclass(slots=True)

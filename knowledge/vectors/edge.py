@@ -143,7 +143,7 @@ class EdgeVectorStore:
         if limit <= 0 or (dense is None and sparse is None):
             return []
         query_filter = _filter(where)
-        with_vector: list[str] | bool = [DENSE] if dense is not None else False
+        with_vector: list[str] | bool = [DENSE] if dense is not None and query.with_dense else False
         if dense is not None and sparse is not None:
             channel_limit = max(query.channel_limit, limit)
             request = edge.QueryRequest(

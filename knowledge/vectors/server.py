@@ -236,7 +236,9 @@ class ServerVectorStore:
         if limit <= 0 or (dense is None and sparse is None):
             return []
         query_filter = _filter(where)
-        with_vectors: list[str] | bool = [DENSE] if dense is not None else False
+        with_vectors: list[str] | bool = (
+            [DENSE] if dense is not None and query.with_dense else False
+        )
         with self._lock:
             if dense is not None and sparse is not None:
                 channel_limit = max(query.channel_limit, limit)

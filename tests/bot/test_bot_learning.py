@@ -3,11 +3,13 @@ clicker's next answer, and feedback given by another process reaches the running
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.bot import slack_payloads as p
-from tests.bot.conftest import Harness
+from tests.bot.conftest import ONCALL_CHANNEL, Harness
 from tests.bot.test_bot_interactions import _as_message, _ask, _block, _posted_ts
 
 ORIGINAL = "the money for order 88231 has still not arrived"
@@ -117,3 +119,40 @@ async def test_forget_what_you_learned_from_me_in_a_dm_and_brain_forget(harness:
     assert answered.params["response_type"] == "ephemeral"
     assert "I forgot what I learned from you (0 lesson(s) removed)" in answered.params["text"]
     assert harness.brain.get_decision(after.decision_id).text == "[forgotten]"
+
+
+#: A message that escalates, written for this test (its words are searched for afterwards).
+ALARMING = "security incident: ransomware encrypted the share finance-q3-ledger"
+
+
+async def test_forget_also_redacts_the_users_on_call_alerts(harness: Harness) -> None:
+    home = harness.brain.settings.home
+    await harness.event(p.message(ALARMING, user="UFOUR004", channel="DFOUR001"))
+    await harness.fake.wait_for(
+        "chat.postMessage", where=lambda c: c.params["channel"] == ONCALL_CHANNEL
+    )
+    await harness.idle()
+    pending = harness.bot.services.escalations.pending()
+    assert [alert.asker for alert in pending] == ["UFOUR004"]  # precondition: stored
+    assert "finance-q3-ledger" in pending[0].text
+    assert _files_holding(home, "finance-q3-ledger")
+
+    _, answer = await _ask(
+        harness, "forget what you learned from me", user="UFOUR004", channel="DFOUR001"
+    )
+    assert "I forgot what I learned from you" in str(answer.params)
+
+    assert _files_holding(home, "finance-q3-ledger") == []
+    alert = harness.bot.services.escalations.get(pending[0].alert_id)
+    assert alert is not None and alert.text == "[forgotten]"
+    assert alert.asker == "UFOUR004" and alert.acknowledged_by is None  # the alert stays
+
+
+def _files_holding(home: Path, word: str) -> list[str]:
+    """Files under the brain home whose bytes hold `word` (as written or JSON-escaped)."""
+    forms = {word.encode(), json.dumps(word).strip('"').encode()}
+    return sorted(
+        str(path.relative_to(home))
+        for path in home.rglob("*")
+        if path.is_file() and any(form in path.read_bytes() for form in forms)
+    )

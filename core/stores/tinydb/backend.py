@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from core.stores.kinds import LessonRecords
 from core.stores.protocols import KeyOf
 from core.stores.tinydb.collection import TinyCollection
 from core.stores.tinydb.decisions import TinyDecisionStore
+from core.stores.tinydb.lessons import TinyLessonStore
 from core.stores.tinydb.locks import store_lock
 from core.stores.tinydb.owed import OwedJournal
 from core.stores.tinydb.storage import AtomicJSONStorage
@@ -45,6 +47,10 @@ class TinyDBBackend:
 
     def decisions(self) -> TinyDecisionStore:
         return TinyDecisionStore(self.home / "decisions")
+
+    def lessons(self, base: LessonRecords) -> TinyLessonStore:
+        """Routing lessons: `base` (buckets and feed) behind a journal, one fsync a write."""
+        return TinyLessonStore(base, self.home / "memory_journal.jsonl")
 
     def close(self) -> None:
         return None

@@ -1,0 +1,61 @@
+"""The correction groups behind organisation lessons (`brain.org_lessons.MoveGroups`) are kept
+up to date from the lesson feed: a new correction looks up only its own neighbourhood, the
+result is what a full recomputation gives, and a later process starts from the saved groups."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from brain.engine import Brain
+from brain.org_lessons import org_rows
+from core.records import Message
+
+MOVES = [
+    ("the money for order 88231 has still not arrived", "U1"),
+    ("money for order 51234 still has not arrived", "U2"),
+    ("the money for order 66001 has not arrived yet", "U3"),
+    ("my laptop battery swells and the case bends", "U4"),
+    ("printer on floor 3 prints blank pages", "U5"),
+]
+
+
+def _correct(brain: Brain, text: str, user: str, to: str = "consultation") -> None:
+    decision = brain.decide(Message(text, user=user, channel=f"C-{user}"))
+    brain.feedback(decision.decision_id, "correct", controller=to, user=user)
+
+
+def _full(brain: Brain) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The rows as a from-scratch computation gives them."""
+    memory = brain.settings.memory
+    rows = org_rows(
+        brain.memory,
+        names=list(brain.registry.names()),
+        min_similarity=memory.preference_similarity,
+        agreement=memory.agreement_users,
+    )
+    return [(r.text, r.controller, r.users) for r in rows]
+
+
+def test_a_new_correction_regroups_only_its_neighbourhood(home: Path) -> None:
+    with Brain.open() as brain:
+        for text, user in MOVES:
+            _correct(brain, text, user)
+        groups = brain.org_training.groups
+        first = [(r.text, r.controller, r.users) for r in brain.org_training.rows()]
+        assert groups.looked_up == len(MOVES)  # the first time: every correction
+        assert first == _full(brain)
+        assert {users for _, _, users in first} == {("U1", "U2", "U3")}
+
+        _correct(brain, "printer on floor 5 prints blank pages", "U6")
+        second = [(r.text, r.controller, r.users) for r in brain.org_training.rows()]
+
+        assert groups.looked_up < len(MOVES)  # itself and the printer message, not all
+        assert second == _full(brain)
+        unchanged = [(r.text, r.controller, r.users) for r in brain.org_training.rows()]
+        assert unchanged == second and groups.looked_up < len(MOVES)
+
+    with Brain.open() as brain:  # a later process: the saved groups, nothing looked up
+        again = [(r.text, r.controller, r.users) for r in brain.org_training.rows()]
+        assert brain.org_training.groups.looked_up == 0
+        assert again == second == _full(brain)
+    assert (home / "models" / "org-groups.json").is_file()

@@ -15,6 +15,7 @@ knows replaces the buttons with a note instead of leaving them dead.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Callable, Coroutine
@@ -44,7 +45,12 @@ from core.errors import UnknownDecision
 log = logging.getLogger(__name__)
 
 #: Why a click was not applied.
-Refusal = Literal["unknown", "foreign"]
+Refusal = Literal["unknown", "foreign", "unlinked"]
+#: A click can reach the bot before it heard back from Slack that the clicked reply was
+#: posted (a quick click, a busy process), so before that message is linked to its decision:
+#: the link is looked for again this often, at most this many times, before the click is
+#: refused as not this message's.
+LINK_WAIT_S, LINK_TRIES = 0.25, 20
 UNKNOWN_NOTE = "⚠ I no longer know this decision, so nothing was recorded."
 
 
@@ -141,7 +147,9 @@ def _bound_then(
     except UnknownDecision:
         return "unknown"
     link = services.links.get(click.channel, click.ts)
-    if link is None or decision.channel != click.channel:
+    if link is None:
+        return "unlinked"
+    if decision.channel != click.channel:
         return "foreign"
     if link.decision_id != decision_id and decision_id not in _part_ids(services, link.decision_id):
         return "foreign"
@@ -165,7 +173,15 @@ async def _checked(
     call: Callable[[], Reply],
 ) -> Reply | None:
     """One trip: the bound click's reply, or None (refused; the message says so if it can)."""
-    outcome = await services.trip(_bound_then, services, click, decision_id, call)
+    for attempt in range(LINK_TRIES):
+        outcome = await services.trip(_bound_then, services, click, decision_id, call)
+        if outcome != "unlinked":
+            break
+        if attempt == 0:
+            log.info("a click in %s came before its message was linked; waiting", click.channel)
+        await asyncio.sleep(LINK_WAIT_S)
+    else:
+        outcome = "foreign"
     if outcome == "unknown":
         log.info("click on unknown decision %s in %s", decision_id, click.channel)
         await _resolve(client, click, UNKNOWN_NOTE)

@@ -30,10 +30,10 @@ import copy
 import json
 import logging
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tinydb import Query, TinyDB
 
@@ -69,6 +69,9 @@ FOLDERS = ("shards", "index", "sessions", "latest")
 
 _Q = Query()
 log = logging.getLogger(__name__)
+
+#: What a cached file parses into (`TinyDecisionStore._parsed`).
+_Parsed = TypeVar("_Parsed")
 
 
 class TinyDecisionStore:
@@ -237,25 +240,41 @@ class TinyDecisionStore:
         return found
 
     def _shard_documents(self, shard: str) -> dict[str, dict[str, Any]]:
-        """A shard's decisions by id, parsed again only when the file changed (every write
-        replaces the file, so its inode, time and size identify a version)."""
+        """A shard's decisions by id, parsed again only when the file changed."""
+
+        def parse(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+            return {str(row["decision_id"]): row for row in data.get("decisions", {}).values()}
+
         path = self.root / "shards" / f"{shard}.json"
+        return self._parsed(self._shard_cache, shard, path, parse, limit=SHARD_CACHE)
+
+    def _parsed(
+        self,
+        cache: dict[str, tuple[tuple[int, int, int], _Parsed]],
+        name: str,
+        path: Path,
+        parse: Callable[[dict[str, Any]], _Parsed],
+        *,
+        limit: int | None = None,
+    ) -> _Parsed:
+        """`parse` of the JSON file at `path` (empty when there is none), cached under `name`
+        until the file changes: every write replaces the file, so its inode, time and size
+        identify a version. `limit`: the oldest entries beyond it are dropped."""
         try:
             stat = path.stat()
         except FileNotFoundError:
-            return {}
+            return parse({})
         version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
         with self._cache_guard:
-            cached = self._shard_cache.get(shard)
+            cached = cache.get(name)
             if cached is not None and cached[0] == version:
                 return cached[1]
-        data = AtomicJSONStorage(path).read() or {}
-        documents = {str(row["decision_id"]): row for row in data.get("decisions", {}).values()}
+        parsed = parse(AtomicJSONStorage(path).read() or {})
         with self._cache_guard:
-            self._shard_cache[shard] = (version, documents)
-            while len(self._shard_cache) > SHARD_CACHE:
-                self._shard_cache.pop(next(iter(self._shard_cache)))
-        return documents
+            cache[name] = (version, parsed)
+            while limit is not None and len(cache) > limit:
+                cache.pop(next(iter(cache)))
+        return parsed
 
     # -- files ---------------------------------------------------------------------------
     def _with_db(self, folder: str, name: str) -> TinyDB:
@@ -361,21 +380,12 @@ class TinyDecisionStore:
         """One index bucket (decision id -> shard), parsed again only when its file changed:
         a bucket holds 1/256 of every decision ever logged (390 at 100k), and parsing it on
         each look-up made a feedback write slower as the log grew."""
+
+        def parse(data: dict[str, Any]) -> dict[str, str]:
+            return {str(row["key"]): str(row["shard"]) for row in data.get("index", {}).values()}
+
         path = self.root / "index" / f"{bucket}.json"
-        try:
-            stat = path.stat()
-        except FileNotFoundError:
-            return {}
-        version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
-        with self._cache_guard:
-            cached = self._index_cache.get(bucket)
-            if cached is not None and cached[0] == version:
-                return cached[1]
-        rows = (AtomicJSONStorage(path).read() or {}).get("index", {}).values()
-        shards = {str(row["key"]): str(row["shard"]) for row in rows}
-        with self._cache_guard:
-            self._index_cache[bucket] = (version, shards)
-        return shards
+        return self._parsed(self._index_cache, bucket, path, parse)
 
     def get_many(self, decision_ids: list[str]) -> list[Decision]:
         """Several decisions in the given order: the shards with the journal folded over."""

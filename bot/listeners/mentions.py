@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp, AsyncBoltContext
+from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.listeners.messages import event_key, message_key, plain_text, user_message
+from bot.listeners.messages import listen, message_key, plain_text, user_message
 from bot.replies import answer_message
 from bot.services import BotServices
 
@@ -20,17 +20,7 @@ SLACK_HELP = (
 
 def register(app: AsyncApp, services: BotServices) -> None:
     """Register the `app_mention` listener."""
-
-    @app.event("app_mention")
-    async def on_mention(
-        event: dict[str, Any],
-        body: dict[str, Any],
-        context: AsyncBoltContext,
-        client: AsyncWebClient,
-    ) -> None:
-        if not user_message(event, context.bot_user_id):
-            return  # nothing was owed (the ledger's claim of it is settled already)
-        services.work.spawn(handle(services, client, event, event_key(body), context.bot_user_id))
+    listen(app, services, "app_mention", handle)
 
 
 async def handle(

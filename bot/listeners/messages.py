@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp, AsyncBoltContext
@@ -64,11 +65,17 @@ def event_key(body: dict[str, Any]) -> str:
     return f"event:{event_id}" if event_id else ""
 
 
-def register(app: AsyncApp, services: BotServices) -> None:
-    """Register the `message` listener."""
+#: Answers one user's event in the background: (services, client, event, claim, bot user).
+Answer = Callable[
+    [BotServices, AsyncWebClient, dict[str, Any], str, str | None], Coroutine[Any, Any, None]
+]
 
-    @app.event("message")
-    async def on_message(
+
+def listen(app: AsyncApp, services: BotServices, event_type: str, answer: Answer) -> None:
+    """Register a listener that hands a person's event of `event_type` to `answer`, in the
+    background (the event is acknowledged at once)."""
+
+    async def listener(
         event: dict[str, Any],
         body: dict[str, Any],
         context: AsyncBoltContext,
@@ -76,7 +83,14 @@ def register(app: AsyncApp, services: BotServices) -> None:
     ) -> None:
         if not user_message(event, context.bot_user_id):
             return  # nothing was owed (the ledger's claim of it is settled already)
-        services.work.spawn(handle(services, client, event, event_key(body), context.bot_user_id))
+        services.work.spawn(answer(services, client, event, event_key(body), context.bot_user_id))
+
+    app.event(event_type)(listener)
+
+
+def register(app: AsyncApp, services: BotServices) -> None:
+    """Register the `message` listener."""
+    listen(app, services, "message", handle)
 
 
 async def handle(

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
@@ -96,9 +98,10 @@ def test_the_text_sent_out_is_redacted(endpoint: Endpoint, make_context: Context
     assert sent.startswith("payslip please")
 
 
-@pytest.fixture
-def endless_endpoint() -> Iterator[str]:
-    """An endpoint that answers 200 and then streams bytes until the client goes away."""
+@contextmanager
+def _streaming_endpoint(chunk: bytes, pause_s: float) -> Iterator[str]:
+    """An endpoint that answers 200 and then streams `chunk` every `pause_s` seconds until
+    the client goes away."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
@@ -106,10 +109,12 @@ def endless_endpoint() -> Iterator[str]:
             self.send_response(200)
             self.send_header("Content-Type", "text/plain")
             self.end_headers()
-            chunk = b"x" * 65536
             try:
                 while True:
                     self.wfile.write(chunk)
+                    self.wfile.flush()
+                    if pause_s:
+                        time.sleep(pause_s)
             except (BrokenPipeError, ConnectionResetError):
                 return
 
@@ -127,6 +132,13 @@ def endless_endpoint() -> Iterator[str]:
         server.server_close()
 
 
+@pytest.fixture
+def endless_endpoint() -> Iterator[str]:
+    """An endpoint that streams bytes as fast as it can, without end."""
+    with _streaming_endpoint(b"x" * 65536, 0.0) as url:
+        yield url
+
+
 def test_an_endless_answer_is_cut_at_the_size_limit(
     endless_endpoint: str, make_context: ContextFactory
 ) -> None:
@@ -142,3 +154,14 @@ def test_a_closed_port_fails_cleanly(make_context: ContextFactory) -> None:
         port = probe.getsockname()[1]
     result = _hook(f"http://127.0.0.1:{port}/hook").handle(_context(make_context))
     assert not result.ok and result.data["error"] == "ConnectError"
+
+
+def test_a_trickling_answer_is_cut_at_the_timeout(make_context: ContextFactory) -> None:
+    # Each chunk arrives well within httpx's per-read timeout, so only the call's own deadline
+    # (issue 14: "webhook time" in core.limits) stops an answer that never ends. Reaching the
+    # size limit at this pace takes 128 pauses of 10 ms, four times the timeout.
+    with _streaming_endpoint(b"x" * 512, 0.01) as url:
+        result = _hook(url, timeout_s=0.3).handle(_context(make_context))
+    assert not result.ok
+    assert result.data["error"] == "timeout"
+    assert "within 0.3 s" in result.summary

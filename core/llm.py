@@ -149,6 +149,7 @@ class LLMClient:
         purpose: str = "",
         max_tokens: int | None = None,
         cache_system: bool = False,
+        timeout_s: float | None = None,
     ) -> LLMReply:
         """Ask for one JSON object and validate it.
 
@@ -156,6 +157,8 @@ class LLMClient:
         object as is); returning None/False or raising ValueError/TypeError/KeyError rejects it,
         and so does a reply holding no JSON object: status "invalid", ``ok`` False.
         ``cache_system``: mark the (fixed) system prompt for prompt caching.
+        ``timeout_s``: what is left of a longer deadline (several calls of one decision); the
+        call then ends by the earlier of it and the configured timeout.
         """
         if JSON_ONLY not in system:
             system = f"{system}\n{JSON_ONLY}"
@@ -165,6 +168,7 @@ class LLMClient:
             purpose=purpose,
             max_tokens=max_tokens,
             cache_system=cache_system,
+            timeout_s=timeout_s,
         )
         if not reply.ok:
             return reply
@@ -191,6 +195,7 @@ class LLMClient:
         purpose: str,
         max_tokens: int | None,
         cache_system: bool = False,
+        timeout_s: float | None = None,
     ) -> LLMReply:
         import anthropic
 
@@ -198,7 +203,9 @@ class LLMClient:
             self._calls += 1
         record_llm_call()
         started = time.perf_counter()
-        deadline = started + self.timeout_s
+        deadline = started + (
+            self.timeout_s if timeout_s is None else min(timeout_s, self.timeout_s)
+        )
         content = self._redact(user)
         system_param: Any = system
         if cache_system:

@@ -132,7 +132,8 @@ class LLMStages:
     def _ask(
         self, stage: str, system: str, user: str, validate: Any, usage: LLMUsage
     ) -> LLMReply | None:
-        if time.monotonic() >= self.deadline:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
             usage.statuses.append(f"{stage}: skipped (the decision's LLM deadline passed)")
             return None
         reply = self.llm.complete_json(
@@ -141,6 +142,7 @@ class LLMStages:
             validate=validate,
             purpose=f"dcr-{stage}",
             cache_system=True,
+            timeout_s=left,  # what earlier calls of this decision left, not a fresh timeout
         )
         usage.calls += 1
         usage.statuses.append(f"{stage}: {reply.status}")

@@ -157,3 +157,23 @@ def test_without_dcr_llm_enabled_the_dynamic_tier_makes_no_llm_call(
 
     assert decision.dcr is not None and decision.dcr.llm.calls == 0
     assert _dcr_requests(fake_llm) == []
+
+
+def test_the_llm_calls_of_one_decision_share_one_deadline(fake_llm: FakeAnthropic) -> None:
+    # Issue 14 ("LLM time: one deadline per decision, retries inside it"): a call that starts
+    # after earlier calls spent part of the decision's LLM time gets only what is left, so a
+    # chain of slow calls cannot hold the decision for a multiple of the configured timeout.
+    plan = FakeReply.json({"steps": [{"controller": "access"}], "topology": "single"})
+    fake_llm.responder = _for_dcr(FakeReply.slow(0.3, then=plan))
+
+    decision = _decide(HOSTILE)  # the plan fails its boundary check: a second round drafts
+
+    assert decision.dcr is not None
+    sent = _dcr_requests(fake_llm)
+    assert len(sent) >= 2, decision.dcr.llm.statuses  # a later round asked again
+    timeouts = [
+        float(next(v for k, v in r.headers.items() if k.lower() == "x-stainless-timeout"))
+        for r in sent
+    ]
+    # the configured timeout is 0.5 s and the first answer took at least 0.3 s of it
+    assert all(timeout <= 0.5 - 0.3 for timeout in timeouts[1:]), timeouts

@@ -198,8 +198,10 @@ class Brain:
     # -- the decision --------------------------------------------------------------------
     def decide(self, message: Message) -> Decision:
         """Route one message through the five steps; the decision is logged."""
-        # Counts only this decision's LLM requests, even with others deciding on other threads.
-        with count_llm_calls() as llm_calls:
+        # Counts only this decision's LLM requests, even with others deciding on other threads,
+        # and gives them one budget together: intent recognition, dry-runs and the dynamic tier
+        # share `[llm] timeout_s` of LLM waiting, retries inside it.
+        with count_llm_calls(within_s=self.settings.llm.timeout_s) as llm_calls:
             return self._decide(message, llm_calls)
 
     def _decide(self, message: Message, llm_calls: LLMCallCount) -> Decision:

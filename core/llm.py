@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from core.compute import lend_slot
 from core.config import LLMConfig
 from core.limits import LLM_MAX_RETRIES
-from core.llm_calls import record_llm_call
+from core.llm_calls import llm_time_left, record_llm_call, record_llm_time
 from core.prompts import JSON_ONLY
 from core.redact import redact
 
@@ -197,15 +197,40 @@ class LLMClient:
         cache_system: bool = False,
         timeout_s: float | None = None,
     ) -> LLMReply:
+        """One request, its wait charged to the decision's LLM budget whatever the outcome."""
+        started = time.perf_counter()
+        try:
+            return self._request(
+                system=system,
+                user=user,
+                purpose=purpose,
+                max_tokens=max_tokens,
+                cache_system=cache_system,
+                timeout_s=timeout_s,
+            )
+        finally:
+            record_llm_time(time.perf_counter() - started)
+
+    def _request(
+        self,
+        *,
+        system: str,
+        user: str,
+        purpose: str,
+        max_tokens: int | None,
+        cache_system: bool = False,
+        timeout_s: float | None = None,
+    ) -> LLMReply:
         import anthropic
 
         with self._lock:
             self._calls += 1
         record_llm_call()
         started = time.perf_counter()
-        deadline = started + (
-            self.timeout_s if timeout_s is None else min(timeout_s, self.timeout_s)
-        )
+        # The least of: the configured timeout, the caller's, and what is left of the
+        # decision's one LLM budget (`count_llm_calls(within_s=...)`).
+        budgets = [b for b in (self.timeout_s, timeout_s, llm_time_left()) if b is not None]
+        deadline = started + min(budgets)
         content = self._redact(user)
         system_param: Any = system
         if cache_system:

@@ -7,6 +7,12 @@ other threads, each in its own context, are not. A block nested in another also 
 the outer one. Threads do not inherit the context: work handed to a pool on behalf of the block
 re-enters it with `count_llm_calls(into=count)`.
 
+A count may also carry the decision's one LLM budget (`within_s`): the seconds its requests
+may spend waiting on the LLM together, whichever stage makes them (intent recognition, a
+dry-run, the dynamic tier), so a decision's LLM calls take at most the configured timeout in
+all, not one each. Time between requests (opening models on a cold start, scoring) is not LLM
+time and does not count.
+
 No dependencies, so importing the engine does not import the anthropic SDK.
 """
 
@@ -17,16 +23,33 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["LLMCallCount", "count_llm_calls", "record_llm_call"]
+__all__ = [
+    "LLMCallCount",
+    "count_llm_calls",
+    "llm_time_left",
+    "record_llm_call",
+    "record_llm_time",
+]
 
 
 class LLMCallCount:
     """LLM requests attempted inside one `count_llm_calls()` block (thread-safe)."""
 
-    def __init__(self, parent: LLMCallCount | None = None) -> None:
+    def __init__(self, parent: LLMCallCount | None = None, budget_s: float | None = None) -> None:
         self._parent = parent
         self._lock = threading.Lock()
         self._value = 0
+        self._budget_s = budget_s
+        self._spent_s = 0.0
+
+    def time_left(self) -> float | None:
+        """Seconds left of this block's LLM budget (and its outer blocks'), None without one."""
+        left = self._parent.time_left() if self._parent is not None else None
+        if self._budget_s is not None:
+            with self._lock:
+                own = self._budget_s - self._spent_s
+            left = own if left is None else min(left, own)
+        return left
 
     @property
     def value(self) -> int:
@@ -34,11 +57,12 @@ class LLMCallCount:
         with self._lock:
             return self._value
 
-    def _add(self) -> None:
+    def _add(self, requests: int = 0, seconds: float = 0.0) -> None:
         count: LLMCallCount | None = self
         while count is not None:
             with count._lock:
-                count._value += 1
+                count._value += requests
+                count._spent_s += seconds
             count = count._parent
 
 
@@ -46,13 +70,16 @@ _current: ContextVar[LLMCallCount | None] = ContextVar("brain_llm_call_count", d
 
 
 @contextmanager
-def count_llm_calls(into: LLMCallCount | None = None) -> Iterator[LLMCallCount]:
+def count_llm_calls(
+    into: LLMCallCount | None = None, *, within_s: float | None = None
+) -> Iterator[LLMCallCount]:
     """Count the LLM requests made in this block, in this context only.
 
     ``into`` re-enters a count opened elsewhere (e.g. on the thread that handed work to a pool)
-    instead of starting a new one.
+    instead of starting a new one, budget included. ``within_s``: the block's requests all end
+    up to this many seconds of LLM waiting in all (an outer block's budget still holds).
     """
-    count = into if into is not None else LLMCallCount(parent=_current.get())
+    count = into if into is not None else LLMCallCount(_current.get(), within_s)
     token = _current.set(count)
     try:
         yield count
@@ -64,4 +91,17 @@ def record_llm_call() -> None:
     """Record one request in the open count of this context, if any (called by LLMClient)."""
     count = _current.get()
     if count is not None:
-        count._add()
+        count._add(requests=1)
+
+
+def record_llm_time(seconds: float) -> None:
+    """Charge one request's wait to the budget of this context's open count, if any."""
+    count = _current.get()
+    if count is not None:
+        count._add(seconds=seconds)
+
+
+def llm_time_left() -> float | None:
+    """Seconds left of this context's LLM budget (may be <= 0), or None when it has none."""
+    count = _current.get()
+    return None if count is None else count.time_left()

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from math import inf
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from brain.dynamic.draft import Constraints, Draft, plan_of
 from brain.dynamic.situation import Situation
+from core.llm_calls import llm_time_left
 from core.plans import CritiqueCheck, LLMUsage
 from core.prompts import INJECTION_GUARD, JSON_ONLY, quote_data
 
@@ -62,7 +64,8 @@ class LLMStages:
     def __init__(self, llm: LLMClient, view: RegistryView) -> None:
         self.llm = llm
         self.names = list(view.names)
-        self.deadline = time.monotonic() + llm.timeout_s
+        left = llm_time_left()  # what earlier stages (the intent call) left of the budget
+        self.deadline = time.monotonic() + min(llm.timeout_s, left if left is not None else inf)
         catalogue = "\n".join(
             f"- {c.name}: {' '.join(str(c.description).split())[:200]}" for c in view.controllers
         )

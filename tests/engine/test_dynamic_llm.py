@@ -177,3 +177,31 @@ def test_the_llm_calls_of_one_decision_share_one_deadline(fake_llm: FakeAnthropi
     ]
     # the configured timeout is 0.5 s and the first answer took at least 0.3 s of it
     assert all(timeout <= 0.5 - 0.3 for timeout in timeouts[1:]), timeouts
+
+
+def test_the_intent_call_and_the_dynamic_tier_share_the_decisions_deadline(
+    fake_llm: FakeAnthropic,
+) -> None:
+    # Issue 14 ("LLM time: one deadline per decision"): the intent recognizer's LLM call comes
+    # first; the dynamic tier that follows gets what it left of `[llm] timeout_s`, not a fresh
+    # timeout, so the decision's LLM calls together stay within the configured 0.5 s.
+    plan = FakeReply.json({"steps": [{"controller": "access"}], "topology": "single"})
+
+    def answer(request: RecordedRequest) -> FakeReply:
+        if request.system.startswith("You classify messages"):
+            return FakeReply.slow(0.3, then=FakeReply.text("not json"))
+        return _for_dcr(plan)(request)
+
+    fake_llm.responder = answer
+
+    decision = _decide(TABLE)
+
+    intent_calls = [r for r in fake_llm.requests if r.system.startswith("You classify messages")]
+    assert intent_calls, "the intent recognizer asked the LLM first"
+    sent = _dcr_requests(fake_llm)
+    assert sent, decision.dcr
+    timeouts = [
+        float(next(v for k, v in r.headers.items() if k.lower() == "x-stainless-timeout"))
+        for r in sent
+    ]
+    assert all(timeout <= 0.5 - 0.3 for timeout in timeouts), timeouts

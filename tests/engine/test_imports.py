@@ -72,9 +72,11 @@ def test_a_warm_ask_loads_the_routing_model_without_scikit_learn(
     decided: tuple[Path, str, list[str]],
 ) -> None:
     """The saved routing model is plain arrays: loading it imports no scikit-learn (nor the
-    scipy.stats it pulls in), the largest import of a warm `brain ask` before."""
+    scipy.stats it pulls in), the largest import of a warm `brain ask` before, and no joblib
+    (its pure-Python unpickler took longer than the rest of the load)."""
     home = decided[0]
-    out, loaded = _run(home, "ask", "my laptop will not boot", "--json", heavy=("sklearn",))
+    heavy = ("sklearn", "joblib")
+    out, loaded = _run(home, "ask", "my laptop will not boot", "--json", heavy=heavy)
     assert json.loads(out)["controller"] is not None
     assert loaded == []
 

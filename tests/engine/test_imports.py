@@ -108,3 +108,12 @@ def test_why_reads_the_log_without_the_decision_chain(
     out, loaded = _run(home, "why", decision_id, "--json", heavy=("numpy", "brain.engine"))
     assert loaded == []
     assert json.loads(out)["decision_id"] == decision_id
+
+
+def test_help_reads_no_configuration(decided: tuple[Path, str, list[str]]) -> None:
+    """`brain --help` lists the commands without validating any settings: no pydantic, whose
+    import and model building were three quarters of its time."""
+    home = decided[0]
+    out, loaded = _run(home, "--help", heavy=("pydantic", "numpy", "yaml"))
+    assert loaded == []
+    assert "why" in out and "ask" in out

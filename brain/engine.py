@@ -113,7 +113,6 @@ class Brain:
             lock=self._lock,
         )
         self._closed = False
-        self._prefetching: threading.Thread | None = None
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
@@ -128,33 +127,6 @@ class Brain:
         """Open and fit everything a decision needs now, so the first message does not wait."""
         self.parts.warm()
         self.memory.open_index()
-
-    def prefetch(self) -> None:
-        """Start opening what the first decision waits on longest, on a thread of its own, while
-        the caller goes on (`brain ask`): the knowledge base and the lesson index (embedded
-        shards, whose opening mostly waits on Qdrant Edge's own threads) and the embedder's
-        model. A part that fails here is opened again, raising, where a decision uses it."""
-        if self._prefetching is None:
-            self._prefetching = threading.Thread(
-                target=self._prefetch, name="brain-prefetch", daemon=True
-            )
-            self._prefetching.start()
-
-    def _prefetch(self) -> None:
-        def embedder() -> None:
-            model = self.parts.embedder
-            if model is not None:
-                model.load()
-
-        for name, part in (
-            ("knowledge base", lambda: self.parts.knowledge),
-            ("embedder", embedder),
-            ("lesson index", self.memory.open_index),
-        ):
-            try:
-                part()
-            except Exception as exc:  # the decision that needs it opens it again, and says why
-                log.debug("prefetching the %s: %s", name, exc)
 
     def _open_memory_index(self) -> VectorStore:
         """The Qdrant `memory` collection beside the knowledge base (`brain.memory_index`)."""
@@ -420,8 +392,6 @@ class Brain:
         The knowledge base closes on a thread of its own while the memory closes: closing an
         embedded shard mostly waits for Qdrant Edge's own threads (0.1-0.2 s each, little
         CPU), and a `brain ask` process ends by closing two of them."""
-        if self._prefetching is not None:
-            self._prefetching.join()  # nothing it opens may outlive the brain
         with self._lock:
             if self._closed:
                 return

@@ -141,7 +141,6 @@ def run(args: argparse.Namespace) -> int:
     brain = open_brain()
     if brain is None:
         return exit_codes.STORE_UNAVAILABLE
-    brain.prefetch()
     try:
         if args.text == "-":
             return _stdin_lines(brain, args)

@@ -14,6 +14,10 @@ day. Python's bytecode cache is on (`PYTHONDONTWRITEBYTECODE` is dropped, as an 
 package has its `.pyc` files), kept under a temporary `PYTHONPYCACHEPREFIX` so that neither
 tree is written to. Both trees must decide alike: the controller, tier and confidence of every
 `brain ask` are compared.
+
+On a machine busy with other work, wall time is several times CPU time; run as root under
+`chrt -f 10` (real-time priority, inherited by the timed processes) for the nearest to an idle
+machine's wall time.
 """
 
 from __future__ import annotations

@@ -19,4 +19,3 @@ def test_warm_opens_the_knowledge_base_and_the_model_before_any_decision(home: P
         assert embedder is not None and embedder.loaded  # the model itself, not its wrapper
         assert brain.parts.semantic_if_fitted() is not None
         assert all(brain.parts.opened().values()), brain.parts.opened()
-

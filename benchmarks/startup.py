@@ -15,6 +15,10 @@ For each engine (`BRAIN_EMBEDDING_ENGINE=onnx|torch`), side by side:
 - ONNX only: the split at the fork layer (lower + upper graph) against one graph of the whole
   model, per query, to show what sharing the lower layers with a fine-tuned top costs.
 
+Processes run with Python's bytecode cache, as an installed package has it: the project's
+packages are compiled first and `PYTHONDONTWRITEBYTECODE` is dropped for them (with it set, as
+in these sessions' shells, every process compiled ~150 modules again: ~0.6 CPU-s per ask).
+
 Run: `python benchmarks/startup.py [--repeat 3] [--engines onnx,torch] [--json OUT]`
 (several minutes on 2 cores: two fresh homes fit the routing model).
 """
@@ -22,6 +26,7 @@ Run: `python benchmarks/startup.py [--repeat 3] [--engines onnx,torch] [--json O
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import resource
@@ -40,6 +45,8 @@ sys.path.insert(0, str(ROOT))
 
 DEVSET = ROOT / "benchmarks" / "data" / "devset.jsonl"
 ASK = "VPN error 691 since this morning, cannot reach the file server"
+#: The project's packages (their bytecode is compiled before the processes are timed).
+PACKAGES = ("core", "knowledge", "controllers", "brain", "bot", "cli")
 
 
 #: CPU seconds (user + system) of the last process `brain` ran: unlike wall time, hardly
@@ -145,7 +152,12 @@ def process_times(engine: str, repeat: int, root: Path) -> dict[str, float]:
         "PYTHONPATH": str(ROOT),
     }
     env.pop("ANTHROPIC_API_KEY", None)
+    # An installed package has its bytecode cached; without it every process compiles the
+    # project's ~150 modules again (about 0.6 CPU-s of a warm `brain ask`).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     figures: dict[str, float] = {}
+    for package in PACKAGES:  # bytecode written as `pip install` does
+        compileall.compile_dir(ROOT / package, quiet=1)
     if engine == "onnx":
         export = ROOT / "scripts" / "export_model.py"
         figures["install_export_s"] = brain([], env, program=(str(export),))[0]

@@ -10,7 +10,7 @@ model fitted on the training data plus those rows and swaps it into the running 
   (or the controller set) changed. Meanwhile decisions keep being answered by the model in use.
 - **A full refit, cached like every fit.** The refit is `SemanticScorer.fit` on the same data
   plus the rows: the same features, the same out-of-scope model and threshold, stored under its
-  cache key (`$BRAIN_HOME/models/semantic-<key>.joblib`). The key hashes the rows, so every
+  cache key (`$BRAIN_HOME/models/semantic-<key>.npz`). The key hashes the rows, so every
   process with the same lessons looks for the same file and loads it instead of fitting; on
   PostgreSQL the fit is shared as artifact `semantic-org-<key>` under the fit lock of its key,
   so one replica fits and the others load it. Embeddings of texts already seen are kept
@@ -413,18 +413,24 @@ class OrgTraining:
         return artifacts is not None and artifacts.get(f"{ORG_ARTIFACT}-{key}") is not None
 
     def _path(self, key: str) -> Path:
-        return self.settings.home / "models" / f"semantic-{key}.joblib"
+        from brain.semantic import model_path
+
+        return model_path(self.settings.home / "models", key)
 
     def _prune(self, keep: set[str]) -> int:
         """Delete the home's fits other than the base model's and `keep` (old org fits)."""
+        from brain.semantic import LEGACY_SUFFIX, MODEL_SUFFIX
+
         folder = self.settings.home / "models"
         if not folder.is_dir():
             return 0
         embedder = self._embedder()
         keep = keep | {model_key(self.settings, self._controllers(), embedder is not None, ())}
         removed = 0
-        for path in folder.glob("semantic-*.joblib"):
-            if path.stem.removeprefix("semantic-") not in keep:
+        # fits of versions before the .npz files are never read again: all of them go
+        legacy = list(folder.glob(f"semantic-*{LEGACY_SUFFIX}"))
+        for path in [*folder.glob(f"semantic-*{MODEL_SUFFIX}"), *legacy]:
+            if path in legacy or path.stem.removeprefix("semantic-") not in keep:
                 path.unlink(missing_ok=True)
                 removed += 1
         return removed

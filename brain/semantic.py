@@ -44,11 +44,12 @@ text.
 Without the dense model (`get_dense_embedder()` is None) only the TF-IDF features are used and
 the nearest-example cosines are taken in the character TF-IDF space: lower quality, same API.
 
-Fitted scorers are cached on disk (`cache_dir/semantic-<key>.joblib`, the key hashing the
-controllers' texts, the negatives and the embedder kind), so `brain ask` never refits. The
-model of the built-in controllers on the shipped training data is fitted at build time too
-(`scripts/fit_default_semantic.py` -> `brain/data/semantic-<key>.joblib`) and loaded when a
-home's key is that one, so a fresh home does not spend its first ask fitting it.
+Fitted scorers are cached on disk (`cache_dir/semantic-<key>.npz`, numpy arrays:
+`brain.semantic_file`; the key hashing the controllers' texts, the negatives and the embedder
+kind), so `brain ask` never refits. The model of the built-in controllers on the shipped
+training data is fitted at build time too (`scripts/fit_default_semantic.py` ->
+`brain/data/semantic-<key>.npz`) and loaded when a home's key is that one, so a fresh home does
+not spend its first ask fitting it.
 
 Why one file past the usual size: the fit, its on-disk cache and the query path share the
 feature views, the expert weights and the out-of-scope model's out-of-fold features, which must
@@ -86,10 +87,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Where the build-time fit of the built-in controllers lives (`semantic-<key>.joblib`).
+#: Where the build-time fit of the built-in controllers lives (`semantic-<key>.npz`).
 SHIPPED_DIR = Path(__file__).parent / "data"
+#: A fitted model's file name: `semantic-<key>` and this (`brain.semantic_file`).
+MODEL_SUFFIX = ".npz"
+#: Fits cached by versions before the .npz files, never read (a home refits once instead).
+LEGACY_SUFFIX = ".joblib"
 
-FORMAT_VERSION = 5
+#: In the cache key: 6 since the .npz files, so that no version reads another's files or
+#: replicas' shared artifacts.
+FORMAT_VERSION = 6
 #: Sample weight of a keyword or label as a training text (examples weigh 1).
 SHORT_TEXT_WEIGHT = 0.5
 #: Inverse regularisation of the logistic regression.
@@ -197,7 +204,12 @@ def _training_rows(
 def shipped_model(key: str) -> Path:
     """Where the build-time fit for `key` is (it exists only for the built-in controllers on
     the shipped training data: `scripts/fit_default_semantic.py`)."""
-    return SHIPPED_DIR / f"semantic-{key}.joblib"
+    return model_path(SHIPPED_DIR, key)
+
+
+def model_path(folder: Path, key: str) -> Path:
+    """The file of the fit with cache key `key` in `folder`."""
+    return folder / f"semantic-{key}{MODEL_SUFFIX}"
 
 
 def _negatives(
@@ -229,7 +241,7 @@ def fit_key(
 
 def _write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".semantic-", suffix=".joblib")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".semantic-", suffix=MODEL_SUFFIX)
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
     os.replace(tmp, path)
@@ -364,16 +376,6 @@ class _Ensemble:
         weight = weight[:, None]
         joint = weight * logistic + (1.0 - weight) * self.bayes.log_proba(tfidf)
         return np.exp(_log_softmax(joint))
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state.pop("logistic", None)  # the query path reads coef, intercept and labels only
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        if "labels" not in state and "logistic" in state:  # saved before `labels` existed
-            self.labels = np.asarray(state["logistic"].classes_)
 
 
 class _FastTfidf:
@@ -518,7 +520,7 @@ class SemanticScorer:
         self.declare_threshold = declare_threshold
         self.tail = tail
         """The fine-tuned top of the encoder this model reads texts through (None: as shipped)."""
-        self.embedder: DenseEmbedder | None = None  # attached after fit/load, never pickled
+        self.embedder: DenseEmbedder | None = None  # attached after fit/load, never saved
         self._fast: tuple[_FastTfidf, _FastTfidf] | None = None  # built on first use
         self._inscope_columns = np.arange(len(names))
 
@@ -560,7 +562,7 @@ class SemanticScorer:
         negatives = _negatives(cache, negatives, extra_negatives)
         extra = extra_examples or {}
         key = cache_key(controllers, negatives, embedder is not None, extra, tune, weights)
-        path = cache / f"semantic-{key}.joblib" if cache is not None else None
+        path = model_path(cache, key) if cache is not None else None
         shipped = shipped_model(key)
         for candidate in (path, shipped):
             if candidate is None or not candidate.is_file():
@@ -568,8 +570,6 @@ class SemanticScorer:
             try:
                 loaded = cls.load(candidate, embedder)
                 if loaded.names == [c.name for c in controllers]:
-                    if candidate == path and not loaded.lean:
-                        loaded.save(candidate)  # once: later processes load it without sklearn
                     return loaded
             except Exception as exc:  # a stale or broken cache is refitted, not fatal
                 log.warning("semantic cache %s unusable (%s); refitting", candidate, exc)
@@ -640,10 +640,6 @@ class SemanticScorer:
         )
         chars = char_vectorizer.fit_transform(texts)
         words = word_vectorizer.fit_transform(texts)
-        for vectorizer in (char_vectorizer, word_vectorizer):
-            # sklearn remembers id(stop_words), a memory address, only to skip re-checking
-            # them; without it the same fit pickles to the same bytes (the shipped fit).
-            vectorizer.__dict__.pop("_stop_words_id", None)
         example_count = int(((y != none_label) & (w >= 1.0)).sum())
         tail: EncoderTail | None = None
         retune: Callable[[np.ndarray], np.ndarray] | None = None
@@ -762,53 +758,19 @@ class SemanticScorer:
         return dict(zip(self.names, detail.scores.tolist(), strict=True))
 
     # -- persistence ---------------------------------------------------------------------
-    def __getstate__(self) -> dict[str, Any]:
-        """What is saved: plain arrays and dicts, no scikit-learn object, so that loading a
-        model imports no scikit-learn."""
-        state = dict(self.__dict__)
-        state["embedder"] = None
-        state["_fast"] = self._tfidf()
-        state["char_vectorizer"] = state["word_vectorizer"] = None
-        oos = self.oos_model
-        if oos is not None and not isinstance(oos, _Linear):
-            state["oos_model"] = _Linear(np.asarray(oos.coef_), np.asarray(oos.intercept_))
-        return state
-
-    @property
-    def lean(self) -> bool:
-        """Is this model free of scikit-learn objects (saved by this version)?"""
-        return self.char_vectorizer is None and not hasattr(self.ensemble, "logistic")
-
     def save(self, path: Path | str) -> Path:
-        """joblib dump, atomically (temp file + rename); the embedder is not stored."""
-        import joblib
+        """Write the model's arrays to `path` atomically (`brain.semantic_file`); the embedder
+        is not stored."""
+        from brain import semantic_file
 
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        embedder, self.embedder = self.embedder, None
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".semantic-", suffix=".joblib")
-        os.close(fd)
-        try:
-            joblib.dump({"format": FORMAT_VERSION, "scorer": self}, tmp)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        finally:
-            self.embedder = embedder
-        return target
+        return semantic_file.write(self, Path(path))
 
     @classmethod
     def load(cls, path: Path | str, embedder: DenseEmbedder | None) -> SemanticScorer:
         """Read a saved scorer and attach the embedder (ValueError when it does not fit)."""
-        import joblib
+        from brain import semantic_file
 
-        data = joblib.load(path)
-        if not isinstance(data, dict) or data.get("format") != FORMAT_VERSION:
-            raise ValueError("not a semantic model of this version")
-        scorer = data["scorer"]
-        if not isinstance(scorer, cls):
-            raise ValueError("not a semantic model")
+        scorer = semantic_file.read(Path(path))
         if scorer.dense and embedder is None:
             raise ValueError("the cached model needs the dense embedder, which is missing")
         tail = scorer.tail

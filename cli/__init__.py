@@ -16,8 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cli import exit_codes
-from core.config import ConfigError
-from core.errors import StorageError
+from core.errors import ConfigError, StorageError
 from core.progress import PROGRESS_LOGGER
 
 if TYPE_CHECKING:

@@ -6,46 +6,50 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from core.lazy import LazyPattern
+
 SignalKind = Literal["alert", "metric", "exit_code", "job_failure"]
 
-_ALERT = re.compile(
+_ALERT = LazyPattern(
     r"\[(?P<status>FIRING|RESOLVED|ALERTING|OK)(?::(?P<count>\d+))?\]\s*"
     r"(?P<name>[A-Za-z][\w.:-]*)(?P<rest>[^\n]*)",
     re.I,
 )
-_LABEL = re.compile(r"(?P<key>[A-Za-z_]\w*)=(?P<value>\"[^\"]*\"|'[^']*'|[^\s,]+)")
-_METRICS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("cpu", re.compile(r"\bcpu\b|处理器", re.I | re.ASCII)),
-    ("memory", re.compile(r"\bmem(?:ory)?\b|\bheap\b|内存|堆", re.I | re.ASCII)),
+_LABEL = LazyPattern(r"(?P<key>[A-Za-z_]\w*)=(?P<value>\"[^\"]*\"|'[^']*'|[^\s,]+)")
+_METRICS: tuple[tuple[str, LazyPattern], ...] = (
+    ("cpu", LazyPattern(r"\bcpu\b|处理器", re.I | re.ASCII)),
+    ("memory", LazyPattern(r"\bmem(?:ory)?\b|\bheap\b|内存|堆", re.I | re.ASCII)),
     (
         "disk",
-        re.compile(r"\bdisk\b|\bfilesystem\b|\binodes?\b|磁盘|硬盘|存储空间", re.I | re.ASCII),
+        LazyPattern(r"\bdisk\b|\bfilesystem\b|\binodes?\b|磁盘|硬盘|存储空间", re.I | re.ASCII),
     ),
-    ("load", re.compile(r"\bload(?: average)?\b|负载", re.I | re.ASCII)),
+    ("load", LazyPattern(r"\bload(?: average)?\b|负载", re.I | re.ASCII)),
     (
         "latency",
-        re.compile(r"\blatency\b|\bp9[59]\b|response time|延迟|时延|响应时间", re.I | re.ASCII),
+        LazyPattern(r"\blatency\b|\bp9[59]\b|response time|延迟|时延|响应时间", re.I | re.ASCII),
     ),
-    ("error_rate", re.compile(r"error rate|\b5xx\b|错误率|失败率|报错率", re.I | re.ASCII)),
-    ("lag", re.compile(r"\blag\b|积压|堆积", re.I | re.ASCII)),
-    ("network", re.compile(r"packet loss|\bicmp\b|丢包|网络抖动", re.I | re.ASCII)),
+    ("error_rate", LazyPattern(r"error rate|\b5xx\b|错误率|失败率|报错率", re.I | re.ASCII)),
+    ("lag", LazyPattern(r"\blag\b|积压|堆积", re.I | re.ASCII)),
+    ("network", LazyPattern(r"packet loss|\bicmp\b|丢包|网络抖动", re.I | re.ASCII)),
     (
         "certificate",
-        re.compile(r"\bcert(?:ificate)?s?\b.{0,20}expir|证书.{0,10}(?:过期|到期)", re.I | re.ASCII),
+        LazyPattern(
+            r"\bcert(?:ificate)?s?\b.{0,20}expir|证书.{0,10}(?:过期|到期)", re.I | re.ASCII
+        ),
     ),
 )
-_VALUE = re.compile(
+_VALUE = LazyPattern(
     r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>%|ms|s\b|秒|毫秒|k\b|m\b|万|days?\b|天)",
     re.I | re.ASCII,  # ASCII word boundaries: "使用率95%" is a reading (CJK is no digit's word)
 )
 #: Parts that make a CamelCase word an alert name ("KubePodCrashLooping", "InstanceDown").
-_ALERT_NAME_PART = re.compile(
+_ALERT_NAME_PART = LazyPattern(
     r"High|Low|Down|Full|Fill|Error|Rate|Usage|Latency|Lag|Crash|Fail|Expir|Unreachable|Slow|"
     r"Pressure|Restart|Throttl|Missing|Absent|Pending|Backlog|OutOf"
 )
-_CAMEL = re.compile(r"(?<![\w.])(?P<name>[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*){1,8})(?![\w.])")
+_CAMEL = LazyPattern(r"(?<![\w.])(?P<name>[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*){1,8})(?![\w.])")
 #: A job that failed without an exit status ("跑批任务失败了", "backup job timed out").
-_JOB_FAILED = re.compile(
+_JOB_FAILED = LazyPattern(
     r"(?:\b(?:job|batch|cron|backup|export|import|etl)\b|任务|跑批|批处理|备份)"
     r"[^\n。，,.!?！？]{0,30}?"
     r"(?:\bfail(?:ed|s|ing)?\b|\bdied\b|\bkilled\b|\btimed? ?out\b|\bhung\b|\bstuck\b|"
@@ -54,37 +58,37 @@ _JOB_FAILED = re.compile(
 )
 _ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
               "八": 8, "九": 9}  # fmt: skip
-_EXIT_ZH = re.compile(
+_EXIT_ZH = LazyPattern(
     r"(?:退出码|返回码|退出状态)\s*[:：是为]?\s*(?P<code>[零一二两三四五六七八九十百]{1,4})"
 )
-_MOUNT = re.compile(r"(?<![\w/])(?P<mount>/[\w./-]*)")
-_EXIT = re.compile(
+_MOUNT = LazyPattern(r"(?<![\w/])(?P<mount>/[\w./-]*)")
+_EXIT = LazyPattern(
     r"(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|return(?:ed)?\s+code|退出码|返回码|退出状态)"
     r"\s*[:=为是]?\s*(?P<code>-?\d{1,3})\b",
     re.I,
 )
-_OOMKILLED = re.compile(r"\bOOMKilled\b|\bOOM[- ]?kill", re.I)
+_OOMKILLED = LazyPattern(r"\bOOMKilled\b|\bOOM[- ]?kill", re.I)
 #: A job name looks like an identifier ("settle_batch", "eod-export", "recon2"), not a verb.
-_JOB = re.compile(
+_JOB = LazyPattern(
     r"(?:\b(?:job|task|cron(?:job)?|batch)\s+|任务\s*)"
     r"(?P<job>[A-Za-z_][\w.-]*[_.\-\d][\w.-]*|[A-Za-z_]+(?=\s+(?:exited|failed|died)))",
     re.I,
 )
-_HOST = re.compile(
+_HOST = LazyPattern(
     r"(?<![\w.-])(?P<host>[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d{1,3}(?:\.[a-z0-9.-]+)?)\b"
 )
-_SERVICE = re.compile(
+_SERVICE = LazyPattern(
     r"(?<![\w-])(?P<service>[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:api|service|svc|gateway|worker|job))\b"
 )
 #: Words saying the text is about an alert, so a metric named without a figure still counts.
-_ALERT_WORDS = re.compile(
+_ALERT_WORDS = LazyPattern(
     r"\balert|\balarm|\bfiring\b|\bpaged\b|\bmonitoring\b|"
     r"prometheus|zabbix|pagerduty|grafana|nagios|datadog|opsgenie|alertmanager|"
     r"告警|报警|预警|监控",
     re.I,
 )
-_CRITICAL = re.compile(r"\bcritical\b|\bsev(?:erity)?[ =:]*1\b|\bP1\b|严重|紧急|致命", re.I)
-_WARNING = re.compile(r"\bwarning\b|\bwarn\b|警告", re.I)
+_CRITICAL = LazyPattern(r"\bcritical\b|\bsev(?:erity)?[ =:]*1\b|\bP1\b|严重|紧急|致命", re.I)
+_WARNING = LazyPattern(r"\bwarning\b|\bwarn\b|警告", re.I)
 
 #: What an exit status usually means (128 + n = killed by signal n).
 EXIT_CODE_MEANINGS: dict[int, str] = {

@@ -21,10 +21,8 @@ import socket
 import time
 from collections.abc import Collection, Mapping
 from string import Template
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-import httpx
 
 from controllers.base import ControllerContext, ControllerResult
 from core.config import WebhookConfig
@@ -34,6 +32,9 @@ from core.limits import (
     WEBHOOK_TIMEOUT_S,
 )
 from core.redact import redact
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +145,8 @@ def check_destination(url: str, policy: WebhookConfig) -> None:
 
 def _read_bounded(response: httpx.Response, deadline: float) -> tuple[bytes, bool]:
     """At most WEBHOOK_MAX_RESPONSE_BYTES of the answer (True when cut), before `deadline`."""
+    import httpx
+
     body = bytearray()
     for chunk in response.iter_bytes():
         body.extend(chunk)
@@ -188,6 +191,8 @@ def post_json(
 
     Neither the full URL nor the headers are logged or returned: they may hold secrets.
     """
+    import httpx  # here: importing it (and the CLI tools it loads) costs a warm `brain ask`
+
     policy = policy or WebhookConfig()
     shown = safe_url(url)
     try:

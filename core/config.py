@@ -15,13 +15,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
+from core.errors import ConfigError as ConfigError  # defined apart: no pydantic to catch it
 from core.limits import LLM_MAX_TIMEOUT_S
 
 DEFAULT_HOME = Path.home() / ".brain"
-
-
-class ConfigError(Exception):
-    """The configuration is missing, unreadable or invalid; the message says what to fix."""
 
 
 class _Section(BaseModel):

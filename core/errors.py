@@ -34,6 +34,10 @@ class InvalidFeedback(BrainError, ValueError):
     """The feedback kind or its arguments do not fit together."""
 
 
+class ConfigError(Exception):
+    """The configuration is missing, unreadable or invalid; the message says what to fix."""
+
+
 class StorageError(Exception):
     """A record store could not be read or written; the message names the file."""
 

@@ -15,7 +15,7 @@ from yaml.nodes import MappingNode, Node, SequenceNode
 
 from core.limits import YAML_MAX_ALIASES, YAML_MAX_DEPTH, YAML_MAX_EXPANDED_NODES
 
-__all__ = ["YamlLimitError", "load_yaml"]
+__all__ = ["YamlLimitError", "load_shipped_yaml", "load_yaml"]
 
 
 class YamlLimitError(yaml.YAMLError):
@@ -80,6 +80,14 @@ def _check_expansion(root: Node) -> None:
         raise YamlLimitError(
             f"its aliases expand to more than {YAML_MAX_EXPANDED_NODES:,} extra values"
         )
+
+
+def load_shipped_yaml(text: str) -> Any:
+    """A YAML file shipped in the package (reviewed like code) as plain data, through libyaml's
+    C parser when PyYAML has it: ten times faster than `load_yaml`, whose bounds are for the
+    files that admins and documents bring. Through `load_yaml`, the shipped intent, security
+    and controller catalogues cost every `brain ask` a tenth of a CPU-second."""
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def load_yaml(text: str) -> Any:

@@ -1,4 +1,4 @@
-"""Fit the built-in controllers' routing model at build time (brain/data/semantic-<key>.joblib).
+"""Fit the built-in controllers' routing model at build time (brain/data/semantic-<key>.npz).
 
 A fresh home would otherwise spend its first decision fitting the semantic model on the
 shipped training rows (seconds to tens of seconds on 2 cores). The fit is made here, in a
@@ -22,18 +22,14 @@ import tempfile
 from pathlib import Path
 
 from brain.engine import Brain
-from brain.semantic import SHIPPED_DIR
+from brain.semantic import LEGACY_SUFFIX, MODEL_SUFFIX, SHIPPED_DIR
 from core.config import load_settings
 
 
 def fit_default_semantic() -> int:
     """Fit in a scratch home and copy the cached model next to the shipped training data."""
-    if os.environ.get("PYTHONHASHSEED") != "0":
-        # The pickle writes sets in iteration order, which string hashing randomises per
-        # process: a fixed seed makes the same fit the same bytes.
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        os.execve(sys.executable, [sys.executable, *sys.argv], env)
-    old = sorted(SHIPPED_DIR.glob("semantic-*.joblib"))
+    old = sorted(SHIPPED_DIR.glob(f"semantic-*{MODEL_SUFFIX}"))
+    old += SHIPPED_DIR.glob(f"semantic-*{LEGACY_SUFFIX}")  # the format before .npz
     for path in old:  # so the scratch brain fits rather than loads the previous one
         path.unlink()
     with tempfile.TemporaryDirectory(prefix="brain-semantic-") as scratch:
@@ -48,7 +44,7 @@ def fit_default_semantic() -> int:
             if brain.semantic_model is None:
                 print("no semantic model could be fitted", file=sys.stderr)
                 return 1
-        fitted = sorted((home / "models").glob("semantic-*.joblib"))
+        fitted = sorted((home / "models").glob(f"semantic-*{MODEL_SUFFIX}"))
         if len(fitted) != 1:
             print(f"expected one fitted model, found {fitted}", file=sys.stderr)
             return 1

@@ -15,7 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
-from core.safe_yaml import load_yaml
+from core.safe_yaml import load_shipped_yaml
 
 __all__ = [
     "SECURITY_FILE",
@@ -189,7 +189,7 @@ def parse_security_taxonomy(data: object) -> SecurityTaxonomy:
 def load_security_taxonomy() -> SecurityTaxonomy:
     """The shipped taxonomy (read and compiled once)."""
     text = resources.files("brain.intent").joinpath(SECURITY_FILE).read_text(encoding="utf-8")
-    return parse_security_taxonomy(load_yaml(text))
+    return parse_security_taxonomy(load_shipped_yaml(text))
 
 
 def find_security(text: str) -> SecurityFinding | None:

@@ -23,6 +23,8 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
+from core.safe_yaml import load_shipped_yaml
+
 __all__ = [
     "GENERIC_INTENTS",
     "INTENTS",
@@ -95,7 +97,7 @@ def load_taxonomy(path: Path | None = None) -> tuple[IntentSpec, ...]:
         except (OSError, UnicodeDecodeError) as exc:
             raise TaxonomyError(f"{source}: cannot read it ({exc})") from exc
     try:
-        document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        document = load_shipped_yaml(text)
     except yaml.YAMLError as exc:
         raise TaxonomyError(f"{source}: invalid YAML: {' '.join(str(exc).split())}") from exc
     if not isinstance(document, list) or not document:

@@ -8,12 +8,13 @@ from typing import Any
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
+from core.lazy import LazyPattern
 
 #: (request type, cue) checked in order; the first match wins, "permission" otherwise.
-REQUEST_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+REQUEST_TYPES: tuple[tuple[str, LazyPattern], ...] = (
     (
         "disable",
-        re.compile(
+        LazyPattern(
             r"\bdisable (?:the |his |her |their )?account|deactivate|offboard|"
             r"leaver|停用|禁用|注销|离职",
             re.I,
@@ -21,20 +22,20 @@ REQUEST_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "unlock",
-        re.compile(r"locked|lock ?out|unlock|disabled|re-?enable|被锁|锁定|解锁|锁了", re.I),
+        LazyPattern(r"locked|lock ?out|unlock|disabled|re-?enable|被锁|锁定|解锁|锁了", re.I),
     ),
-    ("password_reset", re.compile(r"password|passwd|passwrod|forgot|密码|忘记", re.I)),
+    ("password_reset", LazyPattern(r"password|passwd|passwrod|forgot|密码|忘记", re.I)),
     (
         "mfa",
-        re.compile(
+        LazyPattern(
             r"\bmfa\b|\b2fa\b|authenticator|\botp\b|双因素|多因素|令牌|动态口令|验证码", re.I
         ),
     ),
-    ("install", re.compile(r"\binstall|安装|装一?个|装软件", re.I | re.ASCII)),
-    ("licence", re.compile(r"licen[cs]e|许可|授权码", re.I)),
+    ("install", LazyPattern(r"\binstall|安装|装一?个|装软件", re.I | re.ASCII)),
+    ("licence", LazyPattern(r"licen[cs]e|许可|授权码", re.I)),
     (
         "new_account",
-        re.compile(
+        LazyPattern(
             r"new (?:hire|joiner|starter|account)|create (?:an? )?account|onboard|开通.{0,6}账号|"
             r"账号.{0,6}开通|新建账号|入职",
             re.I,
@@ -55,53 +56,53 @@ KNOWN_SYSTEMS_ZH: tuple[str, ...] = (
     "域账号", "邮箱", "共享盘", "共享文件夹", "数据库", "堡垒机", "企业微信", "钉钉", "飞书",
     "财务系统", "清算系统", "报销系统", "考勤系统", "代码仓库", "估值系统", "堡垒机",
 )  # fmt: skip
-_SYSTEM_ZH_PHRASE = re.compile(
+_SYSTEM_ZH_PHRASE = LazyPattern(
     r"(?:开通|申请|访问|登录|进入|使用|登不上|打不开)\s*(?P<system>[\u4e00-\u9fff]{1,8}?(?:系统|平台|门户))"
 )
-_ARTICLE = re.compile(r"^(?:the|our|a|an|my|your|their)\s+", re.I)
-_SYSTEM_WORDS = re.compile(
+_ARTICLE = LazyPattern(r"^(?:the|our|a|an|my|your|their)\s+", re.I)
+_SYSTEM_WORDS = LazyPattern(
     r"(?<![\w-])(" + "|".join(re.escape(s) for s in KNOWN_SYSTEMS) + r")(?![\w-])", re.I
 )
 _SYSTEM_PHRASES = (
     # a share path: \\fs01\settlement\reports
-    re.compile(r"(?P<system>\\\\[\w.$-]+\\[^\s,，]+)"),
+    LazyPattern(r"(?P<system>\\\\[\w.$-]+\\[^\s,，]+)"),
     # "the fund admin portal", "the settlement-ops mail group", "a Bloomberg terminal"
-    re.compile(
+    LazyPattern(
         r"\b(?:the|our|a|an|to|for)\s+(?P<system>(?:[\w.-]+\s+){0,3}?(?:portal|system|app|"
         r"application|terminal|share|mail ?group|mailing list|distribution list|group|channel|"
         r"mailbox|database|dashboards?|repo(?:sitory)?|drive|folder|bucket|cluster|server|tool))\b",
         re.I,
     ),
     # "a Lucidchart licence", "Visual Studio license"
-    re.compile(
+    LazyPattern(
         r"(?P<system>[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*){0,2})\s*(?:的\s*)?(?:licen[cs]e|subscription|"
         r"seat|许可)",
     ),
-    re.compile(
+    LazyPattern(
         r"\b(?:access|permissions?|role|rights|licen[cs]e|account)\s+(?:to|on|for|in)\s+"
         r"(?:the\s+|our\s+)?(?P<system>[\w.-]+(?:\s+(?:share|database|db|project|repo|"
         r"dashboards?|system|drive|folder|bucket|cluster))?)",
         re.I,
     ),
-    re.compile(r"\binstall\s+(?P<system>[A-Za-z][\w.+-]*)", re.I),
-    re.compile(r"安装\s*(?P<system>[A-Za-z][\w.+-]*|[\u4e00-\u9fff]{2,6}?)(?=[，,。\s有吗]|$)"),
-    re.compile(
+    LazyPattern(r"\binstall\s+(?P<system>[A-Za-z][\w.+-]*)", re.I),
+    LazyPattern(r"安装\s*(?P<system>[A-Za-z][\w.+-]*|[\u4e00-\u9fff]{2,6}?)(?=[，,。\s有吗]|$)"),
+    LazyPattern(
         r"(?:申请|开通|需要|给我)\s*(?P<system>[A-Za-z][\w.-]*|[\u4e00-\u9fff]{2,8}?)\s*(?:的)?"
         r"(?:管理员|只读|读写|写|访问|查询|查看)?(?:权限|账号|许可)"
     ),
 )
-_ROLES: tuple[tuple[str, re.Pattern[str]], ...] = (
+_ROLES: tuple[tuple[str, LazyPattern], ...] = (
     (
         "admin",
-        re.compile(
+        LazyPattern(
             r"\badmin(?:istrator)?\s+(?:rights|role|access|permissions?|privileges?)|"
             r"\bas (?:an? )?admin|\blocal admin|\badministrator\b|管理员",
             re.I,
         ),
     ),
-    ("write", re.compile(r"\bwrite\b|read-?write|读写|写权限", re.I | re.ASCII)),
-    ("read-only", re.compile(r"\bread(?:-only| only| access)?\b|只读|查看", re.I | re.ASCII)),
-    ("developer", re.compile(r"\bdeveloper\b|\bmaintainer\b|开发者", re.I | re.ASCII)),
+    ("write", LazyPattern(r"\bwrite\b|read-?write|读写|写权限", re.I | re.ASCII)),
+    ("read-only", LazyPattern(r"\bread(?:-only| only| access)?\b|只读|查看", re.I | re.ASCII)),
+    ("developer", LazyPattern(r"\bdeveloper\b|\bmaintainer\b|开发者", re.I | re.ASCII)),
 )
 _GENERIC = {"the", "a", "an", "my", "me", "it", "this", "that", "access", "some"}
 #: For unlock / password reset without a named system, the usual one is the directory account.
@@ -157,7 +158,7 @@ class AccessController(BuiltinController):
         return fields
 
 
-def _first(table: tuple[tuple[str, re.Pattern[str]], ...], text: str) -> str | None:
+def _first(table: tuple[tuple[str, LazyPattern], ...], text: str) -> str | None:
     return next((name for name, pattern in table if pattern.search(text)), None)
 
 

@@ -6,11 +6,10 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
-import yaml
-
 from controllers.base import ControllerContext, DryRunResult
 from controllers.requests import check_required
 from controllers.yaml_loader import ControllerSpec
+from core.safe_yaml import load_shipped_yaml
 
 CATALOG = "catalog.yaml"
 #: Parameters, ids and actions are read from this much of a message: enough for any real
@@ -22,7 +21,7 @@ ANALYSED_CHARS = 4000
 def catalog() -> dict[str, ControllerSpec]:
     """The built-ins' metadata by name."""
     text = resources.files("controllers.builtin").joinpath(CATALOG).read_text(encoding="utf-8")
-    specs = [ControllerSpec.model_validate(entry) for entry in yaml.safe_load(text)]
+    specs = [ControllerSpec.model_validate(entry) for entry in load_shipped_yaml(text)]
     return {spec.name: spec for spec in specs}
 
 

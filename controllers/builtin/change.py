@@ -8,39 +8,40 @@ from typing import Any
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
+from core.lazy import LazyPattern
 
-_EMERGENCY = re.compile(
+_EMERGENCY = LazyPattern(
     r"emergency|urgent|hotfix|roll ?back|rollback|\bnow\b|asap|immediately|outage|"
     r"紧急|立即|马上|立刻|回滚|故障修复",
     re.I,
 )
 #: Routine, pre-approved operations (the standard changes of the sample change policy).
-_STANDARD = re.compile(
+_STANDARD = LazyPattern(
     r"restart|scale (?:up|out|down|in)|\bscale\b|replicas|auto-?scaling|certificate|\bcerts?\b|"
     r"extend (?:the )?disk|rotate logs|log rotation|asset|inventory|"
     r"重启|扩容|缩容|证书|扩盘|日志轮转|资产|台账|入库|归还",
     re.I,
 )
-_OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("rollback", re.compile(r"roll ?back|rollback|回滚", re.I)),
+_OPERATIONS: tuple[tuple[str, LazyPattern], ...] = (
+    ("rollback", LazyPattern(r"roll ?back|rollback|回滚", re.I)),
     (
         "asset",
-        re.compile(r"asset|inventory|资产|台账|入库|归还|盘点|登记|名下|报废|scrap|dispos", re.I),
+        LazyPattern(r"asset|inventory|资产|台账|入库|归还|盘点|登记|名下|报废|scrap|dispos", re.I),
     ),
     (
         "capacity",
-        re.compile(
+        LazyPattern(
             r"scale|replicas|capacity|add (?:\w+ )?(?:nodes?|servers?|machines?)|扩容|缩容|实例|"
             r"加.{0,3}台",
             re.I,
         ),
     ),
-    ("decommission", re.compile(r"decommission|retire|下线", re.I)),
-    ("upgrade", re.compile(r"upgrade|patch|升级|补丁", re.I)),
-    ("release", re.compile(r"deploy|release|ship|上线|发布", re.I)),
+    ("decommission", LazyPattern(r"decommission|retire|下线", re.I)),
+    ("upgrade", LazyPattern(r"upgrade|patch|升级|补丁", re.I)),
+    ("release", LazyPattern(r"deploy|release|ship|上线|发布", re.I)),
 )
 _DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)"
-_WINDOW = re.compile(
+_WINDOW = LazyPattern(
     rf"(?P<window>(?:tonight|today|tomorrow|(?:this|next|on|coming) {_DAYS}|\b{_DAYS}\b|"
     r"(?:this|next) (?:week(?:end)?|month)|"
     r"before (?:the )?[\w ]{1,20}?(?= on| at|$|,|\.)|"
@@ -50,36 +51,36 @@ _WINDOW = re.compile(
     re.I,
 )
 _TARGET = (
-    re.compile(r"(?<![\w-])(?P<t>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w-])"),
-    re.compile(r"(?<![\w-])(?P<t>[A-Za-z][\w-]+)\s+(?:to\s+)?v?\d+(?:\.\d+)+"),
-    re.compile(
+    LazyPattern(r"(?<![\w-])(?P<t>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w-])"),
+    LazyPattern(r"(?<![\w-])(?P<t>[A-Za-z][\w-]+)\s+(?:to\s+)?v?\d+(?:\.\d+)+"),
+    LazyPattern(
         r"(?:给|把)\s*(?P<t>[A-Za-z][\w-]+|[\u4e00-\u9fff]{2,8}?)\s*(?:扩容|缩容|升级|回滚)"
     ),
-    re.compile(
+    LazyPattern(
         r"(?:发布|上线|回滚|升级)\s*(?P<t>[\u4e00-\u9fff]{2,8}?服务|[\u4e00-\u9fff]{2,6}网关)"
     ),
-    re.compile(r"(?P<t>[\u4e00-\u9fff]{2,6}(?:服务|网关|系统|数据库))"),
-    re.compile(
+    LazyPattern(r"(?P<t>[\u4e00-\u9fff]{2,6}(?:服务|网关|系统|数据库))"),
+    LazyPattern(
         r"\b(?:for|of|on|to) the (?P<t>[\w-]+ (?:job|service|server|cluster|database|db|api|"
         r"gateway|app))\b",
         re.I,
     ),
     # "roll back yesterday's fund portal release", "deploy the pricing engine"
-    re.compile(
+    LazyPattern(
         r"\b(?:roll ?back|deploy|release|upgrade|patch|restart|scale)\s+(?:the\s+|our\s+|"
         r"(?:yesterday|today|last night)'s\s+)?(?P<t>[\w-]+(?:\s+[\w-]+)?\s+(?:portal|engine|"
         r"platform|cluster|service|app|gateway|server|database))\b",
         re.I,
     ),
-    re.compile(
+    LazyPattern(
         r"(?P<t>firewall|load balancer|dns|proxy|vpn gateway|core switch|防火墙|负载均衡|交换机|"
         r"路由器|域名解析)",
         re.I,
     ),
-    re.compile(r"(?:给|把|对|在|的)(?P<t>[\u4e00-\u9fff]{2,6}?集群)"),
-    re.compile(r"(?P<t>[\u4e00-\u9fff]{2,4}集群)"),
+    LazyPattern(r"(?:给|把|对|在|的)(?P<t>[\u4e00-\u9fff]{2,6}?集群)"),
+    LazyPattern(r"(?P<t>[\u4e00-\u9fff]{2,4}集群)"),
 )
-_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
+_VERSION = LazyPattern(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
 
 
 class ChangeController(BuiltinController):
@@ -140,7 +141,7 @@ class ChangeController(BuiltinController):
         }
 
 
-_EXPLICIT_TYPE = re.compile(
+_EXPLICIT_TYPE = LazyPattern(
     r"(?P<type>standard|normal|emergency) (?:change|cr|rfc)|(?P<zh>标准|普通|紧急)变更", re.I
 )
 _ZH_TYPES = {"标准": "standard", "普通": "normal", "紧急": "emergency"}

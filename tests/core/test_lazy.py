@@ -1,12 +1,14 @@
-"""`core.lazy.Lazy`: a part is built once, by one thread, and again only when its key moves."""
+"""`core.lazy.Lazy`: a part is built once, by one thread, and again only when its key moves.
+`core.lazy.LazyPattern`: a regex compiled on first use that matches as `re.compile` would."""
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
 
-from core.lazy import Lazy
+from core.lazy import Lazy, LazyPattern
 
 
 def test_many_threads_get_one_build() -> None:
@@ -61,3 +63,17 @@ def test_a_failed_build_is_tried_again() -> None:
         part.get()
     assert not part.built
     assert part.get() == "opened" and len(attempts) == 2
+
+
+def test_a_lazy_pattern_compiles_on_first_use_and_matches_like_re() -> None:
+    source, flags = r"(?P<id>INC-\d+)|故障", re.I
+    lazy, eager = LazyPattern(source, flags), re.compile(source, flags)
+    assert lazy._compiled is None  # nothing compiled at import
+    text = "inc-12 and INC-7: 故障"
+    found = lazy.search(text)
+    assert found is not None and found.group() == "inc-12"
+    assert lazy.compiled is lazy.compiled  # once
+    assert [m.span() for m in lazy.finditer(text)] == [m.span() for m in eager.finditer(text)]
+    assert lazy.sub("#", text) == eager.sub("#", text)
+    assert lazy.match(text, 11) is not None and lazy.match(text) is not None
+    assert (lazy.pattern, lazy.flags) == (source, flags)

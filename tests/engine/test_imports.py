@@ -72,9 +72,11 @@ def test_a_warm_ask_loads_the_routing_model_without_scikit_learn(
     decided: tuple[Path, str, list[str]],
 ) -> None:
     """The saved routing model is plain arrays: loading it imports no scikit-learn (nor the
-    scipy.stats it pulls in), the largest import of a warm `brain ask` before."""
+    scipy.stats it pulls in), the largest import of a warm `brain ask` before, and no joblib
+    (its pure-Python unpickler took longer than the rest of the load)."""
     home = decided[0]
-    out, loaded = _run(home, "ask", "my laptop will not boot", "--json", heavy=("sklearn",))
+    heavy = ("sklearn", "joblib")
+    out, loaded = _run(home, "ask", "my laptop will not boot", "--json", heavy=heavy)
     assert json.loads(out)["controller"] is not None
     assert loaded == []
 
@@ -106,3 +108,12 @@ def test_why_reads_the_log_without_the_decision_chain(
     out, loaded = _run(home, "why", decision_id, "--json", heavy=("numpy", "brain.engine"))
     assert loaded == []
     assert json.loads(out)["decision_id"] == decision_id
+
+
+def test_help_reads_no_configuration(decided: tuple[Path, str, list[str]]) -> None:
+    """`brain --help` lists the commands without validating any settings: no pydantic, whose
+    import and model building were three quarters of its time."""
+    home = decided[0]
+    out, loaded = _run(home, "--help", heavy=("pydantic", "numpy", "yaml"))
+    assert loaded == []
+    assert "why" in out and "ask" in out

@@ -95,12 +95,12 @@ def test_agreed_corrections_train_the_semantic_model_and_a_forget_untrains_it(
     shown = json.loads(_cli("memory", "show", "--org", "--json"))
     assert shown["fitted"] is True and shown["key"] == model.key
     assert sorted(row["user"] for row in shown["rows"]) == ["U1", "U2", "U3"]
-    assert (home / "models" / f"semantic-{model.key}.joblib").is_file()
+    assert (home / "models" / f"semantic-{model.key}.npz").is_file()
 
     # Forgetting U1: the rows lose the message (and the group its agreement), the fit that
     # held it is deleted, and the brain goes back to the model without the lessons.
     brain.forget_user("U1")
-    assert not (home / "models" / f"semantic-{model.key}.joblib").exists()
+    assert not (home / "models" / f"semantic-{model.key}.npz").exists()
     assert brain.org_training.wait_idle(REFIT_BOUND_S)
     assert brain.org_training.rows() == []
     assert brain.semantic_model is base
@@ -159,4 +159,4 @@ def test_a_refit_after_organisation_lessons_reaches_every_replica(
         taken = second.org_training.model()
         assert taken is not None and taken.key == fitted.key
         assert org_fits == [3]
-        assert (other_home / "models" / f"semantic-{fitted.key}.joblib").is_file()
+        assert (other_home / "models" / f"semantic-{fitted.key}.npz").is_file()

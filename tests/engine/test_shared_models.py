@@ -69,7 +69,7 @@ def test_three_replicas_fit_the_model_once_and_share_it(
         assert fits == 1
         assert all(s.names == ["printer", "payroll"] for s in scorers)
         for index in range(3):  # every replica has it in its own home now
-            assert list((tmp_path / f"home{index}" / "models").glob("semantic-*.joblib"))
+            assert list((tmp_path / f"home{index}" / "models").glob("semantic-*.npz"))
         # New training data is a new key: fitted once more, again shared.
         more = {"printer": ["the plotter is out of paper"]}
         for stores in replicas[:2]:

@@ -1,12 +1,18 @@
-"""The semantic scorer without the dense model (BRAIN_EMBEDDER=none): fit, score, cache."""
+"""The semantic scorer without the dense model (BRAIN_EMBEDDER=none): fit, score, cache.
+
+Its file (`brain.semantic_file`) holds numpy arrays only, reads back to the very same scores,
+and a file that is not one (an older version's pickle) is refitted, never run."""
 
 from __future__ import annotations
 
+import logging
+import pickle
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from brain.semantic import SemanticScorer, ensemble_weights
+from brain.semantic import SemanticScorer, ensemble_weights, model_path
 from controllers.declarative import DeclarativeController
 from core.config import load_settings
 from core.text.embedder import get_dense_embedder
@@ -62,7 +68,7 @@ def test_sparse_only_scorer_ranks_and_caches(
     assert all(0.0 <= v <= 1.0 for v in scores.values())
     assert scores["printer"] > scores["payroll"]
     assert scorer.score("我的工资条在哪里")["payroll"] > scorer.score("我的工资条在哪里")["printer"]
-    cached = list(tmp_path.glob("semantic-*.joblib"))
+    cached = list(tmp_path.glob("semantic-*.npz"))
     assert len(cached) == 1
     again = SemanticScorer.fit(_controllers(), embedder, cache_dir=tmp_path)
     assert again.score("toner") == pytest.approx(scorer.score("toner"))
@@ -207,3 +213,67 @@ def test_word_grams_are_sklearns_word_analyzer_for_the_scorers_settings() -> Non
     ]
     for text in texts:
         assert sorted(word_grams(text)) == sorted(sklearn_grams(text)), text
+
+
+TEXTS = [
+    "the printer keeps jamming paper",
+    "我的工资条在哪里",
+    "book a table for two tonight",
+    "toner",
+    "zzqx vvkw",
+]
+
+
+@pytest.mark.parametrize("negatives", [NEGATIVES, []], ids=["oos-model", "conformal-gate"])
+def test_a_saved_model_scores_exactly_like_the_fitted_one(
+    tmp_path: Path, negatives: list[str]
+) -> None:
+    fitted = SemanticScorer.fit(_controllers(), None, negatives=negatives, cache_dir=tmp_path)
+    (saved,) = tmp_path.glob("semantic-*.npz")
+    loaded = SemanticScorer.fit(_controllers(), None, negatives=negatives, cache_dir=tmp_path)
+    assert loaded is not fitted
+    for text in TEXTS:
+        before, after = fitted.analyse(text), loaded.analyse(text)
+        assert np.array_equal(before.scores, after.scores), text
+        assert np.array_equal(before.probabilities, after.probabilities), text
+        assert (before.out_of_scope, before.nearest, before.declared) == (
+            after.out_of_scope,
+            after.nearest,
+            after.declared,
+        )
+    assert loaded.declare_threshold == fitted.declare_threshold
+    # Data only: every member reads without unpickling, none is an object array.
+    with np.load(saved, allow_pickle=False) as stored:
+        assert all(stored[name].dtype.kind != "O" for name in stored.files)
+    # The same model writes the same bytes.
+    again = tmp_path / "again" / saved.name
+    loaded.save(again)
+    assert again.read_bytes() == saved.read_bytes()
+
+
+class _Planted:
+    """A pickle that leaves a mark when it is loaded."""
+
+    def __init__(self, mark: Path) -> None:
+        self.mark = mark
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return (open, (str(self.mark), "w"))
+
+
+def test_a_pickle_where_the_model_should_be_is_refitted_not_run(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    fitted = SemanticScorer.fit(_controllers(), None, negatives=NEGATIVES, cache_dir=tmp_path)
+    (path,) = tmp_path.glob("semantic-*.npz")
+    mark = tmp_path / "unpickled"
+    path.write_bytes(pickle.dumps({"format": 5, "scorer": _Planted(mark)}))
+    caplog.set_level(logging.WARNING, logger="brain.semantic")
+
+    refitted = SemanticScorer.fit(_controllers(), None, negatives=NEGATIVES, cache_dir=tmp_path)
+
+    assert not mark.exists()
+    assert "unusable" in caplog.text
+    assert refitted.score("toner") == fitted.score("toner")
+    key = path.stem.removeprefix("semantic-")
+    assert SemanticScorer.load(model_path(tmp_path, key), None).names == fitted.names

@@ -1,6 +1,6 @@
 """The built-in controllers' routing model is fitted at build time and loaded, not refitted.
 
-`scripts/fit_default_semantic.py` writes `brain/data/semantic-<key>.joblib`; a fresh home whose
+`scripts/fit_default_semantic.py` writes `brain/data/semantic-<key>.npz`; a fresh home whose
 controllers, training rows and negatives hash to that key loads it on its first decision.
 The first test fails whenever the built-in controllers, the shipped training data, the
 negatives or the scorer's format change without the script being run again.
@@ -37,7 +37,7 @@ def _fresh_home_key(home: Path) -> str:
 def test_the_shipped_fit_is_the_one_a_fresh_home_asks_for(tmp_path: Path) -> None:
     key = _fresh_home_key(tmp_path / "home")
     assert shipped_model(key).is_file(), "run scripts/fit_default_semantic.py"
-    assert sorted(SHIPPED_DIR.glob("semantic-*.joblib")) == [shipped_model(key)]  # none stale
+    assert sorted(SHIPPED_DIR.glob("semantic-*.npz")) == [shipped_model(key)]  # none stale
     assert shipped_model(key).stat().st_size < 5 * 2**20
 
 
@@ -55,4 +55,4 @@ def test_a_fresh_home_loads_the_shipped_fit_without_fitting(
         scores = model.score("my VPN keeps dropping, error 691")
     assert max(scores, key=scores.__getitem__) == "incident"
     assert not [r for r in caplog.records if "fitting the routing model" in r.getMessage()]
-    assert not list((home / "models").glob("semantic-*.joblib"))  # nothing fitted, nothing cached
+    assert not list((home / "models").glob("semantic-*.npz"))  # nothing fitted, nothing cached

@@ -13,6 +13,12 @@ record's durable write (`DecisionLog.append`: redaction, the store's append and 
 and the decision itself, so the driver also checks that both trees decided alike
 (tier, outcome, controller, confidence). The worker uses only the public API that both trees
 have; it runs this file with the tree first on `sys.path`.
+
+Both homes ingest the same copy of the sample knowledge base (its shipped vectors are keyed
+by text, so nothing is embedded): a chunk's point id is derived from its file's absolute path,
+and Qdrant breaks ties in the fused ranking by point id, so the sample KB read from two
+source trees ranks some tied chunks differently and a few confidences differ by a few
+thousandths for that reason alone.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,9 +42,12 @@ DEVSET = ROOT / "benchmarks" / "data" / "devset.jsonl"
 SAME = ("tier", "outcome", "controller", "confidence")
 
 
-def worker(gap_s: float) -> int:
+def worker(gap_s: float, kb: Path) -> int:
     """Serve decisions on stdin/stdout, one JSON line each (the tree is on sys.path)."""
     os.environ.pop("ANTHROPIC_API_KEY", None)
+    import knowledge
+
+    knowledge.SAMPLE_DIR = kb  # the shared copy (see the module docstring)
     from brain.engine import Brain
     from core.config import load_settings
     from core.records import Message
@@ -91,11 +101,12 @@ def worker(gap_s: float) -> int:
 class Worker:
     """One worker process on one source tree."""
 
-    def __init__(self, name: str, tree: Path, gap_s: float) -> None:
+    def __init__(self, name: str, tree: Path, gap_s: float, kb: Path) -> None:
         self.name = name
         env = {**os.environ, "PYTHONPATH": str(tree)}
+        script = str(Path(__file__).resolve())
         self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--worker", "--gap", str(gap_s)],
+            [sys.executable, script, "--worker", "--gap", str(gap_s), "--kb", str(kb)],
             cwd=tree,
             env=env,
             stdin=subprocess.PIPE,
@@ -164,14 +175,23 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2, help="passes over the messages")
     parser.add_argument("--gap", type=float, default=0.05, help="seconds before each timing")
     parser.add_argument("--json", type=Path, help="write the figures here too")
+    parser.add_argument("--kb", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        return worker(args.gap)
+        return worker(args.gap, args.kb)
+    with tempfile.TemporaryDirectory(prefix="fast-path-kb-") as tmp:
+        kb = Path(tmp) / "sample"
+        shutil.copytree(ROOT / "knowledge" / "sample", kb)
+        return compare(args, kb)
+
+
+def compare(args: argparse.Namespace, kb: Path) -> int:
+    """Run both workers over the dev-set messages, alternating, and print the figures."""
     rows = [json.loads(line) for line in DEVSET.read_text().splitlines() if line.strip()]
     texts = [str(row["text"]) for row in rows[: args.rows]]
     load_before = os.getloadavg()
     trees = {"baseline": args.baseline.resolve(), "this": ROOT}
-    workers = {name: Worker(name, tree, args.gap) for name, tree in trees.items()}
+    workers = {name: Worker(name, tree, args.gap, kb) for name, tree in trees.items()}
     for w in workers.values():
         w.read()  # ready
     differ: list[str] = []

@@ -109,9 +109,10 @@ class KnowledgeSkill:
         self._glossary: list[_Term] = []
         self._patterns: list[_Pattern] = []
         self._retrievals: OrderedDict[str, list[Hit]] = OrderedDict()
-        #: The last text's identifiers: one message is read for them by the entity
-        #: extractor, the identifier domains and the KB confirmation, in a row.
-        self._last_ids: tuple[str, list[IdMatch]] | None = None
+        #: The last text's identifiers (with the KB generation they were found in): one
+        #: message is read for them by the entity extractor, the identifier domains and the
+        #: KB confirmation, in a row.
+        self._last_ids: tuple[int, str, list[IdMatch]] | None = None
 
     # -- ingestion ------------------------------------------------------------------------
 
@@ -263,12 +264,13 @@ class KnowledgeSkill:
         """Every identifier in `text` that an ID pattern recognises, in text order."""
         self._refresh()
         with self._lock:
-            last = self._last_ids
-        if last is not None and last[0] == text:
-            return list(last[1])
+            generation, last = self._generation, self._last_ids
+        if last is not None and last[:2] == (generation, text):
+            return list(last[2])
         result = self._find_ids(text)
         with self._lock:
-            self._last_ids = (text, list(result))
+            if self._generation == generation:  # not an ingest's new patterns meanwhile
+                self._last_ids = (generation, text, list(result))
         return result
 
     def _find_ids(self, text: str) -> list[IdMatch]:

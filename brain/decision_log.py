@@ -34,8 +34,10 @@ FREE_TEXT_FIELDS = (
 
 
 def at_rest(decision: Decision) -> Decision:
-    """The copy of a decision that may be stored: its free text redacted."""
-    data = decision.to_dict()
+    """The copy of a decision that may be stored: its free text redacted. The copy shares
+    the decision's other lists and dicts (no deep copy: a store only serialises it), while
+    every redacted field is a new value."""
+    data = decision.json_fields()
     for name in FREE_TEXT_FIELDS:
         if data.get(name) is not None:
             data[name] = redact_strings(data[name])

@@ -325,6 +325,8 @@ class LessonMirror:
         if not self.open_index():
             return None
         assert self._index is not None
+        if not self._entries:  # nothing learned yet: no index query (a fast path's 0.5 ms)
+            return []
         found = self._index.nearest(
             text, vector=vector, user=user, with_dense=bool(self._no_vector)
         )

@@ -20,6 +20,7 @@ can vouch for a hit (MiniLM misses Chinese; terms miss paraphrases).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from core.text.language import DENSE_WEIGHT, detect_language
 from core.text.sparse import normalize
@@ -29,6 +30,9 @@ COSINE_CEIL = 0.70
 #: Weight of the weaker signal in the blend.
 SECOND_WEIGHT = 0.25
 STEM = 5
+#: Texts whose terms are remembered: a query is compared with ten to fifteen chunks, and the
+#: same chunks come back for message after message.
+TERMS_CACHE = 2048
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9_\-./]*")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -43,6 +47,11 @@ _STOP = frozenset(
 
 def terms(text: str) -> set[str]:
     """Content terms: stemmed English words and Chinese character bigrams."""
+    return set(_terms(text))
+
+
+@lru_cache(maxsize=TERMS_CACHE)
+def _terms(text: str) -> frozenset[str]:
     norm = normalize(text)
     found = {
         word.strip("-./")[:STEM]
@@ -55,15 +64,15 @@ def terms(text: str) -> set[str]:
                 found.add(run)
             continue
         found.update(run[i : i + 2] for i in range(len(run) - 1))
-    return found
+    return frozenset(found)
 
 
 def lexical_overlap(query: str, text: str) -> float:
     """Share (0..1) of the query's content terms found in `text`."""
-    wanted = terms(query)
+    wanted = _terms(query)
     if not wanted:
         return 0.0
-    return len(wanted & terms(text)) / len(wanted)
+    return len(wanted & _terms(text)) / len(wanted)
 
 
 def dense_relevance(cosine: float | None) -> float:
@@ -78,6 +87,12 @@ def relevance(query: str, text: str, cosine: float | None) -> float:
     lexical = lexical_overlap(query, text)
     if cosine is None:
         return round(lexical, 4)
-    semantic = dense_relevance(cosine) * DENSE_WEIGHT.get(detect_language(query), 1.0)
+    semantic = dense_relevance(cosine) * _dense_trust(query)
     high, low = max(lexical, semantic), min(lexical, semantic)
     return round(high * (1 - SECOND_WEIGHT) + low * SECOND_WEIGHT, 4)
+
+
+@lru_cache(maxsize=TERMS_CACHE)
+def _dense_trust(query: str) -> float:
+    """How far MiniLM is trusted on the query's language (asked once per hit)."""
+    return DENSE_WEIGHT.get(detect_language(query), 1.0)

@@ -52,6 +52,43 @@ _OTHER_LANGUAGE = re.compile(
 
 
 @dataclass(frozen=True, slots=True)
+class _Term:
+    """A glossary entry with its names normalised and their matchers built once per KB
+    generation (rebuilding them for every entry at every look-up, two or three a message,
+    was the most repeated work of a fast-path decision)."""
+
+    entry: dict[str, Any]
+    names: frozenset[str]
+    #: (length, name, whole-word pattern for a Latin name or None: a substring) per name
+    #: of at least two characters.
+    matchers: tuple[tuple[int, str, re.Pattern[str] | None], ...]
+
+    @classmethod
+    def of(cls, entry: dict[str, Any]) -> _Term:
+        names = _names(entry)
+        matchers = tuple(
+            (
+                len(name),
+                name,
+                re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])")
+                if _LATIN_TERM.match(name)
+                else None,
+            )
+            for name in names
+            if len(name) >= 2
+        )
+        return cls(entry, frozenset(names), matchers)
+
+    def longest_in(self, norm: str) -> int:
+        """The length of the longest of the entry's names in the normalised text (0: none)."""
+        best = 0
+        for length, name, pattern in self.matchers:
+            if length > best and (pattern.search(norm) if pattern is not None else name in norm):
+                best = length
+        return best
+
+
+@dataclass(frozen=True, slots=True)
 class _Pattern:
     name: str
     regex: regex.Pattern[str]
@@ -69,9 +106,13 @@ class KnowledgeSkill:
         self.manifest = manifest
         self._lock = threading.RLock()
         self._generation = -1
-        self._glossary: list[dict[str, Any]] = []
+        self._glossary: list[_Term] = []
         self._patterns: list[_Pattern] = []
         self._retrievals: OrderedDict[str, list[Hit]] = OrderedDict()
+        #: The last text's identifiers (with the KB generation they were found in): one
+        #: message is read for them by the entity extractor, the identifier domains and the
+        #: KB confirmation, in a row.
+        self._last_ids: tuple[int, str, list[IdMatch]] | None = None
 
     # -- ingestion ------------------------------------------------------------------------
 
@@ -135,7 +176,7 @@ class KnowledgeSkill:
         with self._lock:
             if self._generation == self.store.generation:
                 return
-            self._glossary = self.store.payloads("glossary")
+            self._glossary = [_Term.of(entry) for entry in self.store.payloads("glossary")]
             patterns = sorted(
                 self.store.payloads("id_pattern"),
                 key=lambda p: (str(p.get("source", "")), int(p.get("order", 0))),
@@ -144,6 +185,7 @@ class KnowledgeSkill:
                 compiled for payload in patterns if (compiled := _compile(payload)) is not None
             ]
             self._retrievals.clear()
+            self._last_ids = None
             self._generation = self.store.generation
 
     def define(self, term: str) -> Definition | None:
@@ -152,9 +194,9 @@ class KnowledgeSkill:
         wanted = normalize(term).strip(" ?？!！。.,，:：")
         if not wanted:
             return None
-        for entry in self._glossary:
-            if wanted in _names(entry):
-                return _definition(entry)
+        for known in self._glossary:
+            if wanted in known.names:
+                return _definition(known.entry)
         named = self._mentioned(wanted)
         if named:
             return _definition(named[0])
@@ -199,19 +241,10 @@ class KnowledgeSkill:
         """Glossary entries whose term or an alias occurs in `text`, longest name first."""
         norm = normalize(text)
         found: list[tuple[int, dict[str, Any]]] = []
-        for entry in self._glossary:
-            best = 0
-            for name in _names(entry):
-                if len(name) < 2:
-                    continue
-                if _LATIN_TERM.match(name):
-                    hit = re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", norm)
-                else:
-                    hit = re.search(re.escape(name), norm)
-                if hit:
-                    best = max(best, len(name))
+        for term in self._glossary:
+            best = term.longest_in(norm)
             if best:
-                found.append((best, entry))
+                found.append((best, term.entry))
         found.sort(key=lambda item: -item[0])
         return [entry for _, entry in found]
 
@@ -230,6 +263,17 @@ class KnowledgeSkill:
     def find_ids(self, text: str) -> list[IdMatch]:
         """Every identifier in `text` that an ID pattern recognises, in text order."""
         self._refresh()
+        with self._lock:
+            generation, last = self._generation, self._last_ids
+        if last is not None and last[:2] == (generation, text):
+            return list(last[2])
+        result = self._find_ids(text)
+        with self._lock:
+            if self._generation == generation:  # not an ingest's new patterns meanwhile
+                self._last_ids = (generation, text, list(result))
+        return result
+
+    def _find_ids(self, text: str) -> list[IdMatch]:
         spans: list[tuple[int, int, int, _Pattern]] = []
         for order, pattern in enumerate(list(self._patterns)):
             try:

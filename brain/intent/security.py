@@ -192,6 +192,8 @@ def load_security_taxonomy() -> SecurityTaxonomy:
     return parse_security_taxonomy(load_shipped_yaml(text))
 
 
+@lru_cache(maxsize=256)
 def find_security(text: str) -> SecurityFinding | None:
-    """What the shipped taxonomy says about `text`."""
+    """What the shipped taxonomy says about `text` (remembered: the recognizer's urgency and
+    the escalation decision read the same message, about sixty patterns each time)."""
     return load_security_taxonomy().find(text)

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from core.config import load_settings
+from core.text.embedder import DenseEmbedder
+from knowledge import open_knowledge
 from knowledge.skill import KnowledgeSkill
 
 CONTROLLERS = ("ticket", "consultation", "alarm", "coding", "access", "incident", "change")
@@ -68,6 +73,45 @@ def test_find_ids_in_text_order(sample_kb: KnowledgeSkill) -> None:
         ("#10086", "ticket"),
     ]
     assert sample_kb.find_ids("nothing to see 123") == []
+
+
+def test_find_ids_again_on_one_text_is_a_fresh_list(sample_kb: KnowledgeSkill) -> None:
+    """The same message is read for identifiers three times a decision (remembered once)."""
+    text = "INC0012345 again, see #10086"
+    first = sample_kb.find_ids(text)
+    expected = [(m.token, m.kind) for m in first]
+    first.clear()  # a caller's change to its list is not what the next caller gets
+    assert [(m.token, m.kind) for m in sample_kb.find_ids(text)] == expected
+    assert expected == [("INC0012345", "incident_ticket"), ("#10086", "chat_ticket_ref")]
+
+
+def test_identifiers_and_glossary_follow_a_new_ingest(
+    empty_home: Path, small_kb: Path, embedder: DenseEmbedder
+) -> None:
+    """What is remembered per KB generation (ID patterns' last text, the glossary's
+    normalised names and matchers) is rebuilt when an ingest changes the KB."""
+    text = "laptop LT-12345 rollover with ORA-00942"
+    skill = open_knowledge(load_settings())
+    try:
+        skill.ingest([small_kb], progress=False)
+        assert [m.token for m in skill.find_ids(text)] == ["LT-12345"]
+        assert [d.term for d in skill.senses(text)] == []
+        rollover = skill.define("rollover")
+        assert rollover is not None and rollover.term == "滚仓"
+        (small_kb / "more.yaml").write_text(
+            "domain: coding\nglossary:\n  - term: ORA-00942\n    aliases: [table missing]\n"
+            "    definition: The table or view does not exist.\n    contexts: [laptop]\n"
+            "id_patterns:\n  - name: oracle_error\n    regex: 'ORA-\\d{5}'\n"
+            "    domain: coding\n",
+            encoding="utf-8",
+        )
+        skill.ingest([small_kb], progress=False)
+        assert [m.token for m in skill.find_ids(text)] == ["LT-12345", "ORA-00942"]
+        assert [d.term for d in skill.senses(text)] == ["ORA-00942"]
+        missing = skill.define("table missing")
+        assert missing is not None and missing.domain == "coding"
+    finally:
+        skill.close()
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ import pytest
 from core.config import Settings, StorageConfig
 from core.stores import open_stores
 from core.stores.kinds import TicketCollection
+from core.stores.tinydb.collection import bucket_name
 
 
 def _tickets(home: Path) -> TicketCollection:
@@ -104,3 +105,28 @@ def test_flush_leaves_no_earlier_version_of_a_changed_ticket_in_any_file(
     holding = [p for p in home.rglob("*") if p.is_file() and b"hunter2" in p.read_bytes()]
     assert holding == []
     assert tickets.get("INC-000001") == _ticket(1, title="[forgotten]")
+
+
+def test_a_checkpoint_fsyncs_each_bucket_once_and_the_folder_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    tickets = _tickets(home)
+    for number in range(8):
+        tickets.insert(_ticket(number))
+    buckets = {bucket_name(f"INC-{number:06d}") for number in range(8)}
+    calls: list[int] = []
+    real = os.fsync
+
+    def counted(fd: int) -> None:
+        calls.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", counted)
+
+    tickets.flush()
+
+    assert len(_buckets(home)) == len(buckets)
+    # each bucket file, the folder once for every rename, the journal's cut: the folder was
+    # fsynced after each bucket before
+    assert len(calls) == len(buckets) + 2

@@ -134,6 +134,7 @@ class Loaded:
     (only the stores `kinds` writes are loaded)."""
 
     def __init__(self, home: Path, size: int, kinds: tuple[str, ...] = KINDS) -> None:
+        self.home = home
         settings = Settings(home=home)
         backend = open_backend(settings)
         self.stores = open_stores(settings)
@@ -186,9 +187,40 @@ class Loaded:
 Cell = tuple[float, float, float, float, float]
 
 
-def write_cost_row(size: int, repeats: int, kinds: tuple[str, ...] = KINDS) -> list[Cell]:
-    """One row of table 1, a cell per kind. The two stores' writes alternate, each going
-    first every other time, so load from elsewhere on the machine hits both alike."""
+#: Journals folded into their buckets after the acknowledged write (file, store, kinds).
+FOLDED = (
+    ("tickets.journal.jsonl", "tickets", ("ticket sharded", "ticket create")),
+    ("memory_journal.jsonl", "lessons", ("lesson",)),
+)
+
+
+def fold_costs(big: Loaded, small: Loaded, kinds: tuple[str, ...]) -> list[tuple[str, Cell]]:
+    """The background work the timed writes left: each journal's fold into its buckets, per
+    line (wall and CPU of the folding thread), for both stores; the big store folds first."""
+    folds = []
+    for name, store, writers in FOLDED:
+        if not set(writers) & set(kinds):
+            continue
+        per_line: dict[str, tuple[float, float]] = {}
+        for label, loaded in (("big", big), ("small", small)):
+            lines = len((loaded.home / name).read_bytes().splitlines())
+            started, started_cpu = time.perf_counter(), time.thread_time()
+            getattr(loaded.stores, store).flush()
+            per_line[label] = (
+                (time.perf_counter() - started) * 1000 / max(lines, 1),
+                (time.thread_time() - started_cpu) * 1000 / max(lines, 1),
+            )
+        wall, cpu = per_line["big"]
+        folds.append((store, (wall, wall, per_line["small"][0], cpu, per_line["small"][1])))
+    return folds
+
+
+def write_cost_row(
+    size: int, repeats: int, kinds: tuple[str, ...] = KINDS
+) -> tuple[list[Cell], list[tuple[str, Cell]]]:
+    """One row of table 1, a cell per kind, and the folds the writes left (`fold_costs`).
+    The two stores' writes alternate, each going first every other time, so load from
+    elsewhere on the machine hits both alike."""
     with tempfile.TemporaryDirectory(prefix="stores-bench-") as folder:
         big = Loaded(Path(folder) / "big", size, kinds)
         small = Loaded(Path(folder) / "small", BASELINE, kinds)
@@ -216,9 +248,10 @@ def write_cost_row(size: int, repeats: int, kinds: tuple[str, ...] = KINDS) -> l
                     percentiles(cpu["small"])[0],
                 )
             )
+        folds = fold_costs(big, small, kinds)
         big.close()
         small.close()
-        return cells
+        return cells, folds
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
@@ -234,7 +267,7 @@ def write_costs(sizes: list[int], repeats: int, kinds: tuple[str, ...] = KINDS) 
     print("   records  " + "".join(f"{kind:>38}" for kind in kinds) + "   load s  load avg")
     for size in sizes:
         started = time.perf_counter()
-        cells = write_cost_row(size, repeats, kinds)
+        cells, folds = write_cost_row(size, repeats, kinds)
         took = time.perf_counter() - started
         print(
             f"   {size:>7,}  "
@@ -245,6 +278,15 @@ def write_costs(sizes: list[int], repeats: int, kinds: tuple[str, ...] = KINDS) 
             )
             + f"   {took:6.0f}  {os.getloadavg()[0]:.1f}"
         )
+        if folds:
+            print(
+                "            then folded in the background, ms per journal line: "
+                + "; ".join(
+                    f"{store} {wall:.2f} ({wall / base:4.2f}x) cpu {cpu:.2f} "
+                    f"({cpu / max(base_cpu, 1e-6):4.2f}x)"
+                    for store, (wall, _, base, cpu, base_cpu) in folds
+                )
+            )
 
 
 def throughput_run(*, durable: bool, threads: int, count: int) -> tuple[float, float]:

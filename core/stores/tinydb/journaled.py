@@ -48,20 +48,33 @@ class JournaledCollection:
         self._checkpoint_lock = store_lock(journal.with_name(journal.name + ".checkpoint"))
         self._guard = threading.Lock()
         self._worker: threading.Thread | None = None
+        self._fold_of: tuple[int, int] | None = None
+        self._fold: Mapping[str, Document | None] = {}
+        self._fold_last: Record | None = None  # keeps the id in `_fold_of` from being reused
         with self._journal.lock.held():  # a cut interrupted by a crash left its temporary file
             remove_stale_temporaries(journal.parent, journal.name)
         if self._journal.records():
             self._start_checkpoint()  # what a crashed (or exited) process acknowledged
 
     # -- the journal -------------------------------------------------------------------------
-    def _folded(self) -> dict[str, Document | None]:
-        """The journal's documents (None: removed), the latest line per key."""
+    def _folded(self) -> Mapping[str, Document | None]:
+        """The journal's documents (None: removed), the latest line per key; built again only
+        when the journal changed (it holds up to `CHECKPOINT_AT` lines, read on every call)."""
+        records = self._journal.records()
+        last = records[-1] if records else None
+        with self._guard:
+            # The same count of lines ending in the very same parsed line (held here, so its
+            # id is not reused): `Journal.records` parses a line once, so nothing changed.
+            if self._fold_of == (len(records), id(last)):
+                return self._fold
         fold: dict[str, Document | None] = {}
-        for record in self._journal.records():
+        for record in records:
             if "put" in record:
                 fold[self._key(record["put"])] = record["put"]
             else:
                 fold[str(record["remove"])] = None
+        with self._guard:
+            self._fold_of, self._fold, self._fold_last = (len(records), id(last)), fold, last
         return fold
 
     def _current(self, key: str, fold: Mapping[str, Document | None]) -> Document | None:

@@ -99,11 +99,12 @@ def test_a_bulk_append_is_one_fsynced_journal_write_and_every_decision_is_kept(
         reopened.close()
 
 
-def test_feedback_after_a_checkpoint_parses_no_shard_again(
+def test_feedback_after_a_checkpoint_parses_no_shard_or_index_bucket_again(
     tmp_path: Path, make_decision: Callable[..., Decision], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The checkpoint keeps the shard it wrote in the cache: a correction read its decision's
-    shard afresh (a megabyte for 200 decisions) after every background merge, twice."""
+    """The checkpoint keeps the shard and the index bucket it wrote in the cache: a correction
+    read its decision's shard afresh (a megabyte for 200 decisions) after every background
+    merge, twice, and the new decision's index bucket (390 ids at 100k)."""
     log = TinyDecisionStore(tmp_path / "decisions")
     try:
         decision = make_decision()
@@ -124,6 +125,7 @@ def test_feedback_after_a_checkpoint_parses_no_shard_again(
         merged = log.get_many([decision.decision_id])[0]
 
         assert read.count("shards") == 1  # the merge's own read; no reader parsed it again
+        assert "index" not in read
         assert [item.user for item in updated.feedback] == ["u2"]
         assert [item.user for item in merged.feedback] == ["u2"]
     finally:

@@ -351,9 +351,7 @@ class TinyDecisionStore:
             for key, values in rows.items():
                 by_bucket.setdefault(bucket_of(key), {})[key] = values
             for bucket, entries in by_bucket.items():
-                db = self._with_db(folder, bucket)
-                upsert_many(db.table(folder, cache_size=0), entries)
-                db.close()
+                self._upsert_bucket(folder, bucket, entries)
         by_bucket_sessions: dict[str, dict[str, list[str]]] = {}
         for key, ids in sessions.items():
             by_bucket_sessions.setdefault(bucket_of(key), {})[key] = ids
@@ -368,6 +366,28 @@ class TinyDecisionStore:
                 merged[key] = {"ids": ids_after}
             upsert_many(table, merged)
             db.close()
+
+    def _upsert_bucket(self, folder: str, bucket: str, rows: dict[str, dict[str, Any]]) -> None:
+        """Insert or replace rows keyed by "key" in one bucket file: one read, one rewrite
+        (TinyDB read it three times and wrote it twice). An index bucket as written goes into
+        the cache: a feedback item on a new decision parsed its bucket (390 ids at 100k) again.
+        Called with the log's lock held: no other process replaces the bucket meanwhile."""
+        path = self.root / folder / f"{bucket}.json"
+        data = AtomicJSONStorage(path).read() or {}
+        table: dict[str, dict[str, Any]] = dict(data.get(folder, {}))
+        doc_ids = {str(row["key"]): doc_id for doc_id, row in table.items()}
+        next_id = max((int(doc_id) for doc_id in table), default=0) + 1
+        for key, values in rows.items():
+            doc_id = doc_ids.get(key)
+            if doc_id is None:  # TinyDB's numbering: one more than the largest doc id
+                doc_id, next_id = str(next_id), next_id + 1
+            table[doc_id] = {"key": key, **values}
+        written = {**data, folder: table}
+        AtomicJSONStorage(path).write(written)
+        if folder == "index":
+            stat = path.stat()
+            version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+            self._remember(self._index_cache, bucket, version, _shard_of_ids(written))
 
     def _lookup(self, folder: str, key: str) -> dict[str, Any] | None:
         path = self.root / folder / f"{bucket_of(key)}.json"
@@ -395,12 +415,8 @@ class TinyDecisionStore:
         """One index bucket (decision id -> shard), parsed again only when its file changed:
         a bucket holds 1/256 of every decision ever logged (390 at 100k), and parsing it on
         each look-up made a feedback write slower as the log grew."""
-
-        def parse(data: dict[str, Any]) -> dict[str, str]:
-            return {str(row["key"]): str(row["shard"]) for row in data.get("index", {}).values()}
-
         path = self.root / "index" / f"{bucket}.json"
-        return self._parsed(self._index_cache, bucket, path, parse)
+        return self._parsed(self._index_cache, bucket, path, _shard_of_ids)
 
     def get_many(self, decision_ids: list[str]) -> list[Decision]:
         """Several decisions in the given order: the shards with the journal folded over."""
@@ -500,3 +516,8 @@ class TinyDecisionStore:
 def _by_id(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """A shard file's decisions by id."""
     return {str(row["decision_id"]): row for row in data.get("decisions", {}).values()}
+
+
+def _shard_of_ids(data: dict[str, Any]) -> dict[str, str]:
+    """An index bucket file's decision ids -> shard."""
+    return {str(row["key"]): str(row["shard"]) for row in data.get("index", {}).values()}

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from core.config import Settings, StorageConfig
-from core.stores import open_stores
-from core.stores.kinds import TicketCollection
+from core.stores import open_backend, open_stores
+from core.stores.kinds import TicketCollection, field_key
 from core.stores.tinydb.collection import bucket_name
 
 
@@ -130,3 +130,19 @@ def test_a_checkpoint_fsyncs_each_bucket_once_and_the_folder_once(
     # each bucket file, the folder once for every rename, the journal's cut: the folder was
     # fsynced after each bucket before
     assert len(calls) == len(buckets) + 2
+
+
+@pytest.mark.parametrize("value", ["INC-000007", "工单-7", 10086, 2.5, True, None, "tab\there"])
+def test_an_existing_key_is_found_whatever_its_spelling_in_the_file(
+    tmp_path: Path, value: object
+) -> None:
+    """`get` answers "absent" without parsing a bucket that does not spell the key: it must
+    never do so for a document that is there (a second insert would then be accepted)."""
+    backend = open_backend(Settings(home=tmp_path / "home", storage=StorageConfig()))
+    cases = backend.collection("cases", key=field_key("case_id"), sharded=True)
+    assert cases.insert({"case_id": value, "text": "first"})
+    cases.flush()  # into its bucket file
+
+    assert not cases.insert({"case_id": value, "text": "second"})
+    assert cases.get(str(value)) == {"case_id": value, "text": "first"}
+    assert cases.get(f"{value}-other") is None

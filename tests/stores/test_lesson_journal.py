@@ -87,13 +87,13 @@ def test_a_lesson_written_while_lines_wait_reads_no_feed_document(
     lessons = open_stores(_settings(home)).lessons
     lessons.put_many([_lesson("m1")])
     read: list[str] = []
-    real = AtomicJSONStorage.read
+    real = AtomicJSONStorage.read_raw
 
-    def counted(storage: AtomicJSONStorage) -> object:
+    def counted(storage: AtomicJSONStorage) -> str | None:
         read.append(storage.path.name)
         return real(storage)
 
-    monkeypatch.setattr(AtomicJSONStorage, "read", counted)
+    monkeypatch.setattr(AtomicJSONStorage, "read_raw", counted)  # every read goes through it
 
     lessons.put_many([_lesson("m2"), _lesson("m3")])
 

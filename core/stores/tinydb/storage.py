@@ -36,10 +36,18 @@ class AtomicJSONStorage(Storage):
         self.path.parent.mkdir(parents=True, exist_ok=True)
 
     def read(self) -> dict[str, dict[str, Any]] | None:
+        raw = self.read_raw()
+        return None if raw is None else self.parse(raw)
+
+    def read_raw(self) -> str | None:
+        """The file's text (None when there is none), to look into before parsing it."""
         try:
-            raw = self.path.read_text(encoding="utf-8")
+            return self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
+
+    def parse(self, raw: str) -> dict[str, dict[str, Any]] | None:
+        """The TinyDB document in `raw` (the file's text); None when it is empty."""
         if not raw.strip():
             return None
         try:

@@ -130,9 +130,11 @@ BASELINE = 100
 
 
 class Loaded:
-    """Stores under `home` already holding `size` records, and one timed write of each kind."""
+    """Stores under `home` already holding `size` records, and one timed write of each kind
+    (only the stores `kinds` writes are loaded)."""
 
-    def __init__(self, home: Path, size: int) -> None:
+    def __init__(self, home: Path, size: int, kinds: tuple[str, ...] = KINDS) -> None:
+        self.home = home
         settings = Settings(home=home)
         backend = open_backend(settings)
         self.stores = open_stores(settings)
@@ -143,11 +145,17 @@ class Loaded:
                 "tickets", key=field_key("id"), table="tickets", sharded=True
             )
             sharded.put_many(ticket(i) for i in range(size))
+            sharded.flush()  # into the buckets (the journal in front holds the last writes only)
             sequence = backend.collection("ticket_sequence", key=field_key("key"))
             sequence.put_many([{"key": SEQUENCE_KEY, "value": size}])  # as `size` creates left it
-            self.one_file.put_many(ticket(i) for i in range(size))
+            if "ticket 1-file" in kinds:
+                self.one_file.put_many(ticket(i) for i in range(size))
             self.stores.lessons.put_many(lesson(i) for i in range(size))
-        self.log = fill_decisions(home / "decisions", size)
+            # Folded in now: a checkpoint of the load left running in the background rewrote
+            # every bucket while the writes below were timed (it outlasted the 10k row).
+            self.stores.lessons.flush()
+        wants_log = "decision" in kinds or "feedback" in kinds
+        self.log = fill_decisions(home / "decisions", size if wants_log else 0)
         self.tickets = TicketStore(self.stores.tickets)
         self.counter = iter(range(size + 500_000, size + 10**6))  # apart from created ids
         self.appended: list[str] = []
@@ -174,27 +182,76 @@ class Loaded:
         self.stores.close()
 
 
-def write_cost_row(size: int, repeats: int) -> list[tuple[float, float, float]]:
-    """One row of table 1: (p50, p99, p50 of the 100-record store timed alongside) per kind.
-    The two stores' writes alternate, so load from elsewhere on the machine hits both alike."""
+#: One cell of table 1: wall p50, wall p99, the 100-record store's wall p50, then the CPU
+#: p50 of the writing thread for both (`time.thread_time`: what load elsewhere cannot inflate).
+Cell = tuple[float, float, float, float, float]
+
+
+#: Journals folded into their buckets after the acknowledged write (file, store, kinds).
+FOLDED = (
+    ("tickets.journal.jsonl", "tickets", ("ticket sharded", "ticket create")),
+    ("memory_journal.jsonl", "lessons", ("lesson",)),
+)
+
+
+def fold_costs(big: Loaded, small: Loaded, kinds: tuple[str, ...]) -> list[tuple[str, Cell]]:
+    """The background work the timed writes left: each journal's fold into its buckets, per
+    line (wall and CPU of the folding thread), for both stores; the big store folds first."""
+    folds = []
+    for name, store, writers in FOLDED:
+        if not set(writers) & set(kinds):
+            continue
+        per_line: dict[str, tuple[float, float]] = {}
+        for label, loaded in (("big", big), ("small", small)):
+            lines = len((loaded.home / name).read_bytes().splitlines())
+            started, started_cpu = time.perf_counter(), time.thread_time()
+            getattr(loaded.stores, store).flush()
+            per_line[label] = (
+                (time.perf_counter() - started) * 1000 / max(lines, 1),
+                (time.thread_time() - started_cpu) * 1000 / max(lines, 1),
+            )
+        wall, cpu = per_line["big"]
+        folds.append((store, (wall, wall, per_line["small"][0], cpu, per_line["small"][1])))
+    return folds
+
+
+def write_cost_row(
+    size: int, repeats: int, kinds: tuple[str, ...] = KINDS
+) -> tuple[list[Cell], list[tuple[str, Cell]]]:
+    """One row of table 1, a cell per kind, and the folds the writes left (`fold_costs`).
+    The two stores' writes alternate, each going first every other time, so load from
+    elsewhere on the machine hits both alike."""
     with tempfile.TemporaryDirectory(prefix="stores-bench-") as folder:
-        big = Loaded(Path(folder) / "big", size)
-        small = Loaded(Path(folder) / "small", BASELINE)
+        big = Loaded(Path(folder) / "big", size, kinds)
+        small = Loaded(Path(folder) / "small", BASELINE, kinds)
         os.sync()  # the load's write-back is done before anything is timed
         cells = []
-        for kind in KINDS:
+        for kind in kinds:
             times = repeats if kind != "ticket 1-file" or size <= 10_000 else 3  # s each at 100k
-            samples: dict[str, list[float]] = {"big": [], "small": []}
+            wall: dict[str, list[float]] = {"big": [], "small": []}
+            cpu: dict[str, list[float]] = {"big": [], "small": []}
+            pair = [("small", small), ("big", big)]
             for _ in range(times):
-                for name, store in (("small", small), ("big", big)):
-                    started = time.perf_counter()
+                pair.reverse()  # who writes second pays more (A/A at 100 vs 100: 1.2-1.4x)
+                for name, store in pair:
+                    started, started_cpu = time.perf_counter(), time.thread_time()
                     store.write(kind)
-                    samples[name].append((time.perf_counter() - started) * 1000)
-            p50, p99 = percentiles(samples["big"])
-            cells.append((p50, p99, percentiles(samples["small"])[0]))
+                    cpu[name].append((time.thread_time() - started_cpu) * 1000)
+                    wall[name].append((time.perf_counter() - started) * 1000)
+            p50, p99 = percentiles(wall["big"])
+            cells.append(
+                (
+                    p50,
+                    p99,
+                    percentiles(wall["small"])[0],
+                    percentiles(cpu["big"])[0],
+                    percentiles(cpu["small"])[0],
+                )
+            )
+        folds = fold_costs(big, small, kinds)
         big.close()
         small.close()
-        return cells
+        return cells, folds
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
@@ -203,19 +260,33 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
 
 
-def write_costs(sizes: list[int], repeats: int) -> None:
+def write_costs(sizes: list[int], repeats: int, kinds: tuple[str, ...] = KINDS) -> None:
     print("1. write cost as the store grows: ms p50 / p99, and (x) the p50 over that of a")
-    print(f"   {BASELINE}-record store written alternately in the same moments")
-    print("   records  " + "".join(f"{kind:>24}" for kind in KINDS) + "   load s  load avg")
+    print(f"   {BASELINE}-record store written alternately in the same moments; then the")
+    print("   writing thread's CPU ms p50 and its (x) over the 100-record store's")
+    print("   records  " + "".join(f"{kind:>38}" for kind in kinds) + "   load s  load avg")
     for size in sizes:
         started = time.perf_counter()
-        cells = write_cost_row(size, repeats)
+        cells, folds = write_cost_row(size, repeats, kinds)
         took = time.perf_counter() - started
         print(
             f"   {size:>7,}  "
-            + "".join(f"{p50:7.1f} /{p99:7.1f} ({p50 / base:4.2f}x)" for p50, p99, base in cells)
+            + "".join(
+                f"{p50:6.1f}/{p99:6.1f} ({p50 / base:4.2f}x) cpu {cpu:5.2f} "
+                f"({cpu / max(base_cpu, 1e-6):4.2f}x)"
+                for p50, p99, base, cpu, base_cpu in cells
+            )
             + f"   {took:6.0f}  {os.getloadavg()[0]:.1f}"
         )
+        if folds:
+            print(
+                "            then folded in the background, ms per journal line: "
+                + "; ".join(
+                    f"{store} {wall:.2f} ({wall / base:4.2f}x) cpu {cpu:.2f} "
+                    f"({cpu / max(base_cpu, 1e-6):4.2f}x)"
+                    for store, (wall, _, base, cpu, base_cpu) in folds
+                )
+            )
 
 
 def throughput_run(*, durable: bool, threads: int, count: int) -> tuple[float, float]:
@@ -264,10 +335,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,10000,100000")
     parser.add_argument("--repeats", type=int, default=20)
-    parser.add_argument("--throughput", type=int, default=400, help="decisions per run")
+    parser.add_argument(
+        "--throughput", type=int, default=400, help="decisions per run (0: skip table 2)"
+    )
+    parser.add_argument(
+        "--kinds", default=",".join(KINDS), help=f"table 1's columns, of: {', '.join(KINDS)}"
+    )
     args = parser.parse_args()
-    write_costs([int(s) for s in args.sizes.split(",")], args.repeats)
-    throughput(args.throughput)
+    kinds = tuple(kind.strip() for kind in args.kinds.split(","))
+    unknown = [kind for kind in kinds if kind not in KINDS]
+    if unknown:
+        parser.error(f"unknown kinds {unknown}; expected some of {', '.join(KINDS)}")
+    write_costs([int(s) for s in args.sizes.split(",")], args.repeats, kinds)
+    if args.throughput:
+        throughput(args.throughput)
     return 0
 
 

@@ -190,8 +190,10 @@ class TicketStore:
             updated_at=stamp,
             history=[{"at": stamp, "by": requester, "event": "created"}],
         )
-        if not self.records.insert(ticket.to_dict()):
-            raise TicketError(f"ticket {key} already exists")
+        while not self.records.insert(ticket.to_dict()):
+            if ticket_id is not None:
+                raise TicketError(f"ticket {key} already exists")
+            ticket.id = self._next_id(kind)  # an imported ticket has that number: the next
         return ticket
 
     def import_records(self, records: Iterable[Mapping[str, Any]]) -> list[Ticket]:
@@ -305,10 +307,7 @@ class TicketStore:
         return Ticket.from_dict(row)
 
     def _next_id(self, kind: str) -> str:
-        """The next free local id: numbers come from one shared sequence, so two processes
-        never hand out the same one; ids imported from elsewhere are skipped."""
-        prefix = PREFIXES[kind]
-        while True:
-            candidate = f"{prefix}-{self.records.next_number():06d}"
-            if self.records.get(candidate) is None:
-                return candidate
+        """The next local id: numbers come from one shared sequence, so two processes never
+        hand out the same one; `create` takes the next when an imported ticket has it (the
+        insert says so: a look-up first read the ticket's bucket once more per ticket)."""
+        return f"{PREFIXES[kind]}-{self.records.next_number():06d}"

@@ -49,6 +49,9 @@ class TicketCollection:
     def modify(self, ticket_id: str, change: Callable[[Document], None]) -> Document | None:
         return self._tickets.modify(ticket_id, change)
 
+    def flush(self) -> None:
+        self._tickets.flush()
+
     def next_number(self) -> int:
         """Atomic increment of the stored sequence (created at 1 on first use)."""
 

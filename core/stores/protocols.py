@@ -64,6 +64,11 @@ class Collection(Protocol):
         """How many documents there are."""
         ...
 
+    def flush(self) -> None:
+        """Fold whatever the backend keeps ahead of the documents' own files (a journal) into
+        them, so no file keeps an earlier version of a changed document (a no-op elsewhere)."""
+        ...
+
 
 class DecisionStore(Protocol):
     """Every Decision, by id, by session and by (user, channel)."""
@@ -170,6 +175,10 @@ class TicketRecords(Protocol):
 
     def next_number(self) -> int:
         """The next number of the local id sequence (atomic, never handed out twice)."""
+        ...
+
+    def flush(self) -> None:
+        """No file keeps an earlier version of a changed ticket after this (`Collection`)."""
         ...
 
 

@@ -43,6 +43,16 @@ def test_external_ids_are_kept_and_duplicates_refused(store: TicketStore) -> Non
         store.create("ticket", title="   ", requester="U1")
 
 
+def test_a_local_id_an_imported_ticket_holds_is_skipped(store: TicketStore) -> None:
+    imported = store.create(
+        "incident", title="from the old desk", requester="U9", ticket_id="INC-000001"
+    )
+    created = store.create("incident", title="VPN error 691", requester="U1")
+    assert created.id == "INC-000002"
+    assert store.find("INC-000001") == imported and store.find(created.id) == created
+    assert store.create("access", title="Jira admin", requester="U1").id == "REQ-000003"
+
+
 def test_unknown_ids_are_not_found_honestly(store: TicketStore) -> None:
     assert store.get("INC-123456") is None
     with pytest.raises(TicketNotFound, match="INC-123456 was not found"):

@@ -10,6 +10,7 @@ import pytest
 from core.records import Decision
 from core.stores.tinydb.decisions import TinyDecisionStore
 from core.stores.tinydb.journal import Journal
+from core.stores.tinydb.storage import AtomicJSONStorage
 
 
 def test_lines_left_by_a_crash_are_applied_and_a_torn_line_is_cut(
@@ -96,3 +97,36 @@ def test_a_bulk_append_is_one_fsynced_journal_write_and_every_decision_is_kept(
         assert reopened.session_ids("C9:u0") == [d.decision_id for d in decisions[::3]][-50:]
     finally:
         reopened.close()
+
+
+def test_feedback_after_a_checkpoint_parses_no_shard_or_index_bucket_again(
+    tmp_path: Path, make_decision: Callable[..., Decision], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checkpoint keeps the shard and the index bucket it wrote in the cache: a correction
+    read its decision's shard afresh (a megabyte for 200 decisions) after every background
+    merge, twice, and the new decision's index bucket (390 ids at 100k)."""
+    log = TinyDecisionStore(tmp_path / "decisions")
+    try:
+        decision = make_decision()
+        log.append(decision)
+        log.flush()  # written into its shard by the checkpoint
+        read: list[str] = []
+        real = AtomicJSONStorage.read
+
+        def counted(storage: AtomicJSONStorage) -> object:
+            read.append(storage.path.parent.name)
+            return real(storage)
+
+        monkeypatch.setattr(AtomicJSONStorage, "read", counted)
+        entry = {"kind": "confirm", "controller": None, "user": "u2", "source": "t"}
+
+        updated = log.add_feedback(decision.decision_id, entry)
+        log.flush()  # the merge rewrites the shard (reading it from disk, under the lock)
+        merged = log.get_many([decision.decision_id])[0]
+
+        assert read.count("shards") == 1  # the merge's own read; no reader parsed it again
+        assert "index" not in read
+        assert [item.user for item in updated.feedback] == ["u2"]
+        assert [item.user for item in merged.feedback] == ["u2"]
+    finally:
+        log.close()

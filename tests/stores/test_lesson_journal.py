@@ -13,6 +13,7 @@ import pytest
 from core.config import Settings, StorageConfig
 from core.stores import open_stores
 from core.stores.tinydb.lessons import TinyLessonStore
+from core.stores.tinydb.storage import AtomicJSONStorage
 
 
 def _settings(home: Path) -> Settings:
@@ -76,6 +77,30 @@ def test_other_openers_see_journal_lines_and_the_checkpoint_keeps_the_numbering(
     again.flush()
     assert (home / "memory_journal.jsonl").read_bytes() == b""
     assert again.version() == 6 and again.changed_since(5) == (6, ["m4"])
+
+
+def test_a_lesson_written_while_lines_wait_reads_no_feed_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The feed document grows to 512 keys with the store; the journal numbers a write."""
+    home = tmp_path / "home"
+    lessons = open_stores(_settings(home)).lessons
+    lessons.put_many([_lesson("m1")])
+    read: list[str] = []
+    real = AtomicJSONStorage.read_raw
+
+    def counted(storage: AtomicJSONStorage) -> str | None:
+        read.append(storage.path.name)
+        return real(storage)
+
+    monkeypatch.setattr(AtomicJSONStorage, "read_raw", counted)  # every read goes through it
+
+    lessons.put_many([_lesson("m2"), _lesson("m3")])
+
+    assert read == []
+    assert lessons.version() == 3 and lessons.changed_since(1) == (3, ["m2", "m3"])
+    lessons.flush()
+    assert lessons.version() == 3 and lessons.changed_since(1) == (3, ["m2", "m3"])
 
 
 def test_lines_folded_before_a_crash_cut_them_are_not_applied_twice(tmp_path: Path) -> None:

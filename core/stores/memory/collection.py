@@ -63,3 +63,6 @@ class MemoryCollection:
     def count(self) -> int:
         with self._lock:
             return len(self._documents)
+
+    def flush(self) -> None:
+        return None

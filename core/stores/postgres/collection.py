@@ -123,6 +123,9 @@ class PgCollection:
             ).fetchone()
         return int(row[0]) if row else 0
 
+    def flush(self) -> None:
+        return None
+
     def version(self) -> int:
         """A number that changes whenever any process writes this collection."""
         with self._pool.connection() as conn:

@@ -9,6 +9,7 @@ from core.stores.kinds import LessonRecords
 from core.stores.protocols import KeyOf
 from core.stores.tinydb.collection import TinyCollection
 from core.stores.tinydb.decisions import TinyDecisionStore
+from core.stores.tinydb.journaled import JournaledCollection
 from core.stores.tinydb.lessons import TinyLessonStore
 from core.stores.tinydb.locks import store_lock
 from core.stores.tinydb.owed import OwedJournal
@@ -23,6 +24,11 @@ LEGACY_FILES: dict[str, tuple[str, str]] = {
     "memory": ("memory.json", "memories"),
 }
 
+#: Sharded collections whose store puts its own journal in front (`lessons`); every other
+#: sharded collection gets a `JournaledCollection`, so a write costs one fsynced line whatever
+#: the collection's size.
+OWN_JOURNAL = frozenset({"memory"})
+
 
 class TinyDBBackend:
     """TinyDB files under `home`: `<name>.json`, or a folder `<name>/` when sharded."""
@@ -34,9 +40,14 @@ class TinyDBBackend:
 
     def collection(
         self, name: str, *, key: KeyOf, table: str = "_default", sharded: bool = False
-    ) -> TinyCollection:
+    ) -> TinyCollection | JournaledCollection:
         path = self.home / name if sharded else self.home / f"{name}.json"
+        collection: TinyCollection | JournaledCollection
         collection = TinyCollection(path, key=key, table=table, sharded=sharded)
+        if sharded and name not in OWN_JOURNAL:
+            collection = JournaledCollection(
+                collection, self.home / f"{name}.journal.jsonl", key=key
+            )
         if sharded and name in LEGACY_FILES:
             _migrate(self.home / LEGACY_FILES[name][0], LEGACY_FILES[name][1], collection)
         return collection
@@ -56,7 +67,7 @@ class TinyDBBackend:
         return None
 
 
-def _migrate(legacy: Path, table: str, collection: TinyCollection) -> None:
+def _migrate(legacy: Path, table: str, collection: TinyCollection | JournaledCollection) -> None:
     """Copy the documents of a one-file collection into `collection`, then rename the file
     (`.migrated`) so it is read once; other tables of the file stay where they are."""
     if not legacy.is_file():

@@ -130,11 +130,12 @@ class TinyDecisionStore:
         self._commit(self._accept({"op": "put", "new": False, "doc": document_of(decision)}))
 
     def add_feedback(self, decision_id: str, entry: Mapping[str, Any]) -> Decision:
-        """Append one feedback item to the stored decision, atomically and durably."""
-        self.get_many([decision_id])  # raises UnknownDecision
+        """Append one feedback item to the stored decision, atomically and durably; returns
+        the decision as read before the append with the item added (one read, not two)."""
+        stored = self._documents([decision_id])[decision_id]  # raises UnknownDecision
         record = {"op": "feedback", "id": decision_id, "entry": dict(entry)}
         self._commit(self._accept(record))
-        return self.get_many([decision_id])[0]
+        return Decision.from_dict(fold(stored, record) or stored)
 
     def _accept(self, record: Record) -> int:
         line = json.dumps(record, ensure_ascii=False, default=str)
@@ -241,12 +242,8 @@ class TinyDecisionStore:
 
     def _shard_documents(self, shard: str) -> dict[str, dict[str, Any]]:
         """A shard's decisions by id, parsed again only when the file changed."""
-
-        def parse(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-            return {str(row["decision_id"]): row for row in data.get("decisions", {}).values()}
-
         path = self.root / "shards" / f"{shard}.json"
-        return self._parsed(self._shard_cache, shard, path, parse, limit=SHARD_CACHE)
+        return self._parsed(self._shard_cache, shard, path, _by_id, limit=SHARD_CACHE)
 
     def _parsed(
         self,
@@ -270,11 +267,23 @@ class TinyDecisionStore:
             if cached is not None and cached[0] == version:
                 return cached[1]
         parsed = parse(AtomicJSONStorage(path).read() or {})
+        self._remember(cache, name, version, parsed, limit=limit)
+        return parsed
+
+    def _remember(
+        self,
+        cache: dict[str, tuple[tuple[int, int, int], _Parsed]],
+        name: str,
+        version: tuple[int, int, int],
+        parsed: _Parsed,
+        *,
+        limit: int | None = None,
+    ) -> None:
         with self._cache_guard:
+            cache.pop(name, None)  # re-inserted last: the newest is dropped last
             cache[name] = (version, parsed)
             while limit is not None and len(cache) > limit:
                 cache.pop(next(iter(cache)))
-        return parsed
 
     # -- files ---------------------------------------------------------------------------
     def _with_db(self, folder: str, name: str) -> TinyDB:
@@ -300,27 +309,33 @@ class TinyDecisionStore:
         return name
 
     def _write_shard(self, shard: str, documents: list[dict[str, Any]]) -> None:
-        """At most two rewrites of the shard, however many decisions the batch holds."""
-        db = self._with_db("shards", shard)
-        table = db.table("decisions", cache_size=0)
-        stored = {row["decision_id"]: row for row in table.all()}
-        fresh = [d for d in documents if d["decision_id"] not in stored]
-        changed = []
+        """One read and one rewrite of the shard, however many decisions the batch holds; the
+        shard as written goes into this process's cache, so the reads after a checkpoint do
+        not parse it again (a feedback item read its decision's shard afresh after each one).
+        Called with the log's lock held: no other process replaces the shard meanwhile."""
+        path = self.root / "shards" / f"{shard}.json"
+        data = AtomicJSONStorage(path).read() or {}  # from disk: another process may have written
+        table: dict[str, dict[str, Any]] = dict(data.get("decisions", {}))
+        doc_ids = {str(row["decision_id"]): doc_id for doc_id, row in table.items()}
+        next_id = max((int(doc_id) for doc_id in table), default=0) + 1
         for document in documents:
-            earlier = stored.get(document["decision_id"])
-            if earlier is not None:
+            doc_id = doc_ids.get(document["decision_id"])
+            if doc_id is None:  # TinyDB's numbering: one more than the largest doc id
+                doc_id, next_id = str(next_id), next_id + 1
+            else:
+                earlier = table[doc_id]
                 document["feedback"] = merged_feedback(
                     earlier.get("feedback") or [], document.get("feedback") or []
                 )
-                changed.append((replace_all(document), _Q.decision_id == document["decision_id"]))
-        if changed:
-            table.update_multiple(changed)
-        if fresh:
-            table.insert_multiple(fresh)
-        db.close()
+            table[doc_id] = document
+        written = {**data, "decisions": table}
+        AtomicJSONStorage(path).write(written)
+        stat = path.stat()
+        version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        self._remember(self._shard_cache, shard, version, _by_id(written), limit=SHARD_CACHE)
         if self._current is not None and self._current[0] == shard:
             # Another process may append to the same shard: count what is really there.
-            self._current = (shard, len(stored) + len(fresh))
+            self._current = (shard, len(table))
 
     def _index_new(self, documents: list[dict[str, Any]], placed: dict[str, str]) -> None:
         updates: dict[str, dict[str, dict[str, Any]]] = {}
@@ -336,9 +351,7 @@ class TinyDecisionStore:
             for key, values in rows.items():
                 by_bucket.setdefault(bucket_of(key), {})[key] = values
             for bucket, entries in by_bucket.items():
-                db = self._with_db(folder, bucket)
-                upsert_many(db.table(folder, cache_size=0), entries)
-                db.close()
+                self._upsert_bucket(folder, bucket, entries)
         by_bucket_sessions: dict[str, dict[str, list[str]]] = {}
         for key, ids in sessions.items():
             by_bucket_sessions.setdefault(bucket_of(key), {})[key] = ids
@@ -353,6 +366,28 @@ class TinyDecisionStore:
                 merged[key] = {"ids": ids_after}
             upsert_many(table, merged)
             db.close()
+
+    def _upsert_bucket(self, folder: str, bucket: str, rows: dict[str, dict[str, Any]]) -> None:
+        """Insert or replace rows keyed by "key" in one bucket file: one read, one rewrite
+        (TinyDB read it three times and wrote it twice). An index bucket as written goes into
+        the cache: a feedback item on a new decision parsed its bucket (390 ids at 100k) again.
+        Called with the log's lock held: no other process replaces the bucket meanwhile."""
+        path = self.root / folder / f"{bucket}.json"
+        data = AtomicJSONStorage(path).read() or {}
+        table: dict[str, dict[str, Any]] = dict(data.get(folder, {}))
+        doc_ids = {str(row["key"]): doc_id for doc_id, row in table.items()}
+        next_id = max((int(doc_id) for doc_id in table), default=0) + 1
+        for key, values in rows.items():
+            doc_id = doc_ids.get(key)
+            if doc_id is None:  # TinyDB's numbering: one more than the largest doc id
+                doc_id, next_id = str(next_id), next_id + 1
+            table[doc_id] = {"key": key, **values}
+        written = {**data, folder: table}
+        AtomicJSONStorage(path).write(written)
+        if folder == "index":
+            stat = path.stat()
+            version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+            self._remember(self._index_cache, bucket, version, _shard_of_ids(written))
 
     def _lookup(self, folder: str, key: str) -> dict[str, Any] | None:
         path = self.root / folder / f"{bucket_of(key)}.json"
@@ -380,15 +415,16 @@ class TinyDecisionStore:
         """One index bucket (decision id -> shard), parsed again only when its file changed:
         a bucket holds 1/256 of every decision ever logged (390 at 100k), and parsing it on
         each look-up made a feedback write slower as the log grew."""
-
-        def parse(data: dict[str, Any]) -> dict[str, str]:
-            return {str(row["key"]): str(row["shard"]) for row in data.get("index", {}).values()}
-
         path = self.root / "index" / f"{bucket}.json"
-        return self._parsed(self._index_cache, bucket, path, parse)
+        return self._parsed(self._index_cache, bucket, path, _shard_of_ids)
 
     def get_many(self, decision_ids: list[str]) -> list[Decision]:
         """Several decisions in the given order: the shards with the journal folded over."""
+        documents = self._documents(decision_ids)
+        return [Decision.from_dict(dict(documents[i])) for i in decision_ids]
+
+    def _documents(self, decision_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The stored documents of these decisions, by id; raises UnknownDecision."""
         journal = self._journal.records()  # first: a checkpoint may apply and cut meanwhile
         wanted = set(decision_ids)
         shard_of = self._find_shards(wanted)
@@ -397,10 +433,13 @@ class TinyDecisionStore:
             decision_id = record_id(record)
             if decision_id in wanted:
                 documents[decision_id] = fold(documents.get(decision_id), record)
-        missing = [i for i in decision_ids if documents.get(i) is None]
-        if missing:
-            raise UnknownDecision(missing[0])
-        return [Decision.from_dict(dict(documents[i] or {})) for i in decision_ids]
+        found: dict[str, dict[str, Any]] = {}
+        for decision_id in decision_ids:
+            document = documents.get(decision_id)
+            if document is None:
+                raise UnknownDecision(decision_id)
+            found[decision_id] = document
+        return found
 
     def last_for(self, user: str, channel: str) -> Decision | None:
         """The latest decision of a user in a channel, or None."""
@@ -472,3 +511,13 @@ class TinyDecisionStore:
             self._cond.notify_all()
         self._writer.join(timeout=5)
         atexit.unregister(self.flush)
+
+
+def _by_id(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A shard file's decisions by id."""
+    return {str(row["decision_id"]): row for row in data.get("decisions", {}).values()}
+
+
+def _shard_of_ids(data: dict[str, Any]) -> dict[str, str]:
+    """An index bucket file's decision ids -> shard."""
+    return {str(row["key"]): str(row["shard"]) for row in data.get("index", {}).values()}

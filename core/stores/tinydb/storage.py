@@ -19,7 +19,13 @@ from tinydb.storages import Storage
 
 from core.errors import StorageError
 
-__all__ = ["AtomicJSONStorage", "StorageError", "open_db", "remove_stale_temporaries"]
+__all__ = [
+    "AtomicJSONStorage",
+    "StorageError",
+    "fsync_folder",
+    "open_db",
+    "remove_stale_temporaries",
+]
 
 
 class AtomicJSONStorage(Storage):
@@ -30,10 +36,18 @@ class AtomicJSONStorage(Storage):
         self.path.parent.mkdir(parents=True, exist_ok=True)
 
     def read(self) -> dict[str, dict[str, Any]] | None:
+        raw = self.read_raw()
+        return None if raw is None else self.parse(raw)
+
+    def read_raw(self) -> str | None:
+        """The file's text (None when there is none), to look into before parsing it."""
         try:
-            raw = self.path.read_text(encoding="utf-8")
+            return self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
+
+    def parse(self, raw: str) -> dict[str, dict[str, Any]] | None:
+        """The TinyDB document in `raw` (the file's text); None when it is empty."""
         if not raw.strip():
             return None
         try:
@@ -48,12 +62,13 @@ class AtomicJSONStorage(Storage):
             )
         return data
 
-    def write(self, data: dict[str, dict[str, Any]]) -> None:
+    def write(self, data: dict[str, dict[str, Any]], *, sync_folder: bool = True) -> None:
         payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        self.write_bytes(payload.encode("utf-8"))
+        self.write_bytes(payload.encode("utf-8"), sync_folder=sync_folder)
 
-    def write_bytes(self, payload: bytes) -> None:
-        """Replace the file's content atomically and durably."""
+    def write_bytes(self, payload: bytes, *, sync_folder: bool = True) -> None:
+        """Replace the file's content atomically and durably; `sync_folder=False` leaves the
+        rename's durability to one `fsync_folder` by the caller after a batch of files."""
         fd, tmp_name = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
         try:
             with os.fdopen(fd, "wb") as handle:
@@ -61,7 +76,8 @@ class AtomicJSONStorage(Storage):
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp_name, self.path)
-            _fsync_folder(self.path.parent)
+            if sync_folder:
+                fsync_folder(self.path.parent)
         except BaseException:
             Path(tmp_name).unlink(missing_ok=True)
             raise
@@ -75,7 +91,7 @@ def open_db(path: Path) -> TinyDB:
     return TinyDB(path, storage=AtomicJSONStorage)
 
 
-def _fsync_folder(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
     """Make a rename in `folder` durable (a no-op where folders cannot be opened)."""
     try:
         fd = os.open(folder, os.O_RDONLY)

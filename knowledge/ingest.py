@@ -132,6 +132,7 @@ class Ingestor:
     def ingest(self, paths: Sequence[Path], *, progress: bool | None = None) -> IngestReport:
         """Ingest files and folders; see the module docstring."""
         started = time.perf_counter()
+        self._batch, self._done = [], []  # nothing of an earlier, failed run is recorded
         work = plan(paths, self.manifest)
         report = work.report
         for entry in work.stale:

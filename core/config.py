@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
 from core.errors import ConfigError as ConfigError  # defined apart: no pydantic to catch it
-from core.limits import LLM_MAX_TIMEOUT_S
+from core.limits import LLM_MAX_TIMEOUT_S, MAX_FILE_CHUNKS, MAX_FILE_CHUNKS_CEILING
 
 DEFAULT_HOME = Path.home() / ".brain"
 
@@ -86,6 +86,9 @@ class KnowledgeConfig(_Section):
     encoder_cache: Path | None = None
     collection: str = "knowledge"
     ingest_sample: bool = True
+    #: Most chunks one file may yield; `brain ingest` skips a larger file, saying so
+    #: (`core.limits.MAX_FILE_CHUNKS`).
+    max_file_chunks: int = Field(MAX_FILE_CHUNKS, ge=1, le=MAX_FILE_CHUNKS_CEILING)
 
     @model_validator(mode="after")
     def _check(self) -> KnowledgeConfig:
@@ -293,6 +296,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_EMBEDDER": ("knowledge", "embedder"),
     "BRAIN_EMBEDDING_ENGINE": ("knowledge", "embedding_engine"),
     "BRAIN_ENCODER_CACHE": ("knowledge", "encoder_cache"),
+    "BRAIN_KB_MAX_FILE_CHUNKS": ("knowledge", "max_file_chunks"),
     "BRAIN_TUNE_ENCODER": ("training", "tune_encoder"),
     "BRAIN_STORE_BACKEND": ("storage", "backend"),
     "BRAIN_DATABASE_URL": ("storage", "database_url"),

@@ -21,6 +21,15 @@ MAX_REQUEST_BYTES: Final = 1024 * 1024
 
 #: Largest knowledge-base file `brain ingest` reads.
 MAX_KB_FILE_BYTES: Final = 5 * 1024 * 1024
+#: Most chunks one knowledge-base file may yield (`[knowledge] max_file_chunks`, up to
+#: MAX_FILE_CHUNKS_CEILING); a file over it is skipped, with the reason, before any of it is
+#: embedded. Embedding is what an ingest's time goes on (about 15 chunks a CPU-second for
+#: 1,200-character sections, 150 for one-line glossary entries), so this bounds one file's
+#: time: 20,000 chunks is a 5 MiB manual of ordinary sections several times over, or a
+#: glossary of 20,000 terms; a larger glossary is better split by domain.
+MAX_FILE_CHUNKS: Final = 20_000
+#: The most `max_file_chunks` may be raised to (an ingest holds each file's chunk ids).
+MAX_FILE_CHUNKS_CEILING: Final = 1_000_000
 #: Largest YAML controller file.
 MAX_CONTROLLER_FILE_BYTES: Final = 1_000_000
 

@@ -41,7 +41,7 @@ def open_knowledge(settings: Settings | None = None) -> KnowledgeSkill:
     settings = settings or load_settings()
     store = KnowledgeStore.open(settings, get_dense_embedder(settings))
     manifest = DocManifest.open(settings)
-    skill = KnowledgeSkill(store, manifest)
+    skill = KnowledgeSkill(store, manifest, max_file_chunks=settings.knowledge.max_file_chunks)
     if store.count() == 0 and len(manifest):
         _rebuild(skill, manifest)
     if settings.knowledge.ingest_sample and store.count() == 0 and SAMPLE_DIR.is_dir():

@@ -18,14 +18,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.limits import MAX_FILE_CHUNKS
 from knowledge.chunk import Chunk
 from knowledge.manifest import DocManifest, ManifestEntry
-from knowledge.parsing import CHUNKER_VERSION, MAX_FILE_BYTES, SUPPORTED, SkipFile, decode, parse
+from knowledge.parsing import (
+    CHUNKER_VERSION,
+    MAX_FILE_BYTES,
+    SUPPORTED,
+    Document,
+    SkipFile,
+    decode,
+    parse,
+)
 
 if TYPE_CHECKING:
     from knowledge.store import KnowledgeStore
 
-#: Chunks embedded and written together.
+#: Chunks embedded and written together (the most an ingest holds at once).
 FLUSH_CHUNKS = 256
 
 
@@ -86,39 +95,61 @@ class IngestReport:
 
 @dataclass(slots=True)
 class _Pending:
+    """A file being written: its chunks' ids so far (its manifest entry once all are in)."""
+
     source: str
     digest: str
-    chunks: list[Chunk]
+    document: Document
     previous: ManifestEntry | None
+    chunk_ids: list[str] = field(default_factory=list)
 
 
 class Ingestor:
-    """Ingests paths into one store, keeping the manifest in step."""
+    """Ingests paths into one store, keeping the manifest in step.
 
-    def __init__(self, store: KnowledgeStore, manifest: DocManifest) -> None:
+    Chunks stream from parsing to embedding to the store in batches of FLUSH_CHUNKS (small
+    files share a batch), so memory is bounded by a batch, not by a file. A file's manifest
+    entry is written only after its last chunk is: an ingest stopped halfway leaves the file
+    unrecorded (or recorded as before), so the next ingest redoes it. A file that would yield
+    more than `max_file_chunks` chunks is skipped before anything of it is embedded.
+    """
+
+    def __init__(
+        self,
+        store: KnowledgeStore,
+        manifest: DocManifest,
+        *,
+        max_file_chunks: int = MAX_FILE_CHUNKS,
+    ) -> None:
         self.store = store
         self.manifest = manifest
+        self.max_file_chunks = max_file_chunks
+        self._batch: list[Chunk] = []
+        self._done: list[_Pending] = []
         if len(manifest) and store.count() == 0:
             manifest.clear()  # the store was wiped: the manifest describes nothing any more
 
     def ingest(self, paths: Sequence[Path], *, progress: bool | None = None) -> IngestReport:
         """Ingest files and folders; see the module docstring."""
         started = time.perf_counter()
+        self._batch, self._done = [], []  # nothing of an earlier, failed run is recorded
         work = plan(paths, self.manifest)
         report = work.report
         for entry in work.stale:
             self._remove(entry, report)
         show = progress if progress is not None else sys.stderr.isatty()
         bar = _chunk_bar() if show and work.files else None
-        pending: list[_Pending] = []
         for path in work.files:
             item = self._prepare(path, report)
-            if item is not None:
-                pending.append(item)
-                if sum(len(entry.chunks) for entry in pending) >= FLUSH_CHUNKS:
-                    self._flush(pending, report, bar)
-                    pending = []
-        self._flush(pending, report, bar)
+            if item is None:
+                continue
+            for chunk in item.document:
+                item.chunk_ids.append(chunk.chunk_id)
+                self._batch.append(chunk)
+                if len(self._batch) >= FLUSH_CHUNKS:
+                    self._flush(report, bar)
+            self._done.append(item)
+        self._flush(report, bar)
         if bar is not None:
             bar.close()
         report.seconds = time.perf_counter() - started
@@ -151,31 +182,44 @@ class Ingestor:
             report.unchanged.append(source)
             return None
         try:
-            chunks = parse(path, decode(path, data), source)
+            document = parse(path, decode(path, data), source)
         except SkipFile as exc:
             report.skipped.append(Skipped(source, str(exc)))
             return None
-        return _Pending(source, digest, chunks, previous)
+        if len(document) > self.max_file_chunks:
+            report.skipped.append(
+                Skipped(source, too_many_chunks(len(document), self.max_file_chunks))
+            )
+            return None
+        return _Pending(source, digest, document, previous)
 
-    def _flush(self, pending: list[_Pending], report: IngestReport, bar: Any = None) -> None:
-        if not pending:
-            return
-        chunks = [chunk for item in pending for chunk in item.chunks]
-        self.store.upsert(chunks)
-        if bar is not None:
-            bar.update(len(chunks))
-        for item in pending:
-            new_ids = [chunk.chunk_id for chunk in item.chunks]
+    def _flush(self, report: IngestReport, bar: Any = None) -> None:
+        """Write the batch, then record the files whose last chunk was in it."""
+        if self._batch:
+            self.store.upsert(self._batch)
+            if bar is not None:
+                bar.update(len(self._batch))
+            report.chunks_written += len(self._batch)
+            self._batch = []
+        for item in self._done:
             if item.previous is not None:
-                kept = set(new_ids)
+                kept = set(item.chunk_ids)
                 self.store.delete([old for old in item.previous.chunk_ids if old not in kept])
                 report.updated.append(item.source)
             else:
                 report.added.append(item.source)
             self.manifest.put(
-                ManifestEntry(item.source, item.digest, tuple(new_ids), self.store.has_dense)
+                ManifestEntry(item.source, item.digest, tuple(item.chunk_ids), self.store.has_dense)
             )
-            report.chunks_written += len(new_ids)
+        self._done = []
+
+
+def too_many_chunks(count: int, limit: int) -> str:
+    """Why a file over the chunk limit is skipped, and what to do about it."""
+    return (
+        f"too many chunks ({count:,} > {limit:,} per file, [knowledge] max_file_chunks): "
+        "split the file, or raise the limit if embedding it all is worth the time"
+    )
 
 
 #: Why a symbolic link (or a file reached through one) is not ingested.

@@ -8,6 +8,7 @@ the folder name) and text. A file that cannot be used raises `SkipFile` with the
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,22 @@ class SkipFile(Exception):
     """This file is not ingested; the message is the reason shown to the user."""
 
 
+class Document:
+    """One file's chunks, counted before any is built: the file is read and checked whole
+    (a bad entry refuses it before anything is written), its chunks are then made one at a
+    time as they are iterated, so an ingest holds a batch of them, never the file's all."""
+
+    def __init__(self, count: int, build: Callable[[], Iterator[Chunk]]) -> None:
+        self._count = count
+        self._build = build
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[Chunk]:
+        return self._build()
+
+
 @dataclass(frozen=True, slots=True)
 class _Section:
     heading: str
@@ -61,7 +78,7 @@ def decode(path: Path, data: bytes) -> str:
     return text
 
 
-def parse(path: Path, text: str, source: str) -> list[Chunk]:
+def parse(path: Path, text: str, source: str) -> Document:
     """Chunks of one decoded file (`source` is the id-stable name stored in the payload)."""
     kind = SUPPORTED.get(path.suffix.lower())
     if kind == "markdown":
@@ -72,7 +89,7 @@ def parse(path: Path, text: str, source: str) -> list[Chunk]:
         chunks = _yaml(path, text, source)
     else:
         raise SkipFile(f"unsupported file type {path.suffix or '(none)'}")
-    if not chunks:
+    if not len(chunks):
         raise SkipFile("no content to index")
     return chunks
 
@@ -136,11 +153,12 @@ def _split(body: str) -> list[str]:
 
 def _doc_chunks(
     source: str, title: str, sections: list[_Section], domain: str, language: str | None
-) -> list[Chunk]:
-    chunks: list[Chunk] = []
-    for section in sections:
-        for piece in _split(section.body):
-            heading = section.heading if section.heading != title else ""
+) -> Document:
+    pieces = [(section.heading, piece) for section in sections for piece in _split(section.body)]
+
+    def build() -> Iterator[Chunk]:
+        for index, (section_heading, piece) in enumerate(pieces):
+            heading = section_heading if section_heading != title else ""
             header = f"{title} — {heading}" if heading else title
             text = f"{header}\n{piece}"
             payload: dict[str, Any] = {
@@ -152,11 +170,12 @@ def _doc_chunks(
                 "domain": domain,
                 "text": piece,
             }
-            chunks.append(Chunk(point_id(source, len(chunks), heading), text, payload))
-    return chunks
+            yield Chunk(point_id(source, index, heading), text, payload)
+
+    return Document(len(pieces), build)
 
 
-def _markdown(path: Path, text: str, source: str) -> list[Chunk]:
+def _markdown(path: Path, text: str, source: str) -> Document:
     meta, body = _front_matter(text)
     first_heading, sections = _sections(body)
     title = str(meta.get("title") or first_heading or path.stem)
@@ -165,7 +184,7 @@ def _markdown(path: Path, text: str, source: str) -> list[Chunk]:
     return _doc_chunks(source, title, sections, domain, language)
 
 
-def _plain(path: Path, text: str, source: str) -> list[Chunk]:
+def _plain(path: Path, text: str, source: str) -> Document:
     title = path.stem.replace("_", " ").replace("-", " ")
     return _doc_chunks(source, title, [_Section("", text.strip())], path.parent.name, None)
 
@@ -184,7 +203,7 @@ def _as_list(value: Any, what: str) -> list[dict[str, Any]]:
     return value
 
 
-def _yaml(path: Path, text: str, source: str) -> list[Chunk]:
+def _yaml(path: Path, text: str, source: str) -> Document:
     try:
         data = load_yaml(text)
     except YamlLimitError as exc:
@@ -194,32 +213,15 @@ def _yaml(path: Path, text: str, source: str) -> list[Chunk]:
     if not isinstance(data, dict) or not ("glossary" in data or "id_patterns" in data):
         raise SkipFile("YAML has neither 'glossary' nor 'id_patterns' entries")
     default_domain = str(data.get("domain") or path.parent.name)
-    chunks: list[Chunk] = []
-    for entry in _as_list(data.get("glossary"), "glossary"):
-        term = str(entry.get("term") or "").strip()
-        definition = str(entry.get("definition") or "").strip()
-        if not term or not definition:
-            raise SkipFile(f"glossary entry {len(chunks) + 1} needs 'term' and 'definition'")
-        aliases = [str(alias) for alias in entry.get("aliases") or []]
-        line = (
-            f"{term} ({', '.join(aliases)}): {definition}" if aliases else f"{term}: {definition}"
-        )
-        payload: dict[str, Any] = {
-            "kind": "glossary",
-            "source": source,
-            "title": term,
-            "section": "glossary",
-            "language": str(entry.get("language") or detect_language(line)),
-            "domain": str(entry.get("domain") or default_domain),
-            "text": line,
-            "term": term,
-            "aliases": aliases,
-            "definition": definition,
-            # Words that select this sense of a polysemous term (e.g. 钱没到 near 放款).
-            "contexts": [str(c) for c in entry.get("contexts") or [] if str(c).strip()],
-        }
-        chunks.append(Chunk(point_id(source, len(chunks), term), line, payload))
-    for entry in _as_list(data.get("id_patterns"), "id_patterns"):
+    glossary = _as_list(data.get("glossary"), "glossary")
+    patterns = _as_list(data.get("id_patterns"), "id_patterns")
+    for number, entry in enumerate(glossary, 1):
+        if (
+            not str(entry.get("term") or "").strip()
+            or not str(entry.get("definition") or "").strip()
+        ):
+            raise SkipFile(f"glossary entry {number} needs 'term' and 'definition'")
+    for entry in patterns:
         name = str(entry.get("name") or "").strip()
         regex = str(entry.get("regex") or "")
         if not name or not regex:
@@ -228,24 +230,58 @@ def _yaml(path: Path, text: str, source: str) -> list[Chunk]:
             compile_bounded(regex)
         except UnsafePattern as exc:
             raise SkipFile(f"id pattern {name}: {exc}") from None
-        description = str(entry.get("description") or "").strip()
-        line = f"{name}: {description}" if description else name
-        # `domain: none` (or null): the identifier names a thing (a device, a host), not the
-        # kind of work, so it is an entity but no evidence for any controller.
-        domain = entry.get("domain", default_domain)
-        domain = "" if domain is None or str(domain).strip().lower() == "none" else str(domain)
-        payload = {
-            "kind": "id_pattern",
-            "source": source,
-            "title": name,
-            "section": "id_patterns",
-            "language": detect_language(line),
-            "domain": domain,
-            "text": line,
-            "name": name,
-            "regex": regex,
-            "description": description,
-            "order": len(chunks),
-        }
-        chunks.append(Chunk(point_id(source, len(chunks), name), line, payload))
-    return chunks
+
+    def build() -> Iterator[Chunk]:
+        for index, entry in enumerate(glossary):
+            yield _glossary_chunk(entry, source, index, default_domain)
+        for index, entry in enumerate(patterns, len(glossary)):
+            yield _pattern_chunk(entry, source, index, default_domain)
+
+    return Document(len(glossary) + len(patterns), build)
+
+
+def _glossary_chunk(entry: dict[str, Any], source: str, index: int, default_domain: str) -> Chunk:
+    term = str(entry.get("term") or "").strip()
+    definition = str(entry.get("definition") or "").strip()
+    aliases = [str(alias) for alias in entry.get("aliases") or []]
+    line = f"{term} ({', '.join(aliases)}): {definition}" if aliases else f"{term}: {definition}"
+    payload: dict[str, Any] = {
+        "kind": "glossary",
+        "source": source,
+        "title": term,
+        "section": "glossary",
+        "language": str(entry.get("language") or detect_language(line)),
+        "domain": str(entry.get("domain") or default_domain),
+        "text": line,
+        "term": term,
+        "aliases": aliases,
+        "definition": definition,
+        # Words that select this sense of a polysemous term (e.g. 钱没到 near 放款).
+        "contexts": [str(c) for c in entry.get("contexts") or [] if str(c).strip()],
+    }
+    return Chunk(point_id(source, index, term), line, payload)
+
+
+def _pattern_chunk(entry: dict[str, Any], source: str, index: int, default_domain: str) -> Chunk:
+    name = str(entry.get("name") or "").strip()
+    regex = str(entry.get("regex") or "")
+    description = str(entry.get("description") or "").strip()
+    line = f"{name}: {description}" if description else name
+    # `domain: none` (or null): the identifier names a thing (a device, a host), not the
+    # kind of work, so it is an entity but no evidence for any controller.
+    domain = entry.get("domain", default_domain)
+    domain = "" if domain is None or str(domain).strip().lower() == "none" else str(domain)
+    payload: dict[str, Any] = {
+        "kind": "id_pattern",
+        "source": source,
+        "title": name,
+        "section": "id_patterns",
+        "language": detect_language(line),
+        "domain": domain,
+        "text": line,
+        "name": name,
+        "regex": regex,
+        "description": description,
+        "order": index,
+    }
+    return Chunk(point_id(source, index, name), line, payload)

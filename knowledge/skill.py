@@ -18,6 +18,7 @@ from typing import Any
 
 import regex
 
+from core.limits import MAX_FILE_CHUNKS
 from core.safe_regex import RegexTimeout, UnsafePattern, compile_bounded, matches_whole, search_all
 from core.text.sparse import normalize
 from knowledge.ingest import Ingestor, IngestReport
@@ -101,9 +102,16 @@ class _Pattern:
 class KnowledgeSkill:
     """Search, definitions, ID formats and routing support over one `KnowledgeStore`."""
 
-    def __init__(self, store: KnowledgeStore, manifest: DocManifest | None = None) -> None:
+    def __init__(
+        self,
+        store: KnowledgeStore,
+        manifest: DocManifest | None = None,
+        *,
+        max_file_chunks: int = MAX_FILE_CHUNKS,
+    ) -> None:
         self.store = store
         self.manifest = manifest
+        self.max_file_chunks = max_file_chunks
         self._lock = threading.RLock()
         self._generation = -1
         self._glossary: list[_Term] = []
@@ -123,7 +131,7 @@ class KnowledgeSkill:
         with self._lock:
             if isinstance(self.store.vectors, Rebuildable):
                 return self._ingest_swapped(self.store.vectors, self.manifest, paths, progress)
-            return Ingestor(self.store, self.manifest).ingest(paths, progress=progress)
+            return self._ingestor(self.store, self.manifest).ingest(paths, progress=progress)
 
     def _ingest_swapped(
         self,
@@ -138,12 +146,15 @@ class KnowledgeSkill:
         staged_manifest = StagedManifest(manifest)
         with live.rebuilding() as staged:
             live.copy_into(staged)
-            report = Ingestor(self.store.over(staged), staged_manifest).ingest(
+            report = self._ingestor(self.store.over(staged), staged_manifest).ingest(
                 paths, progress=progress
             )
         staged_manifest.commit()
         self.store.generation += 1  # the live name now stands for the new collection
         return report
+
+    def _ingestor(self, store: KnowledgeStore, manifest: DocManifest) -> Ingestor:
+        return Ingestor(store, manifest, max_file_chunks=self.max_file_chunks)
 
     # -- search ---------------------------------------------------------------------------
 

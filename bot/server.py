@@ -16,6 +16,7 @@ import signal
 from collections.abc import AsyncIterator
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.request.async_request import AsyncBoltRequest
@@ -32,6 +33,24 @@ HEALTH_PATH = "/healthz"
 READY_PATH = "/readyz"
 #: Seconds a caller refused during the warm-up is told to wait (`Retry-After`).
 WARMING_RETRY_AFTER_S = 5
+
+
+class _ClientFaults(logging.Filter):
+    """aiohttp logs a request it cannot parse (after a lying `Content-Length`, say) or a client
+    gone mid-body as an ERROR with a traceback, the first of them quoting up to 100 KB of the
+    request. Those are the client's faults, not ours: one short INFO line each, so no one can
+    flood the log with tracebacks."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        fault = record.exc_info[1] if record.exc_info else None
+        if isinstance(fault, HttpProcessingError | ConnectionResetError):
+            record.msg = f"{record.msg} (the client's fault: {type(fault).__name__})"
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+        return True
+
+
+logging.getLogger("aiohttp.server").addFilter(_ClientFaults())
 
 
 def _signed(verifier: SignatureVerifier, body: bytes, request: web.Request) -> bool:
@@ -52,7 +71,7 @@ def _bolt_request(body: bytes, request: web.Request) -> AsyncBoltRequest | None:
             query=request.query_string,
             headers=dict(request.headers),
         )
-    except (ValueError, TypeError, AttributeError):
+    except (ValueError, TypeError, AttributeError, RecursionError):  # RecursionError: too deep
         return None
     return parsed if isinstance(parsed.body, dict) else None
 

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -24,7 +24,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot import metrics, socket_mode
 from bot.app import SlackBot
-from core.limits import MAX_REQUEST_BYTES
+from core.limits import MAX_REQUEST_BYTES, MAX_REQUEST_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -76,12 +76,29 @@ def _bolt_request(body: bytes, request: web.Request) -> AsyncBoltRequest | None:
     return parsed if isinstance(parsed.body, dict) else None
 
 
+@web.middleware
+async def _read_in_time(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Read a POST body within `MAX_REQUEST_SECONDS` (aiohttp keeps it for the handler), or
+    answer 408: a client that sends slowly or stops mid-body holds no handler for ever. Runs
+    outside the metrics middleware, so requests refused here (408, 413) are not counted."""
+    if request.method == "POST":
+        try:
+            async with asyncio.timeout(MAX_REQUEST_SECONDS):
+                await request.read()
+        except TimeoutError:
+            raise web.HTTPRequestTimeout() from None
+    return await handler(request)
+
+
 def http_app(bot: SlackBot) -> web.Application:
     """An aiohttp application serving Slack's Events API, interactivity and commands.
 
     The signature is checked on the raw bytes before anything parses them, so an unsigned
     request costs a hash and gets 401; a signed body that is not a Slack payload gets 400.
-    Neither logs a traceback. Bodies over `MAX_REQUEST_BYTES` are refused by aiohttp (413).
+    Neither logs a traceback. Bodies over `MAX_REQUEST_BYTES` are refused by aiohttp (413),
+    bodies not sent in `MAX_REQUEST_SECONDS` get 408.
     """
     secret = bot.settings.slack.signing_secret
     verifier = SignatureVerifier(secret.get_secret_value()) if secret else None
@@ -121,7 +138,7 @@ def http_app(bot: SlackBot) -> web.Application:
         await asyncio.gather(warming, return_exceptions=True)
         await bot.stop()
 
-    application = web.Application(client_max_size=MAX_REQUEST_BYTES)
+    application = web.Application(client_max_size=MAX_REQUEST_BYTES, middlewares=[_read_in_time])
     application.router.add_post(EVENTS_PATH, events)
     application.router.add_get(HEALTH_PATH, health)
     application.router.add_get(READY_PATH, ready)
@@ -147,7 +164,8 @@ async def _wait_for_stop() -> None:
 
 async def serve_http(bot: SlackBot, host: str, port: int) -> None:
     """Serve HTTP until SIGINT/SIGTERM; the line on stdout comes once the bot is ready."""
-    runner = web.AppRunner(http_app(bot))
+    # An idle connection, or one still sending its headers, is closed after the same time.
+    runner = web.AppRunner(http_app(bot), keepalive_timeout=MAX_REQUEST_SECONDS)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

@@ -32,7 +32,8 @@ from tests.replicas import wait_ready as wait_warm
 JSON = "application/json"
 FORM = "application/x-www-form-urlencoded"
 MB = 1024 * 1024
-#: Connections held open, each with a request that never finishes (slowloris).
+#: Connections held open, each with a request that never finishes (slowloris): each is dropped
+#: after `MAX_REQUEST_SECONDS`.
 SLOW_CONNECTIONS = 200
 #: Seconds any one hostile request may take before the test calls it a hang.
 HANG_S = 120
@@ -143,19 +144,30 @@ def _signed_form(payload: bytes) -> tuple[bytes, list[bytes]]:
     return _signed_head(body, FORM), [body]
 
 
-async def _hold_slow_requests(port: int) -> list[asyncio.StreamWriter]:
+async def _hold_slow_requests(port: int) -> list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
     """Connections that each send part of a request and then nothing (slowloris): half stop
     inside the headers, half inside a body that says it is 1 MB."""
     held = []
     for i in range(SLOW_CONNECTIONS):
-        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
         if i % 2:
             writer.write(b"POST /slack/events HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
         else:
             writer.write(_head(JSON, MB) + b'{"type": "event_callback", ')
         await writer.drain()
-        held.append(writer)
+        held.append((reader, writer))
     return held
+
+
+async def _dropped(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> int | None:
+    """How the server ends a slow request: its status, or None when it closes the connection
+    unanswered."""
+    try:
+        line = await reader.readline()
+    except ConnectionError:
+        line = b""
+    writer.close()
+    return int(line.split()[1]) if line.startswith(b"HTTP/1.1 ") else None
 
 
 async def _health(session: aiohttp.ClientSession, replica: Replica) -> int:
@@ -186,8 +198,9 @@ async def test_no_request_takes_the_http_server_a_gigabyte_above_its_warm_size(
                 statuses[what] = status if status in allowed else (status, "not", allowed)
             held = await _hold_slow_requests(replica.port)
             assert await _health(session, replica) == 200  # served beside them
-            for writer in held:
-                writer.close()
+            slow = await asyncio.wait_for(asyncio.gather(*(_dropped(*c) for c in held)), HANG_S)
+            statuses["slow headers"] = set(slow[1::2])
+            statuses["slow body"] = set(slow[0::2])
             await wait_idle(session, [replica])
             peak = _peak_kb(replica)
             assert await _health(session, replica) == 200
@@ -198,6 +211,8 @@ async def test_no_request_takes_the_http_server_a_gigabyte_above_its_warm_size(
     log = replica.log_tail(size=10**6)
     print(f"warm {warm} KB, after hostile requests {peak} KB; statuses {statuses}")
     assert {what: s for what, s in statuses.items() if isinstance(s, tuple)} == {}
+    assert statuses["slow headers"] == {None}
+    assert statuses["slow body"] == {408}
     assert replica.process.returncode == 0, log
     assert "Traceback" not in log
     assert peak - warm < BOUND_KB, f"peaked {peak - warm} KB above its warm {warm} KB"

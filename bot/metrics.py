@@ -232,21 +232,36 @@ class BotCollector(Collector):
         yield pending
 
 
+#: Event and payload types counted by name. The kind is read before the signature is checked,
+#: so any other type an unsigned body names counts as "other": a label per name sent would let
+#: anyone grow the registry (and `/metrics`) without bound.
+_KINDS = frozenset(
+    {"message", "app_mention", "reaction_added", "url_verification", "app_rate_limited"}
+)
+
+
+def _known(kind: object, default: str) -> str:
+    """`kind` when it is counted by name, `default` when there is none, else "other"."""
+    if not kind:
+        return default
+    return kind if isinstance(kind, str) and kind in _KINDS else "other"
+
+
 def _request_kind(body: bytes, content_type: str) -> tuple[str, str | None]:
     """What a Slack request carries (an event type, "interactive" or "command"), and the
     event id of an Events API callback."""
     if "json" in content_type:
         try:
             parsed = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deep
             return "malformed", None
         if isinstance(parsed, dict):
             event = parsed.get("event")
             event_id = parsed.get("event_id")
             found = str(event_id) if isinstance(event_id, str) else None
             if isinstance(event, dict):
-                return str(event.get("type") or "event"), found
-            return str(parsed.get("type") or "unknown"), found
+                return _known(event.get("type"), "event"), found
+            return _known(parsed.get("type"), "unknown"), found
         return "malformed", None
     if b"payload=" in body[:16]:
         return "interactive", None

@@ -13,9 +13,10 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.request.async_request import AsyncBoltRequest
@@ -23,7 +24,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot import metrics, socket_mode
 from bot.app import SlackBot
-from core.limits import MAX_REQUEST_BYTES
+from core.limits import MAX_REQUEST_BYTES, MAX_REQUEST_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,24 @@ HEALTH_PATH = "/healthz"
 READY_PATH = "/readyz"
 #: Seconds a caller refused during the warm-up is told to wait (`Retry-After`).
 WARMING_RETRY_AFTER_S = 5
+
+
+class _ClientFaults(logging.Filter):
+    """aiohttp logs a request it cannot parse (after a lying `Content-Length`, say) or a client
+    gone mid-body as an ERROR with a traceback, the first of them quoting up to 100 KB of the
+    request. Those are the client's faults, not ours: one short INFO line each, so no one can
+    flood the log with tracebacks."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        fault = record.exc_info[1] if record.exc_info else None
+        if isinstance(fault, HttpProcessingError | ConnectionResetError):
+            record.msg = f"{record.msg} (the client's fault: {type(fault).__name__})"
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+        return True
+
+
+logging.getLogger("aiohttp.server").addFilter(_ClientFaults())
 
 
 def _signed(verifier: SignatureVerifier, body: bytes, request: web.Request) -> bool:
@@ -52,9 +71,25 @@ def _bolt_request(body: bytes, request: web.Request) -> AsyncBoltRequest | None:
             query=request.query_string,
             headers=dict(request.headers),
         )
-    except (ValueError, TypeError, AttributeError):
+    except (ValueError, TypeError, AttributeError, RecursionError):  # RecursionError: too deep
         return None
     return parsed if isinstance(parsed.body, dict) else None
+
+
+@web.middleware
+async def _read_in_time(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Read a POST body within `MAX_REQUEST_SECONDS` (aiohttp keeps it for the handler), or
+    answer 408: a client that sends slowly or stops mid-body holds no handler for ever. Runs
+    outside the metrics middleware, so requests refused here (408, 413) are not counted."""
+    if request.method == "POST":
+        try:
+            async with asyncio.timeout(MAX_REQUEST_SECONDS):
+                await request.read()
+        except TimeoutError:
+            raise web.HTTPRequestTimeout() from None
+    return await handler(request)
 
 
 def http_app(bot: SlackBot) -> web.Application:
@@ -62,7 +97,8 @@ def http_app(bot: SlackBot) -> web.Application:
 
     The signature is checked on the raw bytes before anything parses them, so an unsigned
     request costs a hash and gets 401; a signed body that is not a Slack payload gets 400.
-    Neither logs a traceback. Bodies over `MAX_REQUEST_BYTES` are refused by aiohttp (413).
+    Neither logs a traceback. Bodies over `MAX_REQUEST_BYTES` are refused by aiohttp (413),
+    bodies not sent in `MAX_REQUEST_SECONDS` get 408.
     """
     secret = bot.settings.slack.signing_secret
     verifier = SignatureVerifier(secret.get_secret_value()) if secret else None
@@ -102,7 +138,7 @@ def http_app(bot: SlackBot) -> web.Application:
         await asyncio.gather(warming, return_exceptions=True)
         await bot.stop()
 
-    application = web.Application(client_max_size=MAX_REQUEST_BYTES)
+    application = web.Application(client_max_size=MAX_REQUEST_BYTES, middlewares=[_read_in_time])
     application.router.add_post(EVENTS_PATH, events)
     application.router.add_get(HEALTH_PATH, health)
     application.router.add_get(READY_PATH, ready)
@@ -128,7 +164,8 @@ async def _wait_for_stop() -> None:
 
 async def serve_http(bot: SlackBot, host: str, port: int) -> None:
     """Serve HTTP until SIGINT/SIGTERM; the line on stdout comes once the bot is ready."""
-    runner = web.AppRunner(http_app(bot))
+    # An idle connection, or one still sending its headers, is closed after the same time.
+    runner = web.AppRunner(http_app(bot), keepalive_timeout=MAX_REQUEST_SECONDS)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

@@ -16,6 +16,10 @@ from typing import Final
 MAX_MESSAGE_CHARS: Final = 20_000
 #: Bytes of one HTTP request body the Slack endpoint reads (Slack sends far less).
 MAX_REQUEST_BYTES: Final = 1024 * 1024
+#: Seconds a client may take to send one request's headers or its body (Slack sends in
+#: milliseconds and gives up after 3 s); a slower one is dropped, so a connection held open by
+#: a slow or silent client costs a socket for this long, not for ever.
+MAX_REQUEST_SECONDS: Final = 10.0
 
 # -- files ------------------------------------------------------------------------------------
 

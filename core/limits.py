@@ -52,6 +52,9 @@ YAML_MAX_DEPTH: Final = 64
 REGEX_MAX_CHARS: Final = 500
 #: Seconds one pattern may spend on one text before it counts as no match.
 REGEX_TIMEOUT_S: Final = 0.05
+#: Tries of one match whose budget ran out while its thread waited for a core (it used less
+#: than half the budget in CPU): a busy machine must not retire a harmless pattern.
+REGEX_ATTEMPTS: Final = 3
 
 # -- LLM --------------------------------------------------------------------------------------
 

@@ -6,17 +6,27 @@ refuses long sources and nested quantifiers when a pattern is loaded, with a mes
 why; `search_all` and `matches_whole` run on the `regex` engine with a time budget
 (`core.limits.REGEX_TIMEOUT_S`), so a slow pattern the static check cannot see (overlapping
 alternatives such as `(a|aa)+b`) costs a bounded time and counts as no match.
+
+The `regex` engine's budget is wall time, so on a busy machine a pattern that was merely
+waiting for a core can run out of it; the caller would then disable a harmless pattern and
+routing would change with the machine's load. A match that ran out of time while its thread
+used less than half the budget in CPU is therefore tried again (up to `REGEX_ATTEMPTS` times
+in all); only a match that spent the CPU itself, or every attempt, is a `RegexTimeout`.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
-from typing import Any
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import regex
 
-from core.limits import REGEX_MAX_CHARS, REGEX_TIMEOUT_S
+from core.limits import REGEX_ATTEMPTS, REGEX_MAX_CHARS, REGEX_TIMEOUT_S
+
+_T = TypeVar("_T")
 
 __all__ = ["RegexTimeout", "UnsafePattern", "compile_bounded", "matches_whole", "search_all"]
 
@@ -89,17 +99,29 @@ def compile_bounded(source: str, *, template: str = "{}") -> regex.Pattern[str]:
         raise UnsafePattern(f"invalid regex ({exc})") from None
 
 
+def _within_budget(pattern: regex.Pattern[str], match: Callable[[], _T]) -> _T:
+    """`match()` under the time budget, tried again when the time ran out on a busy machine
+    rather than in the pattern (see the module docstring)."""
+    for _ in range(REGEX_ATTEMPTS):
+        used_before = time.thread_time()
+        try:
+            return match()
+        except TimeoutError:
+            if time.thread_time() - used_before >= REGEX_TIMEOUT_S / 2:
+                break  # the pattern itself is slow
+    raise RegexTimeout(pattern.pattern)
+
+
 def search_all(pattern: regex.Pattern[str], text: str) -> list[tuple[int, int]]:
     """Spans of every match of `pattern` in `text`; `RegexTimeout` past the time budget."""
-    try:
-        return [match.span() for match in pattern.finditer(text, timeout=REGEX_TIMEOUT_S)]
-    except TimeoutError:
-        raise RegexTimeout(pattern.pattern) from None
+    return _within_budget(
+        pattern,
+        lambda: [match.span() for match in pattern.finditer(text, timeout=REGEX_TIMEOUT_S)],
+    )
 
 
 def matches_whole(pattern: regex.Pattern[str], text: str) -> bool:
     """Does `pattern` match all of `text`? `RegexTimeout` past the time budget."""
-    try:
-        return pattern.fullmatch(text, timeout=REGEX_TIMEOUT_S) is not None
-    except TimeoutError:
-        raise RegexTimeout(pattern.pattern) from None
+    return _within_budget(
+        pattern, lambda: pattern.fullmatch(text, timeout=REGEX_TIMEOUT_S) is not None
+    )

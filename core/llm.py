@@ -197,84 +197,65 @@ class LLMClient:
         cache_system: bool = False,
         timeout_s: float | None = None,
     ) -> LLMReply:
-        """One request, its wait charged to the decision's LLM budget whatever the outcome."""
-        started = time.perf_counter()
-        try:
-            return self._request(
-                system=system,
-                user=user,
-                purpose=purpose,
-                max_tokens=max_tokens,
-                cache_system=cache_system,
-                timeout_s=timeout_s,
-            )
-        finally:
-            record_llm_time(time.perf_counter() - started)
-
-    def _request(
-        self,
-        *,
-        system: str,
-        user: str,
-        purpose: str,
-        max_tokens: int | None,
-        cache_system: bool = False,
-        timeout_s: float | None = None,
-    ) -> LLMReply:
         import anthropic
 
         with self._lock:
             self._calls += 1
         record_llm_call()
         started = time.perf_counter()
-        # The least of: the configured timeout, the caller's, and what is left of the
-        # decision's one LLM budget (`count_llm_calls(within_s=...)`).
-        budgets = [b for b in (self.timeout_s, timeout_s, llm_time_left()) if b is not None]
-        deadline = started + min(budgets)
-        content = self._redact(user)
-        system_param: Any = system
-        if cache_system:
-            system_param = [
-                {"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}
-            ]
-        status = "timeout"
-        for attempt in range(MAX_ATTEMPTS):
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                status = "timeout"
-                break
-            try:
-                with lend_slot():  # waiting on the network uses no CPU
-                    response = self._client.messages.create(
-                        model=self.model,
-                        max_tokens=max_tokens or self.max_tokens,
-                        system=system_param,
-                        messages=[{"role": "user", "content": content}],
-                        timeout=remaining,
-                    )
-            except anthropic.APITimeoutError:
-                status = "timeout"
-                break  # the deadline is spent
-            except Exception as exc:  # never raise for model faults: the brain runs without it
-                status = f"error: {type(exc).__name__}"
-                wait = _retry_wait(exc)
-                last = attempt + 1 >= MAX_ATTEMPTS
-                if wait is None or last or time.perf_counter() + wait >= deadline:
+        try:  # the wait is charged to the decision's LLM budget whatever the outcome
+            # The least of: the configured timeout, the caller's, and what is left of the
+            # decision's one LLM budget (`count_llm_calls(within_s=...)`).
+            budgets = [b for b in (self.timeout_s, timeout_s, llm_time_left()) if b is not None]
+            deadline = started + min(budgets)
+            content = self._redact(user)
+            system_param: Any = system
+            if cache_system:
+                system_param = [
+                    {"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}
+                ]
+            status = "timeout"
+            for attempt in range(MAX_ATTEMPTS):
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    status = "timeout"
                     break
-                with lend_slot():
-                    time.sleep(wait)
-            else:
-                text = "".join(
-                    getattr(block, "text", "") for block in response.content if block.type == "text"
-                )
-                elapsed = (time.perf_counter() - started) * 1000
-                self._count_tokens(getattr(response, "usage", None))
-                return LLMReply(True, "ok", text, None, purpose, elapsed, _usage(response))
-        with self._lock:
-            self._failures += 1
-        elapsed = (time.perf_counter() - started) * 1000
-        log.warning("llm %s failed: %s after %.0f ms", purpose or "call", status, elapsed)
-        return LLMReply(False, status, "", None, purpose, elapsed)
+                try:
+                    with lend_slot():  # waiting on the network uses no CPU
+                        response = self._client.messages.create(
+                            model=self.model,
+                            max_tokens=max_tokens or self.max_tokens,
+                            system=system_param,
+                            messages=[{"role": "user", "content": content}],
+                            timeout=remaining,
+                        )
+                except anthropic.APITimeoutError:
+                    status = "timeout"
+                    break  # the deadline is spent
+                except Exception as exc:  # never raise for model faults: the brain runs without it
+                    status = f"error: {type(exc).__name__}"
+                    wait = _retry_wait(exc)
+                    last = attempt + 1 >= MAX_ATTEMPTS
+                    if wait is None or last or time.perf_counter() + wait >= deadline:
+                        break
+                    with lend_slot():
+                        time.sleep(wait)
+                else:
+                    text = "".join(
+                        getattr(block, "text", "")
+                        for block in response.content
+                        if block.type == "text"
+                    )
+                    elapsed = (time.perf_counter() - started) * 1000
+                    self._count_tokens(getattr(response, "usage", None))
+                    return LLMReply(True, "ok", text, None, purpose, elapsed, _usage(response))
+            with self._lock:
+                self._failures += 1
+            elapsed = (time.perf_counter() - started) * 1000
+            log.warning("llm %s failed: %s after %.0f ms", purpose or "call", status, elapsed)
+            return LLMReply(False, status, "", None, purpose, elapsed)
+        finally:
+            record_llm_time(time.perf_counter() - started)
 
     def _count_tokens(self, usage: Any) -> None:
         with self._lock:

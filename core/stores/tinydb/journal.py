@@ -13,8 +13,10 @@ journal incrementally and cache it per process.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -140,3 +142,57 @@ def _fsync_folder(folder: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+class BackgroundFold:
+    """At most one thread at a time folding a journal into its buckets (`fold`); a failure is
+    logged, not raised: the journal keeps every acknowledged line, so the next fold retries."""
+
+    def __init__(self, fold: Callable[[], None], *, name: str, what: str) -> None:
+        self._fold = fold
+        self._name = name
+        self._what = what
+        self._guard = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Fold in the background unless a fold is already running."""
+        with self._guard:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._fold()
+        except Exception:
+            logging.getLogger(__name__).exception("folding %s into its buckets failed", self._what)
+
+
+def replay_in_runs(
+    records: Iterable[Record],
+    put_many: Callable[[Iterable[Any]], object],
+    remove: Callable[[Iterable[str]], object],
+) -> None:
+    """Apply journal lines in order, each run of puts or of removals as one batch (the latest
+    line of a key wins within a run of puts)."""
+    run: list[Record] = []
+    for record in records:
+        if run and ("put" in run[0]) != ("put" in record):
+            _replay(run, put_many, remove)
+            run = []
+        run.append(record)
+    if run:
+        _replay(run, put_many, remove)
+
+
+def _replay(
+    run: list[Record],
+    put_many: Callable[[Iterable[Any]], object],
+    remove: Callable[[Iterable[str]], object],
+) -> None:
+    if "put" in run[0]:
+        put_many(record["put"] for record in run)
+    else:
+        remove(str(record["remove"]) for record in run)

@@ -27,7 +27,7 @@ from typing import Any
 
 from core.stores.protocols import Document, KeyOf
 from core.stores.tinydb.collection import TinyCollection, copy_document
-from core.stores.tinydb.journal import Journal, Record
+from core.stores.tinydb.journal import BackgroundFold, Journal, Record, replay_in_runs
 from core.stores.tinydb.locks import store_lock
 from core.stores.tinydb.storage import remove_stale_temporaries
 
@@ -47,14 +47,16 @@ class JournaledCollection:
         self._journal = Journal(journal)
         self._checkpoint_lock = store_lock(journal.with_name(journal.name + ".checkpoint"))
         self._guard = threading.Lock()
-        self._worker: threading.Thread | None = None
         self._fold_of: tuple[int, int] | None = None
         self._fold: Mapping[str, Document | None] = {}
         self._fold_last: Record | None = None  # keeps the id in `_fold_of` from being reused
+        self._background = BackgroundFold(
+            self.flush, name="collection-journal", what=f"the journal of {self.path}"
+        )
         with self._journal.lock.held():  # a cut interrupted by a crash left its temporary file
             remove_stale_temporaries(journal.parent, journal.name)
         if self._journal.records():
-            self._start_checkpoint()  # what a crashed (or exited) process acknowledged
+            self._background.start()  # what a crashed (or exited) process acknowledged
 
     # -- the journal -------------------------------------------------------------------------
     def _folded(self) -> Mapping[str, Document | None]:
@@ -95,7 +97,7 @@ class JournaledCollection:
 
     def _after_append(self) -> None:
         if len(self._journal.records()) >= CHECKPOINT_AT:
-            self._start_checkpoint()
+            self._background.start()
 
     # -- reads -------------------------------------------------------------------------------
     def get(self, key: str) -> Document | None:
@@ -154,38 +156,10 @@ class JournaledCollection:
             self._journal.cut(self._journal.snapshot()[1])
 
     # -- checkpoints -------------------------------------------------------------------------
-    def _start_checkpoint(self) -> None:
-        with self._guard:
-            if self._worker is not None and self._worker.is_alive():
-                return
-            self._worker = threading.Thread(
-                target=self._checkpoint_quietly, name="collection-journal", daemon=True
-            )
-            self._worker.start()
-
-    def _checkpoint_quietly(self) -> None:
-        try:
-            self.flush()
-        except Exception:  # the journal keeps every write; the next checkpoint retries
-            log.exception("folding the journal of %s into its buckets failed", self.path)
-
     def flush(self) -> None:
         """Replay the journal into the buckets, in order, then cut what was replayed: when it
         returns, no line of the journal keeps an earlier version of a document."""
         with self._checkpoint_lock.held():
             records, length = self._journal.snapshot()
-            run: list[Record] = []
-            for record in records:
-                if run and ("put" in run[0]) != ("put" in record):
-                    self._replay(run)
-                    run = []
-                run.append(record)
-            if run:
-                self._replay(run)
+            replay_in_runs(records, self.base.put_many, self.base.remove)
             self._journal.cut(length)
-
-    def _replay(self, run: list[Record]) -> None:
-        if "put" in run[0]:
-            self.base.put_many(record["put"] for record in run)  # the latest line of a key wins
-        else:
-            self.base.remove(str(record["remove"]) for record in run)

@@ -26,7 +26,7 @@ from typing import Any
 
 from core.stores.kinds import LESSON_FEED_KEEP, LessonRecords
 from core.stores.protocols import Document
-from core.stores.tinydb.journal import Journal, Record
+from core.stores.tinydb.journal import BackgroundFold, Journal, Record, replay_in_runs
 from core.stores.tinydb.locks import store_lock
 from core.stores.tinydb.storage import remove_stale_temporaries
 
@@ -47,11 +47,13 @@ class TinyLessonStore:
         self._fold_key: tuple[int, int] | None = None
         self._fold: dict[str, Document | None] = {}
         self._last = 0
-        self._worker: threading.Thread | None = None
+        self._background = BackgroundFold(
+            self.checkpoint, name="lesson-journal", what="the lesson journal"
+        )
         with self._journal.lock.held():  # a cut interrupted by a crash left its temporary file
             remove_stale_temporaries(journal.parent, journal.name)
         if self._journal.records():
-            self._start_checkpoint()  # what a crashed process acknowledged
+            self._background.start()  # what a crashed process acknowledged
 
     # -- the journal -------------------------------------------------------------------------
     def _folded(self) -> tuple[dict[str, Document | None], int]:
@@ -85,7 +87,7 @@ class TinyLessonStore:
             self._journal.append(lines)
             pending = len(records) + len(lines)
         if pending >= CHECKPOINT_AT:
-            self._start_checkpoint()
+            self._background.start()
 
     # -- writes ------------------------------------------------------------------------------
     def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None:
@@ -143,43 +145,15 @@ class TinyLessonStore:
         return current, sorted(keys)
 
     # -- checkpoints -------------------------------------------------------------------------
-    def _start_checkpoint(self) -> None:
-        with self._guard:
-            if self._worker is not None and self._worker.is_alive():
-                return
-            self._worker = threading.Thread(
-                target=self._checkpoint_quietly, name="lesson-journal", daemon=True
-            )
-            self._worker.start()
-
-    def _checkpoint_quietly(self) -> None:
-        try:
-            self.checkpoint()
-        except Exception:  # the journal keeps every lesson; the next checkpoint retries
-            log.exception("folding the lesson journal into the buckets failed")
-
     def checkpoint(self) -> None:
         """Replay the journal's lines the feed has not seen, in order, then cut them."""
         with self._checkpoint_lock.held():
             records, length = self._journal.snapshot()
             done = self.base.version()
-            run: list[Record] = []
-            for record in records:
-                if int(record["seq"]) <= done:
-                    continue  # replayed before a crash cut it
-                if run and ("put" in run[0]) != ("put" in record):
-                    self._replay(run)
-                    run = []
-                run.append(record)
-            if run:
-                self._replay(run)
+            # Lines at or below `done` were replayed before a crash cut them.
+            fresh = [record for record in records if int(record["seq"]) > done]
+            replay_in_runs(fresh, self.base.put_many, self.base.remove)
             self._journal.cut(length)
-
-    def _replay(self, run: list[Record]) -> None:
-        if "put" in run[0]:
-            self.base.put_many(record["put"] for record in run)
-        else:
-            self.base.remove(str(record["remove"]) for record in run)
 
     def flush(self) -> None:
         """Fold the journal in now (waits for a running checkpoint)."""

@@ -16,7 +16,7 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,11 @@ from core.stores.tinydb.locks import store_lock
 from core.stores.tinydb.storage import AtomicJSONStorage
 
 Record = dict[str, Any]
+
+#: Journal lines after which a write starts a background fold (tickets, lessons).
+CHECKPOINT_AT = 256
+
+log = logging.getLogger(__name__)
 
 
 #: Bytes of the journal's start remembered to tell one journal file's contents from the next.
@@ -167,7 +172,7 @@ class BackgroundFold:
         try:
             self._fold()
         except Exception:
-            logging.getLogger(__name__).exception("folding %s into its buckets failed", self._what)
+            log.exception("folding %s into its buckets failed", self._what)
 
 
 def replay_in_runs(
@@ -196,3 +201,31 @@ def _replay(
         put_many(record["put"] for record in run)
     else:
         remove(str(record["remove"]) for record in run)
+
+
+def fold_lines(records: Iterable[Record], key: Callable[[Record], str]) -> dict[str, Any]:
+    """What a journal's put/remove lines say, the latest line per key (None: removed)."""
+    fold: dict[str, Any] = {}
+    for record in records:
+        if "put" in record:
+            fold[key(record["put"])] = record["put"]
+        else:
+            fold[str(record["remove"])] = None
+    return fold
+
+
+def overlay(
+    rows: Iterable[Record],
+    fold: Mapping[str, Any],
+    key: Callable[[Record], str],
+    copy: Callable[[Record], Record],
+) -> list[Record]:
+    """The buckets' `rows` with a journal's `fold` over them (its removals dropped, its puts
+    copied in)."""
+    merged = {key(row): row for row in rows}
+    for name, document in fold.items():
+        if document is None:
+            merged.pop(name, None)
+        else:
+            merged[name] = copy(document)
+    return list(merged.values())

@@ -18,7 +18,6 @@ acknowledged (its fsync had not returned) and is dropped.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -27,14 +26,17 @@ from typing import Any
 
 from core.stores.protocols import Document, KeyOf
 from core.stores.tinydb.collection import TinyCollection, copy_document
-from core.stores.tinydb.journal import BackgroundFold, Journal, Record, replay_in_runs
+from core.stores.tinydb.journal import (
+    CHECKPOINT_AT,
+    BackgroundFold,
+    Journal,
+    Record,
+    fold_lines,
+    overlay,
+    replay_in_runs,
+)
 from core.stores.tinydb.locks import store_lock
 from core.stores.tinydb.storage import remove_stale_temporaries
-
-#: Journal lines after which a write starts a background checkpoint.
-CHECKPOINT_AT = 256
-
-log = logging.getLogger(__name__)
 
 
 class JournaledCollection:
@@ -69,12 +71,7 @@ class JournaledCollection:
             # id is not reused): `Journal.records` parses a line once, so nothing changed.
             if self._fold_of == (len(records), id(last)):
                 return self._fold
-        fold: dict[str, Document | None] = {}
-        for record in records:
-            if "put" in record:
-                fold[self._key(record["put"])] = record["put"]
-            else:
-                fold[str(record["remove"])] = None
+        fold: Mapping[str, Document | None] = fold_lines(records, self._key)
         with self._guard:
             self._fold_of, self._fold, self._fold_last = (len(records), id(last)), fold, last
         return fold
@@ -105,13 +102,7 @@ class JournaledCollection:
 
     def all(self) -> list[Document]:
         fold = self._folded()  # first: a checkpoint may apply and cut meanwhile
-        rows = {self._key(row): row for row in self.base.all()}
-        for key, document in fold.items():
-            if document is None:
-                rows.pop(key, None)
-            else:
-                rows[key] = copy_document(document)
-        return list(rows.values())
+        return overlay(self.base.all(), fold, self._key, copy_document)
 
     def count(self) -> int:
         return len(self.all())

@@ -18,7 +18,6 @@ the journal before `remove` returns.
 from __future__ import annotations
 
 import json
-import logging
 import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -26,14 +25,17 @@ from typing import Any
 
 from core.stores.kinds import LESSON_FEED_KEEP, LessonRecords
 from core.stores.protocols import Document
-from core.stores.tinydb.journal import BackgroundFold, Journal, Record, replay_in_runs
+from core.stores.tinydb.journal import (
+    CHECKPOINT_AT,
+    BackgroundFold,
+    Journal,
+    Record,
+    fold_lines,
+    overlay,
+    replay_in_runs,
+)
 from core.stores.tinydb.locks import store_lock
 from core.stores.tinydb.storage import remove_stale_temporaries
-
-#: Journal lines after which a write starts a background checkpoint.
-CHECKPOINT_AT = 256
-
-log = logging.getLogger(__name__)
 
 
 class TinyLessonStore:
@@ -62,12 +64,7 @@ class TinyLessonStore:
         with self._guard:
             key = (len(records), int(records[-1]["seq"]) if records else 0)
             if key != self._fold_key:
-                fold: dict[str, Document | None] = {}
-                for record in records:
-                    if "put" in record:
-                        fold[str(record["put"]["memory_id"])] = record["put"]
-                    else:
-                        fold[str(record["remove"])] = None
+                fold: dict[str, Document | None] = fold_lines(records, _lesson_key)
                 self._fold_key, self._fold, self._last = key, fold, key[1]
             return self._fold, self._last
 
@@ -111,13 +108,7 @@ class TinyLessonStore:
 
     def all(self) -> list[Document]:
         fold, _ = self._folded()
-        rows = {str(row["memory_id"]): row for row in self.base.all()}
-        for key, document in fold.items():
-            if document is None:
-                rows.pop(key, None)
-            else:
-                rows[key] = dict(document)
-        return list(rows.values())
+        return overlay(self.base.all(), fold, _lesson_key, dict)
 
     def count(self) -> int:
         return len(self.all())
@@ -161,4 +152,8 @@ class TinyLessonStore:
 
 
 def _key_of(record: Record) -> str:
-    return str(record["put"]["memory_id"]) if "put" in record else str(record["remove"])
+    return _lesson_key(record["put"]) if "put" in record else str(record["remove"])
+
+
+def _lesson_key(document: Document) -> str:
+    return str(document["memory_id"])

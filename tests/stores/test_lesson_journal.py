@@ -89,8 +89,11 @@ def test_a_lesson_written_while_lines_wait_reads_no_feed_document(
     read: list[str] = []
     real = AtomicJSONStorage.read_raw
 
+    writer = threading.get_ident()
+
     def counted(storage: AtomicJSONStorage) -> str | None:
-        read.append(storage.path.name)
+        if threading.get_ident() == writer:  # other stores' background threads read too
+            read.append(storage.path.name)
         return real(storage)
 
     monkeypatch.setattr(AtomicJSONStorage, "read_raw", counted)  # every read goes through it

@@ -13,6 +13,7 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Hashable, Iterator
+from functools import partial
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -65,21 +66,19 @@ class LazyPattern:
 
     For module-level patterns that most processes never run: a controller's own, read only
     when it executes. Compiling a few hundred patterns at import cost a warm `brain ask` a
-    tenth of a second; a pattern compiled twice by two threads at once is still the same."""
+    tenth of a second. Built on `Lazy`, so it is compiled once."""
 
     __slots__ = ("_compiled", "flags", "pattern")
 
     def __init__(self, pattern: str, flags: int | re.RegexFlag = 0) -> None:
         self.pattern = pattern
         self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
+        self._compiled: Lazy[re.Pattern[str]] = Lazy(partial(re.compile, pattern, flags))
 
     @property
     def compiled(self) -> re.Pattern[str]:
         """The compiled pattern (compiled now on the first call)."""
-        if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self.flags)
-        return self._compiled
+        return self._compiled.get()
 
     def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         return self.compiled.search(string, pos, endpos)

@@ -242,9 +242,13 @@ def fit_key(
 def _write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".semantic-", suffix=MODEL_SUFFIX)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:  # no half-written temporary left beside the models
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def cache_key(
@@ -763,7 +767,9 @@ class SemanticScorer:
         is not stored."""
         from brain import semantic_file
 
-        return semantic_file.write(self, Path(path))
+        target = Path(path)
+        _write_atomically(target, semantic_file.to_bytes(self))
+        return target
 
     @classmethod
     def load(cls, path: Path | str, embedder: DenseEmbedder | None) -> SemanticScorer:

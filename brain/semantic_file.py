@@ -16,9 +16,8 @@ one. `FILE_FORMAT` changes whenever this layout does.
 
 from __future__ import annotations
 
+import io
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,19 +31,11 @@ FILE_FORMAT = "brain-semantic-npz/1"
 HEADER = "header"
 
 
-def write(scorer: SemanticScorer, path: Path) -> Path:
-    """Write `scorer` to `path` atomically (a temp file in the same folder, then a rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = _arrays(scorer)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".semantic-", suffix=".npz")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            np.savez(handle, allow_pickle=False, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+def to_bytes(scorer: SemanticScorer) -> bytes:
+    """`scorer` as the bytes of its `.npz` file (written by `SemanticScorer.save`)."""
+    buffer = io.BytesIO()
+    np.savez(buffer, allow_pickle=False, **_arrays(scorer))
+    return buffer.getvalue()
 
 
 def read(path: Path) -> SemanticScorer:

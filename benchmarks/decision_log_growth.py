@@ -30,7 +30,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from brain.engine import Brain
-    from brain.labelled import read_rows
+    from brain.learning.labelled import read_rows
     from core.config import load_settings
     from core.records import Message
 

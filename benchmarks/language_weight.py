@@ -1,6 +1,7 @@
 """How much the semantic scorer should trust MiniLM against the n-grams, by language.
 
-`brain.semantic` multiplies a logistic regression on the MiniLM embedding with a naive Bayes on
+`brain.semantic.scorer` multiplies a logistic regression on the MiniLM embedding with a naive Bayes
+on
 character and word n-grams, the first weighted `ENSEMBLE_WEIGHT[language]` in log space.
 MiniLM is an English model, so on Chinese text the n-grams may deserve more. This runs 5-fold
 cross-validation on the shipped training rows (brain/data/training.jsonl; the built-in
@@ -38,9 +39,10 @@ def main() -> int:
     args = parser.parse_args()
     weights = [float(w) for w in args.weights.split(",") if w.strip()]
 
-    import brain.semantic as semantic
-    from brain.labelled import read_rows
-    from brain.training import LABEL_FIELD, SHIPPED_TRAINING, TrainingData
+    import brain.semantic.features as semantic
+    from brain.learning.labelled import read_rows
+    from brain.learning.training import LABEL_FIELD, SHIPPED_TRAINING, TrainingData
+    from brain.semantic.scorer import SemanticScorer
     from controllers.registry import ControllerRegistry
     from core.config import load_settings
     from core.text.embedder import DenseEmbedder, _load_model
@@ -59,7 +61,7 @@ def main() -> int:
         for fold in range(FOLDS):
             fit = TrainingData()
             fit.add([row for row, row_fold in zip(rows, fold_of, strict=True) if row_fold != fold])
-            scorer = semantic.SemanticScorer.fit(
+            scorer = SemanticScorer.fit(
                 controllers, embedder, negatives=fit.negatives, extra_examples=fit.examples
             )
             held = [row for row, row_fold in zip(rows, fold_of, strict=True) if row_fold == fold]

@@ -60,7 +60,7 @@ def _pct(hits: int, total: int) -> str:
 
 
 def correction_curve(brain: Any, rows: list[Any], held_per_class: int = 0) -> dict[str, Any]:
-    from brain.memory import decision_ids_mentioned
+    from brain.memory.lessons import decision_ids_mentioned
     from core.records import Message
 
     by_class: dict[str, list[str]] = defaultdict(list)
@@ -331,7 +331,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from brain.engine import Brain
-    from brain.labelled import read_rows
+    from brain.learning.labelled import read_rows
     from core.config import load_settings
 
     rows, _ = read_rows(args.devset, "controller")

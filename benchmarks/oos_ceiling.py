@@ -8,7 +8,7 @@ messages it turns away to catch 65 of the 100, and the best recall at 90% precis
 threshold picked on val is an upper bound on what any threshold fitted on train could do, so
 the figures say whether a detector can reach the target at all.
 
-Detectors: the brain's own P(out of scope) (`brain.semantic.SemanticScorer`, fitted on train
+Detectors: the brain's own P(out of scope) (`brain.semantic.scorer.SemanticScorer`, fitted on train
 as `brain eval --train` does, untuned MiniLM), and on plain MiniLM embeddings: cosine to the
 nearest class centroid, to the k-th nearest train example (k = 1, 5, 10), Mahalanobis and
 relative Mahalanobis distance (shared covariance), and nearest in-scope minus nearest
@@ -91,9 +91,9 @@ def main() -> int:
     parser.add_argument("--level", choices=("intent", "domain"), default="intent")
     args = parser.parse_args()
 
-    from brain.evaluation import controllers_from_rows
-    from brain.labelled import read_rows
-    from brain.semantic import SemanticScorer
+    from brain.evaluation.run import controllers_from_rows
+    from brain.learning.labelled import read_rows
+    from brain.semantic.scorer import SemanticScorer
     from core.text.embedder import DenseEmbedder, _load_model
 
     train, _ = read_rows(args.clinc / "train.jsonl", args.level)

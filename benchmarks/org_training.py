@@ -2,8 +2,9 @@
 
 For each class of the dev set in `learning.CYCLE`, three users (U1-U3) ask the same TEACH
 teaching rows and each corrects them to the class's "wanted" controller (`learning._wanted`):
-an organisation lesson per row (`brain.org_lessons`). The warmed brain refits its semantic
-model in the background (`brain.org_training`); then the class's held-out rows are scored by
+an organisation lesson per row (`brain.learning.org_lessons`). The warmed brain refits its semantic
+model in the background (`brain.learning.org_training`); then the class's held-out rows are scored
+by
 the semantic model alone (no memory involved) before and after, side by side: the share whose
 top controller is the wanted one, over all held-out rows of the class and over the "near" ones
 (those the memory finds similar to a taught row, the issue's near paraphrases). Rows of the
@@ -74,7 +75,7 @@ def _kept(model: Any, others: list[tuple[str, str]]) -> tuple[int, int]:
 
 def run(home: Path, rows: list[Any], teach: int) -> dict[str, Any]:
     from brain.engine import Brain
-    from brain.semantic import SemanticScorer
+    from brain.semantic.scorer import SemanticScorer
     from core.config import MemoryConfig, load_settings
 
     by_class: dict[str, list[str]] = defaultdict(list)
@@ -125,9 +126,9 @@ def run(home: Path, rows: list[Any], teach: int) -> dict[str, Any]:
         report["refit_warm_s"] = round(again.seconds, 1) if again is not None else None
         report["rows_warm"] = len(again.rows) if again is not None else 0
         # A full fit from scratch of the same data, for comparison (nothing cached).
-        from brain.org_training import _with_rows, row_weights
-        from brain.semantic import _negatives
-        from brain.training import load_training
+        from brain.learning.org_training import _with_rows, row_weights
+        from brain.learning.training import load_training
+        from brain.semantic.files import chosen_negatives as _negatives
 
         training = load_training(settings)
         org = again.rows if again is not None else ()
@@ -152,7 +153,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
 
-    from brain.labelled import read_rows
+    from brain.learning.labelled import read_rows
 
     rows, _ = read_rows(args.devset, "controller")
     home = Path(tempfile.mkdtemp(prefix="org-training-"))

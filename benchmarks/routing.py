@@ -53,8 +53,8 @@ from routing_baselines import (  # noqa: E402
     semantic_router_baseline,
 )
 
-from brain.evaluation import evaluate, trained_brain  # noqa: E402
-from brain.labelled import LabelledRow, normalise_label  # noqa: E402
+from brain.evaluation.run import evaluate, trained_brain  # noqa: E402
+from brain.learning.labelled import LabelledRow, normalise_label  # noqa: E402
 
 
 def log(message: str) -> None:
@@ -227,7 +227,7 @@ def devset(
 ) -> dict[str, Any]:
     from actions import action_figures, print_action_figures
 
-    from brain.calibration import Calibrator, reliability_table
+    from brain.routing.calibration import Calibrator, reliability_table
     from controllers.registry import ControllerRegistry
     from core.config import load_settings
 

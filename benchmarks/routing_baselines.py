@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from brain.eval_controllers import mine_keywords
-from brain.evaluation import _folds
-from brain.labelled import LabelledRow
+from brain.evaluation.controllers import mine_keywords
+from brain.evaluation.run import _folds
+from brain.learning.labelled import LabelledRow
 
 SEMANTIC_WEIGHT = 0.2
 KEYWORD_WEIGHT = 0.1
@@ -53,7 +53,7 @@ class JaccardVote:
 
     def __init__(self, examples: dict[str, list[str]], keywords: dict[str, list[str]]) -> None:
         from brain.intent.recognizers import NgramJaccardScorer
-        from brain.signals.keyword import KeywordIndex
+        from brain.signals.keyword_index import KeywordIndex
         from controllers.declarative import DeclarativeController
 
         self.labels = list(examples)

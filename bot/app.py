@@ -25,7 +25,7 @@ from bot.listeners import register_all
 from bot.metrics import BotMetrics, SlackCallCounter
 from bot.readiness import Readiness, stores_openable
 from bot.services import BotServices
-from brain.conversation import BrainAPI
+from brain.conversation.turns import BrainAPI
 from core.config import ConfigError, Settings
 
 log = logging.getLogger(__name__)

@@ -23,7 +23,7 @@ from slack_sdk.models.blocks import (
     StaticSelectElement,
 )
 
-from brain.reply import NONE_OF_THESE, Choice, Reply
+from brain.conversation.reply import NONE_OF_THESE, Choice, Reply
 
 SECTION_TEXT = SectionBlock.text_max_length  # 3000
 BUTTON_TEXT = ButtonElement.text_max_length  # 75

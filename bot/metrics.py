@@ -32,7 +32,7 @@ from slack_sdk.http_retry.response import HttpResponse
 from slack_sdk.http_retry.state import RetryState
 
 from bot import tracing
-from brain.conversation import BrainAPI
+from brain.conversation.turns import BrainAPI
 from core.logs import bound
 from core.records import Decision, FeedbackKind, Message
 

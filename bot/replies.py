@@ -18,7 +18,7 @@ from bot.escalation import follow_up_alert_id
 from bot.services import BotServices
 from bot.state import MessageLink
 from bot.tracing import DECISION_ID, EVENT_ID
-from brain.reply import Reply
+from brain.conversation.reply import Reply
 from core.errors import UnknownDecision
 from core.logs import bind, current_fields
 from core.records import Decision, Message

@@ -15,7 +15,7 @@ from bot.metrics import BotMetrics, MeteredBrain
 from bot.state import EventLedger, MessageLinks
 from bot.tracing import Tracing, from_env
 from bot.work import Background
-from brain.conversation import BrainAPI, Conversation
+from brain.conversation.turns import BrainAPI, Conversation
 from core.compute import ComputeSlots
 from core.config import Settings
 from core.stores import open_stores

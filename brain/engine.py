@@ -15,7 +15,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from brain.calibration import HomeCalibration
 from brain.chain import multi_intent
 from brain.chain.degrade import degrade
 from brain.chain.evaluate import Evaluation, evaluate
@@ -30,31 +29,34 @@ from brain.chain.understand import (
     new_decision_id,
     understand,
 )
-from brain.decision_log import DecisionLog
+from brain.decisions.log import DecisionLog
+from brain.decisions.lookups import DecisionLookups
 from brain.dynamic.cases import CaseBook
 from brain.dynamic.evolution import Evolution
 from brain.dynamic.llm_stages import LLMStages
 from brain.dynamic.loop import DynamicSolver
-from brain.feedback import FeedbackService
 from brain.intent.split import split_requests
-from brain.lookups import DecisionLookups
-from brain.memory import MemoryStore
-from brain.memory_control import ForgetReport, forget_user
-from brain.memory_index import MEMORY_COLLECTION
-from brain.memory_ring import MemoryRing, session_key_of
+from brain.learning.control import ForgetReport, forget_user
+from brain.learning.feedback import FeedbackService
+from brain.learning.ring import MemoryRing, session_key_of
+from brain.memory.index import MEMORY_COLLECTION
+from brain.memory.lessons import MemoryStore
 from brain.parts import SCORING_TEXT_CAP, BrainParts
-from brain.routing import Router, follow_up_question, is_chinese
-from brain.signals.session import SessionCache
+from brain.routing.calibration import HomeCalibration
+from brain.routing.router import Router
+from brain.routing.wording import follow_up_question
+from brain.signals.session_cache import SessionCache
 from core.config import Settings, load_settings
 from core.errors import UnknownController
 from core.llm_calls import LLMCallCount, count_llm_calls
 from core.records import Decision, DecisionPart, Message
 from core.stores import open_stores
+from core.text.language import is_chinese
 
 if TYPE_CHECKING:
     from brain.intent import IntentRecognizer
-    from brain.org_training import OrgTraining
-    from brain.signals.semantic import SemanticModel
+    from brain.learning.org_training import OrgTraining
+    from brain.signals.semantic_model import SemanticModel
     from controllers.base import ControllerContext, ControllerServices
     from controllers.registry import ControllerRegistry
     from core.llm import LLMClient
@@ -129,7 +131,7 @@ class Brain:
         self.memory.open_index()
 
     def _open_memory_index(self) -> VectorStore:
-        """The Qdrant `memory` collection beside the knowledge base (`brain.memory_index`)."""
+        """The Qdrant `memory` collection beside the knowledge base (`brain.memory.index`)."""
         from knowledge.vectors import open_vector_store
 
         embedder = self.parts.embedder
@@ -182,7 +184,8 @@ class Brain:
 
     @property
     def org_training(self) -> OrgTraining:
-        """The semantic model's training on the organisation's lessons (`brain.org_training`)."""
+        """The semantic model's training on the organisation's lessons
+        (`brain.learning.org_training`)."""
         return self.parts.org_training
 
     def prime(self, texts: Sequence[str]) -> None:
@@ -368,7 +371,7 @@ class Brain:
         return decision
 
     def forget_user(self, user: str) -> ForgetReport:
-        """The right to be forgotten (`brain.memory_control.forget_user`)."""
+        """The right to be forgotten (`brain.learning.control.forget_user`)."""
         with self._lock:
             return forget_user(self, user, self._stores.tickets, self._stores.alerts)
 

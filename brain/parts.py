@@ -16,19 +16,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from brain.calibration import HomeCalibration
-from brain.signals.keyword import KeywordIndex
+from brain.routing.calibration import HomeCalibration
+from brain.signals.keyword_index import KeywordIndex
 from brain.signals.registry import SignalRegistry
 from controllers.base import feeds_of, files_requests, label_in
 from core.lazy import Lazy
 from core.stores import open_stores
 
 if TYPE_CHECKING:
-    from brain.decision_log import DecisionLog
+    from brain.decisions.log import DecisionLog
     from brain.intent import IntentRecognizer
-    from brain.memory import MemoryStore
-    from brain.signals.semantic import SemanticModel
-    from brain.signals.session import SessionCache, SessionEntry
+    from brain.memory.lessons import MemoryStore
+    from brain.signals.semantic_model import SemanticModel
+    from brain.signals.session_cache import SessionCache, SessionEntry
     from controllers.base import Controller, ControllerServices
     from controllers.registry import ControllerRegistry
     from core.config import Settings
@@ -102,9 +102,9 @@ class BrainParts:
             lambda: KeywordIndex(self.view.controllers), key=self._registry_version
         )
         self._semantic = Lazy(self._fit_semantic, key=self._registry_version)
-        from brain.org_training import OrgTraining
+        from brain.learning.org_training import OrgTraining
 
-        #: The semantic model trained on the organisation's lessons (`brain.org_training`).
+        #: The semantic model trained on the organisation's lessons (`brain.learning.org_training`).
         self.org_training = OrgTraining(
             settings,
             memory,
@@ -297,7 +297,7 @@ class BrainParts:
         return IntentRecognizer(self.llm, self.knowledge)
 
     def _open_calibration(self) -> HomeCalibration:
-        from brain.training import shipped_calibration
+        from brain.learning.training import shipped_calibration
 
         shared = open_stores(self.settings).artifacts  # replicas on PostgreSQL share it
         return HomeCalibration(
@@ -310,7 +310,7 @@ class BrainParts:
         return build_services(self.settings, self.knowledge, self.llm)
 
     def _fit_semantic(self) -> SemanticModel | None:
-        from brain.org_training import fit_model
+        from brain.learning.org_training import fit_model
 
         stores = open_stores(self.settings)  # replicas on PostgreSQL share fitted models
         return fit_model(self.settings, self.view.controllers, self.embedder, stores)

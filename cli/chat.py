@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain chat`."""
-    from brain.conversation import Conversation
+    from brain.conversation.turns import Conversation
     from cli import open_brain
     from cli.chat_session import chat_loop
     from cli.exit_codes import STORE_UNAVAILABLE

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 
-from brain.conversation import HELP_TEXT, Conversation
-from brain.reply import Reply
+from brain.conversation.reply import Reply
+from brain.conversation.turns import HELP_TEXT, Conversation
 from core.records import Message
 
 QUIT = frozenset({"/quit", "/exit", "/q"})

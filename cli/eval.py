@@ -94,8 +94,8 @@ def render(report: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Handler: read the files, evaluate, print."""
-    from brain.evaluation import EvalError, evaluate
-    from brain.labelled import LabelledFileError, read_rows
+    from brain.evaluation.run import EvalError, evaluate
+    from brain.learning.labelled import LabelledFileError, read_rows
 
     try:
         test, label = read_rows(args.test, args.label)

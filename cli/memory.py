@@ -64,7 +64,7 @@ def run_reindex(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     """Handler of `brain memory show`."""
     from brain.engine import Brain
-    from brain.memory_control import show
+    from brain.learning.control import show
 
     if args.org:
         return _show_org(args)
@@ -91,7 +91,7 @@ def run_show(args: argparse.Namespace) -> int:
 def run_forget(args: argparse.Namespace) -> int:
     """Handler of `brain memory forget`."""
     from brain.engine import Brain
-    from brain.memory_control import forget_user
+    from brain.learning.control import forget_user
     from core.stores import open_stores
 
     with Brain.open() as brain:
@@ -114,7 +114,7 @@ def run_forget(args: argparse.Namespace) -> int:
 def run_conflicts(args: argparse.Namespace) -> int:
     """Handler of `brain memory conflicts`."""
     from brain.engine import Brain
-    from brain.memory_control import conflict_views
+    from brain.learning.control import conflict_views
 
     with Brain.open() as brain:
         found = conflict_views(brain)

@@ -24,9 +24,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain why`: reads the decision log only (no `Brain`, so none of the
     decision chain, numpy or a model is imported; the same look-up as `Brain.explain`)."""
-    from brain.decision_log import DecisionLog
-    from brain.explain import render_text
-    from brain.lookups import DecisionLookups
+    from brain.decisions.explain import render_text
+    from brain.decisions.log import DecisionLog
+    from brain.decisions.lookups import DecisionLookups
     from core.config import load_settings
     from core.errors import UnknownDecision
     from core.stores import open_stores

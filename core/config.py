@@ -120,9 +120,10 @@ class TrainingConfig(_Section):
     #: Leave out the shipped file's calibration split (only to refit the shipped calibration).
     holdout: bool = False
     #: Fine-tune the encoder's top layers on the controllers' texts when the semantic model is
-    #: fitted (`brain.semantic`, "tuned encoder"). Worth it with thousands of examples (CLINC150:
-    #: 100 per intent); it costs minutes per fit and a third of an embedding per decision, and
-    #: on the built-ins' ~1,300 examples it did not route better (benchmarks/README.md).
+    #: fitted (`brain.semantic.scorer`, "tuned encoder"). Worth it with thousands of examples
+    #: (CLINC150: 100 per intent); it costs minutes per fit and a third of an embedding per
+    #: decision, and on the built-ins' ~1,300 examples it did not route better
+    #: (benchmarks/README.md).
     tune_encoder: bool = False
 
 
@@ -259,8 +260,8 @@ class MemoryConfig(_Section):
     #: Compliance hard constraints, which no preference overrides: intent -> the controller
     #: such messages always go to (and they escalate as their urgency says).
     compliance: dict[str, str] = Field(default_factory=lambda: {"security_incident": "incident"})
-    #: Train the semantic model on the organisation's lessons (the messages agreed
-    #: corrections moved), refitted in the background and swapped in (`brain.org_training`).
+    #: Train the semantic model on the organisation's lessons (the messages agreed corrections
+    #: moved), refitted in the background and swapped in (`brain.learning.org_training`).
     org_training: bool = True
     #: Seconds a refit waits after a correction (more corrections within it make one refit);
     #: also how often decisions look for lessons other processes wrote.

@@ -147,6 +147,25 @@ class DryRunRecord:
 
 
 @dataclass(slots=True)
+class RetrievalHit:
+    """One knowledge-base passage a decision read (the seed 002 console's "retrieval hits"):
+    which passage, from where, how well it matched, and whether the answer used it."""
+
+    passage_id: str
+    source: str
+    title: str
+    #: The passage's text as stored (redacted at ingest), cut to `RETRIEVAL_TEXT_CAP`.
+    text: str
+    score: float
+    #: The answer was built from this passage (it passed answer verification).
+    used: bool = False
+
+
+#: Characters of a retrieval hit's passage kept in the decision.
+RETRIEVAL_TEXT_CAP = 300
+
+
+@dataclass(slots=True)
 class ExecutionPart:
     """What one controller's `handle` returned for a decision, and the role it played."""
 
@@ -244,7 +263,7 @@ class FeedbackRecord:
 @dataclass(slots=True)
 class EscalationRecord:
     """The escalation decision, made apart from routing from explicit signals only
-    (`brain.escalation`): whether on-call is paged, why, and the evidence behind it."""
+    (`brain.escalation.decide`): whether on-call is paged, why, and the evidence behind it."""
 
     escalate: bool = False
     urgency: Urgency = "low"
@@ -346,6 +365,8 @@ class Decision:
     #: A lesson the decision followed as the asker's (or the organisation's) preference, in
     #: words ("you moved a message like this to consultation on 2026-12-01"); "" when none.
     preference: str = ""
+    #: The knowledge-base passages the decision read, best first (empty when none).
+    retrieval: list[RetrievalHit] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole record (the decision JSON contract), a copy."""
@@ -361,6 +382,7 @@ class Decision:
         values["feedback"] = [item.to_dict() for item in self.feedback]
         values["escalation"] = None if self.escalation is None else self.escalation.to_dict()
         values["signals"] = {name: scores.to_dict() for name, scores in self.signals.items()}
+        values["retrieval"] = [asdict(hit) for hit in self.retrieval]
         if self.parts:
             values["parts"] = [part.to_dict() for part in self.parts]
         else:  # only a multi-intent decision has parts: other records read as before
@@ -377,6 +399,9 @@ class Decision:
         """Rebuild a decision stored with `to_dict`."""
         values = _known(cls, data)
         values["dry_runs"] = [DryRunRecord(**d) for d in data.get("dry_runs", [])]
+        values["retrieval"] = [
+            RetrievalHit(**_known(RetrievalHit, hit)) for hit in data.get("retrieval", [])
+        ]
         values["intent"] = IntentResult.from_dict(
             data.get("intent") or {},
             urgency=data["urgency"],

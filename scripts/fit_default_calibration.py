@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from brain.training import LABEL_FIELD, SHIPPED_CALIBRATION, split_shipped
+from brain.learning.training import LABEL_FIELD, SHIPPED_CALIBRATION, split_shipped
 from cli import main as brain_main
 
 

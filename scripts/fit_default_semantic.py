@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from brain.engine import Brain
-from brain.semantic import LEGACY_SUFFIX, MODEL_SUFFIX, SHIPPED_DIR
+from brain.semantic.files import LEGACY_SUFFIX, MODEL_SUFFIX, SHIPPED_DIR
 from core.config import load_settings
 
 

@@ -39,7 +39,7 @@ from bot.blocks import (
 )
 from bot.replies import escalate, post_reply
 from bot.services import BotServices
-from brain.reply import Reply
+from brain.conversation.reply import Reply
 from core.errors import UnknownDecision
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from brain.routing import VIABLE_MIN
+from brain.routing.plan import VIABLE_MIN
 from core.records import Decision, ExecutionPart, ExecutionResult, Message
 
 if TYPE_CHECKING:

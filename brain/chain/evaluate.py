@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from brain.calibration import HomeCalibration, rival_margin, top_two
-from brain.memory import decision_ids_mentioned
-from brain.preference import Preference, find_preference
-from brain.routing import VIABLE_MIN, Candidate, tier_of
+from brain.memory.lessons import decision_ids_mentioned
+from brain.memory.preference import Preference, find_preference
+from brain.routing.calibration import HomeCalibration, rival_margin, top_two
+from brain.routing.plan import VIABLE_MIN, Candidate, tier_of
 from brain.signals.base import SignalQuery
-from brain.signals.keyword import KeywordHits
+from brain.signals.keyword_index import KeywordHits
 from brain.signals.table import SignalTable
 from core.records import IntentResult
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 #: Controllers calibrated and considered by routing (the rest are far behind).
 TOP_K = 8
 #: A semantic probability this high on the message's own text backs a controller (the same
-#: floor as a candidate worth offering in a clarification, `brain.routing.VIABLE_MIN`).
+#: floor as a candidate worth offering in a clarification, `brain.routing.router.VIABLE_MIN`).
 SUPPORT_MIN = VIABLE_MIN
 #: A knowledge-base confirmation at least this strong names the message's scenario.
 SCENARIO_MIN = 0.3

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING
 
-from brain.routing import composition_of
+from brain.routing.plan import composition_of
 from core.llm_calls import LLMCallCount, count_llm_calls
 from core.plans import Plan
 from core.records import (

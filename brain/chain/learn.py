@@ -1,6 +1,7 @@
 """Step 5, learn: the memory ring (assess, update, detect, notify, persist) takes the decision.
 
-Only high-value decisions are persisted as lessons (see `brain.memory`); what the ring noted is
+Only high-value decisions are persisted as lessons (see `brain.memory.lessons`); what the ring
+noted is
 added to the decision's memory influences and the logged record is updated.
 """
 
@@ -14,8 +15,8 @@ import numpy as np
 from core.records import Decision
 
 if TYPE_CHECKING:
-    from brain.decision_log import DecisionLog
-    from brain.memory_ring import MemoryRing
+    from brain.decisions.log import DecisionLog
+    from brain.learning.ring import MemoryRing
 
 
 @dataclass(frozen=True, slots=True)

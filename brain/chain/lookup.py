@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from brain.routing import RoutePlan, composition_of
+from brain.routing.plan import RoutePlan, composition_of
 from controllers.builtin.ticket import detect_action
 from controllers.ids import find_ticket_ids, normalize_ticket_id
 

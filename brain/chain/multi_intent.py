@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from brain.routing import RoutePlan
+from brain.routing.plan import RoutePlan
 from core.records import DecisionPart, DryRunRecord, Role
 
 #: A piece must route, not be asked about or turned away, to count as a request of its own.

@@ -12,14 +12,14 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from brain.rationale import build_rationale
+from brain.decisions.rationale import build_rationale
 from core.records import Decision, DecisionPart, IntentResult
 
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
     from brain.chain.route import Routing
     from brain.chain.understand import Understanding
-    from brain.decision_log import DecisionLog
+    from brain.decisions.log import DecisionLog
     from core.llm import LLMClient
 
 

@@ -1,11 +1,12 @@
-"""Step 3, route: the tier, the dry-runs, composition and escalation (`brain.routing.Router`).
+"""Step 3, route: the tier, the dry-runs, composition and escalation
+(`brain.routing.router.Router`).
 
 This step gathers what the router weighs besides the confidences: whether the message is vague,
 declared out of scope, a request for help, or like one a person corrected before (a lesson from
 the memory ring), and which controllers feed which. A preference from memory
-(`brain.preference`) is routed to unless a compliance rule (`[memory] compliance`) sends the
+(`brain.memory.preference`) is routed to unless a compliance rule (`[memory] compliance`) sends the
 message elsewhere. Escalation to on-call is its own decision
-(`brain.escalation`), made here from the text and the no-LLM intent before routing, because
+(`brain.escalation.decide`), made here from the text and the no-LLM intent before routing, because
 routing must honour it: an urgent route is never blocked or turned away.
 """
 
@@ -15,22 +16,29 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from brain.chain.attend import attend
 from brain.chain.lookup import asks_about_ticket, named_tickets, prefer_existing
 from brain.chain.senses import apply_sense, senses_of
-from brain.dynamic.attend import attend
-from brain.escalation import SECURITY_CATEGORY, SECURITY_INTENT, decide_escalation, urgent_route
+from brain.escalation.decide import (
+    SECURITY_CATEGORY,
+    SECURITY_INTENT,
+    decide_escalation,
+    urgent_route,
+)
 from brain.intent.taxonomy import intent_group
-from brain.routing import Candidate, MemoryLesson, RoutePlan, Router, is_chinese
-from brain.signals.keyword import NO_CONTEXT_GROUPS
+from brain.routing.plan import Candidate, MemoryLesson, RoutePlan
+from brain.routing.router import Router
+from brain.signals.keyword_index import NO_CONTEXT_GROUPS
 from brain.signals.memory import memory_matches
 from brain.signals.semantic import verdict_of
 from core.records import DryRunRecord, EscalationRecord, IntentResult
+from core.text.language import is_chinese
 
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
     from brain.chain.understand import Understanding
     from brain.dynamic.loop import DynamicSolver
-    from brain.memory_ring import MemoryRing
+    from brain.learning.ring import MemoryRing
     from brain.parts import RegistryView
     from controllers.tickets import TicketStore
     from knowledge.skill import KnowledgeSkill

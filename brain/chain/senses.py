@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from brain.routing import RoutePlan
+from brain.routing.plan import RoutePlan
 from controllers.answering import definition_term
 
 if TYPE_CHECKING:

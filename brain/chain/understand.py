@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from brain.parts import SCORING_TEXT_CAP
-from brain.signals.keyword import NO_CONTEXT_GROUPS
+from brain.signals.keyword_index import NO_CONTEXT_GROUPS
 from brain.signals.knowledge import id_domains
 from core.limits import MAX_MESSAGE_CHARS
 from core.records import IntentResult, Message
@@ -31,7 +31,7 @@ from core.text.cleaning import clean_text
 
 if TYPE_CHECKING:
     from brain.parts import BrainParts
-    from brain.signals.session import SessionEntry
+    from brain.signals.session_cache import SessionEntry
 
 #: Text kept in the decision record; longer messages are cut (and say so).
 STORED_TEXT_CAP = MAX_MESSAGE_CHARS

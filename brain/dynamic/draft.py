@@ -57,7 +57,7 @@ def contract_for(order: Sequence[str]) -> list[Binding]:
 
 def plan_of(names: Sequence[str], situation: Situation, source: str) -> Plan:
     """Single, pipeline (producers first) or parallel, from what the controllers declare."""
-    from brain.routing import composition_of
+    from brain.routing.plan import composition_of
 
     parameters = {k: list(v) for k, v in situation.entities.items()}
     if len(names) == 1:

@@ -23,7 +23,8 @@ from brain.dynamic.draft import Constraints, Draft, draft
 from brain.dynamic.ladder import CapabilityHook, climb, expanded_queries, next_steps
 from brain.dynamic.refine import refine
 from brain.dynamic.situation import Situation
-from brain.routing import Candidate, RoutePlan, clarification_question
+from brain.routing.plan import Candidate, RoutePlan
+from brain.routing.wording import clarification_question
 from core.config import Settings
 from core.plans import DcrRound, DcrTrace, Plan
 from core.records import DryRunRecord, Entities, ExecutionResult, IntentResult, SignalScores

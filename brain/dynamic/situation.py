@@ -12,7 +12,7 @@ from core.records import DryRunRecord, Entities, IntentResult, SignalScores
 
 if TYPE_CHECKING:
     from brain.dynamic.cases import SimilarCase
-    from brain.routing import Candidate
+    from brain.routing.plan import Candidate
     from knowledge.types import Hit
 
 #: Fragment thresholds: a controller has a clue of its own in the message when its keywords

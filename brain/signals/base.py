@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import numpy as np
 
-from brain.calibration import rival_margin, top_two
+from brain.routing.calibration import rival_margin, top_two
 
 if TYPE_CHECKING:
-    from brain.memory import MemoryStore
-    from brain.signals.keyword import KeywordIndex
-    from brain.signals.semantic import SemanticModel
-    from brain.signals.session import SessionCache, SessionEntry
+    from brain.memory.lessons import MemoryStore
+    from brain.signals.keyword_index import KeywordIndex
+    from brain.signals.semantic_model import SemanticModel
+    from brain.signals.session_cache import SessionCache, SessionEntry
     from controllers.base import Controller
     from core.records import IntentResult, Message
     from knowledge.skill import KnowledgeSkill

@@ -1,6 +1,6 @@
 """Persistent-memory signal (10%): lessons from feedback on similar messages.
 
-An adapter over `brain.memory.MemoryStore`, which holds the lessons and scores them.
+An adapter over `brain.memory.lessons.MemoryStore`, which holds the lessons and scores them.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from brain.memory import MEMORY_NEUTRAL, MemoryMatch, MemoryStore, decision_ids_mentioned
+from brain.memory.entry import MemoryMatch
+from brain.memory.lessons import MEMORY_NEUTRAL, MemoryStore, decision_ids_mentioned
 from brain.signals.base import PartialTotal, Signal, SignalQuery, SignalReading, SignalSources
 
 

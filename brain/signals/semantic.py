@@ -1,6 +1,6 @@
 """Semantic signal (30%): how likely each controller is, by the fitted semantic model.
 
-The model (`brain.semantic.SemanticScorer`, fitted on the controllers' descriptions and
+The model (`brain.semantic.scorer.SemanticScorer`, fitted on the controllers' descriptions and
 examples) also says how likely it is that no controller should take the message, and declares
 it out of scope beyond a level the controllers' own examples almost never reach; that verdict
 travels with the reading for routing and the rationale.
@@ -9,9 +9,9 @@ travels with the reading for routing and the rationale.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import ClassVar
 
 import numpy as np
 
@@ -23,48 +23,9 @@ from brain.signals.base import (
     SignalSources,
     level,
 )
-
-if TYPE_CHECKING:
-    from core.text.encoder_tail import EncoderTail
+from brain.signals.semantic_model import SemanticModel
 
 log = logging.getLogger(__name__)
-
-
-class SemanticAnalysis(Protocol):
-    """What the model says about one text."""
-
-    @property
-    def scores(self) -> np.ndarray:
-        """0..1 per controller, aligned with the model's `names`."""
-        ...
-
-    @property
-    def out_of_scope(self) -> float:
-        """How sure the model is that no controller should take the text."""
-        ...
-
-    @property
-    def declared(self) -> bool:
-        """The model declares the text out of scope."""
-        ...
-
-
-class SemanticModel(Protocol):
-    """A semantic model fitted on one controller set (`brain.semantic.SemanticScorer`)."""
-
-    @property
-    def names(self) -> Sequence[str]:
-        """The controllers it was fitted on, in its score order."""
-        ...
-
-    @property
-    def tail(self) -> EncoderTail | None:
-        """The fine-tuned top of the encoder it reads texts through, if any."""
-        ...
-
-    def analyse(self, text: str) -> SemanticAnalysis: ...
-
-    def score(self, text: str) -> Mapping[str, float]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +37,7 @@ class SemanticVerdict:
     #: The model declares the message out of scope.
     declared: bool = False
     #: Controller -> how the organisation's lessons the model was trained on raised it
-    #: (`brain.org_training.OrgTrainedModel.helped`).
+    #: (`brain.learning.org_training.OrgTrainedModel.helped`).
     learned: tuple[tuple[str, str], ...] = ()
 
 

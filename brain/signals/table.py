@@ -1,7 +1,7 @@
 """The signals of one message: every registered signal's values, and the weighted total.
 
 Everything is a numpy array aligned with the registry's controller order. The raw total is not
-a probability: `brain.calibration` maps it to the confidence the routing tiers use.
+a probability: `brain.routing.calibration` maps it to the confidence the routing tiers use.
 """
 
 from __future__ import annotations

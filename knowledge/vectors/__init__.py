@@ -4,7 +4,7 @@
 (`BRAIN_QDRANT_URL`) is set, otherwise the embedded Qdrant Edge shard under
 `BRAIN_HOME/vectors/<collection>`. Everything else talks to the `VectorStore` protocol. The
 knowledge base is one collection (`knowledge.collection`); the memory's lesson index
-(`brain.memory_index`) is another on the same store, opened with `collection="memory"`.
+(`brain.memory.index`) is another on the same store, opened with `collection="memory"`.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ DENSE = "dense"
 #: Name of the sparse vector in the collection schema.
 SPARSE = "sparse"
 #: Payload fields that get a keyword index (the fields searches filter on): the knowledge
-#: base's, and the lesson index's teacher and asker (`brain.memory_index`).
+#: base's, and the lesson index's teacher and asker (`brain.memory.index`).
 INDEXED_FIELDS = ("domain", "kind", "source", "user", "asker")
 #: Below this many (filtered) points Qdrant scores sparse vectors by scanning them instead of
 #: through the inverted index. Qdrant's default (5,000) made the full scan the usual path

@@ -16,7 +16,7 @@ from bot.blocks import (
     message_blocks,
     reroute_prompt_blocks,
 )
-from brain.reply import NONE_OF_THESE, Choice, Reply
+from brain.conversation.reply import NONE_OF_THESE, Choice, Reply
 from tests.records import make_decision
 
 LONG = "Payroll and benefits desk for every region, " * 4  # > 75 characters

@@ -12,7 +12,7 @@ from bot.blocks import (
     BLOCK_REROUTE,
     message_blocks,
 )
-from brain.reply import NONE_OF_THESE, Choice, Reply, render_decision
+from brain.conversation.reply import NONE_OF_THESE, Choice, Reply, render_decision
 from cli.chat_session import render
 from core.records import Decision, SignalScores
 from tests.records import make_decision

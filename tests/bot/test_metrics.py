@@ -12,7 +12,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.metrics import BotMetrics, MeteredBrain
-from brain.conversation import BrainAPI
+from brain.conversation.turns import BrainAPI
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ESCALATE_TEXT, ROUTED_TEXT, Harness
 

@@ -3,7 +3,7 @@ clarification question in the asker's language."""
 
 from __future__ import annotations
 
-from brain.conversation import Conversation
+from brain.conversation.turns import Conversation
 from brain.engine import Brain
 from core.records import Message
 

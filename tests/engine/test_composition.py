@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from brain.engine import Brain
-from brain.routing import Candidate, RoutePlan, Router, composition_of
+from brain.routing.plan import Candidate, RoutePlan, composition_of
+from brain.routing.router import Router
 from controllers.base import feeds_of
 from controllers.registry import ControllerRegistry
 from controllers.tickets import TicketStore

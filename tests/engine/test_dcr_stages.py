@@ -6,7 +6,7 @@ from brain.dynamic.critique import critique
 from brain.dynamic.draft import Constraints, draft
 from brain.dynamic.refine import refine
 from brain.dynamic.situation import Situation
-from brain.routing import Candidate
+from brain.routing.plan import Candidate
 from core.records import DryRunRecord, IntentResult, SignalScores
 
 FEEDS = {"alarm": ("ticket", "incident")}

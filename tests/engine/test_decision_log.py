@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.decision_log import DecisionLog
+from brain.decisions.log import DecisionLog
 from brain.engine import Brain
 from core.errors import UnknownDecision
 from core.records import Decision, FeedbackRecord, Message

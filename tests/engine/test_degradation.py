@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from brain.conversation import Conversation
+from brain.conversation.turns import Conversation
 from brain.engine import Brain
 from cli import main
 from controllers.base import ControllerContext, ControllerResult

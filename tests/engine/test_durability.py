@@ -174,7 +174,7 @@ def test_ten_random_kill_9s_during_asks_and_feedback_lose_nothing_acknowledged(h
 
 @pytest.mark.parametrize("seed", [4, 5])
 def test_kill_9_during_a_feedback_burst_loses_no_acknowledged_lesson(home: Path, seed: int) -> None:
-    from brain.memory import MemoryStore
+    from brain.memory.lessons import MemoryStore
 
     acknowledgements = random.Random(seed).randint(10, 40)
     seen = _kill_after(home, acknowledgements, BURST)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.memory import CORRECTION_RIGHT, CORRECTION_WRONG, MemoryStore
+from brain.memory.lessons import CORRECTION_RIGHT, CORRECTION_WRONG, MemoryStore
 from core.config import Settings
 from core.records import Decision
 from core.stores import open_stores

@@ -1,4 +1,4 @@
-"""The Qdrant lesson index (`brain.memory_index`) is derived from the lesson records: forget
+"""The Qdrant lesson index (`brain.memory.index`) is derived from the lesson records: forget
 removes a user's points, a lost index is rebuilt, and a second process that cannot hold the
 embedded shard still records lessons (the holder takes them in from the change feed)."""
 
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from brain.engine import Brain
-from brain.memory_index import MEMORY_COLLECTION, LessonIndex
+from brain.memory.index import MEMORY_COLLECTION, LessonIndex
 from core.config import load_settings
 from core.records import Message
 from knowledge.vectors import open_vector_store

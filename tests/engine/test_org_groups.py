@@ -1,4 +1,5 @@
-"""The correction groups behind organisation lessons (`brain.org_lessons.MoveGroups`) are kept
+"""The correction groups behind organisation lessons (`brain.learning.org_lessons.MoveGroups`) are
+kept
 up to date from the lesson feed: a new correction looks up only its own neighbourhood, the
 result is what a full recomputation gives, and a later process starts from the saved groups."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from brain.engine import Brain
-from brain.org_lessons import org_rows
+from brain.learning.org_lessons import org_rows
 from core.records import Message
 
 MOVES = [

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from brain.engine import Brain
-from brain.memory_control import conflict_views
-from brain.org_training import OrgTrainedModel
+from brain.learning.control import conflict_views
+from brain.learning.org_training import OrgTrainedModel
 from core.config import MemoryConfig, Settings
 from core.records import Message
 
@@ -124,7 +124,7 @@ def test_a_conflicting_group_is_not_trained_on(learning: Brain) -> None:
 def test_a_refit_after_organisation_lessons_reaches_every_replica(
     postgres_settings: Settings, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from brain.semantic import SemanticScorer
+    from brain.semantic.scorer import SemanticScorer
     from core.files import copy_tree
 
     org_fits: list[int] = []

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from brain.calibration import Calibrator, HomeCalibration, publish
+from brain.routing.calibration import Calibrator, HomeCalibration, publish
 from core.config import Settings
 from core.stores import open_stores
 

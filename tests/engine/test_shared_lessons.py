@@ -7,7 +7,7 @@ looked again.
 
 from __future__ import annotations
 
-from brain.memory import MemoryStore
+from brain.memory.lessons import MemoryStore
 from core.config import Settings
 from core.stores import open_stores
 from tests.records import make_decision

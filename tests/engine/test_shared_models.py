@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from brain.semantic import SemanticScorer
+from brain.semantic.scorer import SemanticScorer
 from controllers.declarative import DeclarativeController
 from core.config import Settings
 from core.stores import open_stores

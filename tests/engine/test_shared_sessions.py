@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from brain.conversation import Conversation
+from brain.conversation.turns import Conversation
 from brain.engine import Brain
 from core.records import Message
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from brain.decisions.explain import render_text
 from brain.engine import Brain
-from brain.explain import render_text
 from brain.signals.registry import available_signals, signal_words
 from core.config import ConfigError
 from core.records import Message

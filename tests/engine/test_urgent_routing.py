@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from brain.escalation import UrgentRoute
-from brain.routing import Candidate, Router
+from brain.escalation.decide import UrgentRoute
+from brain.routing.plan import Candidate
+from brain.routing.router import Router
 from core.config import RoutingConfig
 from core.records import DryRunRecord
 

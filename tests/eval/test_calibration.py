@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from brain.calibration import Calibrator, reliability_table
+from brain.routing.calibration import Calibrator, reliability_table
 
 
 def _synthetic(n: int = 600, seed: int = 0) -> tuple[list[dict[str, float]], list[bool]]:

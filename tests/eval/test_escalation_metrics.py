@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from brain.calibration import Calibrator
-from brain.eval_metrics import Outcome, summarise
-from brain.evaluation import _replace_calibration_if_better
-from brain.labelled import LabelledRow, read_rows
+from brain.evaluation.metrics import Outcome, summarise
+from brain.evaluation.run import _replace_calibration_if_better
+from brain.learning.labelled import LabelledRow, read_rows
+from brain.routing.calibration import Calibrator
 from cli.eval import render
 from core.config import Settings
 

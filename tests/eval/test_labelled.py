@@ -1,4 +1,4 @@
-"""`brain.labelled.read_rows`: labelled files for `brain eval` and the training data."""
+"""`brain.learning.labelled.read_rows`: labelled files for `brain eval` and the training data."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.labelled import LabelledFileError, LabelledRow, read_rows
+from brain.learning.labelled import LabelledFileError, LabelledRow, read_rows
 
 
 def _write(path: Path, *lines: str) -> Path:

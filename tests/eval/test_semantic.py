@@ -1,6 +1,6 @@
 """The semantic scorer without the dense model (BRAIN_EMBEDDER=none): fit, score, cache.
 
-Its file (`brain.semantic_file`) holds numpy arrays only, reads back to the very same scores,
+Its file (`brain.semantic.npz`) holds numpy arrays only, reads back to the very same scores,
 and a file that is not one (an older version's pickle) is refitted, never run."""
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from brain.semantic import SemanticScorer, ensemble_weights, model_path
+from brain.semantic.features import ensemble_weights
+from brain.semantic.files import model_path
+from brain.semantic.scorer import SemanticScorer
 from controllers.declarative import DeclarativeController
 from core.config import load_settings
 from core.text.embedder import get_dense_embedder
@@ -197,7 +199,7 @@ def test_word_grams_are_sklearns_word_analyzer_for_the_scorers_settings() -> Non
     """The saved model tokenises without scikit-learn; it must give the very same grams."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    from brain.semantic import WORD_TOKEN_PATTERN, word_grams
+    from brain.semantic.features import WORD_TOKEN_PATTERN, word_grams
 
     sklearn_grams = TfidfVectorizer(
         analyzer="word", ngram_range=(1, 2), token_pattern=WORD_TOKEN_PATTERN
@@ -268,7 +270,7 @@ def test_a_pickle_where_the_model_should_be_is_refitted_not_run(
     (path,) = tmp_path.glob("semantic-*.npz")
     mark = tmp_path / "unpickled"
     path.write_bytes(pickle.dumps({"format": 5, "scorer": _Planted(mark)}))
-    caplog.set_level(logging.WARNING, logger="brain.semantic")
+    caplog.set_level(logging.WARNING, logger="brain.semantic.scorer")
 
     refitted = SemanticScorer.fit(_controllers(), None, negatives=NEGATIVES, cache_dir=tmp_path)
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from brain.engine import Brain
-from brain.semantic import SHIPPED_DIR, fit_key, shipped_model
-from brain.training import load_training
+from brain.learning.training import load_training
+from brain.semantic.files import SHIPPED_DIR, fit_key, shipped_model
 from controllers.registry import ControllerRegistry
 from core.config import load_settings
 from core.progress import PROGRESS_LOGGER

@@ -139,9 +139,9 @@ def test_every_urgent_labelled_training_row_is_decided_as_labelled() -> None:
     """The shipped training rows that carry `urgent` (brain/data/training.jsonl, written apart
     from the dev set): every security report and company-wide outage pages, every question,
     near miss and change type does not."""
-    from brain.escalation import decide_escalation
-    from brain.labelled import read_rows
-    from brain.training import LABEL_FIELD, SHIPPED_TRAINING
+    from brain.escalation.decide import decide_escalation
+    from brain.learning.labelled import read_rows
+    from brain.learning.training import LABEL_FIELD, SHIPPED_TRAINING
     from core.records import IntentResult
 
     rows, _ = read_rows(SHIPPED_TRAINING, LABEL_FIELD)

@@ -1,0 +1,295 @@
+"""The reply a surface renders: everything needed to draw one turn, filled in by the brain.
+
+Surfaces (Slack's Block Kit, the terminal of `brain chat`) are pure functions of a `Reply`:
+the controllers' labels, the choices of a clarification and of "Route elsewhere", the headline,
+the result lines and the rationale line are computed here, beside the registry, so a surface
+never calls back into the brain to draw a message and one Slack message costs one trip into it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from brain.signals.registry import signal_words
+from core.records import Decision, ExecutionResult
+from core.text.language import is_chinese
+
+__all__ = [
+    "NONE_OF_THESE",
+    "Choice",
+    "PartView",
+    "Reply",
+    "ReplyKind",
+    "decision_reply",
+    "dynamic_lines",
+    "headline",
+    "label_of",
+    "other_controllers",
+    "rationale",
+    "render_decision",
+    "result_lines",
+]
+
+ReplyKind = Literal["answer", "clarify", "fallback", "feedback", "explain", "help", "error"]
+
+#: Value of the "none of these" choice of a clarification.
+NONE_OF_THESE = "__none__"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One answer the user can pick: `value` is sent back, `label` is shown."""
+
+    value: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class PartView:
+    """One request of a multi-intent message as a surface draws it, with its own decision (so
+    its own Right / Route elsewhere)."""
+
+    decision_id: str
+    text: str
+    controller: str | None
+    label: str
+    #: "primary" or "supporting".
+    role: str
+    lines: list[str]
+    #: One line: the part's confidence and tier.
+    rationale: str
+    #: Every controller but this part's, for its "Route elsewhere".
+    reroute_choices: list[Choice]
+
+
+@dataclass(slots=True)
+class Reply:
+    """What a surface renders for one turn, complete: rendering reads nothing else."""
+
+    kind: ReplyKind
+    #: The message itself (for an answer: the headline, then the result lines).
+    text: str
+    decision: Decision | None = None
+    #: What the user is asked to pick from: a clarification's candidates (plus "none of
+    #: these"), or, after a rejection, where the message should go instead.
+    choices: list[Choice] = field(default_factory=list)
+    #: The decision was made by this turn (not an earlier decision revisited).
+    fresh: bool = False
+    #: The controller whose answer this reply shows (differs from the decision's after a
+    #: correction or a clarification answer).
+    controller: str | None = None
+    #: The label of `controller` ("" when there is none).
+    controller_label: str = ""
+    #: One line: who takes the message.
+    headline: str = ""
+    #: The controller's summary and details.
+    result_lines: list[str] = field(default_factory=list)
+    #: One line: confidence, tier, strongest signals (of `controller`), urgency.
+    rationale: str = ""
+    #: Every controller but `controller`, for "Route elsewhere".
+    reroute_choices: list[Choice] = field(default_factory=list)
+    #: A multi-intent message's requests, each with its own actions (empty for one request).
+    parts: list[PartView] = field(default_factory=list)
+
+    @property
+    def escalate(self) -> bool:
+        """The decision asks for on-call escalation."""
+        return bool(self.decision and self.decision.escalate)
+
+    @property
+    def confirmable(self) -> bool:
+        """The reply shows the brain's own choice, so "Right" can confirm it."""
+        return (
+            self.decision is not None
+            and self.controller is not None
+            and self.controller == self.decision.controller
+        )
+
+    @property
+    def summary(self) -> str:
+        """One line for on-call: headline, rationale and the decision id."""
+        decision_id = self.decision.decision_id if self.decision else "-"
+        return f"{self.headline} {self.rationale} · decision {decision_id}"
+
+
+def label_of(labels: Mapping[str, str], controller: str | None) -> str:
+    """The label of a controller (its name when unknown, "no controller" for None)."""
+    if controller is None:
+        return "no controller"
+    return labels.get(controller, controller)
+
+
+def other_controllers(labels: Mapping[str, str], exclude: str | None = None) -> list[Choice]:
+    """Every controller but `exclude` as a choice, in registry order."""
+    return [Choice(name, label) for name, label in labels.items() if name != exclude]
+
+
+def result_lines(result: ExecutionResult | None, follow_up: str | None = None) -> list[str]:
+    """The lines of a controller's result worth showing, then the follow-up question."""
+    lines = [] if result is None else [t for t in (result.summary, result.details) if t]
+    return [*lines, follow_up] if follow_up else lines
+
+
+def dynamic_lines(decision: Decision) -> list[str]:
+    """One line on the plan a dynamic decision ran (DCR rounds, topology, roles)."""
+    if decision.dcr is None or decision.plan is None:
+        return []
+    rounds = len(decision.dcr.rounds)
+    plan = decision.plan
+    roles = ", ".join(f"{s.controller} ({s.role})" for s in plan.steps) or "capability hook"
+    return [
+        f"Unknown request: planned by Draft-Critique-Refine in {rounds} round(s), "
+        f"{plan.topology} plan from {plan.source}: {roles}."
+    ]
+
+
+def headline(decision: Decision, labels: Mapping[str, str]) -> str:
+    """One line: who takes the message."""
+    name = label_of(labels, decision.controller)
+    if is_chinese(decision.text):
+        if decision.outcome == "failed":
+            return f"{name}处理失败。"
+        if decision.supporting:
+            helpers = "、".join(label_of(labels, s) for s in decision.supporting)
+            return f"已转给{name}处理（协同：{helpers}）。"
+        return f"已转给{name}处理。"
+    if decision.outcome == "failed":
+        return f"{name} failed to handle this message."
+    if decision.supporting:
+        helpers = ", ".join(label_of(labels, s) for s in decision.supporting)
+        return f"Routed to {name} (with {helpers})."
+    return f"Routed to {name}."
+
+
+def rationale(
+    decision: Decision, labels: Mapping[str, str], controller: str | None = None, top: int = 3
+) -> str:
+    """Confidence, tier and the strongest signals (of `controller`), in plain words."""
+    chosen = controller or decision.controller
+    if chosen and chosen != decision.controller:
+        parts = [f"chosen by a person (the brain had {label_of(labels, decision.controller)})"]
+    else:
+        parts = [f"confidence {decision.confidence:.2f}", f"{decision.tier} path"]
+    scores = decision.signals.get(chosen or "")
+    words = signal_words()
+    ranked = sorted(
+        ((words[k], v) for k, v in (scores.signals.items() if scores else ()) if k in words),
+        key=lambda item: item[1],
+        reverse=True,
+    )
+    if ranked:
+        parts.append("top signals: " + ", ".join(f"{w} {v:.2f}" for w, v in ranked[:top]))
+    if decision.urgency in ("high", "critical"):
+        parts.append(f"urgency {decision.urgency}")
+    return " · ".join(parts)
+
+
+def decision_reply(
+    kind: ReplyKind,
+    text: str,
+    decision: Decision,
+    labels: Mapping[str, str],
+    *,
+    controller: str | None = None,
+    choices: list[Choice] | None = None,
+    lines: list[str] | None = None,
+    head: str | None = None,
+) -> Reply:
+    """A reply about `decision` with all its rendering data filled in from `labels`."""
+    return Reply(
+        kind,
+        text,
+        decision,
+        choices=list(choices or []),
+        controller=controller,
+        controller_label=label_of(labels, controller) if controller else "",
+        headline=head if head is not None else headline(decision, labels),
+        result_lines=list(lines or []),
+        rationale=rationale(decision, labels, controller),
+        reroute_choices=other_controllers(labels, exclude=controller),
+    )
+
+
+def render_decision(
+    decision: Decision, labels: Mapping[str, str], controller: str | None = None
+) -> Reply:
+    """The reply showing a decision (with `controller`: re-routed there by a person)."""
+    lines = result_lines(decision.result)
+    if controller is None:
+        lines = result_lines(decision.result, decision.follow_up)
+    if controller is not None:
+        head = f"Rerouted to {label_of(labels, controller)}."
+        text = "\n".join([head, *lines])
+        return decision_reply(
+            "answer", text, decision, labels, controller=controller, lines=lines, head=head
+        )
+    if decision.outcome == "clarify" and decision.candidates:
+        choices = [Choice(c, label_of(labels, c)) for c in decision.candidates]
+        choices.append(Choice(NONE_OF_THESE, "None of these"))
+        question = decision.clarification or "I am not sure who should take this. Is it…"
+        return decision_reply("clarify", question, decision, labels, choices=choices)
+    if decision.controller is None:
+        text = decision.clarification or "I could not find a controller for this message."
+        if decision.result and decision.result.summary:
+            text = "\n".join([decision.result.summary, *dynamic_lines(decision)])
+        return decision_reply("fallback", text, decision, labels)
+    if decision.parts:
+        return _parts_reply(decision, labels)
+    lines = [*lines, *dynamic_lines(decision)]
+    head = headline(decision, labels)
+    return decision_reply(
+        "answer",
+        "\n".join([head, *lines]),
+        decision,
+        labels,
+        controller=decision.controller,
+        lines=lines,
+    )
+
+
+def part_views(decision: Decision, labels: Mapping[str, str]) -> list[PartView]:
+    """The parts of a multi-intent decision, each with its own result lines."""
+    ran = {
+        str(p.data.get("decision_id")): p
+        for p in (decision.result.parts if decision.result else [])
+    }
+    views = []
+    for part in decision.parts:
+        result = ran.get(part.decision_id)
+        lines = [t for t in (result.summary, result.details) if t] if result else []
+        views.append(
+            PartView(
+                decision_id=part.decision_id,
+                text=part.text,
+                controller=part.controller,
+                label=label_of(labels, part.controller),
+                role=part.role,
+                lines=lines,
+                rationale=f"confidence {part.confidence:.2f} · {part.tier} path",
+                reroute_choices=other_controllers(labels, exclude=part.controller),
+            )
+        )
+    return views
+
+
+def _parts_reply(decision: Decision, labels: Mapping[str, str]) -> Reply:
+    """A multi-intent answer: one block of lines per request, in the order written."""
+    views = part_views(decision, labels)
+    head = f"{len(views)} requests: " + "; ".join(f"{v.label} ({v.role})" for v in views) + "."
+    text = [head]
+    for number, view in enumerate(views, 1):
+        text.append(f"{number}. {view.label} ({view.role}) - “{view.text}”")
+        text.extend(view.lines)
+    reply = decision_reply(
+        "answer",
+        "\n".join(text),
+        decision,
+        labels,
+        controller=decision.controller,
+        lines=[line for v in views for line in v.lines],
+        head=head,
+    )
+    reply.parts = views
+    return reply

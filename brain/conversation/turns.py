@@ -1,0 +1,452 @@
+"""Surface-neutral conversation logic shared by Slack and the terminal (`brain chat`).
+
+A `Conversation` turns one user turn into a `Reply`: it asks the brain, remembers what each
+session (a thread, or a user's DM/terminal stream) said before, keeps the pending clarification
+of each session, and applies answers and corrections through the brain's feedback API. Surfaces
+only render replies; none of them holds routing or feedback logic of its own.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from brain.conversation.reply import (
+    NONE_OF_THESE,
+    Choice,
+    Reply,
+    ReplyKind,
+    decision_reply,
+    label_of,
+    other_controllers,
+    render_decision,
+)
+from controllers.base import label_in
+from core.errors import UnknownDecision
+from core.records import Decision, FeedbackKind, Message
+from core.redact import redact
+from core.text.language import is_chinese
+
+__all__ = [
+    "HELP_TEXT",
+    "NONE_OF_THESE",
+    "BrainAPI",
+    "Choice",
+    "Conversation",
+    "Reply",
+    "ReplyKind",
+]
+
+#: How many earlier turns of one session are passed to the brain as history.
+HISTORY_TURNS = 10
+#: How many sessions are kept in memory (least recently used ones are forgotten).
+MAX_SESSIONS = 5000
+
+HELP_TEXT = (
+    "Type a message and the brain routes it. When it asks, answer with a number or a "
+    "controller name.\n"
+    "  /why [DECISION_ID]    explain the last (or given) decision\n"
+    "  /right [DECISION_ID]  confirm the last (or given) decision\n"
+    "  /wrong CONTROLLER [DECISION_ID]  correct it (runs CONTROLLER)\n"
+    "  /wrong                reject the last decision without a better choice\n"
+    "  /forget               forget what you learned from me (and my texts)\n"
+    "  /help                 this text\n"
+    "  /quit                 leave"
+)
+
+
+class SessionRecords(Protocol):
+    """Conversation sessions as documents keyed by "key" (`core.stores` collection)."""
+
+    def get(self, key: str) -> dict[str, Any] | None: ...
+
+    def all(self) -> list[dict[str, Any]]: ...
+
+    def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None: ...
+
+    def remove(self, keys: Iterable[str]) -> None: ...
+
+
+class ControllerInfo(Protocol):
+    """What the conversation needs to know about a controller."""
+
+    name: str
+    label: str
+
+
+class RegistryAPI(Protocol):
+    """The part of the controller registry the conversation uses."""
+
+    def all(self) -> Sequence[Any]: ...
+
+
+class BrainAPI(Protocol):
+    """The part of `brain.engine.Brain` every surface uses."""
+
+    @property
+    def registry(self) -> Any: ...
+
+    def warm(self) -> None:
+        """Open and fit everything a decision needs, now."""
+        ...
+
+    def ask(self, message: Message) -> Decision: ...
+
+    def route_to(
+        self, decision_id: str, controller: str, user: str, source: str = "clarify"
+    ) -> Decision: ...
+
+    def feedback(
+        self,
+        decision_id: str,
+        kind: FeedbackKind,
+        controller: str | None = None,
+        user: str | None = None,
+        source: str = "cli",
+    ) -> Decision: ...
+
+    def get_decision(self, decision_id: str) -> Decision: ...
+
+    def forget_user(self, user: str) -> Any: ...
+
+    def last_decision(self, user: str, channel: str) -> Decision | None: ...
+
+    def explain(self, decision_id: str) -> dict[str, Any]: ...
+
+
+@dataclass(slots=True)
+class _Session:
+    history: deque[str] = field(default_factory=lambda: deque(maxlen=HISTORY_TURNS))
+    last_decision: str | None = None
+    #: Decision awaiting a clarification answer, and the choices offered for it.
+    pending: str | None = None
+    pending_choices: list[Choice] = field(default_factory=list)
+
+
+_COMMAND = re.compile(r"^/([\w-]+)\s*(.*)$", re.DOTALL)
+_DECISION_ID = re.compile(r"\bd-[0-9a-f]{12}\b")
+#: "forget what you learned from me" (and its Chinese), the right to be forgotten in words.
+FORGET_ME = re.compile(
+    r"^\W*(please\s+)?forget\s+(what\s+you\s+(have\s+)?learn(ed|t)\s+from\s+me|(about\s+)?me)\W*$"
+    r"|^\W*(请)?忘(记|掉)(你从)?我(教你的|的一切|的内容)?\W*$",
+    re.IGNORECASE,
+)
+
+
+def _session_doc(key: str, session: _Session, users: Sequence[str]) -> dict[str, Any]:
+    return {
+        "key": key,
+        "history": [redact(text) for text in session.history],  # stored like the decision log
+        "last_decision": session.last_decision,
+        "pending": session.pending,
+        "pending_choices": [[c.value, c.label] for c in session.pending_choices],
+        "users": sorted(set(users)),
+    }
+
+
+def _session_of(doc: Mapping[str, Any]) -> _Session:
+    session = _Session()
+    session.history.extend(str(text) for text in doc.get("history") or [])
+    session.last_decision = doc.get("last_decision")
+    session.pending = doc.get("pending")
+    session.pending_choices = [
+        Choice(str(v), str(lb)) for v, lb in doc.get("pending_choices") or []
+    ]
+    return session
+
+
+class Conversation:
+    """Conversation state and flow over one brain, safe to call from several threads.
+
+    With `sessions` (a collection shared by every replica: the PostgreSQL backend's), each
+    session's history and pending clarification are read from it at every turn and written
+    back after it, so a question asked through one replica is answered through another (the
+    messages of one thread are decided one at a time across replicas: `bot.services`).
+    Without, they live in this process's memory (the embedded default: one process).
+    """
+
+    def __init__(self, brain: BrainAPI, sessions: SessionRecords | None = None) -> None:
+        self.brain = brain
+        self._store = sessions
+        self._sessions: OrderedDict[str, _Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- controllers -------------------------------------------------------------------------
+
+    def labels(self, language: str = "en") -> dict[str, str]:
+        """Controller name -> human-readable label (in `language` when the controller has
+        one, e.g. "zh"), in registry order."""
+        return {c.name: label_in(c, language) for c in self.brain.registry.all()}
+
+    def labels_for(self, decision: Decision) -> dict[str, str]:
+        """The labels in the asker's language (Chinese for a Chinese message)."""
+        return self.labels("zh" if is_chinese(decision.text) else "en")
+
+    def label(self, controller: str | None) -> str:
+        """The human-readable label of one controller (its name when unknown)."""
+        return label_of(self.labels(), controller)
+
+    def controller_choices(self, exclude: str | None = None) -> list[Choice]:
+        """Every controller as a choice, for "route elsewhere"."""
+        return other_controllers(self.labels(), exclude)
+
+    # -- sessions ------------------------------------------------------------------------------
+
+    def _session(self, key: str) -> _Session:
+        if self._store is not None:
+            found = self._store.get(key)
+            shared = _session_of(found) if found else _Session()
+            with self._lock:
+                self._sessions[key] = shared
+                self._sessions.move_to_end(key)
+                while len(self._sessions) > MAX_SESSIONS:
+                    self._sessions.popitem(last=False)
+            return shared
+        with self._lock:
+            session = self._sessions.get(key)
+            if session is None:
+                session = self._sessions[key] = _Session()
+                while len(self._sessions) > MAX_SESSIONS:
+                    self._sessions.popitem(last=False)
+            else:
+                self._sessions.move_to_end(key)
+            return session
+
+    def _save(self, key: str, session: _Session, user: str | None = None) -> None:
+        """Write the session back to the shared store (a no-op in memory)."""
+        if self._store is None:
+            return
+        found = self._store.get(key) or {}
+        users = [*found.get("users", []), *([user] if user else [])]
+        with self._lock:
+            doc = _session_doc(key, session, users)
+        self._store.put_many([doc])
+
+    def history(self, session_key: str) -> tuple[str, ...]:
+        """Earlier texts of one session, oldest first."""
+        return tuple(self._session(session_key).history)
+
+    def pending(self, session_key: str) -> str | None:
+        """The decision id awaiting a clarification answer in this session, if any."""
+        return self._session(session_key).pending
+
+    def last_decision_id(self, session_key: str) -> str | None:
+        """The latest decision made in this session."""
+        return self._session(session_key).last_decision
+
+    # -- turns ---------------------------------------------------------------------------------
+
+    def handle(self, message: Message, *, source: str = "chat") -> Reply:
+        """One user turn: a command, an answer to a pending question, or a new message."""
+        text = message.text.strip()
+        command = _COMMAND.match(text)
+        if command:
+            return self._command(
+                message, command.group(1).lower(), command.group(2).strip(), source
+            )
+        if FORGET_ME.search(text):
+            return self.forget(message.user)
+        session = self._session(message.session_key)
+        if session.pending:
+            picked = self._match_choice(text, session.pending_choices)
+            if picked is not None:
+                return self.answer_clarification(
+                    session.pending, picked, user=message.user, session_key=message.session_key
+                )
+        return self.ask(message)
+
+    def ask(self, message: Message) -> Reply:
+        """Ask the brain about a new message (history of its session added) and render it."""
+        if not message.text.strip():
+            return Reply("error", "The message is empty; there is nothing to route.")
+        session = self._session(message.session_key)
+        with self._lock:
+            earlier = tuple(session.history)
+        if earlier and not message.history:
+            message = replace(message, history=earlier)
+        try:
+            decision = self.brain.ask(message)
+        except ValueError as exc:  # the brain refuses unusable text (binary, too long...)
+            return Reply("error", f"I cannot route this message: {exc}")
+        with self._lock:
+            session.history.append(message.text)
+            session.last_decision = decision.decision_id
+            session.pending = None
+            session.pending_choices = []
+        reply = self.render(decision)
+        reply.fresh = True
+        if reply.kind == "clarify":
+            with self._lock:
+                session.pending = decision.decision_id
+                session.pending_choices = list(reply.choices)
+        self._save(message.session_key, session, message.user)
+        return reply
+
+    def answer_clarification(
+        self, decision_id: str, value: str, *, user: str, session_key: str | None = None
+    ) -> Reply:
+        """Apply the answer to a clarification: route to the picked controller, or reject."""
+        if session_key is not None:
+            session = self._session(session_key)
+            with self._lock:
+                answered = session.pending == decision_id
+                if answered:
+                    session.pending = None
+                    session.pending_choices = []
+            if answered:
+                self._save(session_key, session)
+        if value == NONE_OF_THESE:
+            decision = self.brain.feedback(decision_id, "reject", user=user, source="clarify")
+            return decision_reply(
+                "feedback",
+                "Understood: none of those fit. I recorded that and did not route the message; "
+                "please rephrase it or name the team that should take it.",
+                decision,
+                self.labels(),
+            )
+        return self.reroute(decision_id, value, user=user)
+
+    def confirm(self, decision_id: str, *, user: str, source: str) -> Reply:
+        """The user says the routing was right."""
+        decision = self.brain.feedback(decision_id, "confirm", user=user, source=source)
+        labels = self.labels()
+        return decision_reply(
+            "feedback",
+            f"Thanks, recorded that {label_of(labels, decision.controller)} was right.",
+            decision,
+            labels,
+        )
+
+    def reject(
+        self, decision_id: str, *, user: str, source: str, session_key: str | None = None
+    ) -> Reply:
+        """The user says the routing was wrong; the reply offers every other controller.
+
+        With a session, the next turn may answer with a number or a name (like a clarification).
+        """
+        decision = self.brain.feedback(decision_id, "reject", user=user, source=source)
+        labels = self.labels()
+        choices = other_controllers(labels, exclude=decision.controller)
+        if session_key is not None:
+            session = self._session(session_key)
+            with self._lock:
+                session.pending = decision_id
+                session.pending_choices = list(choices)
+            self._save(session_key, session, user)
+        return decision_reply(
+            "feedback",
+            f"Recorded that {label_of(labels, decision.controller)} was wrong. Where should it go?",
+            decision,
+            labels,
+            choices=choices,
+        )
+
+    def reroute(
+        self, decision_id: str, controller: str, *, user: str, source: str = "clarify"
+    ) -> Reply:
+        """Correct the routing: run `controller` on the stored message (feedback "correct",
+        recorded with `source`: "clarify" for an answer to a question, the surface's own name
+        for a correction such as Slack's "Route elsewhere")."""
+        labels = self.labels()
+        if controller not in labels:
+            known = ", ".join(labels)
+            return Reply("error", f"Unknown controller {controller!r}. Known: {known}.")
+        decision = self.brain.route_to(decision_id, controller, user, source)
+        return render_decision(decision, self.labels_for(decision), controller)
+
+    def why(self, decision_id: str) -> Reply:
+        """The full explanation of one decision."""
+        from brain.decisions.explain import render_text
+
+        try:
+            data = self.brain.explain(decision_id)
+        except UnknownDecision:
+            return Reply("error", f"I know no decision {decision_id!r}.")
+        return Reply("explain", render_text(data), self.brain.get_decision(decision_id))
+
+    # -- rendering -----------------------------------------------------------------------------
+
+    def render(self, decision: Decision, controller: str | None = None) -> Reply:
+        """The complete reply for a decision (with `controller`: re-routed there by a person)."""
+        return render_decision(decision, self.labels_for(decision), controller)
+
+    # -- commands ------------------------------------------------------------------------------
+
+    def _command(self, message: Message, name: str, argument: str, source: str) -> Reply:
+        if name == "help":
+            return Reply("help", HELP_TEXT)
+        if name in ("forget", "brain-forget"):
+            return self.forget(message.user)
+        if name == "why":
+            target = argument or self._last(message)
+            if not target:
+                return Reply("error", "There is no decision to explain yet.")
+            return self.why(target)
+        if name in ("right", "wrong"):
+            # A decision id may be named (one part of a multi-intent reply): "/right d-..".
+            named = _DECISION_ID.search(argument)
+            if named:
+                argument = (argument[: named.start()] + argument[named.end() :]).strip()
+            target = named.group(0) if named else self._last(message)
+            if not target:
+                return Reply("error", "There is no decision to give feedback on yet.")
+            try:
+                if name == "right":
+                    return self.confirm(target, user=message.user, source=source)
+                if argument:
+                    picked = self._match_choice(argument, self.controller_choices())
+                    return self.reroute(
+                        target, picked or argument, user=message.user, source=source
+                    )
+                return self.reject(
+                    target, user=message.user, source=source, session_key=message.session_key
+                )
+            except UnknownDecision:
+                return Reply("error", f"I know no decision {target!r}.")
+        return Reply("error", f"Unknown command /{name}. Type /help.")
+
+    def forget(self, user: str) -> Reply:
+        """The right to be forgotten, asked for in words or with /forget (/brain-forget)."""
+        report = self.brain.forget_user(user)
+        with self._lock:
+            for key in [k for k in self._sessions if k.split(":", 1)[-1] == user]:
+                del self._sessions[key]
+        if self._store is not None:  # every session the user wrote in holds their texts
+            self._store.remove(
+                str(doc["key"])
+                for doc in self._store.all()
+                if user in doc.get("users", []) or str(doc["key"]).split(":", 1)[-1] == user
+            )
+        return Reply(
+            "feedback",
+            f"Done: I forgot what I learned from you ({report.lessons} lesson(s) removed) and "
+            f"the texts of your messages ({report.decisions} decision(s) and {report.tickets} "
+            "ticket(s) redacted). Your next messages are decided as if you never taught me.",
+        )
+
+    def _last(self, message: Message) -> str | None:
+        known = self._session(message.session_key).last_decision
+        if known:
+            return known
+        decision = self.brain.last_decision(message.user, message.channel)
+        return decision.decision_id if decision else None
+
+    @staticmethod
+    def _match_choice(text: str, choices: Sequence[Choice]) -> str | None:
+        """A choice picked by number (1-based), value or label; None when the text is no pick."""
+        wanted = text.strip().lower()
+        if wanted.isdigit():
+            index = int(wanted) - 1
+            return choices[index].value if 0 <= index < len(choices) else None
+        for choice in choices:
+            if wanted in (choice.value.lower(), choice.label.lower()):
+                return choice.value
+        if wanted in ("none", "none of these", "0"):
+            for choice in choices:
+                if choice.value == NONE_OF_THESE:
+                    return choice.value
+        return None

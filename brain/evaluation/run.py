@@ -1,0 +1,377 @@
+"""`brain eval`: routing quality of the full decision chain on a labelled file.
+
+Rows are JSON lines `{"text": ..., <label>: ...}`; a label of `oos`, `none`, "" or null means no
+controller should take the message. Every row goes through `Brain.decide` (no LLM unless
+ANTHROPIC_API_KEY is set), each with its own user so no row's session colours another's.
+
+- With `train`: one `DeclarativeController` per label, built from its examples (label as name,
+  description from the label's words, keywords mined from its examples), in a THROWAWAY home
+  (temp BRAIN_HOME, empty knowledge base, no sample ingest). Out-of-scope training rows become
+  the semantic scorer's negatives. The calibrator is fitted on `val` when given, else on
+  held-out folds of `train` (5-fold for small sets, one 20% fold for large ones), then the
+  brain is refitted on all of `train` and run on `test`.
+- Without `train`: the current home's controllers on a throwaway COPY of the home (so the
+  evaluation adds nothing to its decision log or memory); with `val`, the fitted calibrator is
+  saved to `$BRAIN_HOME/calibration.json`, where the engine reads it, but only when one fitted
+  on 4/5 of val scores no worse (Brier) on the other fifth than the home's current calibration;
+  otherwise the old one is kept and the report says so (`calibration_replaced: false`).
+
+"Correct in scope" = decision.controller == label; "OOS detected" = decision.controller is None
+(not routed: declared out of scope, or asked back). "Declared out of scope" = outcome fallback
+(the brain said no controller covers it), reported separately (declared_oos_recall/precision).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from brain.evaluation.controllers import controllers_from_rows
+from brain.evaluation.metrics import Outcome, summarise
+from brain.learning.labelled import LabelledRow
+from brain.routing.calibration import (
+    Calibrator,
+    publish,
+    rival_margin,
+    top_two,
+)
+from brain.signals.registry import available_signals
+from core.config import Settings, load_settings
+from core.errors import EvalError
+from core.files import copy_tree
+from core.stores import open_stores
+
+if TYPE_CHECKING:
+    from brain.engine import Brain
+    from core.records import Decision
+
+log = logging.getLogger(__name__)
+
+#: Rows embedded in one batch before they are decided (the embedder's LRU cache holds them).
+PRIME_BATCH = 512
+#: Above this many training rows, calibration uses one held-out fold instead of all five.
+SINGLE_FOLD_ABOVE = 2000
+FOLDS = 5
+#: Environment variables not carried into a throwaway home (it must stay local and empty).
+_NOT_INHERITED = ("BRAIN_HOME", "BRAIN_CONFIG", "BRAIN_QDRANT_URL", "BRAIN_QDRANT_API_KEY")
+
+
+def throwaway_settings(home: Path) -> Settings:
+    """Settings of a temp home: local, empty KB, no sample ingest, same embedder and LLM."""
+    from core.text.embedder import encoder_cache_dir
+
+    env = {k: v for k, v in os.environ.items() if k not in _NOT_INHERITED}
+    # The model's ONNX export is the user's, not the throwaway home's: exported once.
+    env["BRAIN_ENCODER_CACHE"] = str(encoder_cache_dir(load_settings()))
+    env["BRAIN_HOME"] = str(home)
+    settings = load_settings(env)
+    settings.knowledge.ingest_sample = False
+    settings.training.shipped = False  # the built-ins' examples and calibration don't apply
+    return settings
+
+
+@contextmanager
+def trained_brain(
+    train: Sequence[LabelledRow], home: Path, calibrator: Calibrator | None = None
+) -> Iterator[tuple[Brain, dict[str, str]]]:
+    """A brain whose controllers are built from `train`, in `home` (created, then left)."""
+    from brain.engine import Brain
+    from brain.semantic.files import NEGATIVES_FILE
+    from controllers.registry import ControllerRegistry
+
+    controllers, names = controllers_from_rows(train)
+    home.mkdir(parents=True, exist_ok=True)
+    models = home / "models"
+    models.mkdir(exist_ok=True)
+    with (models / NEGATIVES_FILE).open("w", encoding="utf-8") as handle:
+        for row in train:
+            if row.label is None:
+                handle.write(json.dumps({"text": row.text}, ensure_ascii=False) + "\n")
+    if calibrator is not None:
+        calibrator.save(home / "calibration.json")
+    # The throwaway brain routes among the label controllers only (no entry points, no YAML).
+    brain = Brain.open(throwaway_settings(home), registry=ControllerRegistry(controllers))
+    try:
+        yield brain, names
+    finally:
+        brain.close()
+
+
+def _features(decision: Decision) -> tuple[str | None, dict[str, float]]:
+    """The best-ranked candidate and its calibration features (as `Brain` computes them, from
+    the signals stored with the decision)."""
+    rows = {name: row for name, row in decision.signals.items() if row.confidence is not None}
+    if not rows:
+        return None, {}
+    # The engine's own order comes first in `candidates`; a fallback names none.
+    top = next((name for name in decision.candidates[:1] if name in rows), None) or max(
+        rows, key=lambda name: (rows[name]["confidence"], rows[name]["total"])
+    )
+    names = list(decision.signals)
+    index = names.index(top)
+    stored = decision.signals.values()
+    totals = [r.total for r in stored]
+    features = {
+        "total": float(rows[top].total),
+        "margin": rival_margin(float(rows[top].total), top_two(totals)),
+    }
+    for signal in available_signals():
+        values = np.array([r.signals.get(signal.name, 0.0) for r in stored], dtype=np.float64)
+        features.update(signal.calibration_features(values, index))
+    return top, features
+
+
+def decide_rows(
+    brain: Brain,
+    rows: Sequence[LabelledRow],
+    names: Mapping[str, str] | None = None,
+    *,
+    progress: Callable[[str], None] | None = None,
+    what: str = "test",
+) -> list[Outcome]:
+    """Run `Brain.decide` on every row; labels are mapped to controller names via `names`."""
+    from core.records import Message
+
+    labels = {v: k for k, v in (names or {}).items()}
+    outcomes: list[Outcome] = []
+    for start in range(0, len(rows), PRIME_BATCH):
+        batch = rows[start : start + PRIME_BATCH]
+        brain.prime([r.text for r in batch])  # one batch; decisions stay per row
+        for offset, row in enumerate(batch):
+            index = start + offset
+            began = time.perf_counter()
+            decision = brain.decide(Message(text=row.text, user=f"eval-{index}", channel="eval"))
+            elapsed = (time.perf_counter() - began) * 1000
+            top, features = _features(decision)
+            outcomes.append(
+                Outcome(
+                    row=row,
+                    controller=labels.get(decision.controller or "", decision.controller),
+                    confidence=float(decision.confidence),
+                    tier=decision.tier,
+                    outcome=decision.outcome,
+                    escalate=bool(decision.escalate),
+                    latency_ms=elapsed,
+                    llm_calls=int(decision.llm_calls),
+                    features=features,
+                    top=labels.get(top or "", top),
+                )
+            )
+        if progress is not None:
+            progress(f"{what}: {min(start + PRIME_BATCH, len(rows))}/{len(rows)} rows decided")
+    return outcomes
+
+
+def calibrator_from(outcomes: Sequence[Outcome], source: str) -> Calibrator:
+    """Fit P(best candidate is right) on decided rows (out-of-scope rows are never right)."""
+    usable = [o for o in outcomes if o.features]
+    return Calibrator.fit(
+        [o.features for o in usable], [o.top_right for o in usable], source=source
+    )
+
+
+def _folds(rows: Sequence[LabelledRow]) -> list[tuple[list[LabelledRow], list[LabelledRow]]]:
+    """(fit, held-out) pairs stratified by label; one 20% fold for large sets."""
+    rng = np.random.default_rng(0)
+    by_label: dict[str | None, list[int]] = defaultdict(list)
+    for index, row in enumerate(rows):
+        by_label[row.label].append(index)
+    assignment = np.zeros(len(rows), dtype=int)
+    for indices in by_label.values():
+        order = rng.permutation(len(indices))
+        for rank, position in enumerate(order):
+            assignment[indices[position]] = rank % FOLDS
+    used = range(1) if len(rows) > SINGLE_FOLD_ABOVE else range(FOLDS)
+    return [
+        (
+            [r for r, f in zip(rows, assignment, strict=True) if f != fold],
+            [r for r, f in zip(rows, assignment, strict=True) if f == fold],
+        )
+        for fold in used
+    ]
+
+
+# -- the whole evaluation ----------------------------------------------------------------
+@dataclass(slots=True)
+class EvalReport:
+    """Metrics plus how they were obtained."""
+
+    metrics: dict[str, Any]
+    outcomes: list[Outcome]
+    setup: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON report: metrics at the top level, the setup under "setup"."""
+        return {**self.metrics, "setup": self.setup}
+
+
+def evaluate(
+    test: Sequence[LabelledRow],
+    *,
+    train: Sequence[LabelledRow] | None = None,
+    val: Sequence[LabelledRow] | None = None,
+    settings: Settings | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> EvalReport:
+    """Run the evaluation described in the module docstring."""
+    if not test:
+        raise EvalError("the test file has no rows")
+    setup: dict[str, Any] = {"test_rows": len(test)}
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="brain-eval-") as scratch:
+        root = Path(scratch)
+        if train:
+            setup["mode"] = "train"
+            setup["train_rows"] = len(train)
+            calibrator = _calibrate_trained(train, val, root, setup, progress)
+            fit_started = time.perf_counter()
+            with trained_brain(train, root / "final", calibrator) as (brain, names):
+                _warm(brain, progress)
+                setup["fit_seconds"] = round(time.perf_counter() - fit_started, 1)
+                setup["controllers"] = len(names)
+                outcomes = decide_rows(brain, test, names, progress=progress)
+        else:
+            setup["mode"] = "home"
+            home_settings = settings or load_settings()
+            outcomes = _evaluate_home(home_settings, test, val, root, setup, progress)
+    setup["seconds"] = round(time.perf_counter() - started, 1)
+    return EvalReport(metrics=summarise(outcomes), outcomes=outcomes, setup=setup)
+
+
+def _warm(brain: Brain, progress: Callable[[str], None] | None) -> None:
+    """Fit (or load) the semantic model before timing decisions."""
+    from core.records import Message
+
+    if progress is not None:
+        progress(f"fitting the semantic model on {len(brain.registry)} controllers")
+    brain.decide(Message(text="warm-up", user="eval-warmup", channel="eval-warmup"))
+
+
+def _calibrate_trained(
+    train: Sequence[LabelledRow],
+    val: Sequence[LabelledRow] | None,
+    root: Path,
+    setup: dict[str, Any],
+    progress: Callable[[str], None] | None,
+) -> Calibrator:
+    outcomes: list[Outcome] = []
+    if val:
+        setup["calibration"] = f"fitted on val ({len(val)} rows)"
+        with trained_brain(train, root / "calibrate") as (brain, names):
+            _warm(brain, progress)
+            outcomes = decide_rows(brain, val, names, progress=progress, what="val")
+    else:
+        folds = _folds(train)
+        setup["calibration"] = f"fitted on {len(folds)} held-out fold(s) of train"
+        for number, (fit_rows, held) in enumerate(folds):
+            with trained_brain(fit_rows, root / f"fold{number}") as (brain, names):
+                _warm(brain, progress)
+                outcomes += decide_rows(
+                    brain, held, names, progress=progress, what=f"fold {number + 1}"
+                )
+    calibrator = calibrator_from(outcomes, setup["calibration"])
+    setup["calibrator"] = calibrator.to_dict()
+    return calibrator
+
+
+def _evaluate_home(
+    settings: Settings,
+    test: Sequence[LabelledRow],
+    val: Sequence[LabelledRow] | None,
+    root: Path,
+    setup: dict[str, Any],
+    progress: Callable[[str], None] | None,
+) -> list[Outcome]:
+    """The home's own controllers, on copies of the home (nothing is added to the real one)."""
+    from brain.engine import Brain
+
+    if val:
+        copy = _copy_home(settings.home, root / "val-home")
+        (copy / "calibration.json").unlink(missing_ok=True)  # val runs uncalibrated
+        with Brain.open(settings.model_copy(update={"home": copy})) as brain:
+            _warm(brain, progress)
+            decided = decide_rows(brain, val, progress=progress, what="val")
+        _replace_calibration_if_better(settings, decided, len(val), setup, progress)
+    copy = _copy_home(settings.home, root / "test-home")
+    with Brain.open(settings.model_copy(update={"home": copy})) as brain:
+        _warm(brain, progress)
+        setup["controllers"] = len(brain.registry)
+        setup.setdefault("calibration", brain.calibration.status)
+        return decide_rows(brain, test, progress=progress)
+
+
+#: Every HELD_OUT_EVERY-th val row is held out to compare the new calibration with the old.
+HELD_OUT_EVERY = 5
+
+
+def brier(calibrator: Calibrator, outcomes: Sequence[Outcome]) -> float | None:
+    """Mean squared error of P(best candidate is right) on decided rows (lower is better)."""
+    usable = [o for o in outcomes if o.features]
+    if not usable:
+        return None
+    errors = [(calibrator.apply(**o.features) - float(o.top_right)) ** 2 for o in usable]
+    return float(np.mean(errors))
+
+
+def _replace_calibration_if_better(
+    settings: Settings,
+    decided: Sequence[Outcome],
+    rows: int,
+    setup: dict[str, Any],
+    progress: Callable[[str], None] | None,
+) -> None:
+    """Fit a calibration on val, but save it only when it scores no worse on a held-out fold
+    of val than the one the home decides with now; otherwise keep the old one and say so."""
+    from brain.learning.training import shipped_calibration
+    from brain.routing.calibration import HomeCalibration
+
+    held = [o for i, o in enumerate(decided) if i % HELD_OUT_EVERY == HELD_OUT_EVERY - 1]
+    fit = [o for i, o in enumerate(decided) if i % HELD_OUT_EVERY != HELD_OUT_EVERY - 1]
+    current = HomeCalibration(settings.home, shipped_calibration(settings))
+    new_score = brier(calibrator_from(fit, "held-out check"), held)
+    old_score = brier(current.calibrator, held)
+    setup["calibration_check"] = {
+        "held_out_rows": len(held),
+        "brier_new": None if new_score is None else round(new_score, 4),
+        "brier_old": None if old_score is None else round(old_score, 4),
+        "old": current.status,
+    }
+    if new_score is not None and old_score is not None and new_score > old_score:
+        message = (
+            f"kept the existing calibration ({current.status}): the one fitted on val scores "
+            f"worse on a held-out fold of val (Brier {new_score:.4f} > {old_score:.4f})"
+        )
+        setup["calibration"] = message
+        setup["calibration_replaced"] = False
+        log.warning("%s", message)
+        if progress is not None:
+            progress(message)
+        return
+    calibrator = calibrator_from(decided, f"fitted on val ({rows} rows)")
+    target = calibrator.save(settings.home / "calibration.json")
+    setup["calibration"] = f"fitted on val, saved to {target}"
+    shared = open_stores(settings).artifacts
+    if shared is not None:  # replicas on PostgreSQL: every one takes it up (HomeCalibration)
+        setup["calibration_shared_version"] = publish(shared, calibrator)
+    setup["calibration_replaced"] = True
+    setup["calibrator"] = calibrator.to_dict()
+
+
+def _copy_home(home: Path, target: Path) -> Path:
+    """A scratch copy of a brain home without its decision log."""
+    if home.is_dir():
+        copy_tree(home, target, ignore=shutil.ignore_patterns("decisions", "*.lock"))
+    target.mkdir(parents=True, exist_ok=True)
+    return target

@@ -1,0 +1,197 @@
+"""What people may see and undo of what the brain learned: show, conflicts, forget.
+
+`forget_user` is the right to be forgotten: the user's lessons (taught by them or about their
+messages) leave the lesson store, their decisions stay in the log with every word of theirs
+redacted (`DecisionStore.forget_user`), quotes of their messages leave other decisions'
+rationales, their feedback is dropped and their tickets lose title, description and comments.
+Afterwards their messages are decided as if the lessons had never been given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from brain.memory.entry import MemoryEntry
+from brain.memory.preference import conflicts
+from core.stores.forgetting import REDACTED, quoted_forms
+
+if TYPE_CHECKING:
+    from brain.decisions.log import DecisionLog
+    from brain.learning.org_training import OrgTraining
+    from brain.memory.lessons import MemoryStore
+    from brain.signals.session_cache import SessionCache
+    from core.config import Settings
+    from core.stores.protocols import AlertStore, TicketRecords
+
+
+class Learned(Protocol):
+    """What the brain learned and keeps, as show, conflicts and forget read it (`brain.engine.Brain`
+    is one)."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def memory(self) -> MemoryStore: ...
+    @property
+    def org_training(self) -> OrgTraining: ...
+    @property
+    def log(self) -> DecisionLog: ...
+    @property
+    def sessions(self) -> SessionCache: ...
+
+
+#: Ticket fields that hold the requester's words.
+TICKET_TEXT_FIELDS = ("description", "text", "summary", "details", "message")
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetReport:
+    """What `forget_user` removed or redacted."""
+
+    user: str
+    lessons: int
+    decisions: int
+    tickets: int
+    #: On-call alerts about the user's messages (or quoting them) that were redacted.
+    alerts: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "user": self.user,
+            "lessons": self.lessons,
+            "decisions": self.decisions,
+            "tickets": self.tickets,
+            "alerts": self.alerts,
+        }
+
+
+def lesson_view(entry: MemoryEntry) -> dict[str, Any]:
+    """One lesson as `brain memory show` prints it (no vectors)."""
+    return {
+        "memory_id": entry.memory_id,
+        "kind": entry.kind,
+        "controller": entry.controller,
+        "weight": entry.weight,
+        "moved_from": entry.moved_from,
+        "moved_to": entry.moved_to,
+        "user": entry.user,
+        "asker": entry.asker,
+        "channel": entry.channel,
+        "text": entry.text,
+        "ids": list(entry.ids),
+        "scenario": entry.scenario,
+        "decision_id": entry.decision_id,
+        "created_at": entry.created_at,
+    }
+
+
+def show(brain: Learned, user: str | None = None) -> list[dict[str, Any]]:
+    """Every lesson (or one user's: taught by them or about their messages), oldest first."""
+    return [
+        lesson_view(entry)
+        for entry in brain.memory.entries()
+        if user is None or user in (entry.user, entry.asker)
+    ]
+
+
+def conflict_views(brain: Learned) -> list[dict[str, Any]]:
+    """Similar messages users moved to different controllers (reported, never applied)."""
+    found = conflicts(brain.memory, min_similarity=brain.settings.memory.preference_similarity)
+    return [
+        {
+            "text": conflict.lesson.text,
+            "decision_id": conflict.lesson.decision_id,
+            "targets": {name: list(users) for name, users in conflict.targets.items()},
+        }
+        for conflict in found
+    ]
+
+
+def forget_user(
+    brain: Learned,
+    user: str,
+    tickets: TicketRecords | None = None,
+    alerts: AlertStore | None = None,
+) -> ForgetReport:
+    """Remove what was learned from `user` and every stored text of theirs."""
+    mine = [e for e in brain.memory.entries() if user in (e.user, e.asker)]
+    texts = sorted({e.text for e in mine if e.asker == user})
+    removed = brain.memory.forget([e.memory_id for e in mine])
+    # Routing-model fits trained on organisation lessons may hold their messages: deleted
+    # now, refitted without them (brain.org_training).
+    brain.org_training.forgotten()
+    changed = brain.log.store.forget_user(user, texts)
+    brain.sessions.forget_user(user)
+    redacted = _forget_tickets(tickets, user, texts) if tickets is not None else 0
+    paged = _forget_alerts(alerts, user, texts) if alerts is not None else 0
+    return ForgetReport(user, removed, len(changed), redacted, paged)
+
+
+#: Alert fields that hold (or quote) the words of the message that was escalated.
+ALERT_TEXT_FIELDS = ("text", "summary")
+
+
+def _forget_alerts(alerts: AlertStore, user: str, texts: list[str]) -> int:
+    """Redact the on-call alerts about the user's messages (their text and summary), and
+    quotes of the user's messages in other alerts; the alert itself (who acknowledged it,
+    when) stays. How many alerts changed."""
+    rows = alerts.all()
+    own = [row for row in rows if row.get("asker") == user]
+    forms = quoted_forms(texts + [str(row.get("text") or "") for row in own])
+    count = 0
+    for row in rows:
+        mine = row.get("asker") == user
+        quoted = any(
+            form in str(row.get(name) or "") for name in ALERT_TEXT_FIELDS for form in forms
+        )
+        if not mine and not quoted:
+            continue
+
+        def redact(document: dict[str, Any], mine: bool = mine) -> None:
+            for name in ALERT_TEXT_FIELDS:
+                value = document.get(name)
+                if not isinstance(value, str):
+                    continue
+                if mine:
+                    document[name] = REDACTED
+                    continue
+                for form in forms:
+                    value = value.replace(form, REDACTED)
+                document[name] = value
+
+        alerts.modify(str(row["alert_id"]), redact)
+        count += 1
+    return count
+
+
+def _forget_tickets(tickets: TicketRecords, user: str, texts: list[str]) -> int:
+    forms = quoted_forms(texts)
+    count = 0
+    for row in tickets.all():
+        mine = row.get("requester") == user
+        comments = row.get("comments") or []
+        if not mine and not any(c.get("by") == user for c in comments):
+            continue
+
+        def redact(document: dict[str, Any], mine: bool = mine) -> None:
+            if mine:
+                document["title"] = REDACTED
+                fields = document.get("fields") or {}
+                for name in TICKET_TEXT_FIELDS:
+                    if isinstance(fields.get(name), str):
+                        fields[name] = REDACTED
+                for name, value in fields.items():
+                    if isinstance(value, str):
+                        for form in forms:
+                            value = value.replace(form, REDACTED)
+                        fields[name] = value
+            for comment in document.get("comments") or []:
+                if mine or comment.get("by") == user:
+                    comment["text"] = REDACTED
+
+        tickets.modify(str(row["id"]), redact)
+        count += 1
+    if count:
+        tickets.flush()  # a journal in front of the records keeps no earlier version either
+    return count

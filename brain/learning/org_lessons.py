@@ -1,0 +1,232 @@
+"""Organisation lessons as training rows of the semantic model (seed 000, "scope by agreement").
+
+When `[memory] agreement_users` distinct users moved similar messages to the same controller,
+the lesson is the organisation's (`brain.memory.preference`): it applies to everyone through memory,
+and the corrected messages also become training examples of that controller, so the semantic
+model itself learns them (`brain.learning.org_training` refits it in the background).
+
+The grouping is the one agreement and `brain memory conflicts` use: a correction's group is the
+corrections of similar messages (`preference.similar_moves`), each user's latest counting once
+(`preference.latest_per_user`). A group whose users all moved their messages to one controller,
+with at least `agreement` users, gives its messages as rows; a correction that belongs to any
+group whose users disagree is never trained on (a conflict is reported, not learned).
+
+The rows are derived from the lessons each time, never stored on their own: a forgotten user's
+lessons leave the lesson store, so their messages leave the rows (and a group that falls below
+agreement leaves with them). Texts are the lessons' own, redacted when the lesson was stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from brain.learning.labelled import LabelledRow
+from brain.memory.entry import MemoryEntry
+from brain.memory.lessons import MemoryStore
+from brain.memory.preference import MOVED_TO, latest_per_user, similar_moves
+
+log = logging.getLogger(__name__)
+
+#: Another value of the saved groups' schema recomputes them.
+GROUPS_SCHEMA = 1
+#: A correction's group: (memory id, similarity) of the similar corrections, itself included.
+Group = list[tuple[str, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class OrgRow:
+    """One corrected message the organisation agreed on: a training example of `controller`."""
+
+    text: str
+    #: The controller the users moved such messages to (the row's label).
+    controller: str
+    #: The lesson the text comes from, and who taught it.
+    memory_id: str
+    user: str
+    created_at: str
+    #: The users who agreed (distinct teachers of the row's group), sorted.
+    users: tuple[str, ...]
+
+    def labelled(self) -> LabelledRow:
+        """The row as a labelled training row (`brain.learning.training`)."""
+        return LabelledRow(self.text, self.controller)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "controller": self.controller,
+            "memory_id": self.memory_id,
+            "user": self.user,
+            "created_at": self.created_at,
+            "users": list(self.users),
+        }
+
+
+class MoveGroups:
+    """Every correction's group, kept up to date from the lesson feed instead of recomputed.
+
+    Finding a correction's group is a look-up in the lesson index (milliseconds); doing it for
+    every correction on every check made a process's first decision take minutes at 10k
+    lessons. The groups are therefore kept per correction and, when lessons change, only the
+    changed corrections and those grouped with them (similarity is symmetric) are looked up
+    again. They are saved beside the fits (`path`: memory ids and similarities, never a text
+    or a user), so the next process starts from them; a file of another version than the feed
+    reaches back to, or of another similarity threshold, is recomputed."""
+
+    def __init__(self, path: Path | None, *, min_similarity: float) -> None:
+        self.path = path
+        self.min_similarity = min_similarity
+        self._lock = threading.Lock()
+        self._version = -1
+        self._groups: dict[str, Group] = {}
+        self._loaded = False
+        #: Corrections looked up by the last update (a report or a test may read it).
+        self.looked_up = 0
+
+    def current(self, store: MemoryStore) -> tuple[dict[str, MemoryEntry], dict[str, Group]]:
+        """The corrections as the lessons stand now, and each one's group."""
+        with self._lock:
+            version, entries = store.snapshot()
+            moves = {e.memory_id: e for e in entries if e.kind == MOVED_TO}
+            if not self._loaded:
+                self._loaded = True
+                self._load()
+                if version == self._version and set(self._groups) != set(moves):
+                    self._version = -1  # another store's file (e.g. a throwaway backend)
+            if version != self._version:
+                self._update(store, version, moves)
+            return moves, self._groups
+
+    def _update(self, store: MemoryStore, version: int, moves: dict[str, MemoryEntry]) -> None:
+        self.looked_up = 0
+        changed: list[str] | None = None
+        if 0 <= self._version < version:
+            _, changed = store.lessons.changed_since(self._version)
+        if changed is None:
+            todo = set(moves)
+            self._groups = {}
+        else:
+            keys = set(changed)
+            todo = {k for k in keys if k in moves}
+            for key in list(todo):  # a new correction joins the groups of its own group
+                self._groups[key] = self._group_of(store, moves[key])
+                todo.update(m for m, _ in self._groups[key])
+            todo.update(x for x, group in self._groups.items() if any(m in keys for m, _ in group))
+            todo -= keys
+        for gone in [x for x in self._groups if x not in moves]:
+            del self._groups[gone]
+        for key in todo:
+            if key in moves:
+                self._groups[key] = self._group_of(store, moves[key])
+        self._version = version
+        self._save()
+
+    def _group_of(self, store: MemoryStore, entry: MemoryEntry) -> Group:
+        self.looked_up += 1
+        found = similar_moves(store, entry, min_similarity=self.min_similarity, refresh=False)
+        return [(other.memory_id, factor) for other, factor in found]
+
+    def _load(self) -> None:
+        if self.path is None or not self.path.is_file():
+            return
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("schema") != GROUPS_SCHEMA or data.get("similarity") != self.min_similarity:
+                return
+            groups = {
+                str(key): [(str(m), float(f)) for m, f in members]
+                for key, members in data["groups"].items()
+            }
+            self._version, self._groups = int(data["version"]), groups
+        except (OSError, ValueError, KeyError, TypeError) as exc:  # recomputed instead
+            log.warning("ignoring the saved correction groups %s: %s", self.path, exc)
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        data = {
+            "schema": GROUPS_SCHEMA,
+            "similarity": self.min_similarity,
+            "version": self._version,
+            "groups": self._groups,
+        }
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, separators=(",", ":"))
+            os.replace(temporary, self.path)
+        except OSError as exc:  # a derived file: the next process recomputes it
+            log.warning("could not save the correction groups %s: %s", self.path, exc)
+
+
+def org_rows(
+    store: MemoryStore,
+    *,
+    names: Sequence[str],
+    min_similarity: float,
+    agreement: int,
+    groups: MoveGroups | None = None,
+) -> list[OrgRow]:
+    """The corrected messages of every agreed, conflict-free group, oldest first; one row per
+    (text, controller). `groups` keeps the groups between calls (else they are computed)."""
+    known = set(names)
+    keeper = groups or MoveGroups(None, min_similarity=min_similarity)
+    by_id, group_of = keeper.current(store)
+    moves = sorted(by_id.values(), key=lambda e: e.order)
+    agreed: dict[str, tuple[MemoryEntry, tuple[str, ...]]] = {}
+    disputed: set[str] = set()
+    for entry in moves:
+        latest = latest_per_user(_members(group_of.get(entry.memory_id, []), by_id))
+        targets: dict[str, set[str]] = {}
+        for other, _ in latest.values():
+            targets.setdefault(other.controller, set()).add(other.user)
+        if len(targets) > 1:
+            disputed.update(other.memory_id for other, _ in latest.values())
+            continue
+        controller, users = next(iter(targets.items()))
+        if len(users) < agreement or controller not in known:
+            continue
+        group = tuple(sorted(users))
+        for other, _ in latest.values():
+            seen = agreed.get(other.memory_id)
+            if seen is None or len(group) > len(seen[1]):
+                agreed[other.memory_id] = (other, group)
+    rows: dict[tuple[str, str], OrgRow] = {}
+    for memory_id, (entry, group) in sorted(
+        agreed.items(), key=lambda item: (item[1][0].created_at, item[0])
+    ):
+        if memory_id in disputed or not entry.text.strip():
+            continue
+        rows.setdefault(
+            (entry.text, entry.controller),
+            OrgRow(entry.text, entry.controller, memory_id, entry.user, entry.created_at, group),
+        )
+    return list(rows.values())
+
+
+def _members(group: Group, moves: Mapping[str, MemoryEntry]) -> list[tuple[MemoryEntry, float]]:
+    return [(moves[m], factor) for m, factor in group if m in moves]
+
+
+def examples_of(rows: Sequence[OrgRow]) -> dict[str, list[str]]:
+    """Example texts per controller, as the semantic model's `extra_examples` take them."""
+    examples: dict[str, list[str]] = {}
+    for row in rows:
+        examples.setdefault(row.controller, []).append(row.text)
+    return examples
+
+
+def digest(rows: Sequence[OrgRow]) -> str:
+    """What a fit with these rows depends on (their texts and labels), as a short hash."""
+    blob = json.dumps([[r.controller, r.text] for r in rows], ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]

@@ -1,0 +1,154 @@
+"""Memory-assisted understanding (seed 000, sections 3 and 8): a correction is a preference.
+
+A user who moved a message to another controller has said where messages like it belong. The
+next near-identical message from that user goes there (its dry-run checks it can take it);
+once enough distinct users (`[memory] agreement_users`, default 3) moved similar messages to
+the same controller, it is the organisation's lesson and applies to everyone. Users who moved
+similar messages to different controllers disagree: that is a conflict, reported by
+`brain memory conflicts` and not applied beyond each user's own preference.
+
+The dual channel's order holds: compliance hard constraints (`[memory] compliance`, e.g.
+security incidents always go to `incident`) > the preference from memory > the knowledge
+base's and the signals' defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from brain.memory.entry import MemoryEntry
+from brain.memory.lessons import MemoryStore
+
+#: Lessons that state where a message belongs.
+MOVED_TO = "correction-right"
+
+
+@dataclass(frozen=True, slots=True)
+class Preference:
+    """Where memory says a message like this one belongs, and why."""
+
+    controller: str
+    #: "user" (the asker's own correction) or "org" (agreed by several users).
+    scope: str
+    #: The lesson closest to the message (the one named in the rationale).
+    lesson: MemoryEntry
+    similarity: float
+    users: tuple[str, ...]
+
+    def describe(self) -> str:
+        """The rationale's words for it."""
+        snippet = self.lesson.text if len(self.lesson.text) <= 60 else self.lesson.text[:57] + "..."
+        day = self.lesson.created_at[:10]
+        if self.scope == "user":
+            return (
+                f"you moved a message like this ({snippet!r}) to {self.controller} on {day} "
+                f"(your preference, similarity {self.similarity:.2f})"
+            )
+        return (
+            f"{len(self.users)} people moved messages like this to {self.controller} "
+            f"(latest on {day}: {snippet!r}; an organisation lesson, similarity "
+            f"{self.similarity:.2f})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Users who moved similar messages to different controllers."""
+
+    lesson: MemoryEntry
+    #: controller -> the users who moved similar messages there.
+    targets: Mapping[str, tuple[str, ...]]
+
+
+def latest_per_user(
+    near: Sequence[tuple[MemoryEntry, float]],
+) -> dict[str, tuple[MemoryEntry, float]]:
+    """Each user's latest move among similar lessons (a later correction replaces an earlier)."""
+    latest: dict[str, tuple[MemoryEntry, float]] = {}
+    for entry, factor in near:
+        seen = latest.get(entry.user)
+        if seen is None or (entry.created_at, factor) > (seen[0].created_at, seen[1]):
+            latest[entry.user] = (entry, factor)
+    return latest
+
+
+def find_preference(
+    store: MemoryStore | None,
+    text: str,
+    *,
+    vector: np.ndarray | None,
+    ids: Sequence[str],
+    scenario: str,
+    user: str,
+    names: Sequence[str],
+    min_similarity: float,
+    agreement: int,
+) -> Preference | None:
+    """The asker's own preference for a message like `text`, else the organisation's."""
+    if store is None:
+        return None
+    similar = store.similar(text, vector=vector, ids=ids, scenario=scenario)
+    near = [
+        (entry, factor)
+        for entry, factor in similar
+        if entry.kind == MOVED_TO and factor >= min_similarity and entry.controller in names
+    ]
+    if not near:
+        return None
+    latest = latest_per_user(near)
+    own = latest.get(user)
+    if own is not None:
+        return Preference(own[0].controller, "user", own[0], own[1], (user,))
+    targets: dict[str, list[tuple[MemoryEntry, float]]] = {}
+    for entry, factor in latest.values():
+        targets.setdefault(entry.controller, []).append((entry, factor))
+    if len(targets) != 1:
+        return None  # users disagree: a conflict, not a lesson for everyone
+    controller, moves = next(iter(targets.items()))
+    if len(moves) < agreement:
+        return None
+    entry, factor = max(moves, key=lambda move: (move[0].created_at, move[1]))
+    users = tuple(sorted(e.user for e, _ in moves))
+    return Preference(controller, "org", entry, factor, users)
+
+
+def similar_moves(
+    store: MemoryStore, entry: MemoryEntry, *, min_similarity: float, refresh: bool = True
+) -> list[tuple[MemoryEntry, float]]:
+    """The corrections of messages similar to `entry`'s (itself included): its group
+    (`refresh=False`: the caller just took in the lesson feed)."""
+    return [
+        (other, factor)
+        for other, factor in store.similar(
+            entry.text,
+            vector=entry.vector,
+            ids=entry.ids,
+            scenario=entry.scenario,
+            refresh=refresh,
+        )
+        if other.kind == MOVED_TO and factor >= min_similarity
+    ]
+
+
+def conflicts(store: MemoryStore, *, min_similarity: float) -> list[Conflict]:
+    """Groups of similar corrections whose users moved them to different controllers."""
+    moves = [e for e in store.entries() if e.kind == MOVED_TO]
+    found: list[Conflict] = []
+    reported: set[str] = set()
+    for entry in moves:
+        if entry.memory_id in reported:
+            continue
+        near = similar_moves(store, entry, min_similarity=min_similarity)
+        latest = latest_per_user(near)
+        targets: dict[str, set[str]] = {}
+        for other, _ in latest.values():
+            targets.setdefault(other.controller, set()).add(other.user)
+        if len(targets) > 1:
+            reported.update(other.memory_id for other, _ in near)
+            found.append(
+                Conflict(entry, {name: tuple(sorted(users)) for name, users in targets.items()})
+            )
+    return found

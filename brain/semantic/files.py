@@ -1,0 +1,140 @@
+"""Where fitted semantic models live and what names them: the shipped fit, a home's cache, the
+cache key (a hash of everything a fit depends on) and the negatives a fit uses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from controllers.base import Controller
+
+#: Where the build-time fit of the built-in controllers lives (`semantic-<key>.npz`).
+SHIPPED_DIR = Path(__file__).parent.parent / "data"
+#: A fitted model's file name: `semantic-<key>` and this (`brain.semantic.npz`).
+MODEL_SUFFIX = ".npz"
+#: Fits cached by versions before the .npz files, never read (a home refits once instead).
+LEGACY_SUFFIX = ".joblib"
+
+#: In the cache key: 6 since the .npz files, so that no version reads another's files or
+#: replicas' shared artifacts.
+FORMAT_VERSION = 6
+#: Example texts (not keywords) needed before the encoder's top layers are fine-tuned: with
+#: fewer, a tuned encoder memorises them rather than learning the controllers apart.
+TUNE_MIN_EXAMPLES = 200
+NEGATIVES_FILE = "negatives.jsonl"
+#: Used when the home has no negatives file: everyday texts outside IT operations (CLINC150).
+DEFAULT_NEGATIVES = Path(__file__).parent.parent / "data" / "semantic_negatives.jsonl"
+
+
+def shipped_model(key: str) -> Path:
+    """Where the build-time fit for `key` is (it exists only for the built-in controllers on
+    the shipped training data: `scripts/fit_default_semantic.py`)."""
+    return model_path(SHIPPED_DIR, key)
+
+
+def model_path(folder: Path, key: str) -> Path:
+    """The file of the fit with cache key `key` in `folder`."""
+    return folder / f"semantic-{key}{MODEL_SUFFIX}"
+
+
+def chosen_negatives(
+    cache: Path | None, negatives: Sequence[str] | None, extra: Sequence[str]
+) -> list[str]:
+    """The negatives a fit uses: given ones, else the cache's own file, else the shipped."""
+    if negatives is None:
+        own = cache / NEGATIVES_FILE if cache is not None else None
+        negatives = read_negatives(own if own is not None and own.exists() else DEFAULT_NEGATIVES)
+    return [*negatives, *extra]
+
+
+def fit_key(
+    controllers: Sequence[Controller],
+    *,
+    dense: bool,
+    cache_dir: Path | str | None = None,
+    negatives: Sequence[str] | None = None,
+    extra_examples: Mapping[str, Sequence[str]] | None = None,
+    extra_negatives: Sequence[str] = (),
+    tune: bool = False,
+    weights: Mapping[str, float] | None = None,
+) -> str:
+    """The cache key `SemanticScorer.fit` uses for these arguments (without fitting)."""
+    cache = Path(cache_dir) if cache_dir is not None else None
+    chosen = chosen_negatives(cache, negatives, extra_negatives)
+    return cache_key(controllers, chosen, dense, extra_examples or {}, tune, weights)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".semantic-", suffix=MODEL_SUFFIX)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:  # no half-written temporary left beside the models
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def cache_key(
+    controllers: Sequence[Controller],
+    negatives: Sequence[str],
+    dense: bool,
+    extra: Mapping[str, Sequence[str]] | None = None,
+    tune: bool = False,
+    weights: Mapping[str, float] | None = None,
+) -> str:
+    """Hash of everything the fitted model depends on."""
+    from core.text import encoder_tail
+
+    extra = extra or {}
+    content: dict[str, Any] = {
+        "tune": [
+            encoder_tail.TUNED_LAYERS,
+            encoder_tail.EPOCHS,
+            encoder_tail.LEARNING_RATE,
+            TUNE_MIN_EXAMPLES,
+        ]
+        if tune
+        else None,
+        "extra": {c.name: list(extra.get(c.name, ())) for c in controllers},
+        "format": FORMAT_VERSION,
+        "dense": dense,
+        "controllers": [
+            [
+                c.name,
+                str(getattr(c, "label", "")),
+                str(c.description),
+                [str(k) for k in c.keywords],
+                [str(e) for e in c.examples],
+            ]
+            for c in controllers
+        ],
+        "negatives": list(negatives),
+    }
+    if weights:  # only then: the keys of fits without weights stay as they were
+        content["weights"] = sorted(weights.items())
+    blob = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:20]
+
+
+def read_negatives(path: Path) -> list[str]:
+    """Texts of a JSON-lines file ({"text": ...} per line); bad lines are skipped."""
+    texts: list[str] = []
+    if not path.is_file():
+        return texts
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(row, dict) and isinstance(row.get("text"), str) and row["text"].strip():
+            texts.append(row["text"])
+    return texts

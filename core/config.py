@@ -84,6 +84,13 @@ class KnowledgeConfig(_Section):
     embedding_engine: str = "onnx"
     #: Where MiniLM's ONNX export is cached (default: `<home>/models/encoder`).
     encoder_cache: Path | None = None
+    #: The installation's shared cache that the install step exports MiniLM into (default:
+    #: `<sys.prefix>/share/brain`, `core.text.embedder.install_cache_dir`).
+    install_cache: Path | None = None
+    #: Intra-op threads of the embedding engine (default: `training.torch_threads`, else 1).
+    encoder_threads: int | None = Field(None, ge=1)
+    #: Batches embedded at once when embedding many texts (default: the CPUs this process has).
+    encoder_workers: int | None = Field(None, ge=1)
     collection: str = "knowledge"
     ingest_sample: bool = True
     #: Most chunks one file may yield; `brain ingest` skips a larger file, saying so
@@ -125,6 +132,9 @@ class TrainingConfig(_Section):
     #: decision, and on the built-ins' ~1,300 examples it did not route better
     #: (benchmarks/README.md).
     tune_encoder: bool = False
+    #: PyTorch threads when tuning the encoder (default: every core); also the embedding
+    #: engine's threads when `knowledge.encoder_threads` is not set.
+    torch_threads: int | None = Field(None, ge=1)
 
 
 class SlackConfig(_Section):
@@ -297,6 +307,10 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_EMBEDDER": ("knowledge", "embedder"),
     "BRAIN_EMBEDDING_ENGINE": ("knowledge", "embedding_engine"),
     "BRAIN_ENCODER_CACHE": ("knowledge", "encoder_cache"),
+    "BRAIN_INSTALL_CACHE": ("knowledge", "install_cache"),
+    "BRAIN_ENCODER_THREADS": ("knowledge", "encoder_threads"),
+    "BRAIN_ENCODER_WORKERS": ("knowledge", "encoder_workers"),
+    "BRAIN_TORCH_THREADS": ("training", "torch_threads"),
     "BRAIN_KB_MAX_FILE_CHUNKS": ("knowledge", "max_file_chunks"),
     "BRAIN_TUNE_ENCODER": ("training", "tune_encoder"),
     "BRAIN_STORE_BACKEND": ("storage", "backend"),

@@ -41,11 +41,17 @@ _AMBIENT = (
 @pytest.fixture(scope="session", autouse=True)
 def shared_encoder_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One ONNX export of MiniLM for the whole run (all workers; the export takes a file
-    lock), instead of one per fresh BRAIN_HOME. Subprocesses inherit it."""
+    lock), instead of one per fresh BRAIN_HOME. Subprocesses inherit it. Without PyTorch
+    (no `tune` extra) nothing can be exported: the run reads the install step's export."""
+    from core.text.embedder import install_cache_dir
+    from tests.extras import TORCH_INSTALLED
+
     root = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         root = root.parent
     cache = root / "encoder-cache"
+    if not TORCH_INSTALLED:
+        cache = install_cache_dir(Settings()) / "encoder"
     os.environ["BRAIN_ENCODER_CACHE"] = str(cache)
     return cache
 

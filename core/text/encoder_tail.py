@@ -124,8 +124,10 @@ def train_tail(
     weights: np.ndarray,
     *,
     seed: int = 0,
+    threads: int | None = None,
 ) -> EncoderTail:
-    """Fine-tune a copy of the top layers to tell the labels (0..k-1) apart; deterministic."""
+    """Fine-tune a copy of the top layers to tell the labels (0..k-1) apart; deterministic.
+    Runs on `threads` PyTorch threads (`[training] torch_threads`), else every core."""
     import torch
 
     labels = np.asarray(labels)
@@ -149,7 +151,7 @@ def train_tail(
     layers.train()
     lengths = np.array([len(s) for s in states])
     batches: list[np.ndarray] = []
-    with _training_threads():
+    with _training_threads(threads):
         for _ in range(steps):
             if not batches:
                 batches = _length_batches(lengths, rng)
@@ -223,14 +225,14 @@ def _pad(states: Sequence[Any]) -> tuple[Any, Any]:
 
 
 @contextmanager
-def _training_threads() -> Iterator[None]:
-    """Training is batch work: every core, or BRAIN_TORCH_THREADS when set (two processes
-    training at once on two cores with two threads each run several times slower than with one
-    each). Queries keep the embedder's own setting."""
+def _training_threads(threads: int | None) -> Iterator[None]:
+    """Training is batch work: every core, or `threads` when set (two processes training at
+    once on two cores with two threads each run several times slower than with one each).
+    Queries keep the embedder's own setting."""
     import torch
 
     before = torch.get_num_threads()
-    torch.set_num_threads(max(1, int(os.environ.get("BRAIN_TORCH_THREADS") or os.cpu_count() or 1)))
+    torch.set_num_threads(max(1, threads or os.cpu_count() or 1))
     try:
         yield
     finally:

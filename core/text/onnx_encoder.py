@@ -6,8 +6,10 @@ of a batch), run through the exported lower and upper graphs (`core.text.onnx_ex
 pooled over real tokens and L2-normalised in numpy. Importing onnxruntime and tokenizers takes
 a tenth of a second, against seconds for PyTorch; the graphs load in about as long.
 
-A fine-tuned top (`EncoderTail`) runs as its own small graph on the lower layers' states; PyTorch
-is loaded only to train one, or to export one that was trained without its graph.
+A fine-tuned top (`EncoderTail`) runs as its own small graph on the lower layers' states. Training
+one, or exporting one that was trained without its graph, needs PyTorch: those two are given
+by the caller (`tuner`, `tail_exporter`; `core.text.embedder`), so this module never imports
+PyTorch nor the exporter.
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ if TYPE_CHECKING:
 
     from core.text.encoder_tail import EncoderTail
 
-__all__ = ["OnnxEncoder", "read_tokenizer"]
+__all__ = ["OnnxEncoder", "Tuner", "read_tokenizer"]
+
+#: Fine-tunes the top layers on lower states, labels and weights; the tail has its ONNX graph.
+Tuner = Callable[[Sequence[Any], np.ndarray, np.ndarray], "EncoderTail"]
 
 #: Texts per model run when embedding many (KB chunks, training texts). Batches hold texts of
 #: similar token length; 16 padded less than 32 and ran 1.16x more chunks per CPU-second on the
@@ -69,7 +74,8 @@ class OnnxEncoder:
         *,
         threads: int = 1,
         workers: int = 1,
-        torch_model: Callable[[], Any] | None = None,
+        tuner: Tuner | None = None,
+        tail_exporter: Callable[[EncoderTail], bytes] | None = None,
     ) -> None:
         import onnxruntime
 
@@ -83,7 +89,8 @@ class OnnxEncoder:
         self._lower = self._session(lower)
         self._upper = self._session(upper)
         self._tokenizer = tokenizer
-        self._torch_model = torch_model
+        self._tuner = tuner
+        self._tail_exporter = tail_exporter
         self._tails: OrderedDict[str, Any] = OrderedDict()
         self.dim = int(self._upper.get_inputs()[0].shape[-1])
 
@@ -153,41 +160,29 @@ class OnnxEncoder:
             out[rows] = _pool(self._run_top(session, hidden, mask), mask)
         return out
 
-    # -- fine-tuning (PyTorch) -------------------------------------------------------------
+    # -- fine-tuning (PyTorch, given by the caller) ---------------------------------------
     def train_tail(
         self, states: Sequence[Any], labels: np.ndarray, weights: np.ndarray
     ) -> EncoderTail:
-        """Fine-tune a copy of the top layers (`encoder_tail.train_tail`, in PyTorch) and
-        export it, so queries through it run here."""
-        import torch
-
-        from core.text import encoder_tail
-        from core.text.onnx_export import export_top
-
-        model = self._require_torch()
-        tensors = [torch.from_numpy(np.asarray(s, dtype=np.float32)) for s in states]
-        tail = encoder_tail.train_tail(model, tensors, labels, weights)
-        tail.onnx = export_top(tail.module(model))
-        return tail
+        """Fine-tune a copy of the top layers (the caller's `tuner`), exported as a graph so
+        queries through it run here."""
+        if self._tuner is None:
+            raise RuntimeError("this encoder was opened without a tuner")
+        return self._tuner(states, labels, weights)
 
     def _tail_session(self, tail: EncoderTail) -> Any:
         session = self._tails.get(tail.key)
         if session is None:
             if not tail.onnx:  # trained by the PyTorch engine: export it once
-                from core.text.onnx_export import export_top
-
-                tail.onnx = export_top(tail.module(self._require_torch()))
+                if self._tail_exporter is None:
+                    raise RuntimeError("this encoder was opened without a tail exporter")
+                tail.onnx = self._tail_exporter(tail)
             session = self._session(tail.onnx)
             self._tails[tail.key] = session
             while len(self._tails) > TAIL_SESSIONS:
                 self._tails.popitem(last=False)
         self._tails.move_to_end(tail.key)
         return session
-
-    def _require_torch(self) -> Any:
-        if self._torch_model is None:
-            raise RuntimeError("fine-tuning the encoder needs the PyTorch model")
-        return self._torch_model()
 
     # -- plumbing --------------------------------------------------------------------------
     def _token_batches(

@@ -1,7 +1,9 @@
-"""MiniLM as ONNX files, exported once from the packaged PyTorch weights.
+"""MiniLM as ONNX files, exported once from the packaged PyTorch weights (the `tune` extra).
 
-ONNX Runtime runs every embedding; PyTorch is needed only here, the first time a model is used
-(and to fine-tune the optional encoder top, `core.text.encoder_tail`). The model is exported in
+ONNX Runtime runs every embedding; PyTorch is needed only here, at install time (`core.text.
+install` runs `python -m core.text.onnx_export` in a throwaway environment that has it) or on a
+home's first use where PyTorch is installed, and to fine-tune the optional encoder top
+(`core.text.encoder_tail`). The model is exported in
 two graphs split at the fork layer, so every view of a text shares the lower layers:
 
 - lower: `AutoModel` cut to its first `fork` layers; (input_ids, attention_mask,
@@ -11,43 +13,44 @@ two graphs split at the fork layer, so every view of a text shares the lower lay
 
 Mean pooling and normalisation happen in numpy (`core.text.onnx_encoder`). The export is
 checked against PyTorch on fixed texts (cosine >= MIN_COSINE) and written under the cache
-directory with the model's hash in the file names. Two processes exporting at once wait for one
-another (a file lock), and every file appears by an atomic rename, so a reader never sees half
-a model. Importing this module is cheap: torch is imported by the functions that need it.
+directory with the model's hash in the file names (`core.text.onnx_files`). Two processes
+exporting at once wait for one another (a file lock), and every file appears by an atomic
+rename, so a reader never sees half a model. Importing this module is cheap: torch is imported
+by the functions that need it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
+import argparse
 import io
-import json
 import logging
 import os
-import tempfile
+import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from core.progress import step
+from core.progress import PROGRESS_LOGGER, step
+from core.text import encoder_tail
+from core.text.encoder_tail import EncoderTail
+from core.text.onnx_encoder import OnnxEncoder, read_tokenizer
+from core.text.onnx_files import OnnxFiles, fork_layer, onnx_files, write_atomically
+from core.text.torch_encoder import as_tensors
 
 __all__ = [
     "MIN_COSINE",
-    "OnnxFiles",
     "ensure_exported",
+    "export_tail",
     "export_top",
-    "find_exported",
-    "model_key",
-    "onnx_files",
+    "export_whole_model",
+    "main",
+    "train_exported_tail",
 ]
 
 log = logging.getLogger(__name__)
 
-#: Bumped when the exported graphs change, so old files are not reused.
-EXPORT_VERSION = 1
 OPSET = 17
 #: Lowest cosine between an ONNX and a PyTorch sentence vector that passes the export check.
 MIN_COSINE = 0.9999
@@ -59,68 +62,6 @@ CHECK_TEXTS = (
     "打印机卡纸了，工单 #10086 还没处理",
     "the laptop will not boot after the update, the screen stays black " * 30,
 )
-#: The model files whose bytes make up the model's hash.
-HASHED_FILES = ("model.safetensors", "config.json", "tokenizer.json")
-_STAMP = "minilm-source.json"
-
-
-@dataclass(frozen=True, slots=True)
-class OnnxFiles:
-    """The two exported graphs of one model version."""
-
-    lower: Path
-    upper: Path
-
-    def exist(self) -> bool:
-        return self.lower.is_file() and self.upper.is_file()
-
-
-def model_key(model_dir: Path, cache_dir: Path) -> str:
-    """The hash of the model's files (16 hex digits), remembered beside the cache so that a
-    warm start does not read 90 MB to find it again (re-hashed when a file's size or
-    modification time changes)."""
-    sources: dict[str, list[str | int]] = {}
-    for name in HASHED_FILES:
-        path = model_dir / name
-        if path.is_file():
-            stat = path.stat()
-            sources[name] = [str(path), stat.st_size, stat.st_mtime_ns]
-    stamp = cache_dir / _STAMP
-    try:
-        remembered = json.loads(stamp.read_text(encoding="utf-8"))
-        if remembered.get("sources") == sources and remembered.get("version") == EXPORT_VERSION:
-            return str(remembered["key"])
-    except (OSError, ValueError, KeyError, AttributeError):
-        pass
-    digest = hashlib.sha256(f"export-{EXPORT_VERSION}".encode())
-    for name in sorted(sources):
-        with (model_dir / name).open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-    key = digest.hexdigest()[:16]
-    stamp_data = {"version": EXPORT_VERSION, "sources": sources, "key": key}
-    # A read-only or missing cache (the install's) is hashed again next time.
-    with contextlib.suppress(OSError):
-        _write_atomically(stamp, json.dumps(stamp_data).encode("utf-8"))
-    return key
-
-
-def onnx_files(model_dir: Path, cache_dir: Path, fork: int) -> OnnxFiles:
-    """Where the graphs of this model, split at `fork`, are (or will be) under `cache_dir`."""
-    key = model_key(model_dir, cache_dir)
-    return OnnxFiles(
-        lower=cache_dir / f"minilm-{key}-lower{fork}.onnx",
-        upper=cache_dir / f"minilm-{key}-upper{fork}.onnx",
-    )
-
-
-def find_exported(model_dir: Path, cache_dirs: Sequence[Path], fork: int) -> Path | None:
-    """The first of `cache_dirs` that holds this model's graphs (named by its hash), or None.
-    Nothing is created: a directory that does not exist is passed over."""
-    for cache_dir in cache_dirs:
-        if cache_dir.is_dir() and onnx_files(model_dir, cache_dir, fork).exist():
-            return cache_dir
-    return None
 
 
 def ensure_exported(model_dir: Path, cache_dir: Path, fork: int) -> OnnxFiles:
@@ -146,6 +87,26 @@ def export_top(layers: Any) -> bytes:
     hidden = torch.randn(2, 4, int(layers[0].attention.self.all_head_size))
     mask = torch.tensor([[1, 1, 1, 1], [1, 1, 1, 0]])
     return _to_onnx(_top(layers), (hidden, mask), ["hidden", "attention_mask"])
+
+
+def export_tail(model: Any, tail: EncoderTail) -> bytes:
+    """A fine-tuned top (trained on `model`, a SentenceTransformer) as its ONNX graph."""
+    return export_top(tail.module(model))
+
+
+def train_exported_tail(
+    model: Any,
+    states: Sequence[Any],
+    labels: np.ndarray,
+    weights: np.ndarray,
+    *,
+    threads: int | None = None,
+) -> EncoderTail:
+    """Fine-tune a copy of the top layers in PyTorch (`encoder_tail.train_tail`) and export it,
+    so queries through it run on ONNX Runtime (`OnnxEncoder`'s tuner)."""
+    tail = encoder_tail.train_tail(model, as_tensors(states), labels, weights, threads=threads)
+    tail.onnx = export_tail(model, tail)
+    return tail
 
 
 def export_whole_model(model_dir: Path) -> bytes:
@@ -185,15 +146,13 @@ def _export(model_dir: Path, files: OnnxFiles, fork: int) -> None:
     )
     upper_bytes = export_top(model.encoder.layer[fork:])
     _check(model, model_dir, lower_bytes, upper_bytes)
-    _write_atomically(files.upper, upper_bytes)
-    _write_atomically(files.lower, lower_bytes)
+    write_atomically(files.upper, upper_bytes)
+    write_atomically(files.lower, lower_bytes)
 
 
 def _check(model: Any, model_dir: Path, lower: bytes, upper: bytes) -> None:
     """Raise unless the ONNX graphs give PyTorch's sentence vectors on CHECK_TEXTS."""
     import torch
-
-    from core.text.onnx_encoder import OnnxEncoder, read_tokenizer
 
     tokenizer = read_tokenizer(model_dir)
     encoded = tokenizer.encode_batch(list(CHECK_TEXTS))
@@ -241,18 +200,6 @@ def _dummy_ids() -> Any:
     return torch.tensor([[101, 7592, 2088, 102], [101, 7592, 102, 0]])
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, 0o644)  # readable like any model file (mkstemp makes it private)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _last_hidden_state(model: Any) -> Any:
     """`AutoModel` with the plain signature ONNX needs, returning last_hidden_state."""
     import torch
@@ -274,14 +221,32 @@ def _top(layers: Any) -> Any:
     """Transformer layers on token states, padding masked out (`encoder_tail.run_layers`)."""
     import torch
 
-    from core.text.encoder_tail import run_layers
-
     class Top(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.layers = layers
 
         def forward(self, hidden: Any, attention_mask: Any) -> Any:
-            return run_layers(self.layers, hidden, attention_mask)
+            return encoder_tail.run_layers(self.layers, hidden, attention_mask)
 
     return Top()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m core.text.onnx_export --model-dir D --cache-dir C`: export (and check) the
+    model's graphs into C unless they are there; the install step runs it where PyTorch is."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model-dir", type=Path, required=True)
+    parser.add_argument("--cache-dir", type=Path, required=True)
+    args = parser.parse_args(argv)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    for name in (PROGRESS_LOGGER, __name__):
+        logging.getLogger(name).addHandler(handler)
+        logging.getLogger(name).setLevel(logging.INFO)
+    ensure_exported(args.model_dir, args.cache_dir, fork_layer(args.model_dir))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

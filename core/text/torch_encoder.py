@@ -19,10 +19,10 @@ from core.text import encoder_tail
 if TYPE_CHECKING:
     from core.text.encoder_tail import EncoderTail
 
-__all__ = ["TorchEncoder", "load_sentence_transformer"]
+__all__ = ["TorchEncoder", "as_tensors", "load_sentence_transformer"]
 
 
-def load_sentence_transformer(model_dir: Path) -> Any:
+def load_sentence_transformer(model_dir: Path, *, threads: int = 1) -> Any:
     """The packaged model as a SentenceTransformer on CPU, with the hub switched offline."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -32,9 +32,9 @@ def load_sentence_transformer(model_dir: Path) -> Any:
     from sentence_transformers import SentenceTransformer
 
     # One intra-op thread by default: on a small shared CPU, two spinning threads made a single
-    # query embedding 40x slower under load (measured 490 ms vs 12 ms); BRAIN_TORCH_THREADS
-    # raises it on a dedicated machine.
-    torch.set_num_threads(max(1, int(os.environ.get("BRAIN_TORCH_THREADS") or 1)))
+    # query embedding 40x slower under load (measured 490 ms vs 12 ms); `threads`
+    # ([knowledge] encoder_threads) raises it on a dedicated machine.
+    torch.set_num_threads(max(1, threads))
     transformers.utils.logging.disable_progress_bar()
     return SentenceTransformer(str(model_dir), device="cpu")
 
@@ -42,8 +42,9 @@ def load_sentence_transformer(model_dir: Path) -> Any:
 class TorchEncoder:
     """Sentence vectors, lower-layer states and fine-tuned views through PyTorch."""
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: Any, *, training_threads: int | None = None) -> None:
         self.model = model
+        self._training_threads = training_threads
         dimension = getattr(model, "get_embedding_dimension", None) or (
             model.get_sentence_embedding_dimension
         )
@@ -63,15 +64,17 @@ class TorchEncoder:
         return encoder_tail.lower_states(self.model, texts)
 
     def upper(self, states: Sequence[Any], tail: EncoderTail | None = None) -> np.ndarray:
-        return encoder_tail.upper(self.model, _tensors(states), tail)
+        return encoder_tail.upper(self.model, as_tensors(states), tail)
 
     def train_tail(
         self, states: Sequence[Any], labels: np.ndarray, weights: np.ndarray
     ) -> EncoderTail:
-        return encoder_tail.train_tail(self.model, _tensors(states), labels, weights)
+        return encoder_tail.train_tail(
+            self.model, as_tensors(states), labels, weights, threads=self._training_threads
+        )
 
 
-def _tensors(states: Sequence[Any]) -> list[Any]:
+def as_tensors(states: Sequence[Any]) -> list[Any]:
     """States as torch tensors (a model fitted by the ONNX engine keeps numpy ones)."""
     import torch
 

@@ -25,9 +25,10 @@ from filelock import FileLock
 
 from brain.engine import Brain
 from core.text.embedder import _fork_layer, _model_dir
-from core.text.onnx_export import onnx_files
+from core.text.onnx_files import onnx_files
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT
+from tests.extras import needs_torch
 from tests.fakes.slack_api import FakeSlackAPI
 
 LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)/slack/events")
@@ -51,6 +52,7 @@ async def _base_url(lines: list[str], process: asyncio.subprocess.Process) -> st
     raise AssertionError("brain run never listened:\n" + "".join(lines))
 
 
+@needs_torch
 async def test_brain_run_is_not_ready_until_warm_then_answers_at_once(
     brain_factory: Callable[[], Brain], fake_slack: FakeSlackAPI, tmp_path: Path
 ) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from brain.engine import Brain
 from core.records import Message
+from tests.extras import needs_torch
 
 PAYROLL = """
 name: payroll
@@ -85,6 +86,7 @@ def _travel_desk(examples: int) -> str:
     )
 
 
+@needs_torch
 def test_tune_encoder_makes_the_brain_read_through_a_tuned_encoder(home: Path) -> None:
     (home / "controllers").mkdir(exist_ok=True)
     (home / "controllers" / "travel.yaml").write_text(_travel_desk(200), encoding="utf-8")

@@ -18,6 +18,7 @@ from brain.semantic.scorer import SemanticScorer
 from controllers.declarative import DeclarativeController
 from core.config import load_settings
 from core.text.embedder import get_dense_embedder
+from tests.extras import needs_torch
 
 #: Everyday texts none of the two controllers should take.
 NEGATIVES = [
@@ -167,6 +168,7 @@ def _many_examples() -> list[DeclarativeController]:
     ]
 
 
+@needs_torch
 def test_with_many_examples_the_encoder_is_tuned_and_cached(tmp_path: Path) -> None:
     embedder = get_dense_embedder(load_settings())
     assert embedder is not None

@@ -7,6 +7,7 @@ import pickle
 import numpy as np
 
 from core.text.embedder import DenseEmbedder
+from tests.extras import needs_torch
 
 TEXTS = [
     "process ticket 2025060300011279027",
@@ -45,6 +46,7 @@ def test_forked_query_vector_is_the_models_own(embedder: DenseEmbedder) -> None:
     assert np.abs(forked - expected).max() < 1e-5
 
 
+@needs_torch
 def test_a_tuned_view_after_the_query_reuses_the_shared_layers(embedder: DenseEmbedder) -> None:
     labels = np.array([0] * len(PRINTER) + [1] * len(PAYROLL))
     texts = PRINTER + PAYROLL
@@ -59,6 +61,7 @@ def test_a_tuned_view_after_the_query_reuses_the_shared_layers(embedder: DenseEm
     assert not np.allclose(tuned, embedder.embed_query(query), atol=1e-3)
 
 
+@needs_torch
 def test_tuning_is_deterministic_and_pulls_each_class_closer(embedder: DenseEmbedder) -> None:
     texts = PRINTER + PAYROLL
     labels = np.array([0] * len(PRINTER) + [1] * len(PAYROLL))

@@ -11,9 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from core.config import Settings
+from core.config import Settings, load_settings
 from core.text.embedder import DenseEmbedder, _fork_layer, _model_dir, encoder_cache_dir
-from core.text.onnx_export import onnx_files
+from core.text.onnx_files import onnx_files
+
+
+def _settings(home: Path) -> Settings:
+    """The settings of `home` with the environment's overrides (the install cache's)."""
+    return load_settings({**os.environ, "BRAIN_HOME": str(home)})
 
 
 def _install(session_cache: Path, target: Path) -> Path:
@@ -42,16 +47,16 @@ def install(embedder: DenseEmbedder, tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 def test_a_fresh_home_uses_the_install_export(install: Path, tmp_path: Path) -> None:
     home = tmp_path / "home"
-    assert encoder_cache_dir(Settings(home=home)) == install
+    assert encoder_cache_dir(_settings(home)) == install
     own = _install(install, home / "models")  # a home's own export comes first
-    assert encoder_cache_dir(Settings(home=home)) == own
+    assert encoder_cache_dir(_settings(home)) == own
 
 
 def test_an_export_of_other_model_files_is_not_used(install: Path, tmp_path: Path) -> None:
     for graph in install.glob("*.onnx"):
         graph.rename(graph.with_name(graph.name.replace("minilm-", "minilm-0")))
     home = tmp_path / "home"
-    assert encoder_cache_dir(Settings(home=home)) == home / "models" / "encoder"
+    assert encoder_cache_dir(_settings(home)) == home / "models" / "encoder"
 
 
 def test_without_an_install_cache_a_home_exports_its_own(
@@ -59,7 +64,7 @@ def test_without_an_install_cache_a_home_exports_its_own(
 ) -> None:
     monkeypatch.setenv("BRAIN_INSTALL_CACHE", str(tmp_path / "nothing-here"))
     home = tmp_path / "home"
-    assert encoder_cache_dir(Settings(home=home)) == home / "models" / "encoder"
+    assert encoder_cache_dir(_settings(home)) == home / "models" / "encoder"
 
 
 def test_the_install_step_is_quiet_and_idempotent(install: Path) -> None:
@@ -70,7 +75,7 @@ def test_the_install_step_is_quiet_and_idempotent(install: Path) -> None:
         [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300
     )
     assert run.returncode == 0 and run.stdout == "" and run.stderr == ""
-    probe = "import sys; from core.text.embedder import export_for_install as e; "
+    probe = "import sys; from core.text.install import export_for_install as e; "
     probe += "print(e(), 'torch' in sys.modules)"
     run = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=300

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from core.text.embedder import DenseEmbedder, open_embedder
+from tests.extras import needs_torch
 
 TEXTS = [
     "hi",
@@ -33,6 +34,7 @@ print(" ".join(f"{x:.6f}" for x in encoder.embed(["printer jams on every page"])
 """
 
 
+@needs_torch
 def test_onnx_vectors_are_pytorch_s(embedder: DenseEmbedder) -> None:
     assert embedder.engine == "onnx"
     reference = open_embedder("torch").embed(TEXTS)
@@ -43,6 +45,7 @@ def test_onnx_vectors_are_pytorch_s(embedder: DenseEmbedder) -> None:
     assert np.min(np.sum(reference * single, axis=1)) >= 0.9999
 
 
+@needs_torch
 def test_two_processes_exporting_at_once_share_one_good_export(tmp_path: Path) -> None:
     cache = tmp_path / "encoder"
     env = {**os.environ, "PYTHONPATH": os.getcwd()}

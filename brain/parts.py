@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +20,7 @@ from brain.routing.calibration import HomeCalibration
 from brain.signals.keyword_index import KeywordIndex
 from brain.signals.registry import SignalRegistry
 from controllers.base import feeds_of, files_requests, label_in
+from controllers.roles import role_holders
 from core.lazy import Lazy
 from core.stores import open_stores
 
@@ -56,9 +57,18 @@ class RegistryView:
     filers: frozenset[str] = frozenset()
     #: Controller -> its label in Chinese (its label when it has none), for Chinese askers.
     labels_zh: dict[str, str] = field(default_factory=dict)
+    #: Role -> the controller that takes it (`controllers.roles`); a role nobody holds is absent.
+    roles: dict[str, str] = field(default_factory=dict)
+
+    def holder(self, role: str) -> str | None:
+        """The controller that takes `role`, or None when no registered controller does."""
+        return self.roles.get(role)
 
     @classmethod
-    def of(cls, registry: ControllerRegistry) -> RegistryView:
+    def of(
+        cls, registry: ControllerRegistry, roles: Mapping[str, str] | None = None
+    ) -> RegistryView:
+        """The view of `registry`; `roles`: configured role holders (`[routing.roles]`)."""
         controllers = registry.all()
         return cls(
             version=registry.version,
@@ -68,6 +78,7 @@ class RegistryView:
             feeds={c.name: feeds_of(c) for c in controllers if feeds_of(c)},
             filers=frozenset(c.name for c in controllers if files_requests(c)),
             labels_zh={c.name: label_in(c, "zh") for c in controllers},
+            roles=role_holders(controllers, roles),
         )
 
 
@@ -90,7 +101,10 @@ class BrainParts:
         self._sessions = sessions
         self._lock = lock  # the brain's store lock: loading a session reads the decision log
         self._registry = Lazy(self._open_registry if registry is None else lambda: registry)
-        self._view = Lazy(lambda: RegistryView.of(self.registry), key=self._registry_version)
+        self._view = Lazy(
+            lambda: RegistryView.of(self.registry, settings.routing.roles),
+            key=self._registry_version,
+        )
         self._knowledge = Lazy(self._open_knowledge)
         self._llm = Lazy(self._open_llm)
         self._embedder = Lazy(self._open_embedder)

@@ -51,6 +51,7 @@ class DeclarativeController:
     examples: Sequence[str] = ()
     required_entities: Sequence[str] = ()
     feeds: Sequence[str] = ()
+    roles: Sequence[str] = ()
     handler: str = "none"
     options: Mapping[str, Any] = field(default_factory=dict)
     origin: str = "declarative"

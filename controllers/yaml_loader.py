@@ -10,6 +10,7 @@ a bad file is skipped with a warning naming the file and the field, the others s
     examples: ["Where is my payslip for May?", "报销什么时候到账"]
     required_entities: []
     feeds: []                   # controllers this one's output can feed (a pipeline)
+    roles: []                   # jobs the chain hands it: records, answers, outages
     handler: webhook            # knowledge_answer | local_ticket | webhook | none
     options: {url: "https://hooks.example.com/payroll", timeout_s: 3}
 """
@@ -50,6 +51,9 @@ class ControllerSpec(BaseModel):
     #: Controllers this one's output can feed: composed with one of them, it runs first and
     #: its result is their upstream input (a pipeline).
     feeds: list[str] = Field(default_factory=list)
+    #: The jobs the decision chain hands this controller (`controllers.roles`: records, answers,
+    #: outages).
+    roles: list[str] = Field(default_factory=list)
     handler: str = "none"
     options: dict[str, Any] = Field(default_factory=dict)
 
@@ -57,6 +61,11 @@ class ControllerSpec(BaseModel):
     @classmethod
     def _name(cls, value: str) -> str:
         return validate_name(value)
+
+    @field_validator("roles")
+    @classmethod
+    def _roles(cls, values: list[str]) -> list[str]:
+        return [validate_name(v.strip()) for v in values if v and v.strip()]
 
     @field_validator("feeds")
     @classmethod
@@ -88,6 +97,7 @@ def spec_fields(spec: ControllerSpec) -> dict[str, Any]:
         "examples": tuple(spec.examples),
         "required_entities": tuple(spec.required_entities),
         "feeds": tuple(spec.feeds),
+        "roles": tuple(spec.roles),
         "handler": spec.handler,
         "options": dict(spec.options),
     }

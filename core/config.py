@@ -50,6 +50,9 @@ class RoutingConfig(_Section):
     supporting_min: float = Field(0.45, ge=0, le=1)
     supporting_ratio: float = Field(0.55, ge=0, le=1)
     max_parallel: int = Field(3, ge=1, le=10)
+    #: Role -> the controller that takes it, instead of the one that declares it
+    #: (`controllers.roles`: records, answers, outages), e.g. `records = "jira_desk"`.
+    roles: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _check(self) -> RoutingConfig:

@@ -2,11 +2,12 @@
 
 "please check CHG-12345" reads like a change request to the signals (the knowledge base maps
 the CHG- prefix to change management), but it asks about a ticket: it is a look-up of
-CHG-12345, done by the `ticket` controller, never a new change. This step rewrites a route to
-a controller that files new tickets into a route to `ticket` when the message names a ticket
-id (any known format: INC-/CHG-/REQ- style, 19-digit work orders, imported ids) and asks about
-it (status, progress, an action on it). The `ticket` controller then says plainly when the id
-is not found. A message that reports a problem and names its earlier ticket ("VPN down again,
+CHG-12345, done by the controller that works on existing records (the `records` role,
+`controllers.roles`; `ticket` in the built-in pack), never a new change. This step rewrites a
+route to a controller that files new tickets into a route to that controller when the message
+names a ticket id (any known format: INC-/CHG-/REQ- style, 19-digit work orders, imported ids)
+and asks about it (status, progress, an action on it). That controller then says plainly when
+the id is not found. A message that reports a problem and names its earlier ticket ("VPN down again,
 INC0013021 is still not solved") keeps its route; the filing controller then updates that
 ticket instead of opening a second one (`controllers.requests.file_request`).
 """
@@ -17,12 +18,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from brain.routing.plan import RoutePlan, composition_of
-from controllers.builtin.ticket import detect_action
 from controllers.ids import find_ticket_ids, normalize_ticket_id
-
-#: The controller that works on existing tickets (a contract name, see GUIDE.md).
-TICKET_CONTROLLER = "ticket"
-
+from controllers.record_actions import detect_action
 
 #: Words that ask about a ticket rather than report a problem ("please check CHG-12345").
 _ABOUT_TICKET = re.compile(
@@ -60,11 +57,12 @@ def prefer_existing(
     *,
     asks: bool,
     filers: Iterable[str],
-    registered: Sequence[str],
+    records: str | None,
     feeds: Mapping[str, Sequence[str]],
 ) -> RoutePlan:
-    """`plan`, or a route to `ticket` when it would file a new ticket for a message that
-    names one (also when `ticket` is already composed with a filing controller). Other
+    """`plan`, or a route to `records` (the controller of existing records, None when no
+    registered controller holds that role) when it would file a new ticket for a message that
+    names one (also when `records` is already composed with a filing controller). Other
     controllers of a composition (an alarm diagnosis) keep their part."""
     chosen = [n for n in (plan.controller, *plan.supporting) if n]
     filing = [n for n in chosen if n in set(filers)]
@@ -72,28 +70,28 @@ def prefer_existing(
         not tickets
         or not asks
         or not filing
-        or TICKET_CONTROLLER not in registered
+        or records is None
         or plan.outcome not in ("routed", "composed")
     ):
         return plan
-    # `ticket` may already be part of a composition ("INC-1 is still open and the VPN drops"):
+    # `records` may already be part of a composition ("INC-1 is still open and the VPN drops"):
     # it stays, and the filing controllers leave it.
-    kept = [n for n in chosen if n not in filing and n != TICKET_CONTROLLER]
+    kept = [n for n in chosen if n not in filing and n != records]
     named = ", ".join(tickets[:3])
     note = (
-        f"look-up: the message names {named}; it goes to {TICKET_CONTROLLER} "
+        f"look-up: the message names {named}; it goes to {records} "
         f"(look up or update it) instead of filing a new {', '.join(filing)}"
     )
-    composition = composition_of([TICKET_CONTROLLER, *kept], feeds)[0] if kept else None
+    composition = composition_of([records, *kept], feeds)[0] if kept else None
     return RoutePlan(
         tier=plan.tier,
         outcome="composed" if kept else "routed",
-        controller=TICKET_CONTROLLER,
+        controller=records,
         confidence=plan.confidence,
         supporting=kept,
         composition=composition,
         dry_runs=plan.dry_runs,
         tier_path=[*plan.tier_path, note],
-        candidates=list(dict.fromkeys([TICKET_CONTROLLER, *plan.candidates])),
+        candidates=list(dict.fromkeys([records, *plan.candidates])),
         clarification=None,
     )

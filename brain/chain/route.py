@@ -31,6 +31,7 @@ from brain.routing.router import Router
 from brain.signals.keyword_index import NO_CONTEXT_GROUPS
 from brain.signals.memory import memory_matches
 from brain.signals.semantic import verdict_of
+from controllers.roles import ANSWERS, RECORDS
 from core.records import DryRunRecord, EscalationRecord, IntentResult
 from core.text.language import is_chinese
 
@@ -45,8 +46,6 @@ if TYPE_CHECKING:
 
 #: A correction on a message at least this similar makes routing try the corrected controller.
 LESSON_MIN_SIMILARITY = 0.6
-#: The intent of questions (how-to, policy): its taxonomy group answers them.
-CONSULTATION_INTENT = "how_to"
 #: A message with no keyword, identifier or entity is treated as vague (never routed without
 #: asking) unless the semantic model is at least this sure of one controller.
 VAGUE_SEMANTIC = 0.5
@@ -113,14 +112,16 @@ def route(
         unclear=vague or (escalated.escalate and escalated.urgency != "critical"),
     )
     if escalated.consultation:
-        plan = _as_consultation(plan, evaluated.candidates, view.names)
-    plan = apply_sense(plan, senses_of(knowledge, understood.text), view.names)
+        plan = _as_consultation(plan, evaluated.candidates, view.holder(ANSWERS))
+    plan = apply_sense(
+        plan, senses_of(knowledge, understood.text), view.names, view.holder(ANSWERS)
+    )
     plan = prefer_existing(
         plan,
         named_tickets(understood.text, evaluated.entities, _exists_in(tickets)),
         asks=asks_about_ticket(understood.text),
         filers=view.filers,
-        registered=view.names,
+        records=view.holder(RECORDS),
         feeds=view.feeds,
     )
     if dynamic is not None:
@@ -138,11 +139,12 @@ def route(
 
 
 def _as_consultation(
-    plan: RoutePlan, candidates: Sequence[Candidate], names: Sequence[str]
+    plan: RoutePlan, candidates: Sequence[Candidate], answers: str | None
 ) -> RoutePlan:
     """A question about security is answered, never filed as a security incident: the
     controller that takes security incidents is dropped from a composition, and when it is
-    the primary, the controller of how-to questions answers instead (when it is a candidate).
+    the primary, the controller that answers questions (`controllers.roles.ANSWERS`) answers
+    instead (when it is a candidate).
     Other routes stand ("how do I get access to the phishing-report dashboard" is access)."""
     incidents = intent_group(SECURITY_INTENT)
     if plan.outcome not in ("routed", "composed"):
@@ -154,9 +156,9 @@ def _as_consultation(
             if not plan.supporting:
                 plan.outcome, plan.composition = "routed", None
         return plan
-    target = intent_group(CONSULTATION_INTENT)
+    target = answers
     chosen = next((c for c in candidates if c.name == target), None)
-    if chosen is None or target not in names:
+    if chosen is None or target is None:
         return plan
     plan.tier_path.append(
         f"a question about security: answered by {target}, nothing filed or paged"

@@ -18,9 +18,8 @@ if TYPE_CHECKING:
     from knowledge.skill import KnowledgeSkill
     from knowledge.types import Definition
 
-#: Routes a sense may replace: a consultation answer, a question back, a refusal.
+#: Routes a sense may replace: an answer to a question, a question back, a refusal.
 _REPLACEABLE = ("clarify", "fallback")
-CONSULTATION = "consultation"
 
 
 def senses_of(knowledge: KnowledgeSkill | None, text: str) -> list[Definition]:
@@ -34,13 +33,17 @@ def senses_of(knowledge: KnowledgeSkill | None, text: str) -> list[Definition]:
 
 
 def apply_sense(
-    plan: RoutePlan, senses: Sequence[Definition], registered: Sequence[str]
+    plan: RoutePlan,
+    senses: Sequence[Definition],
+    registered: Sequence[str],
+    answers: str | None,
 ) -> RoutePlan:
-    """`plan`, or a route to the first sense's controller (see the module docstring)."""
+    """`plan`, or a route to the first sense's controller (see the module docstring);
+    `answers`: the controller that answers questions (`controllers.roles.ANSWERS`)."""
     sense = next((s for s in senses if s.domain in registered), None)
     if sense is None or plan.controller == sense.domain:
         return plan
-    if plan.outcome not in _REPLACEABLE and plan.controller != CONSULTATION:
+    if plan.outcome not in _REPLACEABLE and plan.controller != answers:
         return plan
     note = (
         f"sense: {sense.term!r} is used in its {sense.domain} sense here (knowledge base "

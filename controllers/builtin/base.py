@@ -37,6 +37,8 @@ class BuiltinController:
     examples: Sequence[str]
     required_entities: Sequence[str]
     feeds: Sequence[str]
+    #: The jobs the chain hands it (`controllers.roles`).
+    roles: Sequence[str]
     origin: str
     #: Files new tickets in the ticket store (see `controllers.base.files_requests`).
     files_requests: bool = False
@@ -50,6 +52,7 @@ class BuiltinController:
         self.examples = tuple(spec.examples)
         self.required_entities = tuple(spec.required_entities)
         self.feeds = tuple(spec.feeds)
+        self.roles = tuple(spec.roles)
         self.origin = "builtin"
 
     def __repr__(self) -> str:

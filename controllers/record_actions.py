@@ -1,0 +1,56 @@
+"""What a message asks to do with an existing record (ticket, change, work order): look it up,
+list, reopen, close, urge, comment or process it. Shared by the controller that works on records
+and by the chain's look-up step, which must not depend on any one controller pack."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Action = Literal["list", "reopen", "close", "urge", "comment", "process", "status"]
+
+#: Checked in this order: "reopen" before "close", complaints ("nobody handled it") are urges.
+_ACTIONS: tuple[tuple[Action, re.Pattern[str]], ...] = (
+    (
+        "list",
+        re.compile(
+            r"\blist (?:my|all|our)|\bmy (?:open |pending )?tickets\b|how many tickets|"
+            r"\bwhich tickets|我名下|我的(?:所有)?工单(?:有哪些|列表)|"
+            r"我(?:还)?有(?:几|多少)个?(?:工单|单)|"
+            r"(?:列出|查一下|看看)我(?:名下|的)?(?:所有)?(?:还没关闭的|未关闭的|打开的)?工单",
+            re.I,
+        ),
+    ),
+    ("reopen", re.compile(r"\bre-?open|重新打开|重开|再打开|重新开启", re.I)),
+    (
+        "close",
+        re.compile(
+            r"\bclose\b|\bresolve (?:it|this|the)|\bcancel|withdraw|"
+            r"关闭|关掉|关单|结单|关了|撤销|取消",
+            re.I,
+        ),
+    ),
+    (
+        "urge",
+        re.compile(
+            r"\burge|\bchase|\bhurry|expedite|speed (?:it )?up|\bnudge|\bpush (?:it|this)|"
+            r"nobody|no one|no-one|催|加急|还没人|没人处理|怎么还没",
+            re.I,
+        ),
+    ),
+    ("comment", re.compile(r"\bcomment|\badd (?:a )?note|\bnote:|备注|评论|补充|留言", re.I)),
+    (
+        "process",
+        re.compile(
+            r"\bprocess\b|\bhandle\b|\btake (?:it|this|care)|处理一下|请处理|帮我处理|办理", re.I
+        ),
+    ),
+)
+
+
+def detect_action(text: str) -> Action:
+    """The operation the text asks for; a plain mention means a status lookup."""
+    for action, pattern in _ACTIONS:
+        if pattern.search(text):
+            return action
+    return "status"

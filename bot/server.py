@@ -24,6 +24,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot import metrics, socket_mode
 from bot.app import SlackBot
+from bot.payload_shape import well_formed
 from core.limits import MAX_REQUEST_BYTES, MAX_REQUEST_SECONDS
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,9 @@ def _bolt_request(body: bytes, request: web.Request) -> AsyncBoltRequest | None:
         )
     except (ValueError, TypeError, AttributeError, RecursionError):  # RecursionError: too deep
         return None
-    return parsed if isinstance(parsed.body, dict) else None
+    if not isinstance(parsed.body, dict) or not well_formed(parsed.body):
+        return None
+    return parsed
 
 
 @web.middleware

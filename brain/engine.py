@@ -50,6 +50,7 @@ from core.config import Settings, load_settings
 from core.errors import UnknownController
 from core.llm_calls import LLMCallCount, count_llm_calls
 from core.records import Decision, DecisionPart, Message
+from core.redact import redact_message
 from core.stores import open_stores
 from core.text.language import is_chinese
 
@@ -205,7 +206,7 @@ class Brain:
         # and gives them one budget together: intent recognition, dry-runs and the dynamic tier
         # share `[llm] timeout_s` of LLM waiting, retries inside it.
         with count_llm_calls(within_s=self.settings.llm.timeout_s) as llm_calls:
-            return self._decide(message, llm_calls)
+            return self._decide(redact_message(message), llm_calls)
 
     def _decide(self, message: Message, llm_calls: LLMCallCount) -> Decision:
         pieces = split_requests(message.text)

@@ -94,8 +94,19 @@ def show_progress() -> None:
         progress.propagate = False
 
 
+def _tolerate_narrow_streams() -> None:
+    """An ASCII (or other narrow) stdout, as in some cron and container locales, must not end a
+    batch at the first Chinese answer: JSON output is ASCII already (`ensure_ascii`), and text
+    output writes what the stream cannot encode as backslash escapes."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `brain` console script; returns the exit code."""
+    _tolerate_narrow_streams()
     show_progress()
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -109,7 +109,7 @@ def _stdin_lines(brain: Brain, args: argparse.Namespace) -> int:
             log.warning("line %d failed: %s", number, type(exc).__name__, exc_info=True)
             payload = {"line": number, "error": f"{type(exc).__name__}: {exc}"}
         if args.json:
-            print(json.dumps(payload, ensure_ascii=False), flush=True)
+            print(json.dumps(payload), flush=True)
         elif "error" in payload:
             print(f"line {number}: error: {payload['error']}", flush=True)
         else:
@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"brain: {exc}", file=sys.stderr)
             return exit_codes.USAGE
         if args.json:
-            print(json.dumps(decision.to_dict(), ensure_ascii=False, indent=2))
+            print(json.dumps(decision.to_dict(), indent=2))
         else:
             print(render_decision(decision, _labels(brain)))
         return 0

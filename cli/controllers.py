@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     rows = [describe(controller) for controller in registry.all()]
     rows.extend(_pending(settings))
     if args.json:
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        print(json.dumps(rows, indent=2))
         return 0
     for row in rows:
         required = ", ".join(row["required_entities"]) or "-"

@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     data = report.to_dict()
     data["setup"]["label"] = label
     if args.json:
-        print(json.dumps(data, ensure_ascii=False))
+        print(json.dumps(data))
     else:
         print(render(data))
     return 0

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         stores.close()
     if args.json:
-        print(json.dumps(report, ensure_ascii=False, indent=2))
+        print(json.dumps(report, indent=2))
         return 0
     print(f"{report['cases']} unknown cases, {report['boundary_cases']} ended at a boundary")
     print("Evolved controllers:")

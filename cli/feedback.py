@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         brain.close()
     if args.json:
-        print(json.dumps(decision.to_dict(), ensure_ascii=False, indent=2))
+        print(json.dumps(decision.to_dict(), indent=2))
     else:
         target = f" -> {controller}" if controller else ""
         print(

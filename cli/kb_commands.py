@@ -71,7 +71,7 @@ def ingest(args: argparse.Namespace) -> int:
 
 def _print_report(report: IngestReport, *, as_json: bool) -> None:
     if as_json:
-        print(json.dumps(report.to_dict(), ensure_ascii=False))
+        print(json.dumps(report.to_dict()))
         return
     for item in report.skipped:
         label = "skipped" if item.error else "ignored"
@@ -92,7 +92,7 @@ def search(args: argparse.Namespace) -> int:
     def run(skill: KnowledgeSkill) -> int:
         hits = skill.search(args.query, domain=args.domain, k=args.k)
         if args.json:
-            print(json.dumps([dataclasses.asdict(hit) for hit in hits], ensure_ascii=False))
+            print(json.dumps([dataclasses.asdict(hit) for hit in hits]))
         else:
             if not hits:
                 print("no hits", file=sys.stderr)
@@ -116,7 +116,7 @@ def define(args: argparse.Namespace) -> int:
             print(f"brain: no glossary entry for {args.term!r}", file=sys.stderr)
             return EXIT_NOT_FOUND
         if args.json:
-            print(json.dumps(dataclasses.asdict(found), ensure_ascii=False))
+            print(json.dumps(dataclasses.asdict(found)))
         else:
             aliases = f" (also: {', '.join(found.aliases)})" if found.aliases else ""
             print(f"{found.term}{aliases} [{found.domain}]")

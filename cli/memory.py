@@ -71,7 +71,7 @@ def run_show(args: argparse.Namespace) -> int:
     with Brain.open() as brain:
         lessons = show(brain, args.user)
     if args.json:
-        print(json.dumps(lessons, ensure_ascii=False, indent=2))
+        print(json.dumps(lessons, indent=2))
         return 0
     if not lessons:
         print("no lessons" + (f" of {args.user}" if args.user else ""))
@@ -101,7 +101,7 @@ def run_forget(args: argparse.Namespace) -> int:
         finally:
             stores.close()
     if args.json:
-        print(json.dumps(report.to_dict(), ensure_ascii=False))
+        print(json.dumps(report.to_dict()))
     else:
         print(
             f"forgot {args.user}: {report.lessons} lesson(s) removed, {report.decisions} "
@@ -119,7 +119,7 @@ def run_conflicts(args: argparse.Namespace) -> int:
     with Brain.open() as brain:
         found = conflict_views(brain)
     if args.json:
-        print(json.dumps(found, ensure_ascii=False, indent=2))
+        print(json.dumps(found, indent=2))
         return 0
     if not found:
         print("no conflicting lessons")
@@ -140,7 +140,7 @@ def _show_org(args: argparse.Namespace) -> int:
     if args.user:
         report["rows"] = [r for r in report["rows"] if r["user"] == args.user]
     if args.json:
-        print(json.dumps(report, ensure_ascii=False, indent=2))
+        print(json.dumps(report, indent=2))
         return 0
     if not report["rows"]:
         print("no organisation lessons to train on")

@@ -52,7 +52,7 @@ def _list(store: Any, args: argparse.Namespace) -> int:
     if not args.all:
         tickets = [t for t in tickets if t.is_open]
     if args.json:
-        print(json.dumps([t.to_dict() for t in tickets], ensure_ascii=False, indent=2))
+        print(json.dumps([t.to_dict() for t in tickets], indent=2))
         return 0
     for ticket in tickets:
         print(f"{ticket.id:22s} {ticket.kind:9s} {ticket.status:14s} {ticket.requester:12s} "
@@ -67,7 +67,7 @@ def _show(store: Any, args: argparse.Namespace) -> int:
         print(f"brain: ticket {args.ticket_id} was not found", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(ticket.to_dict(), ensure_ascii=False, indent=2))
+        print(json.dumps(ticket.to_dict(), indent=2))
         return 0
     print(f"{ticket.id} ({ticket.kind}) {ticket.status}: {ticket.title}")
     print(f"requester {ticket.requester}, assignee {ticket.assignee or '-'}, "

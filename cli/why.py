@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         stores.close()
     if args.json:
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        print(json.dumps(data, indent=2))
     else:
         print(render_text(data))
     return 0

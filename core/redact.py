@@ -37,28 +37,18 @@ import datetime as _dt
 import ipaddress
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
-__all__ = ["EMAIL_PATTERN", "redact", "redact_strings"]
+from core.records import Message
+from core.secret_formats import is_placeholder, replace_secret_formats
+
+__all__ = ["EMAIL_PATTERN", "redact", "redact_message", "redact_strings"]
 
 #: An email address (shared with entity extraction).
 EMAIL_PATTERN = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 
-# Secrets: keep the key word, drop the value.
-_SECRET_TOKENS = re.compile(
-    r"\b(?:"
-    r"xox[abposr]-[A-Za-z0-9-]{8,}"  # Slack bot/user tokens
-    r"|xapp-[A-Za-z0-9-]{8,}"  # Slack app-level tokens
-    r"|sk-ant-[A-Za-z0-9_-]{8,}"  # Anthropic keys
-    r"|sk-[A-Za-z0-9_-]{20,}"  # other sk- style API keys
-    r"|(?:AKIA|ASIA)[0-9A-Z]{16}"  # AWS access key ids
-    r"|gh[pousr]_[A-Za-z0-9]{20,}"  # GitHub tokens
-    r"|glpat-[A-Za-z0-9_-]{20,}"  # GitLab tokens
-    r"|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"  # JWTs
-    r")"
-)
-_BEARER = re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}")
 #: A value: up to a space or a (full-width) punctuation mark ("密码是 Abc12345！谢谢").
 _VALUE = r"[^\s,，;；。！？、]+"
 _SECRET_KEY = (
@@ -165,7 +155,7 @@ def _password_like(value: str) -> bool:
         len(value) >= 4
         and _PASSWORD_LIKE.search(value) is not None
         and not _ROUTING_ID.match(value)
-        and value != "[SECRET]"
+        and not is_placeholder(value)
     )
 
 
@@ -173,7 +163,7 @@ def _secret_value(match: re.Match[str]) -> str:
     """After ":" or "=" any value is a secret; after "is" / "是" / a space only a
     password-like one, so "password is not working" and "密码是什么" stay readable."""
     key, separator, value = match.group(1), match.group(2), match.group(3)
-    if value == "[SECRET]":
+    if is_placeholder(value):
         return match.group(0)
     if any(mark in separator for mark in ":=：") or _password_like(value):
         return f"{key}[SECRET]"
@@ -272,8 +262,7 @@ def redact(text: str) -> str:
     """Replace personal data and secrets in ``text`` with placeholders; ids and codes stay."""
     if not text:
         return text
-    text = _SECRET_TOKENS.sub("[SECRET]", text)
-    text = _BEARER.sub(r"\1 [SECRET]", text)
+    text = replace_secret_formats(text)
     text = _CREDENTIAL_PAIR.sub(_credential_pair, text)
     text = _SECRET_ASSIGNMENT.sub(_secret_value, text)
     text = _SECRET_BEFORE_KEY.sub(_secret_before_key, text)
@@ -290,3 +279,14 @@ def redact(text: str) -> str:
     text = _CN_LANDLINE.sub("[PHONE]", text)
     text = _CUED_PHONE.sub(_cued_phone, text)
     return _IPV4.sub(_ip, text)
+
+
+def redact_message(message: Message) -> Message:
+    """The message as the brain may see it: text and history redacted. Called once where a
+    message enters (`Brain.decide`, `Conversation.handle`, the bot's listener), so no store,
+    log, LLM prompt, webhook, case book or alert downstream can get the typed secret."""
+    text = redact(message.text)
+    history = tuple(redact(turn) for turn in message.history)
+    if text == message.text and history == message.history:
+        return message
+    return replace(message, text=text, history=history)

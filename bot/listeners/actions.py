@@ -69,6 +69,16 @@ class Click:
         selected = action.get("selected_option") or {}
         self.value = str(selected.get("value") or action.get("value") or "")
 
+    @classmethod
+    def parse(cls, body: Any) -> Click | None:
+        """The click in a block_actions payload, or None when it is not one (no actions, an
+        action or user that is not an object, no channel or message): signed but malformed
+        payloads are dropped, never a traceback."""
+        try:
+            return cls(body)
+        except (KeyError, IndexError, TypeError, AttributeError):
+            return None
+
     def decision_id(self, *prefixes: str) -> str | None:
         """The decision id carried by the clicked block's id."""
         for prefix in prefixes:
@@ -77,24 +87,39 @@ class Click:
         return None
 
 
-#: A click's work, run in the background once the click is acknowledged and claimed.
-ClickWork = Callable[[BotServices, AsyncWebClient, Click, str], Coroutine[Any, Any, None]]
+#: What a click does in the brain worker once it is bound: (conversation, click, decision id)
+#: -> the reply. Runs inside the binding check's trip, so nothing happens unless it passes.
+ClickAct = Callable[[Any, "Click", str], Reply]
+#: What the bot does afterwards with the bound click's reply (update the message, post, page).
+ClickAfter = Callable[[BotServices, AsyncWebClient, "Click", str, Reply], Coroutine[Any, Any, None]]
+FOREIGN_NOTE = "⚠ This button belongs to another message or person, so nothing was done."
 
 
 def register(app: AsyncApp, services: BotServices) -> None:
-    """Register the action listeners."""
-    _on_click(app, services, ACTION_CONFIRM, _confirm, (BLOCK_DECISION,), value="decision")
-    _on_click(app, services, ACTION_HANDOFF, _handoff, (BLOCK_DECISION,), value="decision")
+    """Register the action listeners: each is an act and an after, never a bare handler, so
+    every click passes the one binding check (`_checked`) before anything happens."""
+    _on_click(app, services, ACTION_CONFIRM, (BLOCK_DECISION,), "decision", _confirm, _confirmed)
     _on_click(
-        app, services, ACTION_REROUTE, _reroute, (BLOCK_DECISION, BLOCK_REROUTE), value="choice"
+        app,
+        services,
+        ACTION_HANDOFF,
+        (BLOCK_DECISION,),
+        "decision",
+        _handoff,
+        _handed_off,
+        asker_only=True,
+    )
+    _on_click(
+        app, services, ACTION_REROUTE, (BLOCK_DECISION, BLOCK_REROUTE), "choice", _reroute, _posted
     )
     _on_click(
         app,
         services,
         re.compile(f"^{ACTION_CLARIFY_PREFIX}"),
-        _clarify,
         (BLOCK_CLARIFY,),
-        value="choice",
+        "choice",
+        _clarify,
+        _posted,
     )
 
 
@@ -102,23 +127,38 @@ def _on_click(
     app: AsyncApp,
     services: BotServices,
     action: str | re.Pattern[str],
-    work: ClickWork,
     blocks: tuple[str, ...],
-    *,
     value: Literal["decision", "choice"],
+    act: ClickAct,
+    after: ClickAfter,
+    *,
+    asker_only: bool = False,
 ) -> None:
     """One listener: acknowledge, read the decision id (the button's value when it carries
     the decision, else the clicked block's id; a "choice" click also needs the chosen
-    value), claim the first click, and run `work` in the background."""
+    value), claim the first click, then in the background bind it and run `act` in the same
+    trip (`_checked`), and `after` with its reply. A payload that is not a click (no actions,
+    no user) is dropped with one log line."""
+
+    async def work(click: Click, decision_id: str, client: AsyncWebClient) -> None:
+        def call() -> Reply:
+            return act(services.conversation, click, decision_id)
+
+        reply = await _checked(services, client, click, decision_id, call, asker_only)
+        if reply is not None:
+            await after(services, client, click, decision_id, reply)
 
     async def listener(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
-        click = Click(body)
+        click = Click.parse(body)
+        if click is None:
+            log.info("dropped an interactive payload that is not a click on a bot message")
+            return
         carried = click.value if value == "decision" else ""
         decision_id = carried or click.decision_id(*blocks)
         chosen = value == "decision" or bool(click.value)
         if decision_id and chosen and _first_click(services, click):
-            services.work.spawn(work(services, client, click, decision_id))
+            services.work.spawn(work(click, decision_id, client))
 
     app.action(action)(listener)
 
@@ -139,9 +179,14 @@ async def _resolve(client: AsyncWebClient, click: Click, note: str) -> None:
 
 
 def _bound_then(
-    services: BotServices, click: Click, decision_id: str, call: Callable[[], Reply]
+    services: BotServices,
+    click: Click,
+    decision_id: str,
+    call: Callable[[], Reply],
+    asker_only: bool = False,
 ) -> Reply | Refusal:
-    """In the brain worker: run `call` only when the click is bound to this decision's message."""
+    """In the brain worker: run `call` only when the click is bound to this decision's message
+    (its channel, the bot's message of it) and, for `asker_only` clicks, made by its asker."""
     try:
         decision = services.brain.get_decision(decision_id)
     except UnknownDecision:
@@ -150,6 +195,8 @@ def _bound_then(
     if link is None:
         return "unlinked"
     if decision.channel != click.channel:
+        return "foreign"
+    if asker_only and click.user not in {decision.user, link.asker}:
         return "foreign"
     if link.decision_id != decision_id and decision_id not in _part_ids(services, link.decision_id):
         return "foreign"
@@ -171,10 +218,11 @@ async def _checked(
     click: Click,
     decision_id: str,
     call: Callable[[], Reply],
+    asker_only: bool = False,
 ) -> Reply | None:
-    """One trip: the bound click's reply, or None (refused; the message says so if it can)."""
+    """One trip: the bound click's reply, or None (refused; the clicker is told, privately)."""
     for attempt in range(LINK_TRIES):
-        outcome = await services.trip(_bound_then, services, click, decision_id, call)
+        outcome = await services.trip(_bound_then, services, click, decision_id, call, asker_only)
         if outcome != "unlinked":
             break
         if attempt == 0:
@@ -184,6 +232,7 @@ async def _checked(
         outcome = "foreign"
     if outcome == "unknown":
         log.info("click on unknown decision %s in %s", decision_id, click.channel)
+        await _note(client, click, UNKNOWN_NOTE)
         await _resolve(client, click, UNKNOWN_NOTE)
         return None
     if outcome == "foreign":
@@ -193,33 +242,40 @@ async def _checked(
             click.channel,
             decision_id,
         )
+        await _note(client, click, FOREIGN_NOTE)
         return None
     assert not isinstance(outcome, str)
     return outcome
 
 
-async def _confirm(
-    services: BotServices, client: AsyncWebClient, click: Click, decision_id: str
+async def _note(client: AsyncWebClient, click: Click, text: str) -> None:
+    """A note only the clicker sees (why their click did nothing)."""
+    await client.chat_postEphemeral(
+        channel=click.channel, user=click.user, thread_ts=click.thread_ts, text=text
+    )
+
+
+def _confirm(conversation: Any, click: Click, decision_id: str) -> Reply:
+    reply: Reply = conversation.confirm(decision_id, user=click.user, source="slack-button")
+    return reply
+
+
+async def _confirmed(
+    services: BotServices, client: AsyncWebClient, click: Click, decision_id: str, reply: Reply
 ) -> None:
-    conversation = services.conversation
-
-    def confirm() -> Reply:
-        return conversation.confirm(decision_id, user=click.user, source="slack-button")
-
-    if await _checked(services, client, click, decision_id, confirm) is not None:
-        await _resolve(client, click, f"✅ confirmed by <@{click.user}>")
+    await _resolve(client, click, f"✅ confirmed by <@{click.user}>")
 
 
-async def _handoff(
-    services: BotServices, client: AsyncWebClient, click: Click, decision_id: str
+def _handoff(conversation: Any, click: Click, decision_id: str) -> Reply:
+    """The asker chose a person over the brain's honest boundary: the decision as shown."""
+    reply: Reply = conversation.render(conversation.brain.get_decision(decision_id))
+    return reply
+
+
+async def _handed_off(
+    services: BotServices, client: AsyncWebClient, click: Click, decision_id: str, reply: Reply
 ) -> None:
-    """The asker chose a person over the brain's honest boundary: page on-call with it."""
-    conversation = services.conversation
-
-    def shown() -> Reply:
-        return conversation.render(conversation.brain.get_decision(decision_id))
-
-    reply = await services.trip(shown)
+    """Page on-call with the (bound) decision the asker handed over."""
     await _resolve(client, click, f"🙋 handed to a person by <@{click.user}>")
     await escalate(
         services,
@@ -232,47 +288,36 @@ async def _handoff(
     )
 
 
-async def _reroute(
-    services: BotServices, client: AsyncWebClient, click: Click, decision_id: str
+def _reroute(conversation: Any, click: Click, decision_id: str) -> Reply:
+    reply: Reply = conversation.reroute(
+        decision_id, click.value, user=click.user, source="slack-reroute"
+    )
+    return reply
+
+
+def _clarify(conversation: Any, click: Click, decision_id: str) -> Reply:
+    reply: Reply = conversation.answer_clarification(
+        decision_id,
+        click.value,
+        user=click.user,
+        session_key=f"{click.channel}:{click.thread_ts}",
+    )
+    return reply
+
+
+async def _posted(
+    services: BotServices, client: AsyncWebClient, click: Click, decision_id: str, reply: Reply
 ) -> None:
-    conversation = services.conversation
-
-    def reroute() -> Reply:
-        return conversation.reroute(
-            decision_id, click.value, user=click.user, source="slack-reroute"
-        )
-
-    reply = await _checked(services, client, click, decision_id, reroute)
-    if reply is None:
-        return
-    if reply.kind == "error":  # e.g. a controller that no longer exists: nothing was rerouted
-        await _post_error(services, client, click, reply)
-        return
-    label = escape(reply.controller_label or click.value)
-    await _resolve(client, click, f"↪ rerouted to {label} by <@{click.user}>")
-    await _post(services, client, click, reply, decision_id)
-
-
-async def _clarify(
-    services: BotServices, client: AsyncWebClient, click: Click, decision_id: str
-) -> None:
-    conversation = services.conversation
-
-    def answer() -> Reply:
-        return conversation.answer_clarification(
-            decision_id,
-            click.value,
-            user=click.user,
-            session_key=f"{click.channel}:{click.thread_ts}",
-        )
-
-    reply = await _checked(services, client, click, decision_id, answer)
-    if reply is None:
-        return
+    """A reroute or a clarification answer: the message resolved, the new reply posted (an
+    error reply, e.g. a controller that no longer exists, is posted and the buttons stay)."""
     if reply.kind == "error":
         await _post_error(services, client, click, reply)
         return
-    note = clarify_note(click.value, reply.controller_label or click.value, click.user)
+    label = escape(reply.controller_label or click.value)
+    if click.block_id.startswith(BLOCK_CLARIFY):
+        note = clarify_note(click.value, reply.controller_label or click.value, click.user)
+    else:
+        note = f"↪ rerouted to {label} by <@{click.user}>"
     await _resolve(client, click, note)
     await _post(services, client, click, reply, decision_id)
 

@@ -28,7 +28,7 @@ from brain.conversation.reply import (
 from controllers.base import label_in
 from core.errors import UnknownDecision
 from core.records import Decision, FeedbackKind, Message
-from core.redact import redact
+from core.redact import redact, redact_message
 from core.text.language import is_chinese
 
 __all__ = [
@@ -242,6 +242,7 @@ class Conversation:
 
     def handle(self, message: Message, *, source: str = "chat") -> Reply:
         """One user turn: a command, an answer to a pending question, or a new message."""
+        message = redact_message(message)  # the point of entry: nothing below sees a secret
         text = message.text.strip()
         command = _COMMAND.match(text)
         if command:

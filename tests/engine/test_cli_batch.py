@@ -93,3 +93,31 @@ def test_a_closed_output_pipe_ends_quietly(isolated_env: Path) -> None:
     code = process.wait()
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
     assert code == exit_codes.BROKEN_PIPE
+
+
+def test_an_ascii_stdout_answers_every_line_of_a_chinese_batch(home: Path) -> None:
+    """Issue 31: with `PYTHONIOENCODING=ascii` (some cron and container locales) the batch died
+    at the first Chinese answer; JSON output is ASCII-safe, so every line is answered."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "BRAIN_HOME": str(home)}
+    env["PYTHONIOENCODING"] = "ascii"
+    lines = ["VPN 连不上，报错 691", "什么是滚仓？", "帮我重置 SAP 密码", "服务器磁盘满了"]
+    done = subprocess.run(
+        [sys.executable, "-m", "brain", "ask", "--json", "-"],
+        cwd=ROOT,
+        env=env,
+        input="\n".join(lines).encode("utf-8"),
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    answers = [json.loads(line) for line in done.stdout.decode("ascii").splitlines()]
+    assert len(answers) == len(lines)
+    assert all("decision_id" in answer for answer in answers)
+    text = subprocess.run(
+        [sys.executable, "-m", "brain", "ask", lines[1]],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    assert text.returncode == 0 and "Traceback" not in text.stderr.decode()

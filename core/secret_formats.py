@@ -1,0 +1,156 @@
+"""Secret formats with a known shape, each replaced by a placeholder that keeps its kind.
+
+Why a module of its own: `core.redact` handles passwords, personal data and checksummed
+numbers; the token formats come from a well-kept library, detect-secrets' regex plugins
+(AWS, GitHub, GitLab, Slack tokens and webhooks, OpenAI, Stripe, SendGrid, Twilio, Discord,
+Telegram, PyPI, npm, Mailchimp, Square, Azure storage keys, JWTs, passwords in URLs), plus the
+few shapes it does not cover (whole PEM / OpenSSH private-key blocks, where it only spots the
+BEGIN line; Anthropic keys; a Slack webhook path without its host; Bearer and Basic
+credentials; a high-entropy value after a cue word in English or Chinese).
+
+The patterns are compiled on first use (`core.lazy.Lazy`): importing detect-secrets costs a
+tenth of a second that a command which never redacts should not pay.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.lazy import Lazy
+
+__all__ = ["SecretFormat", "is_placeholder", "replace_secret_formats"]
+
+
+@dataclass(frozen=True, slots=True)
+class SecretFormat:
+    """One shape: `pattern`; the `group` whose span is the secret (0: the whole match)."""
+
+    kind: str
+    pattern: re.Pattern[str]
+    group: int = 0
+    accept: Callable[[str], bool] | None = None
+
+    @property
+    def placeholder(self) -> str:
+        return f"[{self.kind}]"
+
+
+#: detect-secrets plugin (module, class) -> the kind its matches are replaced by.
+_PLUGINS: tuple[tuple[str, str, str], ...] = (
+    ("aws", "AWSKeyDetector", "AWS_KEY"),
+    ("github_token", "GitHubTokenDetector", "GITHUB_TOKEN"),
+    ("gitlab_token", "GitLabTokenDetector", "GITLAB_TOKEN"),
+    ("slack", "SlackDetector", "SLACK_TOKEN"),
+    ("openai", "OpenAIDetector", "API_KEY"),
+    ("stripe", "StripeDetector", "API_KEY"),
+    ("sendgrid", "SendGridDetector", "API_KEY"),
+    ("twilio", "TwilioKeyDetector", "API_KEY"),
+    ("discord", "DiscordBotTokenDetector", "API_KEY"),
+    ("telegram_token", "TelegramBotTokenDetector", "API_KEY"),
+    ("pypi_token", "PypiTokenDetector", "API_KEY"),
+    ("mailchimp", "MailchimpDetector", "API_KEY"),
+    ("square_oauth", "SquareOAuthDetector", "API_KEY"),
+    ("azure_storage_key", "AzureStorageKeyDetector", "API_KEY"),
+    ("jwt", "JwtTokenDetector", "JWT"),
+    ("basic_auth", "BasicAuthDetector", "PASSWORD"),
+)
+#: Plugins whose patterns capture the secret in group 1 (the rest of the match is context).
+_VALUE_GROUP_PLUGINS = frozenset({"BasicAuthDetector"})
+
+_PRIVATE_KEY = re.compile(
+    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+    r".*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
+    re.DOTALL,
+)
+_PUTTY_KEY = re.compile(r"PuTTY-User-Key-File-\d:.*?(?:Private-MAC: *[0-9a-fA-F]+|\Z)", re.DOTALL)
+_OWN: tuple[tuple[str, str, int], ...] = (
+    ("ANTHROPIC_KEY", r"\bsk-ant-[A-Za-z0-9_-]{8,}", 0),
+    ("API_KEY", r"\bsk-[A-Za-z0-9_-]{20,}", 0),
+    ("SLACK_TOKEN", r"\bxox[abposre]-[A-Za-z0-9-]{8,}", 0),
+    ("SLACK_TOKEN", r"\bxapp-[A-Za-z0-9-]{8,}", 0),
+    (
+        "SLACK_WEBHOOK",
+        r"(?:https?://)?(?:hooks\.slack\.com)?/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}"
+        r"/[A-Za-z0-9]{12,}",
+        0,
+    ),
+    ("AWS_KEY", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b", 0),
+    ("GITHUB_TOKEN", r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{22,})", 0),
+    ("GITLAB_TOKEN", r"\bglpat-[A-Za-z0-9_-]{20,}", 0),
+    ("JWT", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", 0),
+    ("PASSWORD", r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s/@]+)@", 1),
+    ("TOKEN", r"(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{16,})", 1),
+)
+#: A value after a cue word ("api key", "secret", "密钥", "令牌"): a secret when it is long and
+#: random-looking (hex of 32+, or 20+ characters with high entropy), so "key LT-123" stays.
+_CUED = re.compile(
+    r"(?i)(?:(?<![A-Za-z])(?:api[_ -]?key|apikey|access[_ -]?key|secret(?:[_ -]?key)?"
+    r"|client[_ -]?secret|private[_ -]?key|auth[_ -]?token|access[_ -]?token|token|key"
+    r"|signing[_ -]?secret)(?![A-Za-z])|密钥|秘钥|令牌|私钥|凭证)"
+    r"[^A-Za-z0-9\n]{0,12}?(?:(?:is|was|为|是)\s*)?"
+    r"([A-Za-z0-9+/_=-]{20,})"
+)
+
+
+def _entropy(value: str) -> float:
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+
+
+def _random_looking(value: str) -> bool:
+    """Hex of 32 characters or more, or 20+ characters of high entropy with digits and
+    letters (not a word, a path or a ticket id)."""
+    if re.fullmatch(r"[0-9a-fA-F]{32,}", value):
+        return True
+    has_digit = any(c.isdigit() for c in value)
+    has_alpha = any(c.isalpha() for c in value)
+    return has_digit and has_alpha and _entropy(value) >= 3.5
+
+
+def _build() -> tuple[SecretFormat, ...]:
+    from importlib import import_module
+
+    formats = [
+        SecretFormat("PRIVATE_KEY", _PRIVATE_KEY),
+        SecretFormat("PRIVATE_KEY", _PUTTY_KEY),
+    ]
+    for module, name, kind in _PLUGINS:
+        plugin = getattr(import_module(f"detect_secrets.plugins.{module}"), name)()
+        group = 1 if name in _VALUE_GROUP_PLUGINS else 0
+        formats.extend(SecretFormat(kind, pattern, group) for pattern in plugin.denylist)
+    formats.extend(SecretFormat(kind, re.compile(source), group) for kind, source, group in _OWN)
+    formats.append(SecretFormat("SECRET", _CUED, 1, _random_looking))
+    return tuple(formats)
+
+
+_FORMATS: Lazy[tuple[SecretFormat, ...]] = Lazy(_build)
+_PLACEHOLDER = re.compile(r"\[[A-Z_]+\]")
+
+
+def is_placeholder(value: str) -> bool:
+    """Is `value` a redaction placeholder (``[SECRET]``, ``[AWS_KEY]``)?"""
+    return _PLACEHOLDER.fullmatch(value) is not None
+
+
+def replace_secret_formats(text: str) -> str:
+    """`text` with every secret of a known format replaced by its kind's placeholder."""
+    for secret in _FORMATS.get():
+
+        def replace(match: re.Match[str], secret: SecretFormat = secret) -> str:
+            start, end = match.span(secret.group)
+            value = match.group(secret.group)
+            if start < 0 or is_placeholder(value):
+                return match.group(0)
+            if secret.accept is not None and not secret.accept(value):
+                return match.group(0)
+            whole_start = match.start()
+            head = match.group(0)[: start - whole_start]
+            tail = match.group(0)[end - whole_start :]
+            return f"{head}{secret.placeholder}{tail}"
+
+        text = secret.pattern.sub(replace, text)
+    return text

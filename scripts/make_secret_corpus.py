@@ -1,0 +1,231 @@
+"""Write tests/fixtures/secret_corpus.jsonl: secrets that must disappear and look-alikes that
+must survive redaction, in English and Chinese sentences people paste into a help desk.
+
+    python scripts/make_secret_corpus.py
+
+Deterministic (one seeded generator): the values are made here, in their real formats (Luhn
+for cards, mod-97 for IBANs, the token prefixes and lengths of each vendor), so none is a real
+credential. Rows: ``{"kind", "lang", "text", "secret" | "keep"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from collections.abc import Callable
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parents[1] / "tests/fixtures/secret_corpus.jsonl"
+ALNUM = string.ascii_letters + string.digits
+UPPER_DIGITS = string.ascii_uppercase + string.digits
+HEX = "0123456789abcdef"
+
+
+def _pick(rng: random.Random, alphabet: str, n: int) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(n))
+
+
+def _luhn_complete(body: str) -> str:
+    total = 0
+    for position, char in enumerate(reversed(body + "0")):
+        value = int(char)
+        if position % 2 == 1:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return body + str((10 - total % 10) % 10)
+
+
+def _iban(rng: random.Random, country: str, bban: str) -> str:
+    numeric = "".join(str(int(c, 36)) for c in bban + country + "00")
+    check = 98 - int(numeric) % 97
+    return f"{country}{check:02d}{bban}"
+
+
+def _secrets(rng: random.Random) -> dict[str, Callable[[], str]]:
+    def valid_card() -> str:
+        while True:
+            prefix = rng.choice(["4", "51", "55", "6011"])
+            number = _luhn_complete(prefix + _pick(rng, "0123456789", 15 - len(prefix)))
+            if len(number) == 16:
+                return number
+
+    def pem() -> str:
+        kind = rng.choice(["RSA ", "EC ", "", "OPENSSH "])
+        lines = "\n".join(_pick(rng, ALNUM + "+/", 64) for _ in range(4))
+        return f"-----BEGIN {kind}PRIVATE KEY-----\n{lines}\n-----END {kind}PRIVATE KEY-----"
+
+    return {
+        "github": lambda: "ghp_" + _pick(rng, ALNUM, 36),
+        "github-oauth": lambda: "gho_" + _pick(rng, ALNUM, 36),
+        "aws": lambda: "AKIA" + _pick(rng, UPPER_DIGITS, 16),
+        "anthropic": lambda: "sk-ant-api03-" + _pick(rng, ALNUM + "-_", 40),
+        "openai": lambda: "sk-proj-" + _pick(rng, ALNUM, 40),
+        "slack-bot": lambda: f"xoxb-{rng.randint(10**10, 10**11)}-{_pick(rng, ALNUM, 24)}",
+        "slack-webhook": lambda: (
+            "https://hooks.slack.com/services/T"
+            + _pick(rng, UPPER_DIGITS, 8)
+            + "/B"
+            + _pick(rng, UPPER_DIGITS, 8)
+            + "/"
+            + _pick(rng, ALNUM, 24)
+        ),
+        "slack-webhook-path": lambda: (
+            "/services/T"
+            + _pick(rng, UPPER_DIGITS, 8)
+            + "/B"
+            + _pick(rng, UPPER_DIGITS, 10)
+            + "/"
+            + _pick(rng, ALNUM, 24)
+        ),
+        "gitlab": lambda: "glpat-" + _pick(rng, ALNUM, 20),
+        "stripe": lambda: "sk_live_" + _pick(rng, ALNUM, 24),
+        "jwt": lambda: (
+            "eyJhbGciOiJIUzI1NiJ9." + _pick(rng, ALNUM, 30) + "." + _pick(rng, ALNUM + "-_", 43)
+        ),
+        "card": valid_card,
+        "iban-gb": lambda: _iban(rng, "GB", "WEST" + _pick(rng, "0123456789", 14)),
+        "iban-de": lambda: _iban(rng, "DE", _pick(rng, "0123456789", 18)),
+        "ssn": lambda: f"{rng.randint(100, 665)}-{rng.randint(10, 99)}-{rng.randint(1000, 9999)}",
+        "bearer": lambda: _pick(rng, ALNUM, 32),
+        "hex-key": lambda: _pick(rng, HEX, 40),
+        "password": lambda: (
+            _pick(rng, string.ascii_lowercase, 5) + "#" + _pick(rng, "0123456789", 4)
+        ),
+        "url-password": lambda: "S" + _pick(rng, ALNUM, 10) + "9",
+        "private-key": pem,
+    }
+
+
+SECRET_TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
+    "bearer": (
+        ("en", "curl fails with Authorization: Bearer {s} on the billing api"),
+        ("zh", "调用接口时带了 Bearer {s} 还是 401"),
+    ),
+    "hex-key": (
+        ("en", "the api key is {s}, can you rotate it?"),
+        ("zh", "我们的密钥是 {s} 需要更换"),
+    ),
+    "password": (
+        ("en", "passwd: {s} for the shared mailbox"),
+        ("zh", "我的密码：{s} 登录不了"),
+    ),
+    "url-password": (
+        ("en", "the job connects to postgres://report:{s}@db-07.internal/sales and times out"),
+        ("zh", "连接串 https://admin:{s}@git.corp.example/ 报错"),
+    ),
+}
+DEFAULT_SECRET_TEMPLATES = (
+    ("en", "I accidentally pasted {s} in the channel, please help"),
+    ("en", "deploy log shows {s} in plain text"),
+    ("zh", "不小心把 {s} 发到群里了，怎么办"),
+    ("zh", "配置文件里有 {s} 这个要删吗"),
+)
+KEEP = (
+    (
+        "ticket-id",
+        "en",
+        "process ticket {k} please",
+        lambda r: "20250603000" + _pick(r, "0123456789", 8),
+    ),
+    ("ticket-ref", "en", "status of INC-{k}?", lambda r: _pick(r, "0123456789", 6)),
+    ("git-sha", "en", "build failed at commit {k} in main", lambda r: _pick(r, HEX, 40)),
+    ("short-sha", "zh", "回滚到提交 {k} 之后服务正常吗", lambda r: _pick(r, HEX, 7)),
+    (
+        "stack-hash",
+        "en",
+        'File "/srv/app/{k}/worker.py", line 42, in run',
+        lambda r: _pick(r, HEX, 32),
+    ),
+    (
+        "uuid",
+        "en",
+        "request id {k} returned 502",
+        lambda r: "-".join(_pick(r, HEX, n) for n in (8, 4, 4, 4, 12)),
+    ),
+    (
+        "version",
+        "en",
+        "upgrade the agent to {k} on all hosts",
+        lambda r: f"v{r.randint(1, 9)}.{r.randint(0, 30)}.{r.randint(0, 99)}",
+    ),
+    (
+        "version-zh",
+        "zh",
+        "客户端版本 {k} 一直崩溃",
+        lambda r: f"{r.randint(1, 9)}.{r.randint(0, 30)}.{r.randint(0, 99)}-rc{r.randint(1, 5)}",
+    ),
+    ("host", "en", "disk full on {k} since 03:00", lambda r: f"Fin-WS-{r.randint(100, 999)}"),
+    ("error-code", "en", "sign-in fails with {k}", lambda r: f"AADSTS{r.randint(10000, 99999)}"),
+    ("docker-digest", "en", "pull image sha256:{k} fails", lambda r: _pick(r, HEX, 64)),
+    (
+        "private-ip",
+        "zh",
+        "服务器 {k} ping 不通",
+        lambda r: f"10.{r.randint(0, 255)}.{r.randint(0, 255)}.{r.randint(1, 254)}",
+    ),
+    (
+        "url",
+        "en",
+        "the wiki page {k} is down",
+        lambda r: f"https://wiki.corp.example/page/{r.randint(100, 999)}",
+    ),
+    ("asset", "zh", "笔记本 LT-{k} 屏幕坏了", lambda r: _pick(r, "0123456789", 5)),
+    ("order", "en", "order #{k} not delivered", lambda r: _pick(r, "0123456789", 5)),
+    ("not-luhn", "en", "reference number {k} from the bank", lambda r: _not_luhn(r)),
+    (
+        "cron",
+        "en",
+        "the job runs at {k} every day",
+        lambda r: f"{r.randint(0, 23):02d}:{r.randint(0, 59):02d}",
+    ),
+    ("word", "zh", "什么是{k}？", lambda r: r.choice(["滚仓", "对账", "清算", "交割", "轧差"])),
+    (
+        "key-word",
+        "en",
+        "the {k} key on my keyboard is stuck",
+        lambda r: r.choice(["F5", "Esc", "Enter", "Tab"]),
+    ),
+    (
+        "token-word",
+        "en",
+        "token {k} expired, how do I renew the badge?",
+        lambda r: f"BADGE-{r.randint(100, 999)}",
+    ),
+)
+
+
+def _not_luhn(rng: random.Random) -> str:
+    while True:
+        number = "4" + _pick(rng, "0123456789", 15)
+        if _luhn_complete(number[:-1]) != number:
+            return number
+
+
+def rows(per_kind_secret: int = 12, per_kind_keep: int = 12) -> list[dict[str, str]]:
+    """The corpus: each secret kind in its sentences, each look-alike in its own."""
+    rng = random.Random(31)
+    out: list[dict[str, str]] = []
+    for kind, make in _secrets(rng).items():
+        templates = SECRET_TEMPLATES.get(kind, DEFAULT_SECRET_TEMPLATES)
+        for n in range(per_kind_secret):
+            lang, template = templates[n % len(templates)]
+            secret = make()
+            out.append(
+                {"kind": kind, "lang": lang, "text": template.format(s=secret), "secret": secret}
+            )
+    for kind, lang, template, make_keep in KEEP:
+        for _ in range(per_kind_keep):
+            keep = make_keep(rng)
+            out.append({"kind": kind, "lang": lang, "text": template.format(k=keep), "keep": keep})
+    return out
+
+
+def main() -> None:
+    lines = [json.dumps(row, ensure_ascii=False) for row in rows()]
+    OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{len(lines)} rows -> {OUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -65,7 +65,13 @@ PRIME_BATCH = 512
 SINGLE_FOLD_ABOVE = 2000
 FOLDS = 5
 #: Environment variables not carried into a throwaway home (it must stay local and empty).
-_NOT_INHERITED = ("BRAIN_HOME", "BRAIN_CONFIG", "BRAIN_QDRANT_URL", "BRAIN_QDRANT_API_KEY")
+_NOT_INHERITED = (
+    "BRAIN_HOME",
+    "BRAIN_CONFIG",
+    "BRAIN_QDRANT_URL",
+    "BRAIN_QDRANT_API_KEY",
+    "BRAIN_VECTOR_STORE",
+)
 
 
 def throwaway_settings(home: Path) -> Settings:

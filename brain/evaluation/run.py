@@ -47,7 +47,7 @@ from brain.routing.calibration import (
     rival_margin,
     top_two,
 )
-from brain.signals.registry import available_signals
+from brain.signals.registry import available_signals, calibration_features
 from core.config import Settings, load_settings
 from core.errors import EvalError
 from core.files import copy_tree
@@ -184,7 +184,10 @@ def calibrator_from(outcomes: Sequence[Outcome], source: str) -> Calibrator:
     """Fit P(best candidate is right) on decided rows (out-of-scope rows are never right)."""
     usable = [o for o in outcomes if o.features]
     return Calibrator.fit(
-        [o.features for o in usable], [o.top_right for o in usable], source=source
+        [o.features for o in usable],
+        [o.top_right for o in usable],
+        source=source,
+        features=calibration_features(available_signals()),
     )
 
 

@@ -80,7 +80,8 @@ class Brain:
             max_workers=max(settings.routing.max_parallel, 2), thread_name_prefix="brain"
         )
         stores = open_stores(settings)  # the one place the brain's stores are opened
-        self._stores = stores
+        #: Every store of the home, handed to the parts (and to whoever composes a brain).
+        self.stores = stores
         self.log = DecisionLog(stores.decisions)
         self.memory = MemoryStore(
             stores.lessons,
@@ -91,6 +92,7 @@ class Brain:
         self.ring = MemoryRing(self.memory, self.sessions)
         self.parts = BrainParts(
             settings,
+            stores=stores,
             log=self.log,
             memory=self.memory,
             sessions=self.sessions,
@@ -374,7 +376,7 @@ class Brain:
     def forget_user(self, user: str) -> ForgetReport:
         """The right to be forgotten (`brain.learning.control.forget_user`)."""
         with self._lock:
-            return forget_user(self, user, self._stores.tickets, self._stores.alerts)
+            return forget_user(self, user, self.stores.tickets, self.stores.alerts)
 
     def get_decision(self, decision_id: str) -> Decision:
         """A logged decision; raises core.errors.UnknownDecision."""

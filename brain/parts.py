@@ -22,7 +22,6 @@ from brain.signals.registry import SignalRegistry
 from controllers.base import feeds_of, files_requests, label_in
 from controllers.roles import role_holders
 from core.lazy import Lazy
-from core.stores import open_stores
 
 if TYPE_CHECKING:
     from brain.decisions.log import DecisionLog
@@ -34,6 +33,7 @@ if TYPE_CHECKING:
     from controllers.registry import ControllerRegistry
     from core.config import Settings
     from core.llm import LLMClient
+    from core.stores import Stores
     from core.text.embedder import DenseEmbedder
     from knowledge.skill import KnowledgeSkill
 
@@ -89,6 +89,7 @@ class BrainParts:
         self,
         settings: Settings,
         *,
+        stores: Stores,
         log: DecisionLog,
         memory: MemoryStore,
         sessions: SessionCache,
@@ -96,6 +97,8 @@ class BrainParts:
         registry: ControllerRegistry | None = None,
     ) -> None:
         self.settings = settings
+        #: The brain's stores, opened once by `Brain` (the parts never open their own).
+        self.stores = stores
         self.log = log
         self._memory = memory
         self._sessions = sessions
@@ -126,7 +129,7 @@ class BrainParts:
             registry_version=self._registry_version,
             base=self._semantic.get,
             embedder=lambda: self.embedder,
-            stores=lambda: open_stores(self.settings),
+            stores=lambda: self.stores,
         )
 
     # -- the parts -------------------------------------------------------------------------
@@ -313,18 +316,21 @@ class BrainParts:
     def _open_calibration(self) -> HomeCalibration:
         from brain.learning.training import shipped_calibration
 
-        shared = open_stores(self.settings).artifacts  # replicas on PostgreSQL share it
+        shared = self.stores.artifacts  # replicas on PostgreSQL share it
         return HomeCalibration(
             self.settings.home, shipped_calibration(self.settings), shared=shared
         )
 
     def _open_services(self) -> ControllerServices:
         from controllers.services import build_services
+        from controllers.tickets import TicketStore
+        from core.access import AccessPolicy
 
-        return build_services(self.settings, self.knowledge, self.llm)
+        tickets = TicketStore(self.stores.tickets, AccessPolicy.of(self.settings.access))
+        return build_services(self.settings, self.knowledge, self.llm, tickets=tickets)
 
     def _fit_semantic(self) -> SemanticModel | None:
         from brain.learning.org_training import fit_model
 
-        stores = open_stores(self.settings)  # replicas on PostgreSQL share fitted models
-        return fit_model(self.settings, self.view.controllers, self.embedder, stores)
+        # replicas on PostgreSQL share fitted models
+        return fit_model(self.settings, self.view.controllers, self.embedder, self.stores)

@@ -46,10 +46,11 @@ def ingest(args: argparse.Namespace) -> int:
     answer comes without loading Qdrant or the model.
     """
     paths = [Path(p) for p in args.paths]
+    settings = load_settings()
     # A bulk ingest is a batch job of its own: let MiniLM use every core (measured 17 -> 32
     # chunks/s on 2 cores); the bot keeps one thread so a query never waits on spinning threads.
-    os.environ.setdefault("BRAIN_TORCH_THREADS", str(os.cpu_count() or 1))
-    settings = load_settings()
+    if settings.training.torch_threads is None:
+        settings.training.torch_threads = os.cpu_count() or 1
     try:
         manifest = DocManifest.open(settings)
         work = plan(paths, manifest)

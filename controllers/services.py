@@ -17,11 +17,14 @@ def build_services(
     settings: Settings,
     knowledge: KnowledgeSkill | None = None,
     llm: LLMClient | None = None,
+    *,
+    tickets: TicketStore | None = None,
 ) -> ControllerServices:
-    """The knowledge skill and LLM as given (either may be None) plus the home's ticket store."""
+    """The knowledge skill and LLM as given (either may be None) plus the home's ticket store
+    (a brain hands in the one on its own stores; tools and tests let it open)."""
     return ControllerServices(
         knowledge=knowledge,
-        tickets=TicketStore.open(settings),
+        tickets=tickets if tickets is not None else TicketStore.open(settings),
         llm=llm,
         webhooks=settings.webhooks,
     )

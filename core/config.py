@@ -79,6 +79,9 @@ class RoutingConfig(_Section):
 class KnowledgeConfig(_Section):
     """Where the vector store lives and which embedder to use."""
 
+    #: The registered vector store by name (`knowledge.vectors.kinds`: "edge" embedded,
+    #: "server" a Qdrant server); unset: "server" when `qdrant_url` is set, else "edge".
+    vector_store: str | None = Field(None, pattern=r"^[a-z][a-z0-9_]*$")
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None
     #: "minilm" (offline all-MiniLM-L6-v2) or "none" (sparse channel only).
@@ -204,10 +207,12 @@ _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 class StorageConfig(_Section):
     """Which backend keeps the records (decisions, feedback, lessons, tickets, Slack state)."""
 
-    #: "tinydb": JSON files under the brain home (default; safe for several processes on one
-    #: machine). "memory": nothing persists past the process (tests, throwaway runs).
-    #: "postgres": one PostgreSQL database shared by every replica (`database_url`).
-    backend: Literal["tinydb", "memory", "postgres"] = "tinydb"
+    #: The name of a registered store backend (`core.stores.backends`; an unknown name is
+    #: refused when the stores open, naming the registered ones). Built in: "tinydb", JSON
+    #: files under the brain home (default; safe for several processes on one machine);
+    #: "memory", nothing persists past the process (tests, throwaway runs); "postgres", one
+    #: PostgreSQL database shared by every replica (`database_url`).
+    backend: str = Field("tinydb", pattern=r"^[a-z][a-z0-9_]*$")
     #: libpq URL or DSN of the PostgreSQL database (it may hold a password: a secret).
     database_url: SecretStr | None = None
     #: The PostgreSQL schema the brain's tables live in (several brains can share a database).
@@ -306,6 +311,7 @@ class Settings(_Section):
 ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_HOME": ("", "home"),
     "BRAIN_QDRANT_URL": ("knowledge", "qdrant_url"),
+    "BRAIN_VECTOR_STORE": ("knowledge", "vector_store"),
     "BRAIN_QDRANT_API_KEY": ("knowledge", "qdrant_api_key"),
     "BRAIN_EMBEDDER": ("knowledge", "embedder"),
     "BRAIN_EMBEDDING_ENGINE": ("knowledge", "embedding_engine"),

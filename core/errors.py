@@ -34,11 +34,11 @@ class InvalidFeedback(BrainError, ValueError):
     """The feedback kind or its arguments do not fit together."""
 
 
-class ConfigError(Exception):
+class ConfigError(BrainError):
     """The configuration is missing, unreadable or invalid; the message says what to fix."""
 
 
-class StorageError(Exception):
+class StorageError(BrainError):
     """A record store could not be read or written; the message names the file."""
 
 

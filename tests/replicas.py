@@ -131,8 +131,18 @@ async def wait_ready(session: aiohttp.ClientSession, replica: Replica, timeout: 
     raise RuntimeError(f"{replica.name} not ready after {timeout:.0f} s:\n{replica.log_tail()}")
 
 
-async def wait_idle(session: aiohttp.ClientSession, replicas: list[Replica]) -> None:
-    """Until no replica has work running after its acknowledgements."""
+#: Longest `wait_idle` waits for the replicas' background work (a bound, not a measurement:
+#: a replica still busy after it is stuck, and the test says so instead of hanging).
+IDLE_TIMEOUT_S = 120.0
+
+
+async def wait_idle(
+    session: aiohttp.ClientSession, replicas: list[Replica], timeout: float = IDLE_TIMEOUT_S
+) -> None:
+    """Until no replica has work running after its acknowledgements; raises, naming the busy
+    replicas and their logs, when that takes longer than `timeout`."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
     while True:
         pending = [
             (await metrics(session, replica)).get("brain_bot_pending_work{}", 0.0)
@@ -140,6 +150,10 @@ async def wait_idle(session: aiohttp.ClientSession, replicas: list[Replica]) -> 
         ]
         if not any(pending):
             return
+        if loop.time() >= deadline:
+            busy = [(r, n) for r, n in zip(replicas, pending, strict=True) if n]
+            report = "\n".join(f"{r.name}: {n:.0f} pending\n{r.log_tail()}" for r, n in busy)
+            raise AssertionError(f"replicas still busy after {timeout:.0f} s:\n{report}")
         await asyncio.sleep(0.1)
 
 

@@ -17,7 +17,10 @@ from brain.memory.preference import Preference, find_preference
 from brain.routing.calibration import HomeCalibration, rival_margin, top_two
 from brain.routing.plan import VIABLE_MIN, Candidate, tier_of
 from brain.signals.base import SignalQuery
+from brain.signals.keyword import KeywordSignal
 from brain.signals.keyword_index import KeywordHits
+from brain.signals.knowledge import KnowledgeSignal
+from brain.signals.semantic import SemanticSignal
 from brain.signals.table import SignalTable
 from core.records import IntentResult
 
@@ -80,7 +83,7 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
 
 def scenario_of(table: SignalTable) -> str:
     """The knowledge-base entry that backs the message best (what it is about)."""
-    reading = table.reading("knowledge")
+    reading = table.reading_of(KnowledgeSignal)
     confirmations = reading.evidence if reading is not None else None
     if not isinstance(confirmations, dict):
         return ""
@@ -118,16 +121,16 @@ def non_llm_support(table: SignalTable, index: int) -> list[str]:
     own keywords, identifiers, ongoing work or no-LLM intent, the knowledge base, or a semantic
     probability of at least SUPPORT_MIN on the message's own text."""
     found = []
-    keyword = table.reading("keyword")
+    keyword = table.reading_of(KeywordSignal)
     hits: KeywordHits | None = keyword.evidence if keyword is not None else None
     if hits is not None and any(
         index in evidence for evidence in (hits.words, hits.ids, hits.context, hits.intents)
     ):
-        found.append("keyword")
-    if "semantic" in table.readings and table.values("semantic")[index] >= SUPPORT_MIN:
-        found.append("semantic")
-    if "knowledge" in table.readings and table.values("knowledge")[index] > 0:
-        found.append("knowledge")
+        found.append(KeywordSignal.name)
+    if table.has(SemanticSignal) and table.values_of(SemanticSignal)[index] >= SUPPORT_MIN:
+        found.append(SemanticSignal.name)
+    if table.has(KnowledgeSignal) and table.values_of(KnowledgeSignal)[index] > 0:
+        found.append(KnowledgeSignal.name)
     return found
 
 

@@ -29,8 +29,8 @@ from brain.intent.taxonomy import intent_group
 from brain.routing.plan import Candidate, MemoryLesson, RoutePlan
 from brain.routing.router import Router
 from brain.signals.keyword_index import NO_CONTEXT_GROUPS
-from brain.signals.memory import memory_matches
-from brain.signals.semantic import verdict_of
+from brain.signals.memory import MemorySignal, memory_matches
+from brain.signals.semantic import SemanticSignal, verdict_of
 from controllers.roles import ANSWERS, RECORDS
 from core.records import DryRunRecord, EscalationRecord, IntentResult
 from core.text.language import is_chinese
@@ -80,8 +80,8 @@ def route(
     """Apply the tiers to the evaluated candidates (and the dynamic tier, `brain.dynamic`)."""
     table = evaluated.table
     compliance = compliance or {}
-    verdict = verdict_of(table.reading("semantic"))
-    memories = memory_matches(table.reading("memory"))
+    verdict = verdict_of(table.reading_of(SemanticSignal))
+    memories = memory_matches(table.reading_of(MemorySignal))
     vague = understood.vague
     escalated = decide_escalation(understood.scoring_text, understood.intent)
     if escalated.security:
@@ -97,7 +97,7 @@ def route(
         chinese=chinese,
         registered=len(view.controllers),
         # A safety net, not a filter: only when the semantic model is unsure too.
-        vague=vague and float(table.values("semantic").max(initial=0.0)) < VAGUE_SEMANTIC,
+        vague=vague and float(table.values_of(SemanticSignal).max(initial=0.0)) < VAGUE_SEMANTIC,
         out_of_scope=(
             verdict.out_of_scope
             if _turned_away(verdict.declared, understood.ids, understood.context)

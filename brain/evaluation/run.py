@@ -47,7 +47,7 @@ from brain.routing.calibration import (
     rival_margin,
     top_two,
 )
-from brain.signals.registry import available_signals
+from brain.signals.registry import available_signals, calibration_features
 from core.config import Settings, load_settings
 from core.errors import EvalError
 from core.files import copy_tree
@@ -65,7 +65,13 @@ PRIME_BATCH = 512
 SINGLE_FOLD_ABOVE = 2000
 FOLDS = 5
 #: Environment variables not carried into a throwaway home (it must stay local and empty).
-_NOT_INHERITED = ("BRAIN_HOME", "BRAIN_CONFIG", "BRAIN_QDRANT_URL", "BRAIN_QDRANT_API_KEY")
+_NOT_INHERITED = (
+    "BRAIN_HOME",
+    "BRAIN_CONFIG",
+    "BRAIN_QDRANT_URL",
+    "BRAIN_QDRANT_API_KEY",
+    "BRAIN_VECTOR_STORE",
+)
 
 
 def throwaway_settings(home: Path) -> Settings:
@@ -178,7 +184,10 @@ def calibrator_from(outcomes: Sequence[Outcome], source: str) -> Calibrator:
     """Fit P(best candidate is right) on decided rows (out-of-scope rows are never right)."""
     usable = [o for o in outcomes if o.features]
     return Calibrator.fit(
-        [o.features for o in usable], [o.top_right for o in usable], source=source
+        [o.features for o in usable],
+        [o.top_right for o in usable],
+        source=source,
+        features=calibration_features(available_signals()),
     )
 
 

@@ -7,9 +7,10 @@ controller is right, learned from labelled decisions (`brain eval --val`, or cro
 
 Apply signature (called by the engine for every ranked candidate)::
 
-    Calibrator.apply(total: float, *, margin: float = 0.0, semantic: float = 0.0,
-                     keyword: float = 0.0, knowledge: float = 0.0,
-                     semantic_margin: float = 0.0) -> float
+    Calibrator.apply(total: float, **features: float) -> float
+
+The features are the registered signals' (`brain.signals.registry.calibration_features`); for
+the built-in signals:
 
 - `total`: the raw weighted total of the five signals (0..1);
 - `margin`: this candidate's total minus the best rival's (negative for the runner-ups);
@@ -18,9 +19,11 @@ Apply signature (called by the engine for every ranked candidate)::
   the total) can outvote a clear semantic winner; this lets the calibrator, and so the ranking,
   learn how much that should count.
 
-Model: a logistic regression over those six features, followed by an
-isotonic regression of the outcome on the logistic score (monotone, fixes the tails). The
-coefficient of `total` is kept >= 0, so the confidence never falls when the total rises.
+A new signal declares its features (`Signal.calibrated`, `calibrated_margin`) and a fit takes
+them up; a file records the features it was fitted on. Model: a logistic regression over them,
+followed by an isotonic regression of the outcome on the logistic score (monotone, fixes the
+tails). The coefficient of `total` is kept >= 0, so the confidence never falls when the total
+rises.
 
 Default (no fit, no stored file): the identity on the clipped raw total, exactly the uncalibrated
 score the seeds route on. It is documented as uncalibrated (`Calibrator.fitted` is False) and
@@ -47,7 +50,9 @@ from core.stores.protocols import ArtifactStore
 
 log = logging.getLogger(__name__)
 
-#: Feature order of the logistic model.
+#: The features of format 2 (the built-in signals'; `brain.signals.registry.calibration_features`
+#: gives the features of whatever signals are registered, and a fit records its own): the
+#: default of `fit`, and what a format-1 file (a prefix of them) is read as.
 FEATURES: tuple[str, ...] = (
     "total",
     "margin",
@@ -56,8 +61,10 @@ FEATURES: tuple[str, ...] = (
     "knowledge",
     "semantic_margin",
 )
+#: Every model's first two features: the raw total and its margin over the best rival.
+BASE_FEATURES = ("total", "margin")
 FORMAT_VERSION = 2
-#: Older formats still read: their features are a prefix of FEATURES (the rest weigh 0).
+#: Older formats still read: format 1's features are a prefix of FEATURES (the rest weigh 0).
 READABLE_FORMATS = (1, 2)
 
 
@@ -127,44 +134,30 @@ class Calibrator:
     knots_y: list[float] = field(default_factory=list)
     samples: int = 0
     source: str = "default (identity on the raw total)"
+    #: The model's features, in the order of `coef` (a feature it was not fitted on weighs 0).
+    features: tuple[str, ...] = FEATURES
 
     @property
     def fitted(self) -> bool:
         """True when learned from labelled data; False for the identity default."""
-        return len(self.coef) == len(FEATURES)
+        return bool(self.coef) and len(self.coef) == len(self.features)
 
     def _linear(self, row: Mapping[str, float]) -> float:
         return self.intercept + sum(
-            c * float(row.get(name, 0.0)) for c, name in zip(self.coef, FEATURES, strict=True)
+            c * float(row.get(name, 0.0)) for c, name in zip(self.coef, self.features, strict=True)
         )
 
-    def score(
-        self,
-        total: float,
-        *,
-        margin: float = 0.0,
-        semantic: float = 0.0,
-        keyword: float = 0.0,
-        knowledge: float = 0.0,
-        semantic_margin: float = 0.0,
-        **_: float,
-    ) -> float:
-        """The logistic model's linear score (the clipped total when not fitted).
+    def score(self, total: float, **features: float) -> float:
+        """The logistic model's linear score (the clipped total when not fitted); `features`
+        by name (`margin`, `semantic`, `semantic_margin`...; a missing one counts 0, one the
+        model does not know is ignored).
 
         `apply` is a non-decreasing function of it with plateaus (isotonic steps), so candidates
         with equal confidence are ranked by this score, which still tells them apart.
         """
         if not self.fitted:
             return _clip01(total)
-        row = {
-            "total": total,
-            "margin": margin,
-            "semantic": semantic,
-            "keyword": keyword,
-            "knowledge": knowledge,
-            "semantic_margin": semantic_margin,
-        }
-        return self._linear(row)
+        return self._linear({**features, "total": total})
 
     def apply(self, total: float, **features: float) -> float:
         """Calibrated confidence 0..1 (keyword arguments as for `score`; others are ignored)."""
@@ -186,9 +179,14 @@ class Calibrator:
         right: Sequence[bool],
         *,
         source: str = "fitted",
+        features: Sequence[str] = FEATURES,
     ) -> Calibrator:
-        """Learn from decisions: `rows` hold the FEATURES of the routed candidate, `right` the
-        outcome (routing there was right). Needs both outcomes; else the default is returned."""
+        """Learn from decisions: `rows` hold the `features` of the routed candidate (the
+        registered signals': `SignalRegistry.calibration_features`), `right` the outcome
+        (routing there was right). Needs both outcomes; else the default is returned."""
+        features = tuple(features)
+        if features[:2] != BASE_FEATURES:
+            raise ValueError(f"calibration features must start with {BASE_FEATURES}")
         from sklearn.isotonic import IsotonicRegression
         from sklearn.linear_model import LogisticRegression
 
@@ -197,13 +195,13 @@ class Calibrator:
             raise ValueError("rows and right must have the same length")
         if len(y) < 4 or y.all() or not y.any():
             return cls(source=f"default: too little or one-sided data to fit ({len(y)} rows)")
-        x = np.array([[float(r.get(name, 0.0)) for name in FEATURES] for r in rows])
-        use = list(range(len(FEATURES)))
+        x = np.array([[float(r.get(name, 0.0)) for name in features] for r in rows])
+        use = list(range(len(features)))
         model = LogisticRegression(C=10.0, max_iter=1000).fit(x[:, use], y)
         if model.coef_[0][0] < 0:  # keep the confidence monotone in the total
             use = use[1:]
             model = LogisticRegression(C=10.0, max_iter=1000).fit(x[:, use], y)
-        coef = [0.0] * len(FEATURES)
+        coef = [0.0] * len(features)
         for position, index in enumerate(use):
             coef[index] = float(model.coef_[0][position])
         intercept = float(model.intercept_[0])
@@ -218,6 +216,7 @@ class Calibrator:
             knots_y=knots_y,
             samples=len(y),
             source=source,
+            features=features,
         )
 
     # -- persistence ---------------------------------------------------------------------
@@ -225,7 +224,7 @@ class Calibrator:
         """JSON-ready parameters."""
         return {
             "format": FORMAT_VERSION,
-            "features": list(FEATURES),
+            "features": list(self.features),
             "coef": self.coef,
             "intercept": self.intercept,
             "knots_x": self.knots_x,
@@ -239,14 +238,19 @@ class Calibrator:
         """Rebuild from `to_dict`; ValueError with a clear message when malformed."""
         if not isinstance(data, Mapping) or data.get("format") not in READABLE_FORMATS:
             raise ValueError("not a calibration file of this version")
-        features = list(data.get("features", []))
-        if not features or features != list(FEATURES[: len(features)]):
+        features = [str(name) for name in data.get("features", [])]
+        if data.get("format") == 1:  # a prefix of format 2's: read as format 2
+            if not features or features != list(FEATURES[: len(features)]):
+                raise ValueError("calibration features differ from this version's")
+        elif tuple(features[:2]) != BASE_FEATURES or len(set(features)) != len(features):
             raise ValueError("calibration features differ from this version's")
         coef = [float(v) for v in data.get("coef", [])]
         if coef and len(coef) != len(features):
             raise ValueError("calibration coefficients do not match the features")
-        if coef:
-            coef += [0.0] * (len(FEATURES) - len(coef))
+        if data.get("format") == 1:
+            if coef:
+                coef += [0.0] * (len(FEATURES) - len(coef))
+            features = list(FEATURES)
         knots_x = [float(v) for v in data.get("knots_x", [])]
         knots_y = [float(v) for v in data.get("knots_y", [])]
         if len(knots_x) != len(knots_y) or any(b < a for a, b in itertools.pairwise(knots_x)):
@@ -258,6 +262,7 @@ class Calibrator:
             knots_y=knots_y,
             samples=int(data.get("samples", 0)),
             source=str(data.get("source", "loaded")),
+            features=tuple(features),
         )
 
     def save(self, path: Path | str) -> Path:

@@ -110,6 +110,9 @@ class Signal:
     calibrated: ClassVar[bool] = False
     #: Its lead over the best rival is a feature too (`<name>_margin`).
     calibrated_margin: ClassVar[bool] = False
+    #: Where its features come among the calibrator's (lower first; values, then margins),
+    #: so that a fitted calibration file keeps its meaning when a signal is added.
+    calibration_order: ClassVar[int] = 100
     #: Where its reasons come in a rationale: the most concrete evidence first.
     telling_order: ClassVar[int] = 100
 

@@ -36,6 +36,7 @@ class KeywordSignal(Signal):
     name: ClassVar[str] = "keyword"
     word: ClassVar[str] = "keywords"
     calibrated: ClassVar[bool] = True
+    calibration_order: ClassVar[int] = 20
     telling_order: ClassVar[int] = 10
 
     def score(

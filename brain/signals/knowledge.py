@@ -92,6 +92,7 @@ class KnowledgeSignal(Signal):
     word: ClassVar[str] = "knowledge base"
     deferred: ClassVar[bool] = True
     calibrated: ClassVar[bool] = True
+    calibration_order: ClassVar[int] = 30
     telling_order: ClassVar[int] = 20
 
     def score(

@@ -60,6 +60,16 @@ def available_signals() -> tuple[Signal, ...]:
     return tuple(signals)
 
 
+def calibration_features(signals: Sequence[Signal]) -> tuple[str, ...]:
+    """The calibrator's features, in order: the raw total and its margin over the best rival,
+    then each calibrated signal's value, then each calibrated margin (both by the signals'
+    `calibration_order`, then registration). The built-ins give the shipped file's six."""
+    ranked = sorted(enumerate(signals), key=lambda item: (item[1].calibration_order, item[0]))
+    values = [s.name for _, s in ranked if s.calibrated]
+    margins = [f"{s.name}_margin" for _, s in ranked if s.calibrated_margin]
+    return ("total", "margin", *values, *margins)
+
+
 @cache
 def signal_words() -> dict[str, str]:
     """Signal name -> how a person calls it, for every available signal (read once)."""
@@ -88,6 +98,11 @@ class SignalRegistry:
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.signals]
+
+    @property
+    def calibration_features(self) -> tuple[str, ...]:
+        """The calibrator's features for these signals (`calibration_features`)."""
+        return calibration_features(self.signals)
 
     def word_of(self, name: str) -> str:
         """How a person calls a signal (its name when it is not registered)."""

@@ -82,6 +82,7 @@ class SemanticSignal(Signal):
     word: ClassVar[str] = "meaning"
     calibrated: ClassVar[bool] = True
     calibrated_margin: ClassVar[bool] = True
+    calibration_order: ClassVar[int] = 10
     telling_order: ClassVar[int] = 30
 
     def score(

@@ -37,6 +37,20 @@ class SignalTable:
         """One signal's reading, or None when no such signal is registered."""
         return self.readings.get(signal)
 
+    # Typed accessors: the chain names a signal by its class, never by a string.
+    def has(self, kind: type[Signal]) -> bool:
+        """Whether the signal of class `kind` is registered (and so was scored)."""
+        return kind.name in self.readings
+
+    def reading_of(self, kind: type[Signal]) -> SignalReading | None:
+        """The reading of the signal of class `kind`, or None when it is not registered."""
+        return self.readings.get(kind.name)
+
+    def values_of(self, kind: type[Signal]) -> np.ndarray:
+        """The values of the signal of class `kind` for every controller (KeyError when it
+        is not registered)."""
+        return self.readings[kind.name].values
+
     def ranked(self, limit: int | None = None) -> list[int]:
         """Controller indices by raw total, best first (ties by registration order)."""
         count = len(self.names)

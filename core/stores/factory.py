@@ -1,7 +1,8 @@
 """The one place a storage backend is chosen: `open_stores(settings)`.
 
-`[storage] backend` in the configuration (or `BRAIN_STORE_BACKEND`) names the backend; every
-layer asks `open_stores` for the stores it needs and never names a backend itself. Stores are
+`[storage] backend` in the configuration (or `BRAIN_STORE_BACKEND`) names a backend registered
+in `core.stores.backends`; every layer asks `open_stores` for the stores it needs and never
+names a backend itself. Stores are
 opened on first use, so a command that needs only tickets does not touch the decision log.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from core.config import Settings
+from core.stores.backends import BackendBase, Capabilities, backend_kind
 from core.stores.kinds import (
     AlertRecords,
     EventLedgerRecords,
@@ -24,7 +26,6 @@ from core.stores.local import LocalCoordinator
 from core.stores.protocols import (
     AlertStore,
     ArtifactStore,
-    Backend,
     CaseStore,
     Collection,
     Coordinator,
@@ -40,33 +41,26 @@ from core.stores.protocols import (
 __all__ = ["Stores", "open_backend", "open_stores"]
 
 
-def open_backend(settings: Settings) -> Backend:
-    """The configured backend for the settings' brain home."""
-    kind = settings.storage.backend
-    if kind == "memory":
-        from core.stores.memory import MemoryBackend
-
-        return MemoryBackend.for_home(settings.home)
-    if kind == "postgres":
-        from core.stores.postgres import PostgresBackend
-
-        storage = settings.storage
-        assert storage.database_url is not None  # checked by StorageConfig
-        return PostgresBackend(
-            storage.database_url.get_secret_value(),
-            schema=storage.database_schema,
-            pool_size=storage.pool_size,
-        )
-    from core.stores.tinydb import TinyDBBackend
-
-    return TinyDBBackend(settings.home)
+def open_backend(settings: Settings) -> BackendBase:
+    """The configured backend for the settings' brain home (`[storage] backend`, by name)."""
+    return backend_kind(settings.storage.backend).open(settings)
 
 
 class Stores:
     """Every store of one brain home, each opened on first use."""
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(
+        self, backend: BackendBase, capabilities: Capabilities, settings: Settings
+    ) -> None:
         self.backend = backend
+        #: What the backend brings itself (its registration's `Capabilities`).
+        self.capabilities = capabilities
+        self.settings = settings
+
+    def reopened(self) -> Stores:
+        """A fresh handle on the same stores (a readiness check notices stores that went
+        away since they were first opened); the caller closes it."""
+        return open_stores(self.settings)
 
     @cached_property
     def decisions(self) -> DecisionAndFeedbackStore:
@@ -88,10 +82,8 @@ class Stores:
             ),
             self.backend.collection("memory_feed", key=field_key("key")),
         )
-        own = getattr(self.backend, "lessons", None)
-        if callable(own):
-            lessons: LessonStore = own(base)
-            return lessons
+        if self.capabilities.lessons:
+            return self.backend.lessons(base)
         return base
 
     @cached_property
@@ -113,10 +105,8 @@ class Stores:
     def events(self) -> EventLedgerStore:
         """Slack events (and message keys) already taken; a shared backend's own ledger
         claims atomically across replicas (`protocols.EventClaims`)."""
-        own = getattr(self.backend, "events", None)
-        if callable(own):
-            ledger: EventLedgerStore = own()
-            return ledger
+        if self.capabilities.events:
+            return self.backend.events()
         return EventLedgerRecords(self.backend.collection("slack/events", key=field_key("key")))
 
     @cached_property
@@ -125,39 +115,31 @@ class Stores:
         "key": what a restart of the embedded default answers after a crash (a backend's own,
         e.g. TinyDB's append-only journal, else a collection; a shared backend's ledger keeps
         them itself: `protocols.OwnedClaims`)."""
-        own = getattr(self.backend, "owed_events", None)
-        if callable(own):
-            found: OwedEvents = own()
-            return found
+        if self.capabilities.owed_events:
+            return self.backend.owed_events()
         return self.backend.collection("slack/owed", key=field_key("key"))
 
     @cached_property
     def sessions(self) -> Collection | None:
         """Conversation sessions shared by every replica (None: each process keeps its own
         in memory, the embedded default)."""
-        own = getattr(self.backend, "sessions", None)
-        if callable(own):
-            found: Collection = own()
-            return found
+        if self.capabilities.sessions:
+            return self.backend.sessions()
         return None
 
     @cached_property
     def coordinator(self) -> Coordinator:
         """Locks and leases across the processes sharing these stores (in-process ones for
         backends that serve one process)."""
-        own = getattr(self.backend, "coordinator", None)
-        if callable(own):
-            found: Coordinator = own()
-            return found
+        if self.capabilities.coordinator:
+            return self.backend.coordinator()
         return LocalCoordinator()
 
     @cached_property
     def artifacts(self) -> ArtifactStore | None:
         """Fitted models shared across replicas (None: each home keeps its own, on disk)."""
-        own = getattr(self.backend, "artifacts", None)
-        if callable(own):
-            found: ArtifactStore = own()
-            return found
+        if self.capabilities.artifacts:
+            return self.backend.artifacts()
         return None
 
     def ping(self) -> None:
@@ -168,10 +150,8 @@ class Stores:
     def links(self) -> MessageLinkStore:
         """Slack message -> decision links (a shared backend's own can be asked for links
         other replicas wrote: `protocols.LinkLookup`)."""
-        own = getattr(self.backend, "links", None)
-        if callable(own):
-            found: MessageLinkStore = own()
-            return found
+        if self.capabilities.links:
+            return self.backend.links()
         return MessageLinkRecords(self.backend.collection("slack/messages", key=link_key))
 
     @cached_property
@@ -195,4 +175,5 @@ class Stores:
 
 def open_stores(settings: Settings) -> Stores:
     """The stores of `settings.home` on the configured backend."""
-    return Stores(open_backend(settings))
+    kind = backend_kind(settings.storage.backend)
+    return Stores(kind.open(settings), kind.capabilities, settings)

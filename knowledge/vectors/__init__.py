@@ -1,15 +1,15 @@
 """The vector store of the knowledge base: one protocol, two Qdrant implementations.
 
-`open_vector_store` chooses by configuration: a Qdrant server when `knowledge.qdrant_url`
-(`BRAIN_QDRANT_URL`) is set, otherwise the embedded Qdrant Edge shard under
-`BRAIN_HOME/vectors/<collection>`. Everything else talks to the `VectorStore` protocol. The
-knowledge base is one collection (`knowledge.collection`); the memory's lesson index
-(`brain.memory.index`) is another on the same store, opened with `collection="memory"`.
+`open_vector_store` opens the one `[knowledge] vector_store` names (`knowledge.vectors.kinds`:
+"edge", the embedded Qdrant Edge shard under `BRAIN_HOME/vectors/<collection>`, or "server", a
+Qdrant server; unset, "server" when `knowledge.qdrant_url` (`BRAIN_QDRANT_URL`) is set).
+Everything else talks to the `VectorStore` protocol. The knowledge base is one collection
+(`knowledge.collection`); the memory's lesson index (`brain.memory.index`) is another on the
+same store, opened with `collection="memory"`.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING
 
 from knowledge.vectors.base import (
@@ -42,13 +42,6 @@ __all__ = [
     "open_vector_store",
 ]
 
-log = logging.getLogger(__name__)
-
-#: The folder, under BRAIN_HOME, of the embedded shards (one per collection).
-EMBEDDED_DIR = "vectors"
-#: Where qdrant-client's local mode kept the store before Qdrant Edge replaced it.
-LEGACY_LOCAL_DIR = "qdrant"
-
 
 def open_vector_store(
     settings: Settings, *, dense_dim: int | None, collection: str | None = None
@@ -58,25 +51,7 @@ def open_vector_store(
 
     Raises StoreLockedError when another process holds the embedded shard.
     """
-    knowledge = settings.knowledge
-    name = collection or knowledge.collection
-    if knowledge.qdrant_url:
-        from knowledge.vectors.server import ServerVectorStore
+    from knowledge.vectors.kinds import chosen_vector_store, vector_store_kind
 
-        api_key = knowledge.qdrant_api_key.get_secret_value() if knowledge.qdrant_api_key else None
-        return ServerVectorStore.connect(
-            knowledge.qdrant_url, name, dense_dim=dense_dim, api_key=api_key
-        )
-    from knowledge.vectors.edge import EdgeVectorStore
-
-    legacy = settings.path(LEGACY_LOCAL_DIR)
-    if name == knowledge.collection and (legacy / "meta.json").is_file():
-        log.warning(
-            "%s holds a knowledge store of the old local mode, which is no longer read: the "
-            "knowledge base lives in %s and is rebuilt there from its manifest when empty. "
-            "Delete %s to silence this.",
-            legacy,
-            settings.path(EMBEDDED_DIR),
-            legacy,
-        )
-    return EdgeVectorStore.open(settings.path(EMBEDDED_DIR) / name, dense_dim=dense_dim)
+    kind = vector_store_kind(chosen_vector_store(settings))
+    return kind.open(settings, collection or settings.knowledge.collection, dense_dim)

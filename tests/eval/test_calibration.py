@@ -98,3 +98,50 @@ def test_assess_gives_the_confidence_and_a_score_that_orders_ties() -> None:
     tied = [(a, b) for a, b in itertools.pairwise(grid) if a[0] == b[0]]
     assert tied and all(b[1] > a[1] for a, b in tied)
     assert Calibrator().assess(0.7) == (0.7, 0.7)
+
+
+def test_the_built_in_signals_give_the_shipped_files_features_in_order() -> None:
+    from brain.learning.training import SHIPPED_CALIBRATION
+    from brain.routing.calibration import FEATURES
+    from brain.signals.registry import BUILTIN_SIGNALS, calibration_features
+
+    built_in = calibration_features([kind() for kind in BUILTIN_SIGNALS])
+    shipped = json.loads(SHIPPED_CALIBRATION.read_text(encoding="utf-8"))
+    assert built_in == FEATURES == tuple(shipped["features"])
+    loaded = Calibrator.load(SHIPPED_CALIBRATION)
+    assert loaded.fitted and loaded.features == built_in
+
+
+def test_a_new_signals_feature_is_fitted_and_applied_without_editing_the_calibrator(
+    tmp_path: Path,
+) -> None:
+    from brain.signals.base import Signal
+    from brain.signals.registry import BUILTIN_SIGNALS, calibration_features
+
+    class Urgent(Signal):
+        name = "urgent"
+        word = "urgency"
+        calibrated = True
+
+    features = calibration_features([*(kind() for kind in BUILTIN_SIGNALS), Urgent()])
+    assert features == (
+        *calibration_features([k() for k in BUILTIN_SIGNALS])[:5],
+        "urgent",
+        "semantic_margin",
+    )
+    rng = np.random.default_rng(1)
+    totals, urgent = rng.uniform(0.1, 0.9, 600), rng.uniform(0.0, 1.0, 600)
+    right = [bool(u > 0.5) for u in urgent]  # only the new signal tells right from wrong
+    rows = [
+        {"total": float(t), "margin": 0.1, "urgent": float(u)}
+        for t, u in zip(totals, urgent, strict=True)
+    ]
+    calibrator = Calibrator.fit(rows, right, features=features)
+    loaded = Calibrator.load(calibrator.save(tmp_path / "calibration.json"))
+    assert loaded.features == features
+    assert (
+        loaded.apply(0.5, margin=0.1, urgent=0.9)
+        > 0.8
+        > 0.2
+        > loaded.apply(0.5, margin=0.1, urgent=0.1)
+    )

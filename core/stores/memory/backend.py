@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from core.stores.backends import BackendBase
 from core.stores.memory.collection import MemoryCollection
 from core.stores.memory.decisions import MemoryDecisionStore
 from core.stores.protocols import KeyOf
@@ -13,7 +14,7 @@ _BY_HOME: dict[Path, MemoryBackend] = {}
 _GUARD = threading.Lock()
 
 
-class MemoryBackend:
+class MemoryBackend(BackendBase):
     """Every store of one brain home, in this process's memory."""
 
     name = "memory"

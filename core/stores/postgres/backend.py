@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.stores.backends import BackendBase
 from core.stores.kinds import field_key
 from core.stores.postgres.collection import PgCollection
 from core.stores.postgres.coordination import PgArtifacts, PgCoordinator
@@ -12,7 +13,7 @@ from core.stores.postgres.links import PgMessageLinks
 from core.stores.protocols import KeyOf
 
 
-class PostgresBackend:
+class PostgresBackend(BackendBase):
     """Collections, the decision log, the event ledger and the coordinator on one pool."""
 
     name = "postgres"

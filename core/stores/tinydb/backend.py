@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from core.stores.backends import BackendBase
 from core.stores.kinds import LessonRecords
 from core.stores.protocols import KeyOf
 from core.stores.tinydb.collection import TinyCollection
@@ -30,7 +31,7 @@ LEGACY_FILES: dict[str, tuple[str, str]] = {
 OWN_JOURNAL = frozenset({"memory"})
 
 
-class TinyDBBackend:
+class TinyDBBackend(BackendBase):
     """TinyDB files under `home`: `<name>.json`, or a folder `<name>/` when sharded."""
 
     name = "tinydb"

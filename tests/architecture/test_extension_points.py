@@ -1,0 +1,109 @@
+"""ARCHITECTURE.md, "Where things go": a store backend and a signal from a distribution of
+their own (a temp package with entry points, as a deployment adds one) plug in with no edit
+anywhere else: the backend is chosen by name and its declared capabilities are used, the
+signal's calibration features come from the registry."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from brain.signals.registry import available_signals, calibration_features, signal_words
+from core.config import ConfigError, Settings
+from core.stores import open_stores
+from core.stores.backends import backend_kinds
+
+TOY = """
+from core.stores.backends import BackendBase, BackendKind, Capabilities
+from core.stores.local import LocalCoordinator
+from core.stores.memory.collection import MemoryCollection
+from core.stores.memory.decisions import MemoryDecisionStore
+
+
+class ToyBackend(BackendBase):
+    name = "toy"
+
+    def __init__(self):
+        self.made = {}
+        self.coordinators = 0
+
+    def collection(self, name, *, key, table="_default", sharded=False):
+        return self.made.setdefault(name, MemoryCollection(key))
+
+    def decisions(self):
+        return MemoryDecisionStore()
+
+    def coordinator(self):
+        self.coordinators += 1
+        return LocalCoordinator()
+
+
+KIND = BackendKind("toy", Capabilities(coordinator=True), lambda settings: ToyBackend())
+
+from typing import ClassVar
+
+import numpy as np
+
+from brain.signals.base import Signal, SignalReading
+
+
+class ToySignal(Signal):
+    name: ClassVar[str] = "toy"
+    word: ClassVar[str] = "the toy"
+    calibrated: ClassVar[bool] = True
+    calibrated_margin: ClassVar[bool] = True
+
+    def score(self, query, sources, partial):
+        return SignalReading(np.zeros(len(query.names), dtype=np.float32))
+"""
+
+
+@pytest.fixture
+def toy_distribution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "toy_plugin.py").write_text(TOY, encoding="utf-8")
+    dist = site / "toy_plugin-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: toy-plugin\nVersion: 1.0\n", encoding="utf-8"
+    )
+    (dist / "entry_points.txt").write_text(
+        "[brain.store_backends]\ntoy = toy_plugin:KIND\n"
+        "[brain.signals]\ntoy = toy_plugin:ToySignal\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(site))
+    caches = (backend_kinds, available_signals, signal_words)
+    for cache in caches:
+        cache.cache_clear()  # discovered once per process: see it now, forget it after
+    yield
+    for cache in caches:
+        cache.cache_clear()
+    sys.modules.pop("toy_plugin", None)
+
+
+def test_a_store_backend_is_chosen_by_name_and_its_capabilities_are_used(
+    tmp_path: Path, toy_distribution: None
+) -> None:
+    stores = open_stores(Settings(home=tmp_path, storage={"backend": "toy"}))
+    assert type(stores.backend).__name__ == "ToyBackend"
+    stores.ping()  # the declared coordinator, not the in-process default
+    assert stores.backend.coordinators == 1  # type: ignore[attr-defined]
+    assert stores.sessions is None and stores.artifacts is None  # not declared: none
+
+
+def test_an_unknown_backend_is_refused_naming_the_registered_ones(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="registered: tinydb, memory, postgres"):
+        open_stores(Settings(home=tmp_path, storage={"backend": "nosuch"}))
+
+
+def test_a_signal_from_a_distribution_brings_its_calibration_features(
+    toy_distribution: None,
+) -> None:
+    features = calibration_features(available_signals())
+    assert features[-2:] == ("semantic_margin", "toy_margin") and "toy" in features
+    assert features[:6] == ("total", "margin", "semantic", "keyword", "knowledge", "toy")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from slack_bolt.async_app import AsyncApp
 
-from bot.listeners import actions, commands, dedupe, ignored, mentions, messages, oncall, reactions
+from bot.listeners import actions, commands, dedupe, helpdesk, ignored, mentions, messages, oncall, reactions
 from bot.services import BotServices
 
 #: Bot events the listeners subscribe to (manifest.yml must list exactly these).
@@ -15,6 +15,9 @@ BOT_EVENTS: tuple[str, ...] = (
     "message.im",
     "message.mpim",
     "reaction_added",
+    "app_home_opened",  # bot/listeners/home.py
+    "app_uninstalled",  # bot/oauth.py: the workspace's token is deleted
+    "tokens_revoked",
 )
 #: Bot token scopes the listeners and Web API calls need (manifest.yml must list exactly these).
 BOT_SCOPES: tuple[str, ...] = (
@@ -41,4 +44,5 @@ def register_all(app: AsyncApp, services: BotServices) -> None:
     actions.register(app, services)
     oncall.register(app, services)
     commands.register(app, services)
+    helpdesk.register(app, services)
     ignored.register(app, services)

@@ -216,7 +216,9 @@ def mount(application: web.Application, app: AsyncApp) -> None:
         return
 
     async def install(request: web.Request) -> web.Response:
-        return await to_aiohttp_response(await flow.handle_installation(await to_bolt_request(request)))
+        return await to_aiohttp_response(
+            await flow.handle_installation(await to_bolt_request(request))
+        )
 
     async def redirect(request: web.Request) -> web.Response:
         return await to_aiohttp_response(await flow.handle_callback(await to_bolt_request(request)))

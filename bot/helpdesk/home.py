@@ -144,9 +144,7 @@ def home_view(data: HomeData, page: int = 0) -> dict[str, Any]:
     return {"type": "home", "blocks": dicts[:VIEW_BLOCKS]}
 
 
-async def publish(
-    services: BotServices, client: AsyncWebClient, user: str, page: int = 0
-) -> None:
+async def publish(services: BotServices, client: AsyncWebClient, user: str, page: int = 0) -> None:
     """Read and publish `user`'s Home."""
     data = await services.trip(gather, services, user)
     await client.views_publish(user_id=user, view=home_view(data, page))
@@ -190,13 +188,12 @@ def register(app: AsyncApp, services: BotServices) -> None:
             services.work.spawn(_feedback(services, client, user, decision_id, chosen))
 
 
-async def _forget(
-    services: BotServices, client: AsyncWebClient, user: str, memory_id: str
-) -> None:
+async def _forget(services: BotServices, client: AsyncWebClient, user: str, memory_id: str) -> None:
     """Forget one lesson, only the clicker's own."""
 
     def forget() -> int:
-        memory: Any = getattr(services.brain, "memory")
+        brain: Any = services.brain  # the real Brain (BrainAPI does not name its memory)
+        memory = brain.memory
         mine = [e.memory_id for e in memory.entries() if e.user == user]
         return int(memory.forget([memory_id])) if memory_id in mine else 0
 

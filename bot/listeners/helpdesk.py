@@ -9,7 +9,10 @@ from __future__ import annotations
 from slack_bolt.async_app import AsyncApp
 
 from bot.helpdesk import home, modals
+from bot.helpdesk.modals import NEW_COMMAND, SHORTCUT
 from bot.services import BotServices
+
+__all__ = ["NEW_COMMAND", "SHORTCUT", "register"]
 
 
 def register(app: AsyncApp, services: BotServices) -> None:

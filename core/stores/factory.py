@@ -191,12 +191,6 @@ class Stores:
         return self.backend.collection("slack/oauth_states", key=field_key("state"))
 
     @cached_property
-    def helpdesk(self) -> Collection:
-        """The help desk's records (ticket threads, team claims, per-channel settings),
-        keyed by "key" (`bot.helpdesk`)."""
-        return self.backend.collection("slack/helpdesk", key=field_key("key"))
-
-    @cached_property
     def manifest(self) -> ManifestStore:
         """What the knowledge base ingested from which file."""
         return ManifestRecords(

@@ -20,8 +20,8 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot import recovery
-from bot.listeners import register_all
+from bot import oauth, recovery
+from bot.listeners import BOT_SCOPES, register_all
 from bot.metrics import BotMetrics, SlackCallCounter
 from bot.readiness import Readiness, stores_openable
 from bot.services import BotServices
@@ -57,13 +57,13 @@ def web_client(settings: Settings, *, metrics: BotMetrics | None = None) -> Asyn
     """A Web API client that retries rate limits (honouring Retry-After), 5xx and lost links
     (and counts failed calls and 429s in `metrics`)."""
     token = settings.slack.bot_token.get_secret_value() if settings.slack.bot_token else ""
-    if not token:
+    if not token and not oauth.multi_workspace(settings):
         raise ConfigError("SLACK_BOT_TOKEN is not set: the bot needs its xoxb- token")
     base_url = settings.slack.api_url or DEFAULT_API_URL
     if not base_url.endswith("/"):
         base_url += "/"
     return AsyncWebClient(
-        token=token,
+        token=token or None,  # OAuth: each request's client gets its workspace's token
         base_url=base_url,
         timeout=10,
         retry_handlers=[
@@ -104,6 +104,7 @@ class SlackBot:
             client=self.client,
             signing_secret=secret.get_secret_value() if secret else "",
             process_before_response=False,
+            oauth_settings=oauth.settings_for(settings, BOT_SCOPES),
         )
         register_all(self.app, self.services)
         opened = getattr(brain, "opened_parts", None)
@@ -130,7 +131,8 @@ class SlackBot:
         await asyncio.shield(self._starting)
 
     async def _start(self) -> None:
-        await check_token(self.client)
+        if not oauth.multi_workspace(self.settings):  # OAuth: each workspace brings its token
+            await check_token(self.client)
         self.readiness.warming()
         log.info("warming up: loading and fitting the brain's parts before taking events")
         await self.services.in_brain(warm_up, self.services.brain)

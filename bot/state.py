@@ -313,6 +313,13 @@ class MessageLinks:
             found = self._links.get((channel, ts)) or self._threads.get((channel, ts))
         return found if found is not None else self._shared_lookup(channel, ts, thread=True)
 
+    def asked_by(self, user: str) -> list[MessageLink]:
+        """The messages `user` asked (role "question") that this process knows, newest first
+        (App Home's "recent decisions")."""
+        with self._guard:
+            mine = [k for k in self._links.values() if k.role == "question" and k.asker == user]
+        return sorted(mine, key=lambda link: float(link.ts or 0), reverse=True)
+
     def _shared_lookup(self, channel: str, ts: str, *, thread: bool) -> MessageLink | None:
         """On a store shared by replicas, a message another replica posted (one query)."""
         if not isinstance(self.store, LinkLookup):

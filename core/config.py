@@ -161,6 +161,11 @@ class SlackConfig(_Section):
     #: given by another one (`bot.recovery`); the heartbeat is renewed every third of it.
     claim_lease_s: float = Field(30.0, gt=0)
     port: int = Field(3000, ge=0, le=65535)
+    #: OAuth install flow for many workspaces (with no bot token): the app's credentials.
+    client_id: str | None = None
+    client_secret: SecretStr | None = None
+    #: Fernet key (urlsafe base64, 32 bytes) encrypting installed bot tokens at rest.
+    token_key: SecretStr | None = None
 
 
 class WebhookConfig(_Section):
@@ -335,6 +340,9 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "SLACK_SIGNING_SECRET": ("slack", "signing_secret"),
     "SLACK_APP_TOKEN": ("slack", "app_token"),
     "SLACK_API_URL": ("slack", "api_url"),
+    "SLACK_CLIENT_ID": ("slack", "client_id"),
+    "SLACK_CLIENT_SECRET": ("slack", "client_secret"),
+    "BRAIN_TOKEN_KEY": ("slack", "token_key"),
     "BRAIN_ONCALL_CHANNEL": ("slack", "oncall_channel"),
     "BRAIN_ONCALL_MENTION": ("slack", "oncall_mention"),
     "BRAIN_CHANNELS": ("slack", "brain_channels"),

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from slack_bolt.async_app import AsyncApp
 
-from bot.listeners import actions, commands, dedupe, ignored, mentions, messages, oncall, reactions
+from bot.listeners import (
+    actions,
+    commands,
+    dedupe,
+    helpdesk,
+    ignored,
+    mentions,
+    messages,
+    oncall,
+    reactions,
+)
 from bot.services import BotServices
 
 #: Bot events the listeners subscribe to (manifest.yml must list exactly these).
@@ -15,6 +25,9 @@ BOT_EVENTS: tuple[str, ...] = (
     "message.im",
     "message.mpim",
     "reaction_added",
+    "app_home_opened",  # bot/listeners/home.py
+    "app_uninstalled",  # bot/oauth.py: the workspace's token is deleted
+    "tokens_revoked",
 )
 #: Bot token scopes the listeners and Web API calls need (manifest.yml must list exactly these).
 BOT_SCOPES: tuple[str, ...] = (
@@ -28,8 +41,10 @@ BOT_SCOPES: tuple[str, ...] = (
     "commands",  # /brain-why
     "usergroups:read",  # usergroups.users.list: who may Acknowledge an on-call alert
 )
+#: Message shortcuts' callback ids.
+SHORTCUTS: tuple[str, ...] = (helpdesk.SHORTCUT,)
 #: Slash commands the app answers.
-SLASH_COMMANDS: tuple[str, ...] = (commands.COMMAND, commands.FORGET_COMMAND)
+SLASH_COMMANDS: tuple[str, ...] = (commands.COMMAND, commands.FORGET_COMMAND, helpdesk.NEW_COMMAND)
 
 
 def register_all(app: AsyncApp, services: BotServices) -> None:
@@ -41,4 +56,5 @@ def register_all(app: AsyncApp, services: BotServices) -> None:
     actions.register(app, services)
     oncall.register(app, services)
     commands.register(app, services)
+    helpdesk.register(app, services)
     ignored.register(app, services)

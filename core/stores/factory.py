@@ -160,6 +160,17 @@ class Stores:
         return AlertRecords(self.backend.collection("slack/alerts", key=field_key("alert_id")))
 
     @cached_property
+    def installations(self) -> Collection:
+        """Slack workspaces that installed the app (OAuth), keyed by "key"; their bot tokens
+        are encrypted by the bot before they get here (`bot.oauth`)."""
+        return self.backend.collection("slack/installations", key=field_key("key"))
+
+    @cached_property
+    def oauth_states(self) -> Collection:
+        """OAuth `state` values issued by /slack/install, keyed by "state" (used once)."""
+        return self.backend.collection("slack/oauth_states", key=field_key("state"))
+
+    @cached_property
     def manifest(self) -> ManifestStore:
         """What the knowledge base ingested from which file."""
         return ManifestRecords(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from bot.listeners import BOT_EVENTS, BOT_SCOPES, SLASH_COMMANDS
+from bot.listeners import BOT_EVENTS, BOT_SCOPES, SHORTCUTS, SLASH_COMMANDS
 from bot.server import EVENTS_PATH
 
 MANIFEST = Path(__file__).resolve().parents[2] / "manifest.yml"
@@ -19,6 +19,8 @@ def test_manifest_matches_the_listeners() -> None:
     assert sorted(manifest["oauth_config"]["scopes"]["bot"]) == sorted(BOT_SCOPES)
     commands = manifest["features"]["slash_commands"]
     assert [c["command"] for c in commands] == list(SLASH_COMMANDS)
+    shortcuts = manifest["features"].get("shortcuts") or []
+    assert [s["callback_id"] for s in shortcuts] == list(SHORTCUTS)
     assert settings["interactivity"]["is_enabled"] is True
     assert settings["socket_mode_enabled"] is True
     urls = [

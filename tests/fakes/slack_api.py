@@ -2,9 +2,10 @@
 
 Implements the methods the bot uses (auth.test, chat.postMessage, chat.update,
 chat.postEphemeral, chat.getPermalink, conversations.replies (the bot's own replies in a
-thread), users.info, usergroups.users.list, reactions.add,
-views.*, apps.connections.open) plus response_url endpoints. Errors and 429 rate limits can be
-scripted per method. Tests assert on `calls`.
+thread), users.info, usergroups.users.list, reactions.add, oauth.v2.access (codes scripted
+in `oauth_codes`; auth.test then names each token's team), views.open / publish / update
+(the view recorded parsed), apps.connections.open) plus response_url endpoints. Errors and
+429 rate limits can be scripted per method. Tests assert on `calls`.
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ class FakeSlackAPI:
         self.valid_tokens: set[str] | None = None
         #: User-group id -> member ids, for usergroups.users.list.
         self.usergroups: dict[str, list[str]] = {}
+        #: OAuth: code -> (team id, bot token) that oauth.v2.access exchanges it for.
+        self.oauth_codes: dict[str, tuple[str, str]] = {}
+        #: Bot token -> team id (auth.test answers with that team; revoked: invalid_auth).
+        self.token_teams: dict[str, str] = {}
         self._scripts: dict[str, list[_Script]] = {}
         self._ts = itertools.count(1)
         self._runner: web.AppRunner | None = None
@@ -182,6 +187,24 @@ class FakeSlackAPI:
 
     def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         channel = str(params.get("channel") or "")
+        if method == "oauth.v2.access":
+            found = self.oauth_codes.pop(str(params.get("code") or ""), None)
+            if found is None:
+                return {"ok": False, "error": "invalid_code"}
+            team, token = found
+            self.token_teams[token] = team
+            return {
+                "ok": True,
+                "app_id": "AAPP0001",
+                "access_token": token,
+                "token_type": "bot",
+                "scope": "chat:write,commands",
+                "bot_user_id": BOT_USER_ID,
+                "team": {"id": team, "name": f"Team {team}"},
+                "enterprise": None,
+                "is_enterprise_install": False,
+                "authed_user": {"id": "UINSTALL1"},
+            }
         if method == "auth.test":
             token = str(params.get("_authorization") or "").removeprefix("Bearer ")
             if self.valid_tokens is not None and token not in self.valid_tokens:
@@ -191,7 +214,7 @@ class FakeSlackAPI:
                 "url": "https://fake.slack.com/",
                 "team": "Fake",
                 "user": "brain",
-                "team_id": TEAM_ID,
+                "team_id": self.token_teams.get(token, TEAM_ID),
                 "user_id": BOT_USER_ID,
                 "bot_id": BOT_ID,
             }
@@ -239,7 +262,12 @@ class FakeSlackAPI:
                 and str(call.params.get("thread_ts") or "") == root
             ]  # fmt: skip
             return {"ok": True, "messages": messages, "has_more": False}
-        if method in ("reactions.add", "views.open", "views.publish", "views.update"):
+        if method in ("views.open", "views.publish", "views.update"):
+            view = params.get("view")
+            view = json.loads(view) if isinstance(view, str) else view
+            params["view"] = view
+            return {"ok": True, "view": {"id": f"V{next(self._ts):08d}", **(view or {})}}
+        if method == "reactions.add":
             return {"ok": True}
         return {"ok": False, "error": "unknown_method"}
 

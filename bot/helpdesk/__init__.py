@@ -1,0 +1,2 @@
+"""The help desk around the brain's routes: App Home and modals (listeners in
+`bot.listeners.helpdesk`)."""

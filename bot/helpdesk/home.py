@@ -1,0 +1,227 @@
+"""App Home: what the brain holds for the person opening it, published with `views.publish`.
+
+An employee sees their open tickets, their recent decisions (each with Right / This solved it
+/ Route elsewhere) and the lessons the brain learned from them (each with Forget); an admin
+(`[access] oncall_users`) also sees today's figures. Each list is paged so the view stays
+within Slack's 100 blocks. Every click is checked against the clicker's own right (their
+decision, their lesson) before anything changes, then the Home is published again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from slack_bolt.async_app import AsyncAck, AsyncApp
+from slack_sdk.models.blocks import (
+    ActionsBlock,
+    Block,
+    ContextBlock,
+    DividerBlock,
+    HeaderBlock,
+    MarkdownTextObject,
+    Option,
+    PlainTextObject,
+)
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks import OPTION_TEXT, OPTION_VALUE, _button, _section, escape, shorten
+from bot.helpdesk.rights import owns_decision
+from bot.services import BotServices
+from brain.conversation.reply import Choice
+from core.errors import UnknownDecision
+
+log = logging.getLogger(__name__)
+
+#: Slack's limit for a Home tab view.
+VIEW_BLOCKS = 100
+#: Items of each list on one page (decisions take 2 blocks, tickets and lessons 1).
+PAGE = 8
+ACTION_RIGHT = "brain_home_right"
+ACTION_REROUTE = "brain_home_reroute"
+ACTION_FORGET = "brain_home_forget"
+ACTION_PAGE = "brain_home_page"
+BLOCK_HOME_DECISION = "brain_home_decision:"
+
+
+@dataclass(slots=True)
+class HomeData:
+    """What one person's Home shows (read in one trip into the brain)."""
+
+    tickets: list[tuple[str, str, str]] = field(default_factory=list)  # id, status, title
+    decisions: list[tuple[str, str, str, list[Choice]]] = field(default_factory=list)
+    lessons: list[tuple[str, str, str]] = field(default_factory=list)  # id, controller, text
+    figures: dict[str, int] | None = None
+
+
+def gather(services: BotServices, user: str) -> HomeData:
+    """Read the person's tickets, decisions and lessons (blocking: in the brain's worker)."""
+    data = HomeData()
+    brain: Any = services.brain
+    tickets = brain.services.tickets.list_by_requester(user, open_only=True)
+    data.tickets = [(t.id, t.status, t.title) for t in tickets]
+    seen: set[str] = set()
+    for link in services.links.asked_by(user):
+        if link.decision_id in seen:
+            continue
+        seen.add(link.decision_id)
+        try:
+            decision = services.brain.get_decision(link.decision_id)
+        except UnknownDecision:
+            continue
+        label = services.conversation.label(decision.controller)
+        choices = services.conversation.controller_choices(exclude=decision.controller)
+        data.decisions.append((decision.decision_id, decision.text, label, choices))
+    data.lessons = [
+        (e.memory_id, f"{services.conversation.label(e.controller)} ({e.kind})", e.text)
+        for e in reversed(brain.memory.entries())
+        if e.user == user
+    ]
+    if user in services.settings.access.oncall_users:
+        data.figures = {
+            "lessons": len(brain.memory.entries()),
+            "open tickets": sum(1 for t in brain.services.tickets.all() if t.is_open),
+        }
+    return data
+
+
+def _page(items: Sequence[Any], page: int) -> Sequence[Any]:
+    return items[page * PAGE : (page + 1) * PAGE]
+
+
+def _reroute_select(choices: Sequence[Choice]) -> dict[str, Any]:
+    options = [
+        Option(text=PlainTextObject(text=shorten(c.label, OPTION_TEXT)), value=c.value)
+        for c in choices[:100]
+        if len(c.value) <= OPTION_VALUE
+    ]
+    return {
+        "type": "static_select",
+        "action_id": ACTION_REROUTE,
+        "placeholder": {"type": "plain_text", "text": "Route elsewhere"},
+        "options": [o.to_dict() for o in options],
+    }
+
+
+def home_view(data: HomeData, page: int = 0) -> dict[str, Any]:
+    """The Home tab view (at most `VIEW_BLOCKS` blocks)."""
+    blocks: list[Block | dict[str, Any]] = [HeaderBlock(text="Your help desk")]
+    blocks.append(_section("*My open tickets*"))
+    for ticket_id, status, title in _page(data.tickets, page) or []:
+        blocks.append(_section(f"`{ticket_id}` · {escape(status)} · {escape(title)}"))
+    if not data.tickets:
+        blocks.append(ContextBlock(elements=[MarkdownTextObject(text="No open tickets.")]))
+    blocks += [DividerBlock(), _section("*Recent decisions*")]
+    for decision_id, text, label, choices in _page(data.decisions, page):
+        blocks.append(_section(f"“{escape(shorten(text, 300))}” → *{escape(label)}*"))
+        elements: list[Any] = [
+            _button("Right", ACTION_RIGHT, decision_id, style="primary"),
+            _button("This solved it", ACTION_RIGHT, f"solved:{decision_id}"),
+        ]
+        if choices:
+            elements.append(_reroute_select(choices))
+        blocks.append(ActionsBlock(block_id=BLOCK_HOME_DECISION + decision_id, elements=elements))
+    blocks += [DividerBlock(), _section("*What the brain learned from you*")]
+    for memory_id, label, text in _page(data.lessons, page):
+        line = f"“{escape(shorten(text, 200))}” → *{escape(label)}*"
+        section = _section(line).to_dict()
+        section["accessory"] = _button("Forget", ACTION_FORGET, memory_id).to_dict()
+        blocks.append(section)
+    if data.figures is not None:
+        figures = " · ".join(f"{name}: *{count}*" for name, count in data.figures.items())
+        blocks += [DividerBlock(), _section(f"*Today's figures* (admin)\n{figures}")]
+    longest = max(len(data.tickets), len(data.decisions), len(data.lessons))
+    pager: list[Any] = []
+    if page > 0:
+        pager.append(_button("← Previous", ACTION_PAGE, str(page - 1)))
+    if (page + 1) * PAGE < longest:
+        pager.append(_button("Next →", ACTION_PAGE, str(page + 1)))
+    if pager:
+        blocks.append(ActionsBlock(elements=pager))
+    dicts = [b if isinstance(b, dict) else b.to_dict() for b in blocks]
+    return {"type": "home", "blocks": dicts[:VIEW_BLOCKS]}
+
+
+async def publish(services: BotServices, client: AsyncWebClient, user: str, page: int = 0) -> None:
+    """Read and publish `user`'s Home."""
+    data = await services.trip(gather, services, user)
+    await client.views_publish(user_id=user, view=home_view(data, page))
+
+
+def register(app: AsyncApp, services: BotServices) -> None:
+    """App Home listeners: opening the tab and the clicks on it."""
+
+    @app.event("app_home_opened")
+    async def opened(event: dict[str, Any], client: AsyncWebClient) -> None:
+        if event.get("tab", "home") == "home":
+            services.work.spawn(publish(services, client, str(event["user"])), name="home")
+
+    @app.action(ACTION_PAGE)
+    async def paged(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+        await ack()
+        page = int(str(body["actions"][0].get("value") or "0") or 0)
+        services.work.spawn(publish(services, client, str(body["user"]["id"]), max(0, page)))
+
+    @app.action(ACTION_FORGET)
+    async def forget(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+        await ack()
+        user, memory_id = str(body["user"]["id"]), str(body["actions"][0].get("value"))
+        services.work.spawn(_forget(services, client, user, memory_id))
+
+    @app.action(ACTION_RIGHT)
+    async def right(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+        await ack()
+        user, value = str(body["user"]["id"]), str(body["actions"][0].get("value"))
+        services.work.spawn(_feedback(services, client, user, value.removeprefix("solved:")))
+
+    @app.action(ACTION_REROUTE)
+    async def reroute(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
+        await ack()
+        action = body["actions"][0]
+        block = str(action.get("block_id") or "")
+        chosen = str((action.get("selected_option") or {}).get("value") or "")
+        user = str(body["user"]["id"])
+        if block.startswith(BLOCK_HOME_DECISION) and chosen:
+            decision_id = block.removeprefix(BLOCK_HOME_DECISION)
+            services.work.spawn(_feedback(services, client, user, decision_id, chosen))
+
+
+async def _forget(services: BotServices, client: AsyncWebClient, user: str, memory_id: str) -> None:
+    """Forget one lesson, only the clicker's own."""
+
+    def forget() -> int:
+        brain: Any = services.brain  # the real Brain (BrainAPI does not name its memory)
+        memory = brain.memory
+        mine = [e.memory_id for e in memory.entries() if e.user == user]
+        return int(memory.forget([memory_id])) if memory_id in mine else 0
+
+    if not await services.trip(forget):
+        log.warning("refused a Forget by %s of a lesson that is not theirs", user)
+    await publish(services, client, user)
+
+
+async def _feedback(
+    services: BotServices,
+    client: AsyncWebClient,
+    user: str,
+    decision_id: str,
+    controller: str | None = None,
+) -> None:
+    """Right / This solved it (confirm) or Route elsewhere (reroute) on the clicker's own
+    decision; another person's decision is refused without a change."""
+
+    def apply() -> bool:
+        if not owns_decision(services, user, decision_id):
+            return False
+        conversation = services.conversation
+        if controller is None:
+            conversation.confirm(decision_id, user=user, source="slack-home")
+        else:
+            conversation.reroute(decision_id, controller, user=user, source="slack-home")
+        return True
+
+    if not await services.trip(apply):
+        log.warning("refused a Home click by %s on decision %s", user, decision_id)
+    await publish(services, client, user)

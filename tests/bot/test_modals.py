@@ -1,0 +1,82 @@
+"""`/brain` opens the "New request" modal and its submission is decided; the message shortcut
+answers in the message's thread; a 429 with Retry-After is waited out and nothing is lost."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.helpdesk.modals import NEW_COMMAND, SHORTCUT, VIEW_NEW
+from tests.bot import slack_payloads as p
+from tests.bot.conftest import ROUTED_TEXT, Harness
+from tests.fakes.slack_api import TEAM_ID
+
+
+def submission(user: str, view: dict[str, Any], description: str) -> dict[str, Any]:
+    values = {
+        "description": {"value": {"type": "plain_text_input", "value": description}},
+        "priority": {"value": {"type": "static_select", "selected_option": {"value": "P3"}}},
+    }
+    return {
+        "type": "view_submission",
+        "team": {"id": TEAM_ID},
+        "user": {"id": user, "team_id": TEAM_ID},
+        "api_app_id": "AAPP0001",
+        "trigger_id": "trigger-2",
+        "view": {**view, "id": "VMODAL01", "state": {"values": values}},
+    }
+
+
+async def test_brain_opens_the_modal_and_its_submission_creates_a_decision(
+    harness: Harness,
+) -> None:
+    status, _ = await harness.command(NEW_COMMAND, "", user="UASKER01", channel="CHELP0001")
+    assert status == 200
+    opened = (await harness.fake.wait_for("views.open"))[0].params
+    assert opened["trigger_id"] == "trigger"
+    view = opened["view"] if isinstance(opened["view"], dict) else json.loads(opened["view"])
+    assert view["callback_id"] == VIEW_NEW and view["private_metadata"] == "CHELP0001"
+    status, _ = await harness.click(submission("UASKER01", view, ROUTED_TEXT))
+    assert status == 200
+    posts = await harness.fake.wait_for("chat.postMessage", 2)
+    await harness.idle()
+    root = harness.fake.posted_ts[0]
+    assert posts[0].params["channel"] == "CHELP0001" and "<@UASKER01>" in posts[0].params["text"]
+    assert posts[1].params["thread_ts"] == root
+    link = harness.bot.services.links.get("CHELP0001", root)
+    assert link is not None and link.asker == "UASKER01"
+    decision = harness.brain.get_decision(link.decision_id)
+    assert decision.user == "UASKER01" and "VPN" in decision.text
+
+
+async def test_the_shortcut_answers_in_the_messages_thread(harness: Harness) -> None:
+    original = p.new_ts()
+    shortcut = {
+        "type": "message_action",
+        "callback_id": SHORTCUT,
+        "team": {"id": TEAM_ID},
+        "user": {"id": "UASKER01", "team_id": TEAM_ID},
+        "channel": {"id": "CALERTS01"},
+        "message": {
+            "type": "message",
+            "ts": original,
+            "bot_id": "BALERTS",
+            "text": "ALERT: disk usage 97% on db-01",
+        },
+        "trigger_id": "trigger",
+        "response_url": harness.fake.response_url("shortcut"),
+    }
+    assert (await harness.click(shortcut))[0] == 200
+    posts = await harness.fake.wait_for("chat.postMessage")
+    await harness.idle()
+    assert posts[0].params["channel"] == "CALERTS01" and posts[0].params["thread_ts"] == original
+
+
+async def test_a_429_is_waited_out_and_the_reply_is_not_lost(harness: Harness) -> None:
+    harness.fake.fail("chat.postMessage", status=429, retry_after=1)
+    event = p.message(ROUTED_TEXT)
+    await harness.event(event)
+    posts = await harness.fake.wait_for("chat.postMessage")
+    await harness.idle()
+    assert len(harness.fake.rejected) == 1 and harness.fake.rejected[0].method == "chat.postMessage"
+    assert [c.params["thread_ts"] for c in posts] == [event["ts"]]

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from controllers.base import ControllerContext, ControllerServices
     from controllers.registry import ControllerRegistry
     from core.llm import LLMClient
+    from core.stores.conversations import ConversationStates
     from core.text.embedder import DenseEmbedder
     from knowledge.skill import KnowledgeSkill
     from knowledge.vectors import VectorStore
@@ -302,7 +303,12 @@ class Brain:
 
     def ask(self, message: Message) -> Decision:
         """Decide, then run the controller (and supporting ones) when routed or composed."""
-        decision = self.decide(message)
+        return self.execute(self.decide(message))
+
+    def execute(self, decision: Decision) -> Decision:
+        """Run a decided message's controllers (when routed or composed); the result is
+        stored with the decision. A surface may look at the decision in between (a thread's
+        record takes a follow-up instead of a second filing: `brain.conversation`)."""
         if decision.outcome not in ("routed", "composed") or decision.controller is None:
             return decision
         if decision.parts:
@@ -331,6 +337,18 @@ class Brain:
             # The session now knows whether the controller succeeded (lessons need it).
             self.sessions.put(session_key_of(decision), decision)
         return decision
+
+    def log_turn(self, decision: Decision) -> None:
+        """Log a decision made beside the chain (a follow-up applied to a thread's record,
+        `brain.conversation.thread`); the session then counts it as its latest work."""
+        with self._lock:
+            self.log.append(decision)
+            self.sessions.put(session_key_of(decision), decision)
+
+    @property
+    def conversations(self) -> ConversationStates:
+        """Each thread's conversation state, in the record store (`core.stores`)."""
+        return self._stores.conversations
 
     def route_to(
         self, decision_id: str, controller: str, user: str, source: str = "clarify"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from brain.chain.attend import attend
 from brain.chain.lookup import asks_about_ticket, named_tickets, prefer_existing
+from brain.chain.request_type import questions_stay_questions, request_type
 from brain.chain.senses import apply_sense, senses_of
 from brain.escalation.decide import (
     SECURITY_CATEGORY,
@@ -63,6 +64,8 @@ class Routing:
     notes: list[str]
     #: The escalation decision behind `escalation`.
     escalated: EscalationRecord = field(default_factory=EscalationRecord)
+    #: What the message asks for (`brain.chain.request_type`).
+    request_type: str = "unknown"
 
 
 def route(
@@ -115,10 +118,12 @@ def route(
     if escalated.consultation:
         plan = _as_consultation(plan, evaluated.candidates, view.names)
     plan = apply_sense(plan, senses_of(knowledge, understood.text), view.names)
+    kind = "update" if understood.context else request_type(understood.text, evaluated.intent)
+    plan = questions_stay_questions(plan, kind, filers=view.filers, registered=view.names)
     plan = prefer_existing(
         plan,
         named_tickets(understood.text, evaluated.entities, _exists_in(tickets)),
-        asks=asks_about_ticket(understood.text),
+        asks=asks_about_ticket(understood.text) or kind == "question",
         filers=view.filers,
         registered=view.names,
         feeds=view.feeds,
@@ -134,7 +139,7 @@ def route(
     for influences in memories.values():
         notes.extend(m.describe() for m in influences)
     notes.extend(ring.detect(plan.controller, dict(memories)))
-    return Routing(plan, escalated.reason, notes, escalated)
+    return Routing(plan, escalated.reason, notes, escalated, kind)
 
 
 def _as_consultation(

@@ -46,6 +46,7 @@ from brain.routing.calibration import HomeCalibration
 from brain.routing.router import Router
 from brain.routing.wording import follow_up_question
 from brain.signals.session_cache import SessionCache
+from controllers.answering import retrieval_of
 from core.config import Settings, load_settings
 from core.errors import UnknownController
 from core.llm_calls import LLMCallCount, count_llm_calls
@@ -320,6 +321,7 @@ class Brain:
         else:
             decision.result = self._runner.run_decision(decision)
             degrade(decision, self._runner, self.parts)
+        decision.retrieval = retrieval_of(decision.result)
         # A controller may ask for a person (a security incident it filed), but not for a
         # question about security: that is a consultation, and questions never page.
         consultation = decision.escalation is not None and decision.escalation.consultation

@@ -69,6 +69,7 @@ def prefer_existing(
     filers: Iterable[str],
     registered: Sequence[str],
     feeds: Mapping[str, Sequence[str]],
+    exists: Callable[[str], bool] = lambda _: False,
 ) -> RoutePlan:
     """`plan`, or a route to `ticket` when it would file a new ticket for a message that
     names one (also when `ticket` is already composed with a filing controller). Other
@@ -77,7 +78,8 @@ def prefer_existing(
     filing = [n for n in chosen if n in set(filers)]
     # A filer never files a second record of the kind the message names ("...after the
     # change CHG-4411" refers to that change): the mention is a reference, looked up.
-    refers = any(kind_of(t) in filing for t in tickets)
+    # (An open record of that kind that exists takes the report itself: the filer updates it.)
+    refers = any(kind_of(t) in filing and not exists(t) for t in tickets)
     if (
         not tickets
         or not (asks or refers)

@@ -127,6 +127,7 @@ def route(
         filers=view.filers,
         registered=view.names,
         feeds=view.feeds,
+        exists=_exists_in(tickets),
     )
     if dynamic is not None:
         plan = attend(plan, understood, evaluated, solver=dynamic, view=view, dry_run=dry_run)

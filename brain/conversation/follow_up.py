@@ -50,7 +50,8 @@ _NO_VALUE = re.compile(
     re.IGNORECASE,
 )
 _RESOLVED = re.compile(
-    r"\b(?:works? now|working now|fixed|resolved|sorted|all good|never ?mind)\b|好了|可以了|解决了|恢复了",
+    r"\b(?:works? now|working now|fixed|resolved|sorted|all good|never ?mind)\b"
+    r"|好了|可以了|解决了|恢复了",
     re.IGNORECASE,
 )
 

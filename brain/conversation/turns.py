@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -32,7 +32,7 @@ from core.records import Decision, FeedbackKind, Message
 from core.redact import redact
 from core.stores.conversations import ConversationStates
 from core.stores.memory.collection import MemoryCollection
-from core.stores.protocols import ConversationStateStore
+from core.stores.protocols import Collection, ConversationStateStore
 from core.stores.records import ConversationState
 from core.text.language import is_chinese
 
@@ -137,11 +137,13 @@ class Conversation:
     def __init__(
         self,
         brain: BrainAPI,
-        sessions: ConversationStateStore | None = None,
+        sessions: ConversationStateStore | Collection | None = None,
         *,
         surface: Surface = "slack",
     ) -> None:
         self.brain = brain
+        if sessions is not None and not isinstance(sessions, ConversationStateStore):
+            sessions = ConversationStates(sessions)  # a bare collection of documents
         self._store: ConversationStateStore = sessions or ConversationStates(
             MemoryCollection(lambda doc: str(doc["key"]))
         )

@@ -15,6 +15,7 @@ from core.stores.records import ConversationState, OpenQuestion
 
 __all__ = ["ConversationState", "ConversationStates", "OpenQuestion"]
 
+
 class ConversationStates:
     """Conversation states keyed by session key, over any backend's `Collection`."""
 

@@ -149,9 +149,7 @@ class Stores:
         own = getattr(self.backend, "sessions", None)
         if callable(own):
             return ConversationStates(own())
-        return ConversationStates(
-            self.backend.collection("conversations", key=field_key("key"))
-        )
+        return ConversationStates(self.backend.collection("conversations", key=field_key("key")))
 
     @cached_property
     def coordinator(self) -> Coordinator:

@@ -105,7 +105,7 @@ class BotServices:
         return cls(
             brain=brain,
             settings=settings,
-            conversation=Conversation(brain, stores.sessions),
+            conversation=Conversation(brain, stores.conversations),
             events=EventLedger(stores.events, owed=stores.owed_events),
             links=MessageLinks(stores.links),
             escalations=Escalations(settings.slack, stores.alerts, stores.coordinator),

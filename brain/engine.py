@@ -46,6 +46,7 @@ from brain.routing.calibration import HomeCalibration
 from brain.routing.router import Router
 from brain.routing.wording import follow_up_question
 from brain.signals.session_cache import SessionCache
+from controllers.answering import retrieval_of
 from core.config import Settings, load_settings
 from core.errors import UnknownController
 from core.llm_calls import LLMCallCount, count_llm_calls
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
     from controllers.base import ControllerContext, ControllerServices
     from controllers.registry import ControllerRegistry
     from core.llm import LLMClient
+    from core.stores.conversations import ConversationStates
     from core.text.embedder import DenseEmbedder
     from knowledge.skill import KnowledgeSkill
     from knowledge.vectors import VectorStore
@@ -305,7 +307,12 @@ class Brain:
 
     def ask(self, message: Message) -> Decision:
         """Decide, then run the controller (and supporting ones) when routed or composed."""
-        decision = self.decide(message)
+        return self.execute(self.decide(message))
+
+    def execute(self, decision: Decision) -> Decision:
+        """Run a decided message's controllers (when routed or composed); the result is
+        stored with the decision. A surface may look at the decision in between (a thread's
+        record takes a follow-up instead of a second filing: `brain.conversation`)."""
         if decision.outcome not in ("routed", "composed") or decision.controller is None:
             return decision
         if decision.parts:
@@ -317,6 +324,7 @@ class Brain:
         else:
             decision.result = self._runner.run_decision(decision)
             degrade(decision, self._runner, self.parts)
+        decision.retrieval = retrieval_of(decision.result)
         # A controller may ask for a person (a security incident it filed), but not for a
         # question about security: that is a consultation, and questions never page.
         consultation = decision.escalation is not None and decision.escalation.consultation
@@ -334,6 +342,18 @@ class Brain:
             # The session now knows whether the controller succeeded (lessons need it).
             self.sessions.put(session_key_of(decision), decision)
         return decision
+
+    def log_turn(self, decision: Decision) -> None:
+        """Log a decision made beside the chain (a follow-up applied to a thread's record,
+        `brain.conversation.thread`); the session then counts it as its latest work."""
+        with self._lock:
+            self.log.append(decision)
+            self.sessions.put(session_key_of(decision), decision)
+
+    @property
+    def conversations(self) -> ConversationStates:
+        """Each thread's conversation state, in the record store (`core.stores`)."""
+        return self._stores.conversations
 
     def route_to(
         self, decision_id: str, controller: str, user: str, source: str = "clarify"

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from controllers.base import ControllerResult
 from controllers.verification import Verification, verify
+from core.records import RETRIEVAL_TEXT_CAP, ExecutionResult, RetrievalHit
+from core.text.language import is_chinese
 
 if TYPE_CHECKING:
     from core.llm import LLMClient
@@ -31,8 +33,12 @@ MAX_PASSAGES = 3
 #: Said when no passage addresses the question (answer verification): no answer, a person.
 NO_ANSWER = "I have no answer to this in the knowledge base."
 NO_ANSWER_DETAILS = (
-    "What I found does not address your question. A person at the IT service desk can help: "
-    "reply here with more detail (the system, the exact error), or ask them directly."
+    "A person at the IT service desk can help: reply here with more detail (the system, the "
+    "exact error), or ask for a person."
+)
+NO_ANSWER_ZH = "知识库里没有这个问题的答案。"
+NO_ANSWER_DETAILS_ZH = (
+    "IT 服务台的同事可以帮你：在这里补充更多细节（系统、具体报错），或直接要求转人工。"
 )
 
 _DEFINITION_PATTERNS = (
@@ -138,32 +144,30 @@ def _distinct(hits: Sequence[Hit]) -> list[Hit]:
 def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> ControllerResult:
     """An answer with citations, composed by the LLM when available, extractive otherwise."""
     if evidence.error:
+        zh = is_chinese(question)
         return ControllerResult(
             ok=False,
-            summary="The knowledge base is not available right now, so I cannot answer.",
+            summary="知识库暂时不可用，所以我无法回答。"
+            if zh
+            else "The knowledge base is not available right now, so I cannot answer.",
             data={"mode": "none", "error": evidence.error},
         )
     if not evidence.found:
-        return ControllerResult(
-            ok=False,
-            summary="I found nothing in the knowledge base about this.",
-            details="Try other words, or ask the team that owns the topic.",
-            data={"mode": "none"},
-        )
+        return no_answer(question, [], {})
     # The rules check every passage used; the LLM (when configured) judges the best one only.
     checks = [
         (hit, verify(question, f"{hit.title}\n{hit.text}", llm=llm if i == 0 else None))
         for i, hit in enumerate(evidence.hits[:MAX_PASSAGES])
     ]
-    checked = {"verification": [_check_record(hit, check) for hit, check in checks]}
+    checked: dict[str, Any] = {
+        "verification": [_check_record(hit, check) for hit, check in checks],
+        "retrieval": [_retrieval(hit, check.passed) for hit, check in checks],
+    }
     hits = [hit for hit, check in checks if check.passed][:MAX_PASSAGES]
     if not hits and evidence.definition is None:
-        return ControllerResult(
-            ok=False,
-            summary=NO_ANSWER,
-            details=NO_ANSWER_DETAILS,
-            data={"mode": "none", **checked},
-        )
+        # An article about another error code is not "near" (it would mislead).
+        near = [hit for hit, check in checks if "names error" not in check.reason]
+        return no_answer(question, near, checked)
     evidence = Evidence(definition=evidence.definition, hits=hits)
     citations = [citation(hit) for hit in hits]
     if evidence.definition is not None and evidence.definition.source:
@@ -191,6 +195,46 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
         data={"mode": "extractive", "passages": len(hits), "llm_status": llm_status, **checked},
         citations=citations,
     )
+
+
+def no_answer(question: str, nearest: Sequence[Hit], data: dict[str, Any]) -> ControllerResult:
+    """The honest reply when no passage addresses the question: no answer, the nearest
+    articles, the team that owns them and a hand-off to a person (`escalate` is not set:
+    the person is offered, on-call is not paged for a question)."""
+    zh = is_chinese(question)
+    titles = list(dict.fromkeys(h.title or h.source for h in nearest))[:3]
+    teams = list(dict.fromkeys(h.domain for h in nearest if h.domain))[:2]
+    if zh:
+        summary = NO_ANSWER_ZH
+        near = f"最接近的文章：{'；'.join(titles)}（都没有回答这个问题）。" if titles else ""
+        team = f"负责这些内容的团队：{'、'.join(teams)}。" if teams else ""
+        details = near + team + NO_ANSWER_DETAILS_ZH
+    else:
+        summary = NO_ANSWER
+        near = f"Nearest articles: {'; '.join(titles)} (none answers it). " if titles else ""
+        team = f"Owning team: {', '.join(teams)}. " if teams else ""
+        details = near + team + NO_ANSWER_DETAILS
+    data = {**data, "mode": "none", "nearest": titles, "owners": teams, "hand_off": True}
+    return ControllerResult(ok=False, summary=summary, details=details, data=data)
+
+
+def _retrieval(hit: Hit, used: bool) -> dict[str, Any]:
+    return {
+        "passage_id": hit.chunk_id or citation(hit),
+        "source": hit.source,
+        "title": hit.title,
+        "text": hit.text[:RETRIEVAL_TEXT_CAP],
+        "score": round(float(hit.score), 4),
+        "used": used,
+    }
+
+
+def retrieval_of(result: ExecutionResult | None) -> list[RetrievalHit]:
+    """The knowledge passages a decision's answers read (`Decision.retrieval`)."""
+    if result is None:
+        return []
+    rows = [row for part in [result, *result.parts] for row in part.data.get("retrieval", [])]
+    return [RetrievalHit(**row) for row in rows if isinstance(row, dict)]
 
 
 def verified_hits(question: str, hits: Sequence[Hit], llm: LLMClient | None) -> list[Hit]:

@@ -315,3 +315,26 @@ def security_advice(zh: bool) -> str:
         " Security incidents go to on-call now: disconnect from the network and do not log in "
         "anywhere else until they contact you."
     )
+
+
+def field_names(name: str) -> tuple[str, ...]:
+    """The ways a user may name a ticket field ("category", "类别"), for reading answers."""
+    spoken = name.replace("_", " ")
+    return tuple(dict.fromkeys([name, spoken, _FIELD_ZH.get(name, name)]))
+
+
+def added_to(ticket_id: str, values: Mapping[str, Any], zh: bool, *, reopened: bool) -> str:
+    """A follow-up in the thread went onto the thread's ticket (no second ticket)."""
+    if zh:
+        what = f"把{_shown(values, zh)}补充到了" if values else "把你的消息加到了"
+        again = "它已关闭，现已重新打开。" if reopened else "没有新建工单。"
+        return f"我{what} {ticket_id}：{again}"
+    named = ", ".join(f"the {k.replace('_', ' ')} {v}" for k, v in values.items())
+    what = f"added {named} to" if values else "added your message to"
+    again = " It was closed and is open again." if reopened else " No new ticket was filed."
+    return f"I {what} {ticket_id}.{again}"
+
+
+def still_needed(missing: Sequence[str], zh: bool) -> str:
+    """The sentence asking for the fields a ticket still needs ("" when none)."""
+    return _still_needed(missing, zh)

@@ -367,6 +367,9 @@ class Decision:
     preference: str = ""
     #: The knowledge-base passages the decision read, best first (empty when none).
     retrieval: list[RetrievalHit] = field(default_factory=list)
+    #: What the message asks for, read before the controller (`brain.chain.request_type`):
+    #: question, problem, work, update, reference or unknown ("" in older records).
+    request_type: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole record (the decision JSON contract), a copy."""

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from brain.routing.plan import RoutePlan, composition_of
-from controllers.ids import find_ticket_ids, normalize_ticket_id
+from controllers.ids import PREFIXES, find_ticket_ids, normalize_ticket_id
 from controllers.record_actions import detect_action
 
 #: Words that ask about a ticket rather than report a problem ("please check CHG-12345").
@@ -46,6 +46,13 @@ def named_tickets(
     return list(dict.fromkeys(t for t in found if t and t not in assets))
 
 
+def kind_of(ticket_id: str) -> str | None:
+    """The kind of record an id names by its prefix ("CHG-4411" -> "change"), or None."""
+    head = re.match(r"[A-Z]+", normalize_ticket_id(ticket_id))
+    prefix = head.group(0) if head else ""
+    return next((kind for kind, known in PREFIXES.items() if known == prefix), None)
+
+
 def asks_about_ticket(text: str) -> bool:
     """Does the message ask about a ticket (status, progress, an action on it)?"""
     return bool(_ABOUT_TICKET.search(text)) or detect_action(text) != "status"
@@ -59,6 +66,7 @@ def prefer_existing(
     filers: Iterable[str],
     records: str | None,
     feeds: Mapping[str, Sequence[str]],
+    exists: Callable[[str], bool] = lambda _: False,
 ) -> RoutePlan:
     """`plan`, or a route to `records` (the controller of existing records, None when no
     registered controller holds that role) when it would file a new ticket for a message that
@@ -66,9 +74,13 @@ def prefer_existing(
     controllers of a composition (an alarm diagnosis) keep their part."""
     chosen = [n for n in (plan.controller, *plan.supporting) if n]
     filing = [n for n in chosen if n in set(filers)]
+    # A filer never files a second record of the kind the message names ("...after the
+    # change CHG-4411" refers to that change): the mention is a reference, looked up.
+    # (An open record of that kind that exists takes the report itself: the filer updates it.)
+    refers = any(kind_of(t) in filing and not exists(t) for t in tickets)
     if (
         not tickets
-        or not asks
+        or not (asks or refers)
         or not filing
         or records is None
         or plan.outcome not in ("routed", "composed")

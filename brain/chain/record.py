@@ -82,6 +82,7 @@ def record(
         plan=plan.execution,
         dcr=plan.dcr,
         result=plan.answer,
+        request_type=routed.request_type,
     )
     if plan.dcr is not None and decision.result is not None:
         decision.result.dcr_rounds = plan.dcr.summaries()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from brain.chain.attend import attend
 from brain.chain.lookup import asks_about_ticket, named_tickets, prefer_existing
+from brain.chain.request_type import questions_stay_questions, request_type
 from brain.chain.senses import apply_sense, senses_of
 from brain.escalation.decide import (
     SECURITY_CATEGORY,
@@ -62,6 +63,8 @@ class Routing:
     notes: list[str]
     #: The escalation decision behind `escalation`.
     escalated: EscalationRecord = field(default_factory=EscalationRecord)
+    #: What the message asks for (`brain.chain.request_type`).
+    request_type: str = "unknown"
 
 
 def route(
@@ -116,13 +119,16 @@ def route(
     plan = apply_sense(
         plan, senses_of(knowledge, understood.text), view.names, view.holder(ANSWERS)
     )
+    kind = "update" if understood.context else request_type(understood.text, evaluated.intent)
+    plan = questions_stay_questions(plan, kind, filers=view.filers, answers=view.holder(ANSWERS))
     plan = prefer_existing(
         plan,
         named_tickets(understood.text, evaluated.entities, _exists_in(tickets)),
-        asks=asks_about_ticket(understood.text),
+        asks=asks_about_ticket(understood.text) or kind == "question",
         filers=view.filers,
         records=view.holder(RECORDS),
         feeds=view.feeds,
+        exists=_exists_in(tickets),
     )
     if dynamic is not None:
         plan = attend(plan, understood, evaluated, solver=dynamic, view=view, dry_run=dry_run)
@@ -135,7 +141,7 @@ def route(
     for influences in memories.values():
         notes.extend(m.describe() for m in influences)
     notes.extend(ring.detect(plan.controller, dict(memories)))
-    return Routing(plan, escalated.reason, notes, escalated)
+    return Routing(plan, escalated.reason, notes, escalated, kind)
 
 
 def _as_consultation(

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import OrderedDict, deque
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from brain.conversation.reply import (
@@ -25,10 +24,16 @@ from brain.conversation.reply import (
     other_controllers,
     render_decision,
 )
-from controllers.base import label_in
+from brain.conversation.surface import Surface, help_text, no_question_pending
+from brain.conversation.thread import as_update, duplicate_of, follow, remember
+from controllers.base import files_requests, label_in
 from core.errors import UnknownDecision
 from core.records import Decision, FeedbackKind, Message
 from core.redact import redact, redact_message
+from core.stores.conversations import ConversationStates
+from core.stores.memory.collection import MemoryCollection
+from core.stores.protocols import Collection, ConversationStateStore
+from core.stores.records import ConversationState
 from core.text.language import is_chinese
 
 __all__ = [
@@ -43,32 +48,8 @@ __all__ = [
 
 #: How many earlier turns of one session are passed to the brain as history.
 HISTORY_TURNS = 10
-#: How many sessions are kept in memory (least recently used ones are forgotten).
-MAX_SESSIONS = 5000
 
-HELP_TEXT = (
-    "Type a message and the brain routes it. When it asks, answer with a number or a "
-    "controller name.\n"
-    "  /why [DECISION_ID]    explain the last (or given) decision\n"
-    "  /right [DECISION_ID]  confirm the last (or given) decision\n"
-    "  /wrong CONTROLLER [DECISION_ID]  correct it (runs CONTROLLER)\n"
-    "  /wrong                reject the last decision without a better choice\n"
-    "  /forget               forget what you learned from me (and my texts)\n"
-    "  /help                 this text\n"
-    "  /quit                 leave"
-)
-
-
-class SessionRecords(Protocol):
-    """Conversation sessions as documents keyed by "key" (`core.stores` collection)."""
-
-    def get(self, key: str) -> dict[str, Any] | None: ...
-
-    def all(self) -> list[dict[str, Any]]: ...
-
-    def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None: ...
-
-    def remove(self, keys: Iterable[str]) -> None: ...
+HELP_TEXT = help_text("chat")
 
 
 class ControllerInfo(Protocol):
@@ -94,7 +75,18 @@ class BrainAPI(Protocol):
         """Open and fit everything a decision needs, now."""
         ...
 
+    @property
+    def services(self) -> Any: ...
+
     def ask(self, message: Message) -> Decision: ...
+
+    def decide(self, message: Message) -> Decision: ...
+
+    def execute(self, decision: Decision) -> Decision: ...
+
+    def log_turn(self, decision: Decision) -> None:
+        """Log a decision made outside the chain (a follow-up on the thread's record)."""
+        ...
 
     def route_to(
         self, decision_id: str, controller: str, user: str, source: str = "clarify"
@@ -118,15 +110,8 @@ class BrainAPI(Protocol):
     def explain(self, decision_id: str) -> dict[str, Any]: ...
 
 
-@dataclass(slots=True)
-class _Session:
-    history: deque[str] = field(default_factory=lambda: deque(maxlen=HISTORY_TURNS))
-    last_decision: str | None = None
-    #: Decision awaiting a clarification answer, and the choices offered for it.
-    pending: str | None = None
-    pending_choices: list[Choice] = field(default_factory=list)
-
-
+#: A bare number or "none": a pick, meaningful only while a question is pending.
+_BARE_PICK = re.compile(r"^\s*(?:\d{1,2}|none|none of these)\s*$", re.IGNORECASE)
 _COMMAND = re.compile(r"^/([\w-]+)\s*(.*)$", re.DOTALL)
 _DECISION_ID = re.compile(r"\bd-[0-9a-f]{12}\b")
 #: "forget what you learned from me" (and its Chinese), the right to be forgotten in words.
@@ -137,42 +122,32 @@ FORGET_ME = re.compile(
 )
 
 
-def _session_doc(key: str, session: _Session, users: Sequence[str]) -> dict[str, Any]:
-    return {
-        "key": key,
-        "history": [redact(text) for text in session.history],  # stored like the decision log
-        "last_decision": session.last_decision,
-        "pending": session.pending,
-        "pending_choices": [[c.value, c.label] for c in session.pending_choices],
-        "users": sorted(set(users)),
-    }
-
-
-def _session_of(doc: Mapping[str, Any]) -> _Session:
-    session = _Session()
-    session.history.extend(str(text) for text in doc.get("history") or [])
-    session.last_decision = doc.get("last_decision")
-    session.pending = doc.get("pending")
-    session.pending_choices = [
-        Choice(str(v), str(lb)) for v, lb in doc.get("pending_choices") or []
-    ]
-    return session
-
-
 class Conversation:
     """Conversation state and flow over one brain, safe to call from several threads.
 
-    With `sessions` (a collection shared by every replica: the PostgreSQL backend's), each
-    session's history and pending clarification are read from it at every turn and written
-    back after it, so a question asked through one replica is answered through another (the
-    messages of one thread are decided one at a time across replicas: `bot.services`).
-    Without, they live in this process's memory (the embedded default: one process).
+    Each session's state (`core.stores.records.ConversationState`: history, pending
+    clarification, the open question, the records the thread is about) is read from
+    `states` at every turn and written back after it. With the record store's
+    (`Stores.conversations`) every replica shares it, so a question asked through one
+    replica is answered through another (the messages of one thread are decided one at a
+    time across replicas: `bot.services`); without, it lives in this process's memory.
+    `surface` says what the user can do where the reply is shown (`brain.conversation.surface`).
     """
 
-    def __init__(self, brain: BrainAPI, sessions: SessionRecords | None = None) -> None:
+    def __init__(
+        self,
+        brain: BrainAPI,
+        sessions: ConversationStateStore | Collection | None = None,
+        *,
+        surface: Surface = "slack",
+    ) -> None:
         self.brain = brain
-        self._store = sessions
-        self._sessions: OrderedDict[str, _Session] = OrderedDict()
+        if sessions is not None and not isinstance(sessions, ConversationStateStore):
+            sessions = ConversationStates(sessions)  # a bare collection of documents
+        self._store: ConversationStateStore = sessions or ConversationStates(
+            MemoryCollection(lambda doc: str(doc["key"]))
+        )
+        self.surface: Surface = surface
         self._lock = threading.Lock()
 
     # -- controllers -------------------------------------------------------------------------
@@ -196,35 +171,16 @@ class Conversation:
 
     # -- sessions ------------------------------------------------------------------------------
 
-    def _session(self, key: str) -> _Session:
-        if self._store is not None:
-            found = self._store.get(key)
-            shared = _session_of(found) if found else _Session()
-            with self._lock:
-                self._sessions[key] = shared
-                self._sessions.move_to_end(key)
-                while len(self._sessions) > MAX_SESSIONS:
-                    self._sessions.popitem(last=False)
-            return shared
-        with self._lock:
-            session = self._sessions.get(key)
-            if session is None:
-                session = self._sessions[key] = _Session()
-                while len(self._sessions) > MAX_SESSIONS:
-                    self._sessions.popitem(last=False)
-            else:
-                self._sessions.move_to_end(key)
-            return session
+    def _session(self, key: str) -> ConversationState:
+        return self._store.get(key) or ConversationState(key=key)
 
-    def _save(self, key: str, session: _Session, user: str | None = None) -> None:
-        """Write the session back to the shared store (a no-op in memory)."""
-        if self._store is None:
-            return
-        found = self._store.get(key) or {}
-        users = [*found.get("users", []), *([user] if user else [])]
+    def _save(self, key: str, session: ConversationState, user: str | None = None) -> None:
+        """Write the session back to the store (texts redacted, like the decision log)."""
         with self._lock:
-            doc = _session_doc(key, session, users)
-        self._store.put_many([doc])
+            session.history = [redact(text) for text in session.history][-HISTORY_TURNS:]
+            if user and user not in session.users:
+                session.users = sorted({*session.users, user})
+        self._store.put(session)
 
     def history(self, session_key: str) -> tuple[str, ...]:
         """Earlier texts of one session, oldest first."""
@@ -253,15 +209,19 @@ class Conversation:
             return self.forget(message.user)
         session = self._session(message.session_key)
         if session.pending:
-            picked = self._match_choice(text, session.pending_choices)
+            picked = self._match_choice(text, _choices(session))
             if picked is not None:
                 return self.answer_clarification(
                     session.pending, picked, user=message.user, session_key=message.session_key
                 )
+        elif _BARE_PICK.match(text):
+            return Reply("error", no_question_pending(self.surface, is_chinese(text)))
         return self.ask(message)
 
     def ask(self, message: Message) -> Reply:
-        """Ask the brain about a new message (history of its session added) and render it."""
+        """A new message: first read against the thread's state (an answer to the bot's open
+        question, an update of the thread's record), else decided afresh; a fresh decision
+        that would file a second record beside the thread's open one updates it instead."""
         if not message.text.strip():
             return Reply("error", "The message is empty; there is nothing to route.")
         session = self._session(message.session_key)
@@ -270,22 +230,35 @@ class Conversation:
         if earlier and not message.history:
             message = replace(message, history=earlier)
         try:
-            decision = self.brain.ask(message)
+            decision = follow(self.brain, message, session) or self._fresh(message, session)
         except ValueError as exc:  # the brain refuses unusable text (binary, too long...)
             return Reply("error", f"I cannot route this message: {exc}")
         with self._lock:
             session.history.append(message.text)
-            session.last_decision = decision.decision_id
             session.pending = None
             session.pending_choices = []
+            remember(session, decision, self._filers())
         reply = self.render(decision)
         reply.fresh = True
         if reply.kind == "clarify":
             with self._lock:
                 session.pending = decision.decision_id
-                session.pending_choices = list(reply.choices)
+                session.pending_choices = [[c.value, c.label] for c in reply.choices]
         self._save(message.session_key, session, message.user)
         return reply
+
+    def _fresh(self, message: Message, session: ConversationState) -> Decision:
+        decision = self.brain.decide(message)
+        record = duplicate_of(decision, session, self._filers())
+        if record:
+            updated = as_update(self.brain, decision, message, record)
+            if updated is not None:
+                self.brain.log_turn(updated)
+                return updated
+        return self.brain.execute(decision)
+
+    def _filers(self) -> frozenset[str]:
+        return frozenset(c.name for c in self.brain.registry.all() if files_requests(c))
 
     def answer_clarification(
         self, decision_id: str, value: str, *, user: str, session_key: str | None = None
@@ -336,7 +309,7 @@ class Conversation:
             session = self._session(session_key)
             with self._lock:
                 session.pending = decision_id
-                session.pending_choices = list(choices)
+                session.pending_choices = [[c.value, c.label] for c in choices]
             self._save(session_key, session, user)
         return decision_reply(
             "feedback",
@@ -413,15 +386,7 @@ class Conversation:
     def forget(self, user: str) -> Reply:
         """The right to be forgotten, asked for in words or with /forget (/brain-forget)."""
         report = self.brain.forget_user(user)
-        with self._lock:
-            for key in [k for k in self._sessions if k.split(":", 1)[-1] == user]:
-                del self._sessions[key]
-        if self._store is not None:  # every session the user wrote in holds their texts
-            self._store.remove(
-                str(doc["key"])
-                for doc in self._store.all()
-                if user in doc.get("users", []) or str(doc["key"]).split(":", 1)[-1] == user
-            )
+        self._store.remove(self._store.keys_of(user))  # their sessions hold their texts
         return Reply(
             "feedback",
             f"Done: I forgot what I learned from you ({report.lessons} lesson(s) removed) and "
@@ -451,3 +416,7 @@ class Conversation:
                 if choice.value == NONE_OF_THESE:
                     return choice.value
         return None
+
+
+def _choices(session: ConversationState) -> list[Choice]:
+    return [Choice(value, label) for value, label in session.pending_choices]

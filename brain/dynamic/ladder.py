@@ -178,13 +178,21 @@ def _fields(situation: Situation) -> dict[str, Any]:
     return {name: getattr(situation, name) for name in situation.__dataclass_fields__}
 
 
+#: The default contact's Chinese name (a contact configured in another words is a name).
+_CONTACT_ZH = {"the it service desk": "IT 服务台"}
+
+
+def contact_in(contact: str, chinese: bool) -> str:
+    """The help contact in the reply's language: never an English phrase inside Chinese."""
+    if not chinese:
+        return contact
+    return _CONTACT_ZH.get(contact.strip().lower(), contact.removeprefix("the ").strip())
+
+
 def next_steps(settings: Settings, chinese: bool) -> list[str]:
-    """What the user can do at the boundary."""
+    """What the user can do at the boundary, on any surface (each surface draws its own
+    button or command for the hand-off: `brain.conversation.surface`)."""
     contact = settings.dynamic.help_contact
     if chinese:
-        return [f"联系{contact}的同事", "补充更多细节后重试", "点击“转人工”请值班同事处理"]
-    return [
-        f"ask {contact}",
-        "rephrase it with more detail",
-        'press "Escalate to a person" to hand it to on-call',
-    ]
+        return [f"联系{contact_in(contact, True)}", "补充更多细节后重试", "请值班同事人工处理"]
+    return [f"ask {contact}", "rephrase it with more detail", "hand it to a person on-call"]

@@ -12,6 +12,7 @@ from functools import cached_property
 
 from core.config import Settings
 from core.stores.backends import BackendBase, Capabilities, backend_kind
+from core.stores.conversations import ConversationStates
 from core.stores.kinds import (
     AlertRecords,
     EventLedgerRecords,
@@ -126,6 +127,15 @@ class Stores:
         if self.capabilities.sessions:
             return self.backend.sessions()
         return None
+
+    @cached_property
+    def conversations(self) -> ConversationStates:
+        """Each thread's conversation state, on every backend (a shared backend's `sessions`
+        collection when it has one, so every replica reads the same threads)."""
+        own = getattr(self.backend, "sessions", None)
+        if callable(own):
+            return ConversationStates(own())
+        return ConversationStates(self.backend.collection("conversations", key=field_key("key")))
 
     @cached_property
     def coordinator(self) -> Coordinator:

@@ -18,7 +18,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
 from core.records import Decision
-from core.stores.records import ManifestEntry, MessageLink
+from core.stores.records import ConversationState, ManifestEntry, MessageLink
 
 Document = dict[str, Any]
 #: Computes a document's key (e.g. its "alert_id" field).
@@ -374,4 +374,25 @@ class ArtifactStore(Protocol):
     def remove_prefix(self, prefix: str) -> int:
         """Delete every artifact whose name starts with `prefix` (e.g. fits holding a
         forgotten user's messages); how many there were."""
+        ...
+
+
+@runtime_checkable
+class ConversationStateStore(Protocol):
+    """Each thread's conversation state (`core.stores.conversations`), shared by replicas."""
+
+    def get(self, key: str) -> ConversationState | None:
+        """The state of one session, or None."""
+        ...
+
+    def put(self, state: ConversationState) -> None:
+        """Write one session's state (durably)."""
+        ...
+
+    def keys_of(self, user: str) -> list[str]:
+        """The sessions a user wrote in."""
+        ...
+
+    def remove(self, keys: Iterable[str]) -> None:
+        """Delete sessions by key."""
         ...

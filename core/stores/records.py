@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
@@ -57,4 +58,71 @@ class ManifestEntry:
             digest=str(row["digest"]),
             chunk_ids=tuple(str(item) for item in chunk_ids),
             dense=bool(row.get("dense", False)),
+        )
+
+
+#: Records a thread remembers (newest kept).
+MAX_RECORDS = 20
+
+
+@dataclass(slots=True)
+class OpenQuestion:
+    """What the bot asked in the thread and is waiting for."""
+
+    #: The parameters still needed, in the order the controller declared them.
+    parameters: list[str]
+    #: The controller that needs them.
+    controller: str
+    #: The record waiting for them (None: the request was not filed yet).
+    record: str | None
+    #: The decision that asked.
+    decision_id: str
+    #: The text the question was about (when no record holds it).
+    text: str = ""
+
+
+@dataclass(slots=True)
+class ConversationState:
+    """One thread's (or DM session's) state."""
+
+    key: str
+    history: list[str] = field(default_factory=list)
+    last_decision: str | None = None
+    #: A clarification awaiting a pick, and the choices offered ([value, label] pairs).
+    pending: str | None = None
+    pending_choices: list[list[str]] = field(default_factory=list)
+    open_question: OpenQuestion | None = None
+    #: Record ids the thread is about, oldest first, each with the controller that holds it.
+    records: list[str] = field(default_factory=list)
+    record_controllers: dict[str, str] = field(default_factory=dict)
+    users: list[str] = field(default_factory=list)
+
+    def remember(self, record: str, controller: str) -> None:
+        """The thread is (also) about `record`, the newest one."""
+        if record in self.records:
+            self.records.remove(record)
+        self.records.append(record)
+        self.record_controllers[record] = controller
+        for old in self.records[:-MAX_RECORDS]:
+            self.record_controllers.pop(old, None)
+        del self.records[:-MAX_RECORDS]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready document."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ConversationState:
+        """Rebuild a stored state; documents written before the open question read too."""
+        question = data.get("open_question")
+        return cls(
+            key=str(data["key"]),
+            history=[str(t) for t in data.get("history") or []],
+            last_decision=data.get("last_decision"),
+            pending=data.get("pending"),
+            pending_choices=[[str(v), str(lb)] for v, lb in data.get("pending_choices") or []],
+            open_question=OpenQuestion(**question) if question else None,
+            records=[str(r) for r in data.get("records") or []],
+            record_controllers=dict(data.get("record_controllers") or {}),
+            users=[str(u) for u in data.get("users") or []],
         )

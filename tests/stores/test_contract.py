@@ -326,3 +326,16 @@ def test_the_manifest_records_each_source_once(stores: Stores) -> None:
     stores.manifest.clear()
     assert stores.manifest.count() == 0
     assert stores.manifest.get("/kb/a.md") is None
+
+
+def test_conversation_state_round_trips_and_is_forgotten_by_user(stores: Stores) -> None:
+    from core.stores.records import ConversationState, OpenQuestion
+
+    state = ConversationState(key="C1:T1", history=["my printer is broken"], users=["u1"])
+    state.remember("INC-000001", "incident")
+    state.open_question = OpenQuestion(["category"], "incident", "INC-000001", "d-1")
+    stores.conversations.put(state)
+    assert stores.conversations.get("C1:T1") == state
+    assert stores.conversations.keys_of("u1") == ["C1:T1"]
+    stores.conversations.remove(["C1:T1"])
+    assert stores.conversations.get("C1:T1") is None

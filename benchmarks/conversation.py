@@ -1,0 +1,90 @@
+"""Scripted multi-turn conversations, scored turn by turn (issue 27).
+
+Each conversation (benchmarks/data/conversations.jsonl) is a list of turns with what the turn
+must do: `follow` (answer or update of the thread's record, no new record), `question` (no
+record filed), `files` (a record filed), `no_answer` / `answer` (knowledge answers). Every
+reply is checked for the asker's language. Conversations carry a split: `tune` rows were looked
+at while building, `holdout` rows never were; both figures are printed.
+
+    PYTHONPATH=. nice -n 10 python benchmarks/conversation.py [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+DATA = Path(__file__).with_name("data") / "conversations.jsonl"
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _language_ok(asked: str, reply: str) -> bool:
+    """A Chinese question gets Chinese sentences, an English one no Chinese."""
+    if _CJK.search(asked):
+        return bool(_CJK.search(reply))
+    return not _CJK.search(reply)
+
+
+def run() -> dict[str, dict[str, list[int]]]:
+    import os
+
+    os.environ.setdefault("BRAIN_HOME", tempfile.mkdtemp(prefix="brain-conv-"))
+    from brain.conversation.turns import Conversation
+    from brain.engine import Brain
+    from core.records import Message
+
+    scores: dict[str, dict[str, list[int]]] = {}
+    with Brain.open() as brain:
+        conversation = Conversation(brain, brain.conversations, surface="chat")
+        store = brain.services.tickets
+        assert store is not None
+        for number, line in enumerate(DATA.read_text(encoding="utf-8").splitlines()):
+            row = json.loads(line)
+            split = scores.setdefault(row["split"], {})
+            for turn in row["turns"]:
+                before = len(store.all())
+                reply = conversation.handle(
+                    Message(turn["text"], f"u{number}", "C1", thread=f"T{number}")
+                )
+                filed = len(store.all()) - before
+                decision = reply.decision
+                result = decision.result if decision is not None else None
+                text = " ".join([reply.text, *reply.result_lines])
+                expect = turn["expect"]
+                ok = {
+                    "follow": filed == 0
+                    and decision is not None
+                    and decision.request_type == "update",
+                    "question": filed == 0,
+                    "files": filed == 1,
+                    "no_answer": filed == 0 and result is not None and not result.ok,
+                    "answer": filed == 0 and result is not None and result.ok,
+                }[expect]
+                split.setdefault(expect, []).append(int(ok))
+                split.setdefault("language", []).append(int(_language_ok(turn["text"], text)))
+    return scores
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    scores = run()
+    table = {
+        split: {k: {"n": len(v), "rate": round(sum(v) / len(v), 3)} for k, v in kinds.items()}
+        for split, kinds in scores.items()
+    }
+    if args.json:
+        print(json.dumps(table, indent=2))
+        return 0
+    for split, kinds in table.items():
+        print(split, " ".join(f"{k} {v['rate']:.0%} (n={v['n']})" for k, v in kinds.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""Request type before controller: what kind of thing the message asks for.
+
+Only a problem report or a request for work creates a record. A question ("How do I set up
+MFA on my phone?", "VPN 怎么连接？") is answered from the knowledge base, or honestly not
+answered, whatever controller its topic belongs to; a message that names an existing record
+of the kind a controller would file ("…after the change CHG-4411") refers to it and links it,
+it never files another one.
+
+The type is read from the form of the message (interrogative openings and particles, failure
+phrases, imperative and "I need" forms, in English and Chinese) and, when the form says
+nothing, from the intent the recognizers voted (its taxonomy group: consultation intents are
+questions, incident ones problems, access and change ones requests for work). It is recorded
+in the decision (`request_type`) and explained in its tier path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from brain.routing.plan import RoutePlan
+from core.records import IntentResult
+
+RequestType = Literal["question", "problem", "work", "update", "reference", "unknown"]
+
+#: Intent groups that say what a message is when its form does not.
+_GROUP_TYPES: Mapping[str, RequestType] = {
+    "consultation": "question",
+    "incident": "problem",
+    "alarm": "problem",
+    "access": "work",
+    "change": "work",
+}
+
+_QUESTION_OPENING = re.compile(
+    r"^\s*(?:hi|hello|hey|quick question|question)?[,:!\s]*"
+    r"(?:how|what|what's|whats|where|when|which|who|whom|whose|is there|are there|"
+    r"do i|do we|does|do you know|is it|are we|am i|should i|should we|may i|"
+    r"is (?:a|an|the|our|my)\b|are (?:the|our)\b|can (?:we|employees|staff|contractors)\b|"
+    r"are (?:employees|staff|contractors)\b|what's|explain|tell me (?:how|what|about)|"
+    r"i (?:was )?wonder(?:ing)?|i'd like to know|i want to know)\b",
+    re.IGNORECASE,
+)
+_ZH_QUESTION = re.compile(
+    r"怎么|如何|怎样|什么|啥|哪里|哪儿|哪个|哪些|多久|多长|多少|是否|能否|可否|为何|为什么|"
+    r"请问|咨询|规定|政策|流程|制度|[吗呢][？?。!！]*$"
+)
+#: Polite requests phrased as questions are requests for work ("can you reset my password?").
+_WORK = re.compile(
+    r"^\s*(?:hi|hello|hey)?[,!\s]*(?:please|pls|kindly|can you|could you|would you|can i get|"
+    r"could i get|can i have|could i have|may i have|i need|i'd like|i would like|i want|"
+    r"we need|need|requesting|request)\b"
+    r"|^\s*(?:please\s+)?(?:create|open|grant|give|add|reset|unlock|install|provision|enable|"
+    r"disable|remove|revoke|deploy|roll ?back|restart|schedule|approve|increase|extend|order|"
+    r"replace|set up|setup|raise|file|submit|rotate|renew|migrate|upgrade|expand|"
+    r"release|process|close|reopen|urge|escalate)\b"
+    r"|帮我|帮忙|请帮|麻烦|申请|我要|我需要|需要(?:开通|安装|重置|申请|一个|权限)|请给|给我|开通|重置|"
+    r"安装|部署|回滚|扩容|发布|上线|创建|新建|提交",
+    re.IGNORECASE,
+)
+_PROBLEM = re.compile(
+    r"\b(?:not|n't|never|no longer)\s+(?:\w+\s+)?(?:work|working|load|loading|open|opening|"
+    r"connect|connecting|start|starting|boot|booting|print|printing|respond|responding|sync|"
+    r"syncing|turn(?:ing)? on|charg(?:e|ing)|send|sending|receiv(?:e|ing)|show|showing)\b"
+    r"|\b(?:can't|cannot|can not|couldn't|unable to|won't|keeps? (?:crash|fail|drop|freez)\w*|"
+    r"broken|broke|crash(?:ed|es|ing)?|is down|are down|went down|outage|stuck|frozen|freez\w*|"
+    r"fail(?:s|ed|ing)?|error|errors|bsod|blue screen|dropp(?:ed|ing)|lost|missing|"
+    r"disconnect\w*|slow|locked out|hacked|leak\w*|spill\w*|cracked|dead|nothing works|"
+    r"stopped|isn't|aren't|wasn't|doesn't|didn't)\b"
+    r"|不行|不了|坏了|坏掉|报错|失败|连不上|打不开|上不了|登不上|登录不了|进不去|崩溃|闪退|卡住|卡死|"
+    r"蓝屏|无法|不能用|用不了|没反应|掉线|断网|异常|出问题|出错|故障|太慢|很慢|变慢|没到|丢了|"
+    r"被锁|中毒|泄露|没有收到|收不到|发不出",
+    re.IGNORECASE,
+)
+#: A how/what question about the asker's own failure reads as a problem report
+#: ("why can't I connect", "VPN连不上怎么办").
+_OWN_FAILURE = re.compile(
+    r"^\s*(?:why|what's wrong)\b|怎么办|咋办|怎么回事|什么情况|为什么.*(?:不|没)", re.IGNORECASE
+)
+#: A declarative first clause ("My VPN is down, how do I fix it?") is the report itself.
+_FIRST_CLAUSE = re.compile(r"[,.;!?，。；！？\n]")
+
+
+def request_type(text: str, intent: IntentResult) -> RequestType:
+    """The message's request type (see the module docstring)."""
+    stripped = text.strip()
+    first = _FIRST_CLAUSE.split(stripped, maxsplit=1)[0]
+    problem = bool(_PROBLEM.search(stripped))
+    asked = bool(_QUESTION_OPENING.search(stripped)) or bool(_ZH_QUESTION.search(stripped))
+    if _WORK.search(first) and not _QUESTION_OPENING.search(first):
+        return "work"
+    if asked:
+        declarative_report = bool(_PROBLEM.search(first)) and not _QUESTION_OPENING.search(first)
+        if problem and (_OWN_FAILURE.search(stripped) or declarative_report):
+            return "problem"
+        return "question"
+    if problem:
+        return "problem"
+    if stripped.endswith(("?", "？")):
+        return "question"
+    return _GROUP_TYPES.get(intent.group, "unknown")
+
+
+def questions_stay_questions(
+    plan: RoutePlan,
+    kind: RequestType,
+    *,
+    filers: frozenset[str],
+    answers: str | None,
+) -> RoutePlan:
+    """A question routed to a controller that files records is answered instead: the
+    answering controller (`answers`, the holder of `controllers.roles.ANSWERS`) takes it and
+    filing controllers leave a composition."""
+    if kind != "question" or plan.outcome not in ("routed", "composed"):
+        return plan
+    chosen = [n for n in (plan.controller, *plan.supporting) if n]
+    filing = [n for n in chosen if n in filers]
+    if not filing or answers is None:
+        return plan
+    kept = [n for n in chosen if n not in filing and n != answers]
+    plan.tier_path.append(
+        f"request type: a question; {answers} answers it and "
+        f"{', '.join(filing)} files nothing"
+    )
+    plan.controller = answers
+    plan.supporting = kept
+    plan.outcome = "composed" if kept else "routed"
+    if not kept:
+        plan.composition = None
+    plan.follow_up = None
+    plan.candidates = list(dict.fromkeys([answers, *plan.candidates]))
+    return plan
+
+
+def reports_problem(text: str) -> bool:
+    """Does the text describe something failing ("still broken", "又卡住了")?"""
+    return bool(_PROBLEM.search(text))

@@ -1,0 +1,216 @@
+"""A reply in a thread is first read against the thread's state, and only then routed afresh.
+
+Two readings, in order:
+
+- an **answer** to the bot's open question: "it's for Jira" after "still needs: system", "the
+  category is printer", "类别是打印机". The value fills the waiting record's parameter, checked
+  by the controller's dry-run on the record's fields plus the answer;
+- an **update** of the thread's record: a short message that refers back ("it's stuck again",
+  "还是不行", "still broken", "works now") goes onto the record as a comment (a closed record
+  reopens when it is not fixed after all).
+
+Either way the turn is a logged decision of request type `update`, whose result says what it
+did ("I added the category printer to INC-000001"), in the asker's language; nothing is filed.
+A self-contained message on a new topic is neither and is routed as usual.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+from brain.chain.request_type import reports_problem
+from brain.chain.understand import REFERRING, new_decision_id
+from controllers import ticket_replies as say
+from controllers.verification import specific_terms
+from core.records import Decision, DryRunRecord, ExecutionResult, IntentResult, Message
+from core.stores.records import ConversationState, OpenQuestion
+from core.text.language import is_chinese
+
+if TYPE_CHECKING:
+    from controllers.tickets import Ticket
+
+#: An answer this short (words; two CJK characters count one) may be a bare value ("Jira").
+SHORT_ANSWER = 6
+#: An update this short may refer back without naming the record ("还是不行").
+SHORT_UPDATE = 8
+_LEAD = re.compile(
+    r"^(?:(?:it'?s|it is|its|this is|that'?s|that is|for|the|a|an|on|in|about|to|with|"
+    r"we use|i use|i mean|in the)\s+)+",
+    re.IGNORECASE,
+)
+_ZH_LEAD = re.compile(r"^(?:是|用于|用在|给|关于|在|就是|我说的是|要)+")
+_TAIL = re.compile(r"(?:的|吧|啊|呀|哦|了)?[\s.。!！?？,，]*$")
+#: Replies that are no value ("yes", "ok", "thanks", "不知道").
+_NO_VALUE = re.compile(
+    r"^(?:yes|no|ok|okay|sure|thanks|thank you|i don'?t know|not sure|what|why|help|"
+    r"好的?|是的?|对|不是|谢谢|不知道|不清楚|什么|嗯)$",
+    re.IGNORECASE,
+)
+_RESOLVED = re.compile(
+    r"\b(?:works? now|working now|fixed|resolved|sorted|all good|never ?mind)\b"
+    r"|好了|可以了|解决了|恢复了",
+    re.IGNORECASE,
+)
+
+
+def same_topic(text: str, ticket: Ticket) -> bool:
+    """Is the message about the record: nothing specific in it, or a specific term the
+    record's title, description or fields share? ("still broken" is; "my printer is broken"
+    beside an access request is not)."""
+    wanted = specific_terms(text)
+    if not wanted:
+        return True
+    values = " ".join(str(v) for v in ticket.fields.values() if isinstance(v, str))
+    return bool(wanted & specific_terms(f"{ticket.title} {values}"))
+
+
+def resolved(text: str) -> bool:
+    """Does the reply say the problem is gone ("works now", "好了")?"""
+    return bool(_RESOLVED.search(text))
+
+
+@dataclass(slots=True)
+class FollowUp:
+    """How a reply is read against the thread: its kind, the record and what it fills."""
+
+    kind: Literal["answer", "update"]
+    record: str
+    controller: str
+    why: str
+    #: The reply's text.
+    text: str
+    fields: dict[str, str] = field(default_factory=dict)
+
+
+def size(text: str) -> int:
+    """Words, counting two CJK characters as one."""
+    cjk = len(re.findall(r"[\u3400-\u9fff]", text))
+    return len(re.findall(r"[A-Za-z0-9]+", text)) + (cjk + 1) // 2
+
+
+def named_value(text: str, names: list[str]) -> tuple[str, str] | None:
+    """ "the category is printer" / "category: printer" / "类别是打印机" -> (name, value)."""
+    for name in names:
+        for spoken in say.field_names(name):
+            pattern = (
+                rf"(?:^|\b)(?:the\s+|my\s+)?{re.escape(spoken)}\s*(?:is|=|:|：|should be|是|为)\s*"
+                r"(?P<value>.+)$"
+            )
+            match = re.search(pattern, text.strip(), re.IGNORECASE)
+            if match:
+                value = _clean(match.group("value"))
+                if value:
+                    return name, value
+    return None
+
+
+def _clean(value: str) -> str:
+    value = _TAIL.sub("", _ZH_LEAD.sub("", _LEAD.sub("", value.strip()))).strip(" \"'“”‘’")
+    return "" if _NO_VALUE.match(value) or len(value) > 80 else value
+
+
+def read_follow_up(text: str, state: ConversationState) -> FollowUp | None:
+    """The reply read as an answer to the open question or an update of the thread's record;
+    None when it is neither (a new message, routed afresh)."""
+    question = state.open_question
+    if question is not None and question.record:
+        answer = _answer(text, question)
+        if answer is not None:
+            return answer
+    if not state.records:
+        return None
+    record = state.records[-1]
+    controller = state.record_controllers.get(record, "")
+    if question is not None and question.record == record:
+        named = named_value(text, question.parameters)
+    else:
+        named = None
+    words = size(text)
+    if named is None and question is None:
+        named = named_value(text, ["category", "system", "service", "host", "asset_tag"])
+    if named is not None:
+        why = f"it gives the {named[0]} of {record}"
+        return FollowUp("update", record, controller, why, text, {named[0]: named[1]})
+    if words <= SHORT_UPDATE and (REFERRING.search(text) or _RESOLVED.search(text)):
+        return FollowUp("update", record, controller, f"it refers back to {record}", text)
+    if words <= SHORT_ANSWER and reports_problem(text):
+        return FollowUp("update", record, controller, f"a short report about {record}", text)
+    return None
+
+
+def _answer(text: str, question: OpenQuestion) -> FollowUp | None:
+    assert question.record is not None
+    named = named_value(text, question.parameters)
+    if named is not None:
+        why = f"it answers the question for {named[0]} asked in {question.decision_id}"
+        return FollowUp(
+            "answer", question.record, question.controller, why, text, {named[0]: named[1]}
+        )
+    if size(text) > SHORT_ANSWER or reports_problem(text) or REFERRING.fullmatch(text.strip()):
+        return None
+    value = _clean(text)
+    if not value:
+        return None
+    name = question.parameters[0]
+    why = f"a short reply to the question for {name} asked in {question.decision_id}"
+    return FollowUp("answer", question.record, question.controller, why, text, {name: value})
+
+
+def follow_up_decision(
+    message: Message,
+    follow: FollowUp,
+    *,
+    summary: str,
+    ok: bool,
+    dry_run: DryRunRecord | None,
+    ticket: Ticket | None,
+) -> Decision:
+    """The logged record of a follow-up turn: routed to the record's controller, fast tier,
+    request type `update`, its result saying what was done."""
+    zh = is_chinese(message.text)
+    entities = {"ticket_id": [follow.record]}
+    intent = IntentResult(
+        intent="follow_up",
+        confidence=1.0,
+        description="a follow-up in the thread",
+        urgency="low",
+        entities=entities,
+        group=follow.controller,
+    )
+    rationale = (
+        f"跟进：这条消息属于本会话的 {follow.record}（{follow.why}）。"
+        if zh
+        else f"Follow-up: read as part of {follow.record} in this thread ({follow.why})."
+    )
+    data: dict[str, Any] = {"follow_up": follow.kind, "fields": dict(follow.fields)}
+    if ticket is not None:
+        data["ticket"] = ticket.to_dict()
+    return Decision(
+        decision_id=new_decision_id(),
+        text=message.text,
+        user=message.user,
+        channel=message.channel,
+        thread=message.thread,
+        controller=follow.controller,
+        supporting=[],
+        confidence=1.0 if follow.kind == "answer" else 0.9,
+        tier="fast",
+        outcome="routed",
+        escalate=False,
+        urgency="low",
+        intent=intent,
+        entities=entities,
+        signals={},
+        rationale=rationale,
+        candidates=[follow.controller],
+        dry_runs=[dry_run] if dry_run is not None else [],
+        tier_path=[f"follow-up ({follow.kind}): {follow.why}"],
+        result=ExecutionResult(
+            controller=follow.controller, role="primary", ok=ok, summary=summary, data=data
+        ),
+        created_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
+        request_type="update",
+    )

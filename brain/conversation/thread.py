@@ -1,0 +1,196 @@
+"""What a thread's state does to a turn: follow-ups applied to the thread's record, no
+duplicate filed beside it, and the state kept up to date after every decision.
+
+The record work is done on the ticket store the controllers use (`ControllerServices.tickets`),
+the answer checked by the record controller's dry-run, and each follow-up is a logged decision
+(`brain.conversation.follow_up`), explained by `brain why` like any other.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Protocol
+
+from brain.conversation.follow_up import (
+    FollowUp,
+    follow_up_decision,
+    read_follow_up,
+    resolved,
+    same_topic,
+)
+from controllers import ticket_replies as say
+from controllers.tickets import TicketError
+from core.records import Decision, DryRunRecord, Message
+from core.stores.records import ConversationState, OpenQuestion
+from core.text.language import is_chinese
+
+if TYPE_CHECKING:
+    from controllers.base import ControllerServices
+    from controllers.tickets import Ticket, TicketStore
+
+log = logging.getLogger(__name__)
+
+
+class ThreadBrain(Protocol):
+    """The part of the brain the thread logic uses."""
+
+    @property
+    def registry(self) -> Any: ...
+
+    @property
+    def services(self) -> ControllerServices: ...
+
+    def log_turn(self, decision: Decision) -> None: ...
+
+
+def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> Decision | None:
+    """The turn read and applied as a follow-up on the thread's record, or None."""
+    store = brain.services.tickets
+    if store is None or (not state.records and state.open_question is None):
+        return None
+    reading = read_follow_up(message.text, state)
+    if reading is None:
+        return None
+    try:
+        ticket = store.get(reading.record)
+    except Exception as exc:  # the store is down: route the message as usual
+        log.warning("thread record %s unreadable: %s", reading.record, exc)
+        return None
+    if ticket is None or (reading.kind == "update" and not _fits(reading, ticket, state)):
+        return None
+    decision = _apply(brain, store, ticket, message, reading)
+    brain.log_turn(decision)
+    return decision
+
+
+def _fits(reading: FollowUp, ticket: Ticket, state: ConversationState) -> bool:
+    """An update belongs on the record: on its topic, and a field it names is one the record
+    has or was asked for."""
+    if not same_topic(reading.text, ticket):
+        return False
+    asked = state.open_question.parameters if state.open_question else []
+    return all(name in ticket.fields or name in asked for name in reading.fields)
+
+
+def _apply(
+    brain: ThreadBrain, store: TicketStore, ticket: Ticket, message: Message, reading: FollowUp
+) -> Decision:
+    zh = is_chinese(message.text)
+    check = _dry_run(brain, ticket, message, reading)
+    fields = reading.fields
+    try:
+        store.comment(ticket.id, author=message.user, text=message.text[:4000])
+        reopened = False
+        if fields or reading.kind == "answer":
+            missing = [n for n in (check.missing if check else []) if n not in fields]
+            status = "awaiting_info" if missing else ("open" if ticket.is_open else None)
+            ticket = store.update_fields(ticket.id, by=message.user, fields=fields, status=status)
+        if not ticket.is_open and not resolved(message.text):
+            ticket = store.reopen(ticket.id, by=message.user, reason=message.text[:200])
+            reopened = True
+    except TicketError as exc:
+        summary = say.not_updated(ticket.kind, ticket.id, exc, zh)
+        return follow_up_decision(
+            message, reading, summary=summary, ok=False, dry_run=check, ticket=None
+        )
+    missing = [n for n in (check.missing if check else []) if n not in fields]
+    summary = say.added_to(ticket.id, fields, zh, reopened=reopened)
+    if missing:
+        summary += say.still_needed(missing, zh)
+    return follow_up_decision(
+        message, reading, summary=summary, ok=True, dry_run=check, ticket=ticket
+    )
+
+
+def _dry_run(
+    brain: ThreadBrain, ticket: Ticket, message: Message, reading: FollowUp
+) -> DryRunRecord | None:
+    """The record controller's dry-run on the record's fields plus the answer: what it still
+    lacks (None when the controller is unknown)."""
+    from controllers.base import ControllerContext
+
+    try:
+        controller = brain.registry.get(reading.controller)
+    except Exception:
+        return None
+    known = {k: v for k, v in ticket.fields.items() if isinstance(v, str) and v.strip()}
+    entities = {k: [v] for k, v in {**known, **reading.fields}.items()}
+    context = ControllerContext(
+        text=str(ticket.fields.get("description") or ticket.title),
+        user=message.user,
+        channel=message.channel,
+        thread=message.thread,
+        decision_id="",
+        intent="follow_up",
+        urgency=str(ticket.fields.get("urgency") or "low"),
+        entities=entities,
+        services=brain.services,
+        parameters=dict(reading.fields),
+    )
+    try:
+        result = controller.dry_run(context)
+    except Exception as exc:
+        return DryRunRecord(reading.controller, False, f"dry-run error: {exc}")
+    return DryRunRecord(reading.controller, bool(result.ok), result.reason, list(result.missing))
+
+
+def duplicate_of(decision: Decision, state: ConversationState, filers: frozenset[str]) -> str:
+    """The thread's open record a fresh decision would file a second one beside ("" when
+    none): the same filing controller as a record the thread is about."""
+    if decision.outcome != "routed" or decision.controller not in filers:
+        return ""
+    for record in reversed(state.records):
+        if state.record_controllers.get(record) == decision.controller:
+            return record
+    return ""
+
+
+def as_update(
+    brain: ThreadBrain, decision: Decision, message: Message, record: str
+) -> Decision | None:
+    """A fresh decision that would file beside the thread's `record`: that record takes the
+    message instead (the decision is updated to say so); None when the record is gone."""
+    store = brain.services.tickets
+    ticket = None
+    try:
+        ticket = store.get(record) if store is not None else None
+    except Exception:
+        ticket = None
+    if store is None or ticket is None or not ticket.is_open:
+        return None
+    if not same_topic(message.text, ticket):
+        return None
+    reading = FollowUp(
+        "update", record, str(decision.controller), f"the thread is about {record}", message.text
+    )
+    applied = _apply(brain, store, ticket, message, reading)
+    decision.result = applied.result
+    decision.request_type = "update"
+    decision.tier_path.append(f"thread: {record} takes this report; no second ticket filed")
+    return decision
+
+
+def remember(state: ConversationState, decision: Decision, filers: frozenset[str]) -> None:
+    """After a decision: the records it filed, updated or looked up (each held by the
+    controller that files its kind, when one does), and its open question."""
+    result = decision.result
+    state.last_decision = decision.decision_id
+    if result is None:
+        return
+    for part in [result, *result.parts]:
+        ticket = part.data.get("ticket") if isinstance(part.data, dict) else None
+        if isinstance(ticket, dict) and ticket.get("id"):
+            kind = str(ticket.get("kind") or "")
+            owner = kind if kind in filers else str(part.controller or decision.controller)
+            state.remember(str(ticket["id"]), owner)
+    record = state.records[-1] if state.records else None
+    if result.missing and decision.controller:
+        state.open_question = OpenQuestion(
+            parameters=list(result.missing),
+            controller=state.record_controllers.get(record or "", decision.controller),
+            record=record,
+            decision_id=decision.decision_id,
+            text=decision.text,
+        )
+    elif decision.request_type != "update" or not result.missing:
+        state.open_question = None

@@ -16,7 +16,7 @@ in the decision (`request_type`) and explained in its tier path.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Literal
 
 from brain.routing.plan import RoutePlan
@@ -120,8 +120,7 @@ def questions_stay_questions(
         return plan
     kept = [n for n in chosen if n not in filing and n != answers]
     plan.tier_path.append(
-        f"request type: a question; {answers} answers it and "
-        f"{', '.join(filing)} files nothing"
+        f"request type: a question; {answers} answers it and {', '.join(filing)} files nothing"
     )
     plan.controller = answers
     plan.supporting = kept

@@ -353,7 +353,7 @@ class Brain:
     @property
     def conversations(self) -> ConversationStates:
         """Each thread's conversation state, in the record store (`core.stores`)."""
-        return self._stores.conversations
+        return self.stores.conversations
 
     def route_to(
         self, decision_id: str, controller: str, user: str, source: str = "clarify"

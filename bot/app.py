@@ -104,7 +104,7 @@ class SlackBot:
             client=self.client,
             signing_secret=secret.get_secret_value() if secret else "",
             process_before_response=False,
-            oauth_settings=oauth.settings_for(settings, BOT_SCOPES),
+            oauth_settings=oauth.settings_for(settings, BOT_SCOPES, self.services.stores),
         )
         register_all(self.app, self.services)
         opened = getattr(brain, "opened_parts", None)

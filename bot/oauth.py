@@ -25,7 +25,7 @@ from slack_sdk.oauth.installation_store.async_installation_store import AsyncIns
 from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
 
 from core.config import ConfigError, Settings
-from core.stores import open_stores
+from core.stores import Stores
 from core.stores.protocols import Collection
 
 INSTALL_PATH = "/slack/install"
@@ -227,12 +227,15 @@ def mount(application: web.Application, app: AsyncApp) -> None:
     application.router.add_get(REDIRECT_PATH, redirect)
 
 
-def settings_for(settings: Settings, scopes: tuple[str, ...]) -> AsyncOAuthSettings | None:
-    """Bolt's OAuth settings on the home's record stores (bot tokens only), or None in
-    single-token mode."""
+def settings_for(
+    settings: Settings, scopes: tuple[str, ...], stores: Stores | None
+) -> AsyncOAuthSettings | None:
+    """Bolt's OAuth settings on the home's record stores (the adapter's, `stores`; bot
+    tokens only), or None in single-token mode."""
     if not multi_workspace(settings):
         return None
-    stores = open_stores(settings)  # held for the process's life, like the app
+    if stores is None:
+        raise ConfigError("the OAuth install flow needs the home's record stores")
     slack = settings.slack
     if slack.token_key is None:
         raise ConfigError(

@@ -18,7 +18,7 @@ from bot.work import Background
 from brain.conversation.turns import BrainAPI, Conversation
 from core.compute import ComputeSlots
 from core.config import Settings
-from core.stores import open_stores
+from core.stores import Stores, open_stores
 from core.stores.local import LocalCoordinator
 from core.stores.protocols import Coordinator
 
@@ -57,6 +57,8 @@ class BotServices:
         )
     )
     compute: ComputeSlots = field(default_factory=lambda: ComputeSlots(BRAIN_WORKERS))
+    #: The home's record stores the adapter opened (None when built from parts, in tests).
+    stores: Stores | None = None
 
     async def in_brain(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run a blocking brain/conversation call off the event loop, in a compute slot
@@ -113,6 +115,7 @@ class BotServices:
             coordinator=stores.coordinator,
             metrics=metrics,
             tracing=from_env(),
+            stores=stores,
         )
 
     def close(self) -> None:

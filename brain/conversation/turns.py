@@ -30,8 +30,7 @@ from controllers.base import files_requests, label_in
 from core.errors import UnknownDecision
 from core.records import Decision, FeedbackKind, Message
 from core.redact import redact, redact_message
-from core.stores.conversations import ConversationStates
-from core.stores.memory.collection import MemoryCollection
+from core.stores.conversations import states_of
 from core.stores.protocols import Collection, ConversationStateStore
 from core.stores.records import ConversationState
 from core.text.language import is_chinese
@@ -142,11 +141,7 @@ class Conversation:
         surface: Surface = "slack",
     ) -> None:
         self.brain = brain
-        if sessions is not None and not isinstance(sessions, ConversationStateStore):
-            sessions = ConversationStates(sessions)  # a bare collection of documents
-        self._store: ConversationStateStore = sessions or ConversationStates(
-            MemoryCollection(lambda doc: str(doc["key"]))
-        )
+        self._store: ConversationStateStore = states_of(sessions)
         self.surface: Surface = surface
         self._lock = threading.Lock()
 

@@ -10,10 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from core.stores.protocols import Collection
+from core.stores.protocols import Collection, ConversationStateStore
 from core.stores.records import ConversationState, OpenQuestion
 
-__all__ = ["ConversationState", "ConversationStates", "OpenQuestion"]
+__all__ = ["ConversationState", "ConversationStates", "OpenQuestion", "states_of"]
+
+
+def states_of(sessions: ConversationStateStore | Collection | None) -> ConversationStateStore:
+    """The conversation states of `sessions`: a store as it is, a bare collection of documents
+    wrapped, or (None) states kept in this process only, for a surface built without stores."""
+    if isinstance(sessions, ConversationStateStore):
+        return sessions
+    if sessions is None:
+        from core.stores.memory.collection import MemoryCollection
+
+        sessions = MemoryCollection(lambda doc: str(doc["key"]))
+    return ConversationStates(sessions)
 
 
 class ConversationStates:

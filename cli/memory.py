@@ -136,6 +136,9 @@ def _show_org(args: argparse.Namespace) -> int:
     from brain.engine import Brain
 
     with Brain.open() as brain:
+        if brain.parts.embedder is not None:
+            # Lessons are grouped by meaning, as the deciding processes group them.
+            brain.parts.embedder.load()
         report = brain.org_training.report()
     if args.user:
         report["rows"] = [r for r in report["rows"] if r["user"] == args.user]

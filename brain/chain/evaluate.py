@@ -74,8 +74,24 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
         names=parts.view.names,
         min_similarity=memory.preference_similarity,
         agreement=memory.agreement_users,
+        top=confident_choice(evaluation, parts.settings.routing.verify_threshold),
+        agreed=agreed_lessons(parts),
     )
     return evaluation
+
+
+def confident_choice(evaluation: Evaluation, threshold: float) -> str | None:
+    """The controller the signals alone would route to with confidence, if any."""
+    best = evaluation.candidates[0] if evaluation.candidates else None
+    return best.name if best is not None and best.confidence >= threshold else None
+
+
+def agreed_lessons(parts: BrainParts) -> dict[str, tuple[str, ...]]:
+    """The corrections of agreed, conflict-free groups -> who agreed (`org_lessons.org_rows`);
+    empty when there are no corrections (no look-up on a fresh home)."""
+    if not parts.memory.has_corrections():
+        return {}
+    return {row.memory_id: row.users for row in parts.org_training.rows()}
 
 
 def scenario_of(table: SignalTable) -> str:

@@ -64,7 +64,8 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
     evaluation = _evaluate(understood, parts)
     evaluation.scenario = scenario_of(evaluation.table)
     memory = parts.settings.memory
-    evaluation.preference = find_preference(
+    top = confident_choice(evaluation, parts.settings.routing.verify_threshold)
+    preference = find_preference(
         parts.memory,
         understood.scoring_text,
         vector=understood.vector,
@@ -74,10 +75,19 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
         names=parts.view.names,
         min_similarity=memory.preference_similarity,
         agreement=memory.agreement_users,
-        top=confident_choice(evaluation, parts.settings.routing.verify_threshold),
+        top=top,
         agreed=agreed_lessons(parts),
     )
+    if preference is not None and top is not None and preference.controller in _replays(parts, top):
+        preference = None  # an evolved controller learned the same: it replays that controller
+    evaluation.preference = preference
     return evaluation
+
+
+def _replays(parts: BrainParts, name: str) -> list[str]:
+    """The controllers an evolved controller replays (none for any other)."""
+    data = getattr(parts.registry.get(name), "replays", None) or {}
+    return [str(step.get("controller")) for step in data.get("steps", [])]
 
 
 def confident_choice(evaluation: Evaluation, threshold: float) -> str | None:

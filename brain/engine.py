@@ -35,6 +35,7 @@ from brain.dynamic.cases import CaseBook
 from brain.dynamic.evolution import Evolution
 from brain.dynamic.llm_stages import LLMStages
 from brain.dynamic.loop import DynamicSolver
+from brain.dynamic.resolution import Resolution, check_plan, route_plan, settle
 from brain.intent.split import split_requests
 from brain.learning.control import ForgetReport, forget_user
 from brain.learning.feedback import FeedbackService
@@ -48,8 +49,9 @@ from brain.routing.wording import follow_up_question
 from brain.signals.session_cache import SessionCache
 from controllers.answering import retrieval_of
 from core.config import Settings, load_settings
-from core.errors import UnknownController
+from core.errors import InvalidFeedback, UnknownController
 from core.llm_calls import LLMCallCount, count_llm_calls
+from core.plans import Plan
 from core.records import Decision, DecisionPart, Message
 from core.redact import redact_message
 from core.stores import open_stores
@@ -68,6 +70,9 @@ if TYPE_CHECKING:
     from knowledge.vectors import VectorStore
 
 log = logging.getLogger(__name__)
+
+#: Outcomes of a message no controller took: a person's route for one is a resolution.
+UNPLACED = ("fallback", "clarify")
 
 
 class Brain:
@@ -387,16 +392,58 @@ class Brain:
         )
         if kind == "correct":
             self.parts.org_training.schedule()  # an organisation lesson may have formed
+        if kind == "correct" and controller and decision.outcome in UNPLACED:
+            # An unknown corrected to an existing controller is a person's resolution.
+            self._resolve(decision, route_plan(controller), user or decision.user)
+            return decision
         with self._lock:
             evolved = self.evolution.after_feedback(decision, kind, user or decision.user)
         if evolved is not None:
             log.info("evolved controller %s from decision %s", evolved, decision_id)
         return decision
 
-    def forget_user(self, user: str) -> ForgetReport:
-        """The right to be forgotten (`brain.learning.control.forget_user`)."""
+    def resolve(
+        self,
+        decision_id: str,
+        *,
+        route: str | None = None,
+        plan: Plan | None = None,
+        user: str | None = None,
+    ) -> Resolution:
+        """A person's resolution of a decision: a route to an existing controller (recorded
+        as the correction it also is) or a plan; three alike become an evolved controller
+        (`brain.dynamic.resolution`). Raises UnknownDecision, UnknownController."""
+        if (route is None) == (plan is None):
+            raise InvalidFeedback("a resolution is a route or a plan, one of them")
+        chosen = route_plan(route) if route is not None else plan
+        assert chosen is not None
+        check_plan(chosen, self.registry.names())
+        decision = self.log.get(decision_id)
+        by = user or decision.user
+        if route is not None:
+            self._feedback.record_feedback(
+                decision_id, "correct", controller=route, user=by, source="resolve"
+            )
+            self.parts.org_training.schedule()
+        return self._resolve(decision, chosen, by)
+
+    def _resolve(self, decision: Decision, plan: Plan, by: str) -> Resolution:
+        embedder = self.parts.embedder
+        if embedder is not None:
+            embedder.load()  # cases are compared by meaning (a CLI process loads it here)
+        vector = self.parts.embed_if_loaded(decision.text)
+        evolution = self.evolution if self.settings.evolution.enabled else None
         with self._lock:
-            return forget_user(self, user, self.stores.tickets, self.stores.alerts)
+            return settle(self.cases, evolution, decision, plan, by=by, vector=vector)
+
+    def forget_user(self, user: str) -> ForgetReport:
+        """The right to be forgotten (`brain.learning.control.forget_user`), and the dynamic
+        tier's memory of the user: their unknown cases and evolved controllers' examples."""
+        with self._lock:
+            cases = self.cases.forget_user(user)
+            evolved = self.evolution.forget_cases(cases)
+            report = forget_user(self, user, self.stores.tickets, self.stores.alerts)
+            return replace(report, cases=len(cases), evolved=evolved)
 
     def get_decision(self, decision_id: str) -> Decision:
         """A logged decision; raises core.errors.UnknownDecision."""

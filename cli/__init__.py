@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 COMMAND_MODULES: tuple[str, ...] = (
     "cli.ask",
     "cli.feedback",
+    "cli.resolve",
     "cli.memory",
     "cli.why",
     "cli.controllers",

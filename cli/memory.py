@@ -91,22 +91,16 @@ def run_show(args: argparse.Namespace) -> int:
 def run_forget(args: argparse.Namespace) -> int:
     """Handler of `brain memory forget`."""
     from brain.engine import Brain
-    from brain.learning.control import forget_user
-    from core.stores import open_stores
 
-    with Brain.open() as brain:
-        stores = open_stores(brain.settings)
-        try:
-            report = forget_user(brain, args.user, stores.tickets, stores.alerts)
-        finally:
-            stores.close()
+    with Brain.open() as brain:  # the brain's forget: lessons, records and the case book
+        report = brain.forget_user(args.user)
     if args.json:
         print(json.dumps(report.to_dict()))
     else:
         print(
             f"forgot {args.user}: {report.lessons} lesson(s) removed, {report.decisions} "
             f"decision(s), {report.tickets} ticket(s) and {report.alerts} on-call alert(s) "
-            "redacted"
+            f"redacted, {report.cases} unknown case(s) removed"
         )
     return 0
 
@@ -136,6 +130,9 @@ def _show_org(args: argparse.Namespace) -> int:
     from brain.engine import Brain
 
     with Brain.open() as brain:
+        if brain.parts.embedder is not None:
+            # Lessons are grouped by meaning, as the deciding processes group them.
+            brain.parts.embedder.load()
         report = brain.org_training.report()
     if args.user:
         report["rows"] = [r for r in report["rows"] if r["user"] == args.user]

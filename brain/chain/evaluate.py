@@ -67,7 +67,8 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
     evaluation = _evaluate(understood, parts)
     evaluation.scenario = scenario_of(evaluation.table)
     memory = parts.settings.memory
-    evaluation.preference = find_preference(
+    top = confident_choice(evaluation, parts.settings.routing.verify_threshold)
+    preference = find_preference(
         parts.memory,
         understood.scoring_text,
         vector=understood.vector,
@@ -77,8 +78,33 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
         names=parts.view.names,
         min_similarity=memory.preference_similarity,
         agreement=memory.agreement_users,
+        top=top,
+        agreed=agreed_lessons(parts),
     )
+    if preference is not None and top is not None and preference.controller in _replays(parts, top):
+        preference = None  # an evolved controller learned the same: it replays that controller
+    evaluation.preference = preference
     return evaluation
+
+
+def _replays(parts: BrainParts, name: str) -> list[str]:
+    """The controllers an evolved controller replays (none for any other)."""
+    data = getattr(parts.registry.get(name), "replays", None) or {}
+    return [str(step.get("controller")) for step in data.get("steps", [])]
+
+
+def confident_choice(evaluation: Evaluation, threshold: float) -> str | None:
+    """The controller the signals alone would route to with confidence, if any."""
+    best = evaluation.candidates[0] if evaluation.candidates else None
+    return best.name if best is not None and best.confidence >= threshold else None
+
+
+def agreed_lessons(parts: BrainParts) -> dict[str, tuple[str, ...]]:
+    """The corrections of agreed, conflict-free groups -> who agreed (`org_lessons.org_rows`);
+    empty when there are no corrections (no look-up on a fresh home)."""
+    if not parts.memory.has_corrections():
+        return {}
+    return {row.memory_id: row.users for row in parts.org_training.rows()}
 
 
 def scenario_of(table: SignalTable) -> str:

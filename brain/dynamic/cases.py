@@ -115,6 +115,28 @@ class CaseBook:
         for case_id in case_ids:
             self.store.modify(case_id, lambda case: case.__setitem__("evolved", name))
 
+    def forget_user(self, user: str) -> list[dict[str, Any]]:
+        """The right to be forgotten: remove the user's cases (their message, vector and
+        plan) and their name from others' confirmations; the removed cases are returned so
+        what was derived from them (evolved controllers' examples) can forget them too."""
+        rows = self.store.all()
+        mine = [case for case in rows if case.get("user") == user]
+        self.store.remove([str(case["case_id"]) for case in mine])
+
+        def unname(case: dict[str, Any]) -> None:
+            for name in ("confirmed_by", "rejected_by"):
+                case[name] = [u for u in case.get(name) or [] if u != user]
+            resolutions = case.get("resolutions") or []
+            case["resolutions"] = [r for r in resolutions if r.get("by") != user]
+
+        for case in rows:
+            if case.get("user") == user:
+                continue
+            named = user in (case.get("confirmed_by") or []) + (case.get("rejected_by") or [])
+            if named or any(r.get("by") == user for r in case.get("resolutions") or []):
+                self.store.modify(str(case["case_id"]), unname)
+        return mine
+
     def cases(self) -> list[dict[str, Any]]:
         rows = self.store.all()
         rows.sort(key=lambda c: str(c.get("created_at", "")))

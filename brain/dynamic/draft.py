@@ -91,6 +91,8 @@ def memory_drafts(situation: Situation) -> list[Draft]:
         plan = similar.plan
         if plan is None or not similar.confirmed or similar.failed:
             continue
+        if not plan.steps and plan.topology != "hook":
+            continue  # a person's note ("ask facilities"): nothing the brain can run
         replay = Plan.from_dict(plan.to_dict())
         replay.source = "memory"
         replay.parameters = {k: list(v) for k, v in situation.entities.items()}

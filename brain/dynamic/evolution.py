@@ -33,6 +33,7 @@ from controllers.evolved import (
 from core.config import Settings
 from core.errors import UnknownController
 from core.plans import Plan
+from core.stores.forgetting import REDACTED
 from core.text.sparse import normalize
 
 if TYPE_CHECKING:
@@ -162,19 +163,24 @@ class Evolution:
         if not signature or case.get("evolved"):
             return None
         minimum = self.settings.dynamic.same_problem
-        vector = _vector(case)
-        members = [
+        solved = [
             other
             for other in self.cases.cases()
             if other.get("signature") == signature
             and other.get("confirmed_by")
             and not other.get("rejected_by")
             and not other.get("evolved")
-            and (
-                other["case_id"] == case["case_id"]
-                or CaseBook.similarity(str(case.get("text", "")), vector, other) >= minimum
-            )
         ]
+        # The case's cluster: the cases linked to it by similarity, one step or several
+        # (three wordings of one request need not all be alike pairwise).
+        members = next(
+            (
+                g.cases
+                for g in cluster(solved, minimum)
+                if any(c["case_id"] == case["case_id"] for c in g.cases)
+            ),
+            [],
+        )
         if len(members) < self.settings.evolution.repeats:
             return None
         plan = Plan.from_dict(case["plan"])
@@ -201,6 +207,32 @@ class Evolution:
             raise UnknownController(name, [s.name for s in self.listed()])
         path.unlink()
         self._registry().remove(name)
+
+    def forget_cases(self, cases: Sequence[dict[str, Any]]) -> int:
+        """Remove forgotten cases' messages from the evolved controllers made of them (their
+        examples and the description that quotes one); the registry reloads the files. How
+        many controllers changed."""
+        gone_ids = {str(c.get("case_id")) for c in cases}
+        texts = {str(c.get("text", "")) for c in cases if c.get("text")}
+        if not gone_ids:
+            return 0
+        changed = 0
+        folder = path_of(self.settings.home, "x").parent
+        for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+            spec = read_spec(path)
+            if not gone_ids & set(spec.cases) and not texts & set(spec.examples):
+                continue
+            spec.cases = [c for c in spec.cases if c not in gone_ids]
+            spec.examples = [e for e in spec.examples if e not in texts]
+            for text in texts:
+                for form in (text, text[:80]):
+                    spec.description = spec.description.replace(repr(form), repr(REDACTED))
+                    spec.description = spec.description.replace(form, REDACTED)
+            write_spec(self.settings.home, spec)
+            if spec.status == "active" and spec.name in self._registry().names():
+                self._activate(spec)
+            changed += 1
+        return changed
 
     def listed(self) -> list[EvolvedSpec]:
         loaded = load_evolved(self.settings.home)
@@ -262,6 +294,7 @@ class Evolution:
         taken = set(self._registry().names()) | {s.name for s in self.listed()}
         name = _name_of(words, texts, taken)
         hook = plan.topology == "hook" and self.settings.dynamic.hook_url
+        replays = plan.describe() if plan.steps or plan.topology == "hook" else repr(plan.note)
         handler, options = (
             ("webhook", {"url": self.settings.dynamic.hook_url}) if hook else ("none", {})
         )
@@ -270,8 +303,9 @@ class Evolution:
             name=name,
             label="Evolved: " + (" ".join(words[:3]) or name),
             description=(
-                f"Learned from {len(members)} confirmed unknown requests like "
-                f"{texts[0][:80]!r}; replays {plan.describe()}."
+                (f"{plan.note}. " if plan.note and not plan.steps else "")
+                + f"Learned from {len(members)} confirmed unknown requests like "
+                f"{texts[0][:80]!r}; replays {replays}."
             ),
             keywords=words[:8],
             examples=texts,

@@ -4,6 +4,8 @@
 messages) leave the lesson store, their decisions stay in the log with every word of theirs
 redacted (`DecisionStore.forget_user`), quotes of their messages leave other decisions'
 rationales, their feedback is dropped and their tickets lose title, description and comments.
+The brain (`brain.engine.Brain.forget_user`) also removes their unknown cases from the case book and
+their messages from the examples of evolved controllers made of them (`brain.dynamic`).
 Afterwards their messages are decided as if the lessons had never been given.
 """
 
@@ -55,6 +57,10 @@ class ForgetReport:
     tickets: int
     #: On-call alerts about the user's messages (or quoting them) that were redacted.
     alerts: int = 0
+    #: Unknown cases of theirs removed (`BRAIN_HOME/dynamic_cases/`), and evolved
+    #: controllers whose examples lost their messages.
+    cases: int = 0
+    evolved: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -63,6 +69,8 @@ class ForgetReport:
             "decisions": self.decisions,
             "tickets": self.tickets,
             "alerts": self.alerts,
+            "cases": self.cases,
+            "evolved": self.evolved,
         }
 
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from brain.learning.labelled import LabelledRow
 from brain.memory.entry import MemoryEntry
 from brain.memory.lessons import MemoryStore
@@ -132,6 +134,9 @@ class MoveGroups:
 
     def _group_of(self, store: MemoryStore, entry: MemoryEntry) -> Group:
         self.looked_up += 1
+        if entry.vector is None and store.embed is not None:
+            # Grouped by meaning in every process, also one where the lesson came unembedded.
+            entry.vector = np.asarray(store.embed([entry.text])[0], dtype=np.float32)
         found = similar_moves(store, entry, min_similarity=self.min_similarity, refresh=False)
         return [(other.memory_id, factor) for other, factor in found]
 

@@ -263,7 +263,9 @@ class OrgTraining:
         return current
 
     def rows(self) -> list[OrgRow]:
-        """The organisation's training rows as the lessons stand now."""
+        """The organisation's training rows as the lessons stand now (the embedder opens
+        first: corrections are grouped by meaning, in every process alike)."""
+        self._embedder()
         names = [c.name for c in self._controllers()]
         memory = self.settings.memory
         return org_rows(

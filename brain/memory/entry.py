@@ -20,6 +20,10 @@ from core.text.sparse import char_ngrams
 TEXT_CAP = 500
 
 
+#: Lessons that state where a message belongs (a correction's "moved to" half).
+MOVED_TO = "correction-right"
+
+
 def gram_set(text: str) -> frozenset[str]:
     """The character 2-3-grams a lesson is compared by."""
     return frozenset(char_ngrams(text[:TEXT_CAP], 2, 3))

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from brain.memory.entry import MOVED_TO
 from brain.memory.index import LessonIndex
 from brain.memory.scan import LessonScan
 from core.stores.protocols import LessonStore
@@ -56,6 +57,8 @@ class LessonMirror:
         self._by_scenario: dict[str, set[str]] = {}
         #: Lessons held without an embedding (their stored one is fetched from the index).
         self._no_vector: set[str] = set()
+        #: Corrections' "moved to" lessons (organisation lessons form only from them).
+        self._moves: set[str] = set()
         self._scan: LessonScan | None = None
         self._opener = index
         self._index: LessonIndex | None = None
@@ -123,6 +126,7 @@ class LessonMirror:
         version = self.lessons.version()
         self._entries, self._sorted, self._scan = {}, None, None
         self._by_id, self._by_scenario, self._no_vector = {}, {}, set()
+        self._moves = set()
         for doc in self.lessons.all():
             self._put(self._entry_of(doc))
         self._own.clear()
@@ -134,6 +138,8 @@ class LessonMirror:
         self._entries[entry.memory_id] = entry
         if entry.vector is None:
             self._no_vector.add(entry.memory_id)
+        if entry.kind == MOVED_TO:
+            self._moves.add(entry.memory_id)
         for ident in entry.ids:
             self._by_id.setdefault(ident.upper(), set()).add(entry.memory_id)
         if entry.scenario:
@@ -151,6 +157,7 @@ class LessonMirror:
         if entry is None:
             return
         self._no_vector.discard(memory_id)
+        self._moves.discard(memory_id)
         for ident in entry.ids:
             self._by_id.get(ident.upper(), set()).discard(memory_id)
         if entry.scenario:
@@ -297,6 +304,12 @@ class LessonMirror:
         with self._lock:
             return len(self._entries)
 
+    def has_corrections(self) -> bool:
+        """Whether any lesson says where a message belongs (cheap: no scan)."""
+        self.refresh()
+        with self._lock:
+            return bool(self._moves)
+
     def snapshot(self) -> tuple[int, list[MemoryEntry]]:
         """The change-feed version this process has taken in, and every lesson as of it."""
         with self._lock:
@@ -339,6 +352,9 @@ class LessonMirror:
                 entry.vector = np.asarray(dense, dtype=np.float32)
                 self._no_vector.discard(key)
             near.append(entry)
+        # Lessons given where no model was loaded (`brain feedback`) are embedded once here,
+        # so every process compares them by meaning alike.
+        self._ensure_vectors([e for e in near if e.vector is None])
         return near + [e for e in self.related(ids, scenario) if e.memory_id not in found]
 
     def related(self, ids: set[str], scenario: str) -> list[MemoryEntry]:

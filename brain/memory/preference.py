@@ -19,11 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from brain.memory.entry import MemoryEntry
+from brain.memory.entry import MOVED_TO, MemoryEntry, gram_set
 from brain.memory.lessons import MemoryStore
+from brain.memory.scan import similarity
+from core.text.language import is_chinese
 
-#: Lessons that state where a message belongs.
-MOVED_TO = "correction-right"
+__all__ = ["MOVED_TO", "Conflict", "Preference", "conflicts", "find_preference"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,15 +87,37 @@ def find_preference(
     names: Sequence[str],
     min_similarity: float,
     agreement: int,
+    top: str | None = None,
+    agreed: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Preference | None:
-    """The asker's own preference for a message like `text`, else the organisation's."""
+    """The asker's own preference for a message like `text`, else the organisation's.
+
+    A lesson applies to a message at least `min_similarity` like its own; one less alike (any
+    similarity above the gates) applies when the message is the same mistake: the signals'
+    confident choice `top` is none, the controller the lesson moved away from, or the one it
+    moved to ("install Slack" is confidently `access`, so a lesson that moved "install Docker"
+    from `consultation` to `coding` is not about it). `agreed` maps the corrections of agreed,
+    conflict-free groups (`brain.learning.org_lessons.org_rows`) to their users: a message like
+    any one of them is the organisation's lesson, however the others were worded."""
     if store is None:
         return None
     similar = store.similar(text, vector=vector, ids=ids, scenario=scenario)
+    latin, grams = not is_chinese(text), gram_set(text)
+    id_set = {i.upper() for i in ids}
+
+    def alike(entry: MemoryEntry) -> bool:
+        if top in (None, entry.moved_from, entry.controller):
+            return True
+        if id_set & {i.upper() for i in entry.ids}:
+            return True  # about the same ticket or asset
+        # The same knowledge-base scenario alone is not "like it" against a confident choice.
+        own = similarity(entry, vector=vector, grams=grams, latin=latin)
+        return own >= min_similarity
+
     near = [
         (entry, factor)
         for entry, factor in similar
-        if entry.kind == MOVED_TO and factor >= min_similarity and entry.controller in names
+        if entry.kind == MOVED_TO and entry.controller in names and alike(entry)
     ]
     if not near:
         return None
@@ -102,6 +125,9 @@ def find_preference(
     own = latest.get(user)
     if own is not None:
         return Preference(own[0].controller, "user", own[0], own[1], (user,))
+    found = _agreed(near, agreed or {}, agreement)
+    if found is not None:
+        return found
     targets: dict[str, list[tuple[MemoryEntry, float]]] = {}
     for entry, factor in latest.values():
         targets.setdefault(entry.controller, []).append((entry, factor))
@@ -113,6 +139,25 @@ def find_preference(
     entry, factor = max(moves, key=lambda move: (move[0].created_at, move[1]))
     users = tuple(sorted(e.user for e, _ in moves))
     return Preference(controller, "org", entry, factor, users)
+
+
+def _agreed(
+    near: Sequence[tuple[MemoryEntry, float]],
+    agreed: Mapping[str, tuple[str, ...]],
+    agreement: int,
+) -> Preference | None:
+    """The organisation lesson of the agreed groups the message is like (None when it is like
+    groups agreed on different controllers: that is for the signals to settle)."""
+    hits = [
+        (entry, factor, agreed[entry.memory_id])
+        for entry, factor in near
+        if len(agreed.get(entry.memory_id, ())) >= agreement
+    ]
+    if not hits or len({entry.controller for entry, _, _ in hits}) != 1:
+        return None
+    entry, factor, _ = max(hits, key=lambda hit: (hit[1], hit[0].created_at))
+    users = tuple(sorted({u for _, _, group in hits for u in group}))
+    return Preference(entry.controller, "org", entry, factor, users)
 
 
 def similar_moves(

@@ -41,13 +41,15 @@ def similarity(
     grams: frozenset[str],
     latin: bool,
 ) -> float:
-    """How alike a message (its vector, n-grams, script) and one lesson are, 0..1."""
-    factor = 0.0
+    """How alike a message (its vector, n-grams, script) and one lesson are, 0..1. When both
+    are Latin text with embeddings, the embedding alone says it: shared character n-grams of
+    "install ... on my laptop" would make "install Slack" a message like "install Docker"."""
     stored = entry.vector
     usable = stored is not None and vector is not None and stored.shape == vector.shape
     if usable and latin and entry.latin:
         assert stored is not None and vector is not None
-        factor = _ramp(float(np.dot(stored, vector.astype(np.float32))), COSINE_GATE, COSINE_FULL)
+        return _ramp(float(np.dot(stored, vector.astype(np.float32))), COSINE_GATE, COSINE_FULL)
+    factor = 0.0
     if grams and entry.grams:
         gate, full = NGRAM_GATES["latin" if latin else "cjk"]
         overlap = len(grams & entry.grams) / float(np.sqrt(len(grams) * len(entry.grams)))
@@ -160,10 +162,13 @@ class LessonScan:
         if not self._row_of:
             return []
         factors = np.zeros(count, dtype=np.float32)
+        embedded = np.zeros(count, dtype=bool)
         if vector is not None and latin:
-            cosines = self._vectors(int(vector.shape[0]))[:count] @ vector.astype(np.float32)
+            matrix = self._vectors(int(vector.shape[0]))[:count]
+            cosines = matrix @ vector.astype(np.float32)
             factors = np.clip((cosines - COSINE_GATE) / (COSINE_FULL - COSINE_GATE), 0, 1)
-            factors = np.where(self._latin[:count], factors, 0.0).astype(np.float32)
+            embedded = self._latin[:count] & np.any(matrix != 0.0, axis=1)
+            factors = np.where(embedded, factors, 0.0).astype(np.float32)
         if grams:
             gate, full = NGRAM_GATES["latin" if latin else "cjk"]
             sizes = self._sizes[:count]
@@ -177,6 +182,7 @@ class LessonScan:
                     sizes > 0, shared / np.sqrt(len(grams) * np.maximum(sizes, 1.0)), 0.0
                 )
             ramped = np.clip((overlap - gate) / (full - gate), 0.0, 1.0)
+            ramped = np.where(embedded, 0.0, ramped)  # the embedding says it (`similarity`)
             factors = np.maximum(factors, ramped.astype(np.float32))
         found: list[tuple[MemoryEntry, float]] = []
         for row in np.flatnonzero(factors > 0).tolist():

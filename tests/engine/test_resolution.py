@@ -1,0 +1,98 @@
+"""A person's resolution, learned (issue 28): an unknown request resolved three times the same
+way (`brain resolve`, separate processes) becomes an evolved controller that takes the fourth
+wording on the fast path and leaves unrelated questions alone; with approval required, not
+before approval; corrections of unknowns to an existing controller count as resolutions; and
+forgetting a user leaves no word of theirs in the case book or an evolved controller."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from brain.engine import Brain
+from core.records import Message
+
+ASKED = [
+    ("u1", "book the large meeting room on floor 5 for Friday 3pm"),
+    ("u2", "reserve the big conference room on the 5th floor friday at 15:00"),
+    ("u3", "I need the big meeting room, 5th floor, Friday 3 pm"),
+]
+FOURTH = "can I get the large room on level five this Friday afternoon at 3"
+UNRELATED = ["who do I ask about a broken monitor", "what is the vacation policy"]
+
+
+def _cli(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "brain", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def _ask(text: str, user: str) -> dict:
+    return json.loads(_cli("ask", "--json", text, "--user", user))
+
+
+def _files_holding(home: Path, texts: list[str]) -> list[str]:
+    forms = [t.encode() for t in texts] + [json.dumps(t).strip('"').encode() for t in texts]
+    return sorted(
+        str(path.relative_to(home))
+        for path in home.rglob("*")
+        if path.is_file() and any(form in path.read_bytes() for form in forms)
+    )
+
+
+def test_three_resolutions_by_a_person_evolve_a_controller(home: Path, tmp_path: Path) -> None:
+    (home / "brain.toml").write_text("[evolution]\nrequire_approval = true\n")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("note: ask facilities in #facilities\n")
+    evolved = []
+    for user, text in ASKED:
+        decision = _ask(text, user)
+        assert decision["controller"] is None, decision["rationale"]
+        resolved = json.loads(
+            _cli(
+                "resolve", decision["decision_id"], "--plan", str(plan), "--user", "agent", "--json"
+            )
+        )
+        assert resolved["by"] == "agent" and resolved["plan"]["note"].startswith("ask facilities")
+        evolved.append(resolved["evolved"])
+    assert evolved[:2] == [None, None] and evolved[2], evolved
+    name = evolved[2]
+
+    waiting = _ask(FOURTH, "u4")
+    assert waiting["controller"] != name  # pending: not before approval
+    _cli("controllers", "approve", name)
+    fourth = _ask(FOURTH, "u4")
+
+    assert fourth["controller"] == name and fourth["tier"] == "fast", fourth["rationale"]
+    listed = {row["name"]: row for row in json.loads(_cli("controllers", "--json"))}
+    assert listed[name]["origin"] == "evolved"
+    for text in UNRELATED:
+        assert _ask(text, "u5")["controller"] != name
+
+    # Forget means gone: u1's words leave the case book and the evolved controller.
+    assert any(p.startswith("dynamic_cases") for p in _files_holding(home, [ASKED[0][1]]))
+    report = json.loads(_cli("memory", "forget", "--user", "u1", "--json"))
+    assert report["cases"] >= 1 and report["evolved"] == 1
+    assert _files_holding(home, [ASKED[0][1]]) == []
+    assert _files_holding(home, [ASKED[1][1]])  # others' stay
+
+
+def test_corrections_of_unknowns_to_a_controller_count_as_resolutions(brain: Brain) -> None:
+    made = []
+    for user, text in ASKED:
+        decision = brain.ask(Message(text, user=user, channel="C1"))
+        assert decision.controller is None, decision.tier_path
+        brain.feedback(decision.decision_id, "correct", controller="ticket", user=user)
+        made.append([n for n in brain.registry.names() if n.startswith("evolved_")])
+    assert made[0] == made[1] == [] and len(made[2]) == 1
+    fourth = brain.ask(Message(FOURTH, user="u4", channel="C2"))
+    assert fourth.controller == made[2][0] and fourth.tier == "fast", fourth.tier_path
+    assert fourth.result is not None and fourth.result.controller == "ticket"  # replayed

@@ -194,8 +194,7 @@ class Brain:
 
     @property
     def org_training(self) -> OrgTraining:
-        """The semantic model's training on the organisation's lessons
-        (`brain.learning.org_training`)."""
+        """The semantic model's training on the organisation's lessons."""
         return self.parts.org_training
 
     def prime(self, texts: Sequence[str]) -> None:

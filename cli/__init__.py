@@ -36,6 +36,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.eval",
     "cli.chat",
     "cli.run",
+    "cli.replay",
+    "cli.console",
 )
 
 

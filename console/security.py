@@ -27,7 +27,7 @@ PRESESSION_COOKIE = "brain_console_pre"
 OIDC_COOKIE = "brain_console_oidc"
 #: Paths open without a session (the sign-in pages and the style sheet).
 PUBLIC = ("/console/login", "/console/auth/slack", "/console/static/")
-ADMIN_KEY = "console.admin"
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,9 @@ class Admin:
     who: str
     team: str | None
     csrf: str
+
+
+ADMIN_KEY = web.RequestKey("console.admin", Admin)
 
 
 def secret_of(config: ConsoleConfig) -> bytes:
@@ -146,6 +149,4 @@ def gate(sessions: Sessions) -> Callable[..., Awaitable[web.StreamResponse]]:
 
 def admin(request: web.Request) -> Admin:
     """The admin the gate let in."""
-    found = request[ADMIN_KEY]
-    assert isinstance(found, Admin)
-    return found
+    return request[ADMIN_KEY]

@@ -74,13 +74,13 @@ class SignIn:
             return await self.login_page(request, error="That is not the admin token.")
         response = web.HTTPSeeOther("/console/")
         self.sessions.start(response, request, "token:admin", self.config.team)
-        return response
+        raise response
 
     async def logout(self, request: web.Request) -> web.StreamResponse:
         # The gate checked the session's CSRF token before this runs.
         response = web.HTTPSeeOther("/console/login")
         response.del_cookie(SESSION_COOKIE, path="/console")
-        return response
+        raise response
 
     async def slack_start(self, request: web.Request) -> web.StreamResponse:
         if not self.slack_enabled:
@@ -97,7 +97,7 @@ class SignIn:
         response = web.HTTPSeeOther(url)
         value = self.sessions.sign({"state": state, "nonce": nonce})
         Sessions.set_cookie(response, request, OIDC_COOKIE, value, OIDC_MAX_AGE)
-        return response
+        raise response
 
     async def slack_callback(self, request: web.Request) -> web.StreamResponse:
         if not self.slack_enabled:
@@ -118,7 +118,7 @@ class SignIn:
         response = web.HTTPSeeOther("/console/")
         response.del_cookie(OIDC_COOKIE, path="/console")
         self.sessions.start(response, request, f"slack:{user}", team)
-        return response
+        raise response
 
     async def _identity(self, code: str) -> tuple[str, str | None]:
         """The Slack user id and team id the code stands for."""

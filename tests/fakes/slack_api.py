@@ -56,6 +56,8 @@ class FakeSlackAPI:
         self.valid_tokens: set[str] | None = None
         #: User-group id -> member ids, for usergroups.users.list.
         self.usergroups: dict[str, list[str]] = {}
+        #: Sign in with Slack: code -> (user id, team id), for openid.connect.token/userInfo.
+        self.oidc_codes: dict[str, tuple[str, str]] = {}
         self._scripts: dict[str, list[_Script]] = {}
         self._ts = itertools.count(1)
         self._runner: web.AppRunner | None = None
@@ -239,6 +241,18 @@ class FakeSlackAPI:
                 and str(call.params.get("thread_ts") or "") == root
             ]  # fmt: skip
             return {"ok": True, "messages": messages, "has_more": False}
+        if method == "openid.connect.token":
+            code = str(params.get("code") or "")
+            if code not in self.oidc_codes:
+                return {"ok": False, "error": "invalid_code"}
+            return {"ok": True, "access_token": f"xoxp-{code}", "token_type": "Bearer"}
+        if method == "openid.connect.userInfo":
+            token = str(params.get("_authorization") or "").removeprefix("Bearer xoxp-")
+            if token not in self.oidc_codes:
+                return {"ok": False, "error": "invalid_auth"}
+            user, team = self.oidc_codes[token]
+            return {"ok": True, "sub": user, "https://slack.com/user_id": user,
+                    "https://slack.com/team_id": team}  # fmt: skip
         if method in ("reactions.add", "views.open", "views.publish", "views.update"):
             return {"ok": True}
         return {"ok": False, "error": "unknown_method"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from aiohttp import web
 
 from brain.learning.control import conflict_views, lesson_view
 from brain.replay.run import parse_since, replay
-from brain.replay.sandbox import parse_overrides
+from brain.replay.sandbox import parse_overrides, with_overrides
 from console.figures import figures, recent, tiers
 from console.render import render
 from console.security import admin
@@ -20,6 +21,8 @@ from core.errors import ConfigError, UnknownController
 
 #: Largest controller file a replay form accepts.
 MAX_CONTROLLER_BYTES = 64_000
+#: Replay results kept (the oldest is dropped).
+MAX_JOBS = 20
 
 
 class AdminPages:
@@ -27,6 +30,9 @@ class AdminPages:
 
     def __init__(self, state: ConsoleState) -> None:
         self.state = state
+        #: Replays started here: job id -> (the form, its task). A replay decides every
+        #: message twice, so it runs beside the page, which refreshes until it is done.
+        self._jobs: dict[str, tuple[dict[str, str], asyncio.Task[dict[str, Any]]]] = {}
 
     def routes(self) -> list[web.RouteDef]:
         return [
@@ -37,6 +43,7 @@ class AdminPages:
             web.get("/knowledge", self.knowledge),
             web.get("/replay", self.replay_page),
             web.post("/replay", self.replay_run),
+            web.get("/replay/{job}", self.replay_job),
         ]
 
     async def home(self, request: web.Request) -> web.Response:
@@ -113,11 +120,29 @@ class AdminPages:
         values = {"since": since_text, "set": "\n".join(pairs), "controller": controller}
         try:
             since, overrides = parse_since(since_text), parse_overrides(pairs)
-            report = await asyncio.to_thread(self._replay, since, overrides, controller)
+            with_overrides(self.state.settings, overrides)  # refused here, not in the job
         except (ValueError, ConfigError) as exc:
             return render(
                 request, "replay.html", form=values, report=None, error=str(exc), status=400
             )
+        job = secrets.token_hex(8)
+        task = asyncio.ensure_future(asyncio.to_thread(self._replay, since, overrides, controller))
+        while len(self._jobs) >= MAX_JOBS:
+            self._jobs.pop(next(iter(self._jobs)))
+        self._jobs[job] = (values, task)
+        raise web.HTTPSeeOther(f"/console/replay/{job}")
+
+    async def replay_job(self, request: web.Request) -> web.Response:
+        found = self._jobs.get(request.match_info["job"])
+        if found is None:
+            raise web.HTTPNotFound(text="no such replay")
+        values, task = found
+        if not task.done():
+            return render(request, "replay.html", form=values, report=None, error="", running=True)
+        try:
+            report = task.result()
+        except (ValueError, ConfigError) as exc:
+            return render(request, "replay.html", form=values, report=None, error=str(exc))
         return render(request, "replay.html", form=values, report=report, error="")
 
     def _replay(self, since: Any, overrides: dict[str, str], controller: str) -> dict[str, Any]:

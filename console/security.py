@@ -29,7 +29,6 @@ OIDC_COOKIE = "brain_console_oidc"
 PUBLIC = ("/console/login", "/console/auth/slack", "/console/static/")
 
 
-
 @dataclass(frozen=True, slots=True)
 class Admin:
     """The signed-in admin."""

@@ -8,6 +8,7 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import aiohttp
+
 from core.records import Message
 from tests.console.conftest import ADMIN, Console, csrf_of, signed_in
 
@@ -15,7 +16,10 @@ URLS = ["/console/", "/console/try", "/console/decisions", "/console/decisions/d
         "/console/learning", "/console/knowledge?q=vpn", "/console/replay"]  # fmt: skip
 POSTS = ["/console/try", "/console/learning/approve", "/console/learning/retire",
          "/console/replay", "/console/logout"]  # fmt: skip
-MIXED = "After last night's release 2.3 the VPN fails with error 691 on all laptops, roll back the change"
+MIXED = (
+    "After last night's release 2.3 the VPN fails with error 691 on all laptops, "
+    "roll back the change"
+)
 
 
 async def test_without_sign_in_every_url_is_refused_or_redirected(console: Console) -> None:
@@ -69,7 +73,7 @@ async def test_try_a_mixed_message_shows_votes_domains_signals_and_hits(console:
             page = await response.text()
     assert "<script>" not in page and "&lt;script&gt;alert(" in page
     votes = _table(page, "votes")
-    assert ["LLM", "semantic", "pattern"] == [row[0] for row in votes[1:4]]
+    assert [row[0] for row in votes[1:4]] == ["LLM", "semantic", "pattern"]
     assert [row[2] for row in votes[1:4]] == ["0.70", "0.20", "0.10"]
     domains = _table(page, "domains")
     roles = {row[0]: row[1] for row in domains[1:]}
@@ -131,7 +135,9 @@ def _table(page: str, table_id: str) -> list[list[str]]:
     assert found, f"no table {table_id}"
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", found.group(1), re.S)
     return [
-        [re.sub(r"<[^>]+>|\s+", " ", cell).strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+        [
+            re.sub(r"<[^>]+>|\s+", " ", cell).strip()
+            for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+        ]
         for row in rows
     ]
-

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -95,7 +95,11 @@ async def _read_in_time(
     return await handler(request)
 
 
-def http_app(bot: SlackBot) -> web.Application:
+#: Adds routes of another surface to the bot's server (the admin console, `cli.run`).
+Mount = Callable[[web.Application], None]
+
+
+def http_app(bot: SlackBot, *, mounts: Sequence[Mount] = ()) -> web.Application:
     """An aiohttp application serving Slack's Events API, interactivity and commands.
 
     The signature is checked on the raw bytes before anything parses them, so an unsigned
@@ -148,6 +152,8 @@ def http_app(bot: SlackBot) -> web.Application:
     application.cleanup_ctx.append(lifecycle)
     metrics.install(application, bot, EVENTS_PATH)
     oauth.mount(application, bot.app)  # /slack/install, /slack/oauth_redirect (many workspaces)
+    for add in mounts:
+        add(application)
     return application
 
 
@@ -166,10 +172,11 @@ async def _wait_for_stop() -> None:
     await stop.wait()
 
 
-async def serve_http(bot: SlackBot, host: str, port: int) -> None:
+async def serve_http(bot: SlackBot, host: str, port: int, *, mounts: Sequence[Mount] = ()) -> None:
     """Serve HTTP until SIGINT/SIGTERM; the line on stdout comes once the bot is ready."""
     # An idle connection, or one still sending its headers, is closed after the same time.
-    runner = web.AppRunner(http_app(bot), keepalive_timeout=MAX_REQUEST_SECONDS)
+    app = http_app(bot, mounts=mounts)
+    runner = web.AppRunner(app, keepalive_timeout=MAX_REQUEST_SECONDS)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

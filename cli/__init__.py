@@ -37,6 +37,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.eval",
     "cli.chat",
     "cli.run",
+    "cli.replay",
+    "cli.console",
 )
 
 

@@ -31,6 +31,15 @@ def missing_credentials(settings: Any, *, http: bool) -> list[str]:
     return missing
 
 
+def _console(settings: Any, brain: Any) -> list[Any]:
+    """The admin console on the bot's server, when `[console] enabled` (with a way in)."""
+    import console
+
+    if not console.enabled(settings):
+        return []
+    return [lambda app: console.mount(app, settings, lambda: brain)]
+
+
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain run`."""
     import asyncio
@@ -63,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         bot = build_bot(brain, settings)
         if http:
             port = settings.slack.port if args.port is None else args.port
-            asyncio.run(serve_http(bot, args.host, port))
+            asyncio.run(serve_http(bot, args.host, port, mounts=_console(settings, brain)))
         else:
             assert settings.slack.app_token is not None
             asyncio.run(serve_socket_mode(bot, settings.slack.app_token.get_secret_value()))

@@ -291,6 +291,33 @@ class MemoryConfig(_Section):
     org_refit_delay_s: float = Field(5.0, ge=0, le=3600)
 
 
+class ConsoleConfig(_Section):
+    """The admin web console (`/console`): off unless enabled; admins only.
+
+    Sign-in is with the admin token (local use) or with Slack (OpenID Connect, when the
+    Slack app's client id and secret are set); a Slack user is an admin when listed in
+    `admins`. `team` limits Slack sign-in (and the decisions shown) to one workspace.
+    """
+
+    enabled: bool = False
+    #: The token an admin types to sign in locally (`BRAIN_CONSOLE_TOKEN`).
+    admin_token: SecretStr | None = None
+    #: Signs the session cookie; default: derived from the admin token or a random per-run key.
+    session_secret: SecretStr | None = None
+    #: Slack user ids allowed in (a signed-in Slack user not listed gets 403).
+    admins: list[str] = Field(default_factory=list)
+    #: The workspace (Slack team id) admins sign in from; empty: any.
+    team: str | None = None
+    slack_client_id: str | None = None
+    slack_client_secret: SecretStr | None = None
+    #: Where Slack sends the admin back (`.../console/auth/slack/callback`).
+    redirect_uri: str | None = None
+    #: Slack's OpenID Connect authorize page (tests point it elsewhere).
+    authorize_url: str = "https://slack.com/openid/connect/authorize"
+    #: Hours a session lasts.
+    session_hours: float = Field(8.0, gt=0, le=168)
+
+
 class Settings(_Section):
     """All settings of one brain home."""
 
@@ -306,6 +333,7 @@ class Settings(_Section):
     dynamic: DynamicConfig = Field(default_factory=DynamicConfig)
     evolution: EvolutionConfig = Field(default_factory=EvolutionConfig)
     memory: MemoryConfig = Field(default_factory=MemoryConfig)
+    console: ConsoleConfig = Field(default_factory=ConsoleConfig)
 
     def path(self, *parts: str) -> Path:
         """A path under the brain home."""
@@ -357,9 +385,24 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_DCR_LLM": ("dynamic", "use_llm"),
     "BRAIN_EVOLUTION_APPROVAL": ("evolution", "require_approval"),
     "BRAIN_MEMORY_AGREEMENT": ("memory", "agreement_users"),
+    "BRAIN_CONSOLE": ("console", "enabled"),
+    "BRAIN_CONSOLE_TOKEN": ("console", "admin_token"),
+    "BRAIN_CONSOLE_SECRET": ("console", "session_secret"),
+    "BRAIN_CONSOLE_ADMINS": ("console", "admins"),
+    "BRAIN_CONSOLE_TEAM": ("console", "team"),
+    "BRAIN_CONSOLE_CLIENT_ID": ("console", "slack_client_id"),
+    "BRAIN_CONSOLE_CLIENT_SECRET": ("console", "slack_client_secret"),
+    "BRAIN_CONSOLE_REDIRECT_URI": ("console", "redirect_uri"),
 }
 #: Keys whose environment value is a comma-separated list.
-_LIST_KEYS = ("brain_channels", "allowed_hosts", "header_env", "visible_to", "oncall_users")
+_LIST_KEYS = (
+    "brain_channels",
+    "allowed_hosts",
+    "header_env",
+    "visible_to",
+    "oncall_users",
+    "admins",
+)
 
 
 def _config_file(env: Mapping[str, str]) -> Path | None:

@@ -40,6 +40,7 @@ def explain_decision(decision: Decision) -> dict[str, Any]:
         "dry_runs": data.get("dry_runs", []),
         "feedback": [item.to_dict() for item in decision.feedback],
         "memory_influences": decision.memory_influences,
+        "retrieval": data.get("retrieval", []),
         "llm_status": decision.llm_status,
         "llm_calls": decision.llm_calls,
         "latency_ms": decision.latency_ms,

@@ -330,6 +330,18 @@ class OwedEvents(Protocol):
 
 
 @runtime_checkable
+class DecisionPages(Protocol):
+    """A decision log read newest first, a page at a time, by keyset: the cursor says where
+    the last page stopped, so any page costs what the first does (the admin console's list at
+    100k decisions). Every built-in backend provides it."""
+
+    def page(self, *, before: str | None, limit: int) -> tuple[list[Decision], str | None]:
+        """Up to `limit` decisions older than `before` (None: the newest), newest first, and
+        the cursor of the next page (None when there is no more)."""
+        ...
+
+
+@runtime_checkable
 class LinkLookup(Protocol):
     """Message links written by other processes, found on demand (the PostgreSQL store)."""
 

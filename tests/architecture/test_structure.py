@@ -10,7 +10,7 @@ import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("core", "knowledge", "controllers", "brain", "bot", "cli")
+PACKAGES = ("core", "knowledge", "controllers", "brain", "bot", "console", "cli")
 #: The most lines one module may have.
 MAX_LINES = 500
 #: Packages whose modules are held to having no import circle among them.

@@ -61,6 +61,8 @@ class FakeSlackAPI:
         self.oauth_codes: dict[str, tuple[str, str]] = {}
         #: Bot token -> team id (auth.test answers with that team; revoked: invalid_auth).
         self.token_teams: dict[str, str] = {}
+        #: Sign in with Slack: code -> (user id, team id), for openid.connect.token/userInfo.
+        self.oidc_codes: dict[str, tuple[str, str]] = {}
         self._scripts: dict[str, list[_Script]] = {}
         self._ts = itertools.count(1)
         self._runner: web.AppRunner | None = None
@@ -267,6 +269,18 @@ class FakeSlackAPI:
             view = json.loads(view) if isinstance(view, str) else view
             params["view"] = view
             return {"ok": True, "view": {"id": f"V{next(self._ts):08d}", **(view or {})}}
+        if method == "openid.connect.token":
+            code = str(params.get("code") or "")
+            if code not in self.oidc_codes:
+                return {"ok": False, "error": "invalid_code"}
+            return {"ok": True, "access_token": f"xoxp-{code}", "token_type": "Bearer"}
+        if method == "openid.connect.userInfo":
+            token = str(params.get("_authorization") or "").removeprefix("Bearer xoxp-")
+            if token not in self.oidc_codes:
+                return {"ok": False, "error": "invalid_auth"}
+            user, team = self.oidc_codes[token]
+            return {"ok": True, "sub": user, "https://slack.com/user_id": user,
+                    "https://slack.com/team_id": team}  # fmt: skip
         if method == "reactions.add":
             return {"ok": True}
         return {"ok": False, "error": "unknown_method"}

@@ -52,6 +52,15 @@ class MemoryDecisionStore:
         with self._lock:
             return [Decision.from_dict(self._load(i)) for i in decision_ids]
 
+    def page(self, *, before: str | None, limit: int) -> tuple[list[Decision], str | None]:
+        """Newest first from the cursor (a position in insertion order; `DecisionPages`)."""
+        with self._lock:
+            ids = list(self._decisions)
+            top = len(ids) if not before else max(0, min(int(before), len(ids)))
+            bottom = max(0, top - limit)
+            page = [Decision.from_dict(self._load(i)) for i in reversed(ids[bottom:top])]
+        return page, (str(bottom) if bottom > 0 else None)
+
     def last_for(self, user: str, channel: str) -> Decision | None:
         with self._lock:
             found = self._latest.get((user, channel))

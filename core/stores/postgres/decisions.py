@@ -99,6 +99,20 @@ class PgDecisionStore:
                 raise UnknownDecision(decision_id)
         return [Decision.from_dict(loaded(found[i])) for i in decision_ids]
 
+    def page(self, *, before: str | None, limit: int) -> tuple[list[Decision], str | None]:
+        """Newest first below the cursor (the primary key's `seq`: an index scan)."""
+        top = int(before) if before else None
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT seq, doc FROM decisions WHERE (%s::bigint IS NULL OR seq < %s) "
+                "ORDER BY seq DESC LIMIT %s",
+                (top, top, limit + 1),
+            ).fetchall()
+        more = len(rows) > limit
+        rows = rows[:limit]
+        cursor = str(rows[-1][0]) if more and rows else None
+        return [Decision.from_dict(loaded(row[1])) for row in rows], cursor
+
     def last_for(self, user: str, channel: str) -> Decision | None:
         with self._pool.connection() as conn:
             row = conn.execute(

@@ -41,6 +41,7 @@ from core.errors import UnknownDecision
 from core.records import Decision
 from core.stores.feedback_rules import merged_feedback
 from core.stores.forgetting import forget_in
+from core.stores.tinydb.decision_pages import PagedDecisions
 from core.stores.tinydb.decision_records import (
     bucket_of,
     document_of,
@@ -74,7 +75,7 @@ log = logging.getLogger(__name__)
 _Parsed = TypeVar("_Parsed")
 
 
-class TinyDecisionStore:
+class TinyDecisionStore(PagedDecisions):
     """Append, update and look up decisions and their feedback; safe across threads and
     processes sharing the folder, durable when a write call returns."""
 

@@ -276,7 +276,9 @@ class TicketStore:
             if ticket.status == "closed":
                 raise TicketStateError(f"ticket {ticket.id} is already closed")
             ticket.status = "closed"
-            ticket.history.append({"at": stamp, "by": by, "event": "closed", "reason": reason})
+            ticket.history.append(
+                {"at": stamp, "by": by, "event": "closed", "reason": redact(reason[:500])}
+            )
 
         return self._update(ticket_id, change)
 
@@ -287,7 +289,9 @@ class TicketStore:
             if ticket.is_open:
                 raise TicketStateError(f"ticket {ticket.id} is not closed (status {ticket.status})")
             ticket.status = "open"
-            ticket.history.append({"at": stamp, "by": by, "event": "reopened", "reason": reason})
+            ticket.history.append(
+                {"at": stamp, "by": by, "event": "reopened", "reason": redact(reason[:500])}
+            )
 
         return self._update(ticket_id, change)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from slack_sdk.models.blocks import ActionsBlock, Block
 
-from bot.blocks import _button, _context, _section, escape, shorten, to_dicts
+from bot.blocks import BLOCK_DECISION, _button, _context, _section, escape, shorten, to_dicts
 from brain.conversation.reply import Reply
 from controllers.tickets import STATUS_LABELS, Ticket
 
@@ -72,9 +72,15 @@ def ticket_actions(ticket_id: str, status: str, teams: Sequence[str]) -> Actions
 def with_ticket_actions(
     blocks: list[dict[str, Any]], ticket_id: str, status: str, teams: Sequence[str]
 ) -> list[dict[str, Any]]:
-    """A message's blocks with its ticket buttons (replaced when already there)."""
-    kept = [b for b in blocks if not str(b.get("block_id") or "").startswith(BLOCK_TICKET)]
-    return [*kept[:48], ticket_actions(ticket_id, status, teams).to_dict()]
+    """A message's blocks with its ticket buttons (replaced when already there), placed
+    before the decision's own Right / Route elsewhere, which stay last: a click on those
+    replaces them in place with its note, and the ticket keeps its buttons."""
+    kept = [b for b in blocks if not str(b.get("block_id") or "").startswith(BLOCK_TICKET)][:48]
+    at = next(
+        (i for i, b in enumerate(kept) if str(b.get("block_id") or "").startswith(BLOCK_DECISION)),
+        len(kept),
+    )
+    return [*kept[:at], ticket_actions(ticket_id, status, teams).to_dict(), *kept[at:]]
 
 
 def status_notice(ticket: Ticket, by: str, team: str | None = None) -> str:

@@ -149,8 +149,13 @@ async def test_the_requesters_thumbs_are_feedback(harness: Harness) -> None:
     values = {
         "reason": {"value": {"type": "plain_text_input", "value": "still drops, password hunter2"}}
     }
-    submission = {"type": "view_submission", "team": {"id": TEAM_ID}, "user": {"id": "UASKER01", "team_id": TEAM_ID},
-                  "api_app_id": "AAPP0001", "view": {**opened["view"], "id": "V1", "state": {"values": values}}}  # fmt: skip
+    submission = {
+        "type": "view_submission",
+        "team": {"id": TEAM_ID},
+        "user": {"id": "UASKER01", "team_id": TEAM_ID},
+        "api_app_id": "AAPP0001",
+        "view": {**opened["view"], "id": "V1", "state": {"values": values}},
+    }
     assert (await harness.click(submission))[0] == 200
     await harness.idle()
     ticket = store.get(ticket_id)
@@ -160,13 +165,14 @@ async def test_the_requesters_thumbs_are_feedback(harness: Harness) -> None:
         and rated[0]["answer"] == "no"
         and "still drops" in rated[0]["reason"]
     )
+    assert "hunter2" not in json.dumps(ticket.to_dict())
     feedback = harness.brain.get_decision(decision_id).feedback
     assert [(f.kind, f.source) for f in feedback] == [("reject", "slack-satisfaction")]
 
 
 async def test_a_teams_channel_is_told_and_the_first_claim_assigns(start_bot: StartBot) -> None:
     harness = await start_bot(TEAM_CONFIG)
-    event, reply, ticket_id = await file_ticket(harness)
+    event, _, ticket_id = await file_ticket(harness)
     store = harness.brain.services.tickets
     assert store.get(ticket_id).kind == "incident"  # precondition: the team owns incident
     notice = next(
@@ -199,7 +205,8 @@ async def test_a_teams_channel_is_told_and_the_first_claim_assigns(start_bot: St
 
 async def test_a_button_of_another_ticket_changes_nothing(harness: Harness) -> None:
     event, reply, ticket_id = await file_ticket(harness)
-    _, other_reply, other_id = await file_ticket(harness)
+    _, _, other_id = await file_ticket(harness)
+    assert other_id != ticket_id
     forged = view.BLOCK_TICKET + other_id  # the other ticket's id on this ticket's message
     await click(
         harness,

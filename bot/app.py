@@ -21,6 +21,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import oauth, recovery
+from bot.helpdesk import sweep
 from bot.listeners import BOT_SCOPES, register_all
 from bot.metrics import BotMetrics, SlackCallCounter
 from bot.readiness import Readiness, stores_openable
@@ -113,6 +114,7 @@ class SlackBot:
         self._loop_task: asyncio.Task[None] | None = None
         self._recovery_task: asyncio.Task[None] | None = None
         self._lag_task: asyncio.Task[None] | None = None
+        self._sweep_task: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None
 
     @property
@@ -151,6 +153,8 @@ class SlackBot:
         if self._lag_task is None:
             watch = self.services.metrics.watch_loop()
             self._lag_task = loop.create_task(watch, name="loop-lag")
+        if self._sweep_task is None:  # stale tickets and SLAs (bot/helpdesk/sweep.py)
+            self._sweep_task = loop.create_task(sweep.run(self.services, self.client), name="sweep")
 
     async def stop(self, drain_timeout: float = 10.0) -> None:
         """Finish in-flight replies (up to `drain_timeout`), stop the loop, release stores."""
@@ -161,11 +165,11 @@ class SlackBot:
         except TimeoutError:
             log.warning("stopping with %d replies unfinished", self.services.work.pending)
             await self.services.work.cancel()
-        for task in (self._loop_task, self._recovery_task, self._lag_task):
+        for task in (self._loop_task, self._recovery_task, self._lag_task, self._sweep_task):
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
-        self._loop_task = self._recovery_task = self._lag_task = None
+        self._loop_task = self._recovery_task = self._lag_task = self._sweep_task = None
         self.services.close()
 
     async def idle(self, timeout: float = 30.0) -> None:

@@ -15,6 +15,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import escape, fallback_text, message_blocks
 from bot.escalation import follow_up_alert_id
+from bot.helpdesk import teams
 from bot.services import BotServices
 from bot.state import MessageLink
 from bot.tracing import DECISION_ID, EVENT_ID
@@ -41,13 +42,14 @@ async def post_reply(
         channel=channel,
         thread_ts=thread_ts,
         text=fallback_text(escape(reply.text)),
-        blocks=message_blocks(reply),
+        blocks=teams.reply_blocks(services, reply, message_blocks(reply)),
     )
     ts = str(posted["ts"])
     if reply.decision is not None:
         link = MessageLink(channel, ts, reply.decision.decision_id, asker, thread_ts, role)
         services.links.add(link)
         await asyncio.to_thread(services.links.flush)
+    await teams.notify_team(services, client, reply, channel=channel, thread_ts=thread_ts)
     return ts
 
 

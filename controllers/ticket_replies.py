@@ -51,6 +51,7 @@ _STATUS_ZH = {
     "open": "待处理",
     "awaiting_info": "等待补充信息",
     "in_progress": "处理中",
+    "resolved": "已解决",
     "closed": "已关闭",
 }
 #: Ticket kinds and the labels request controllers file under.

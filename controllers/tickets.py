@@ -24,8 +24,17 @@ if TYPE_CHECKING:
 
 TicketKind = Literal["incident", "access", "change", "ticket"]
 TICKET_KINDS: tuple[str, ...] = tuple(PREFIXES)
-#: Open statuses; "closed" is the only terminal one (a closed ticket can be reopened).
-STATUSES: tuple[str, ...] = ("open", "awaiting_info", "in_progress", "closed")
+#: Stored statuses; "resolved" waits for the requester's answer and "closed" is terminal
+#: (either can be reopened).
+STATUSES: tuple[str, ...] = ("open", "awaiting_info", "in_progress", "resolved", "closed")
+#: What the help desk calls each stored status (the ids stay for the CLI and stored tickets).
+STATUS_LABELS: dict[str, str] = {
+    "open": "new",
+    "in_progress": "assigned",
+    "awaiting_info": "waiting on requester",
+    "resolved": "resolved",
+    "closed": "closed",
+}
 
 
 class TicketError(Exception):
@@ -41,10 +50,6 @@ class TicketNotFound(TicketError, KeyError):
 
 class TicketStateError(TicketError):
     """The operation does not fit the ticket's status (e.g. closing a closed ticket)."""
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass(slots=True)
@@ -73,8 +78,14 @@ class Ticket:
 
     @property
     def is_open(self) -> bool:
-        """Anything but closed."""
-        return self.status != "closed"
+        """Neither resolved nor closed: someone still owes work on it."""
+        return self.status not in ("resolved", "closed")
+
+    @property
+    def team(self) -> str | None:
+        """The team the ticket is queued for (`core.teams`), if any."""
+        value = self.fields.get("team")
+        return str(value) if value else None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -95,9 +106,16 @@ class TicketStore:
     access policy lets them see (`core.access`): a ticket they may not see is "not found",
     in the same words as one that does not exist, so no title, description or status leaks."""
 
-    def __init__(self, records: TicketRecords, policy: AccessPolicy | None = None) -> None:
+    def __init__(
+        self,
+        records: TicketRecords,
+        policy: AccessPolicy | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
         self.records = records
         self.policy = policy or AccessPolicy()
+        #: Stamps of changes (a simulated clock in tests of the stale-ticket sweep).
+        self.clock = clock or (lambda: datetime.now(UTC))
 
     @classmethod
     def open(cls, settings: Settings) -> TicketStore:
@@ -178,7 +196,7 @@ class TicketStore:
             key = normalize_ticket_id(ticket_id)
             if not is_ticket_id(key):
                 raise TicketError(f"{ticket_id!r} is not a valid ticket id")
-        stamp = created_at or _now()
+        stamp = created_at or self.clock().isoformat(timespec="seconds")
         ticket = Ticket(
             id=key,
             kind=kind,
@@ -252,24 +270,77 @@ class TicketStore:
         return self._update(ticket_id, change)
 
     def close(self, ticket_id: str, *, by: str, reason: str = "") -> Ticket:
-        """Close an open ticket."""
+        """Close an open (or resolved) ticket."""
 
         def change(ticket: Ticket, stamp: str) -> None:
-            if not ticket.is_open:
+            if ticket.status == "closed":
                 raise TicketStateError(f"ticket {ticket.id} is already closed")
             ticket.status = "closed"
-            ticket.history.append({"at": stamp, "by": by, "event": "closed", "reason": reason})
+            ticket.history.append(
+                {"at": stamp, "by": by, "event": "closed", "reason": redact(reason[:500])}
+            )
 
         return self._update(ticket_id, change)
 
     def reopen(self, ticket_id: str, *, by: str, reason: str = "") -> Ticket:
-        """Reopen a closed ticket."""
+        """Reopen a resolved or closed ticket (its assignee, if any, keeps it)."""
 
         def change(ticket: Ticket, stamp: str) -> None:
             if ticket.is_open:
                 raise TicketStateError(f"ticket {ticket.id} is not closed (status {ticket.status})")
             ticket.status = "open"
-            ticket.history.append({"at": stamp, "by": by, "event": "reopened", "reason": reason})
+            ticket.history.append(
+                {"at": stamp, "by": by, "event": "reopened", "reason": redact(reason[:500])}
+            )
+
+        return self._update(ticket_id, change)
+
+    def resolve(self, ticket_id: str, *, by: str) -> Ticket:
+        """Mark an open ticket solved; it stays reopenable until the requester answers."""
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            if not ticket.is_open:
+                raise TicketStateError(f"ticket {ticket.id} is already {ticket.status}")
+            ticket.status = "resolved"
+            ticket.history.append({"at": stamp, "by": by, "event": "resolved"})
+
+        return self._update(ticket_id, change)
+
+    def claim(self, ticket_id: str, *, by: str) -> Ticket:
+        """The first claimer becomes the assignee; a ticket someone holds is refused
+        (`TicketStateError`), so two helpers never work the same ticket unknowingly."""
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            if not ticket.is_open:
+                raise TicketStateError(f"ticket {ticket.id} is {ticket.status}; reopen it first")
+            if ticket.assignee and ticket.assignee != by:
+                raise TicketStateError(f"ticket {ticket.id} is already assigned")
+            ticket.assignee = by
+            ticket.status = "in_progress"
+            ticket.history.append({"at": stamp, "by": by, "event": "claimed"})
+
+        return self._update(ticket_id, change)
+
+    def hand_to(self, ticket_id: str, *, by: str, team: str) -> Ticket:
+        """Queue the ticket for `team`, unassigned, so that team's first Claim takes it."""
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            if not ticket.is_open:
+                raise TicketStateError(f"ticket {ticket.id} is {ticket.status}; reopen it first")
+            ticket.fields["team"] = team
+            ticket.assignee = None
+            ticket.status = "open"
+            ticket.history.append({"at": stamp, "by": by, "event": "handed", "team": team})
+
+        return self._update(ticket_id, change)
+
+    def note(self, ticket_id: str, *, by: str, event: str, **extra: str) -> Ticket:
+        """Keep one help desk event (nudged, SLA warned, rated...) in the ticket's history,
+        redacted: a reason the requester typed is data, never a secret kept in clear."""
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            kept = {key: redact(str(value)[:500]) for key, value in extra.items()}
+            ticket.history.append({"at": stamp, "by": by, "event": event, **kept})
 
         return self._update(ticket_id, change)
 
@@ -295,7 +366,7 @@ class TicketStore:
 
         def apply(row: dict[str, Any]) -> None:
             ticket = Ticket.from_dict(row)
-            stamp = _now()
+            stamp = self.clock().isoformat(timespec="seconds")
             change(ticket, stamp)
             ticket.updated_at = stamp
             row.clear()

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, m
 
 from core.errors import ConfigError as ConfigError  # defined apart: no pydantic to catch it
 from core.limits import LLM_MAX_TIMEOUT_S, MAX_FILE_CHUNKS, MAX_FILE_CHUNKS_CEILING
+from core.teams import HelpdeskConfig
 
 DEFAULT_HOME = Path.home() / ".brain"
 
@@ -334,6 +335,7 @@ class Settings(_Section):
     evolution: EvolutionConfig = Field(default_factory=EvolutionConfig)
     memory: MemoryConfig = Field(default_factory=MemoryConfig)
     console: ConsoleConfig = Field(default_factory=ConsoleConfig)
+    helpdesk: HelpdeskConfig = Field(default_factory=HelpdeskConfig)  # core/teams.py
 
     def path(self, *parts: str) -> Path:
         """A path under the brain home."""

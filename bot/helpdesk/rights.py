@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
 from bot.services import BotServices
+from controllers.tickets import Ticket
 from core.errors import UnknownDecision
+
+log = logging.getLogger(__name__)
 
 
 def is_admin(services: BotServices, user: str) -> bool:
@@ -18,3 +26,31 @@ def owns_decision(services: BotServices, user: str, decision_id: str) -> bool:
     except UnknownDecision:
         return False
     return decision.user == user or is_admin(services, user)
+
+
+async def team_members(services: BotServices, client: AsyncWebClient, team: str | None) -> set[str]:
+    """The people of a configured team: its `members` plus its Slack user group's (an
+    unknown group or a Slack error gives only the listed members: never more rights)."""
+    config = services.settings.helpdesk.teams.get(team or "")
+    if config is None:
+        return set()
+    members = set(config.members)
+    if config.usergroup:
+        try:
+            found = await client.usergroups_users_list(usergroup=config.usergroup)
+            members.update(str(u) for u in found.get("users") or [])
+        except SlackApiError as exc:
+            log.warning(
+                "cannot list user group %s: %s", config.usergroup, exc.response.get("error")
+            )
+    return members
+
+
+def may_change_ticket(services: BotServices, user: str, ticket: Ticket, team: set[str]) -> bool:
+    """Resolve, Reopen, Hand to team, rate: the requester, a member of its team, an admin."""
+    return user == ticket.requester or user in team or is_admin(services, user)
+
+
+def may_claim_ticket(services: BotServices, user: str, team: set[str]) -> bool:
+    """Claim: a member of the ticket's team, or an admin (a requester cannot self-assign)."""
+    return user in team or is_admin(services, user)

@@ -1,5 +1,6 @@
 """The help desk's listeners: App Home, the `/brain` modal and the "Send to the brain"
-shortcut, and (many workspaces) Bolt's token revocation listeners.
+shortcut, the ticket buttons (bot/helpdesk/ticket_actions.py), and (many workspaces) Bolt's
+token revocation listeners.
 
 Each acknowledges at once and does its work in the background (`bot.work`).
 """
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from slack_bolt.async_app import AsyncApp
 
-from bot.helpdesk import home, modals
+from bot.helpdesk import home, modals, ticket_actions
 from bot.helpdesk.modals import NEW_COMMAND, SHORTCUT
 from bot.services import BotServices
 
@@ -21,3 +22,4 @@ def register(app: AsyncApp, services: BotServices) -> None:
         app.enable_token_revocation_listeners()
     home.register(app, services)
     modals.register(app, services)
+    ticket_actions.register(app, services)

@@ -75,7 +75,9 @@ async def test_right_click_records_feedback_and_removes_the_buttons(harness: Har
     assert len(harness.fake.of("chat.update")) == 1
     update = updates[0].params
     assert update["ts"] == message["ts"]
-    assert all(b["type"] != "actions" for b in update["blocks"])
+    # The decision's buttons are gone; the filed ticket's (Resolve, Claim...) stay.
+    kept = [b["block_id"] for b in update["blocks"] if b["type"] == "actions"]
+    assert all(block.startswith("brain_ticket:") for block in kept)
     assert "confirmed by <@UASKER01>" in update["blocks"][-1]["elements"][0]["text"]
     feedback = harness.brain.get_decision(decision_id).feedback
     assert [f.kind for f in feedback] == ["confirm"]

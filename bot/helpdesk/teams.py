@@ -1,0 +1,119 @@
+"""Owning teams: a filed ticket gets its buttons in the thread and is queued for the team
+owning its controller (`[helpdesk.teams]`, core/teams.py), whose channel is told once, with
+the ticket, the brain's rationale and a Claim button.
+
+The notice is recorded in the ticket's history (`team_notified`, with the message's channel
+and ts): that record is also what binds a click on the team channel's buttons to the ticket.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks import fallback_text
+from bot.helpdesk.ticket_view import team_blocks, ticket_of, with_ticket_actions
+from bot.services import BotServices
+from brain.conversation.reply import Reply
+from controllers.tickets import Ticket, TicketStore
+
+log = logging.getLogger(__name__)
+
+
+def ticket_store(services: BotServices) -> TicketStore:
+    """The brain's ticket store (the one the controllers file into)."""
+    brain: Any = services.brain
+    store: TicketStore = brain.services.tickets
+    return store
+
+
+def team_names(services: BotServices) -> list[str]:
+    """The configured teams, for "Hand to team"."""
+    return list(services.settings.helpdesk.teams)
+
+
+def reply_blocks(
+    services: BotServices, reply: Reply, blocks: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """A reply's blocks, with the ticket's buttons when the reply filed or updated one."""
+    ticket_id = ticket_of(reply)
+    if ticket_id is None or reply.decision is None or reply.decision.result is None:
+        return blocks
+    status = str(reply.decision.result.data["ticket"].get("status") or "open")
+    return with_ticket_actions(blocks, ticket_id, status, team_names(services))
+
+
+def _due_notice(ticket: Ticket, team: str) -> bool:
+    """The team was not told since the ticket was (last) handed to it."""
+    for entry in reversed(ticket.history):
+        if entry.get("event") == "team_notified":
+            return entry.get("team") != team
+        if entry.get("event") == "handed":
+            return True
+    return True
+
+
+def _queue(services: BotServices, ticket_id: str, controller: str | None) -> Ticket | None:
+    """In the brain worker: the open ticket, queued for its owning team, when one is due a
+    notice (None otherwise)."""
+    store = ticket_store(services)
+    config = services.settings.helpdesk
+    ticket = store.get(ticket_id)
+    if ticket is None or not ticket.is_open:
+        return None
+    team = ticket.team or config.team_for(controller, ticket.kind)
+    if team is None or team not in config.teams or not _due_notice(ticket, team):
+        return None
+    if ticket.team != team:
+        ticket = store.update_fields(ticket.id, by="brain", fields={"team": team})
+    return ticket
+
+
+async def notify_team(
+    services: BotServices, client: AsyncWebClient, reply: Reply, *, channel: str, thread_ts: str
+) -> None:
+    """Tell the owning team's channel about the reply's ticket (once per hand-off)."""
+    ticket_id = ticket_of(reply)
+    if ticket_id is None or reply.decision is None:
+        return
+    ticket = await services.trip(_queue, services, ticket_id, reply.decision.controller)
+    if ticket is not None:
+        await tell_team(services, client, ticket, rationale=reply.rationale, thread=thread_ts)
+
+
+async def tell_team(
+    services: BotServices, client: AsyncWebClient, ticket: Ticket, *, rationale: str, thread: str
+) -> None:
+    """Post the ticket in its team's channel and record the notice (its ts binds clicks)."""
+    team = ticket.team or ""
+    config = services.settings.helpdesk.teams.get(team)
+    if config is None or not config.channel:
+        return
+    handed = sum(1 for entry in ticket.history if entry.get("event") == "handed")
+    if not services.events.claim(f"team-notice:{ticket.id}:{handed}"):
+        return  # another replica (or a retry) told the team already
+    permalink = None
+    if ticket.channel:
+        try:
+            found = await client.chat_getPermalink(channel=ticket.channel, message_ts=thread)
+            permalink = str(found.get("permalink") or "") or None
+        except SlackApiError as exc:
+            log.warning("no permalink for ticket %s: %s", ticket.id, exc.response.get("error"))
+    posted = await client.chat_postMessage(
+        channel=config.channel,
+        text=fallback_text(f"New ticket {ticket.id} for {team}"),
+        blocks=team_blocks(ticket, team, rationale, permalink, team_names(services)),
+    )
+    store = ticket_store(services)
+    await services.trip(
+        store.note,
+        ticket.id,
+        by="brain",
+        event="team_notified",
+        team=team,
+        channel=str(posted.get("channel") or config.channel),
+        ts=str(posted["ts"]),
+    )

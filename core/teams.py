@@ -1,0 +1,89 @@
+"""Help desk settings: owning teams (channel, user group, working hours, SLA per priority)
+and the stale-ticket timers, the `[helpdesk]` section of brain.toml.
+
+A team owns controllers and/or request categories; a filed ticket or a decision that needs a
+person is queued for the team owning its controller. The SLA clock runs only inside the
+team's working hours, so a ticket filed on Friday night is not "breached" on Saturday.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, time, timedelta
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+_HOURS = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-4]):([0-5]\d)$")
+#: Urgencies (core.records) as help desk priorities.
+PRIORITY_OF_URGENCY = {"critical": "P1", "high": "P2", "medium": "P3", "low": "P4"}
+DEFAULT_SLA_S = {"P1": 3600.0, "P2": 4 * 3600.0, "P3": 24 * 3600.0, "P4": 72 * 3600.0}
+
+
+class TeamConfig(BaseModel):
+    """One team: where it is told, who is in it, when it works and how fast it answers."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    channel: str | None = None
+    #: A Slack user group (S...) whose members may Claim; `members` adds people by id.
+    usergroup: str | None = None
+    members: list[str] = Field(default_factory=list)
+    controllers: list[str] = Field(default_factory=list)
+    categories: list[str] = Field(default_factory=list)
+    #: "HH:MM-HH:MM" in UTC, Monday to Friday (`days`, 0 = Monday); "00:00-24:00" every day
+    #: with all seven days is round the clock.
+    hours: str = "00:00-24:00"
+    days: list[int] = Field(default_factory=lambda: list(range(7)))
+    #: Seconds of working time before an unclaimed ticket breaches, per priority.
+    sla_s: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_SLA_S))
+
+    @field_validator("hours")
+    @classmethod
+    def _hours(cls, value: str) -> str:
+        if not _HOURS.match(value):
+            raise ValueError('working hours are written "HH:MM-HH:MM", e.g. "09:00-18:00"')
+        return value
+
+    def sla_for(self, priority: str) -> float:
+        """The SLA of a priority (the loosest one configured when it is not listed)."""
+        return self.sla_s.get(priority) or max(self.sla_s.values(), default=DEFAULT_SLA_S["P4"])
+
+    def working_seconds(self, start: datetime, end: datetime) -> float:
+        """Seconds of working time between two moments (the SLA clock)."""
+        first, last = self.hours.split("-")
+        opens = time.fromisoformat(first)
+        day_end = timedelta(hours=24) if last == "24:00" else None
+        total = 0.0
+        day = start.replace(hour=0, minute=0, second=0, microsecond=0)
+        while day < end:
+            if day.weekday() in self.days:
+                window_start = day + timedelta(hours=opens.hour, minutes=opens.minute)
+                closes = day_end or timedelta(hours=int(last[:2]), minutes=int(last[3:]))
+                window_end = day + closes
+                overlap = min(end, window_end) - max(start, window_start)
+                total += max(0.0, overlap.total_seconds())
+            day += timedelta(days=1)
+        return total
+
+
+class HelpdeskConfig(BaseModel):
+    """The `[helpdesk]` section."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    #: A ticket waiting on its requester this long is nudged, then closed after `close_after_s`.
+    nudge_after_s: float = Field(2 * 86400.0, gt=0)
+    close_after_s: float = Field(3 * 86400.0, gt=0)
+    #: How often the bot's background loop sweeps tickets (stale, SLA).
+    sweep_every_s: float = Field(300.0, gt=0)
+    teams: dict[str, TeamConfig] = Field(default_factory=dict)
+
+    def team_for(self, controller: str | None, category: str | None = None) -> str | None:
+        """The team owning a controller (or, failing that, a category), or None."""
+        for name, team in self.teams.items():
+            if controller and controller in team.controllers:
+                return name
+        for name, team in self.teams.items():
+            if category and category in team.categories:
+                return name
+        return None

@@ -49,7 +49,8 @@ from brain.signals.session_cache import SessionCache
 from controllers.answering import retrieval_of
 from core.config import Settings, load_settings
 from core.errors import UnknownController
-from core.llm_calls import LLMCallCount, count_llm_calls
+from core.llm_calls import LLMCallCount, PendingBudgets, count_llm_calls
+from core.logs import bound
 from core.records import Decision, DecisionPart, Message
 from core.redact import redact_message
 from core.stores import open_stores
@@ -77,6 +78,8 @@ class Brain:
         self.settings = settings
         settings.home.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()  # guards the stores
+        #: Each decided, not yet executed decision's LLM budget (`decide` -> `execute`).
+        self._budgets = PendingBudgets()
         self._router = Router(settings.routing)
         self._pool = ThreadPoolExecutor(
             max_workers=max(settings.routing.max_parallel, 2), thread_name_prefix="brain"
@@ -207,10 +210,14 @@ class Brain:
     def decide(self, message: Message) -> Decision:
         """Route one message through the five steps; the decision is logged."""
         # Counts only this decision's LLM requests, even with others deciding on other threads,
-        # and gives them one budget together: intent recognition, dry-runs and the dynamic tier
-        # share `[llm] timeout_s` of LLM waiting, retries inside it.
-        with count_llm_calls(within_s=self.settings.llm.timeout_s) as llm_calls:
-            return self._decide(redact_message(message), llm_calls)
+        # and gives them one budget together: intent recognition, dry-runs, the dynamic tier
+        # and, in `execute`, the controllers (answer verification) share `[llm] timeout_s` of
+        # LLM waiting, retries inside it. `bound()`: the decision id the chain binds to its
+        # log lines (`understand`) does not outlive the decision.
+        with bound(), count_llm_calls(within_s=self.settings.llm.timeout_s) as llm_calls:
+            decision = self._decide(redact_message(message), llm_calls)
+        self._budgets.keep(decision.decision_id, llm_calls)
+        return decision
 
     def _decide(self, message: Message, llm_calls: LLMCallCount) -> Decision:
         pieces = split_requests(message.text)
@@ -313,8 +320,18 @@ class Brain:
         """Run a decided message's controllers (when routed or composed); the result is
         stored with the decision. A surface may look at the decision in between (a thread's
         record takes a follow-up instead of a second filing: `brain.conversation`)."""
+        budget = self._budgets.take(decision.decision_id)
         if decision.outcome not in ("routed", "composed") or decision.controller is None:
             return decision
+        # The decision's own budget, what `decide` left of it (a fresh one for a decision
+        # decided elsewhere); its log lines carry its id.
+        counted = count_llm_calls(budget, within_s=self.settings.llm.timeout_s)
+        with bound(decision_id=decision.decision_id), counted as llm_calls:
+            return self._execute(decision, llm_calls)
+
+    def _execute(self, decision: Decision, llm_calls: LLMCallCount) -> Decision:
+        assert decision.controller is not None
+        before = llm_calls.value  # what `decide` made (already in `decision.llm_calls`)
         if decision.parts:
             parts = [self.log.get(part.decision_id) for part in decision.parts]
             decision.result = self._runner.run_parts(decision, parts)
@@ -337,6 +354,7 @@ class Brain:
             decision.follow_up = follow_up_question(
                 label, decision.result.missing, is_chinese(decision.text), check=False
             )
+        decision.llm_calls += llm_calls.value - before  # answer verification's, and the like
         with self._lock:
             self.log.update(decision)
             # The session now knows whether the controller succeeded (lessons need it).

@@ -8,6 +8,7 @@ escaped, so it cannot ping `<!channel>` or forge a link.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -61,14 +62,26 @@ def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _section(text: str, block_id: str | None = None) -> SectionBlock:
-    return SectionBlock(
-        text=MarkdownTextObject(text=shorten(text, SECTION_TEXT)), block_id=block_id
-    )
+#: A web address: its scheme and host (defanged by `defang`).
+_URL = re.compile(r"\b(h)tt(ps?)://([^\s/?#<>|]+)", re.IGNORECASE)
 
 
-def _context(text: str) -> ContextBlock:
-    return ContextBlock(elements=[MarkdownTextObject(text=shorten(text, CONTEXT_TEXT))])
+def defang(text: str) -> str:
+    """Web addresses in untrusted text made unclickable but readable, the way security teams
+    quote evidence: `https://evil.example/login` -> `hxxps://evil[.]example/login`."""
+    return _URL.sub(lambda m: f"{m[1]}xx{m[2]}://{m[3].replace('.', '[.]')}", text)
+
+
+def _section(text: str, block_id: str | None = None, *, verbatim: bool = False) -> SectionBlock:
+    """A mrkdwn section; `verbatim`: Slack links and mentions nothing it was not given as
+    markup (for quoted user text: no "@here" broadcast, no auto-linked address)."""
+    markdown = MarkdownTextObject(text=shorten(text, SECTION_TEXT), verbatim=verbatim or None)
+    return SectionBlock(text=markdown, block_id=block_id)
+
+
+def _context(text: str, *, verbatim: bool = False) -> ContextBlock:
+    markdown = MarkdownTextObject(text=shorten(text, CONTEXT_TEXT), verbatim=verbatim or None)
+    return ContextBlock(elements=[markdown])
 
 
 def _button(text: str, action_id: str, value: str, style: str | None = None) -> ButtonElement:
@@ -249,15 +262,19 @@ def alert_blocks(
     summary: str,
     resend: int = 0,
 ) -> list[dict[str, Any]]:
-    """The on-call alert: who, what, urgency, link to the thread, summary, Acknowledge."""
+    """The on-call alert: who, what, urgency, link to the thread, summary, Acknowledge.
+
+    The asker's words are quoted verbatim (escaped, never parsed: "@here" in them pages
+    nobody) with their web addresses defanged, so on-call sees a link's real target and
+    cannot click it by accident."""
     who = f"{mention} " if mention else ""
     again = f" (re-sent #{resend}: not acknowledged yet)" if resend else ""
     head = f"{who}:rotating_light: *Escalation* from <@{asker}>, urgency *{escape(urgency)}*{again}"
     link = f"<{permalink}|Open the thread>" if permalink else "(no link to the thread)"
     blocks: list[Block] = [
         _section(head),
-        _section("> " + escape(text).replace("\n", "\n> ")),
-        _context(f"{escape(summary)} · {link}"),
+        _section("> " + escape(defang(text)).replace("\n", "\n> "), verbatim=True),
+        _context(f"{escape(defang(summary))} · {link}", verbatim=True),
         ActionsBlock(
             block_id=BLOCK_ALERT + alert_id,
             elements=[_button("Acknowledge", ACTION_ACK, alert_id, style="danger")],

@@ -18,7 +18,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks import alert_blocks, escape, fallback_text, resolved_blocks
+from bot.blocks import alert_blocks, defang, escape, fallback_text, resolved_blocks
 from core.config import SlackConfig
 from core.redact import redact
 from core.stores.local import LocalCoordinator
@@ -217,8 +217,12 @@ class Escalations:
         mention = mention_markup(self.config.oncall_mention) or ""
         posted = await client.chat_postMessage(
             channel=alert.oncall_channel,
-            text=fallback_text(f"{mention} Escalation from <@{alert.asker}>: {escape(alert.text)}"),
+            text=fallback_text(
+                f"{mention} Escalation from <@{alert.asker}>: {escape(defang(alert.text))}"
+            ),
             blocks=blocks,
+            parse="none",  # the quoted words link and mention nobody in the notification
+            link_names=False,
         )
         return str(posted["ts"])
 

@@ -8,38 +8,29 @@ the tests, do not mix). Three sources feed it:
   their confidence and latency, and feedback by kind (`MeteredBrain`, the brain as the bot's
   listeners see it), Slack Web API errors and 429s (`SlackCallCounter`, a retry handler of
   the Web API client that only counts);
-- read when scraped from counters the parts keep anyway (`BotCollector`): events dropped as
-  duplicates (the event ledger), escalations sent, re-sent and acknowledged, and the LLM
-  client's calls, failures and tokens.
+- read when scraped from counters the parts keep anyway (`BotCollector` in
+  bot/metrics_endpoint.py, which also serves the page): events dropped as duplicates (the
+  event ledger), escalations sent, re-sent and acknowledged, and the LLM client's calls,
+  failures and tokens.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import time
-from collections.abc import Awaitable, Callable, Iterator
-from typing import TYPE_CHECKING, Any
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
 
-from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
-from prometheus_client.exposition import CONTENT_TYPE_LATEST
-from prometheus_client.registry import Collector
 from slack_sdk.http_retry.async_handler import AsyncRetryHandler
 from slack_sdk.http_retry.request import HttpRequest
 from slack_sdk.http_retry.response import HttpResponse
 from slack_sdk.http_retry.state import RetryState
 
-from bot import tracing
 from brain.conversation.turns import BrainAPI
-from core.logs import bound
-from core.records import Decision, FeedbackKind, Message
+from core.records import Decision
 
-if TYPE_CHECKING:
-    from bot.app import SlackBot
-
-METRICS_PATH = "/metrics"
 #: Latency buckets in seconds: acknowledgements must stay far below Slack's 3 s.
 LATENCY_BUCKETS = (
     0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 1.0, 2.5, 5.0, 10.0
@@ -117,38 +108,55 @@ class BotMetrics:
             self.loop_lag_seconds.observe(max(0.0, loop.time() - asked))
 
 
-class MeteredBrain:
-    """The brain as the bot uses it, counting decisions and feedback on the way through.
+#: What one metered call of the brain counts: the bot's families, the call's arguments bound
+#: to `BrainAPI`'s signature (so positional and keyword calls count alike), and its result.
+Meter = Callable[[BotMetrics, inspect.BoundArguments, Any], None]
 
-    A forwarder: only the calls it meters (`ask`, `feedback`) are written here; every other
-    attribute is the inner brain's own, so a method added to `BrainAPI` reaches the bot
-    without an edit here (tests/bot/test_metrics.py checks each one)."""
+
+def _decided(metrics: BotMetrics, _: inspect.BoundArguments, decision: Decision) -> None:
+    metrics.observe_decision(decision)
+
+
+def _fed_back(metrics: BotMetrics, call: inspect.BoundArguments, _: object) -> None:
+    metrics.feedback.labels(kind=call.arguments["kind"]).inc()
+
+
+#: The brain's calls that are counted, by name; every other member passes through untouched.
+#: A decision is counted when it is complete: `ask`, or `execute` after the conversation's own
+#: `decide` (the inner brain's `ask` runs its own `execute`, not this one: counted once).
+METERED: dict[str, Meter] = {"ask": _decided, "execute": _decided, "feedback": _fed_back}
+
+
+@functools.cache
+def _signature(name: str) -> inspect.Signature:
+    return inspect.signature(getattr(BrainAPI, name))
+
+
+class MeteredBrain:
+    """The brain as the bot uses it, counting the calls named in `METERED` on the way through.
+
+    One forwarder for every member: a method added to `BrainAPI` reaches the bot without an
+    edit here, and metering another call is one entry in `METERED`
+    (tests/bot/test_metrics.py checks each member)."""
 
     def __init__(self, inner: BrainAPI, metrics: BotMetrics) -> None:
         self.inner = inner
         self.metrics = metrics
 
-    def ask(self, message: Message) -> Decision:
-        decision = self.inner.ask(message)
-        self.metrics.observe_decision(decision)
-        return decision
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self.inner, name)
+        meter = METERED.get(name)
+        if meter is None or not callable(attribute):
+            return attribute
+        metrics = self.metrics
 
-    def feedback(
-        self,
-        decision_id: str,
-        kind: FeedbackKind,
-        controller: str | None = None,
-        user: str | None = None,
-        source: str = "cli",
-    ) -> Decision:
-        decision = self.inner.feedback(
-            decision_id, kind, controller=controller, user=user, source=source
-        )
-        self.metrics.feedback.labels(kind=kind).inc()
-        return decision
+        @functools.wraps(attribute)
+        def metered(*args: Any, **kwargs: Any) -> Any:
+            result = attribute(*args, **kwargs)
+            meter(metrics, _signature(name).bind(None, *args, **kwargs), result)
+            return result
 
-    def __getattr__(self, name: str) -> Any:  # every other part of the brain, unchanged
-        return getattr(self.inner, name)
+        return metered
 
 
 class SlackCallCounter(AsyncRetryHandler):
@@ -177,131 +185,3 @@ class SlackCallCounter(AsyncRetryHandler):
                 error_name = str(body.get("error") or f"http_{response.status_code}")
                 self.metrics.slack_errors.labels(method=method, error=error_name).inc()
         return False
-
-
-class BotCollector(Collector):
-    """Counters the bot's parts keep anyway, read at scrape time."""
-
-    def __init__(self, bot: SlackBot) -> None:
-        self.bot = bot
-
-    def collect(self) -> Iterator[Metric]:
-        services = self.bot.services
-        duplicates = CounterMetricFamily(
-            "brain_slack_events_deduplicated",
-            "Slack deliveries dropped because their key was taken before (retries)",
-            labels=["kind"],
-        )
-        for kind, count in sorted(services.events.duplicates.items()):
-            duplicates.add_metric([kind], count)
-        yield duplicates
-        recovered = CounterMetricFamily(
-            "brain_slack_events_recovered",
-            "Acknowledged events taken over from a dead replica (or a crashed run) and answered",
-        )
-        recovered.add_metric([], services.events.recovered)
-        yield recovered
-        lost = CounterMetricFamily(
-            "brain_slack_claims_lost",
-            "Answers not sent because another replica had taken the event over meanwhile",
-        )
-        lost.add_metric([], services.events.lost_claims)
-        yield lost
-        escalations = CounterMetricFamily(
-            "brain_escalations", "On-call alerts, by what happened", labels=["event"]
-        )
-        for event, count in services.escalations.counts.items():
-            escalations.add_metric([event], count)
-        yield escalations
-        llm = getattr(services.brain, "llm", None)
-        stats = llm.stats() if llm is not None and hasattr(llm, "stats") else None
-        calls = CounterMetricFamily("brain_llm_calls", "LLM requests attempted")
-        failures = CounterMetricFamily("brain_llm_failures", "LLM requests that failed")
-        tokens = CounterMetricFamily("brain_llm_tokens", "LLM tokens", labels=["direction"])
-        calls.add_metric([], stats.calls if stats else 0)
-        failures.add_metric([], stats.failures if stats else 0)
-        for direction in ("input", "output"):
-            tokens.add_metric([direction], stats.tokens.get(direction, 0) if stats else 0)
-        yield calls
-        yield failures
-        yield tokens
-        pending = GaugeMetricFamily(
-            "brain_bot_pending_work", "Replies and other work still running after the ack"
-        )
-        pending.add_metric([], services.work.pending)
-        yield pending
-
-
-#: Event and payload types counted by name. The kind is read before the signature is checked,
-#: so any other type an unsigned body names counts as "other": a label per name sent would let
-#: anyone grow the registry (and `/metrics`) without bound.
-_KINDS = frozenset(
-    {"message", "app_mention", "reaction_added", "url_verification", "app_rate_limited"}
-)
-
-
-def _known(kind: object, default: str) -> str:
-    """`kind` when it is counted by name, `default` when there is none, else "other"."""
-    if not kind:
-        return default
-    return kind if isinstance(kind, str) and kind in _KINDS else "other"
-
-
-def _request_kind(body: bytes, content_type: str) -> tuple[str, str | None]:
-    """What a Slack request carries (an event type, "interactive" or "command"), and the
-    event id of an Events API callback."""
-    if "json" in content_type:
-        try:
-            parsed = json.loads(body)
-        except (ValueError, RecursionError):  # RecursionError: nested too deep
-            return "malformed", None
-        if isinstance(parsed, dict):
-            event = parsed.get("event")
-            event_id = parsed.get("event_id")
-            found = str(event_id) if isinstance(event_id, str) else None
-            if isinstance(event, dict):
-                return _known(event.get("type"), "event"), found
-            return _known(parsed.get("type"), "unknown"), found
-        return "malformed", None
-    if b"payload=" in body[:16]:
-        return "interactive", None
-    return ("command" if b"command=" in body else "unknown"), None
-
-
-def install(application: web.Application, bot: SlackBot, events_path: str) -> None:
-    """Serve `/metrics` and count the Slack requests of `application` (and trace them, when
-    tracing is on: `bot.tracing`)."""
-    metrics = bot.services.metrics
-    metrics.registry.register(BotCollector(bot))
-
-    @web.middleware
-    async def count_requests(
-        request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-    ) -> web.StreamResponse:
-        if request.path != events_path or request.method != "POST":
-            return await handler(request)
-        started = time.perf_counter()
-        status = 500
-        try:
-            body = await request.read()  # aiohttp keeps it for the handler
-            kind, event_id = _request_kind(body, request.content_type)
-            metrics.received.labels(kind=kind).inc()
-            with bound(event_id=event_id):  # tasks started for this event keep it in their logs
-                response = await handler(request)
-            status = response.status
-            return response
-        except web.HTTPException as exc:  # 413 and the like
-            status = exc.status
-            raise
-        finally:
-            metrics.ack_seconds.observe(time.perf_counter() - started)
-            metrics.acked.labels(status=str(status)).inc()
-
-    async def scrape(_: web.Request) -> web.Response:
-        return web.Response(
-            body=metrics.exposition(), headers={"Content-Type": CONTENT_TYPE_LATEST}
-        )
-
-    application.middlewares.append(count_requests)
-    tracing.install(application, lambda: bot.services.tracing, events_path)
-    application.router.add_get(METRICS_PATH, scrape)

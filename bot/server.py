@@ -22,7 +22,7 @@ from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.signature import SignatureVerifier
 
-from bot import metrics, oauth, socket_mode
+from bot import metrics_endpoint, oauth, socket_mode
 from bot.app import SlackBot
 from bot.payload_shape import well_formed
 from core.limits import MAX_REQUEST_BYTES, MAX_REQUEST_SECONDS
@@ -150,7 +150,7 @@ def http_app(bot: SlackBot, *, mounts: Sequence[Mount] = ()) -> web.Application:
     application.router.add_get(HEALTH_PATH, health)
     application.router.add_get(READY_PATH, ready)
     application.cleanup_ctx.append(lifecycle)
-    metrics.install(application, bot, EVENTS_PATH)
+    metrics_endpoint.install(application, bot.services, EVENTS_PATH)
     oauth.mount(application, bot.app)  # /slack/install, /slack/oauth_redirect (many workspaces)
     for add in mounts:
         add(application)

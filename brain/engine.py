@@ -42,15 +42,15 @@ from brain.learning.feedback import FeedbackService
 from brain.learning.ring import MemoryRing, session_key_of
 from brain.memory.index import MEMORY_COLLECTION
 from brain.memory.lessons import MemoryStore
-from brain.parts import SCORING_TEXT_CAP, BrainParts
-from brain.routing.calibration import HomeCalibration
+from brain.parts import SCORING_TEXT_CAP, BrainParts, PartsFacade
 from brain.routing.router import Router
 from brain.routing.wording import follow_up_question
 from brain.signals.session_cache import SessionCache
 from controllers.answering import retrieval_of
 from core.config import Settings, load_settings
 from core.errors import InvalidFeedback, UnknownController
-from core.llm_calls import LLMCallCount, count_llm_calls
+from core.llm_calls import LLMCallCount, PendingBudgets, count_llm_calls
+from core.logs import bound
 from core.plans import Plan
 from core.records import Decision, DecisionPart, Message
 from core.redact import redact_message
@@ -58,14 +58,9 @@ from core.stores import open_stores
 from core.text.language import is_chinese
 
 if TYPE_CHECKING:
-    from brain.intent import IntentRecognizer
-    from brain.learning.org_training import OrgTraining
-    from brain.signals.semantic_model import SemanticModel
-    from controllers.base import ControllerContext, ControllerServices
+    from controllers.base import ControllerContext
     from controllers.registry import ControllerRegistry
-    from core.llm import LLMClient
     from core.stores.conversations import ConversationStates
-    from core.text.embedder import DenseEmbedder
     from knowledge.skill import KnowledgeSkill
     from knowledge.vectors import VectorStore
 
@@ -75,13 +70,15 @@ log = logging.getLogger(__name__)
 UNPLACED = ("fallback", "clarify")
 
 
-class Brain:
+class Brain(PartsFacade):
     """The decision chain; open with `Brain.open()`. Safe to use from several threads."""
 
     def __init__(self, settings: Settings, registry: ControllerRegistry | None = None) -> None:
         self.settings = settings
         settings.home.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()  # guards the stores
+        #: Each decided, not yet executed decision's LLM budget (`decide` -> `execute`).
+        self._budgets = PendingBudgets()
         self._router = Router(settings.routing)
         self._pool = ThreadPoolExecutor(
             max_workers=max(settings.routing.max_parallel, 2), thread_name_prefix="brain"
@@ -155,48 +152,6 @@ class Brain:
         """Which heavy parts are open (what `warm` opens; `/readyz` shows it)."""
         return self.parts.opened()
 
-    @property
-    def registry(self) -> ControllerRegistry:
-        """The open controller set (entry points + YAML controllers of the home)."""
-        return self.parts.registry
-
-    @property
-    def knowledge(self) -> KnowledgeSkill | None:
-        """The KB routing skill (None when it cannot be opened; decisions still work)."""
-        return self.parts.knowledge
-
-    @property
-    def llm(self) -> LLMClient | None:
-        """The LLM client, or None without an API key."""
-        return self.parts.llm
-
-    @property
-    def embedder(self) -> DenseEmbedder | None:
-        """The process-wide MiniLM embedder, or None (sparse-only mode)."""
-        return self.parts.embedder
-
-    @property
-    def recognizer(self) -> IntentRecognizer:
-        return self.parts.recognizer
-
-    @property
-    def calibration(self) -> HomeCalibration:
-        return self.parts.calibration
-
-    @property
-    def services(self) -> ControllerServices:
-        return self.parts.services
-
-    @property
-    def semantic_model(self) -> SemanticModel | None:
-        """The semantic model fitted on the current controller set (None without one)."""
-        return self.parts.semantic_model()
-
-    @property
-    def org_training(self) -> OrgTraining:
-        """The semantic model's training on the organisation's lessons."""
-        return self.parts.org_training
-
     def prime(self, texts: Sequence[str]) -> None:
         """Embed texts ahead in one batch, in every view a decision will ask for (the
         knowledge base's and the semantic model's own), so decisions on them skip the model."""
@@ -211,10 +166,14 @@ class Brain:
     def decide(self, message: Message) -> Decision:
         """Route one message through the five steps; the decision is logged."""
         # Counts only this decision's LLM requests, even with others deciding on other threads,
-        # and gives them one budget together: intent recognition, dry-runs and the dynamic tier
-        # share `[llm] timeout_s` of LLM waiting, retries inside it.
-        with count_llm_calls(within_s=self.settings.llm.timeout_s) as llm_calls:
-            return self._decide(redact_message(message), llm_calls)
+        # and gives them one budget together: intent recognition, dry-runs, the dynamic tier
+        # and, in `execute`, the controllers (answer verification) share `[llm] timeout_s` of
+        # LLM waiting, retries inside it. `bound()`: the decision id the chain binds to its
+        # log lines (`understand`) does not outlive the decision.
+        with bound(), count_llm_calls(within_s=self.settings.llm.timeout_s) as llm_calls:
+            decision = self._decide(redact_message(message), llm_calls)
+        self._budgets.keep(decision.decision_id, llm_calls)
+        return decision
 
     def _decide(self, message: Message, llm_calls: LLMCallCount) -> Decision:
         pieces = split_requests(message.text)
@@ -317,8 +276,18 @@ class Brain:
         """Run a decided message's controllers (when routed or composed); the result is
         stored with the decision. A surface may look at the decision in between (a thread's
         record takes a follow-up instead of a second filing: `brain.conversation`)."""
+        budget = self._budgets.take(decision.decision_id)
         if decision.outcome not in ("routed", "composed") or decision.controller is None:
             return decision
+        # The decision's own budget, what `decide` left of it (a fresh one for a decision
+        # decided elsewhere); its log lines carry its id.
+        counted = count_llm_calls(budget, within_s=self.settings.llm.timeout_s)
+        with bound(decision_id=decision.decision_id), counted as llm_calls:
+            return self._execute(decision, llm_calls)
+
+    def _execute(self, decision: Decision, llm_calls: LLMCallCount) -> Decision:
+        assert decision.controller is not None
+        before = llm_calls.value  # what `decide` made (already in `decision.llm_calls`)
         if decision.parts:
             parts = [self.log.get(part.decision_id) for part in decision.parts]
             decision.result = self._runner.run_parts(decision, parts)
@@ -341,6 +310,7 @@ class Brain:
             decision.follow_up = follow_up_question(
                 label, decision.result.missing, is_chinese(decision.text), check=False
             )
+        decision.llm_calls += llm_calls.value - before  # answer verification's, and the like
         with self._lock:
             self.log.update(decision)
             # The session now knows whether the controller succeeded (lessons need it).

@@ -26,6 +26,7 @@ from core.lazy import Lazy
 if TYPE_CHECKING:
     from brain.decisions.log import DecisionLog
     from brain.intent import IntentRecognizer
+    from brain.learning.org_training import OrgTraining
     from brain.memory.lessons import MemoryStore
     from brain.signals.semantic_model import SemanticModel
     from brain.signals.session_cache import SessionCache, SessionEntry
@@ -334,3 +335,52 @@ class BrainParts:
 
         # replicas on PostgreSQL share fitted models
         return fit_model(self.settings, self.view.controllers, self.embedder, self.stores)
+
+
+class PartsFacade:
+    """The parts a brain shows its callers (`brain.engine.Brain`), each read from its
+    `parts` on use, so a caller's `brain.registry` opens the registry and nothing else."""
+
+    parts: BrainParts
+
+    @property
+    def registry(self) -> ControllerRegistry:
+        """The open controller set (entry points + YAML controllers of the home)."""
+        return self.parts.registry
+
+    @property
+    def knowledge(self) -> KnowledgeSkill | None:
+        """The KB routing skill (None when it cannot be opened; decisions still work)."""
+        return self.parts.knowledge
+
+    @property
+    def llm(self) -> LLMClient | None:
+        """The LLM client, or None without an API key."""
+        return self.parts.llm
+
+    @property
+    def embedder(self) -> DenseEmbedder | None:
+        """The process-wide MiniLM embedder, or None (sparse-only mode)."""
+        return self.parts.embedder
+
+    @property
+    def recognizer(self) -> IntentRecognizer:
+        return self.parts.recognizer
+
+    @property
+    def calibration(self) -> HomeCalibration:
+        return self.parts.calibration
+
+    @property
+    def services(self) -> ControllerServices:
+        return self.parts.services
+
+    @property
+    def semantic_model(self) -> SemanticModel | None:
+        """The semantic model fitted on the current controller set (None without one)."""
+        return self.parts.semantic_model()
+
+    @property
+    def org_training(self) -> OrgTraining:
+        """The semantic model's training on the organisation's lessons."""
+        return self.parts.org_training

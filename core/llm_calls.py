@@ -19,12 +19,14 @@ No dependencies, so importing the engine does not import the anthropic SDK.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 __all__ = [
     "LLMCallCount",
+    "PendingBudgets",
     "count_llm_calls",
     "llm_time_left",
     "record_llm_call",
@@ -105,3 +107,30 @@ def llm_time_left() -> float | None:
     """Seconds left of this context's LLM budget (may be <= 0), or None when it has none."""
     count = _current.get()
     return None if count is None else count.time_left()
+
+
+#: Decided but not yet executed decisions whose budgets are kept (a surface that never
+#: executes some, a clarification, must not grow the table).
+PENDING_KEPT = 1024
+
+
+class PendingBudgets:
+    """Each decision's count between its `decide` and its `execute` (thread-safe, bounded):
+    the controllers run after the decision (answer verification) spend what is left of the
+    same budget, so one decision's LLM waiting is at most the timeout in all."""
+
+    def __init__(self, limit: int = PENDING_KEPT) -> None:
+        self._limit = limit
+        self._lock = threading.Lock()
+        self._counts: OrderedDict[str, LLMCallCount] = OrderedDict()
+
+    def keep(self, decision_id: str, count: LLMCallCount) -> None:
+        with self._lock:
+            self._counts[decision_id] = count
+            while len(self._counts) > self._limit:
+                self._counts.popitem(last=False)
+
+    def take(self, decision_id: str) -> LLMCallCount | None:
+        """The decision's count, once (None: decided elsewhere, or long ago)."""
+        with self._lock:
+            return self._counts.pop(decision_id, None)

@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from types import MappingProxyType
-from typing import Any
+from typing import IO, Any
 
 FORMAT_ENV = "BRAIN_LOG_FORMAT"
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -48,6 +48,24 @@ def current_fields() -> Mapping[str, str]:
     return _FIELDS.get()
 
 
+#: The ids every line of one message's handling carries (`ContextFilter`).
+TRACE_FIELDS = ("event_id", "decision_id")
+
+
+class ContextFilter(logging.Filter):
+    """Copies the bound fields onto each record as it is emitted, in the emitting thread's
+    context (the only place they are known): a handler that formats later or elsewhere (a
+    queue, another thread) still writes them. Ids passed explicitly (`extra=`) are kept."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        fields = _FIELDS.get()
+        record.brain_fields = fields
+        for name in TRACE_FIELDS:
+            if record.__dict__.get(name) is None and name in fields:
+                setattr(record, name, fields[name])
+        return True
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per record: time, level, logger, message, bound fields, exception."""
 
@@ -57,9 +75,9 @@ class JsonFormatter(logging.Formatter):
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),
-            **_FIELDS.get(),
+            **record.__dict__.get("brain_fields", _FIELDS.get()),
         }
-        for name in ("event_id", "decision_id"):
+        for name in TRACE_FIELDS:
             value = record.__dict__.get(name)
             if value is not None:
                 line[name] = str(value)
@@ -68,12 +86,16 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
-def configure(fmt: str | None = None, level: int = logging.INFO) -> str:
-    """Set up the root logger as text or JSON (`fmt`, else `BRAIN_LOG_FORMAT`); the format."""
+def configure(
+    fmt: str | None = None, level: int = logging.INFO, *, stream: IO[str] | None = None
+) -> str:
+    """Set up the root logger as text or JSON (`fmt`, else `BRAIN_LOG_FORMAT`) on `stream`
+    (standard error by default); the format."""
     chosen = (fmt or os.environ.get(FORMAT_ENV) or "text").strip().lower()
     if chosen not in ("text", "json"):
         raise ValueError(f"{FORMAT_ENV} must be 'text' or 'json', not {chosen!r}")
-    handler = logging.StreamHandler()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(ContextFilter())
     handler.setFormatter(JsonFormatter() if chosen == "json" else logging.Formatter(TEXT_FORMAT))
     logging.basicConfig(level=level, handlers=[handler], force=True)
     return chosen

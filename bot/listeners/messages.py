@@ -47,12 +47,18 @@ def _plain(match: re.Match[str]) -> str:
         return f"{target[0]}{label or target[1:]}"
     if target.startswith("!"):
         return "@" + (label or target[1:].split("^")[0])
+    if label and label not in target:
+        # A link whose label hides its target ("Click here" -> a phishing page): the
+        # target is the evidence (for on-call, the security cues, the record). Target
+        # first: "password (https://...)" would read as a typed password and be redacted.
+        return f"{target} ({label})"
     return label or target
 
 
 def plain_text(text: str, bot_user_id: str | None) -> str:
-    """Slack markup to the plain text the brain reads: the bot's mention removed, links and
-    mentions as words, `&lt;`-style escapes undone."""
+    """Slack markup to the plain text the brain reads: the bot's mention removed, mentions as
+    words, links as their target (and their label when it does not show the target);
+    `&lt;`-style escapes undone."""
     if bot_user_id:
         text = text.replace(f"<@{bot_user_id}>", " ")
     text = html.unescape(_MARKUP.sub(_plain, text))

@@ -7,10 +7,11 @@ raises becomes a failed part or a failed dry-run, never a failed decision.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from brain.routing.plan import composition_of
 from core.llm_calls import LLMCallCount, count_llm_calls
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     from controllers.base import ControllerContext
 
 log = logging.getLogger(__name__)
+
+_In = TypeVar("_In")
+_Out = TypeVar("_Out")
 
 
 class ControllerRunner:
@@ -95,7 +99,7 @@ class ControllerRunner:
     def run_parts(self, decision: Decision, parts: Sequence[Decision]) -> ExecutionResult:
         """A multi-intent decision: each part's own decision runs in parallel on its own text;
         each part decision keeps its result, the message's result lists them with roles."""
-        results = list(self._pool.map(self.run_decision, parts))
+        results = _mapped(self._pool, self.run_decision, parts)
         roles = {p.decision_id: p.role for p in decision.parts}
         merged: list[ExecutionPart] = []
         for part, result in zip(parts, results, strict=True):
@@ -170,7 +174,7 @@ class ControllerRunner:
                 parts.append(part)
                 upstream = part
         else:
-            parts = list(self._pool.map(lambda n: run(n, None), order))
+            parts = _mapped(self._pool, lambda n: run(n, None), order)
         first = next((p for p in parts if p.controller == primary), parts[0])
         result = ExecutionResult(**first.to_dict())
         if len(parts) > 1:
@@ -180,6 +184,13 @@ class ControllerRunner:
         if decision.dcr is not None:
             result.dcr_rounds = decision.dcr.summaries()
         return result
+
+
+def _mapped(pool: Executor, function: Callable[[_In], _Out], items: Sequence[_In]) -> list[_Out]:
+    """`pool.map` with each call in a copy of the caller's context: the pool's threads then
+    spend the decision's one LLM budget (`core.llm_calls`) and log its ids (`core.logs`)."""
+    calls = [(contextvars.copy_context(), item) for item in items]
+    return list(pool.map(lambda call: call[0].run(function, call[1]), calls))
 
 
 def replayed_plan(controller: object) -> Plan | None:

@@ -26,6 +26,7 @@ from brain.parts import SCORING_TEXT_CAP
 from brain.signals.keyword_index import NO_CONTEXT_GROUPS
 from brain.signals.knowledge import id_domains
 from core.limits import MAX_MESSAGE_CHARS
+from core.logs import bind
 from core.records import IntentResult, Message
 from core.text.cleaning import clean_text
 
@@ -95,6 +96,7 @@ def understand(message: Message, parts: BrainParts) -> Understanding:
     text = clean_text(message.text)
     started = time.perf_counter()
     decision_id = new_decision_id()
+    bind(decision_id=decision_id)  # the rest of this decision's log lines carry it
     scoring_text = text[:SCORING_TEXT_CAP]
     scoring_message = replace(message, text=scoring_text)
 

@@ -209,7 +209,7 @@ async def test_slack_markup_reaches_the_brain_as_plain_text(harness: Harness) ->
     await harness.idle()
     decision = harness.brain.last_decision("UASKER01", event["channel"])
     assert decision is not None
-    assert decision.text == "the VPN portal says error 691 & #it-help"
+    assert decision.text == "the https://vpn.example.com (VPN portal) says error 691 & #it-help"
 
 
 async def test_bare_mention_gets_help_not_a_decision(harness: Harness) -> None:

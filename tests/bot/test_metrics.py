@@ -147,6 +147,7 @@ def test_every_brain_api_member_reaches_the_brain_through_the_meter(member: str)
     assert inner.reached == [member]
     counted = {
         "ask": metrics.decisions.labels(controller="ticket", tier="fast", outcome="routed"),
+        "execute": metrics.decisions.labels(controller="ticket", tier="fast", outcome="routed"),
         "feedback": metrics.feedback.labels(kind="x"),
     }
     if member in counted:

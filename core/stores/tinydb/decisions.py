@@ -27,13 +27,12 @@ from __future__ import annotations
 
 import atexit
 import copy
-import json
 import logging
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from tinydb import Query, TinyDB
 
@@ -52,6 +51,8 @@ from core.stores.tinydb.decision_records import (
     session_key_of,
     upsert_many,
 )
+from core.stores.tinydb.file_cache import FileCache
+from core.stores.tinydb.group_commit import GroupCommit
 from core.stores.tinydb.journal import Journal, Record
 from core.stores.tinydb.locks import store_lock
 from core.stores.tinydb.storage import AtomicJSONStorage, open_db, remove_stale_temporaries
@@ -71,9 +72,6 @@ FOLDERS = ("shards", "index", "sessions", "latest")
 _Q = Query()
 log = logging.getLogger(__name__)
 
-#: What a cached file parses into (`TinyDecisionStore._parsed`).
-_Parsed = TypeVar("_Parsed")
-
 
 class TinyDecisionStore(PagedDecisions):
     """Append, update and look up decisions and their feedback; safe across threads and
@@ -88,17 +86,10 @@ class TinyDecisionStore(PagedDecisions):
         root.mkdir(parents=True, exist_ok=True)
         self._lock = store_lock(root)  # checkpoints: shards and buckets, across processes
         self._journal = Journal(root / "journal.jsonl")
-        self._io = threading.Lock()  # one journal append at a time in this process
-        self._cond = threading.Condition()
-        self._queue: list[str] = []  # encoded records waiting for the next append
-        self._version = 0  # records accepted
-        self._written = 0  # records appended (and fsynced when durable)
-        self._dirty = False  # appended since the last checkpoint
-        self._closed = False
+        self._writes = GroupCommit(self._journal, durable=durable)
         self._current: tuple[str, int] | None = None  # (shard name, decisions in it)
-        self._cache_guard = threading.Lock()
-        self._shard_cache: dict[str, tuple[tuple[int, int, int], dict[str, dict[str, Any]]]] = {}
-        self._index_cache: dict[str, tuple[tuple[int, int, int], dict[str, str]]] = {}
+        self._shard_cache = FileCache(_by_id, limit=SHARD_CACHE)
+        self._index_cache = FileCache(_shard_of_ids)
         with self._lock.held(), self._journal.lock.held():
             remove_stale_temporaries(root)
             for folder in FOLDERS:
@@ -112,87 +103,49 @@ class TinyDecisionStore(PagedDecisions):
     # -- writes --------------------------------------------------------------------------
     def append(self, decision: Decision) -> None:
         """Store a new decision; it is indexed by id, session and (user, channel)."""
-        self._commit(self._accept({"op": "put", "new": True, "doc": document_of(decision)}))
+        self._write({"op": "put", "new": True, "doc": document_of(decision)})
 
     def append_many(self, decisions: Iterable[Decision]) -> None:
         """Store many new decisions with one journal append and one fsync (a bulk import);
         they are applied to the shards by the next checkpoint, in one batch."""
         versions = [
-            self._accept({"op": "put", "new": True, "doc": document_of(decision)})
+            self._writes.accept({"op": "put", "new": True, "doc": document_of(decision)})
             for decision in decisions
         ]
         if versions:
-            self._commit(versions[-1])
+            self._writes.commit(versions[-1])
 
     def update(self, decision: Decision) -> None:
         """Replace a logged decision (keeping feedback stored meanwhile); unknown id ->
         UnknownDecision."""
         self.get_many([decision.decision_id])  # raises UnknownDecision
-        self._commit(self._accept({"op": "put", "new": False, "doc": document_of(decision)}))
+        self._write({"op": "put", "new": False, "doc": document_of(decision)})
 
     def add_feedback(self, decision_id: str, entry: Mapping[str, Any]) -> Decision:
         """Append one feedback item to the stored decision, atomically and durably; returns
         the decision as read before the append with the item added (one read, not two)."""
         stored = self._documents([decision_id])[decision_id]  # raises UnknownDecision
         record = {"op": "feedback", "id": decision_id, "entry": dict(entry)}
-        self._commit(self._accept(record))
+        self._write(record)
         return Decision.from_dict(fold(stored, record) or stored)
 
-    def _accept(self, record: Record) -> int:
-        line = json.dumps(record, ensure_ascii=False, default=str)
-        with self._cond:
-            if self._closed:
-                raise RuntimeError("the decision log is closed")
-            self._version += 1
-            self._queue.append(line)
-            return self._version
-
-    def _commit(self, version: int) -> None:
-        """Group commit: return once record `version` is in the journal, appending (with
-        whatever else is queued) unless another thread's append already took it."""
-        while True:
-            with self._cond:
-                if self._written >= version:
-                    return
-            with self._io:
-                with self._cond:
-                    if self._written >= version:
-                        return
-                    lines, self._queue = self._queue, []
-                    top = self._version
-                try:
-                    self._journal.append(lines, sync=self.durable)
-                except BaseException:
-                    with self._cond:
-                        self._queue[:0] = lines  # keep them for the next attempt
-                    raise
-                with self._cond:
-                    self._written = top
-                    self._dirty = True
-                    self._cond.notify_all()
+    def _write(self, record: Record) -> None:
+        """One record in the journal, durably, before this returns (group commit)."""
+        self._writes.commit(self._writes.accept(record))
 
     # -- checkpoints ---------------------------------------------------------------------
     def _run(self) -> None:
-        while True:
-            with self._cond:
-                while not self._dirty and not self._closed:
-                    self._cond.wait()
-                if self._closed:
-                    return
-            with self._cond:
-                self._cond.wait(timeout=CHECKPOINT_DELAY_S)  # let a batch gather
+        while self._writes.wait_for_writes(CHECKPOINT_DELAY_S):  # let a batch gather
             try:
                 self.checkpoint()
             except Exception:  # the journal keeps everything; the next checkpoint retries
                 log.exception("applying the decision journal failed; will retry")
-                with self._cond:
-                    self._cond.wait(timeout=1.0)
+                self._writes.pause(1.0)
 
     def checkpoint(self) -> None:
         """Fold the journal into the shards and buckets, then cut what was applied."""
         with self._lock.held():
-            with self._cond:
-                self._dirty = False
+            self._writes.applied()
             records, length = self._journal.snapshot()
             if records:
                 self._apply(records)
@@ -243,48 +196,7 @@ class TinyDecisionStore(PagedDecisions):
 
     def _shard_documents(self, shard: str) -> dict[str, dict[str, Any]]:
         """A shard's decisions by id, parsed again only when the file changed."""
-        path = self.root / "shards" / f"{shard}.json"
-        return self._parsed(self._shard_cache, shard, path, _by_id, limit=SHARD_CACHE)
-
-    def _parsed(
-        self,
-        cache: dict[str, tuple[tuple[int, int, int], _Parsed]],
-        name: str,
-        path: Path,
-        parse: Callable[[dict[str, Any]], _Parsed],
-        *,
-        limit: int | None = None,
-    ) -> _Parsed:
-        """`parse` of the JSON file at `path` (empty when there is none), cached under `name`
-        until the file changes: every write replaces the file, so its inode, time and size
-        identify a version. `limit`: the oldest entries beyond it are dropped."""
-        try:
-            stat = path.stat()
-        except FileNotFoundError:
-            return parse({})
-        version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
-        with self._cache_guard:
-            cached = cache.get(name)
-            if cached is not None and cached[0] == version:
-                return cached[1]
-        parsed = parse(AtomicJSONStorage(path).read() or {})
-        self._remember(cache, name, version, parsed, limit=limit)
-        return parsed
-
-    def _remember(
-        self,
-        cache: dict[str, tuple[tuple[int, int, int], _Parsed]],
-        name: str,
-        version: tuple[int, int, int],
-        parsed: _Parsed,
-        *,
-        limit: int | None = None,
-    ) -> None:
-        with self._cache_guard:
-            cache.pop(name, None)  # re-inserted last: the newest is dropped last
-            cache[name] = (version, parsed)
-            while limit is not None and len(cache) > limit:
-                cache.pop(next(iter(cache)))
+        return self._shard_cache.get(shard, self.root / "shards" / f"{shard}.json")
 
     # -- files ---------------------------------------------------------------------------
     def _with_db(self, folder: str, name: str) -> TinyDB:
@@ -331,9 +243,7 @@ class TinyDecisionStore(PagedDecisions):
             table[doc_id] = document
         written = {**data, "decisions": table}
         AtomicJSONStorage(path).write(written)
-        stat = path.stat()
-        version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
-        self._remember(self._shard_cache, shard, version, _by_id(written), limit=SHARD_CACHE)
+        self._shard_cache.written(shard, path, written)
         if self._current is not None and self._current[0] == shard:
             # Another process may append to the same shard: count what is really there.
             self._current = (shard, len(table))
@@ -386,9 +296,7 @@ class TinyDecisionStore(PagedDecisions):
         written = {**data, folder: table}
         AtomicJSONStorage(path).write(written)
         if folder == "index":
-            stat = path.stat()
-            version = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
-            self._remember(self._index_cache, bucket, version, _shard_of_ids(written))
+            self._index_cache.written(bucket, path, written)
 
     def _lookup(self, folder: str, key: str) -> dict[str, Any] | None:
         path = self.root / folder / f"{bucket_of(key)}.json"
@@ -416,8 +324,7 @@ class TinyDecisionStore(PagedDecisions):
         """One index bucket (decision id -> shard), parsed again only when its file changed:
         a bucket holds 1/256 of every decision ever logged (390 at 100k), and parsing it on
         each look-up made a feedback write slower as the log grew."""
-        path = self.root / "index" / f"{bucket}.json"
-        return self._parsed(self._index_cache, bucket, path, _shard_of_ids)
+        return self._index_cache.get(bucket, self.root / "index" / f"{bucket}.json")
 
     def get_many(self, decision_ids: list[str]) -> list[Decision]:
         """Several decisions in the given order: the shards with the journal folded over."""
@@ -495,8 +402,7 @@ class TinyDecisionStore(PagedDecisions):
                 if updates:
                     table.update_multiple(updates)
                 db.close()
-            with self._cache_guard:
-                self._shard_cache.clear()
+            self._shard_cache.clear()
             self.checkpoint()
         return changed
 
@@ -507,9 +413,7 @@ class TinyDecisionStore(PagedDecisions):
     def close(self) -> None:
         """Apply the journal and stop the background checkpoints."""
         self.flush()
-        with self._cond:
-            self._closed = True
-            self._cond.notify_all()
+        self._writes.close()
         self._writer.join(timeout=5)
         atexit.unregister(self.flush)
 

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from controllers.registry import ControllerRegistry
     from core.config import Settings
     from core.llm import LLMClient
+    from brain.escalation.model import EscalationModel
     from core.text.embedder import DenseEmbedder
     from knowledge.skill import KnowledgeSkill
 
@@ -102,6 +103,7 @@ class BrainParts:
             lambda: KeywordIndex(self.view.controllers), key=self._registry_version
         )
         self._semantic = Lazy(self._fit_semantic, key=self._registry_version)
+        self._escalation = Lazy(self._open_escalation)
         from brain.learning.org_training import OrgTraining
 
         #: The semantic model trained on the organisation's lessons (`brain.learning.org_training`).
@@ -168,6 +170,11 @@ class BrainParts:
     @property
     def sessions(self) -> SessionCache:
         return self._sessions
+
+    @property
+    def escalation_model(self) -> EscalationModel | None:
+        """The escalation model (`brain.escalation.model`), fitted once per home and cached."""
+        return self._escalation.get()
 
     def semantic_model(self) -> SemanticModel | None:
         """The semantic model fitted on the current controller set (None without one): the
@@ -250,6 +257,7 @@ class BrainParts:
             "signals": (self._signals, lambda: self.signals),
             "keyword index": (self._keywords, self.keyword_index),
             "semantic model": (self._semantic, self.semantic_model),
+            "escalation model": (self._escalation, lambda: self.escalation_model),
             "controller services": (self._services, lambda: self.services),
         }
 
@@ -308,6 +316,14 @@ class BrainParts:
         from controllers.services import build_services
 
         return build_services(self.settings, self.knowledge, self.llm)
+
+    def _open_escalation(self) -> EscalationModel | None:
+        from brain.escalation.model import load_or_fit
+
+        embedder = self.embedder
+        return load_or_fit(
+            self.settings.home / "models", embedder.embed if embedder is not None else None
+        )
 
     def _fit_semantic(self) -> SemanticModel | None:
         from brain.learning.org_training import fit_model

@@ -30,7 +30,7 @@ HOLDOUT_EVERY = 4
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tickets", type=Path, default=TICKETS)
-    parser.add_argument("--n", type=int, default=240)
+    parser.add_argument("--n", type=int, default=402)
     args = parser.parse_args()
     rows = []
     for number, (kind, escalate, wordings) in enumerate(FAMILIES):

@@ -106,15 +106,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         for group in ("escalation_by_language", "escalation_by_kind"):
             for name, g in fig[group].items():
-                print(f"    {name:16s} n={g['n']:4d} paged={g['paged']:4d} "
-                      f"recall={g['recall']} precision={g['precision']}")
+                print(
+                    f"    {name:16s} n={g['n']:4d} paged={g['paged']:4d} "
+                    f"recall={g['recall']} precision={g['precision']}"
+                )
         for text in fig["missed_escalations"]:
             print(f"    MISSED {text[:100]!r}")
         for text in fig["wrong_escalations"]:
             print(f"    WRONG  {text[:100]!r}")
     if "desk_emails" in report:
         desk = report["desk_emails"]
-        print(f"desk e-mails: {desk['paged']} of {desk['n']} paged ({100 * desk['page_rate']:.2f}%)")
+        print(
+            f"desk e-mails: {desk['paged']} of {desk['n']} paged ({100 * desk['page_rate']:.2f}%)"
+        )
         for text in desk["paged_texts"]:
             print(f"    PAGED  {text!r}")
     return 0

@@ -25,6 +25,7 @@ from core.stores import open_stores
 
 if TYPE_CHECKING:
     from brain.decisions.log import DecisionLog
+    from brain.escalation.model import EscalationModel
     from brain.intent import IntentRecognizer
     from brain.memory.lessons import MemoryStore
     from brain.signals.semantic_model import SemanticModel
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
     from controllers.registry import ControllerRegistry
     from core.config import Settings
     from core.llm import LLMClient
-    from brain.escalation.model import EscalationModel
     from core.text.embedder import DenseEmbedder
     from knowledge.skill import KnowledgeSkill
 

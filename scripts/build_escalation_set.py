@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from escalation_families import FAMILIES  # noqa: E402
+from escalation_families import FAMILIES
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "brain" / "data" / "escalation.jsonl"

@@ -35,10 +35,10 @@ from core.records import DryRunRecord, EscalationRecord, IntentResult
 from core.text.language import is_chinese
 
 if TYPE_CHECKING:
-    from brain.escalation.model import EscalationModel
     from brain.chain.evaluate import Evaluation
     from brain.chain.understand import Understanding
     from brain.dynamic.loop import DynamicSolver
+    from brain.escalation.model import EscalationModel
     from brain.learning.ring import MemoryRing
     from brain.parts import RegistryView
     from controllers.tickets import TicketStore

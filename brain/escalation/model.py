@@ -51,7 +51,7 @@ class EscalationModel:
         """The calibrated probability that `text` must page on-call."""
         embedding = vector[None, :] if (self.with_embedding and vector is not None) else None
         score = float((design([text], embedding) @ self.coef)[0] + self.intercept)
-        return _sigmoid(self.platt_a * score + self.platt_b)
+        return float(_sigmoid(self.platt_a * score + self.platt_b))
 
     def save(self, path: Path) -> None:
         """Write the weights (a temporary file replaced atomically)."""

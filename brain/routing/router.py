@@ -199,7 +199,9 @@ class Router:
             if target is None and urgent.outage is not None:
                 # No outage left unrouted: a P1 that no controller fits goes to the outage one.
                 target = next((c for c in candidates if c.name == urgent.outage), None)
-                why = f"{why}; no controller fits, so the outage controller {urgent.outage} takes it"
+                why = (
+                    f"{why}; no controller fits, so the outage controller {urgent.outage} takes it"
+                )
             if target is not None:
                 return self._route_anyway(plan, target, candidates, dry_run, chinese, why)
         if urgent.handoff and plan.outcome == "clarify":

@@ -79,7 +79,8 @@ class Assessment:
         """One line for the rationale: "P1 (impact all x urgency down: 'every order', ...)"."""
         shown = ", ".join(f"{s.role} {s.text!r}" for s in self.spans[:6])
         detail = f": {shown}" if shown else ""
-        return f"{self.priority} (impact {self.impact} x urgency {self.state.replace('_', ' ')}{detail})"
+        state = self.state.replace("_", " ")
+        return f"{self.priority} (impact {self.impact} x urgency {state}{detail})"
 
 
 def priority_of(impact: Impact, state: State) -> str:

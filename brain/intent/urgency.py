@@ -309,7 +309,8 @@ _HANDOFF = re.compile(
     r"|(?:a\s+)?(?:person|human)\s+(?:look at|to look at|handle|take)\s+(?:it|this)"
     r"|(?:keep|keeps|kept)\s+(?:sending|routing|putting|assigning)\s+(?:this|it|me)\s+to\s+the\s+wrong"
     r"|wrong\s+team\s+again"
-    r"|(?:third|fourth|3rd|4th)\s+time\s+(?:it|this)\s+(?:went|was sent|got sent)\s+to\s+the\s+wrong"
+    r"|(?:third|fourth|3rd|4th)\s+time\s+(?:it|this)\s+(?:went|was sent|got sent)"
+    r"\s+to\s+the\s+wrong"
     r"|转人工|人工客服|人工服务|找真人|真人客服|要人工|找人工|转给人|让真人|真人来|人工处理"
     r"|(?:又|老是|总是|一直)(?:转|分|派)错"
 )

@@ -45,7 +45,7 @@ SECURITY_CATEGORY = ("category", "security")
 #: The controller a P1 outage goes to when no controller fits it.
 OUTAGE_CONTROLLER = "incident"
 #: Below P2 the model pages alone only at this calibrated probability (more likely than not).
-SURE = 0.5
+SURE = 0.9
 #: The seed-002 urgency level each priority reads as.
 URGENCY_OF: dict[str, Urgency] = {"P1": "critical", "P2": "high", "P3": "medium", "P4": "low"}
 
@@ -104,12 +104,13 @@ def decide_escalation(
             else "rule (veto): no live event (a drill, planned work, a past or hypothetical one)"
         )
     elif reason is None:
-        # The model makes the P1 call among messages the matrix puts at P1 or P2 (someone
-        # beyond one person affected, or a service down): words alone never reach it.
+        # The model makes the P1 call among messages the matrix puts at P1, or at P2 with many
+        # affected (never one floor or team): words alone never reach it.
         pages = priority == "P1"
         if model is not None and probability is not None:
             # Elsewhere the model pages alone only when it is sure (calibrated).
-            bar = model.threshold if priority in ("P1", "P2") else SURE
+            wide = priority == "P1" or (priority == "P2" and assessment.impact in ("many", "all"))
+            bar = model.threshold if wide else SURE
             pages = probability >= bar
         if pages:
             priority, kind = "P1", "outage"

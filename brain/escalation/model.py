@@ -98,6 +98,8 @@ def model_key(rows: Sequence[dict[str, object]], with_embedding: bool) -> str:
     digest = hashlib.sha256()
     layout = (EMBEDDING_DIM, N_HASHED, RULE_NAMES, C, RECALL_MARGIN, FOLDS, with_embedding)
     digest.update(repr(layout).encode())
+    for package, name in (("brain.escalation", "priority.yaml"), ("brain.intent", "security.yaml")):
+        digest.update(resources.files(package).joinpath(name).read_bytes())  # rule features
     for row in rows:
         digest.update(json.dumps([row["text"], bool(row["escalate"])]).encode())
     return digest.hexdigest()[:16]

@@ -213,6 +213,7 @@ class Brain(PartsFacade):
             dynamic=self.dynamic if dynamic else None,
             knowledge=parts.knowledge,
             compliance=self.settings.memory.compliance,
+            escalation=parts.escalation_model,
         )
         return understood, evaluated, routed
 
@@ -302,8 +303,11 @@ class Brain(PartsFacade):
         # question about security: that is a consultation, and questions never page.
         consultation = decision.escalation is not None and decision.escalation.consultation
         if decision.result.escalate and not decision.escalate and not consultation:
-            decision.escalate = True
-            decision.rationale += " Escalated to on-call: the controller asked for a person."
+            # Only P1 pages (brain.escalation): a controller's wish for a person is noted.
+            priority = decision.escalation.priority if decision.escalation else "P4"
+            decision.rationale += (
+                f" The controller asked for a person; not paged ({priority}: only P1 pages)."
+            )
         if decision.result.missing and decision.follow_up is None:
             # Routed although parameters are missing (an urgent fast route): ask after.
             label = self.parts.view.labels.get(decision.controller, decision.controller)

@@ -25,6 +25,7 @@ from core.lazy import Lazy
 
 if TYPE_CHECKING:
     from brain.decisions.log import DecisionLog
+    from brain.escalation.model import EscalationModel
     from brain.intent import IntentRecognizer
     from brain.learning.org_training import OrgTraining
     from brain.memory.lessons import MemoryStore
@@ -120,6 +121,7 @@ class BrainParts:
             lambda: KeywordIndex(self.view.controllers), key=self._registry_version
         )
         self._semantic = Lazy(self._fit_semantic, key=self._registry_version)
+        self._escalation = Lazy(self._open_escalation)
         from brain.learning.org_training import OrgTraining
 
         #: The semantic model trained on the organisation's lessons (`brain.learning.org_training`).
@@ -186,6 +188,11 @@ class BrainParts:
     @property
     def sessions(self) -> SessionCache:
         return self._sessions
+
+    @property
+    def escalation_model(self) -> EscalationModel | None:
+        """The escalation model (`brain.escalation.model`), fitted once per home and cached."""
+        return self._escalation.get()
 
     def semantic_model(self) -> SemanticModel | None:
         """The semantic model fitted on the current controller set (None without one): the
@@ -268,6 +275,7 @@ class BrainParts:
             "signals": (self._signals, lambda: self.signals),
             "keyword index": (self._keywords, self.keyword_index),
             "semantic model": (self._semantic, self.semantic_model),
+            "escalation model": (self._escalation, lambda: self.escalation_model),
             "controller services": (self._services, lambda: self.services),
         }
 
@@ -329,6 +337,14 @@ class BrainParts:
 
         tickets = TicketStore(self.stores.tickets, AccessPolicy.of(self.settings.access))
         return build_services(self.settings, self.knowledge, self.llm, tickets=tickets)
+
+    def _open_escalation(self) -> EscalationModel | None:
+        from brain.escalation.model import load_or_fit
+
+        embedder = self.embedder
+        return load_or_fit(
+            self.settings.home / "models", embedder.embed if embedder is not None else None
+        )
 
     def _fit_semantic(self) -> SemanticModel | None:
         from brain.learning.org_training import fit_model

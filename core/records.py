@@ -260,6 +260,21 @@ class FeedbackRecord:
         return cls(**values)
 
 
+@dataclass(frozen=True, slots=True)
+class EvidenceSpan:
+    """A piece of the message that decided the priority: where it is and what it counts as
+    (`brain.escalation.priority`: "scope_all", "down", "payments", "resolved", ...)."""
+
+    start: int
+    end: int
+    text: str
+    role: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+
 @dataclass(slots=True)
 class EscalationRecord:
     """The escalation decision, made apart from routing from explicit signals only
@@ -275,6 +290,18 @@ class EscalationRecord:
     security: list[str] = field(default_factory=list)
     #: A question about security or urgency: a consultation, never a page.
     consultation: bool = False
+    #: The service-desk priority (P1 pages on-call; P2 notifies the owning team).
+    priority: str = "P4"
+    #: Who is affected: individual, team, many, all.
+    impact: str = "individual"
+    #: The service state as urgency: no_rush, soon, degraded, down.
+    urgency_level: str = "no_rush"
+    #: The spans of the message that decided impact and urgency.
+    spans: list[EvidenceSpan] = field(default_factory=list)
+    #: What must-page kind it is (security, outage, handoff), or None.
+    kind: str | None = None
+    #: The escalation model's calibrated probability of "page" (None when it did not run).
+    probability: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -283,7 +310,11 @@ class EscalationRecord:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EscalationRecord:
         """Rebuild a record stored with `to_dict`."""
-        return cls(**_known(cls, data))
+        known = _known(cls, data)
+        known["spans"] = [
+            EvidenceSpan(**s) if isinstance(s, dict) else s for s in known.get("spans") or []
+        ]
+        return cls(**known)
 
 
 @dataclass(slots=True)

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
     from brain.chain.understand import Understanding
     from brain.dynamic.loop import DynamicSolver
+    from brain.escalation.model import EscalationModel
     from brain.learning.ring import MemoryRing
     from brain.parts import RegistryView
     from controllers.tickets import TicketStore
@@ -79,6 +80,7 @@ def route(
     dynamic: DynamicSolver | None = None,
     knowledge: KnowledgeSkill | None = None,
     compliance: Mapping[str, str] | None = None,
+    escalation: EscalationModel | None = None,
 ) -> Routing:
     """Apply the tiers to the evaluated candidates (and the dynamic tier, `brain.dynamic`)."""
     table = evaluated.table
@@ -86,7 +88,9 @@ def route(
     verdict = verdict_of(table.reading_of(SemanticSignal))
     memories = memory_matches(table.reading_of(MemorySignal))
     vague = understood.vague
-    escalated = decide_escalation(understood.scoring_text, understood.intent)
+    escalated = decide_escalation(
+        understood.scoring_text, understood.intent, model=escalation, vector=understood.vector
+    )
     if escalated.security:
         # The taxonomy's finding is a parameter the incident controller needs (its category).
         evaluated.entities.setdefault(SECURITY_CATEGORY[0], [SECURITY_CATEGORY[1]])
@@ -110,9 +114,9 @@ def route(
         feeds=view.feeds,
         lesson=lesson_of(evaluated, compliance, view.names) or ongoing_work(understood),
         urgent=urgent_route(escalated, frozenset(view.names)),
-        # Nothing to go on (no keyword, identifier or entity), or a bare request for a person:
-        # a lone candidate is asked about among others, not routed.
-        unclear=vague or (escalated.escalate and escalated.urgency != "critical"),
+        # Nothing to go on (no keyword, identifier or entity): a lone candidate is asked about
+        # among others, not routed (a request for a person is handed to one instead).
+        unclear=vague,
     )
     if escalated.consultation:
         plan = _as_consultation(plan, evaluated.candidates, view.holder(ANSWERS))

@@ -1,31 +1,36 @@
-"""Escalation to on-call: its own decision, apart from routing, from explicit signals only.
+"""Escalation to on-call: its own decision, apart from routing.
 
 Routing asks "which controller?"; escalation asks "must a person be woken up?", and a wrong
 answer costs differently (a missed leaked key against a pointless page), so it is decided on its
-own evidence and measured on its own (`brain eval`: escalation precision and recall):
+own evidence and measured on its own (`brain eval`, `benchmarks/escalation.py`):
 
-- a reported security event (the bilingual taxonomy, `brain.intent.security`): always critical
-  (seed 002), and the message goes to the controller the taxonomy's `security_incident` intent
-  names (`incident` in the built-in set);
-- urgency words, company-wide scope with an impact verb (`brain.intent.urgency`);
-- an explicit request for a person or on-call.
+- the service-desk priority (`brain.escalation.priority`): impact x urgency -> P1..P4, with the
+  spans that decided it; only P1 pages, P2 notifies the owning team where one is configured;
+- the escalation model (`brain.escalation.model`): a calibrated classifier over the embedding,
+  character n-grams and the rule features, which makes the P1 call;
+- rules that force a page and say so: a reported security event (the bilingual taxonomy,
+  `brain.intent.security`: always P1, seed 002) and an explicit request for a person (handed
+  to one at once, never asked back); rules that veto one: a question about security (a
+  consultation) and an alert that says it is resolved or inactive.
 
-The signals are read from the text and from the intent recognized WITHOUT the LLM: the LLM is a
-voter, never a ruler, so it can neither page anyone nor raise urgency alone. A question about
-security or urgency ("what is our policy on phishing emails?") is a consultation: it never
-pages, and a controller's own request for a person does not override that.
+The signals are read from the text only (and the intent recognized WITHOUT the LLM): the LLM
+is a voter, never a ruler, so it can neither page anyone nor raise urgency alone. The message
+is data: no wording in it can switch a rule on except by describing the event itself.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from brain.intent.security import find_security
+import numpy as np
+
+from brain.escalation.features import signals_of
+from brain.escalation.model import EscalationModel
 from brain.intent.taxonomy import intent_group
-from brain.intent.urgency import handoff_signal, read_urgency
-from core.records import EscalationRecord, IntentResult
+from core.records import EscalationRecord, IntentResult, Urgency
 
 __all__ = [
+    "OUTAGE_CONTROLLER",
     "SECURITY_CATEGORY",
     "SECURITY_INTENT",
     "UrgentRoute",
@@ -37,59 +42,107 @@ __all__ = [
 SECURITY_INTENT = "security_incident"
 #: The entity a reported security event adds (the incident controller's category).
 SECURITY_CATEGORY = ("category", "security")
+#: The controller a P1 outage goes to when no controller fits it.
+OUTAGE_CONTROLLER = "incident"
+#: Below P2 the model pages alone only at this calibrated probability (more likely than not).
+SURE = 0.9
+#: The seed-002 urgency level each priority reads as.
+URGENCY_OF: dict[str, Urgency] = {"P1": "critical", "P2": "high", "P3": "medium", "P4": "low"}
 
 
 @dataclass(frozen=True, slots=True)
 class UrgentRoute:
     """What routing must honour for an escalated message: never blocked, never turned away,
-    and (for a security event) the controller that takes security incidents first."""
+    never asked back (a hand-off), and which controller takes it first."""
 
     reason: str
-    #: Critical urgency: the top plausible controller is routed whatever its dry-run says
-    #: (a request for a person alone is escalated but routed as usual).
+    #: P1: the top plausible controller is routed whatever its dry-run says.
     critical: bool = False
     preferred: str | None = None
+    #: Where a P1 that no controller fits goes (`OUTAGE_CONTROLLER` or the config's).
+    outage: str | None = None
+    #: A person was asked for: no clarification question, a hand-off note instead.
+    handoff: bool = False
 
 
-def decide_escalation(text: str, intent: IntentResult) -> EscalationRecord:
+def decide_escalation(
+    text: str,
+    intent: IntentResult,
+    *,
+    model: EscalationModel | None = None,
+    vector: np.ndarray | None = None,
+) -> EscalationRecord:
     """The escalation decision for `text`; `intent` must be the recognizer's no-LLM intent."""
-    finding = find_security(text)
-    handoff = handoff_signal(text)
-    # The no-LLM intent counts only where the text itself says so: a security incident needs a
-    # reported event, a handoff intent its explicit request.
-    basis = intent.intent
-    if basis == SECURITY_INTENT and (finding is None or finding.kind != "event"):
-        basis = "other"
-    if basis in ("escalation", "human_handoff") and handoff is None:
-        basis = "other"
-    if finding is not None and finding.kind == "event":
-        basis = SECURITY_INTENT
-    reading = read_urgency(text, basis)
-    evidence = list(reading.cues)
-    security = list(finding.classes) if finding is not None else []
-    consultation = finding is not None and finding.kind == "question"
-    if finding is not None:
-        evidence.insert(0, finding.describe())
+    signals = signals_of(text)
+    assessment = signals.assessment
+    priority = assessment.priority
+    evidence = [f"priority {assessment.describe()}"]
+    if signals.security_cue:
+        evidence.insert(0, signals.security_cue)
+    probability = model.probability(text, vector) if model is not None else None
+    if probability is not None and model is not None:
+        evidence.append(
+            f"escalation model: p(page) = {probability:.2f} (threshold {model.threshold:.2f})"
+        )
     reason: str | None = None
-    if handoff is not None:
-        reason = "the user asked for a person"
-        evidence.append(f"an explicit request ({handoff.replace('_', ' ')})")
-    elif reading.level == "critical":
-        if basis == SECURITY_INTENT:
-            reason = f"critical urgency (security incident: {', '.join(security)})"
-        else:
-            reason = "critical urgency"
+    kind: str | None = None
+    security = list(signals.security_classes) if signals.security == "event" else []
+    if signals.handoff == "human_handoff":
+        reason, kind = "the user asked for a person: handed to one", "handoff"
+        evidence.append("rule (force): an explicit request for a person")
+    if security:
+        priority, kind = "P1", "security"
+        reason = f"P1 security incident ({', '.join(security)})"
+        evidence.append("rule (force): a reported security event is P1 whatever its wording")
+    elif signals.security == "question":
+        evidence.append("rule (veto): a question about security is a consultation")
+    elif assessment.resolved or assessment.not_live:
+        priority = "P4" if priority == "P1" else priority
+        evidence.append(
+            "rule (veto): the alert says it is resolved or inactive"
+            if assessment.resolved
+            else "rule (veto): no live event (a drill, planned work, a past or hypothetical one)"
+        )
+    elif reason is None:
+        # The model makes the P1 call among messages the matrix puts at P1, or at P2 with many
+        # affected (never one floor or team): words alone never reach it.
+        pages = priority == "P1"
+        if model is not None and probability is not None:
+            # Elsewhere the model pages alone only when it is sure (calibrated).
+            wide = priority == "P1" or (priority == "P2" and assessment.impact in ("many", "all"))
+            bar = model.threshold if wide else SURE
+            pages = probability >= bar
+        if pages:
+            priority, kind = "P1", "outage"
+            reason = f"P1 ({assessment.impact} affected, {assessment.state.replace('_', ' ')})"
+        elif priority == "P1":
+            priority = "P2"
+            evidence.append("the escalation model does not confirm P1: P2, no page")
+    level = URGENCY_OF[priority]
+    # A request to escalate ("page on-call") is urgency, like "urgent": it never pages alone.
+    if level in ("low", "medium") and (signals.handoff or assessment.state == "soon"):
+        level = "high"
+    elif level == "low" and intent.intent == "complaint":
+        level = "medium"
     return EscalationRecord(
         escalate=reason is not None,
-        urgency=reading.level,
+        urgency=level,
         reason=reason,
         evidence=evidence,
-        security=security if (finding is not None and finding.kind == "event") else [],
-        consultation=consultation and reason is None,
+        security=security,
+        consultation=signals.security == "question" and reason is None,
+        priority=priority,
+        impact=assessment.impact,
+        urgency_level=assessment.state,
+        spans=list(assessment.spans),
+        kind=kind,
+        probability=None if probability is None else round(probability, 4),
     )
 
 
-def urgent_route(record: EscalationRecord, registered: frozenset[str]) -> UrgentRoute | None:
+def urgent_route(
+    record: EscalationRecord, registered: frozenset[str], outage: str = OUTAGE_CONTROLLER
+) -> UrgentRoute | None:
     """The routing constraint of an escalated message (None when it is not escalated)."""
     if not record.escalate or record.reason is None:
         return None
@@ -97,4 +150,11 @@ def urgent_route(record: EscalationRecord, registered: frozenset[str]) -> Urgent
     if record.security:
         group = intent_group(SECURITY_INTENT)
         preferred = group if group in registered else None
-    return UrgentRoute(record.reason, record.urgency == "critical", preferred)
+    critical = record.priority == "P1"
+    return UrgentRoute(
+        record.reason,
+        critical=critical,
+        preferred=preferred,
+        outage=outage if critical and outage in registered else None,
+        handoff=record.kind == "handoff",
+    )

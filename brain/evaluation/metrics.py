@@ -5,7 +5,7 @@ and recall, per-class accuracy and the misroutes)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -13,6 +13,7 @@ import numpy as np
 
 from brain.learning.labelled import LabelledRow
 from brain.routing.calibration import expected_calibration_error, reliability_table
+from core.text.language import is_chinese
 
 
 @dataclass(slots=True)
@@ -68,7 +69,34 @@ def escalation_metrics(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "wrong_pages_per_1000": round(1000 * len(wrong) / len(labelled), 2),
         "missed_escalations": [o.row.text for o in urgent if not o.escalate][:MAX_MISROUTES],
         "wrong_escalations": [o.row.text for o in wrong][:MAX_MISROUTES],
+        "escalation_by_language": _grouped(labelled, _language),
+        "escalation_by_kind": _grouped(labelled, lambda o: o.row.kind or "unlabelled"),
     }
+
+
+def _language(outcome: Outcome) -> str:
+    return "zh" if is_chinese(outcome.row.text) else "en"
+
+
+def _grouped(outcomes: Sequence[Outcome], key: Callable[[Outcome], str]) -> dict[str, Any]:
+    """Escalation recall and precision per group (language, kind): a must-page kind with one
+    miss in ten hides in a global figure."""
+    groups: dict[str, list[Outcome]] = {}
+    for outcome in outcomes:
+        groups.setdefault(key(outcome), []).append(outcome)
+    report = {}
+    for name, members in sorted(groups.items()):
+        must = sum(1 for o in members if o.row.urgent)
+        paged = sum(1 for o in members if o.escalate)
+        right = sum(1 for o in members if o.escalate and o.row.urgent)
+        report[name] = {
+            "n": len(members),
+            "must_page": must,
+            "paged": paged,
+            "recall": round(right / must, 4) if must else None,
+            "precision": round(right / paged, 4) if paged else None,
+        }
+    return report
 
 
 def per_class(outcomes: Sequence[Outcome]) -> dict[str, dict[str, Any]]:

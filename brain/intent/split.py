@@ -15,6 +15,8 @@ import re
 #: Joiners that introduce a further, separate request.
 _JOINERS = re.compile(
     r"\s*(?:[,;]\s*)?\b(?:and also|and additionally|plus also|also,)\s+"
+    r"|\s*[.;!?,]?\s+(?:also\s+)?(?:unrelated(?:ly)?|separately|on another note|another thing|"
+    r"something else|different topic|different issue)(?:\s+(?:but|note|question|issue))?[,:.-]\s*"
     r"|\s*[.;!?]\s+(?:also|additionally|and|plus|besides|separately|another thing)[,:]?\s+"
     r"|\s*[，,;；。]?\s*(?:另外|还有|以及|此外|同时还|顺便)[，,:：]?\s*",
     re.IGNORECASE,
@@ -32,14 +34,37 @@ MIN_CJK = 4
 MAX_CHARS = 600
 
 
+#: "Two things:", "a couple of questions:", "两件事：": what follows is a list of requests, so a
+#: ", and" or a "；" between them separates them too.
+_ANNOUNCED = re.compile(
+    r"^\s*(?:hi|hey|hello)?[,!\s]*(?:(?:two|2|three|3|a couple of|a few|several)\s+"
+    r"(?:things|questions|requests|issues|problems)|两件事|两个问题|几件事|三件事)\s*[:：,，-]\s*",
+    re.IGNORECASE,
+)
+_LIST_JOINERS = re.compile(r"\s*(?:,\s*and\s+|;\s*|；\s*|，\s*(?:还有|另外)?\s*(?=[^，]{4,}))")
+#: Numbered or bulleted items: "1) ...", "2. ...", "- ...", "（1）...".
+_ITEMS = re.compile(r"(?:^|\n|\s)(?:\(?\d[.)）]|（\d）|[-*•])\s+")
+
+
 def split_requests(text: str) -> list[str]:
     """The request-sized pieces of `text`, in order; `[]` when there is only one."""
     text = text.strip()
-    if len(text) > MAX_CHARS or "\n\n" in text or "```" in text:
+    if len(text) > MAX_CHARS or "```" in text:
         return []
+    items = [p for p in _ITEMS.split(text) if p.strip()]
+    announced = _ANNOUNCED.match(text)
+    if len(items) >= 2 and _ITEMS.search(text) and len(_ITEMS.findall(text)) >= 2:
+        chunks = items[1:] if not _big_enough(items[0].strip(" :：")) else items
+    elif "\n\n" in text:
+        return []
+    elif announced:
+        chunks = _LIST_JOINERS.split(text[announced.end() :])
+    else:
+        chunks = [text]
     pieces: list[str] = []
-    for chunk in _JOINERS.split(text):
-        pieces.extend(s for s in _SENTENCES.split(chunk) if s)
+    for whole in chunks:
+        for chunk in _JOINERS.split(whole):
+            pieces.extend(s for s in _SENTENCES.split(chunk) if s)
     parts = [p.strip(" ,，;；.。") for p in pieces]
     parts = [p for p in parts if _big_enough(p)]
     if len(parts) < 2 or len(parts) > MAX_PARTS:

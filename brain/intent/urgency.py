@@ -300,9 +300,19 @@ def _found(pattern: re.Pattern[str], text: str) -> str:
 
 
 _HANDOFF = re.compile(
-    r"(?:talk|speak|chat)\s+(?:to|with)\s+(?:a\s+)?(?:real\s+)?(?:human|person|people|agent|"
-    r"someone real)|(?<![a-z])not\s+a\s+bot|(?<![a-z])real\s+person"
-    r"|转人工|人工客服|找真人|真人客服|要人工"
+    r"(?:talk|speak|chat)\s+(?:to|with)\s+(?:a\s+|an\s+|some\s*one\s+)?(?:real\s+|actual\s+)?"
+    r"(?:human|person|people|agent|someone real|somebody real)"
+    r"|(?<![a-z])not\s+a\s+bot|(?<![a-z])real\s+(?:person|human)|(?<![a-z])human\s+please"
+    r"|(?:get|give|connect|put|transfer|hand)\s+(?:me|this|it)\s+(?:to\s+|with\s+|through to\s+)?"
+    r"(?:a\s+|an\s+)?(?:real\s+|actual\s+)?(?:human|person|agent|someone real)"
+    r"|(?:want|need)\s+(?:a\s+|an\s+)?(?:real\s+|actual\s+)?(?:human|person)(?![a-z])"
+    r"|(?:a\s+)?(?:person|human)\s+(?:look at|to look at|handle|take)\s+(?:it|this)"
+    r"|(?:keep|keeps|kept)\s+(?:sending|routing|putting|assigning)\s+(?:this|it|me)\s+to\s+the\s+wrong"
+    r"|wrong\s+team\s+again"
+    r"|(?:third|fourth|3rd|4th)\s+time\s+(?:it|this)\s+(?:went|was sent|got sent)"
+    r"\s+to\s+the\s+wrong"
+    r"|转人工|人工客服|人工服务|找真人|真人客服|要人工|找人工|转给人|让真人|真人来|人工处理"
+    r"|(?:又|老是|总是|一直)(?:转|分|派)错"
 )
 _ESCALATE = re.compile(
     r"(?<![a-z])(?:please\s+escalate|escalate\s+(?:this|it|to|please|now|asap))"

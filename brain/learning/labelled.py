@@ -32,6 +32,9 @@ class LabelledRow:
     #: Must the message be escalated to on-call? None when the file does not say
     #: (an optional boolean field `urgent`).
     urgent: bool | None = None
+    #: What kind of escalation case it is ("security", "outage", "resolved_alert", ...), when
+    #: the row says (an optional string field `kind`).
+    kind: str | None = None
 
 
 def normalise_label(value: object) -> str | None:
@@ -101,12 +104,19 @@ def read_rows(
         if field_name not in record:
             bad(f"{source} row {number}: label field {field_name!r} is missing")
             continue
-        urgent = record.get("urgent")
+        # `escalate` (must on-call be paged?) or its older name `urgent`.
+        urgent = record.get("escalate", record.get("urgent"))
         if urgent is not None and not isinstance(urgent, bool):
-            bad(f"{source} row {number}: 'urgent' must be true or false")
+            bad(f"{source} row {number}: 'escalate' / 'urgent' must be true or false")
             continue
+        kind = record.get("kind")
         rows.append(
-            LabelledRow(text=text, label=normalise_label(record[field_name]), urgent=urgent)
+            LabelledRow(
+                text=text,
+                label=normalise_label(record[field_name]),
+                urgent=urgent,
+                kind=kind if isinstance(kind, str) else None,
+            )
         )
     return rows, field_name
 

@@ -195,10 +195,22 @@ class Router:
             if routed and (preferred is None or plan.controller == preferred.name):
                 return plan
             target = preferred or next((c for c in candidates if c.confidence >= VIABLE_MIN), None)
-            if target is not None:
-                return self._route_anyway(
-                    plan, target, candidates, dry_run, chinese, f"urgent ({urgent.reason})"
+            why = f"urgent ({urgent.reason})"
+            if target is None and urgent.outage is not None:
+                # No outage left unrouted: a P1 that no controller fits goes to the outage one.
+                target = next((c for c in candidates if c.name == urgent.outage), None)
+                why = (
+                    f"{why}; no controller fits, so the outage controller {urgent.outage} takes it"
                 )
+            if target is not None:
+                return self._route_anyway(plan, target, candidates, dry_run, chinese, why)
+        if urgent.handoff and plan.outcome == "clarify":
+            # A person was asked for: hand it to one at once, never ask back.
+            plan.outcome, plan.controller, plan.candidates = "fallback", None, []
+            plan.supporting = []
+            plan.tier_path.append(f"handed to a person ({urgent.reason}), not asked back")
+            plan.clarification = escalated_explanation(chinese)
+            return plan
         if plan.outcome == "fallback":
             plan.tier_path.append(f"escalated ({urgent.reason}): a person takes it")
             plan.clarification = escalated_explanation(chinese)

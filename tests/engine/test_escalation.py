@@ -121,7 +121,8 @@ def test_an_escalated_message_no_controller_takes_is_not_turned_away(
 ) -> None:
     decision = _ask(capsys, "urgent!!!")
 
-    assert decision["escalate"] is True
+    # words alone do not page (issue 26): an urgency word is urgency, not impact
+    assert decision["escalate"] is False
     assert decision["outcome"] in ("clarify", "fallback")
     assert "outside what I can handle" not in (decision["clarification"] or "")
     assert len(decision["candidates"]) != 1

@@ -89,7 +89,9 @@ def test_company_wide_outages_without_the_usual_scope_words_page(brain: Brain) -
         assert decision.escalate is True, text
         assert decision.urgency == "critical", text
         assert escalation.security == [], text
-        assert "company-wide impact" in " ".join(escalation.evidence), text
+        assert escalation.priority == "P1", text
+        roles = {span.role for span in escalation.spans}
+        assert "scope_all" in roles and roles & {"down", "inability"}, text
 
 
 def test_near_misses_on_the_same_topics_do_not_page(brain: Brain) -> None:

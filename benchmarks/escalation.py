@@ -1,0 +1,129 @@
+"""Escalation precision and recall, by language and by kind, and the page rate on real desk
+e-mails (issue 26).
+
+- the labelled escalation set (`brain/data/escalation.jsonl`): the "train" split, which the
+  model is fitted and its threshold chosen on, beside the "holdout" split, which nothing is
+  tuned on (the honest figure);
+- the page rate on the 4,000 `val.jsonl` tickets of `../shared/data/it_tickets/` (real
+  service-desk e-mails; the target is at most 1%), with the paged ones listed;
+- `--rules-only`: the same without the model (the service-desk matrix and the rules alone).
+
+The escalation decision is the product's own (`brain.escalation.decide`), with the embedder
+the brain uses. Run: `nice -n 10 python benchmarks/escalation.py [--json] [--limit N]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+TICKETS = REPO.parent.parent / "shared" / "data" / "it_tickets" / "val.jsonl"
+
+
+def _decide(texts: Sequence[str], model: Any, embedder: Any) -> list[Any]:
+    from brain.escalation.decide import decide_escalation
+    from core.records import IntentResult
+
+    vectors = embedder.embed(list(texts)) if embedder is not None else [None] * len(texts)
+    intent = IntentResult(
+        intent="other", confidence=0.0, description="", urgency="low", entities={}
+    )
+    return [
+        decide_escalation(t, intent, model=model, vector=v)
+        for t, v in zip(texts, vectors, strict=True)
+    ]
+
+
+def figures(rows: Sequence[dict[str, Any]], records: Sequence[Any]) -> dict[str, Any]:
+    """Recall, precision, by language and by kind (the `brain eval` metrics)."""
+    from brain.evaluation.metrics import Outcome, escalation_metrics
+    from brain.learning.labelled import LabelledRow
+
+    outcomes = [
+        Outcome(
+            row=LabelledRow(str(r["text"]), None, bool(r["escalate"]), str(r.get("kind"))),
+            controller=None,
+            confidence=0.0,
+            tier="fast",
+            outcome="fallback",
+            escalate=rec.escalate,
+            latency_ms=0.0,
+            llm_calls=0,
+        )
+        for r, rec in zip(rows, records, strict=True)
+    ]
+    return escalation_metrics(outcomes)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tickets", type=Path, default=TICKETS)
+    parser.add_argument("--limit", type=int, default=4000, help="desk e-mails to read")
+    parser.add_argument("--rules-only", action="store_true")
+    parser.add_argument("--no-embedder", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    from brain.escalation.model import labelled_rows, load_or_fit
+    from core.config import load_settings
+    from core.text.embedder import get_dense_embedder
+
+    embedder = None if args.no_embedder else get_dense_embedder(load_settings())
+    embed = embedder.embed if embedder is not None else None
+    with tempfile.TemporaryDirectory() as cache:
+        model = None if args.rules_only else load_or_fit(Path(cache), embed)
+    report: dict[str, Any] = {"model": None if model is None else model.key}
+    if model is not None:
+        report["threshold"] = round(model.threshold, 4)
+    for split in ("train", "holdout"):
+        rows = labelled_rows(split)
+        report[split] = figures(rows, _decide([str(r["text"]) for r in rows], model, embedder))
+    if args.tickets.is_file():
+        lines = args.tickets.read_text(encoding="utf-8").splitlines()[: args.limit]
+        texts = [json.loads(line)["text"] for line in lines if line.strip()]
+        records = _decide(texts, model, embedder)
+        paged = [t for t, r in zip(texts, records, strict=True) if r.escalate]
+        report["desk_emails"] = {
+            "n": len(texts),
+            "paged": len(paged),
+            "page_rate": round(len(paged) / max(1, len(texts)), 4),
+            "paged_texts": [t[:160] for t in paged[:40]],
+        }
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+        return 0
+    print(f"model {report['model']} threshold {report.get('threshold')}")
+    for split in ("train", "holdout"):
+        fig = report[split]
+        print(
+            f"{split:8s} n={fig['escalation_labelled']} recall={fig['escalation_recall']} "
+            f"precision={fig['escalation_precision']} wrong pages={fig['wrong_pages']}"
+        )
+        for group in ("escalation_by_language", "escalation_by_kind"):
+            for name, g in fig[group].items():
+                print(
+                    f"    {name:16s} n={g['n']:4d} paged={g['paged']:4d} "
+                    f"recall={g['recall']} precision={g['precision']}"
+                )
+        for text in fig["missed_escalations"]:
+            print(f"    MISSED {text[:100]!r}")
+        for text in fig["wrong_escalations"]:
+            print(f"    WRONG  {text[:100]!r}")
+    if "desk_emails" in report:
+        desk = report["desk_emails"]
+        print(
+            f"desk e-mails: {desk['paged']} of {desk['n']} paged ({100 * desk['page_rate']:.2f}%)"
+        )
+        for text in desk["paged_texts"]:
+            print(f"    PAGED  {text!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(REPO))
+    raise SystemExit(main())

@@ -13,9 +13,9 @@ import logging
 
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot import teams
 from bot.blocks import escape, fallback_text, message_blocks
 from bot.escalation import follow_up_alert_id
-from bot.helpdesk import teams
 from bot.services import BotServices
 from bot.state import MessageLink
 from bot.tracing import DECISION_ID, EVENT_ID

@@ -18,8 +18,8 @@ from datetime import datetime
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.helpdesk.teams import ticket_store
 from bot.services import BotServices
+from bot.teams import ticket_store
 from controllers.tickets import Ticket
 from core.teams import PRIORITY_OF_URGENCY
 

@@ -19,12 +19,12 @@ from typing import Any
 from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot import ticket_view as view
 from bot.blocks import fallback_text, resolved_blocks
-from bot.helpdesk import ticket_view as view
+from bot.clicks import FOREIGN_NOTE, Click
 from bot.helpdesk.rights import may_change_ticket, may_claim_ticket, team_members
-from bot.helpdesk.teams import team_names, tell_team, ticket_store
-from bot.listeners.actions import FOREIGN_NOTE, Click
 from bot.services import BotServices
+from bot.teams import team_names, tell_team, ticket_store
 from controllers.tickets import Ticket, TicketError, TicketStateError
 from core.errors import UnknownDecision
 

@@ -37,6 +37,7 @@ from bot.blocks import (
     fallback_text,
     resolved_blocks,
 )
+from bot.clicks import FOREIGN_NOTE, Click
 from bot.replies import escalate, post_reply
 from bot.services import BotServices
 from brain.conversation.reply import Reply
@@ -54,45 +55,11 @@ LINK_WAIT_S, LINK_TRIES = 0.25, 20
 UNKNOWN_NOTE = "⚠ I no longer know this decision, so nothing was recorded."
 
 
-class Click:
-    """The parts of a block_actions payload the listeners need."""
-
-    def __init__(self, body: dict[str, Any]) -> None:
-        action = body["actions"][0]
-        message = body.get("message") or {}
-        self.user = str(body["user"]["id"])
-        self.channel = str((body.get("channel") or {}).get("id") or body["container"]["channel_id"])
-        self.ts = str(message.get("ts") or body["container"]["message_ts"])
-        self.thread_ts = str(message.get("thread_ts") or self.ts)
-        self.blocks: list[dict[str, Any]] = list(message.get("blocks") or [])
-        self.block_id = str(action.get("block_id") or "")
-        selected = action.get("selected_option") or {}
-        self.value = str(selected.get("value") or action.get("value") or "")
-
-    @classmethod
-    def parse(cls, body: Any) -> Click | None:
-        """The click in a block_actions payload, or None when it is not one (no actions, an
-        action or user that is not an object, no channel or message): signed but malformed
-        payloads are dropped, never a traceback."""
-        try:
-            return cls(body)
-        except (KeyError, IndexError, TypeError, AttributeError):
-            return None
-
-    def decision_id(self, *prefixes: str) -> str | None:
-        """The decision id carried by the clicked block's id."""
-        for prefix in prefixes:
-            if self.block_id.startswith(prefix):
-                return self.block_id[len(prefix) :]
-        return None
-
-
 #: What a click does in the brain worker once it is bound: (conversation, click, decision id)
 #: -> the reply. Runs inside the binding check's trip, so nothing happens unless it passes.
 ClickAct = Callable[[Any, "Click", str], Reply]
 #: What the bot does afterwards with the bound click's reply (update the message, post, page).
 ClickAfter = Callable[[BotServices, AsyncWebClient, "Click", str, Reply], Coroutine[Any, Any, None]]
-FOREIGN_NOTE = "⚠ This button belongs to another message or person, so nothing was done."
 
 
 def register(app: AsyncApp, services: BotServices) -> None:

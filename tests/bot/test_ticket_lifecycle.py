@@ -10,8 +10,8 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot import ticket_view as view
 from bot.helpdesk import sweep
-from bot.helpdesk import ticket_view as view
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ONCALL_CHANNEL, ROUTED_TEXT, Harness, StartBot
 from tests.fakes.slack_api import TEAM_ID, Call

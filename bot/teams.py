@@ -15,8 +15,8 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import fallback_text
-from bot.helpdesk.ticket_view import team_blocks, ticket_of, with_ticket_actions
 from bot.services import BotServices
+from bot.ticket_view import team_blocks, ticket_of, with_ticket_actions
 from brain.conversation.reply import Reply
 from controllers.tickets import Ticket, TicketStore
 

@@ -132,9 +132,8 @@ class Stores:
     def conversations(self) -> ConversationStates:
         """Each thread's conversation state, on every backend (a shared backend's `sessions`
         collection when it has one, so every replica reads the same threads)."""
-        own = getattr(self.backend, "sessions", None)
-        if callable(own):
-            return ConversationStates(own())
+        if self.capabilities.sessions:
+            return ConversationStates(self.backend.sessions())
         return ConversationStates(self.backend.collection("conversations", key=field_key("key")))
 
     @cached_property

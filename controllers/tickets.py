@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from controllers.ids import PREFIXES, is_ticket_id, normalize_ticket_id
 from core.access import AccessPolicy, Viewer
+from core.errors import BrainError
 from core.redact import redact, redact_strings
 from core.stores.protocols import TicketRecords
 
@@ -37,7 +38,7 @@ STATUS_LABELS: dict[str, str] = {
 }
 
 
-class TicketError(Exception):
+class TicketError(BrainError):
     """A ticket operation cannot be done; the message says why."""
 
 

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 
 from controllers.base import ControllerContext, ControllerResult
 from core.config import WebhookConfig
+from core.errors import BrainError
 from core.limits import (
     WEBHOOK_MAX_RESPONSE_BYTES,
     WEBHOOK_MAX_SUMMARY_CHARS,
@@ -52,7 +53,7 @@ _METADATA_ADDRESSES = frozenset(
 )
 
 
-class WebhookRefused(ValueError):
+class WebhookRefused(BrainError, ValueError):
     """The call is not made; the message says why (never a header's value)."""
 
 

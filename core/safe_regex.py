@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 import regex
 
+from core.errors import BrainError
 from core.limits import REGEX_ATTEMPTS, REGEX_MAX_CHARS, REGEX_TIMEOUT_S
 
 _T = TypeVar("_T")
@@ -35,11 +36,11 @@ _c: Any = importlib.import_module("re._constants")
 _REPEATS = (_c.MAX_REPEAT, _c.MIN_REPEAT)
 
 
-class UnsafePattern(ValueError):
+class UnsafePattern(BrainError, ValueError):
     """The pattern is invalid or could backtrack catastrophically; the message says why."""
 
 
-class RegexTimeout(TimeoutError):
+class RegexTimeout(BrainError, TimeoutError):
     """A pattern spent its whole time budget on one text."""
 
 

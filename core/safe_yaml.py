@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, SequenceNode
 
+from core.errors import BrainError
 from core.limits import YAML_MAX_ALIASES, YAML_MAX_DEPTH, YAML_MAX_EXPANDED_NODES
 
 __all__ = ["YamlLimitError", "load_shipped_yaml", "load_yaml"]
@@ -30,7 +31,7 @@ _OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
 
-class YamlLimitError(yaml.YAMLError):
+class YamlLimitError(BrainError, yaml.YAMLError):
     """The document is valid YAML but exceeds a limit; the message names which."""
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from core.errors import BrainError
 from core.limits import MAX_KB_FILE_BYTES
 from core.safe_regex import UnsafePattern, compile_bounded
 from core.safe_yaml import YamlLimitError, load_yaml
@@ -39,7 +40,7 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
-class SkipFile(Exception):
+class SkipFile(BrainError):
     """This file is not ingested; the message is the reason shown to the user."""
 
 

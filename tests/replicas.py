@@ -136,18 +136,33 @@ async def wait_ready(session: aiohttp.ClientSession, replica: Replica, timeout: 
 IDLE_TIMEOUT_S = 120.0
 
 
+#: The gauge `wait_idle` reads (bot/metrics.py): work still running after the ack.
+PENDING_WORK = "brain_bot_pending_work{}"
+
+
+async def _pending_work(session: aiohttp.ClientSession, replica: Replica) -> float:
+    """The replica's pending work; raises, with its log, when it has exited, or when its
+    `/metrics` lacks the gauge (a renamed gauge must not read as "idle")."""
+    if replica.process.poll() is not None:
+        raise AssertionError(
+            f"{replica.name} exited ({replica.process.returncode}):\n{replica.log_tail()}"
+        )
+    found = await metrics(session, replica)
+    if PENDING_WORK not in found:
+        raise AssertionError(f"{replica.name}'s /metrics has no {PENDING_WORK}")
+    return found[PENDING_WORK]
+
+
 async def wait_idle(
     session: aiohttp.ClientSession, replicas: list[Replica], timeout: float = IDLE_TIMEOUT_S
 ) -> None:
     """Until no replica has work running after its acknowledgements; raises, naming the busy
-    replicas and their logs, when that takes longer than `timeout`."""
+    replicas and their logs, when that takes longer than `timeout` (and at once for a replica
+    that exited or does not report its pending work)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
-        pending = [
-            (await metrics(session, replica)).get("brain_bot_pending_work{}", 0.0)
-            for replica in replicas
-        ]
+        pending = [await _pending_work(session, replica) for replica in replicas]
         if not any(pending):
             return
         if loop.time() >= deadline:

@@ -15,6 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
+from core.errors import BrainError
 from core.safe_yaml import load_shipped_yaml
 
 __all__ = [
@@ -130,7 +131,7 @@ def _search(pattern: re.Pattern[str] | None, text: str) -> str:
     return match.group(0) if match else ""
 
 
-class SecurityTaxonomyError(ValueError):
+class SecurityTaxonomyError(BrainError, ValueError):
     """The taxonomy file is unusable; the message names the entry."""
 
 

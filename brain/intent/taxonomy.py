@@ -23,6 +23,7 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
+from core.errors import BrainError
 from core.safe_yaml import load_shipped_yaml
 
 __all__ = [
@@ -46,7 +47,7 @@ _Name = Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[a-z]
 _Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 
-class TaxonomyError(ValueError):
+class TaxonomyError(BrainError, ValueError):
     """The taxonomy file is unusable; the message names the file and the entry."""
 
 

@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.errors import BrainError
+
 #: Label values that mean "no controller should take this".
 OUT_OF_SCOPE = frozenset({"oos", "none", "null", "out_of_scope", ""})
 #: Label fields tried, in order, when none is given.
 LABEL_FIELDS = ("label", "controller", "intent")
 
 
-class LabelledFileError(Exception):
+class LabelledFileError(BrainError):
     """A labelled file cannot be read as asked; the message says what to fix."""
 
 

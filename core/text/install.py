@@ -28,6 +28,7 @@ from pathlib import Path
 
 import core
 from core.config import Settings, load_settings
+from core.errors import BrainError
 from core.text.embedder import TORCH_MODULES, install_cache_dir, missing_package
 from core.text.onnx_files import MODEL_SUBDIR, find_exported, fork_layer, packaged_model_dir
 
@@ -54,7 +55,7 @@ BUILD_REQUIREMENTS = (
 STEP_TIMEOUT_S = 1200
 
 
-class InstallError(RuntimeError):
+class InstallError(BrainError, RuntimeError):
     """The export could not be made here; the message says which step failed and why."""
 
 

@@ -17,6 +17,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from core.errors import BrainError
+
 #: Name of the dense vector in the collection schema.
 DENSE = "dense"
 #: Name of the sparse vector in the collection schema.
@@ -35,7 +37,7 @@ RRF_K = 2
 Where = Mapping[str, Sequence[str]]
 
 
-class StoreLockedError(RuntimeError):
+class StoreLockedError(BrainError, RuntimeError):
     """Another process holds the embedded store (its message says which and what to do)."""
 
 

@@ -1,7 +1,8 @@
 """ARCHITECTURE.md, "Where things go": a store backend and a signal from a distribution of
 their own (a temp package with entry points, as a deployment adds one) plug in with no edit
 anywhere else: the backend is chosen by name and its declared capabilities are used, the
-signal's calibration features come from the registry."""
+signal's calibration features come from the registry. A surface is a package beside `bot/`
+that speaks to `brain.conversation` only."""
 
 from __future__ import annotations
 
@@ -107,3 +108,68 @@ def test_a_signal_from_a_distribution_brings_its_calibration_features(
     features = calibration_features(available_signals())
     assert features[-2:] == ("semantic_margin", "toy_margin") and "toy" in features
     assert features[:6] == ("total", "margin", "semantic", "keyword", "knowledge", "toy")
+
+
+SURFACE = '''
+"""A toy surface: a line of text in, the rendered reply out (what `bot/` does for Slack)."""
+
+from brain.conversation.reply import Reply
+from brain.conversation.turns import BrainAPI, Conversation
+from core.records import Message
+
+
+def render(reply: Reply) -> str:
+    lines = [reply.headline or reply.text, *reply.result_lines]
+    lines += [f"{number}. {choice.label}" for number, choice in enumerate(reply.choices, 1)]
+    if reply.rationale:
+        lines.append(f"why: {reply.rationale}")
+    return "\\n".join(lines)
+
+
+class ToySurface:
+    def __init__(self, brain: BrainAPI, sessions) -> None:
+        self.conversation = Conversation(brain, sessions, surface="chat")
+
+    def say(self, line: str, *, user: str = "UTOY", place: str = "toy-room") -> tuple[Reply, str]:
+        reply = self.conversation.handle(Message(line, user=user, channel=place))
+        return reply, render(reply)
+'''
+
+
+@pytest.fixture
+def toy_surface(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A package beside `bot/` (on the path, not in the repository): nothing else is edited."""
+    site = tmp_path / "surface-site"
+    (site / "toy_surface").mkdir(parents=True)
+    (site / "toy_surface" / "__init__.py").write_text(SURFACE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(site))
+    yield
+    sys.modules.pop("toy_surface", None)
+
+
+def test_a_surface_beside_bot_routes_and_renders_through_the_conversation(
+    isolated_env: Path, fitted_home: Path, toy_surface: None
+) -> None:
+    import grimp
+
+    from brain.engine import Brain
+    from core.files import copy_tree
+
+    copy_tree(fitted_home, isolated_env, dirs_exist_ok=True)
+    import toy_surface  # type: ignore[import-not-found]
+
+    with Brain.open() as brain:
+        surface = toy_surface.ToySurface(brain, brain.conversations)
+        reply, shown = surface.say("process ticket 2025060300011279027")
+        assert reply.decision is not None and reply.decision.controller == "ticket"
+        assert reply.headline and reply.headline in shown
+        assert reply.controller_label in shown and reply.rationale in shown
+        # the decision it rendered is the brain's record, explainable like any other
+        assert brain.get_decision(reply.decision.decision_id).controller == "ticket"
+
+    layers = ("core", "knowledge", "controllers", "brain", "bot", "cli")
+    graph = grimp.build_graph("toy_surface", *layers, cache_dir=None)
+    uses = {m.split(".")[0] for m in graph.find_modules_directly_imported_by("toy_surface")}
+    assert uses == {"core", "brain"}  # beside bot/, not on it: no Slack, no command line
+    below = graph.find_modules_that_directly_import("toy_surface")
+    assert below == set()  # and nothing in the layers knows it is there

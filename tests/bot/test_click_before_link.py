@@ -77,6 +77,11 @@ async def test_a_click_before_the_reply_is_linked_is_taken_once_it_is(
         if any(WAITING in r.message or REFUSED in r.message for r in caplog.records):
             break
         await asyncio.sleep(0.1)
+    else:
+        pytest.fail("the click was never looked at while its reply was unlinked")
+    # The order this test is about: the click was seen, and kept waiting, before the link.
+    assert [r.message for r in caplog.records if WAITING in r.message], "not kept waiting"
+    assert fake.of("chat.update") == []  # nothing was done with the click before the link
     fake.released.set()  # Slack's answer arrives: the reply is linked now
 
     update = (await fake.wait_for("chat.update"))[0].params

@@ -188,10 +188,14 @@ async def test_a_clarification_moves_between_replicas_and_a_killed_replica_loses
             where=lambda c: c.params.get("channel") in channels,
             timeout=600,
         )
-        for _ in range(3000):  # nothing is left owed ...
-            if not _claimed(url, schema, [f"event:EvKILL{i:03d}" for i in range(BURST)]):
+        burst_keys = [f"event:EvKILL{i:03d}" for i in range(BURST)]
+        for _ in range(3000):  # nothing is left owed (bounded: 10 minutes) ...
+            if not _claimed(url, schema, burst_keys):
                 break
             await asyncio.sleep(0.2)
+        else:
+            owed = _claimed(url, schema, burst_keys)
+            pytest.fail(f"{owed} of the burst's messages are still claimed and owed an answer")
         await wait_idle(session, survivors)  # ... nor being answered
         answered = Counter(
             str(c.params["channel"])

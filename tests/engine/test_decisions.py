@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from brain.engine import Brain
+from brain.signals.registry import BUILTIN_SIGNALS
 from controllers.base import label_in
 from controllers.tickets import TicketStore
 from core.config import Settings
@@ -22,14 +23,8 @@ def test_ticket_number_takes_the_fast_path_without_a_dry_run(brain: Brain) -> No
     assert decision.entities["ticket_id"] == ["2025060300011279027"]
     assert decision.llm_calls == 0
     assert "ticket" in decision.rationale
-    assert set(decision.signals["ticket"]) >= {
-        "keyword",
-        "semantic",
-        "knowledge",
-        "session",
-        "memory",
-        "total",
-    }
+    registered = brain.parts.signals.names  # the signal registry, not a list kept here
+    assert set(decision.signals["ticket"]) == {*registered, "total", "confidence"}
 
 
 def test_fast_path_handle_says_honestly_when_the_ticket_does_not_exist(brain: Brain) -> None:
@@ -142,13 +137,17 @@ def test_clarification_names_candidates_in_plain_words_and_chinese_for_chinese(
     assert all(labels[c] != c.capitalize() for c in decision.candidates)
 
 
-def test_every_controller_has_five_signals_and_the_decision_is_logged(brain: Brain) -> None:
+def test_every_controller_has_every_registered_signal_and_the_decision_is_logged(
+    brain: Brain,
+) -> None:
     decision = brain.decide(Message("disk /var 95% on app-03, what should I check?"))
 
     assert set(decision.signals) == set(brain.registry.names())
     weights = brain.settings.routing.signal_weights()
+    registered = set(brain.parts.signals.names)
+    assert {kind.name for kind in BUILTIN_SIGNALS} <= registered
     for row in decision.signals.values():
-        assert set(row.signals) == {"keyword", "semantic", "knowledge", "session", "memory"}
+        assert set(row.signals) == registered
         for value in row.values():
             assert 0.0 <= value <= 1.0
         weighted = sum(weights[name] * value for name, value in row.signals.items())

@@ -52,8 +52,9 @@ def _dead_url() -> str:
 
 
 def test_a_dead_webhook_fails_its_dry_run_and_its_result_carries_the_error() -> None:
+    url = _dead_url()
     hook = DeclarativeController(
-        name="payroll", description="Payroll desk", handler="webhook", options={"url": _dead_url()}
+        name="payroll", description="Payroll desk", handler="webhook", options={"url": url}
     )
     context = ControllerContext(
         text="resend my payslip",
@@ -68,4 +69,9 @@ def test_a_dead_webhook_fails_its_dry_run_and_its_result_carries_the_error() -> 
     dry = hook.dry_run(context)
     assert not dry.ok and "unreachable" in dry.reason
     result = hook.handle(context)
-    assert not result.ok and result.error
+    assert not result.ok
+    assert result.error == "ConnectError"  # what failed, for the decision log and the console
+    assert result.summary == "The webhook could not be reached (ConnectError)."
+    # the address shown without its path (webhook paths often hold a secret)
+    shown = url.removesuffix("/hook") + "/…"
+    assert result.data == {"url": shown, "error": "ConnectError"}

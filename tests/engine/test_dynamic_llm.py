@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from brain.engine import Brain
+from core.llm_calls import count_llm_calls
 from core.records import Decision, Message
 from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, RecordedRequest
 
@@ -159,24 +160,49 @@ def test_without_dcr_llm_enabled_the_dynamic_tier_makes_no_llm_call(
     assert _dcr_requests(fake_llm) == []
 
 
+def _timeout_of(request: RecordedRequest) -> float:
+    """The timeout the client gave this request (the SDK sends it as a header)."""
+    return float(next(v for k, v in request.headers.items() if k.lower() == "x-stainless-timeout"))
+
+
+def _decide_counting(
+    fake: FakeAnthropic, responder: Callable[[RecordedRequest], FakeReply], text: str
+) -> tuple[Decision, list[tuple[RecordedRequest, float]]]:
+    """Decide `text` inside an outer LLM-call count (`core.llm_calls`), and pair each request
+    the fake received with the LLM time the decision had been charged when it arrived: the
+    accounting the budget is kept by, not the wall clock."""
+    outer_budget_s = 1000.0
+    seen: list[tuple[RecordedRequest, float]] = []
+    with count_llm_calls(within_s=outer_budget_s) as outer:
+
+        def answer(request: RecordedRequest) -> FakeReply:
+            left = outer.time_left()
+            assert left is not None
+            seen.append((request, outer_budget_s - left))
+            return responder(request)
+
+        fake.responder = answer
+        decision = _decide(text)
+    assert outer.value == len(seen)  # every request of the decision was counted
+    return decision, seen
+
+
 def test_the_llm_calls_of_one_decision_share_one_deadline(fake_llm: FakeAnthropic) -> None:
     # Issue 14 ("LLM time: one deadline per decision, retries inside it"): a call that starts
     # after earlier calls spent part of the decision's LLM time gets only what is left, so a
     # chain of slow calls cannot hold the decision for a multiple of the configured timeout.
     plan = FakeReply.json({"steps": [{"controller": "access"}], "topology": "single"})
-    fake_llm.responder = _for_dcr(FakeReply.slow(0.3, then=plan))
 
-    decision = _decide(HOSTILE)  # the plan fails its boundary check: a second round drafts
+    # the plan fails its boundary check: a second round drafts
+    decision, seen = _decide_counting(fake_llm, _for_dcr(FakeReply.slow(0.3, then=plan)), HOSTILE)
 
     assert decision.dcr is not None
-    sent = _dcr_requests(fake_llm)
-    assert len(sent) >= 2, decision.dcr.llm.statuses  # a later round asked again
-    timeouts = [
-        float(next(v for k, v in r.headers.items() if k.lower() == "x-stainless-timeout"))
-        for r in sent
-    ]
-    # the configured timeout is 0.5 s and the first answer took at least 0.3 s of it
-    assert all(timeout <= 0.5 - 0.3 for timeout in timeouts[1:]), timeouts
+    drafts = [(r, spent) for r, spent in seen if r.system.startswith("You plan how")]
+    assert len(drafts) >= 2, decision.dcr.llm.statuses  # a later round asked again
+    assert all(spent > 0 for _, spent in drafts[1:])  # the first draft's wait was charged
+    # each request was given at most what the configured 0.5 s had left when it started
+    over = [(_timeout_of(r), spent) for r, spent in seen if _timeout_of(r) > 0.5 - spent + 1e-9]
+    assert over == [], over
 
 
 def test_the_intent_call_and_the_dynamic_tier_share_the_decisions_deadline(
@@ -192,16 +218,12 @@ def test_the_intent_call_and_the_dynamic_tier_share_the_decisions_deadline(
             return FakeReply.slow(0.3, then=FakeReply.text("not json"))
         return _for_dcr(plan)(request)
 
-    fake_llm.responder = answer
+    decision, seen = _decide_counting(fake_llm, answer, TABLE)
 
-    decision = _decide(TABLE)
-
-    intent_calls = [r for r in fake_llm.requests if r.system.startswith("You classify messages")]
-    assert intent_calls, "the intent recognizer asked the LLM first"
-    sent = _dcr_requests(fake_llm)
-    assert sent, decision.dcr
-    timeouts = [
-        float(next(v for k, v in r.headers.items() if k.lower() == "x-stainless-timeout"))
-        for r in sent
-    ]
-    assert all(timeout <= 0.5 - 0.3 for timeout in timeouts), timeouts
+    intents = [r for r, _ in seen if r.system.startswith("You classify messages")]
+    assert intents, "the intent recognizer asked the LLM first"
+    drafts = [(r, spent) for r, spent in seen if r.system.startswith("You plan how")]
+    assert drafts, decision.dcr
+    assert all(spent > 0 for _, spent in drafts)  # the intent call's wait was charged
+    over = [(_timeout_of(r), spent) for r, spent in drafts if _timeout_of(r) > 0.5 - spent + 1e-9]
+    assert over == [], over

@@ -52,7 +52,11 @@ def test_fit_is_monotone_calibrated_and_round_trips(tmp_path: Path) -> None:
 
 def test_one_sided_data_keeps_the_default_and_bad_files_fail_clearly(tmp_path: Path) -> None:
     rows, _ = _synthetic(20)
-    assert not Calibrator.fit(rows, [True] * 20).fitted
+    for side in (True, False):  # all right, and all wrong: either alone teaches nothing
+        one_sided = Calibrator.fit(rows, [side] * 20)
+        assert not one_sided.fitted, side
+        assert one_sided.source.startswith("default: too little or one-sided data"), side
+        assert one_sided.apply(0.63) == pytest.approx(0.63), side
     bad = tmp_path / "calibration.json"
     bad.write_text("{not json", encoding="utf-8")
     with pytest.raises(ValueError, match="cannot read calibration"):

@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Literal
 
 from brain.intent.security import phrase_pattern
+from core.errors import BrainError
 from core.records import EvidenceSpan
 from core.safe_yaml import load_shipped_yaml
 
@@ -106,7 +107,7 @@ class _Cues:
         return [EvidenceSpan(m.start(), m.end(), m.group(0), group) for m in pattern.finditer(text)]
 
 
-class PriorityCuesError(ValueError):
+class PriorityCuesError(BrainError, ValueError):
     """priority.yaml is unusable; the message names the group."""
 
 

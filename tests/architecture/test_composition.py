@@ -22,6 +22,9 @@ STORES = ROOT / "core" / "stores"
 ROOTS = {
     "brain/engine.py",
     "brain/evaluation/run.py",
+    # What-if replay reads the real home's log and decides in throwaway copies of it.
+    "brain/replay/run.py",
+    "brain/replay/sandbox.py",
     "controllers/tickets.py",
     "knowledge/manifest.py",
     "bot/services.py",

@@ -2,10 +2,12 @@
 
 The logged messages since a time are decided twice, in order, each time in a throwaway copy
 of the home (`brain.replay.sandbox`): once as configured (the baseline) and once with the
-change. Comparing the two, not the change with the log, shows what the change itself does;
-what drifted since (lessons learnt after a decision, a refitted model) shows as the baseline
-differing from the log, counted apart. Only `Brain.decide` runs: no controller is executed,
-so no ticket is filed, no page sent, no message posted, and the real stores are only read.
+change. Comparing the two, not the change with the log, shows what the change itself does.
+Each message is decided with the lessons as they were when it was logged
+(`brain.replay.lessons`); what drifted otherwise (a refitted model, a changed knowledge base)
+shows as the baseline differing from the log, counted apart. Only `Brain.decide` runs: no
+controller is executed, so no ticket is filed, no page sent, no message posted, and the real
+stores are only read.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 from brain.decisions.browse import since as decisions_since
 from brain.engine import Brain
+from brain.replay.lessons import hold_back
 from brain.replay.sandbox import sandbox, with_overrides
 from core.config import Settings
 from core.records import Decision, Message
@@ -98,11 +101,21 @@ def logged_messages(settings: Settings, start: datetime, *, limit: int) -> list[
 def _redecide(
     settings: Settings, logged: Sequence[Decision], controllers: Sequence[Path]
 ) -> list[Decision]:
-    with sandbox(settings, controllers=controllers) as copied, Brain(copied) as brain:
-        return [
-            brain.decide(Message(d.text, user=d.user, channel=d.channel, thread=d.thread))
-            for d in logged
-        ]
+    """Each logged message decided again, in order, with the lessons learnt before it."""
+    decided: list[Decision] = []
+    with sandbox(settings, controllers=controllers) as copied:
+        copy_stores = open_stores(copied)
+        try:
+            later = hold_back(copy_stores.lessons, logged[0].created_at)
+        finally:
+            copy_stores.close()
+        with Brain(copied) as brain:
+            for d in logged:
+                brain.memory.write_many(later.due(d.created_at))
+                decided.append(
+                    brain.decide(Message(d.text, user=d.user, channel=d.channel, thread=d.thread))
+                )
+    return decided
 
 
 def _summary(decision: Decision) -> dict[str, Any]:

@@ -8,11 +8,13 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from brain.engine import Brain
+from controllers.tickets import TicketStore
 from core.config import Settings
 from core.records import Message
 
@@ -101,3 +103,33 @@ def test_a_bad_setting_is_refused(logged_home: Path) -> None:
     )
     assert done.returncode == 2
     assert "unknown setting" in done.stderr
+
+
+def test_each_decision_is_replayed_with_the_lessons_as_they_were_then(
+    fitted_home: Path, isolated_env: Path
+) -> None:
+    # Seed 000: "money not arrived" goes to consultation until the user corrects a message
+    # like it to the ticket desk. The decisions before the correction must replay as they
+    # were (consultation), the one after it with the lesson (ticket): no drift either way.
+    shutil.copytree(fitted_home, isolated_env)
+    settings = Settings(home=isolated_env)
+    TicketStore.open(settings).create(
+        "ticket", title="disbursement not received", requester="u1", ticket_id="2025060300011279027"
+    )
+    similar = "钱没到账怎么办，单子呢？"
+    with Brain(settings) as brain:
+        earlier = brain.decide(Message(similar, user="u1", channel="D0"))
+        first = brain.decide(Message("钱没到账怎么办？", user="u1", channel="D1"))
+        brain.feedback(first.decision_id, "correct", controller="ticket", user="u1")
+        time.sleep(1.0)  # lessons are stamped to the second
+        later = brain.decide(Message(similar, user="u1", channel="D2"))
+    assert earlier.controller == "consultation" and later.controller == "ticket"
+    assert earlier.signals["ticket"]["memory"] == 0.5 < later.signals["ticket"]["memory"]
+    before = _snapshot(isolated_env)
+
+    report = _replay(isolated_env, "--set", "routing.fast_threshold=0.8")
+
+    assert _snapshot(isolated_env) == before
+    assert report["considered"] == 3
+    assert report["drifted"] == 0  # the earlier two without the lesson, the later one with it
+    assert report["changed_count"] == 0

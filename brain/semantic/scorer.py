@@ -323,16 +323,29 @@ class SemanticScorer:
 
         elif embedder is not None:
             dense = embedder.embed(texts)
-        views = Views(tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense)
-        ensemble = Ensemble.fitted(classes, views.view, views.tfidf, y, w)
+        views = Views(
+            tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense, words=words
+        )
+        mix = ensemble_weights(texts, dense is not None)
+        ensemble = Ensemble.fitted(
+            classes,
+            views.view,
+            views.tfidf,
+            y,
+            w,
+            words=words,
+            mix=mix,
+            none_label=none_label if negatives else None,
+        )
         inscope = y != none_label
         reference = views.space[inscope]
         loo = leave_one_out_nearest(views.space, inscope)
         oos_model = None
         declare_threshold = CONFORMAL_DECLARE_THRESHOLD
         if len(negatives) >= MIN_NEGATIVES:
-            mix = ensemble_weights(texts, dense is not None)
-            oos_model, out_of_fold = fit_oos_model(views, y, w, mix, classes, none_label, retune)
+            oos_model, out_of_fold = fit_oos_model(
+                views, y, w, mix, classes, none_label, retune, chosen=ensemble.chosen
+            )
             examples = out_of_fold[(y != none_label) & (w >= 1.0)]
             declare_threshold = float(np.quantile(examples, 1.0 - DECLARE_RATE))
         scorer = cls(
@@ -369,7 +382,9 @@ class SemanticScorer:
         fast = self._tfidf()
         chars = fast[0].transform(texts)
         words = fast[1].transform(texts)
-        return Views(tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense)
+        return Views(
+            tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense, words=words
+        )
 
     def _tfidf(self) -> tuple[FastTfidf, FastTfidf]:
         if self._fast is None:
@@ -380,7 +395,7 @@ class SemanticScorer:
         """Scores and their parts for several texts (batched)."""
         views = self._views(texts)
         probabilities = self.ensemble.proba(
-            views.view, views.tfidf, ensemble_weights(texts, self.dense)
+            views.view, views.tfidf, ensemble_weights(texts, self.dense), views.words
         )
         similar = cosines(views.space, self.reference)
         nearest = similar.max(axis=1)

@@ -3,7 +3,8 @@
     python benchmarks/routing.py [--clinc DIR] [--devset FILE] [--devset-tickets FILE]
         [--multi FILE] [--levels intent,domain]
         [--tune-encoder on|off|both] [--skip-semantic-router] [--controllers-scaling 10,100,1000]
-        [--datasets clinc150,banking77,it_tickets] [--train-rows N] [--json OUT]
+        [--datasets clinc150,banking77,it_tickets] [--train-rows N] [--test-rows N]
+        [--json OUT]
 
 1. CLINC150 (train -> val), intent and domain level: our brain through exactly the code of
    `brain eval --train train --test val` (full `Brain.decide` per row; calibration and every
@@ -526,6 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     parser.add_argument("--train-rows", type=int, help="fit on a stratified sample this large")
+    parser.add_argument("--test-rows", type=int, help="val and carved sampled to this many")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
     args = parser.parse_args(argv)
     print("$ python benchmarks/routing.py " + " ".join(sys.argv[1:] if argv is None else argv))
@@ -550,7 +552,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         figures["scaling"] = scaling(args.clinc, sizes)
     datasets = [name for name in args.datasets.split(",") if name]
     if datasets:
-        figures["datasets"] = compare(args.data, datasets, args.train_rows, log)
+        figures["datasets"] = compare(args.data, datasets, args.train_rows, log, args.test_rows)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1, default=str), encoding="utf-8")
         log(f"figures written to {args.json}")

@@ -5,6 +5,8 @@ examples and keywords (short texts); `.score(text)` gives each controller a 0..1
 
 How (no LLM, a few numpy products per query, whatever the number of controllers):
 
+- every text is first cut to what its sender wrote (`core.text.email.email_body`: no quoted
+  replies, forwarded headers, signature or greeting lines; a chat message is left as it is);
 - two views of every text: the MiniLM sentence embedding (when the dense model is there;
   optionally with its top layers fine-tuned on the controllers' texts, see "tuned encoder"
   below) and
@@ -97,6 +99,7 @@ from brain.semantic.oos import (
 )
 from core.progress import step
 from core.stores.protocols import ArtifactStore
+from core.text.email import email_body
 
 if TYPE_CHECKING:
     from controllers.base import Controller
@@ -281,6 +284,7 @@ class SemanticScorer:
 
         names = [c.name for c in controllers]
         texts, labels, weights = _training_rows(controllers, extra, weighted)
+        texts = [email_body(t) for t in texts]
         none_label = len(names)
         if negatives:
             texts += negatives
@@ -366,6 +370,7 @@ class SemanticScorer:
 
     # -- scoring -------------------------------------------------------------------------
     def _views(self, texts: Sequence[str]) -> Views:
+        texts = [email_body(t) for t in texts]  # what the sender wrote, not the thread
         dense: np.ndarray | None = None
         if self.dense:
             if self.embedder is None:

@@ -98,6 +98,16 @@ def test_import_makes_one_controller_per_category_and_routes_among_them(
     ranked = sorted(decision["signals"], key=lambda n: -decision["signals"][n]["total"])
     assert ranked[0] == "purchase"
 
+    # An e-mail routes on what its sender wrote, not on the thread quoted under it.
+    mail = (
+        "Hello team,\n\nplease raise a purchase order for a docking station\n\nKind regards,\n"
+        "Anna\n\n-----Original Message-----\nFrom: Payroll\nSent: Monday\n"
+        "> my payslip is wrong for march, salary not paid for april, tax deduction looks odd"
+    )
+    assert main(["ask", "--json", mail]) == 0
+    semantic = {n: s["semantic"] for n, s in json.loads(capsys.readouterr().out)["signals"].items()}
+    assert max(semantic, key=semantic.__getitem__) == "purchase"
+
 
 def test_map_folds_a_category_into_an_existing_controller(
     tmp_path: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str]

@@ -50,6 +50,11 @@ class RoutingConfig(_Section):
     supporting_min: float = Field(0.45, ge=0, le=1)
     supporting_ratio: float = Field(0.55, ge=0, le=1)
     max_parallel: int = Field(3, ge=1, le=10)
+    #: Never ask back when the top controller's confidence is at least this many times the
+    #: runner-up's (and at least `far_ahead_min`): route it through the dry-run instead. 0 =
+    #: off (the built-ins' default); `brain eval --train` turns it on (`brain.routing.cost`).
+    far_ahead_ratio: float = Field(0.0, ge=0)
+    far_ahead_min: float = Field(0.2, ge=0, le=1)
 
     @model_validator(mode="after")
     def _check(self) -> RoutingConfig:

@@ -49,7 +49,7 @@ from brain.routing.calibration import (
     rival_margin,
     top_two,
 )
-from brain.routing.cost import ask_threshold
+from brain.routing.cost import FAR_AHEAD_RATIO, ask_threshold
 from brain.signals.registry import available_signals
 from core.config import Settings, load_settings
 from core.errors import EvalError
@@ -112,6 +112,7 @@ def trained_brain(
     settings = throwaway_settings(home)
     if ask_below is not None:
         settings.routing.verify_threshold = min(ask_below, settings.routing.fast_threshold)
+        settings.routing.far_ahead_ratio = FAR_AHEAD_RATIO
     brain = Brain.open(settings, registry=ControllerRegistry(controllers))
     try:
         yield brain, names

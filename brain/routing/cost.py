@@ -7,8 +7,16 @@ read off validation decisions, not assumed, because the calibration is only as g
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from brain.routing.plan import Candidate
+    from core.config import RoutingConfig
+
+#: The ratio `brain eval --train` routes at without asking (`[routing] far_ahead_ratio`).
+FAR_AHEAD_RATIO = 3.0
 
 #: A question asked back: one extra turn for the asker.
 QUESTION_COST = 1.0
@@ -36,3 +44,12 @@ def ask_threshold(
     tried = [t for t in CANDIDATES if t <= ceiling]
     costs = [expected_cost(confidences, right, t) for t in tried]
     return float(tried[int(np.argmin(costs))])
+
+
+def far_ahead(candidates: Sequence[Candidate], routing: RoutingConfig) -> bool:
+    """Is the top candidate so far ahead that asking back would only cost a turn?"""
+    if routing.far_ahead_ratio <= 0 or not candidates:
+        return False
+    top = candidates[0].confidence
+    second = candidates[1].confidence if len(candidates) > 1 else 0.0
+    return top >= routing.far_ahead_min and top >= routing.far_ahead_ratio * second

@@ -3,6 +3,7 @@
     python benchmarks/routing.py [--clinc DIR] [--devset FILE] [--devset-tickets FILE]
         [--multi FILE] [--levels intent,domain]
         [--tune-encoder on|off|both] [--skip-semantic-router] [--controllers-scaling 10,100,1000]
+        [--datasets clinc150,banking77,it_tickets] [--train-rows N] [--test-rows N]
         [--json OUT]
 
 1. CLINC150 (train -> val), intent and domain level: our brain through exactly the code of
@@ -22,6 +23,10 @@
    ids, and multi-intent messages (benchmarks/data/multi_intent.jsonl) with every part handled.
 3. Decision latency p50 / p99 per tier, and its growth with 10 / 100 / 1,000 synthesised
    controllers (CLINC intents, split into paraphrase groups for 1,000).
+
+4. Issue 29 (`benchmarks/routing_datasets.py`): this product, TF-IDF + linear SVM and logistic
+   regression on MiniLM on CLINC150 (val), BANKING77 (a val carved from train) and the IT
+   tickets (val), each beside a split carved from train that nothing was chosen on.
 
 Figures are printed; ratios are against seed 002's method. Nothing here is asserted.
 """
@@ -52,6 +57,7 @@ from routing_baselines import (  # noqa: E402
     score_baseline,
     semantic_router_baseline,
 )
+from routing_datasets import compare  # noqa: E402
 
 from brain.evaluation.run import evaluate, trained_brain  # noqa: E402
 from brain.learning.labelled import LabelledRow, normalise_label  # noqa: E402
@@ -514,6 +520,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--controllers-scaling", default="10,100,1000", help="controller counts ('' to skip)"
     )
+    parser.add_argument(
+        "--datasets",
+        default="clinc150,banking77,it_tickets",
+        help="issue 29's comparison on these folders of --data ('' to skip)",
+    )
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
+    parser.add_argument("--train-rows", type=int, help="fit on a stratified sample this large")
+    parser.add_argument("--test-rows", type=int, help="val and carved sampled to this many")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
     args = parser.parse_args(argv)
     print("$ python benchmarks/routing.py " + " ".join(sys.argv[1:] if argv is None else argv))
@@ -536,6 +550,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     sizes = [int(s) for s in args.controllers_scaling.split(",") if s.strip()]
     if sizes and (args.clinc / "train.jsonl").is_file():
         figures["scaling"] = scaling(args.clinc, sizes)
+    datasets = [name for name in args.datasets.split(",") if name]
+    if datasets:
+        figures["datasets"] = compare(args.data, datasets, args.train_rows, log, args.test_rows)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1, default=str), encoding="utf-8")
         log(f"figures written to {args.json}")

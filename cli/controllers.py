@@ -1,6 +1,8 @@
 """`brain controllers [--json]`: list the registered controllers and where they come from;
 `brain controllers approve NAME` lets a pending evolved controller route, `brain controllers
-retire NAME` removes an evolved one (`brain.dynamic.evolution`)."""
+retire NAME` removes an evolved one (`brain.dynamic.evolution`); `brain controllers import FILE
+--text COL --label COL [--map ...]` turns a desk's labelled history into controllers
+(`cli.controllers_import`)."""
 
 from __future__ import annotations
 
@@ -21,11 +23,21 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "action",
         nargs="?",
-        choices=("list", "approve", "retire"),
+        choices=("list", "approve", "retire", "import"),
         default="list",
-        help="approve or retire an evolved controller (default: list)",
+        help="approve or retire an evolved controller, or import labelled rows (default: list)",
     )
-    parser.add_argument("name", nargs="?", help="the evolved controller to approve or retire")
+    parser.add_argument(
+        "name", nargs="?", help="the evolved controller to approve or retire; the FILE to import"
+    )
+    parser.add_argument("--text", metavar="COL", help="import: the column holding the message")
+    parser.add_argument("--label", metavar="COL", help="import: the column holding the category")
+    parser.add_argument(
+        "--map",
+        metavar="SPEC",
+        help="import: fold categories into existing controllers "
+        '("Access=access,Hardware=incident")',
+    )
     parser.add_argument("--user", default="admin", help="who approves (recorded)")
     parser.set_defaults(handler="cli.controllers:run")
 
@@ -49,6 +61,10 @@ def run(args: argparse.Namespace) -> int:
     from controllers.registry import ControllerRegistry
     from core.config import load_settings
 
+    if args.action == "import":
+        from cli.controllers_import import run_import
+
+        return run_import(args)
     if args.action != "list":
         return _evolved_action(args)
     settings = load_settings()

@@ -9,7 +9,9 @@ ANTHROPIC_API_KEY is set), each with its own user so no row's session colours an
   (temp BRAIN_HOME, empty knowledge base, no sample ingest). Out-of-scope training rows become
   the semantic scorer's negatives. The calibrator is fitted on `val` when given, else on
   held-out folds of `train` (5-fold for small sets, one 20% fold for large ones), then the
-  brain is refitted on all of `train` and run on `test`.
+  brain is refitted on all of `train` and run on `test`, asking back only below the confidence
+  where a question costs less than a wrong route on those calibration decisions
+  (`brain.routing.cost`; `setup.ask_below`).
 - Without `train`: the current home's controllers on a throwaway COPY of the home (so the
   evaluation adds nothing to its decision log or memory); with `val`, the fitted calibrator is
   saved to `$BRAIN_HOME/calibration.json`, where the engine reads it, but only when one fitted
@@ -47,6 +49,7 @@ from brain.routing.calibration import (
     rival_margin,
     top_two,
 )
+from brain.routing.cost import FAR_AHEAD_RATIO, ask_threshold
 from brain.signals.registry import available_signals, calibration_features
 from core.config import Settings, load_settings
 from core.errors import EvalError
@@ -90,9 +93,13 @@ def throwaway_settings(home: Path) -> Settings:
 
 @contextmanager
 def trained_brain(
-    train: Sequence[LabelledRow], home: Path, calibrator: Calibrator | None = None
+    train: Sequence[LabelledRow],
+    home: Path,
+    calibrator: Calibrator | None = None,
+    ask_below: float | None = None,
 ) -> Iterator[tuple[Brain, dict[str, str]]]:
-    """A brain whose controllers are built from `train`, in `home` (created, then left)."""
+    """A brain whose controllers are built from `train`, in `home` (created, then left);
+    `ask_below`: the confidence below which it asks back (`brain.routing.cost`)."""
     from brain.engine import Brain
     from brain.semantic.files import NEGATIVES_FILE
     from controllers.registry import ControllerRegistry
@@ -108,7 +115,11 @@ def trained_brain(
     if calibrator is not None:
         calibrator.save(home / "calibration.json")
     # The throwaway brain routes among the label controllers only (no entry points, no YAML).
-    brain = Brain.open(throwaway_settings(home), registry=ControllerRegistry(controllers))
+    settings = throwaway_settings(home)
+    if ask_below is not None:
+        settings.routing.verify_threshold = min(ask_below, settings.routing.fast_threshold)
+        settings.routing.far_ahead_ratio = FAR_AHEAD_RATIO
+    brain = Brain.open(settings, registry=ControllerRegistry(controllers))
     try:
         yield brain, names
     finally:
@@ -244,9 +255,9 @@ def evaluate(
         if train:
             setup["mode"] = "train"
             setup["train_rows"] = len(train)
-            calibrator = _calibrate_trained(train, val, root, setup, progress)
+            calibrator, ask_below = _calibrate_trained(train, val, root, setup, progress)
             fit_started = time.perf_counter()
-            with trained_brain(train, root / "final", calibrator) as (brain, names):
+            with trained_brain(train, root / "final", calibrator, ask_below) as (brain, names):
                 _warm(brain, progress)
                 setup["fit_seconds"] = round(time.perf_counter() - fit_started, 1)
                 setup["controllers"] = len(names)
@@ -274,7 +285,9 @@ def _calibrate_trained(
     root: Path,
     setup: dict[str, Any],
     progress: Callable[[str], None] | None,
-) -> Calibrator:
+) -> tuple[Calibrator, float]:
+    """The calibration fitted on val (or held-out folds of train), and the confidence below
+    which asking back costs less than a wrong route on those same decisions."""
     outcomes: list[Outcome] = []
     if val:
         setup["calibration"] = f"fitted on val ({len(val)} rows)"
@@ -292,7 +305,12 @@ def _calibrate_trained(
                 )
     calibrator = calibrator_from(outcomes, setup["calibration"])
     setup["calibrator"] = calibrator.to_dict()
-    return calibrator
+    usable = [o for o in outcomes if o.features]
+    ask_below = ask_threshold(
+        [calibrator.apply(**o.features) for o in usable], [o.top_right for o in usable]
+    )
+    setup["ask_below"] = ask_below
+    return calibrator, ask_below
 
 
 def _evaluate_home(

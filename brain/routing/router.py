@@ -22,6 +22,7 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from brain.routing.cost import far_ahead
 from brain.routing.plan import (
     CLARIFY_CANDIDATES,
     VIABLE_MIN,
@@ -160,8 +161,10 @@ class Router:
         if vague and tier != "dynamic":
             path.append("dynamic: vague message with no keyword, entity or context to go on")
             return self._dynamic(candidates, path, chinese, registered, help_request)
-        if tier == "dynamic":
+        if tier == "dynamic" and not far_ahead(candidates, routing):
             return self._dynamic(candidates, path, chinese, registered, help_request)
+        if tier == "dynamic":
+            path.append(f"{top.name} is far ahead of the others: checking it, not asking")
 
         others = strong_others(candidates, routing)
         if others:

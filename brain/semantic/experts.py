@@ -14,7 +14,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from brain.semantic.features import WORD_TOKEN_PATTERN, char_analyzer, word_grams
+from brain.semantic import lexical
+from brain.semantic.features import WORD_TOKEN_PATTERN, char_analyzer, log_softmax, word_grams
+from brain.semantic.lexical import Lexical
 
 #: Inverse regularisation of the logistic regression.
 CLASSIFIER_C = 10.0
@@ -61,13 +63,9 @@ class NaiveBayes:
         return log_softmax(joint)
 
 
-def log_softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(axis=1, keepdims=True)
-    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-
-
 class Ensemble:
-    """Logistic regression on one view times naive Bayes on the TF-IDF view."""
+    """Logistic regression on one view times naive Bayes on the TF-IDF view, times (with many
+    examples) the lexical expert on word TF-IDF (`brain.semantic.lexical`)."""
 
     def __init__(
         self,
@@ -76,12 +74,18 @@ class Ensemble:
         intercept: np.ndarray,
         labels: np.ndarray,
         bayes: NaiveBayes,
+        lexical: Lexical | None = None,
+        lexical_weight: float = 0.0,
+        bayes_scale: float = 1.0,
     ) -> None:
         self.classes = classes
         self.coef = coef
         self.intercept = intercept
         self.labels = labels
         self.bayes = bayes
+        self.lexical = lexical
+        self.lexical_weight = lexical_weight
+        self.bayes_scale = bayes_scale
 
     @classmethod
     def fitted(
@@ -91,8 +95,46 @@ class Ensemble:
         tfidf: sp.csr_matrix,
         y: np.ndarray,
         w: np.ndarray,
+        *,
+        words: sp.csr_matrix | None = None,
+        mix: np.ndarray | None = None,
+        none_label: int | None = None,
+        chosen: tuple[float, float] | None = None,
     ) -> Ensemble:
-        """Both experts fitted on the rows `y` (weights `w`) of the two views."""
+        """The experts fitted on the rows `y` (weights `w`) of the views.
+
+        With `words` and enough examples the lexical expert joins; its weight and the naive
+        Bayes' scale are `chosen`, else picked on a held-out fold (`lexical.choose`; `mix`:
+        each row's logistic weight there)."""
+        if chosen is None:
+            if words is None or not lexical.wanted(y, w, none_label):
+                return cls._plain(classes, view, tfidf, y, w)
+            fit, held = lexical.holdout(y, w)
+            part = cls._plain(classes, view[fit], tfidf[fit], y[fit], w[fit])
+            part.lexical = Lexical.fitted(words[fit], y[fit], w[fit])
+            mixed = mix[held] if mix is not None else np.full(len(held), 0.85)
+            logistic, bayes, lex = part.log_parts(view[held], tfidf[held], words[held])
+
+            def parts(v: float, b: float) -> np.ndarray:
+                m = mixed[:, None]
+                return log_softmax(m * logistic + b * (1.0 - m) * bayes + v * lex)
+
+            chosen = lexical.choose(parts, y[held])
+        ensemble = cls._plain(classes, view, tfidf, y, w)
+        ensemble.lexical_weight, ensemble.bayes_scale = chosen
+        if ensemble.lexical_weight > 0 and words is not None:
+            ensemble.lexical = Lexical.fitted(words, y, w)
+        return ensemble
+
+    @classmethod
+    def _plain(
+        cls,
+        classes: int,
+        view: np.ndarray | sp.csr_matrix,
+        tfidf: sp.csr_matrix,
+        y: np.ndarray,
+        w: np.ndarray,
+    ) -> Ensemble:
         from sklearn.linear_model import LogisticRegression
 
         logistic = LogisticRegression(C=CLASSIFIER_C, max_iter=300)
@@ -106,17 +148,41 @@ class Ensemble:
             intercept = np.array([-intercept[0] / 2, intercept[0] / 2])
         return cls(classes, coef, intercept, np.asarray(logistic.classes_), bayes)
 
-    def proba(
-        self, view: np.ndarray | sp.csr_matrix, tfidf: sp.csr_matrix, weight: np.ndarray
-    ) -> np.ndarray:
-        """P(class | text); `weight`: each row's logistic weight (`ensemble_weights`)."""
+    @property
+    def chosen(self) -> tuple[float, float]:
+        """(lexical weight, naive Bayes scale): what the out-of-fold refits reuse."""
+        return self.lexical_weight, self.bayes_scale
+
+    def log_parts(
+        self,
+        view: np.ndarray | sp.csr_matrix,
+        tfidf: sp.csr_matrix,
+        words: sp.csr_matrix | None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each expert's log P(class | text): logistic, naive Bayes, lexical (0 without)."""
         product: Any = view @ self.coef.T
         logits = np.asarray(product.toarray() if sp.issparse(product) else product)
         logits = logits + self.intercept
         logistic = np.full((view.shape[0], self.classes), -30.0)
         logistic[:, self.labels] = log_softmax(logits)
+        bayes = self.bayes.log_proba(tfidf)
+        if self.lexical is None or words is None:
+            return logistic, bayes, np.zeros_like(logistic)
+        return logistic, bayes, self.lexical.log_proba(words, self.classes)
+
+    def proba(
+        self,
+        view: np.ndarray | sp.csr_matrix,
+        tfidf: sp.csr_matrix,
+        weight: np.ndarray,
+        words: sp.csr_matrix | None = None,
+    ) -> np.ndarray:
+        """P(class | text); `weight`: each row's logistic weight (`ensemble_weights`)."""
+        logistic, bayes, lex = self.log_parts(view, tfidf, words)
         weight = weight[:, None]
-        joint = weight * logistic + (1.0 - weight) * self.bayes.log_proba(tfidf)
+        joint = weight * logistic + self.bayes_scale * (1.0 - weight) * bayes
+        if self.lexical is not None:
+            joint = joint + self.lexical_weight * lex
         return np.exp(log_softmax(joint))
 
 

@@ -49,6 +49,12 @@ def word_grams(text: str) -> list[str]:
     return tokens + [" ".join(pair) for pair in itertools.pairwise(tokens)]
 
 
+def log_softmax(z: np.ndarray) -> np.ndarray:
+    """Row-wise log softmax."""
+    z = z - z.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
 def ensemble_weights(texts: Sequence[str], dense: bool) -> np.ndarray:
     """The logistic expert's weight for each text: by its language when that expert reads the
     MiniLM embedding, the English weight when it reads the TF-IDF (the weights were chosen
@@ -95,6 +101,8 @@ class Views:
     """Character and word TF-IDF side by side."""
     chars: sp.csr_matrix
     dense: np.ndarray | None
+    words: sp.csr_matrix | None = None
+    """Word TF-IDF alone (the lexical expert's view)."""
 
     @property
     def view(self) -> np.ndarray | sp.csr_matrix:
@@ -111,6 +119,7 @@ class Views:
             tfidf=self.tfidf[index],
             chars=self.chars[index],
             dense=self.dense[index] if self.dense is not None else None,
+            words=self.words[index] if self.words is not None else None,
         )
 
 

@@ -9,7 +9,8 @@ never code to run, and nothing but numpy and scipy is imported to read it. The s
 writes the same bytes (zip entries carry a fixed date, arrays are written in a fixed order).
 
 What is stored is what the query path reads: the expert weights, the naive Bayes' sparse
-log-ratios, the TF-IDF vocabularies and IDF, the out-of-scope model's coefficients, the
+log-ratios, the lexical expert (when fitted: its coefficients and chosen weights), the TF-IDF
+vocabularies and IDF, the out-of-scope model's coefficients, the
 nearest-example reference rows, and a tuned encoder top (weights and ONNX graph) when there is
 one. `FILE_FORMAT` changes whenever this layout does.
 """
@@ -26,6 +27,7 @@ import numpy as np
 
 from brain.semantic.experts import Ensemble, FastTfidf, Linear, NaiveBayes
 from brain.semantic.files import FORMAT_VERSION
+from brain.semantic.lexical import Lexical
 
 if TYPE_CHECKING:
     from core.text.encoder_tail import EncoderTail
@@ -81,6 +83,12 @@ def read(path: Path) -> ModelParts:
         arrays["ensemble.labels"],
         bayes,
     )
+    if header.get("lexical"):
+        ensemble.lexical = Lexical(
+            arrays["lexical.coef"], arrays["lexical.intercept"], arrays["lexical.labels"]
+        )
+        ensemble.lexical_weight = float(header["lexical"]["weight"])
+        ensemble.bayes_scale = float(header["lexical"]["bayes"])
     oos = None
     if header["oos"]:
         oos = Linear(arrays["oos.coef"], arrays["oos.intercept"])
@@ -119,6 +127,8 @@ def _arrays(scorer: ModelParts) -> dict[str, np.ndarray]:
         "sparse_reference": sparse_reference,
         "tail": None if tail is None else {"key": tail.key, "weights": list(tail.weights)},
     }
+    if ensemble.lexical is not None:  # absent key: a model without the lexical expert
+        header["lexical"] = {"weight": ensemble.lexical_weight, "bayes": ensemble.bayes_scale}
     blob = json.dumps(header, ensure_ascii=False, sort_keys=True).encode("utf-8")
     arrays: dict[str, np.ndarray] = {HEADER: np.frombuffer(blob, dtype=np.uint8)}
     arrays["ensemble.coef"] = np.asarray(ensemble.coef)
@@ -127,6 +137,10 @@ def _arrays(scorer: ModelParts) -> dict[str, np.ndarray]:
     assert ensemble.bayes.log_ratio is not None
     arrays.update(_csr_arrays("bayes.log_ratio", ensemble.bayes.log_ratio))
     arrays["bayes.mass"] = np.asarray(ensemble.bayes.mass)
+    if ensemble.lexical is not None:
+        arrays["lexical.coef"] = np.asarray(ensemble.lexical.coef)
+        arrays["lexical.intercept"] = np.asarray(ensemble.lexical.intercept)
+        arrays["lexical.labels"] = np.asarray(ensemble.lexical.labels)
     if scorer.oos_model is not None:
         arrays["oos.coef"] = np.asarray(scorer.oos_model.coef_)
         arrays["oos.intercept"] = np.asarray(scorer.oos_model.intercept_)

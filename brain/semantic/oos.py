@@ -36,13 +36,16 @@ def fit_oos_model(
     classes: int,
     none_label: int,
     retune: Callable[[np.ndarray], np.ndarray] | None = None,
+    *,
+    chosen: tuple[float, float] = (0.0, 1.0),
 ) -> tuple[Any, np.ndarray]:
     """Logistic model of P(out of scope) on out-of-fold features of the ensemble, and its
     P(out of scope) of every training text from those out-of-fold features.
 
     `mix`: each text's logistic weight in the ensemble (`ensemble_weights`). `retune(train)`:
     every text's dense vector through an encoder tuned on the `train` rows only (a tuned
-    encoder has seen its own training texts: their vectors are too clean)."""
+    encoder has seen its own training texts: their vectors are too clean). `chosen`: the full
+    ensemble's expert weights (`Ensemble.chosen`), kept in every fold."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedKFold
 
@@ -54,8 +57,17 @@ def fit_oos_model(
         if retune is not None:
             dense = retune(train)
             part.dense, rest.dense = dense[train], dense[held]
-        ensemble = Ensemble.fitted(classes, part.view, part.tfidf, y[train], w[train])
-        probabilities = ensemble.proba(rest.view, rest.tfidf, mix[held])
+        ensemble = Ensemble.fitted(
+            classes,
+            part.view,
+            part.tfidf,
+            y[train],
+            w[train],
+            words=part.words,
+            none_label=none_label,
+            chosen=chosen,
+        )
+        probabilities = ensemble.proba(rest.view, rest.tfidf, mix[held], rest.words)
         reference = part.space[y[train] != none_label]
         similar = cosines(rest.space, reference)
         features[held] = oos_features(probabilities, none_label, similar)

@@ -5,6 +5,8 @@ examples and keywords (short texts); `.score(text)` gives each controller a 0..1
 
 How (no LLM, a few numpy products per query, whatever the number of controllers):
 
+- every text is first cut to what its sender wrote (`core.text.email.email_body`: no quoted
+  replies, forwarded headers, signature or greeting lines; a chat message is left as it is);
 - two views of every text: the MiniLM sentence embedding (when the dense model is there;
   optionally with its top layers fine-tuned on the controllers' texts, see "tuned encoder"
   below) and
@@ -97,6 +99,7 @@ from brain.semantic.oos import (
 )
 from core.progress import step
 from core.stores.protocols import ArtifactStore
+from core.text.email import email_body
 
 if TYPE_CHECKING:
     from controllers.base import Controller
@@ -281,6 +284,7 @@ class SemanticScorer:
 
         names = [c.name for c in controllers]
         texts, labels, weights = _training_rows(controllers, extra, weighted)
+        texts = [email_body(t) for t in texts]
         none_label = len(names)
         if negatives:
             texts += negatives
@@ -323,16 +327,29 @@ class SemanticScorer:
 
         elif embedder is not None:
             dense = embedder.embed(texts)
-        views = Views(tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense)
-        ensemble = Ensemble.fitted(classes, views.view, views.tfidf, y, w)
+        views = Views(
+            tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense, words=words
+        )
+        mix = ensemble_weights(texts, dense is not None)
+        ensemble = Ensemble.fitted(
+            classes,
+            views.view,
+            views.tfidf,
+            y,
+            w,
+            words=words,
+            mix=mix,
+            none_label=none_label if negatives else None,
+        )
         inscope = y != none_label
         reference = views.space[inscope]
         loo = leave_one_out_nearest(views.space, inscope)
         oos_model = None
         declare_threshold = CONFORMAL_DECLARE_THRESHOLD
         if len(negatives) >= MIN_NEGATIVES:
-            mix = ensemble_weights(texts, dense is not None)
-            oos_model, out_of_fold = fit_oos_model(views, y, w, mix, classes, none_label, retune)
+            oos_model, out_of_fold = fit_oos_model(
+                views, y, w, mix, classes, none_label, retune, chosen=ensemble.chosen
+            )
             examples = out_of_fold[(y != none_label) & (w >= 1.0)]
             declare_threshold = float(np.quantile(examples, 1.0 - DECLARE_RATE))
         scorer = cls(
@@ -353,6 +370,7 @@ class SemanticScorer:
 
     # -- scoring -------------------------------------------------------------------------
     def _views(self, texts: Sequence[str]) -> Views:
+        texts = [email_body(t) for t in texts]  # what the sender wrote, not the thread
         dense: np.ndarray | None = None
         if self.dense:
             if self.embedder is None:
@@ -369,7 +387,9 @@ class SemanticScorer:
         fast = self._tfidf()
         chars = fast[0].transform(texts)
         words = fast[1].transform(texts)
-        return Views(tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense)
+        return Views(
+            tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense, words=words
+        )
 
     def _tfidf(self) -> tuple[FastTfidf, FastTfidf]:
         if self._fast is None:
@@ -380,7 +400,7 @@ class SemanticScorer:
         """Scores and their parts for several texts (batched)."""
         views = self._views(texts)
         probabilities = self.ensemble.proba(
-            views.view, views.tfidf, ensemble_weights(texts, self.dense)
+            views.view, views.tfidf, ensemble_weights(texts, self.dense), views.words
         )
         similar = cosines(views.space, self.reference)
         nearest = similar.max(axis=1)

@@ -1,0 +1,166 @@
+"""Issue 29's comparison for benchmarks/routing.py: this product against TF-IDF + linear SVM and
+logistic regression on MiniLM, on CLINC150 (val), BANKING77 and the real IT tickets (val), in
+one run, on the same splits.
+
+Splits (seeded, stratified, written nowhere): from each train file a `carved` split is cut off
+first and never used to choose anything (a second opinion beside val, which has been looked
+at); BANKING77 has no val, so a `val` split is carved from train as well. `--train-rows` fits
+on a stratified sample of what is left (the product's fit time grows with it; the baselines'
+barely). The product is exactly `brain eval --train` (`brain.evaluation.run.evaluate`).
+Strict accuracy counts every message not routed (asked back, declared out of scope) as wrong;
+routed accuracy is over what it routed. Baselines always answer: no out-of-scope figures.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from brain.evaluation.run import evaluate
+from brain.learning.labelled import LabelledRow, normalise_label
+
+CARVED_ROWS = 1000
+BANKING_VAL_ROWS = 1500
+
+
+def read(path: Path, field: str = "intent") -> list[LabelledRow]:
+    with path.open(encoding="utf-8") as handle:
+        return [LabelledRow(r["text"], normalise_label(r[field])) for r in map(json.loads, handle)]
+
+
+def carve(
+    rows: Sequence[LabelledRow], count: int, seed: int
+) -> tuple[list[LabelledRow], list[LabelledRow]]:
+    """(rest, a stratified `count` rows) of `rows`."""
+    rng = np.random.default_rng(seed)
+    by_label: dict[str | None, list[int]] = defaultdict(list)
+    for index, row in enumerate(rows):
+        by_label[row.label].append(index)
+    share = min(1.0, count / max(1, len(rows)))
+    taken: set[int] = set()
+    for indices in by_label.values():
+        k = min(round(len(indices) * share), len(indices) - 1)
+        taken.update(int(i) for i in rng.choice(indices, size=k, replace=False))
+    return [r for i, r in enumerate(rows) if i not in taken], [rows[i] for i in sorted(taken)]
+
+
+def splits(
+    data: Path, name: str, train_rows: int | None, test_rows: int | None = None
+) -> dict[str, list[LabelledRow]]:
+    """train, val and carved rows of one dataset (val and carved sampled to `test_rows`)."""
+    rows = read(data / name / "train.jsonl")
+    rows, carved = carve(rows, CARVED_ROWS, seed=29)
+    if name == "banking77":
+        rows, val = carve(rows, BANKING_VAL_ROWS, seed=30)
+    else:
+        val = read(data / name / "val.jsonl")
+    if train_rows and train_rows < len(rows):
+        _, rows = carve(rows, train_rows, seed=31)
+    if test_rows:
+        val = carve(val, test_rows, seed=32)[1] if test_rows < len(val) else val
+        carved = carve(carved, test_rows, seed=33)[1] if test_rows < len(carved) else carved
+    return {"train": rows, "val": val, "carved": carved}
+
+
+def _strict(rows: Sequence[LabelledRow], predicted: Sequence[str | None]) -> float:
+    inscope = [(r, p) for r, p in zip(rows, predicted, strict=True) if r.label is not None]
+    return float(np.mean([r.label == p for r, p in inscope]))
+
+
+def svm(train: Sequence[LabelledRow], tests: Mapping[str, Sequence[LabelledRow]]) -> dict[str, Any]:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import LinearSVC
+
+    fit = [r for r in train if r.label is not None]
+    model = make_pipeline(TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True), LinearSVC())
+    model.fit([r.text for r in fit], [r.label for r in fit])
+    return {k: _strict(v, list(model.predict([r.text for r in v]))) for k, v in tests.items()}
+
+
+def minilm_logistic(
+    train: Sequence[LabelledRow], tests: Mapping[str, Sequence[LabelledRow]], embedder: Any
+) -> dict[str, Any]:
+    from sklearn.linear_model import LogisticRegression
+
+    fit = [r for r in train if r.label is not None]
+    model = LogisticRegression(C=10.0, max_iter=1000)
+    model.fit(embedder.embed([r.text for r in fit]), [r.label for r in fit])
+    return {
+        k: _strict(v, list(model.predict(embedder.embed([r.text for r in v]))))
+        for k, v in tests.items()
+    }
+
+
+def product(train: Sequence[LabelledRow], tests: Mapping[str, Sequence[LabelledRow]]) -> dict:
+    """`brain eval --train` once on every test split together, summarised split by split."""
+    from brain.evaluation.metrics import summarise
+
+    started = time.perf_counter()
+    every = [row for rows in tests.values() for row in rows]
+    report = evaluate(every, train=train)
+    figures: dict[str, Any] = {"seconds": round(time.perf_counter() - started, 1)}
+    figures["ask_below"] = report.setup.get("ask_below")
+    start = 0
+    for name, rows in tests.items():
+        metrics = summarise(report.outcomes[start : start + len(rows)])
+        start += len(rows)
+        figures[name] = {
+            "strict": metrics["in_scope_accuracy"],
+            "routed": metrics["routed_accuracy"],
+            "asked_back": metrics["in_scope_asked_back"],
+            "oos_recall": metrics["oos_recall"],
+            "oos_precision": metrics["oos_precision"],
+            "ece": metrics["ece"],
+        }
+    return figures
+
+
+def compare(
+    data: Path,
+    names: Sequence[str],
+    train_rows: int | None,
+    log: Any,
+    test_rows: int | None = None,
+) -> dict:
+    """Every dataset's three systems on val and carved; printed and returned."""
+    from core.text.embedder import get_dense_embedder
+
+    embedder = get_dense_embedder()
+    figures: dict[str, Any] = {}
+    for name in names:
+        parts = splits(data, name, train_rows, test_rows)
+        tests: dict[str, Sequence[LabelledRow]] = {"val": parts["val"], "carved": parts["carved"]}
+        log(
+            f"{name}: {len(parts['train'])} train rows; val {len(tests['val'])}, carved "
+            f"{len(tests['carved'])}"
+        )
+        row = {
+            "TF-IDF 1-2-gram + linear SVM": svm(parts["train"], tests),
+            "logistic regression on MiniLM": minilm_logistic(parts["train"], tests, embedder),
+            "this product (brain eval --train)": product(parts["train"], tests),
+        }
+        figures[name] = row
+        print(f"\n{name} (train {len(parts['train']):,} rows): strict accuracy, val | carved")
+        for system, result in row.items():
+            cells = []
+            for split in ("val", "carved"):
+                if split not in result:
+                    continue
+                value = result[split]
+                if isinstance(value, dict):
+                    extra = (
+                        f" (routed {value['routed']:.3f}, asked back {value['asked_back']}, "
+                        f"ece {value['ece']}, oos recall {value['oos_recall']})"
+                    )
+                    cells.append(f"{value['strict']:.3f}{extra if value['routed'] else ''}")
+                else:
+                    cells.append(f"{value:.3f}")
+            print(f"  {system:<36} {cells[0]} | {cells[1]}")
+    return figures

@@ -1,0 +1,55 @@
+"""Where asking back starts, by expected cost (issue 29): a wrong route costs a reroute, a
+question costs one turn, so the brain should route whenever its calibrated confidence says the
+expected cost of a wrong route, (1 - p) x REROUTE_COST, is below QUESTION_COST; where exactly is
+read off validation decisions, not assumed, because the calibration is only as good as its data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from brain.routing.plan import Candidate
+    from core.config import RoutingConfig
+
+#: The ratio `brain eval --train` routes at without asking (`[routing] far_ahead_ratio`).
+FAR_AHEAD_RATIO = 3.0
+
+#: A question asked back: one extra turn for the asker.
+QUESTION_COST = 1.0
+#: A wrong route: the wrong answer, the correction and the new route (about two turns).
+REROUTE_COST = 2.0
+#: Thresholds tried (the top confidence below which the brain asks back).
+CANDIDATES = tuple(np.round(np.arange(0.05, 0.81, 0.05), 2))
+
+
+def expected_cost(confidences: Sequence[float], right: Sequence[bool], threshold: float) -> float:
+    """Mean cost per message of asking back below `threshold` and routing the rest."""
+    p = np.asarray(confidences, dtype=float)
+    ok = np.asarray(right, dtype=bool)
+    asked = p < threshold
+    return float((asked * QUESTION_COST + (~asked & ~ok) * REROUTE_COST).mean())
+
+
+def ask_threshold(
+    confidences: Sequence[float], right: Sequence[bool], ceiling: float = 0.8
+) -> float:
+    """The threshold of least expected cost on these decisions (the highest among ties is
+    not taken: the lowest, so the brain asks less), at most `ceiling` (the fast path)."""
+    if not len(confidences):
+        return 1.0 - QUESTION_COST / REROUTE_COST
+    tried = [t for t in CANDIDATES if t <= ceiling]
+    costs = [expected_cost(confidences, right, t) for t in tried]
+    return float(tried[int(np.argmin(costs))])
+
+
+def far_ahead(candidates: Sequence[Candidate], routing: RoutingConfig) -> bool:
+    """Is the top candidate so far ahead that asking back would only cost a turn?"""
+    if routing.far_ahead_ratio <= 0 or not candidates:
+        return False
+    top = candidates[0].confidence
+    second = candidates[1].confidence if len(candidates) > 1 else 0.0
+    return top >= routing.far_ahead_min and top >= routing.far_ahead_ratio * second

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from brain.learning.labelled import LabelledRow, normalise_label
+from core.errors import BrainError
 
 #: Longest cell taken (characters): a ticket is a few pages at most; a 1 MB cell is an
 #: attachment or a broken export, and would weigh as much as thousands of tickets.
@@ -24,7 +25,7 @@ MAX_ROWS = 1_000_000
 CSV_SUFFIXES = frozenset({".csv", ".tsv"})
 
 
-class TableError(ValueError):
+class TableError(BrainError, ValueError):
     """The file cannot be imported as asked; the message names the line and what to fix."""
 
 

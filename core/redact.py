@@ -41,13 +41,18 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
+from core.limits import MAX_MESSAGE_CHARS
 from core.records import Message
 from core.secret_formats import is_placeholder, replace_secret_formats
 
 __all__ = ["EMAIL_PATTERN", "redact", "redact_message", "redact_strings"]
 
-#: An email address (shared with entity extraction).
-EMAIL_PATTERN = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+#: An email address (shared with entity extraction). A match starts only where a run of
+#: address characters starts: tried from inside a long run without "@", the pattern would scan
+#: the rest of the run again from every position (a 100 KB word took 20 s to redact).
+EMAIL_PATTERN = re.compile(
+    r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
+)
 
 #: A value: up to a space or a (full-width) punctuation mark ("密码是 Abc12345！谢谢").
 _VALUE = r"[^\s,，;；。！？、]+"
@@ -61,9 +66,11 @@ _SECRET_ASSIGNMENT = re.compile(
     r"(\s*[:=：]\s*|\s+is\s+|\s*(?:是|为)\s*|\s+))"
     rf"(\"[^\"]*\"|'[^']*'|{_VALUE})"
 )
-#: "Hunter2! is my password", "Lisi#8888 是我的密码".
+#: "Hunter2! is my password", "Lisi#8888 是我的密码". The value is at most 128 characters:
+#: unbounded, a long run of "(" (each one a place a value may start) was scanned to its end
+#: from every position, quadratic in the run's length.
 _SECRET_BEFORE_KEY = re.compile(
-    rf"(?i)(?<![^\s,，;；:：(（])({_VALUE})"
+    r"(?i)(?<![^\s,，;；:：(（])([^\s,，;；。！？、]{1,128})"
     r"(\s+is\s+(?:my|the|our)\s+(?:new\s+|old\s+)?(?:password|passcode|pin|pw)\b"
     r"|\s*是(?:我的|我们的)?(?:新)?(?:密码|口令))"
 )
@@ -281,12 +288,18 @@ def redact(text: str) -> str:
     return _IPV4.sub(_ip, text)
 
 
+#: Characters of a message redacted at entry: twice what the brain keeps of one
+#: (`core.limits.MAX_MESSAGE_CHARS`), so a 5 MB paste costs what a long message does; the rest
+#: is never read.
+REDACTED_CHARS = 2 * MAX_MESSAGE_CHARS
+
+
 def redact_message(message: Message) -> Message:
     """The message as the brain may see it: text and history redacted. Called once where a
     message enters (`Brain.decide`, `Conversation.handle`, the bot's listener), so no store,
     log, LLM prompt, webhook, case book or alert downstream can get the typed secret."""
-    text = redact(message.text)
-    history = tuple(redact(turn) for turn in message.history)
+    text = redact(message.text[:REDACTED_CHARS])
+    history = tuple(redact(turn[:REDACTED_CHARS]) for turn in message.history)
     if text == message.text and history == message.history:
         return message
     return replace(message, text=text, history=history)

@@ -74,9 +74,7 @@ async def answer_message(
     traced = {EVENT_ID: current_fields().get("event_id")}
     try:
         with services.tracing.span("brain.decide", traced) as span:
-            reply = await services.thread_trip(
-                f"{channel}:{root}", services.conversation.handle, message, source="slack"
-            )
+            reply = await services.thread_trip(f"{channel}:{root}", _handled, services, message)
             if span is not None and reply.decision is not None:
                 span.set_attributes(decided(reply.decision))
     except Exception:
@@ -117,6 +115,12 @@ async def answer_message(
             )
     finally:
         await services.events.confirm(*claims)
+
+
+def _handled(services: BotServices, message: Message) -> Reply:
+    """In the brain worker: the message's turn, its ticket queued for its team (one trip)."""
+    reply = services.conversation.handle(message, source="slack")
+    return teams.queue_in_trip(services, reply)
 
 
 def decided(decision: Decision) -> dict[str, str | bool]:

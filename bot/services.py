@@ -59,6 +59,9 @@ class BotServices:
     compute: ComputeSlots = field(default_factory=lambda: ComputeSlots(BRAIN_WORKERS))
     #: The home's record stores the adapter opened (None when built from parts, in tests).
     stores: Stores | None = None
+    #: Tickets queued for their owning team inside the trip that filed them, by ticket id,
+    #: until the reply is posted (bot/teams.py: the notice takes no trip of its own).
+    queued: dict[str, object] = field(default_factory=dict)
 
     async def in_brain(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run a blocking brain/conversation call off the event loop, in a compute slot

@@ -72,6 +72,15 @@ def _queue(services: BotServices, ticket_id: str, controller: str | None) -> Tic
     return ticket
 
 
+def queue_in_trip(services: BotServices, reply: Reply) -> Reply:
+    """In the brain worker, in the trip that made `reply`: queue its ticket for the owning
+    team, kept for `notify_team`, so one message (or click) stays one trip into the brain."""
+    ticket_id = ticket_of(reply)
+    if ticket_id is not None and reply.decision is not None:
+        services.queued[ticket_id] = _queue(services, ticket_id, reply.decision.controller)
+    return reply
+
+
 async def notify_team(
     services: BotServices, client: AsyncWebClient, reply: Reply, *, channel: str, thread_ts: str
 ) -> None:
@@ -79,7 +88,10 @@ async def notify_team(
     ticket_id = ticket_of(reply)
     if ticket_id is None or reply.decision is None:
         return
-    ticket = await services.trip(_queue, services, ticket_id, reply.decision.controller)
+    if ticket_id in services.queued:  # queued in the trip that made the reply
+        ticket: Ticket | None = services.queued.pop(ticket_id)  # type: ignore[assignment]
+    else:
+        ticket = await services.trip(_queue, services, ticket_id, reply.decision.controller)
     if ticket is not None:
         await tell_team(services, client, ticket, rationale=reply.rationale, thread=thread_ts)
 

@@ -24,6 +24,7 @@ from typing import Any, Literal
 from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot import teams
 from bot.blocks import (
     ACTION_CLARIFY_PREFIX,
     ACTION_CONFIRM,
@@ -136,12 +137,14 @@ def _first_click(services: BotServices, click: Click) -> bool:
     return services.events.claim(f"click:{click.channel}:{click.ts}:{click.block_id}")
 
 
-async def _resolve(client: AsyncWebClient, click: Click, note: str) -> None:
+async def _resolve(client: AsyncWebClient, click: Click, note: str, *, every: bool = False) -> None:
+    """Replace the clicked actions with `note` (`every`: all of the message's actions, its
+    ticket's too, as for a decision that no longer exists: no dead buttons are left)."""
     await client.chat_update(
         channel=click.channel,
         ts=click.ts,
         text=fallback_text(note),
-        blocks=resolved_blocks(click.blocks, note, click.block_id),
+        blocks=resolved_blocks(click.blocks, note, None if every else click.block_id),
     )
 
 
@@ -167,7 +170,7 @@ def _bound_then(
         return "foreign"
     if link.decision_id != decision_id and decision_id not in _part_ids(services, link.decision_id):
         return "foreign"
-    return call()
+    return teams.queue_in_trip(services, call())
 
 
 def _part_ids(services: BotServices, decision_id: str) -> set[str]:
@@ -200,7 +203,7 @@ async def _checked(
     if outcome == "unknown":
         log.info("click on unknown decision %s in %s", decision_id, click.channel)
         await _note(client, click, UNKNOWN_NOTE)
-        await _resolve(client, click, UNKNOWN_NOTE)
+        await _resolve(client, click, UNKNOWN_NOTE, every=True)
         return None
     if outcome == "foreign":
         log.warning(

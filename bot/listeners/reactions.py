@@ -11,8 +11,10 @@ from typing import Any
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot import teams
 from bot.replies import post_reply
 from bot.services import BotServices
+from brain.conversation.reply import Reply
 
 CONFIRM_REACTIONS = frozenset({"+1", "thumbsup"})
 REJECT_REACTIONS = frozenset({"-1", "thumbsdown"})
@@ -64,13 +66,17 @@ async def _feedback(
             conversation.confirm, link.decision_id, user=user, source="slack-reaction"
         )
         return
-    reply = await services.trip(
-        conversation.reject,
-        link.decision_id,
-        user=user,
-        source="slack-reaction",
-        session_key=f"{channel}:{link.thread_ts}",
-    )
+
+    def rejected() -> Reply:
+        reply: Reply = conversation.reject(
+            link.decision_id,
+            user=user,
+            source="slack-reaction",
+            session_key=f"{channel}:{link.thread_ts}",
+        )
+        return teams.queue_in_trip(services, reply)
+
+    reply = await services.trip(rejected)
     await post_reply(
         services,
         client,

@@ -8,12 +8,12 @@ for a person), so the model learns how much each is worth instead of a hand-set 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
-from sklearn.feature_extraction.text import HashingVectorizer
 
 from brain.escalation.priority import IMPACTS, STATES, Assessment, assess
 from brain.intent.security import find_security
@@ -40,14 +40,95 @@ RULE_NAMES: tuple[str, ...] = (
     "security_question",
     "handoff",
 )
-_HASHER = HashingVectorizer(
-    analyzer="char_wb",
-    ngram_range=(2, 4),
-    n_features=N_HASHED,
-    alternate_sign=False,
-    norm="l2",
-    lowercase=True,
-)
+#: The character n-gram range (scikit-learn's `char_wb` analyzer, words padded with a space).
+NGRAM_RANGE = (2, 4)
+_WHITE_SPACES = re.compile(r"\s\s+")
+_MASK = 0xFFFFFFFF
+
+
+def _murmurhash3_32(data: bytes) -> int:
+    """MurmurHash3 (x86, 32 bit, seed 0) as a signed int, as scikit-learn's hasher computes it."""
+    h = 0
+    n = len(data)
+    tail = n - n % 4
+    for i in range(0, tail, 4):
+        k = int.from_bytes(data[i : i + 4], "little")
+        k = (k * 0xCC9E2D51) & _MASK
+        k = ((k << 15) | (k >> 17)) & _MASK
+        k = (k * 0x1B873593) & _MASK
+        h ^= k
+        h = ((h << 13) | (h >> 19)) & _MASK
+        h = (h * 5 + 0xE6546B64) & _MASK
+    k = 0
+    rest = n - tail
+    if rest == 3:
+        k ^= data[tail + 2] << 16
+    if rest >= 2:
+        k ^= data[tail + 1] << 8
+    if rest >= 1:
+        k ^= data[tail]
+        k = (k * 0xCC9E2D51) & _MASK
+        k = ((k << 15) | (k >> 17)) & _MASK
+        k = (k * 0x1B873593) & _MASK
+        h ^= k
+    h ^= n
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & _MASK
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & _MASK
+    h ^= h >> 16
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+def _char_wb_ngrams(text: str) -> list[str]:
+    """scikit-learn's `char_wb` n-grams of the lower-cased `text`."""
+    text = _WHITE_SPACES.sub(" ", text.lower())
+    low, high = NGRAM_RANGE
+    grams: list[str] = []
+    for word in text.split():
+        word = f" {word} "
+        for n in range(low, high + 1):
+            offset = 0
+            grams.append(word[offset : offset + n])
+            while offset + n < len(word):
+                offset += 1
+                grams.append(word[offset : offset + n])
+            if offset == 0:  # a short word counts once
+                break
+    return grams
+
+
+def _bucket(gram: str) -> int:
+    h = _murmurhash3_32(gram.encode("utf-8"))
+    if h == -(2**31):
+        return (2**31 - 1 - (N_HASHED - 1)) % N_HASHED
+    return abs(h) % N_HASHED
+
+
+def _hashed_grams(texts: Sequence[str]) -> sparse.csr_matrix:
+    """Hashed, L2-normalised character n-gram counts: what scikit-learn's `HashingVectorizer`
+    (char_wb, 2-4, no alternate sign) gives, computed with plain numpy."""
+    indptr = [0]
+    indices: list[np.ndarray] = []
+    values: list[np.ndarray] = []
+    for text in texts:
+        buckets = np.array([_bucket(g) for g in _char_wb_ngrams(text)], dtype=np.int64)
+        cols, counts = np.unique(buckets, return_counts=True)
+        data = counts.astype(np.float64)
+        norm = float(np.sqrt(data @ data))
+        if norm > 0:
+            data /= norm
+        indices.append(cols.astype(np.int32))
+        values.append(data)
+        indptr.append(indptr[-1] + len(cols))
+    return sparse.csr_matrix(
+        (
+            np.concatenate(values) if values else np.zeros(0),
+            np.concatenate(indices) if indices else np.zeros(0, dtype=np.int32),
+            np.array(indptr, dtype=np.int32),
+        ),
+        shape=(len(texts), N_HASHED),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +177,7 @@ def design(texts: Sequence[str], embeddings: np.ndarray | None) -> sparse.csr_ma
     if embeddings is None:
         embeddings = np.zeros((n, EMBEDDING_DIM), dtype=np.float32)
     rules = np.vstack([signals_of(t).vector() for t in texts]) if n else np.zeros((0, 0))
-    grams = _HASHER.transform(list(texts))
+    grams = _hashed_grams(list(texts))
     # The rule block is doubled so one regularisation strength suits all three blocks.
     return sparse.hstack(
         [sparse.csr_matrix(embeddings), grams, sparse.csr_matrix(2.0 * rules)], format="csr"

@@ -17,12 +17,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedKFold
 
 from brain.escalation.features import EMBEDDING_DIM, N_HASHED, RULE_NAMES, design
+
+if TYPE_CHECKING:
+    from sklearn.linear_model import LogisticRegression
 
 __all__ = ["DATA_FILE", "EscalationModel", "fit_model", "labelled_rows", "load_or_fit"]
 
@@ -106,11 +108,16 @@ def model_key(rows: Sequence[dict[str, object]], with_embedding: bool) -> str:
 
 
 def _lr() -> LogisticRegression:
+    from sklearn.linear_model import LogisticRegression
+
     return LogisticRegression(C=C, solver="liblinear", class_weight="balanced", max_iter=2000)
 
 
 def fit_model(rows: Sequence[dict[str, object]], embed: Embed | None) -> EscalationModel:
     """Fit, calibrate out of fold and choose the threshold recall first (deterministic)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold
+
     texts = [str(r["text"]) for r in rows]
     labels = np.array([bool(r["escalate"]) for r in rows], dtype=int)
     x = design(texts, embed(texts) if embed is not None else None)

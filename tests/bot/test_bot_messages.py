@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.blocks import FALLBACK_TEXT, SECTION_TEXT
+from bot.blocks import BLOCK_DECISION, FALLBACK_TEXT, SECTION_TEXT
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import BRAIN_CHANNEL, ESCALATE_TEXT, ONCALL_CHANNEL, ROUTED_TEXT, Harness
 from tests.fakes.slack_api import BOT_ID, BOT_USER_ID
@@ -38,7 +38,12 @@ async def test_dm_gets_a_threaded_reply_with_decision_blocks(harness: Harness) -
     assert post["_authorization"] == "Bearer xoxb-test-token"
     kinds = [b["type"] for b in post["blocks"]]
     assert kinds[:3] == ["section", "context", "actions"]
-    actions = post["blocks"][2]["elements"]
+    # The decision's own buttons (a filed ticket's Resolve / Claim come before them).
+    decision_blocks = [
+        b for b in post["blocks"] if str(b.get("block_id", "")).startswith(BLOCK_DECISION)
+    ]
+    assert len(decision_blocks) == 1 and decision_blocks[0]["type"] == "actions"
+    actions = decision_blocks[0]["elements"]
     assert actions[0]["text"]["text"] == "Right" and actions[0]["action_id"] == "brain_confirm"
     select = actions[1]
     assert select["type"] == "static_select"

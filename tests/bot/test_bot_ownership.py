@@ -30,7 +30,9 @@ async def _ask(harness: Harness, text: str, *, user: str, channel: str) -> tuple
     posts = await harness.fake.wait_for("chat.postMessage", before + 1)
     await harness.idle()
     reply = next(c for c in posts if c.params.get("thread_ts") == event["ts"])
-    block = next(b for b in reply.params["blocks"] if b.get("block_id", "").startswith("brain_"))
+    block = next(  # the decision's own buttons (a filed ticket's come first)
+        b for b in reply.params["blocks"] if b.get("block_id", "").startswith("brain_decision:")
+    )
     return block["block_id"].split(":", 1)[1], reply
 
 
@@ -68,7 +70,12 @@ async def test_a_click_naming_another_channels_decision_changes_nothing(
     decision = harness.brain.get_decision(victim)
     assert decision.feedback == []
     assert len(harness.brain.memory) == lessons
-    assert len(harness.fake.calls) == posts  # no update, no post into DATTACK9
+    # No update and no post into DATTACK9: at most the clicker is told privately that the
+    # button is not theirs (issue 31's polite note for a foreign click).
+    after = harness.fake.calls[posts:]
+    assert all(
+        c.method == "chat.postEphemeral" and c.params.get("user") == "UATTACK9" for c in after
+    ), [c.method for c in after]
     assert harness.brain.get_decision(mine).feedback == []
 
 

@@ -104,7 +104,9 @@ def _replies_in(fake: FakeSlackAPI, channel: str) -> list[Call]:
 
 
 def _decision_id(call: Call) -> str:
-    block = next(b for b in call.params["blocks"] if b.get("block_id", "").startswith("brain_"))
+    block = next(
+        b for b in call.params["blocks"] if b.get("block_id", "").startswith("brain_decision:")
+    )
     return str(block["block_id"].split(":", 1)[1])
 
 
@@ -176,7 +178,9 @@ async def test_three_replicas_answer_once_learn_together_and_page_once(
         _, before = await _ask(session, fake_slack, replicas[1], ROUTED_TEXT, "DCORRECT1")
         _, corrected = await _ask(session, fake_slack, replicas[0], ROUTED_TEXT, "DCORRECT2")
         actions = next(
-            b for b in corrected.params["blocks"] if b.get("block_id", "").startswith("brain_")
+            b
+            for b in corrected.params["blocks"]
+            if b.get("block_id", "").startswith("brain_decision:")
         )
         click = p.block_action(
             user="UCORRECT",

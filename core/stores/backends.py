@@ -10,16 +10,14 @@ backend's own stores to use instead of the generic records built on its collecti
 
 from __future__ import annotations
 
-import importlib
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata
 from typing import TYPE_CHECKING
 
 from core.config import Settings
 from core.errors import ConfigError, StorageError
+from core.plugins import load, registered
 from core.stores.protocols import (
     ArtifactStore,
     Collection,
@@ -34,8 +32,6 @@ from core.stores.protocols import (
 
 if TYPE_CHECKING:
     from core.stores.kinds import LessonRecords
-
-log = logging.getLogger(__name__)
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -131,8 +127,7 @@ BUILTIN_BACKENDS: dict[str, str] = {
 
 
 def _load(reference: str) -> BackendKind:
-    module, _, attribute = reference.partition(":")
-    found = getattr(importlib.import_module(module), attribute)
+    found = load(reference)
     if not isinstance(found, BackendKind):
         raise TypeError(f"{reference} is not a core.stores.backends.BackendKind")
     return found
@@ -142,13 +137,7 @@ def _load(reference: str) -> BackendKind:
 def backend_kinds() -> dict[str, str]:
     """Every registered backend: name -> where its `BackendKind` is (built-ins first; an
     entry point may not take a built-in's name). Read once per process."""
-    found = dict(BUILTIN_BACKENDS)
-    for entry in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        if entry.name in found:
-            log.warning("skipped store backend %s: the name is taken", entry.name)
-        else:
-            found[entry.name] = entry.value
-    return found
+    return registered(BUILTIN_BACKENDS, ENTRY_POINT_GROUP, "store backend")
 
 
 def backend_kind(name: str) -> BackendKind:

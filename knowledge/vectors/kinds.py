@@ -10,18 +10,14 @@ vector_store` names the one a home uses; unset, it is "server" when `qdrant_url`
 
 from __future__ import annotations
 
-import importlib
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata
 
 from core.config import Settings
 from core.errors import ConfigError
+from core.plugins import load, registered
 from knowledge.vectors.base import VectorStore
-
-log = logging.getLogger(__name__)
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -69,13 +65,7 @@ BUILTIN_VECTOR_STORES: dict[str, str] = {
 def vector_store_kinds() -> dict[str, str]:
     """Every registered vector store: name -> where its `VectorStoreKind` is (built-ins first;
     an entry point may not take a built-in's name). Read once per process."""
-    found = dict(BUILTIN_VECTOR_STORES)
-    for entry in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        if entry.name in found:
-            log.warning("skipped vector store %s: the name is taken", entry.name)
-        else:
-            found[entry.name] = entry.value
-    return found
+    return registered(BUILTIN_VECTOR_STORES, ENTRY_POINT_GROUP, "vector store")
 
 
 def chosen_vector_store(settings: Settings) -> str:
@@ -94,8 +84,7 @@ def vector_store_kind(name: str) -> VectorStoreKind:
             f"[knowledge] vector_store {name!r} is not a registered vector store "
             f"(registered: {', '.join(known)})"
         )
-    module, _, attribute = known[name].partition(":")
-    kind = getattr(importlib.import_module(module), attribute)
+    kind = load(known[name])
     if not isinstance(kind, VectorStoreKind) or kind.name != name:
         raise ConfigError(f"vector store {name!r} does not register a VectorStoreKind of it")
     return kind

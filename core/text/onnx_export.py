@@ -177,14 +177,14 @@ def _to_onnx(module: Any, args: tuple[Any, ...], inputs: list[str]) -> bytes:
 
     dynamic = {"0": "batch", "1": "sequence"}
     axes = {name: {int(k): v for k, v in dynamic.items()} for name in [*inputs, "out"]}
-    buffer = io.BytesIO()
+    buffer: Any = io.BytesIO()  # the exporter writes to file objects; its stubs say paths only
     module.eval()  # a new wrapper is in training mode, which the export restores afterwards
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")  # tracer notes on shape-dependent Python branches
         torch.onnx.export(
             module,
             args,
-            buffer,  # type: ignore[arg-type]  # the TorchScript exporter writes to file objects
+            buffer,
             input_names=inputs,
             output_names=["out"],
             dynamic_axes=axes,

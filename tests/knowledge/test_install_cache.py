@@ -13,7 +13,7 @@ import pytest
 
 from core.config import Settings, load_settings
 from core.text.embedder import DenseEmbedder, _fork_layer, _model_dir, encoder_cache_dir
-from core.text.onnx_files import onnx_files
+from core.text.onnx_files import MODEL_SUBDIR, onnx_files
 
 
 def _settings(home: Path) -> Settings:
@@ -21,16 +21,24 @@ def _settings(home: Path) -> Settings:
     return load_settings({**os.environ, "BRAIN_HOME": str(home)})
 
 
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
 def _install(session_cache: Path, target: Path) -> Path:
-    """The session's export (and its hash stamp) copied into an install cache."""
+    """The session's export (and its hash stamp) copied into an install cache, with the model
+    files the install step copies beside it when no package ships them (no `tune` extra)."""
     encoder = target / "encoder"
     encoder.mkdir(parents=True)
     for path in session_cache.iterdir():
         if path.suffix in (".onnx", ".json"):
-            try:
-                os.link(path, encoder / path.name)
-            except OSError:
-                shutil.copy2(path, encoder / path.name)
+            _link_or_copy(str(path), str(encoder / path.name))
+    model = _model_dir()
+    if model.name == MODEL_SUBDIR and not (target / MODEL_SUBDIR).exists():  # the install's copy
+        shutil.copytree(model, target / MODEL_SUBDIR, copy_function=_link_or_copy)
     return encoder
 
 

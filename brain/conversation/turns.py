@@ -12,7 +12,7 @@ import re
 import threading
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from brain.conversation.reply import (
     NONE_OF_THESE,
@@ -25,8 +25,10 @@ from brain.conversation.reply import (
     render_decision,
 )
 from brain.conversation.surface import Surface, help_text, no_question_pending
-from brain.conversation.thread import as_update, duplicate_of, follow, remember
-from controllers.base import files_requests, label_in
+from brain.conversation.thread import RegistryView, as_update, duplicate_of, follow, remember
+from brain.decisions.explain import Explanation
+from brain.learning.control import ForgetReport
+from controllers.base import ControllerServices, files_requests, label_in
 from core.errors import UnknownDecision
 from core.records import Decision, FeedbackKind, Message
 from core.redact import redact, redact_message
@@ -51,31 +53,20 @@ HISTORY_TURNS = 10
 HELP_TEXT = help_text("chat")
 
 
-class ControllerInfo(Protocol):
-    """What the conversation needs to know about a controller."""
-
-    name: str
-    label: str
-
-
-class RegistryAPI(Protocol):
-    """The part of the controller registry the conversation uses."""
-
-    def all(self) -> Sequence[Any]: ...
-
-
 class BrainAPI(Protocol):
     """The part of `brain.engine.Brain` every surface uses."""
 
     @property
-    def registry(self) -> Any: ...
+    def registry(self) -> RegistryView: ...
 
     def warm(self) -> None:
         """Open and fit everything a decision needs, now."""
         ...
 
     @property
-    def services(self) -> Any: ...
+    def services(self) -> ControllerServices:
+        """What controllers are handed (the ticket store the Home and team queues read)."""
+        ...
 
     def ask(self, message: Message) -> Decision: ...
 
@@ -102,11 +93,11 @@ class BrainAPI(Protocol):
 
     def get_decision(self, decision_id: str) -> Decision: ...
 
-    def forget_user(self, user: str) -> Any: ...
+    def forget_user(self, user: str) -> ForgetReport: ...
 
     def last_decision(self, user: str, channel: str) -> Decision | None: ...
 
-    def explain(self, decision_id: str) -> dict[str, Any]: ...
+    def explain(self, decision_id: str) -> Explanation: ...
 
 
 #: A bare number or "none": a pick, meaningful only while a question is pending.
@@ -329,13 +320,11 @@ class Conversation:
 
     def why(self, decision_id: str) -> Reply:
         """The full explanation of one decision."""
-        from brain.decisions.explain import render_text
-
         try:
-            data = self.brain.explain(decision_id)
+            explained = self.brain.explain(decision_id)
         except UnknownDecision:
             return Reply("error", f"I know no decision {decision_id!r}.")
-        return Reply("explain", render_text(data), self.brain.get_decision(decision_id))
+        return Reply("explain", explained.text(), explained.decision)
 
     # -- rendering -----------------------------------------------------------------------------
 

@@ -85,7 +85,7 @@ async def test_try_a_mixed_message_shows_votes_domains_signals_and_hits(console:
     assert re.search(r'<ol id="tier-path">\s*<li>', page)
     decision_id = re.search(r"/console/decisions/(d-[0-9a-f]+)", page)
     assert decision_id
-    why = console.brain.explain(decision_id.group(1))
+    why = console.brain.explain(decision_id.group(1)).to_dict()
     assert "retrieval" in json.loads(json.dumps(why))
 
 

@@ -138,9 +138,11 @@ class Escalations:
         channel: str,
         thread_ts: str,
         alert_id: str | None = None,
+        team: str | None = None,
     ) -> Alert | None:
         """Post the alert to the on-call channel; None when no channel is configured.
-        `alert_id`: the id to record it under (default: a new random one)."""
+        `alert_id`: the id to record it under (default: a new random one); `team`: the
+        decision's Slack workspace, which the alert carries."""
         target = self.config.oncall_channel
         if not target:
             log.warning(
@@ -167,6 +169,7 @@ class Escalations:
             source_thread=thread_ts,
             created_at=now,
             last_sent_at=now,
+            team=team,
         )
         alert.messages.append(await self._send(client, alert, resend=0))
         self.counts["sent"] += 1

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from controllers.ids import PREFIXES, is_ticket_id, normalize_ticket_id
-from core.access import AccessPolicy, Viewer
+from core.access import AccessPolicy, Viewer, same_workspace
 from core.errors import BrainError
 from core.redact import redact, redact_strings
 from core.stores.protocols import TicketRecords
@@ -98,7 +98,9 @@ class TicketStore:
 
     def visible(self, ticket: Ticket, viewer: Viewer | None) -> bool:
         """May `viewer` see this ticket (None: an admin, who sees everything)?"""
-        return self.policy.may_see(owner=ticket.requester, channel=ticket.channel, viewer=viewer)
+        return self.policy.may_see(
+            owner=ticket.requester, channel=ticket.channel, viewer=viewer, team=ticket.slack_team
+        )
 
     def get_for(self, ticket_id: str, viewer: Viewer | None) -> Ticket | None:
         """The ticket with this id if `viewer` may see it, else None."""
@@ -112,9 +114,13 @@ class TicketStore:
             raise TicketNotFound(f"ticket {normalize_ticket_id(ticket_id)} was not found")
         return ticket
 
-    def list_by_requester(self, requester: str, *, open_only: bool = False) -> list[Ticket]:
-        """A requester's tickets, newest first."""
-        tickets = [t for t in self.all() if t.requester == requester]
+    def list_by_requester(
+        self, requester: str, *, open_only: bool = False, team: str | None = None
+    ) -> list[Ticket]:
+        """A requester's tickets, newest first (`team`: only those of that Slack workspace)."""
+        tickets = [
+            t for t in self.all() if t.requester == requester and same_workspace(t.slack_team, team)
+        ]
         if open_only:
             tickets = [t for t in tickets if t.is_open]
         return sorted(tickets, key=lambda t: (t.created_at, t.id), reverse=True)
@@ -135,6 +141,7 @@ class TicketStore:
         status: str = "open",
         ticket_id: str | None = None,
         created_at: str | None = None,
+        slack_team: str | None = None,
     ) -> Ticket:
         """Store a new ticket; a local id is assigned unless `ticket_id` (external) is given."""
         if kind not in PREFIXES:
@@ -160,6 +167,7 @@ class TicketStore:
             created_at=stamp,
             updated_at=stamp,
             history=[{"at": stamp, "by": requester, "event": "created"}],
+            slack_team=slack_team,
         )
         while not self.records.insert(ticket):
             if ticket_id is not None:

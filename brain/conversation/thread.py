@@ -137,6 +137,7 @@ def _dry_run(
         entities=entities,
         services=brain.services,
         parameters=dict(reading.fields),
+        team=message.team,
     )
     try:
         result = controller.dry_run(context)

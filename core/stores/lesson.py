@@ -63,6 +63,9 @@ class Lesson:
     moved_to: str = ""
     #: Who wrote the message the lesson is about (may differ from who taught it).
     asker: str = ""
+    #: The Slack workspace the lesson was learned in (None with one workspace): it is
+    #: recalled only for messages of the same workspace.
+    team: str | None = None
     #: The text's character n-grams, computed when first compared (`grams`).
     gram_cache: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
@@ -90,6 +93,7 @@ class Lesson:
             "moved_from": self.moved_from,
             "moved_to": self.moved_to,
             "asker": self.asker,
+            **({"team": self.team} if self.team is not None else {}),
         }
 
     @classmethod
@@ -112,6 +116,7 @@ class Lesson:
             moved_from=str(doc.get("moved_from", "")),
             moved_to=str(doc.get("moved_to", "")),
             asker=str(doc.get("asker", doc.get("user", ""))),
+            team=doc.get("team"),
         )
 
     @property

@@ -96,6 +96,8 @@ class ConversationState:
     records: list[str] = field(default_factory=list)
     record_controllers: dict[str, str] = field(default_factory=dict)
     users: list[str] = field(default_factory=list)
+    #: The Slack workspace of the thread (None with one workspace).
+    team: str | None = None
 
     def remember(self, record: str, controller: str) -> None:
         """The thread is (also) about `record`, the newest one."""
@@ -108,8 +110,11 @@ class ConversationState:
         del self.records[:-MAX_RECORDS]
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready document."""
-        return asdict(self)
+        """A JSON-ready document (`team` only when set)."""
+        data = asdict(self)
+        if data["team"] is None:
+            del data["team"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ConversationState:
@@ -125,6 +130,7 @@ class ConversationState:
             records=[str(r) for r in data.get("records") or []],
             record_controllers=dict(data.get("record_controllers") or {}),
             users=[str(u) for u in data.get("users") or []],
+            team=data.get("team"),
         )
 
 
@@ -145,6 +151,9 @@ class Ticket:
     urge_count: int = 0
     urged_at: list[str] = field(default_factory=list)
     history: list[dict[str, str]] = field(default_factory=list)
+    #: The Slack workspace it was asked in (None with one workspace); `team` is the help desk
+    #: team it is queued for.
+    slack_team: str | None = None
 
     @property
     def channel(self) -> str | None:
@@ -164,8 +173,12 @@ class Ticket:
         return str(value) if value else None
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return asdict(self)
+        """A JSON-ready dict (`slack_team` only when set: one workspace's tickets read as
+        before)."""
+        data = asdict(self)
+        if data["slack_team"] is None:
+            del data["slack_team"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ticket:
@@ -194,10 +207,15 @@ class Alert:
     messages: list[str] = field(default_factory=list)
     acknowledged_by: str | None = None
     acknowledged_at: float | None = None
+    #: The Slack workspace of the message (None with one workspace).
+    team: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return asdict(self)
+        """A JSON-ready dict (`team` only when set)."""
+        data = asdict(self)
+        if data["team"] is None:
+            del data["team"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Alert:

@@ -109,6 +109,19 @@ async def test_the_decisions_list_pages_by_keyset_and_filters(console: Console) 
     assert created == sorted(created, reverse=True)
 
 
+async def test_the_decisions_list_filters_by_team(console: Console) -> None:
+    for team in ("T1", "T2", None):
+        console.brain.decide(
+            Message(f"VPN error 691 from {team}", user="U1", channel="C1", team=team)
+        )
+    session = await signed_in(console)
+    async with session, session.get(console.url + "/console/decisions?team=T2") as response:
+        page = await response.text()
+    seen = re.findall(r'<td><a href="/console/decisions/(d-[0-9a-f]+)"', page)
+    assert [console.brain.get_decision(i).team for i in seen] == ["T2"]
+    assert 'name="team" value="T2"' in page
+
+
 async def test_slack_sign_in_lets_admins_in_and_refuses_others(console: Console) -> None:
     console.slack.oidc_codes = {"code-admin": (ADMIN, "T1"), "code-other": ("UOTHER", "T1")}
     for code, status in (("code-other", 403), ("code-admin", 200)):

@@ -11,7 +11,6 @@ import logging
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,6 +22,7 @@ from core.config import SlackConfig
 from core.redact import redact
 from core.stores.local import LocalCoordinator
 from core.stores.protocols import AlertStore, Coordinator
+from core.stores.records import Alert
 
 log = logging.getLogger(__name__)
 
@@ -39,28 +39,6 @@ def follow_up_alert_id(decision_id: str) -> str:
     so a replica that takes the message over after its first owner died can tell whether that
     alert was recorded (and send it if not)."""
     return uuid.uuid5(_FOLLOW_UP, decision_id).hex[:16]
-
-
-@dataclass(slots=True)
-class Alert:
-    """One escalation sent to on-call."""
-
-    alert_id: str
-    decision_id: str
-    asker: str
-    text: str
-    urgency: str
-    summary: str
-    permalink: str | None
-    oncall_channel: str
-    source_channel: str
-    source_thread: str
-    created_at: float
-    last_sent_at: float
-    #: ts of every alert message posted (the first one, then each re-send).
-    messages: list[str] = field(default_factory=list)
-    acknowledged_by: str | None = None
-    acknowledged_at: float | None = None
 
 
 def mention_markup(mention: str | None) -> str | None:
@@ -105,26 +83,25 @@ class Escalations:
     # -- storage -------------------------------------------------------------------------------
 
     def _save(self, alert: Alert) -> None:
-        self.store.save(asdict(alert))
+        self.store.save(alert)
 
     def get(self, alert_id: str) -> Alert | None:
         """One alert by id."""
-        row = self.store.get(alert_id)
-        return Alert(**row) if row is not None else None
+        return self.store.get(alert_id)
 
     def pending(self) -> list[Alert]:
         """Alerts nobody acknowledged yet."""
-        return [Alert(**row) for row in self.store.pending()]
+        return self.store.pending()
 
     def _claim_resend(self, alert_id: str, seen_sent_at: float, now: float) -> bool:
         """Compare-and-set: take this re-send unless the alert was acknowledged or re-sent
         since it was read (by another pass or process)."""
         taken = False
 
-        def claim(row: dict[str, Any]) -> None:
+        def claim(alert: Alert) -> None:
             nonlocal taken
-            if row.get("acknowledged_by") is None and row.get("last_sent_at") == seen_sent_at:
-                row["last_sent_at"] = now
+            if alert.acknowledged_by is None and alert.last_sent_at == seen_sent_at:
+                alert.last_sent_at = now
                 taken = True
 
         self.store.modify(alert_id, claim)
@@ -132,22 +109,20 @@ class Escalations:
 
     def _record_sent(self, alert_id: str, ts: str) -> Alert | None:
         """Append one posted message's ts, touching no other field."""
-        row = self.store.modify(alert_id, lambda r: r.setdefault("messages", []).append(ts))
-        return Alert(**row) if row is not None else None
+        return self.store.modify(alert_id, lambda alert: alert.messages.append(ts))
 
     def _record_ack(self, alert_id: str, user: str, at: float) -> tuple[Alert | None, bool]:
         """Set who acknowledged unless someone did first; (the alert, whether this was first)."""
         first = False
 
-        def ack(row: dict[str, Any]) -> None:
+        def ack(alert: Alert) -> None:
             nonlocal first
-            if row.get("acknowledged_by") is None:
-                row["acknowledged_by"] = user
-                row["acknowledged_at"] = at
+            if alert.acknowledged_by is None:
+                alert.acknowledged_by = user
+                alert.acknowledged_at = at
                 first = True
 
-        row = self.store.modify(alert_id, ack)
-        return (Alert(**row) if row is not None else None), first
+        return self.store.modify(alert_id, ack), first
 
     # -- Slack ---------------------------------------------------------------------------------
 
@@ -163,9 +138,11 @@ class Escalations:
         channel: str,
         thread_ts: str,
         alert_id: str | None = None,
+        team: str | None = None,
     ) -> Alert | None:
         """Post the alert to the on-call channel; None when no channel is configured.
-        `alert_id`: the id to record it under (default: a new random one)."""
+        `alert_id`: the id to record it under (default: a new random one); `team`: the
+        decision's Slack workspace, which the alert carries."""
         target = self.config.oncall_channel
         if not target:
             log.warning(
@@ -192,6 +169,7 @@ class Escalations:
             source_thread=thread_ts,
             created_at=now,
             last_sent_at=now,
+            team=team,
         )
         alert.messages.append(await self._send(client, alert, resend=0))
         self.counts["sent"] += 1

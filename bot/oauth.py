@@ -24,6 +24,7 @@ from slack_sdk.oauth.installation_store import Bot, Installation
 from slack_sdk.oauth.installation_store.async_installation_store import AsyncInstallationStore
 from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
 
+from core.access import many_workspaces
 from core.config import ConfigError, Settings
 from core.stores import Stores
 from core.stores.protocols import Collection
@@ -35,9 +36,8 @@ STATE_TTL_S = 600
 
 
 def multi_workspace(settings: Settings) -> bool:
-    """OAuth mode: app credentials and no single bot token."""
-    slack = settings.slack
-    return bool(slack.client_id and slack.client_secret and not slack.bot_token)
+    """OAuth mode: app credentials and no single bot token (`core.access.many_workspaces`)."""
+    return many_workspaces(settings)
 
 
 class TokenCipher:

@@ -63,14 +63,16 @@ async def answer_message(
     ts: str,
     thread_ts: str | None,
     claims: tuple[str, ...] = (),
+    team: str | None = None,
 ) -> None:
-    """One user message: ask the brain (via the conversation), reply in thread, escalate.
+    """One user message: ask the brain (via the conversation), reply in thread, escalate;
+    `team`: its Slack workspace (`BotServices.workspace_of`).
 
     `claims`: the ledger keys owed this answer, settled (compare-and-set) just before it is
     sent; when another replica took them over meanwhile (this one was thought dead), it
     answers and this one stays silent."""
     root = thread_ts or ts
-    message = Message(text=text, user=user, channel=channel, thread=root)
+    message = Message(text=text, user=user, channel=channel, thread=root, team=team)
     traced = {EVENT_ID: current_fields().get("event_id")}
     try:
         with services.tracing.span("brain.decide", traced) as span:
@@ -195,6 +197,7 @@ async def escalate(
         channel=channel,
         thread_ts=thread_ts,
         alert_id=alert_id,
+        team=decision.team,
     )
     if alert is None:
         note = (

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from bot.escalation import Escalations
 from bot.metrics import BotMetrics, MeteredBrain
+from bot.oauth import multi_workspace
 from bot.state import EventLedger, MessageLinks
 from bot.tracing import Tracing, from_env
 from bot.work import Background
@@ -100,6 +101,17 @@ class BotServices:
                 return function(*args, **kwargs)
 
         return await self.trip(in_order)
+
+    def workspace_of(self, payload: Mapping[str, Any]) -> str | None:
+        """The Slack workspace (team id) an event, click or command came from when the bot
+        serves many workspaces (OAuth installs); None with one workspace, so that its records
+        carry no team and read exactly as before."""
+        if not multi_workspace(self.settings):
+            return None
+        team = payload.get("team_id") or payload.get("team")
+        if isinstance(team, Mapping):
+            team = team.get("id")
+        return str(team) if team else None
 
     @classmethod
     def create(cls, brain: BrainAPI, settings: Settings) -> BotServices:

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from brain.chain import multi_intent
 from brain.chain.degrade import degrade
@@ -29,6 +29,7 @@ from brain.chain.understand import (
     new_decision_id,
     understand,
 )
+from brain.decisions.explain import Explanation
 from brain.decisions.log import DecisionLog
 from brain.decisions.lookups import DecisionLookups
 from brain.dynamic.cases import CaseBook
@@ -430,8 +431,8 @@ class Brain(PartsFacade):
         """The latest decisions of one conversation, oldest first."""
         return self._lookups.session(session_key)
 
-    def explain(self, decision_id: str) -> dict[str, Any]:
-        """Everything behind a decision (render with brain.explain.render_text)."""
+    def explain(self, decision_id: str) -> Explanation:
+        """Everything behind a decision (`brain why`)."""
         return self._lookups.explain(decision_id)
 
     def close(self) -> None:

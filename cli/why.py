@@ -24,7 +24,6 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain why`: reads the decision log only (no `Brain`, so none of the
     decision chain, numpy or a model is imported; the same look-up as `Brain.explain`)."""
-    from brain.decisions.explain import render_text
     from brain.decisions.log import DecisionLog
     from brain.decisions.lookups import DecisionLookups
     from core.config import load_settings
@@ -33,14 +32,14 @@ def run(args: argparse.Namespace) -> int:
 
     stores = open_stores(load_settings())
     try:
-        data = DecisionLookups(DecisionLog(stores.decisions)).explain(args.decision_id)
+        explained = DecisionLookups(DecisionLog(stores.decisions)).explain(args.decision_id)
     except UnknownDecision as exc:
         print(f"brain: {exc}", file=sys.stderr)
         return 1
     finally:
         stores.close()
     if args.json:
-        print(json.dumps(data, indent=2))
+        print(json.dumps(explained.to_dict(), indent=2))
     else:
-        print(render_text(data))
+        print(explained.text())
     return 0

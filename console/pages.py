@@ -10,8 +10,10 @@ from aiohttp import web
 
 from brain.decisions.browse import DecisionFilter, browse
 from console.render import render
+from console.security import admin
 from console.state import ConsoleState
 from console.view import decision_view
+from core.access import many_workspaces, same_workspace
 from core.errors import UnknownDecision
 from core.records import Message
 
@@ -79,6 +81,7 @@ class DecisionPages:
             corrected=_flag(query.get("corrected")),
             user=query.get("user") or None,
             channel=query.get("channel") or None,
+            team=self._team_of(request) or query.get("team") or None,
         )
         before = query.get("before") or None
         page = await asyncio.to_thread(
@@ -90,13 +93,22 @@ class DecisionPages:
     async def decision_page(self, request: web.Request) -> web.Response:
         decision_id = request.match_info["decision_id"]
         try:
-            view = await asyncio.to_thread(self._view, decision_id)
+            view = await asyncio.to_thread(self._view, decision_id, self._team_of(request))
         except UnknownDecision:
             raise web.HTTPNotFound(text="no such decision") from None
         return render(request, "decision.html", view=view)
 
-    def _view(self, decision_id: str) -> dict[str, Any]:
+    def _team_of(self, request: web.Request) -> str | None:
+        """The workspace a Slack-signed-in admin may read when the bot serves many (their
+        own, whatever the form asks); None: every workspace (one workspace, a token admin)."""
+        if not many_workspaces(self.state.settings):
+            return None
+        return admin(request).team
+
+    def _view(self, decision_id: str, team: str | None = None) -> dict[str, Any]:
         decision = self.state.decision(decision_id)
+        if not same_workspace(decision.team, team):
+            raise UnknownDecision(decision_id)  # another workspace's: not found, like none
         searched = [] if decision.retrieval else self.state.search(decision.text)
         return decision_view(
             decision, searched=searched, lessons=self.state.lessons_of(decision_id)

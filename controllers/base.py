@@ -46,6 +46,8 @@ class ControllerContext:
     upstream: dict[str, Any] | None = None
     #: Parameters already answered by the user (e.g. after a clarification).
     parameters: dict[str, str] = field(default_factory=dict)
+    #: The Slack workspace of the message (None with one workspace): records carry it.
+    team: str | None = None
 
 
 @dataclass(slots=True)

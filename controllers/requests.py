@@ -97,6 +97,7 @@ def file_request(
             requester=context.user,
             fields=record,
             status="awaiting_info" if missing else "open",
+            slack_team=context.team,
         )
     except TicketError as exc:
         return ControllerResult(ok=False, summary=say.not_filed(label, exc, zh))

@@ -10,15 +10,15 @@ typed into a request never reaches the ticket records.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from controllers.ids import PREFIXES, is_ticket_id, normalize_ticket_id
-from core.access import AccessPolicy, Viewer
+from core.access import AccessPolicy, Viewer, same_workspace
 from core.errors import BrainError
 from core.redact import redact, redact_strings
 from core.stores.protocols import TicketRecords
+from core.stores.records import Ticket
 
 if TYPE_CHECKING:
     from core.config import Settings
@@ -51,52 +51,6 @@ class TicketNotFound(TicketError, KeyError):
 
 class TicketStateError(TicketError):
     """The operation does not fit the ticket's status (e.g. closing a closed ticket)."""
-
-
-@dataclass(slots=True)
-class Ticket:
-    """One ticket or typed request."""
-
-    id: str
-    kind: str
-    title: str
-    requester: str
-    status: str = "open"
-    fields: dict[str, Any] = field(default_factory=dict)
-    assignee: str | None = None
-    created_at: str = ""
-    updated_at: str = ""
-    comments: list[dict[str, str]] = field(default_factory=list)
-    urge_count: int = 0
-    urged_at: list[str] = field(default_factory=list)
-    history: list[dict[str, str]] = field(default_factory=list)
-
-    @property
-    def channel(self) -> str | None:
-        """The channel the ticket was asked for in (None for imported tickets)."""
-        value = self.fields.get("channel")
-        return str(value) if value else None
-
-    @property
-    def is_open(self) -> bool:
-        """Neither resolved nor closed: someone still owes work on it."""
-        return self.status not in ("resolved", "closed")
-
-    @property
-    def team(self) -> str | None:
-        """The team the ticket is queued for (`core.teams`), if any."""
-        value = self.fields.get("team")
-        return str(value) if value else None
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Ticket:
-        """Rebuild a stored ticket, ignoring unknown keys."""
-        known = cls.__dataclass_fields__
-        return cls(**{key: value for key, value in data.items() if key in known})
 
 
 class TicketStore:
@@ -133,8 +87,7 @@ class TicketStore:
 
     def get(self, ticket_id: str) -> Ticket | None:
         """The ticket with this id, or None."""
-        row = self.records.get(normalize_ticket_id(ticket_id))
-        return Ticket.from_dict(row) if row is not None else None
+        return self.records.get(normalize_ticket_id(ticket_id))
 
     def find(self, ticket_id: str) -> Ticket:
         """The ticket with this id; raises `TicketNotFound`."""
@@ -145,7 +98,9 @@ class TicketStore:
 
     def visible(self, ticket: Ticket, viewer: Viewer | None) -> bool:
         """May `viewer` see this ticket (None: an admin, who sees everything)?"""
-        return self.policy.may_see(owner=ticket.requester, channel=ticket.channel, viewer=viewer)
+        return self.policy.may_see(
+            owner=ticket.requester, channel=ticket.channel, viewer=viewer, team=ticket.slack_team
+        )
 
     def get_for(self, ticket_id: str, viewer: Viewer | None) -> Ticket | None:
         """The ticket with this id if `viewer` may see it, else None."""
@@ -159,17 +114,20 @@ class TicketStore:
             raise TicketNotFound(f"ticket {normalize_ticket_id(ticket_id)} was not found")
         return ticket
 
-    def list_by_requester(self, requester: str, *, open_only: bool = False) -> list[Ticket]:
-        """A requester's tickets, newest first."""
-        tickets = [t for t in self.all() if t.requester == requester]
+    def list_by_requester(
+        self, requester: str, *, open_only: bool = False, team: str | None = None
+    ) -> list[Ticket]:
+        """A requester's tickets, newest first (`team`: only those of that Slack workspace)."""
+        tickets = [
+            t for t in self.all() if t.requester == requester and same_workspace(t.slack_team, team)
+        ]
         if open_only:
             tickets = [t for t in tickets if t.is_open]
         return sorted(tickets, key=lambda t: (t.created_at, t.id), reverse=True)
 
     def all(self) -> list[Ticket]:
         """Every ticket, in creation order."""
-        tickets = [Ticket.from_dict(row) for row in self.records.all()]
-        return sorted(tickets, key=lambda t: (t.created_at, t.id))
+        return sorted(self.records.all(), key=lambda t: (t.created_at, t.id))
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -183,6 +141,7 @@ class TicketStore:
         status: str = "open",
         ticket_id: str | None = None,
         created_at: str | None = None,
+        slack_team: str | None = None,
     ) -> Ticket:
         """Store a new ticket; a local id is assigned unless `ticket_id` (external) is given."""
         if kind not in PREFIXES:
@@ -208,8 +167,9 @@ class TicketStore:
             created_at=stamp,
             updated_at=stamp,
             history=[{"at": stamp, "by": requester, "event": "created"}],
+            slack_team=slack_team,
         )
-        while not self.records.insert(ticket.to_dict()):
+        while not self.records.insert(ticket):
             if ticket_id is not None:
                 raise TicketError(f"ticket {key} already exists")
             ticket.id = self._next_id(kind)  # an imported ticket has that number: the next
@@ -365,18 +325,15 @@ class TicketStore:
     def _update(self, ticket_id: str, change: Callable[[Ticket, str], None]) -> Ticket:
         """Apply `change` to the stored ticket atomically; an error in it changes nothing."""
 
-        def apply(row: dict[str, Any]) -> None:
-            ticket = Ticket.from_dict(row)
+        def apply(ticket: Ticket) -> None:
             stamp = self.clock().isoformat(timespec="seconds")
             change(ticket, stamp)
             ticket.updated_at = stamp
-            row.clear()
-            row.update(ticket.to_dict())
 
-        row = self.records.modify(normalize_ticket_id(ticket_id), apply)
-        if row is None:
+        ticket = self.records.modify(normalize_ticket_id(ticket_id), apply)
+        if ticket is None:
             raise TicketNotFound(f"ticket {normalize_ticket_id(ticket_id)} was not found")
-        return Ticket.from_dict(row)
+        return ticket
 
     def _next_id(self, kind: str) -> str:
         """The next local id: numbers come from one shared sequence, so two processes never

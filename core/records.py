@@ -36,6 +36,10 @@ class Message:
     thread: str | None = None
     #: Earlier texts of the same conversation, oldest first (used for intent and session).
     history: tuple[str, ...] = ()
+    #: The Slack workspace (team id) it came from when the bot serves many workspaces; None
+    #: with one workspace and in the CLI. Every record made from it carries it and is read
+    #: only from the same workspace (`core.access.same_workspace`).
+    team: str | None = None
 
     @property
     def session_key(self) -> str:
@@ -401,6 +405,8 @@ class Decision:
     #: What the message asks for, read before the controller (`brain.chain.request_type`):
     #: question, problem, work, update, reference or unknown ("" in older records).
     request_type: str = ""
+    #: The Slack workspace the message came from (`Message.team`; None with one workspace).
+    team: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole record (the decision JSON contract), a copy."""
@@ -421,6 +427,8 @@ class Decision:
             values["parts"] = [part.to_dict() for part in self.parts]
         else:  # only a multi-intent decision has parts: other records read as before
             del values["parts"]
+        if self.team is None:  # one workspace: the record reads exactly as before
+            del values["team"]
         # Only when set: a decision without them reads exactly as before the dynamic tier.
         for name in ("plan", "dcr"):
             part = values.pop(name)

@@ -31,6 +31,7 @@ from bot.blocks import OPTION_TEXT, OPTION_VALUE, _button, _section, escape, sho
 from bot.helpdesk.rights import owns_decision
 from bot.services import BotServices
 from brain.conversation.reply import Choice
+from core.access import same_workspace
 from core.errors import UnknownDecision
 
 log = logging.getLogger(__name__)
@@ -56,11 +57,12 @@ class HomeData:
     figures: dict[str, int] | None = None
 
 
-def gather(services: BotServices, user: str) -> HomeData:
-    """Read the person's tickets, decisions and lessons (blocking: in the brain's worker)."""
+def gather(services: BotServices, user: str, team: str | None = None) -> HomeData:
+    """Read the person's tickets, decisions and lessons (blocking: in the brain's worker),
+    only those of their Slack workspace `team`."""
     data = HomeData()
     brain: Any = services.brain
-    tickets = brain.services.tickets.list_by_requester(user, open_only=True)
+    tickets = brain.services.tickets.list_by_requester(user, open_only=True, team=team)
     data.tickets = [(t.id, t.status, t.title) for t in tickets]
     seen: set[str] = set()
     for link in services.links.asked_by(user):
@@ -71,18 +73,24 @@ def gather(services: BotServices, user: str) -> HomeData:
             decision = services.brain.get_decision(link.decision_id)
         except UnknownDecision:
             continue
+        if not same_workspace(decision.team, team):
+            continue
         label = services.conversation.label(decision.controller)
         choices = services.conversation.controller_choices(exclude=decision.controller)
         data.decisions.append((decision.decision_id, decision.text, label, choices))
     data.lessons = [
         (e.memory_id, f"{services.conversation.label(e.controller)} ({e.kind})", e.text)
         for e in reversed(brain.memory.entries())
-        if e.user == user
+        if e.user == user and same_workspace(e.team, team)
     ]
     if user in services.settings.access.oncall_users:
         data.figures = {
-            "lessons": len(brain.memory.entries()),
-            "open tickets": sum(1 for t in brain.services.tickets.all() if t.is_open),
+            "lessons": sum(1 for e in brain.memory.entries() if same_workspace(e.team, team)),
+            "open tickets": sum(
+                1
+                for t in brain.services.tickets.all()
+                if t.is_open and same_workspace(t.slack_team, team)
+            ),
         }
     return data
 
@@ -144,9 +152,16 @@ def home_view(data: HomeData, page: int = 0) -> dict[str, Any]:
     return {"type": "home", "blocks": dicts[:VIEW_BLOCKS]}
 
 
-async def publish(services: BotServices, client: AsyncWebClient, user: str, page: int = 0) -> None:
-    """Read and publish `user`'s Home."""
-    data = await services.trip(gather, services, user)
+async def publish(
+    services: BotServices,
+    client: AsyncWebClient,
+    user: str,
+    page: int = 0,
+    *,
+    team: str | None = None,
+) -> None:
+    """Read and publish `user`'s Home (`team`: their workspace's records only)."""
+    data = await services.trip(gather, services, user, team)
     await client.views_publish(user_id=user, view=home_view(data, page))
 
 
@@ -154,27 +169,33 @@ def register(app: AsyncApp, services: BotServices) -> None:
     """App Home listeners: opening the tab and the clicks on it."""
 
     @app.event("app_home_opened")
-    async def opened(event: dict[str, Any], client: AsyncWebClient) -> None:
+    async def opened(event: dict[str, Any], body: dict[str, Any], client: AsyncWebClient) -> None:
         if event.get("tab", "home") == "home":
-            services.work.spawn(publish(services, client, str(event["user"])), name="home")
+            team = services.workspace_of(body)
+            home = publish(services, client, str(event["user"]), team=team)
+            services.work.spawn(home, name="home")
 
     @app.action(ACTION_PAGE)
     async def paged(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
         page = int(str(body["actions"][0].get("value") or "0") or 0)
-        services.work.spawn(publish(services, client, str(body["user"]["id"]), max(0, page)))
+        team = services.workspace_of(body)
+        user = str(body["user"]["id"])
+        services.work.spawn(publish(services, client, user, max(0, page), team=team))
 
     @app.action(ACTION_FORGET)
     async def forget(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
         user, memory_id = str(body["user"]["id"]), str(body["actions"][0].get("value"))
-        services.work.spawn(_forget(services, client, user, memory_id))
+        team = services.workspace_of(body)
+        services.work.spawn(_forget(services, client, user, memory_id, team))
 
     @app.action(ACTION_RIGHT)
     async def right(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
         user, value = str(body["user"]["id"]), str(body["actions"][0].get("value"))
-        services.work.spawn(_feedback(services, client, user, value.removeprefix("solved:")))
+        decision_id, team = value.removeprefix("solved:"), services.workspace_of(body)
+        services.work.spawn(_feedback(services, client, user, decision_id, team=team))
 
     @app.action(ACTION_REROUTE)
     async def reroute(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
@@ -185,21 +206,30 @@ def register(app: AsyncApp, services: BotServices) -> None:
         user = str(body["user"]["id"])
         if block.startswith(BLOCK_HOME_DECISION) and chosen:
             decision_id = block.removeprefix(BLOCK_HOME_DECISION)
-            services.work.spawn(_feedback(services, client, user, decision_id, chosen))
+            team = services.workspace_of(body)
+            services.work.spawn(_feedback(services, client, user, decision_id, chosen, team=team))
 
 
-async def _forget(services: BotServices, client: AsyncWebClient, user: str, memory_id: str) -> None:
-    """Forget one lesson, only the clicker's own."""
+async def _forget(
+    services: BotServices,
+    client: AsyncWebClient,
+    user: str,
+    memory_id: str,
+    team: str | None = None,
+) -> None:
+    """Forget one lesson, only the clicker's own (learned in their workspace)."""
 
     def forget() -> int:
         brain: Any = services.brain  # the real Brain (BrainAPI does not name its memory)
         memory = brain.memory
-        mine = [e.memory_id for e in memory.entries() if e.user == user]
+        mine = [
+            e.memory_id for e in memory.entries() if e.user == user and same_workspace(e.team, team)
+        ]
         return int(memory.forget([memory_id])) if memory_id in mine else 0
 
     if not await services.trip(forget):
         log.warning("refused a Forget by %s of a lesson that is not theirs", user)
-    await publish(services, client, user)
+    await publish(services, client, user, team=team)
 
 
 async def _feedback(
@@ -208,12 +238,14 @@ async def _feedback(
     user: str,
     decision_id: str,
     controller: str | None = None,
+    *,
+    team: str | None = None,
 ) -> None:
     """Right / This solved it (confirm) or Route elsewhere (reroute) on the clicker's own
-    decision; another person's decision is refused without a change."""
+    decision; another person's (or workspace's) decision is refused without a change."""
 
     def apply() -> bool:
-        if not owns_decision(services, user, decision_id):
+        if not owns_decision(services, user, decision_id, team):
             return False
         conversation = services.conversation
         if controller is None:
@@ -224,4 +256,4 @@ async def _feedback(
 
     if not await services.trip(apply):
         log.warning("refused a Home click by %s on decision %s", user, decision_id)
-    await publish(services, client, user)
+    await publish(services, client, user, team=team)

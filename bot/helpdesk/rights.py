@@ -9,6 +9,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.services import BotServices
 from controllers.tickets import Ticket
+from core.access import same_workspace
 from core.errors import UnknownDecision
 
 log = logging.getLogger(__name__)
@@ -19,11 +20,16 @@ def is_admin(services: BotServices, user: str) -> bool:
     return user in services.settings.access.oncall_users
 
 
-def owns_decision(services: BotServices, user: str, decision_id: str) -> bool:
-    """The decision is `user`'s own (they asked it), or `user` is an admin (blocking)."""
+def owns_decision(
+    services: BotServices, user: str, decision_id: str, team: str | None = None
+) -> bool:
+    """The decision is `user`'s own (they asked it), or `user` is an admin, of the same Slack
+    workspace `team` (blocking)."""
     try:
         decision = services.brain.get_decision(decision_id)
     except UnknownDecision:
+        return False
+    if not same_workspace(decision.team, team):
         return False
     return decision.user == user or is_admin(services, user)
 

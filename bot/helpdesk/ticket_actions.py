@@ -26,6 +26,7 @@ from bot.helpdesk.rights import may_change_ticket, may_claim_ticket, team_member
 from bot.services import BotServices
 from bot.teams import team_names, tell_team, ticket_store
 from controllers.tickets import Ticket, TicketError, TicketStateError
+from core.access import same_workspace
 from core.errors import UnknownDecision
 
 log = logging.getLogger(__name__)
@@ -38,8 +39,10 @@ CLAIM_NOT_TEAM = "Only a member of the ticket's team (or an admin) can claim it.
 def _bound(services: BotServices, click: Click, ticket_id: str) -> Ticket | None:
     """In the brain worker: the ticket, when the clicked message is one of its own."""
     ticket = ticket_store(services).get(ticket_id)
-    if ticket is None:
-        return None
+    if ticket is None or not same_workspace(
+        ticket.slack_team, services.workspace_of(click.payload_team)
+    ):
+        return None  # another workspace's ticket is refused like a message's that is not it
     for entry in ticket.history:
         if entry.get("event") in ("team_notified", "asked") and (
             entry.get("channel"),

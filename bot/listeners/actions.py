@@ -42,6 +42,7 @@ from bot.clicks import FOREIGN_NOTE, Click
 from bot.replies import escalate, post_reply
 from bot.services import BotServices
 from brain.conversation.reply import Reply
+from core.access import same_workspace
 from core.errors import UnknownDecision
 
 log = logging.getLogger(__name__)
@@ -161,6 +162,8 @@ def _bound_then(
         decision = services.brain.get_decision(decision_id)
     except UnknownDecision:
         return "unknown"
+    if not same_workspace(decision.team, services.workspace_of(click.payload_team)):
+        return "unknown"  # another workspace's decision: as if it did not exist
     link = services.links.get(click.channel, click.ts)
     if link is None:
         return "unlinked"

@@ -17,7 +17,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.blocks import escape, fallback_text, text_blocks
 from bot.services import BotServices
 from brain.conversation.reply import Reply
-from core.access import AccessPolicy, Viewer
+from core.access import AccessPolicy, Viewer, same_workspace
 from core.errors import UnknownDecision
 
 COMMAND = "/brain-why"
@@ -27,13 +27,13 @@ PERMALINK = re.compile(r"/archives/([A-Z0-9]+)/p(\d{10})(\d{6})")
 
 
 def resolve_target(
-    services: BotServices, argument: str, *, user: str, channel: str
+    services: BotServices, argument: str, *, user: str, channel: str, team: str | None = None
 ) -> tuple[str | None, str]:
     """(decision id, "") or (None, why not) for the command's argument (blocking)."""
     argument = argument.strip().strip("<>").split("|", 1)[0]
     if not argument:
         last = services.brain.last_decision(user, channel)
-        if last is None:
+        if last is None or not same_workspace(last.team, team):
             return None, "You have no decision in this channel yet. Pass a message link or id."
         return last.decision_id, ""
     link = PERMALINK.search(argument)
@@ -45,9 +45,12 @@ def resolve_target(
     return argument, ""
 
 
-def explain(services: BotServices, argument: str, *, user: str, channel: str) -> Reply:
-    """The explanation of the decision the argument names, or why there is none (blocking)."""
-    decision_id, problem = resolve_target(services, argument, user=user, channel=channel)
+def explain(
+    services: BotServices, argument: str, *, user: str, channel: str, team: str | None = None
+) -> Reply:
+    """The explanation of the decision the argument names, or why there is none (blocking);
+    `team`: the asker's Slack workspace (another workspace's decision is not known to them)."""
+    decision_id, problem = resolve_target(services, argument, user=user, channel=channel, team=team)
     if decision_id is None:
         return Reply("error", problem)
     policy = AccessPolicy.of(services.settings.access)
@@ -56,10 +59,13 @@ def explain(services: BotServices, argument: str, *, user: str, channel: str) ->
     except UnknownDecision:
         decision = None
     if decision is None or not policy.may_see(
-        owner=decision.user, channel=decision.channel, viewer=Viewer(user, channel)
+        owner=decision.user,
+        channel=decision.channel,
+        viewer=Viewer(user, channel, team),
+        team=decision.team,
     ):
         return Reply("error", f"I know no decision {decision_id!r} that you may see.")
-    return services.conversation.why(decision_id)
+    return services.conversation.why(decision_id, team=team)
 
 
 def register(app: AsyncApp, services: BotServices) -> None:
@@ -98,7 +104,12 @@ async def _explain(
     user = str(command.get("user_id") or "")
     channel = str(command.get("channel_id") or "")
     reply = await services.trip(
-        explain, services, str(command.get("text") or ""), user=user, channel=channel
+        explain,
+        services,
+        str(command.get("text") or ""),
+        user=user,
+        channel=channel,
+        team=services.workspace_of(command),
     )
     text = escape(reply.text)  # the error replies quote what the user typed
     blocks = text_blocks(reply.text, code=True) if reply.kind == "explain" else None

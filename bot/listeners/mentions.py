@@ -60,4 +60,5 @@ async def handle(
         ts=str(event["ts"]),
         thread_ts=str(thread_ts) if thread_ts else None,
         claims=(claim, key),
+        team=services.workspace_of(event),
     )

@@ -89,6 +89,8 @@ def listen(app: AsyncApp, services: BotServices, event_type: str, answer: Answer
     ) -> None:
         if not user_message(event, context.bot_user_id):
             return  # nothing was owed (the ledger's claim of it is settled already)
+        if context.team_id and not event.get("team"):
+            event = {**event, "team": context.team_id}  # the workspace its records carry
         services.work.spawn(answer(services, client, event, event_key(body), context.bot_user_id))
 
     app.event(event_type)(listener)
@@ -150,5 +152,6 @@ async def _answered(
         ts=str(event["ts"]),
         thread_ts=str(thread_ts) if thread_ts else None,
         claims=(claim, key),
+        team=services.workspace_of(event),
     )
     return True

@@ -80,6 +80,7 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
         agreement=memory.agreement_users,
         top=top,
         agreed=agreed_lessons(parts),
+        team=understood.message.team,
     )
     if preference is not None and top is not None and preference.controller in _replays(parts, top):
         preference = None  # an evolved controller learned the same: it replays that controller

@@ -65,6 +65,7 @@ class ControllerRunner:
             urgency=intent.urgency,
             entities={k: list(v) for k, v in entities.items()},
             services=self._parts.services,
+            team=message.team,
         )
 
     def dry_run_for(
@@ -135,7 +136,9 @@ class ControllerRunner:
         """Run `order`'s controllers on the decision's message; one result, with parts when
         there are several (`primary`: the one whose role is primary, default the decision's)."""
         primary = primary or decision.controller
-        message = Message(decision.text, decision.user, decision.channel, decision.thread)
+        message = Message(
+            decision.text, decision.user, decision.channel, decision.thread, team=decision.team
+        )
         parts: list[ExecutionPart] = []
         upstream: ExecutionPart | None = None
 

@@ -46,6 +46,7 @@ def record(
         user=message.user,
         channel=message.channel,
         thread=message.thread,
+        team=message.team,
         controller=plan.controller,
         supporting=plan.supporting,
         confidence=round(plan.confidence, 4),

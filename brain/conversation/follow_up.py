@@ -194,6 +194,7 @@ def follow_up_decision(
         user=message.user,
         channel=message.channel,
         thread=message.thread,
+        team=message.team,
         controller=follow.controller,
         supporting=[],
         confidence=1.0 if follow.kind == "answer" else 0.9,

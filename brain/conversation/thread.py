@@ -9,7 +9,8 @@ the answer checked by the record controller's dry-run, and each follow-up is a l
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from brain.conversation.follow_up import (
     FollowUp,
@@ -25,17 +26,27 @@ from core.stores.records import ConversationState, OpenQuestion
 from core.text.language import is_chinese
 
 if TYPE_CHECKING:
-    from controllers.base import ControllerServices
+    from controllers.base import Controller, ControllerServices
     from controllers.tickets import Ticket, TicketStore
 
 log = logging.getLogger(__name__)
+
+
+class RegistryView(Protocol):
+    """The part of the controller registry the surfaces use: the controllers, by name."""
+
+    def all(self) -> Sequence[Controller]: ...
+
+    def get(self, name: str) -> Controller:
+        """The controller called `name`; raises KeyError when none is."""
+        ...
 
 
 class ThreadBrain(Protocol):
     """The part of the brain the thread logic uses."""
 
     @property
-    def registry(self) -> Any: ...
+    def registry(self) -> RegistryView: ...
 
     @property
     def services(self) -> ControllerServices: ...
@@ -126,6 +137,7 @@ def _dry_run(
         entities=entities,
         services=brain.services,
         parameters=dict(reading.fields),
+        team=message.team,
     )
     try:
         result = controller.dry_run(context)

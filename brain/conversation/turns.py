@@ -12,7 +12,7 @@ import re
 import threading
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from brain.conversation.reply import (
     NONE_OF_THESE,
@@ -25,8 +25,11 @@ from brain.conversation.reply import (
     render_decision,
 )
 from brain.conversation.surface import Surface, help_text, no_question_pending
-from brain.conversation.thread import as_update, duplicate_of, follow, remember
-from controllers.base import files_requests, label_in
+from brain.conversation.thread import RegistryView, as_update, duplicate_of, follow, remember
+from brain.decisions.explain import Explanation
+from brain.learning.control import ForgetReport
+from controllers.base import ControllerServices, files_requests, label_in
+from core.access import same_workspace
 from core.errors import UnknownDecision
 from core.records import Decision, FeedbackKind, Message
 from core.redact import redact, redact_message
@@ -51,31 +54,20 @@ HISTORY_TURNS = 10
 HELP_TEXT = help_text("chat")
 
 
-class ControllerInfo(Protocol):
-    """What the conversation needs to know about a controller."""
-
-    name: str
-    label: str
-
-
-class RegistryAPI(Protocol):
-    """The part of the controller registry the conversation uses."""
-
-    def all(self) -> Sequence[Any]: ...
-
-
 class BrainAPI(Protocol):
     """The part of `brain.engine.Brain` every surface uses."""
 
     @property
-    def registry(self) -> Any: ...
+    def registry(self) -> RegistryView: ...
 
     def warm(self) -> None:
         """Open and fit everything a decision needs, now."""
         ...
 
     @property
-    def services(self) -> Any: ...
+    def services(self) -> ControllerServices:
+        """What controllers are handed (the ticket store the Home and team queues read)."""
+        ...
 
     def ask(self, message: Message) -> Decision: ...
 
@@ -102,11 +94,11 @@ class BrainAPI(Protocol):
 
     def get_decision(self, decision_id: str) -> Decision: ...
 
-    def forget_user(self, user: str) -> Any: ...
+    def forget_user(self, user: str) -> ForgetReport: ...
 
     def last_decision(self, user: str, channel: str) -> Decision | None: ...
 
-    def explain(self, decision_id: str) -> dict[str, Any]: ...
+    def explain(self, decision_id: str) -> Explanation: ...
 
 
 #: A bare number or "none": a pick, meaningful only while a question is pending.
@@ -207,7 +199,11 @@ class Conversation:
             picked = self._match_choice(text, _choices(session))
             if picked is not None:
                 return self.answer_clarification(
-                    session.pending, picked, user=message.user, session_key=message.session_key
+                    session.pending,
+                    picked,
+                    user=message.user,
+                    session_key=message.session_key,
+                    team=message.team,
                 )
         elif _BARE_PICK.match(text):
             return Reply("error", no_question_pending(self.surface, is_chinese(text)))
@@ -232,6 +228,7 @@ class Conversation:
             session.history.append(message.text)
             session.pending = None
             session.pending_choices = []
+            session.team = message.team
             remember(session, decision, self._filers())
         reply = self.render(decision)
         reply.fresh = True
@@ -255,10 +252,23 @@ class Conversation:
     def _filers(self) -> frozenset[str]:
         return frozenset(c.name for c in self.brain.registry.all() if files_requests(c))
 
+    def _in_workspace(self, decision_id: str, team: str | None) -> None:
+        """Raise UnknownDecision, as for a decision that does not exist, when the decision
+        belongs to another Slack workspace than `team`'s: nothing of it is told or changed."""
+        if team is not None and self.brain.get_decision(decision_id).team != team:
+            raise UnknownDecision(decision_id)
+
     def answer_clarification(
-        self, decision_id: str, value: str, *, user: str, session_key: str | None = None
+        self,
+        decision_id: str,
+        value: str,
+        *,
+        user: str,
+        session_key: str | None = None,
+        team: str | None = None,
     ) -> Reply:
         """Apply the answer to a clarification: route to the picked controller, or reject."""
+        self._in_workspace(decision_id, team)
         if session_key is not None:
             session = self._session(session_key)
             with self._lock:
@@ -279,8 +289,11 @@ class Conversation:
             )
         return self.reroute(decision_id, value, user=user)
 
-    def confirm(self, decision_id: str, *, user: str, source: str) -> Reply:
-        """The user says the routing was right."""
+    def confirm(
+        self, decision_id: str, *, user: str, source: str, team: str | None = None
+    ) -> Reply:
+        """The user says the routing was right (`team`: the user's Slack workspace)."""
+        self._in_workspace(decision_id, team)
         decision = self.brain.feedback(decision_id, "confirm", user=user, source=source)
         labels = self.labels()
         return decision_reply(
@@ -291,12 +304,19 @@ class Conversation:
         )
 
     def reject(
-        self, decision_id: str, *, user: str, source: str, session_key: str | None = None
+        self,
+        decision_id: str,
+        *,
+        user: str,
+        source: str,
+        session_key: str | None = None,
+        team: str | None = None,
     ) -> Reply:
         """The user says the routing was wrong; the reply offers every other controller.
 
         With a session, the next turn may answer with a number or a name (like a clarification).
         """
+        self._in_workspace(decision_id, team)
         decision = self.brain.feedback(decision_id, "reject", user=user, source=source)
         labels = self.labels()
         choices = other_controllers(labels, exclude=decision.controller)
@@ -315,7 +335,13 @@ class Conversation:
         )
 
     def reroute(
-        self, decision_id: str, controller: str, *, user: str, source: str = "clarify"
+        self,
+        decision_id: str,
+        controller: str,
+        *,
+        user: str,
+        source: str = "clarify",
+        team: str | None = None,
     ) -> Reply:
         """Correct the routing: run `controller` on the stored message (feedback "correct",
         recorded with `source`: "clarify" for an answer to a question, the surface's own name
@@ -324,18 +350,19 @@ class Conversation:
         if controller not in labels:
             known = ", ".join(labels)
             return Reply("error", f"Unknown controller {controller!r}. Known: {known}.")
+        self._in_workspace(decision_id, team)
         decision = self.brain.route_to(decision_id, controller, user, source)
         return render_decision(decision, self.labels_for(decision), controller)
 
-    def why(self, decision_id: str) -> Reply:
-        """The full explanation of one decision."""
-        from brain.decisions.explain import render_text
-
+    def why(self, decision_id: str, *, team: str | None = None) -> Reply:
+        """The full explanation of one decision (`team`: the asker's Slack workspace; another
+        workspace's decision is unknown to them)."""
         try:
-            data = self.brain.explain(decision_id)
+            self._in_workspace(decision_id, team)
+            explained = self.brain.explain(decision_id)
         except UnknownDecision:
             return Reply("error", f"I know no decision {decision_id!r}.")
-        return Reply("explain", render_text(data), self.brain.get_decision(decision_id))
+        return Reply("explain", explained.text(), explained.decision)
 
     # -- rendering -----------------------------------------------------------------------------
 
@@ -354,7 +381,7 @@ class Conversation:
             target = argument or self._last(message)
             if not target:
                 return Reply("error", "There is no decision to explain yet.")
-            return self.why(target)
+            return self.why(target, team=message.team)
         if name in ("right", "wrong"):
             # A decision id may be named (one part of a multi-intent reply): "/right d-..".
             named = _DECISION_ID.search(argument)
@@ -365,14 +392,22 @@ class Conversation:
                 return Reply("error", "There is no decision to give feedback on yet.")
             try:
                 if name == "right":
-                    return self.confirm(target, user=message.user, source=source)
+                    return self.confirm(target, user=message.user, source=source, team=message.team)
                 if argument:
                     picked = self._match_choice(argument, self.controller_choices())
                     return self.reroute(
-                        target, picked or argument, user=message.user, source=source
+                        target,
+                        picked or argument,
+                        user=message.user,
+                        source=source,
+                        team=message.team,
                     )
                 return self.reject(
-                    target, user=message.user, source=source, session_key=message.session_key
+                    target,
+                    user=message.user,
+                    source=source,
+                    session_key=message.session_key,
+                    team=message.team,
                 )
             except UnknownDecision:
                 return Reply("error", f"I know no decision {target!r}.")
@@ -394,7 +429,9 @@ class Conversation:
         if known:
             return known
         decision = self.brain.last_decision(message.user, message.channel)
-        return decision.decision_id if decision else None
+        if decision is None or not same_workspace(decision.team, message.team):
+            return None
+        return decision.decision_id
 
     @staticmethod
     def _match_choice(text: str, choices: Sequence[Choice]) -> str | None:

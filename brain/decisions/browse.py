@@ -30,6 +30,8 @@ class DecisionFilter:
     corrected: bool | None = None
     user: str | None = None
     channel: str | None = None
+    #: The Slack workspace (team id) the decisions came from.
+    team: str | None = None
 
     def matches(self, decision: Decision) -> bool:
         """Does the decision pass every set criterion?"""
@@ -46,6 +48,7 @@ class DecisionFilter:
             self.corrected is None or corrected(decision) == self.corrected,
             not self.user or decision.user == self.user,
             not self.channel or decision.channel == self.channel,
+            not self.team or decision.team == self.team,
         )
         return all(checks)
 

@@ -3,9 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from core.records import Decision
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """Everything behind one stored decision: the typed answer of `Brain.explain`, shown as
+    JSON (`brain why --json`, `to_dict`) or as text (`brain why`, `/brain-why`, `text`)."""
+
+    decision: Decision
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready explanation (the `brain why --json` contract)."""
+        return explain_decision(self.decision)
+
+    def text(self) -> str:
+        """The readable multi-line explanation."""
+        return render_text(self.to_dict())
 
 
 def explain_decision(decision: Decision) -> dict[str, Any]:

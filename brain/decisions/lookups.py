@@ -5,9 +5,7 @@ None of these opens a model or the knowledge base: `brain why` and `brain feedba
 
 from __future__ import annotations
 
-from typing import Any
-
-from brain.decisions.explain import explain_decision
+from brain.decisions.explain import Explanation
 from brain.decisions.log import DecisionLog
 from core.records import Decision
 
@@ -30,6 +28,6 @@ class DecisionLookups:
         """The latest decisions of one conversation, oldest first."""
         return self._log.session(session_key)
 
-    def explain(self, decision_id: str) -> dict[str, Any]:
-        """Everything behind a decision (render with brain.explain.render_text)."""
-        return explain_decision(self.get(decision_id))
+    def explain(self, decision_id: str) -> Explanation:
+        """Everything behind a decision."""
+        return Explanation(self.get(decision_id))

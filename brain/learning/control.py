@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from brain.signals.session_cache import SessionCache
     from core.config import Settings
     from core.stores.protocols import AlertStore, TicketRecords
+    from core.stores.records import Alert, Ticket
 
 
 class Learned(Protocol):
@@ -136,39 +137,28 @@ def forget_user(
     return ForgetReport(user, removed, len(changed), redacted, paged)
 
 
-#: Alert fields that hold (or quote) the words of the message that was escalated.
-ALERT_TEXT_FIELDS = ("text", "summary")
-
-
 def _forget_alerts(alerts: AlertStore, user: str, texts: list[str]) -> int:
     """Redact the on-call alerts about the user's messages (their text and summary), and
     quotes of the user's messages in other alerts; the alert itself (who acknowledged it,
     when) stays. How many alerts changed."""
-    rows = alerts.all()
-    own = [row for row in rows if row.get("asker") == user]
-    forms = quoted_forms(texts + [str(row.get("text") or "") for row in own])
+    every = alerts.all()
+    forms = quoted_forms(texts + [alert.text for alert in every if alert.asker == user])
     count = 0
-    for row in rows:
-        mine = row.get("asker") == user
-        quoted = any(
-            form in str(row.get(name) or "") for name in ALERT_TEXT_FIELDS for form in forms
-        )
+    for alert in every:
+        mine = alert.asker == user
+        quoted = any(form in alert.text or form in alert.summary for form in forms)
         if not mine and not quoted:
             continue
 
-        def redact(document: dict[str, Any], mine: bool = mine) -> None:
-            for name in ALERT_TEXT_FIELDS:
-                value = document.get(name)
-                if not isinstance(value, str):
-                    continue
-                if mine:
-                    document[name] = REDACTED
-                    continue
-                for form in forms:
-                    value = value.replace(form, REDACTED)
-                document[name] = value
+        def redact(stored: Alert, mine: bool = mine) -> None:
+            if mine:
+                stored.text = stored.summary = REDACTED
+                return
+            for form in forms:
+                stored.text = stored.text.replace(form, REDACTED)
+                stored.summary = stored.summary.replace(form, REDACTED)
 
-        alerts.modify(str(row["alert_id"]), redact)
+        alerts.modify(alert.alert_id, redact)
         count += 1
     return count
 
@@ -176,16 +166,15 @@ def _forget_alerts(alerts: AlertStore, user: str, texts: list[str]) -> int:
 def _forget_tickets(tickets: TicketRecords, user: str, texts: list[str]) -> int:
     forms = quoted_forms(texts)
     count = 0
-    for row in tickets.all():
-        mine = row.get("requester") == user
-        comments = row.get("comments") or []
-        if not mine and not any(c.get("by") == user for c in comments):
+    for ticket in tickets.all():
+        mine = ticket.requester == user
+        if not mine and not any(c.get("by") == user for c in ticket.comments):
             continue
 
-        def redact(document: dict[str, Any], mine: bool = mine) -> None:
+        def redact(stored: Ticket, mine: bool = mine) -> None:
             if mine:
-                document["title"] = REDACTED
-                fields = document.get("fields") or {}
+                stored.title = REDACTED
+                fields = stored.fields
                 for name in TICKET_TEXT_FIELDS:
                     if isinstance(fields.get(name), str):
                         fields[name] = REDACTED
@@ -194,11 +183,11 @@ def _forget_tickets(tickets: TicketRecords, user: str, texts: list[str]) -> int:
                         for form in forms:
                             value = value.replace(form, REDACTED)
                         fields[name] = value
-            for comment in document.get("comments") or []:
+            for comment in stored.comments:
                 if mine or comment.get("by") == user:
                     comment["text"] = REDACTED
 
-        tickets.modify(str(row["id"]), redact)
+        tickets.modify(ticket.id, redact)
         count += 1
     if count:
         tickets.flush()  # a journal in front of the records keeps no earlier version either

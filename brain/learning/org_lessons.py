@@ -98,7 +98,10 @@ class MoveGroups:
         """The corrections as the lessons stand now, and each one's group."""
         with self._lock:
             version, entries = store.snapshot()
-            moves = {e.memory_id: e for e in entries if e.kind == MOVED_TO}
+            # A workspace's lessons stay in it (`MemoryStore.similar` recalls them per team,
+            # its users' agreement is its organisation's): the agreed groups and the model
+            # trained on them are made of one-workspace lessons only.
+            moves = {e.memory_id: e for e in entries if e.kind == MOVED_TO and e.team is None}
             if not self._loaded:
                 self._loaded = True
                 self._load()

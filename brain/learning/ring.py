@@ -136,6 +136,7 @@ def _shadow(entry: SessionEntry, current: Decision) -> Decision:
         user=current.user,
         channel=current.channel,
         thread=current.thread,
+        team=current.team,
         controller=entry.controller,
         supporting=list(entry.supporting),
         confidence=0.0,

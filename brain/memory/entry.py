@@ -1,4 +1,5 @@
-"""One routing lesson as it is stored and compared, and a lesson's part in a decision.
+"""A lesson's part in a decision; the lesson record itself is `core.stores.lesson.Lesson`
+(the memory ring calls it `MemoryEntry`).
 
 Kept apart from the store (`brain.memory.lessons`) so that the index, the mirror and the scan,
 which hold lessons, need not import the store that holds them.
@@ -6,119 +7,14 @@ which hold lessons, need not import the store that holds them.
 
 from __future__ import annotations
 
-import base64
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-import numpy as np
+from core.stores.lesson import MOVED_TO, TEXT_CAP, Lesson, gram_set
 
-from core.text.language import is_chinese
-from core.text.sparse import char_ngrams
+__all__ = ["MOVED_TO", "TEXT_CAP", "MemoryEntry", "MemoryMatch", "gram_set"]
 
-#: Characters of a message a lesson keeps (and compares by).
-TEXT_CAP = 500
-
-
-#: Lessons that state where a message belongs (a correction's "moved to" half).
-MOVED_TO = "correction-right"
-
-
-def gram_set(text: str) -> frozenset[str]:
-    """The character 2-3-grams a lesson is compared by."""
-    return frozenset(char_ngrams(text[:TEXT_CAP], 2, 3))
-
-
-def _encode_vector(vector: np.ndarray | None) -> str | None:
-    if vector is None:
-        return None
-    return base64.b64encode(np.asarray(vector, dtype=np.float16).tobytes()).decode("ascii")
-
-
-def _decode_vector(text: str | None) -> np.ndarray | None:
-    if not text:
-        return None
-    return np.frombuffer(base64.b64decode(text), dtype=np.float16).astype(np.float32)
-
-
-@dataclass(slots=True)
-class MemoryEntry:
-    """One persisted routing lesson."""
-
-    memory_id: str
-    controller: str
-    weight: float
-    kind: str
-    text: str
-    decision_id: str
-    user: str
-    created_at: str
-    ids: list[str] = field(default_factory=list)
-    vector: np.ndarray | None = None
-    latin: bool = True
-    channel: str = ""
-    #: The knowledge-base entry that best matched the message ("" when none did).
-    scenario: str = ""
-    #: The controller the message was moved from and to (a correction), else both "".
-    moved_from: str = ""
-    moved_to: str = ""
-    #: Who wrote the message the lesson is about (may differ from who taught it).
-    asker: str = ""
-    #: The text's character n-grams, computed when first compared (`grams`).
-    gram_cache: frozenset[str] | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def grams(self) -> frozenset[str]:
-        """The character 2-3-grams the lesson is compared by."""
-        if self.gram_cache is None:
-            self.gram_cache = gram_set(self.text)
-        return self.gram_cache
-
-    def to_doc(self) -> dict[str, Any]:
-        return {
-            "memory_id": self.memory_id,
-            "controller": self.controller,
-            "weight": self.weight,
-            "kind": self.kind,
-            "text": self.text,
-            "decision_id": self.decision_id,
-            "user": self.user,
-            "created_at": self.created_at,
-            "ids": self.ids,
-            "vector": _encode_vector(self.vector),
-            "channel": self.channel,
-            "scenario": self.scenario,
-            "moved_from": self.moved_from,
-            "moved_to": self.moved_to,
-            "asker": self.asker,
-        }
-
-    @classmethod
-    def from_doc(cls, doc: Mapping[str, Any]) -> MemoryEntry:
-        text = str(doc.get("text", ""))
-        return cls(
-            memory_id=str(doc["memory_id"]),
-            controller=str(doc["controller"]),
-            weight=float(doc["weight"]),
-            kind=str(doc.get("kind", "")),
-            text=text,
-            decision_id=str(doc.get("decision_id", "")),
-            user=str(doc.get("user", "")),
-            created_at=str(doc.get("created_at", "")),
-            ids=[str(i) for i in doc.get("ids", [])],
-            vector=_decode_vector(doc.get("vector")),
-            latin=not is_chinese(text),
-            channel=str(doc.get("channel", "")),
-            scenario=str(doc.get("scenario", "")),
-            moved_from=str(doc.get("moved_from", "")),
-            moved_to=str(doc.get("moved_to", "")),
-            asker=str(doc.get("asker", doc.get("user", ""))),
-        )
-
-    @property
-    def order(self) -> tuple[str, str]:
-        """Lessons are listed oldest first."""
-        return (self.created_at, self.memory_id)
+#: The memory ring's name for a lesson record.
+MemoryEntry = Lesson
 
 
 @dataclass(slots=True)

@@ -128,6 +128,7 @@ class MemoryStore(LessonMirror):
             moved_from=moved[0],
             moved_to=moved[1],
             asker=decision.user,
+            team=decision.team,
         )
         return entry
 
@@ -140,11 +141,14 @@ class MemoryStore(LessonMirror):
         scenario: str = "",
         user: str | None = None,
         refresh: bool = True,
+        team: str | None = None,
     ) -> list[tuple[MemoryEntry, float]]:
         """Memories about similar messages, oldest first, each with its similarity factor
         (0..1]: the embedding cosine (Latin text), character n-gram overlap (any language),
         a shared identifier, or the same knowledge-base scenario. With the lesson index the
-        nearest lessons (`user`'s own and everyone's) are the candidates; without it, all."""
+        nearest lessons (`user`'s own and everyone's) are the candidates; without it, all.
+        Only lessons of the message's Slack workspace `team` are recalled (with one
+        workspace every lesson has none)."""
         latin = not is_chinese(text)
         query = vector if latin else None
         grams = gram_set(text)
@@ -160,7 +164,11 @@ class MemoryStore(LessonMirror):
                 scored += [(e, 0.0) for e in pool if e.memory_id not in seen]
             else:
                 scored = [(e, similarity(e, vector=query, grams=grams, latin=latin)) for e in pool]
-        result = [(entry, _boost(entry, factor, id_set, scenario)) for entry, factor in scored]
+        result = [
+            (entry, _boost(entry, factor, id_set, scenario))
+            for entry, factor in scored
+            if entry.team == team
+        ]
         result = [(entry, factor) for entry, factor in result if factor > 0]
         result.sort(key=lambda item: item[0].order)
         return result
@@ -175,12 +183,13 @@ class MemoryStore(LessonMirror):
         names: Sequence[str],
         now: datetime | None = None,
         agreement: int | None = None,
+        team: str | None = None,
     ) -> tuple[np.ndarray, dict[str, list[MemoryMatch]]]:
         """The memory signal per controller (aligned with `names`) and the matches behind it:
         the user's own lessons, and others' where `agreement` distinct users taught them."""
         values = np.full(len(names), MEMORY_NEUTRAL, dtype=np.float32)
         matches: dict[str, list[MemoryMatch]] = {}
-        similar = self.similar(text, vector=vector, ids=ids, user=user)
+        similar = self.similar(text, vector=vector, ids=ids, user=user, team=team)
         if not similar:
             return values, matches
         agreement = self.agreement if agreement is None else agreement

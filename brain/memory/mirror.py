@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -81,11 +81,6 @@ class LessonMirror:
         if self._scan is not None:
             self._scan.embed = embed
 
-    def _entry_of(self, doc: Mapping[str, Any]) -> MemoryEntry:
-        from brain.memory.entry import MemoryEntry
-
-        return MemoryEntry.from_doc(doc)
-
     # -- following the store ---------------------------------------------------------------
     def refresh(self) -> None:
         """Take in lessons written or removed since the last look (by any process)."""
@@ -106,12 +101,11 @@ class LessonMirror:
             for key in changed:
                 if key in self._own:
                     continue  # this process applied it already
-                doc = self.lessons.get(key)
-                if doc is None:
+                entry = self.lessons.get(key)
+                if entry is None:
                     self._drop(key)
                     removed.append(key)
                 else:
-                    entry = self._entry_of(doc)
                     self._put(entry)
                     written.append(entry)
             self._own.clear()
@@ -127,8 +121,8 @@ class LessonMirror:
         self._entries, self._sorted, self._scan = {}, None, None
         self._by_id, self._by_scenario, self._no_vector = {}, {}, set()
         self._moves = set()
-        for doc in self.lessons.all():
-            self._put(self._entry_of(doc))
+        for entry in self.lessons.all():
+            self._put(entry)
         self._own.clear()
         self._version = version
 
@@ -187,7 +181,7 @@ class LessonMirror:
         if not entries:
             return
         with self._lock:
-            self.lessons.put_many([entry.to_doc() for entry in entries])
+            self.lessons.put_many(entries)
             for entry in entries:
                 self._put(entry)
             if self._index is not None:

@@ -89,6 +89,7 @@ def find_preference(
     agreement: int,
     top: str | None = None,
     agreed: Mapping[str, tuple[str, ...]] | None = None,
+    team: str | None = None,
 ) -> Preference | None:
     """The asker's own preference for a message like `text`, else the organisation's.
 
@@ -101,7 +102,7 @@ def find_preference(
     any one of them is the organisation's lesson, however the others were worded."""
     if store is None:
         return None
-    similar = store.similar(text, vector=vector, ids=ids, scenario=scenario)
+    similar = store.similar(text, vector=vector, ids=ids, scenario=scenario, team=team)
     latin, grams = not is_chinese(text), gram_set(text)
     id_set = {i.upper() for i in ids}
 

@@ -54,7 +54,7 @@ class LaterLessons:
 def hold_back(lessons: LessonStore, first_decided_at: str) -> LaterLessons:
     """Remove from a sandbox's lesson store (never the real home's) the lessons not yet
     learnt when the first replayed decision was made."""
-    entries = [MemoryEntry.from_doc(doc) for doc in lessons.all()]
+    entries = lessons.all()
     later = [e for e in entries if not _known_by(e, first_decided_at)]
     if later:
         lessons.remove([e.memory_id for e in later])

@@ -113,7 +113,11 @@ def _redecide(
             for d in logged:
                 brain.memory.write_many(later.due(d.created_at))
                 decided.append(
-                    brain.decide(Message(d.text, user=d.user, channel=d.channel, thread=d.thread))
+                    brain.decide(
+                        Message(
+                            d.text, user=d.user, channel=d.channel, thread=d.thread, team=d.team
+                        )
+                    )
                 )
     return decided
 

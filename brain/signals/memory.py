@@ -23,11 +23,12 @@ def memory_signal(
     ids: Sequence[str],
     user: str,
     names: Sequence[str],
+    team: str | None = None,
 ) -> tuple[np.ndarray, dict[str, list[MemoryMatch]]]:
     """(memory signal per controller aligned with `names`, the memories behind it)."""
     if store is None or len(store) == 0:
         return np.full(len(names), MEMORY_NEUTRAL, dtype=np.float32), {}
-    return store.signal(text, vector=vector, ids=ids, user=user, names=names)
+    return store.signal(text, vector=vector, ids=ids, user=user, names=names, team=team)
 
 
 class MemorySignal(Signal):
@@ -47,6 +48,7 @@ class MemorySignal(Signal):
             vector=query.vector,
             ids=decision_ids_mentioned(query.entities),
             user=query.message.user,
+            team=query.message.team,
             names=query.names,
         )
         return SignalReading(values, "ok", matches)

@@ -181,7 +181,7 @@ class TicketController(BuiltinController):
 
 
 def _viewer(context: ControllerContext) -> Viewer:
-    return Viewer(context.user, context.channel)
+    return Viewer(context.user, context.channel, context.team)
 
 
 def _list_own(context: ControllerContext, zh: bool) -> ControllerResult:

@@ -25,7 +25,7 @@ from core.stores.protocols import (
     DecisionAndFeedbackStore,
     EventLedgerStore,
     KeyOf,
-    LessonStore,
+    LessonDocuments,
     MessageLinkStore,
     OwedEvents,
 )
@@ -87,7 +87,7 @@ class BackendBase:
     def _lacks(self, what: str) -> StorageError:
         return StorageError(f"the {self.name} store backend declares no own {what}")
 
-    def lessons(self, base: LessonRecords) -> LessonStore:
+    def lessons(self, base: LessonRecords) -> LessonDocuments:
         raise self._lacks("lessons")
 
     def events(self) -> EventLedgerStore:

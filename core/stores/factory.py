@@ -17,6 +17,7 @@ from core.stores.kinds import (
     AlertRecords,
     EventLedgerRecords,
     LessonRecords,
+    Lessons,
     ManifestRecords,
     MessageLinkRecords,
     TicketCollection,
@@ -84,8 +85,8 @@ class Stores:
             self.backend.collection("memory_feed", key=field_key("key")),
         )
         if self.capabilities.lessons:
-            return self.backend.lessons(base)
-        return base
+            return Lessons(self.backend.lessons(base))
+        return Lessons(base)
 
     @cached_property
     def cases(self) -> CaseStore:

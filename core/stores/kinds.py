@@ -7,10 +7,11 @@ and safe across processes is the backend's collection.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-from core.stores.protocols import Collection, Document
-from core.stores.records import ManifestEntry, MessageLink
+from core.stores.lesson import Lesson
+from core.stores.protocols import Collection, Document, LessonDocuments
+from core.stores.records import Alert, ManifestEntry, MessageLink, Ticket
 
 #: The document holding the ticket id sequence in the tickets' counter collection.
 SEQUENCE_KEY = "sequence"
@@ -31,23 +32,26 @@ def link_key(document: Mapping[str, Any]) -> str:
 
 
 class TicketCollection:
-    """Tickets keyed by id, and a counter collection for local id numbers."""
+    """Tickets keyed by id, and a counter collection for local id numbers; a ticket is a
+    document only here."""
 
     def __init__(self, tickets: Collection, counters: Collection) -> None:
         self._tickets = tickets
         self._counters = counters
 
-    def get(self, ticket_id: str) -> Document | None:
-        return self._tickets.get(ticket_id)
+    def get(self, ticket_id: str) -> Ticket | None:
+        row = self._tickets.get(ticket_id)
+        return None if row is None else Ticket.from_dict(row)
 
-    def all(self) -> list[Document]:
-        return self._tickets.all()
+    def all(self) -> list[Ticket]:
+        return [Ticket.from_dict(row) for row in self._tickets.all()]
 
-    def insert(self, document: Mapping[str, Any]) -> bool:
-        return self._tickets.insert(document)
+    def insert(self, ticket: Ticket) -> bool:
+        return self._tickets.insert(ticket.to_dict())
 
-    def modify(self, ticket_id: str, change: Callable[[Document], None]) -> Document | None:
-        return self._tickets.modify(ticket_id, change)
+    def modify(self, ticket_id: str, change: Callable[[Ticket], None]) -> Ticket | None:
+        row = self._tickets.modify(ticket_id, typed_change(Ticket.from_dict, change))
+        return None if row is None else Ticket.from_dict(row)
 
     def flush(self) -> None:
         self._tickets.flush()
@@ -62,6 +66,28 @@ class TicketCollection:
         counter = self._counters.modify(SEQUENCE_KEY, bump)
         assert counter is not None  # inserted just above if it was missing
         return int(counter["value"])
+
+
+class _Record(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+R = TypeVar("R", bound=_Record)
+
+
+def typed_change(
+    read: Callable[[Mapping[str, Any]], R], change: Callable[[R], None]
+) -> Callable[[Document], None]:
+    """A document-level change that applies `change` to the typed record and writes the
+    record back whole (the collection's read-modify-write stays atomic)."""
+
+    def apply(document: Document) -> None:
+        record = read(document)
+        change(record)
+        document.clear()
+        document.update(record.to_dict())
+
+    return apply
 
 
 #: Lesson changes remembered by the lessons' change feed; a reader further behind reloads all.
@@ -133,6 +159,37 @@ class LessonRecords:
         self._feed.modify(SEQUENCE_KEY, bump)
 
 
+class Lessons:
+    """The typed `LessonStore` over a backend's `LessonDocuments`: a lesson is a document only
+    below this class."""
+
+    def __init__(self, documents: LessonDocuments) -> None:
+        #: The backend's own store (e.g. TinyDB's journal in front of `LessonRecords`).
+        self.documents = documents
+
+    def get(self, key: str) -> Lesson | None:
+        row = self.documents.get(key)
+        return None if row is None else Lesson.from_doc(row)
+
+    def all(self) -> list[Lesson]:
+        return [Lesson.from_doc(row) for row in self.documents.all()]
+
+    def count(self) -> int:
+        return self.documents.count()
+
+    def put_many(self, lessons: Iterable[Lesson]) -> None:
+        self.documents.put_many(lesson.to_doc() for lesson in lessons)
+
+    def remove(self, keys: Iterable[str]) -> None:
+        self.documents.remove(keys)
+
+    def version(self) -> int:
+        return self.documents.version()
+
+    def changed_since(self, version: int) -> tuple[int, list[str] | None]:
+        return self.documents.changed_since(version)
+
+
 class EventLedgerRecords:
     """Claimed Slack event keys with their claim time."""
 
@@ -167,25 +224,27 @@ class MessageLinkRecords:
 
 
 class AlertRecords:
-    """On-call alerts keyed by alert id."""
+    """On-call alerts keyed by alert id; an alert is a document only here."""
 
     def __init__(self, collection: Collection) -> None:
         self._collection = collection
 
-    def get(self, alert_id: str) -> Document | None:
-        return self._collection.get(alert_id)
+    def get(self, alert_id: str) -> Alert | None:
+        row = self._collection.get(alert_id)
+        return None if row is None else Alert.from_dict(row)
 
-    def save(self, alert: Mapping[str, Any]) -> None:
-        self._collection.put_many([alert])
+    def save(self, alert: Alert) -> None:
+        self._collection.put_many([alert.to_dict()])
 
-    def modify(self, alert_id: str, change: Callable[[Document], None]) -> Document | None:
-        return self._collection.modify(alert_id, change)
+    def modify(self, alert_id: str, change: Callable[[Alert], None]) -> Alert | None:
+        row = self._collection.modify(alert_id, typed_change(Alert.from_dict, change))
+        return None if row is None else Alert.from_dict(row)
 
-    def pending(self) -> list[Document]:
-        return [row for row in self._collection.all() if row.get("acknowledged_by") is None]
+    def pending(self) -> list[Alert]:
+        return [alert for alert in self.all() if alert.acknowledged_by is None]
 
-    def all(self) -> list[Document]:
-        return self._collection.all()
+    def all(self) -> list[Alert]:
+        return [Alert.from_dict(row) for row in self._collection.all()]
 
 
 class ManifestRecords:

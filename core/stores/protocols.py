@@ -18,7 +18,8 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
 from core.records import Decision
-from core.stores.records import ConversationState, ManifestEntry, MessageLink
+from core.stores.lesson import Lesson
+from core.stores.records import Alert, ConversationState, ManifestEntry, MessageLink, Ticket
 
 Document = dict[str, Any]
 #: Computes a document's key (e.g. its "alert_id" field).
@@ -119,15 +120,40 @@ class FeedbackStore(Protocol):
         ...
 
 
-class LessonStore(Protocol):
-    """The memory ring's persisted routing lessons, as documents keyed by "memory_id", with a
-    change feed so that every process sharing the store sees the others' new lessons."""
+class LessonDocuments(Protocol):
+    """The memory ring's persisted routing lessons as a backend keeps them: documents keyed
+    by "memory_id", with a change feed so that every process sharing the store sees the
+    others' new lessons (`kinds.LessonRecords`, or a backend's own, e.g. TinyDB's journal)."""
 
     def get(self, key: str) -> Document | None: ...
 
     def all(self) -> list[Document]: ...
 
     def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None: ...
+
+    def remove(self, keys: Iterable[str]) -> None: ...
+
+    def count(self) -> int: ...
+
+    def version(self) -> int:
+        """How many lesson changes (writes and removals) were ever made."""
+        ...
+
+    def changed_since(self, version: int) -> tuple[int, list[str] | None]:
+        """(current version, keys written or removed after `version`); None for the keys
+        when the feed does not reach back that far (read `all()` instead)."""
+        ...
+
+
+class LessonStore(Protocol):
+    """The routing lessons as typed records (`core.stores.lesson.Lesson`), over a backend's
+    `LessonDocuments` (`kinds.Lessons` converts), with the same change feed."""
+
+    def get(self, key: str) -> Lesson | None: ...
+
+    def all(self) -> list[Lesson]: ...
+
+    def put_many(self, lessons: Iterable[Lesson]) -> None: ...
 
     def remove(self, keys: Iterable[str]) -> None: ...
 
@@ -163,15 +189,21 @@ class CaseStore(Protocol):
 
 
 class TicketRecords(Protocol):
-    """Tickets as documents keyed by "id", plus the sequence local ids are numbered from."""
+    """Tickets (`core.stores.records.Ticket`) keyed by id, plus the sequence local ids are
+    numbered from."""
 
-    def get(self, ticket_id: str) -> Document | None: ...
+    def get(self, ticket_id: str) -> Ticket | None: ...
 
-    def all(self) -> list[Document]: ...
+    def all(self) -> list[Ticket]: ...
 
-    def insert(self, document: Mapping[str, Any]) -> bool: ...
+    def insert(self, ticket: Ticket) -> bool:
+        """Add a ticket unless its id exists (atomically); False when it existed."""
+        ...
 
-    def modify(self, ticket_id: str, change: Callable[[Document], None]) -> Document | None: ...
+    def modify(self, ticket_id: str, change: Callable[[Ticket], None]) -> Ticket | None:
+        """Atomically read, `change` in place and write back one ticket; None when absent
+        (an exception raised by `change` leaves it untouched and propagates)."""
+        ...
 
     def next_number(self) -> int:
         """The next number of the local id sequence (atomic, never handed out twice)."""
@@ -203,19 +235,21 @@ class MessageLinkStore(Protocol):
 
 
 class AlertStore(Protocol):
-    """On-call alerts as documents keyed by "alert_id"."""
+    """On-call alerts (`core.stores.records.Alert`) keyed by alert id."""
 
-    def get(self, alert_id: str) -> Document | None: ...
+    def get(self, alert_id: str) -> Alert | None: ...
 
-    def save(self, alert: Mapping[str, Any]) -> None: ...
+    def save(self, alert: Alert) -> None: ...
 
-    def modify(self, alert_id: str, change: Callable[[Document], None]) -> Document | None: ...
+    def modify(self, alert_id: str, change: Callable[[Alert], None]) -> Alert | None:
+        """Atomically read, `change` in place and write back one alert; None when absent."""
+        ...
 
-    def pending(self) -> list[Document]:
+    def pending(self) -> list[Alert]:
         """Alerts nobody acknowledged yet."""
         ...
 
-    def all(self) -> list[Document]:
+    def all(self) -> list[Alert]:
         """Every alert (forgetting a user redacts theirs)."""
         ...
 

@@ -96,6 +96,8 @@ class ConversationState:
     records: list[str] = field(default_factory=list)
     record_controllers: dict[str, str] = field(default_factory=dict)
     users: list[str] = field(default_factory=list)
+    #: The Slack workspace of the thread (None with one workspace).
+    team: str | None = None
 
     def remember(self, record: str, controller: str) -> None:
         """The thread is (also) about `record`, the newest one."""
@@ -108,8 +110,11 @@ class ConversationState:
         del self.records[:-MAX_RECORDS]
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready document."""
-        return asdict(self)
+        """A JSON-ready document (`team` only when set)."""
+        data = asdict(self)
+        if data["team"] is None:
+            del data["team"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ConversationState:
@@ -125,4 +130,95 @@ class ConversationState:
             records=[str(r) for r in data.get("records") or []],
             record_controllers=dict(data.get("record_controllers") or {}),
             users=[str(u) for u in data.get("users") or []],
+            team=data.get("team"),
         )
+
+
+@dataclass(slots=True)
+class Ticket:
+    """One ticket or typed request (`controllers.tickets.TicketStore` holds them)."""
+
+    id: str
+    kind: str
+    title: str
+    requester: str
+    status: str = "open"
+    fields: dict[str, Any] = field(default_factory=dict)
+    assignee: str | None = None
+    created_at: str = ""
+    updated_at: str = ""
+    comments: list[dict[str, str]] = field(default_factory=list)
+    urge_count: int = 0
+    urged_at: list[str] = field(default_factory=list)
+    history: list[dict[str, str]] = field(default_factory=list)
+    #: The Slack workspace it was asked in (None with one workspace); `team` is the help desk
+    #: team it is queued for.
+    slack_team: str | None = None
+
+    @property
+    def channel(self) -> str | None:
+        """The channel the ticket was asked for in (None for imported tickets)."""
+        value = self.fields.get("channel")
+        return str(value) if value else None
+
+    @property
+    def is_open(self) -> bool:
+        """Neither resolved nor closed: someone still owes work on it."""
+        return self.status not in ("resolved", "closed")
+
+    @property
+    def team(self) -> str | None:
+        """The help-desk team the ticket is queued for (`core.teams`), if any."""
+        value = self.fields.get("team")
+        return str(value) if value else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (`slack_team` only when set: one workspace's tickets read as
+        before)."""
+        data = asdict(self)
+        if data["slack_team"] is None:
+            del data["slack_team"]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ticket:
+        """Rebuild a stored ticket, ignoring unknown keys."""
+        known = cls.__dataclass_fields__
+        return cls(**{key: value for key, value in data.items() if key in known})
+
+
+@dataclass(slots=True)
+class Alert:
+    """One escalation sent to on-call (`bot.escalation`)."""
+
+    alert_id: str
+    decision_id: str
+    asker: str
+    text: str
+    urgency: str
+    summary: str
+    permalink: str | None
+    oncall_channel: str
+    source_channel: str
+    source_thread: str
+    created_at: float
+    last_sent_at: float
+    #: ts of every alert message posted (the first one, then each re-send).
+    messages: list[str] = field(default_factory=list)
+    acknowledged_by: str | None = None
+    acknowledged_at: float | None = None
+    #: The Slack workspace of the message (None with one workspace).
+    team: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (`team` only when set)."""
+        data = asdict(self)
+        if data["team"] is None:
+            del data["team"]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Alert:
+        """Rebuild a stored alert, ignoring unknown keys."""
+        known = cls.__dataclass_fields__
+        return cls(**{key: value for key, value in data.items() if key in known})

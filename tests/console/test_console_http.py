@@ -85,7 +85,7 @@ async def test_try_a_mixed_message_shows_votes_domains_signals_and_hits(console:
     assert re.search(r'<ol id="tier-path">\s*<li>', page)
     decision_id = re.search(r"/console/decisions/(d-[0-9a-f]+)", page)
     assert decision_id
-    why = console.brain.explain(decision_id.group(1))
+    why = console.brain.explain(decision_id.group(1)).to_dict()
     assert "retrieval" in json.loads(json.dumps(why))
 
 
@@ -107,6 +107,19 @@ async def test_the_decisions_list_pages_by_keyset_and_filters(console: Console) 
     assert all(console.brain.get_decision(i).user == "U1" for i in seen)
     created = [console.brain.get_decision(i).created_at for i in seen]
     assert created == sorted(created, reverse=True)
+
+
+async def test_the_decisions_list_filters_by_team(console: Console) -> None:
+    for team in ("T1", "T2", None):
+        console.brain.decide(
+            Message(f"VPN error 691 from {team}", user="U1", channel="C1", team=team)
+        )
+    session = await signed_in(console)
+    async with session, session.get(console.url + "/console/decisions?team=T2") as response:
+        page = await response.text()
+    seen = re.findall(r'<td><a href="/console/decisions/(d-[0-9a-f]+)"', page)
+    assert [console.brain.get_decision(i).team for i in seen] == ["T2"]
+    assert 'name="team" value="T2"' in page
 
 
 async def test_slack_sign_in_lets_admins_in_and_refuses_others(console: Console) -> None:

@@ -162,7 +162,7 @@ def test_ten_random_kill_9s_during_asks_and_feedback_lose_nothing_acknowledged(h
         lessons = stores.lessons.all()
     finally:
         stores.close()
-    taught = {lesson["decision_id"] for lesson in lessons if lesson["kind"] == "correction-right"}
+    taught = {lesson.decision_id for lesson in lessons if lesson.kind == "correction-right"}
     assert [i for i in decided if i not in found] == []  # 0 acknowledged decisions lost
     lost_feedback = [
         i for i in corrected if [f.controller for f in found[i].feedback] != ["access"]

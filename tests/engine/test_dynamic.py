@@ -133,7 +133,7 @@ def test_an_alarm_on_a_ticket_runs_as_a_pipeline_with_the_diagnosis_injected(
 
     with Brain.open(registry=registry) as brain:
         decision = brain.ask(Message(PIPELINE, user="u1", channel="C1"))
-        why = brain.explain(decision.decision_id)
+        why = brain.explain(decision.decision_id).to_dict()
 
     assert decision.outcome == "composed", decision.tier_path
     assert decision.composition == "pipeline"

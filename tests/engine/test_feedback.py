@@ -28,7 +28,7 @@ def test_feedback_is_stored_with_the_decision_and_survives_reopening(brain: Brai
     reopened = Brain.open()
     try:
         stored = reopened.get_decision(decision.decision_id)
-        explained = reopened.explain(decision.decision_id)
+        explained = reopened.explain(decision.decision_id).to_dict()
     finally:
         reopened.close()
     assert [f.kind for f in stored.feedback] == ["confirm"]

@@ -89,7 +89,7 @@ def test_agreed_corrections_train_the_semantic_model_and_a_forget_untrains_it(
     decision = brain.decide(Message(learned[0], user="U4", channel="C-new"))
     assert decision.controller == "consultation", decision.tier_path
     assert "the semantic model learned from 3 organisation lesson(s)" in decision.rationale
-    assert "the semantic model learned" in json.dumps(brain.explain(decision.decision_id))
+    assert "the semantic model learned" in json.dumps(brain.explain(decision.decision_id).to_dict())
 
     # Another process (the CLI) finds the same fit by its key and lists the rows.
     shown = json.loads(_cli("memory", "show", "--org", "--json"))

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from brain.decisions.explain import render_text
 from brain.engine import Brain
 from brain.signals.registry import available_signals, signal_words
 from core.config import ConfigError
@@ -82,7 +81,7 @@ def test_a_sixth_signal_shows_in_the_decision_its_rationale_and_why(
             Message("VPN error 691 since this morning", user="u1", channel="incident-desk")
         )
         stored = brain.get_decision(decision.decision_id)
-        explained = render_text(brain.explain(decision.decision_id))
+        explained = brain.explain(decision.decision_id).text()
 
     assert decision.controller == "incident"
     assert decision.signals["incident"]["channel"] == 1.0

@@ -14,6 +14,7 @@ import pytest
 from core.config import Settings, StorageConfig
 from core.stores import open_backend, open_stores
 from core.stores.kinds import TicketCollection, field_key
+from core.stores.records import Ticket
 from core.stores.tinydb.collection import bucket_name
 
 
@@ -23,8 +24,18 @@ def _tickets(home: Path) -> TicketCollection:
     return tickets
 
 
-def _ticket(number: int, title: str = "") -> dict[str, object]:
-    return {"id": f"INC-{number:06d}", "title": title or f"laptop {number}", "status": "open"}
+def _ticket(number: int, title: str = "", status: str = "open") -> Ticket:
+    return Ticket(
+        id=f"INC-{number:06d}",
+        kind="incident",
+        title=title or f"laptop {number}",
+        requester="U1",
+        status=status,
+    )
+
+
+def _close(ticket: Ticket) -> None:
+    ticket.status = "closed"
 
 
 def _buckets(home: Path) -> dict[str, int]:
@@ -52,12 +63,12 @@ def test_a_ticket_write_is_one_fsync_and_rewrites_no_bucket(
     before = _buckets(home)
 
     assert tickets.insert(_ticket(1))
-    changed = tickets.modify("INC-000000", lambda row: row.update(status="closed"))
+    changed = tickets.modify("INC-000000", _close)
 
     assert len(calls) == 2  # one line each; a bucket rewrite was two fsyncs (file, folder)
     assert _buckets(home) == before
-    assert changed is not None and changed["status"] == "closed"
-    assert tickets.get("INC-000000") == {**_ticket(0), "status": "closed"}
+    assert changed is not None and changed.status == "closed"
+    assert tickets.get("INC-000000") == _ticket(0, status="closed")
     assert not tickets.insert(_ticket(1))  # known from its journal line alone
 
 
@@ -65,14 +76,14 @@ def test_other_openers_see_each_write_and_a_checkpoint_folds_them_in(tmp_path: P
     home = tmp_path / "home"
     writer, reader = _tickets(home), _tickets(home)
     writer.insert(_ticket(1))
-    assert reader.modify("INC-000001", lambda row: row.update(status="closed")) is not None
-    assert writer.get("INC-000001") == {**_ticket(1), "status": "closed"}
+    assert reader.modify("INC-000001", _close) is not None
+    assert writer.get("INC-000001") == _ticket(1, status="closed")
 
     reader.flush()
 
     assert (home / "tickets.journal.jsonl").read_bytes() == b""
-    assert sorted(row["id"] for row in writer.all()) == ["INC-000001"]
-    assert writer.get("INC-000001") == {**_ticket(1), "status": "closed"}
+    assert sorted(ticket.id for ticket in writer.all()) == ["INC-000001"]
+    assert writer.get("INC-000001") == _ticket(1, status="closed")
     assert _buckets(home)  # in a bucket file now
 
 
@@ -87,9 +98,9 @@ def test_a_journal_left_by_a_crash_is_read_and_a_torn_line_dropped(tmp_path: Pat
     assert again.get("INC-000001") == _ticket(1)
     assert again.get("INC-000002") is None
     assert again.insert(_ticket(3))  # appends after cutting the torn line off
-    assert sorted(row["id"] for row in again.all()) == ["INC-000001", "INC-000003"]
+    assert sorted(ticket.id for ticket in again.all()) == ["INC-000001", "INC-000003"]
     again.flush()
-    assert sorted(row["id"] for row in _tickets(home).all()) == ["INC-000001", "INC-000003"]
+    assert sorted(ticket.id for ticket in _tickets(home).all()) == ["INC-000001", "INC-000003"]
 
 
 def test_flush_leaves_no_earlier_version_of_a_changed_ticket_in_any_file(
@@ -98,7 +109,7 @@ def test_flush_leaves_no_earlier_version_of_a_changed_ticket_in_any_file(
     home = tmp_path / "home"
     tickets = _tickets(home)
     tickets.insert(_ticket(1, title="my password is hunter2"))
-    tickets.modify("INC-000001", lambda row: row.update(title="[forgotten]"))
+    tickets.modify("INC-000001", lambda ticket: setattr(ticket, "title", "[forgotten]"))
 
     tickets.flush()
 

@@ -11,6 +11,44 @@ from core.config import Settings
 from core.errors import UnknownDecision
 from core.records import Decision, ExecutionResult, FeedbackRecord
 from core.stores import ManifestEntry, MessageLink, Stores, open_stores
+from core.stores.lesson import Lesson
+from core.stores.records import Alert, Ticket
+
+
+def _ticket(ticket_id: str, title: str = "vpn", status: str = "open") -> Ticket:
+    return Ticket(id=ticket_id, kind="incident", title=title, requester="U1", status=status)
+
+
+def _lesson(key: str, weight: float = 0.1) -> Lesson:
+    return Lesson(
+        memory_id=key,
+        controller="access",
+        weight=weight,
+        kind="confirmation",
+        text=f"text of {key}",
+        decision_id="d-1",
+        user="U1",
+        created_at="2026-12-01T00:00:00",
+    )
+
+
+def _alert(alert_id: str, messages: list[str]) -> Alert:
+    return Alert(
+        alert_id=alert_id,
+        decision_id="d-1",
+        asker="U1",
+        text="db down",
+        urgency="critical",
+        summary="",
+        permalink=None,
+        oncall_channel="C-ONCALL",
+        source_channel="C1",
+        source_thread="1.1",
+        created_at=1.0,
+        last_sent_at=1.0,
+        messages=messages,
+    )
+
 
 # -- decisions and feedback --------------------------------------------------------------------
 
@@ -116,15 +154,15 @@ def test_records_are_there_after_reopening(
     first = open_stores(settings)
     decision = make_decision()
     first.decisions.append(decision)
-    first.tickets.insert({"id": "INC-000001", "title": "vpn"})
-    first.lessons.put_many([{"memory_id": "m1", "weight": 0.1}])
+    first.tickets.insert(_ticket("INC-000001"))
+    first.lessons.put_many([_lesson("m1")])
     first.close()
 
     second = open_stores(settings)
     try:
         assert second.decisions.get_many([decision.decision_id])[0].text == decision.text
-        assert second.tickets.get("INC-000001") == {"id": "INC-000001", "title": "vpn"}
-        assert second.lessons.all() == [{"memory_id": "m1", "weight": 0.1}]
+        assert second.tickets.get("INC-000001") == _ticket("INC-000001")
+        assert second.lessons.all() == [_lesson("m1")]
     finally:
         second.close()
 
@@ -169,31 +207,23 @@ def test_forgetting_a_user_redacts_their_decisions_quotes_and_feedback(
 
 
 def test_tickets_insert_once_and_change_atomically(stores: Stores) -> None:
-    assert stores.tickets.insert({"id": "INC-000001", "status": "open", "history": []})
-    assert not stores.tickets.insert({"id": "INC-000001", "status": "closed"})
+    assert stores.tickets.insert(_ticket("INC-000001"))
+    assert not stores.tickets.insert(_ticket("INC-000001", status="closed"))
 
-    def close(row: dict[str, object]) -> None:
-        row["status"] = "closed"
+    def close(ticket: Ticket) -> None:
+        ticket.status = "closed"
 
-    def refuse(row: dict[str, object]) -> None:
-        row["status"] = "half-written"
+    def refuse(ticket: Ticket) -> None:
+        ticket.status = "half-written"
         raise ValueError("not allowed")
 
-    assert stores.tickets.modify("INC-000001", close) == {
-        "id": "INC-000001",
-        "status": "closed",
-        "history": [],
-    }
+    assert stores.tickets.modify("INC-000001", close) == _ticket("INC-000001", status="closed")
     with pytest.raises(ValueError, match="not allowed"):
         stores.tickets.modify("INC-000001", refuse)
-    assert stores.tickets.get("INC-000001") == {
-        "id": "INC-000001",
-        "status": "closed",
-        "history": [],
-    }
+    assert stores.tickets.get("INC-000001") == _ticket("INC-000001", status="closed")
     assert stores.tickets.modify("INC-404", close) is None
     assert stores.tickets.get("INC-404") is None
-    assert [row["id"] for row in stores.tickets.all()] == ["INC-000001"]
+    assert [ticket.id for ticket in stores.tickets.all()] == ["INC-000001"]
 
 
 def test_ticket_numbers_are_never_handed_out_twice(stores: Stores) -> None:
@@ -206,16 +236,12 @@ def test_ticket_numbers_are_never_handed_out_twice(stores: Stores) -> None:
 
 
 def test_lessons_are_replaced_by_id_and_removed(stores: Stores) -> None:
-    stores.lessons.put_many([{"memory_id": f"m{i}", "weight": 0.1} for i in range(5)])
-    stores.lessons.put_many([{"memory_id": "m2", "weight": -0.15}])
+    stores.lessons.put_many([_lesson(f"m{i}") for i in range(5)])
+    stores.lessons.put_many([_lesson("m2", weight=-0.15)])
     stores.lessons.remove(["m0", "m4", "unknown"])
 
-    rows = sorted(stores.lessons.all(), key=lambda row: row["memory_id"])
-    assert rows == [
-        {"memory_id": "m1", "weight": 0.1},
-        {"memory_id": "m2", "weight": -0.15},
-        {"memory_id": "m3", "weight": 0.1},
-    ]
+    rows = sorted(stores.lessons.all(), key=lambda lesson: lesson.memory_id)
+    assert rows == [_lesson("m1"), _lesson("m2", weight=-0.15), _lesson("m3")]
     assert stores.lessons.count() == 3
 
 
@@ -247,9 +273,9 @@ def test_the_lesson_feed_names_what_changed_since_a_version(
 ) -> None:
     assert stores.lessons.version() == 0
     assert stores.lessons.changed_since(0) == (0, [])
-    stores.lessons.put_many([{"memory_id": "m1", "weight": 0.1}])
+    stores.lessons.put_many([_lesson("m1")])
     seen = stores.lessons.version()
-    stores.lessons.put_many([{"memory_id": "m2", "weight": 0.1}])
+    stores.lessons.put_many([_lesson("m2")])
     stores.lessons.remove(["m1"])
 
     # Another opening of the same home (another process) follows the same feed.
@@ -258,14 +284,14 @@ def test_the_lesson_feed_names_what_changed_since_a_version(
     assert current == other.lessons.version() > seen
     assert changed == ["m1", "m2"]
     assert other.lessons.get("m1") is None
-    assert other.lessons.get("m2") == {"memory_id": "m2", "weight": 0.1}
+    assert other.lessons.get("m2") == _lesson("m2")
     assert other.lessons.changed_since(current) == (current, [])
 
 
 def test_the_lesson_feed_says_when_a_reader_is_too_far_behind(stores: Stores) -> None:
     from core.stores.kinds import LESSON_FEED_KEEP
 
-    stores.lessons.put_many([{"memory_id": f"m{i}"} for i in range(LESSON_FEED_KEEP + 2)])
+    stores.lessons.put_many([_lesson(f"m{i}") for i in range(LESSON_FEED_KEEP + 2)])
 
     current, changed = stores.lessons.changed_since(0)
     assert current == LESSON_FEED_KEEP + 2
@@ -297,15 +323,17 @@ def test_message_links_are_keyed_by_channel_and_ts(stores: Stores) -> None:
 
 
 def test_alerts_are_saved_changed_and_listed_while_pending(stores: Stores) -> None:
-    stores.alerts.save({"alert_id": "a1", "acknowledged_by": None, "messages": ["1"]})
-    stores.alerts.save({"alert_id": "a2", "acknowledged_by": None, "messages": []})
+    stores.alerts.save(_alert("a1", ["1"]))
+    stores.alerts.save(_alert("a2", []))
 
-    def acknowledge(row: dict[str, object]) -> None:
-        row["acknowledged_by"] = "U7"
+    def acknowledge(alert: Alert) -> None:
+        alert.acknowledged_by = "U7"
 
     assert stores.alerts.modify("a2", acknowledge) is not None
-    assert [row["alert_id"] for row in stores.alerts.pending()] == ["a1"]
-    assert stores.alerts.get("a2") == {"alert_id": "a2", "acknowledged_by": "U7", "messages": []}
+    assert [alert.alert_id for alert in stores.alerts.pending()] == ["a1"]
+    acknowledged = _alert("a2", [])
+    acknowledged.acknowledged_by = "U7"
+    assert stores.alerts.get("a2") == acknowledged
     assert stores.alerts.get("a9") is None
 
 

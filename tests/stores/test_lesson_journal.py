@@ -33,7 +33,7 @@ def _files_holding(home: Path, word: str) -> list[str]:
 
 
 def test_a_lesson_write_is_one_fsync(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    lessons = open_stores(_settings(tmp_path / "home")).lessons
+    lessons = open_stores(_settings(tmp_path / "home")).lessons.documents
     lessons.put_many([_lesson("m0")])  # first write creates the journal (and fsyncs its folder)
     calls: list[int] = []
     real = os.fsync
@@ -56,8 +56,8 @@ def test_other_openers_see_journal_lines_and_the_checkpoint_keeps_the_numbering(
     tmp_path: Path,
 ) -> None:
     home = tmp_path / "home"
-    writer = open_stores(_settings(home)).lessons
-    reader = open_stores(_settings(home)).lessons
+    writer = open_stores(_settings(home)).lessons.documents
+    reader = open_stores(_settings(home)).lessons.documents
     writer.put_many([_lesson(f"m{i}") for i in range(3)])
     seen = reader.version()
     writer.put_many([_lesson("m3")])
@@ -72,7 +72,7 @@ def test_other_openers_see_journal_lines_and_the_checkpoint_keeps_the_numbering(
     assert sorted(str(row["memory_id"]) for row in reader.all()) == ["m1", "m2", "m3", "m4"]
     assert reader.get("m0") is None and reader.count() == 4
 
-    again = open_stores(_settings(home)).lessons  # a later process folds what is left
+    again = open_stores(_settings(home)).lessons.documents  # a later process folds what is left
     assert isinstance(again, TinyLessonStore)
     again.flush()
     assert (home / "memory_journal.jsonl").read_bytes() == b""
@@ -84,7 +84,7 @@ def test_a_lesson_written_while_lines_wait_reads_no_feed_document(
 ) -> None:
     """The feed document grows to 512 keys with the store; the journal numbers a write."""
     home = tmp_path / "home"
-    lessons = open_stores(_settings(home)).lessons
+    lessons = open_stores(_settings(home)).lessons.documents
     lessons.put_many([_lesson("m1")])
     read: list[str] = []
     real = AtomicJSONStorage.read_raw
@@ -108,14 +108,14 @@ def test_a_lesson_written_while_lines_wait_reads_no_feed_document(
 
 def test_lines_folded_before_a_crash_cut_them_are_not_applied_twice(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    lessons = open_stores(_settings(home)).lessons
+    lessons = open_stores(_settings(home)).lessons.documents
     assert isinstance(lessons, TinyLessonStore)
     lessons.put_many([_lesson("m1"), _lesson("m2")])
     journal = (home / "memory_journal.jsonl").read_bytes()
     lessons.flush()
     (home / "memory_journal.jsonl").write_bytes(journal)  # as if the cut never happened
 
-    again = open_stores(_settings(home)).lessons
+    again = open_stores(_settings(home)).lessons.documents
     again.put_many([_lesson("m3")])
     assert again.version() == 3
     assert again.changed_since(2) == (3, ["m3"])
@@ -124,7 +124,7 @@ def test_lines_folded_before_a_crash_cut_them_are_not_applied_twice(tmp_path: Pa
 
 def test_removing_a_lesson_leaves_its_text_in_no_file(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    lessons = open_stores(_settings(home)).lessons
+    lessons = open_stores(_settings(home)).lessons.documents
     lessons.put_many([_lesson("m1", "quarterly ledger vanished"), _lesson("m2", "vpn down")])
     assert _files_holding(home, "quarterly ledger vanished")
 
@@ -136,11 +136,13 @@ def test_removing_a_lesson_leaves_its_text_in_no_file(tmp_path: Path) -> None:
 
 def test_a_cut_interrupted_by_a_crash_leaves_no_copy_of_the_journal(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    open_stores(_settings(home)).lessons.put_many([_lesson("m1", "quarterly ledger vanished")])
+    open_stores(_settings(home)).lessons.documents.put_many(
+        [_lesson("m1", "quarterly ledger vanished")]
+    )
     left = home / ".memory_journal.jsonl.abc123"  # what a kill -9 during a cut leaves
     left.write_bytes((home / "memory_journal.jsonl").read_bytes())
 
-    open_stores(_settings(home)).lessons.remove(["m1"])
+    open_stores(_settings(home)).lessons.documents.remove(["m1"])
 
     assert not left.exists()
     assert _files_holding(home, "quarterly ledger vanished") == []

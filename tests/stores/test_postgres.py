@@ -14,8 +14,10 @@ import pytest
 
 from core.config import Settings
 from core.stores import open_stores
+from core.stores.lesson import Lesson
 from core.stores.postgres.database import close_pool, drop_schema, migrate, migrations
 from core.stores.protocols import EventClaims, Versioned
+from core.stores.records import Ticket
 from tests.pg_server import fresh_schema
 
 
@@ -52,7 +54,8 @@ def test_an_upgrade_from_version_one_keeps_every_record(
         conn.execute(
             "INSERT INTO records (collection, key, doc) VALUES "
             "('slack/events', 'event:Ev1', '{\"key\": \"event:Ev1\", \"at\": 5.0}'), "
-            '(\'tickets\', \'INC-1\', \'{"id": "INC-1", "title": "vpn"}\')'
+            "('tickets', 'INC-1', "
+            '\'{"id": "INC-1", "kind": "incident", "title": "vpn", "requester": "U1"}\')'
         )
 
     stores = open_stores(_settings(postgres_server, schema, tmp_path))  # migrates to the newest
@@ -60,7 +63,7 @@ def test_an_upgrade_from_version_one_keeps_every_record(
         assert stores.events.recent(10) == [("event:Ev1", 5.0)]
         assert isinstance(stores.events, EventClaims)
         assert not stores.events.claim(["event:Ev1"], 6.0)  # still taken after the upgrade
-        assert stores.tickets.get("INC-1") == {"id": "INC-1", "title": "vpn"}
+        assert stores.tickets.get("INC-1") == Ticket("INC-1", "incident", "vpn", "U1")
     finally:
         stores.close()
     with psycopg.connect(postgres_server, autocommit=True) as conn:
@@ -153,9 +156,10 @@ def test_a_write_through_one_replica_changes_the_version_the_other_sees(
     try:
         assert isinstance(second.lessons, Versioned)
         before = second.lessons.version()
-        first.lessons.put_many([{"memory_id": "m1", "weight": 0.1}])
+        lesson = Lesson("m1", "access", 0.1, "confirmation", "vpn", "d-1", "U1", "2026-12-01")
+        first.lessons.put_many([lesson])
         assert second.lessons.version() != before
-        assert second.lessons.all() == [{"memory_id": "m1", "weight": 0.1}]
+        assert second.lessons.all() == [lesson]
     finally:
         first.close()
         second.close()
@@ -166,7 +170,8 @@ def test_text_with_a_nul_character_is_stored(
 ) -> None:
     stores = open_stores(postgres_settings)
     try:
-        stores.tickets.insert({"id": "INC-2", "title": "bad\x00byte 中文"})
-        assert stores.tickets.get("INC-2") == {"id": "INC-2", "title": "bad\x00byte 中文"}
+        ticket = Ticket("INC-2", "incident", "bad\x00byte 中文", "U1")
+        stores.tickets.insert(ticket)
+        assert stores.tickets.get("INC-2") == ticket
     finally:
         stores.close()

@@ -23,6 +23,8 @@ from pathlib import Path
 from core.config import Settings
 from core.records import Decision, IntentResult
 from core.stores import open_stores
+from core.stores.lesson import Lesson
+from core.stores.records import Ticket
 
 home, me, other, count = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
 stores = open_stores(Settings(home=home))
@@ -40,12 +42,13 @@ for index in range(count):
     )
     stores.decisions.append(decision)
     print(json.dumps({"decision": decision.decision_id}), flush=True)
-    stores.tickets.insert({"id": f"T-{me}-{index}", "title": "x"})
+    stores.tickets.insert(Ticket(id=f"T-{me}-{index}", kind="incident", title="x", requester=me))
     print(json.dumps({"ticket": f"T-{me}-{index}"}), flush=True)
-    lesson = {"memory_id": f"m-{me}-{index}", "decision_id": decision.decision_id,
-              "kind": "confirmation", "controller": "incident", "user": me}
+    lesson = Lesson(memory_id=f"m-{me}-{index}", controller="incident", weight=0.1,
+                    kind="confirmation", text="", decision_id=decision.decision_id, user=me,
+                    created_at="")
     stores.lessons.put_many([lesson])
-    print(json.dumps({"lesson": lesson["memory_id"]}), flush=True)
+    print(json.dumps({"lesson": lesson.memory_id}), flush=True)
     for decision_id in stores.decisions.session_ids(f"C:{other}"):
         if decision_id not in given:
             stores.feedback.add_feedback(

@@ -8,14 +8,17 @@ from pathlib import Path
 from controllers.tickets import TicketStore
 from core.config import Settings
 from core.stores import open_stores
+from core.stores.records import Alert, Ticket
 from core.stores.tinydb.collection import bucket_name
 
 
 def test_temporary_files_of_interrupted_writes_are_removed_on_open(tmp_path: Path) -> None:
     home = tmp_path / "home"
     stores = open_stores(Settings(home=home))
-    stores.tickets.insert({"id": "INC-000001", "title": "vpn"})
-    stores.alerts.save({"alert_id": "a1", "acknowledged_by": None})
+    stores.tickets.insert(Ticket("INC-000001", "incident", "vpn", "U1"))
+    stores.alerts.save(
+        Alert("a1", "d-1", "U1", "db down", "high", "", None, "C9", "C1", "1.1", 1, 1)
+    )
     stores.close()
     bucket = bucket_name("INC-000001")
     leftovers = [
@@ -30,7 +33,7 @@ def test_temporary_files_of_interrupted_writes_are_removed_on_open(tmp_path: Pat
 
     unrelated.write_text("{}", encoding="utf-8")
     reopened = open_stores(Settings(home=home))
-    assert reopened.tickets.get("INC-000001") == {"id": "INC-000001", "title": "vpn"}
+    assert reopened.tickets.get("INC-000001") == Ticket("INC-000001", "incident", "vpn", "U1")
     assert reopened.alerts.get("a1") is not None
     reopened.decisions.session_ids("C:u")
     reopened.close()
@@ -54,6 +57,6 @@ def test_a_home_with_one_file_tickets_and_memory_is_moved_to_shards(tmp_path: Pa
     tickets = TicketStore.open(settings)
     assert tickets.find("INC-000001").title == "vpn"
     assert tickets.create("incident", title="next", requester="U1").id == "INC-000002"
-    assert open_stores(settings).lessons.all() == [lesson]
+    assert open_stores(settings).lessons.documents.all() == [lesson]
     assert not (home / "tickets.json").exists()
     assert (home / "tickets.json.migrated").exists()

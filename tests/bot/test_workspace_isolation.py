@@ -1,0 +1,139 @@
+"""Two workspaces installed through OAuth: a user of one never sees, changes or is told about
+the other's records (App Home, /brain-why, clicks on the other's buttons, lessons).
+
+The same user id is used in both workspaces on purpose: scoping by user alone would show
+workspace one's records to workspace two's person, so only the team scoping keeps them apart.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot import ticket_view as view
+from bot.blocks import ACTION_CONFIRM, BLOCK_DECISION
+from bot.listeners.commands import COMMAND
+from tests.bot import slack_payloads as p
+from tests.bot.conftest import ROUTED_TEXT, Harness, StartBot
+from tests.bot.test_app_home import home_click, texts
+from tests.bot.test_workspaces import event_of, install, oauth_env
+
+__all__ = ["oauth_env"]  # the fixture, used by name
+
+ONE, TWO = "T0000001", "T0000002"
+USER = "USAME001"
+DM_ONE, DM_TWO = "DONE0001", "DTWO0001"
+
+
+async def say(harness: Harness, team: str, channel: str, text: str) -> dict[str, Any]:
+    """A DM from USER in `team`; the bot's reply in its thread (as a message dict)."""
+    event = p.message(text, user=USER, channel=channel)
+    before = len(harness.fake.of("chat.postMessage"))
+    await harness.post(event_of(team, event), content_type="application/json")
+    await harness.fake.wait_for("chat.postMessage", before + 1)
+    await harness.idle()
+    index, call = next(
+        (i, c)
+        for i, c in enumerate(harness.fake.of("chat.postMessage"))
+        if c.params.get("thread_ts") == event["ts"]
+    )
+    return {"type": "message", "ts": harness.fake.posted_ts[index],
+            "thread_ts": event["ts"], "blocks": call.params.get("blocks") or []}  # fmt: skip
+
+
+async def home_of(harness: Harness, team: str) -> str:
+    before = len(harness.fake.of("views.publish"))
+    opened = {"type": "app_home_opened", "user": USER, "tab": "home", "event_ts": p.new_ts()}
+    await harness.post(event_of(team, opened), content_type="application/json")
+    calls = await harness.fake.wait_for("views.publish", before + 1)
+    await harness.idle()
+    published = calls[-1].params["view"]
+    return texts(published if isinstance(published, dict) else json.loads(published))
+
+
+def click_from(team: str, channel: str, message: dict[str, Any], **action: str) -> dict[str, Any]:
+    payload = p.block_action(
+        user=USER,
+        channel=channel,
+        message=message,
+        action_id=action["action_id"],
+        block_id=action["block_id"],
+        value=action.get("value"),
+    )
+    payload["team"] = {"id": team}
+    payload["user"]["team_id"] = team
+    return payload
+
+
+async def why_from(harness: Harness, team: str, argument: str) -> str:
+    body = p.command_body(COMMAND, argument, user=USER, channel=DM_TWO,
+                          response_url=harness.fake.response_url("why"))  # fmt: skip
+    assert f"team_id={ONE}" in body
+    status, _ = await harness.post(
+        body.replace(f"team_id={ONE}", f"team_id={team}"),
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert status == 200
+    await harness.fake.wait_for("response_url")
+    await harness.idle()
+    return json.dumps([c.params for c in harness.fake.of("response_url")])
+
+
+async def test_a_workspace_never_sees_changes_or_learns_from_the_other(
+    oauth_env: None, start_bot: StartBot
+) -> None:
+    harness = await start_bot()
+    await install(harness, ONE, "xoxb-one")
+    await install(harness, TWO, "xoxb-two")
+    brain = harness.brain
+
+    # Workspace one: a routed request that files a ticket, then a correction (a lesson).
+    reply = await say(harness, ONE, DM_ONE, ROUTED_TEXT)
+    first = brain.last_decision(USER, DM_ONE)
+    assert first is not None and first.team == ONE
+    ticket = (first.result.data.get("ticket") or {}) if first.result else {}
+    ticket_id = str(ticket["id"])
+    assert brain.services.tickets.get(ticket_id).slack_team == ONE
+    await say(harness, ONE, DM_ONE, "/wrong change")
+    taught = [e for e in brain.memory.entries() if e.decision_id == first.decision_id]
+    assert taught and {e.team for e in taught} == {ONE}
+
+    # Workspace one's Home shows its records (so the next check can fail).
+    own = await home_of(harness, ONE)
+    assert "VPN keeps dropping" in own and ticket_id in own
+
+    # Workspace two's Home (same user id) shows none of them.
+    other = await home_of(harness, TWO)
+    assert "VPN keeps dropping" not in other
+    assert ticket_id not in other and first.decision_id not in other
+
+    # /brain-why from workspace two on workspace one's decision tells nothing of it.
+    said = await why_from(harness, TWO, first.decision_id)
+    assert "I know no decision" in said
+    assert "VPN" not in said and "691" not in said
+
+    # Clicks from workspace two on workspace one's buttons change nothing.
+    feedback_before = len(brain.get_decision(first.decision_id).feedback)
+    confirm = click_from(TWO, DM_TWO, reply, action_id=ACTION_CONFIRM,
+                         block_id=BLOCK_DECISION + first.decision_id, value="confirm")  # fmt: skip
+    assert (await harness.click(confirm))[0] == 200
+    resolve = click_from(TWO, DM_TWO, reply, action_id=view.ACTION_RESOLVE,
+                         block_id=view.BLOCK_TICKET + ticket_id, value=ticket_id)  # fmt: skip
+    assert (await harness.click(resolve))[0] == 200
+    home_confirm = home_click(USER, {"type": "button", "action_id": "brain_home_right",
+                                     "value": first.decision_id})  # fmt: skip
+    home_confirm["team"] = {"id": TWO}
+    assert (await harness.click(home_confirm))[0] == 200
+    await harness.idle()
+    assert len(brain.get_decision(first.decision_id).feedback) == feedback_before
+    assert brain.services.tickets.get(ticket_id).status != "resolved"
+    notes = json.dumps([c.params for c in harness.fake.of("chat.postEphemeral")])
+    assert "VPN" not in notes and ticket_id not in notes
+
+    # Workspace one's lesson never routes workspace two's message.
+    await say(harness, TWO, DM_TWO, ROUTED_TEXT)
+    second = brain.last_decision(USER, DM_TWO)
+    assert second is not None and second.team == TWO
+    assert second.preference == ""
+    assert not any(first.decision_id in note for note in second.memory_influences)
+    assert second.controller == first.controller  # decided as before the lesson

@@ -156,7 +156,7 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
         return no_answer(question, [], {})
     # The rules check every passage used; the LLM (when configured) judges the best one only.
     checks = [
-        (hit, verify(question, f"{hit.title}\n{hit.text}", llm=llm if i == 0 else None))
+        (hit, verify(question, passage_of(hit), llm=llm if i == 0 else None))
         for i, hit in enumerate(evidence.hits[:MAX_PASSAGES])
     ]
     checked: dict[str, Any] = {
@@ -239,7 +239,13 @@ def retrieval_of(result: ExecutionResult | None) -> list[RetrievalHit]:
 
 def verified_hits(question: str, hits: Sequence[Hit], llm: LLMClient | None) -> list[Hit]:
     """The hits that address the question (`controllers.verification.verify`)."""
-    return [hit for hit in hits if verify(question, f"{hit.title}\n{hit.text}", llm=llm).passed]
+    return [hit for hit in hits if verify(question, passage_of(hit), llm=llm).passed]
+
+
+def passage_of(hit: Hit) -> str:
+    """What verification reads of a hit: title, section heading and text (the heading often
+    says what the passage answers: "How long it takes", "MFA device lost or new phone")."""
+    return "\n".join(part for part in (hit.title, hit.section, hit.text) if part)
 
 
 def _check_record(hit: Hit, check: Verification) -> dict[str, Any]:

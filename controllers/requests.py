@@ -16,6 +16,7 @@ from controllers import ticket_replies as say
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.ids import find_ticket_ids
 from controllers.tickets import Ticket, TicketError
+from controllers.verification import codes_in, error_codes
 
 if TYPE_CHECKING:
     from controllers.tickets import TicketStore
@@ -123,8 +124,14 @@ def file_with_guidance(
     """`file_request`, citing the two best knowledge-base hits for `query` in the `kind`
     domain (KB domains are controller names); the best hit becomes the details."""
     guidance = answering.gather(context.services.knowledge, query, domain=kind, k=2)
-    # Guidance only from passages that address the message (answer verification).
-    guidance.hits = answering.verified_hits(context.text, guidance.hits, context.services.llm)
+    # Guidance only from passages that address what the controller asked for (the request's
+    # type, system, error code: `query`), never another error code than the message names.
+    codes = error_codes(context.text)
+    guidance.hits = [
+        hit
+        for hit in answering.verified_hits(query, guidance.hits, context.services.llm)
+        if not codes or codes & codes_in(answering.passage_of(hit), codes)
+    ]
     result = file_request(
         context,
         kind=kind,

@@ -48,7 +48,7 @@ _FRAME = frozenset(
         "policy policies rule rules process procedure guideline allowed allow permitted bring "
         "office company employee employees staff use using request need want get do can set "
         "setup find way day days time place happen happens should before running when where "
-        "what which there our someone people us"
+        "what which there our someone people us up"
     )
 )
 #: Share of the question's key terms a passage must hold (calibrated on
@@ -83,10 +83,17 @@ def error_codes(text: str) -> set[str]:
     return {(m.group(1) or m.group(0)).lower() for m in _CODE.finditer(text)}
 
 
+def codes_in(passage: str, asked: set[str]) -> set[str]:
+    """The error codes a passage names, counting an asked code written bare ("691")."""
+    return error_codes(passage) | {code for code in asked if code in passage.lower()}
+
+
 #: Chinese symptom and filler words, cut from the text before its character bigrams are taken
 #: (a bigram across two of them, "是不" in "还是不行", names nothing either).
 _GENERIC_ZH = re.compile(
     "卡住|卡了|坏了|不行|问题|出错|报错|帮忙|帮我|怎么办|还是|一直|又|救命|怎么回事|没用|一样|"
+    # words that only ask ("什么", "如何"): a bigram of them names no subject
+    "什么|怎么|如何|怎样|哪里|哪儿|哪个|多少|多久|是否|可以|应该|请问|"
     "仍然|依然|再次|现在|今天|谢谢|多谢|好了|可以了|了|的|吗|呢|吧|啊|我|你|它|这个|那个|是|在|有|没有|不|能|会|都|也"
 )
 
@@ -100,7 +107,7 @@ def verify(question: str, passage: str, *, llm: LLMClient | None = None) -> Veri
     """Does `passage` (title and text) address `question`? See the module docstring."""
     asked = error_codes(question)
     if asked:
-        named = error_codes(passage) | {code for code in asked if code in passage.lower()}
+        named = codes_in(passage, asked)
         if not asked & named:
             about = ", ".join(sorted(named)) or "no error code"
             codes = ", ".join(sorted(asked))

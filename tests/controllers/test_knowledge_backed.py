@@ -175,11 +175,6 @@ def test_ticket_id_formats_come_from_the_knowledge_base(
     assert ticket.handle(kb_context("工单 #10086 什么进度")).data["tickets"][0]["id"] == "10086"
 
 
-@pytest.mark.xfail(
-    reason="issue 27's key-term answer verification drops the emergency-change policy from a "
-    "rollback request's guidance; to be mended (closing note of the session)",
-    strict=True,
-)
 def test_change_cites_the_change_policy(kb_context: ContextFactory) -> None:
     result = ChangeController().handle(
         kb_context("we need to roll back checkout-service to v1.8 now, emergency")

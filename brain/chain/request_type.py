@@ -132,6 +132,16 @@ def questions_stay_questions(
     return plan
 
 
+def question_form(text: str) -> bool:
+    """Is the text phrased as a question (an interrogative opening or Chinese particle)?"""
+    return bool(_QUESTION_OPENING.search(text) or _ZH_QUESTION.search(text))
+
+
+def work_form(text: str) -> bool:
+    """Is the text phrased as a request for work ("I need…", "please reset…", "帮我…")?"""
+    return bool(_WORK.search(text))
+
+
 def reports_problem(text: str) -> bool:
     """Does the text describe something failing ("still broken", "又卡住了")?"""
     return bool(_PROBLEM.search(text))

@@ -35,7 +35,8 @@ _CODE = re.compile(
 _GENERIC = frozenset(
     terms(
         "stuck broken broke break working work works not doesn't does won't cannot can't issue "
-        "issues problem problems error errors help please anything something thing stuff again "
+        "issues problem problems error errors help please anything something nothing everything "
+        "thing stuff again "
         "still any some get got getting happen happens happened now today fix fixed wrong bad "
         "slow down failing fails failed fail seems seem like just really keep keeps thanks thank "
         "卡住 卡了 坏了 不行 问题 出错 报错 帮忙 帮我 怎么办 又 还是 一直"

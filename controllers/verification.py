@@ -6,7 +6,8 @@ A knowledge answer is returned only when it does. The checks, cheapest first:
    only by a passage that names the same code: the VPN 691 runbook is no answer for 0x80070005;
 2. specificity: the question must name something beyond generic symptom words ("it's stuck",
    "not working", "help"): an Outlook "Stuck in Outbox" note is no answer to "it's stuck";
-3. coverage: the passage holds at least half of the question's key terms (its specific terms,
+3. coverage: the passage holds at least half of the question's key terms, and two of them
+   when it has two or more (its specific terms,
    stemmed English words or Chinese character bigrams, `knowledge.relevance.terms`, minus the
    words that only frame a question: "policy", "office", "bring"), a quarter for Chinese
    bigrams; "the policy on bringing dogs to the office" is not covered by the Wi-Fi article;
@@ -49,7 +50,7 @@ _FRAME = frozenset(
         "policy policies rule rules process procedure guideline allowed allow permitted bring "
         "office company employee employees staff use using request need want get do can set "
         "setup find way day days time place happen happens should before running when where "
-        "what which there our someone people us up"
+        "what which there our someone people us up ask who whom"
     )
 )
 #: Share of the question's key terms a passage must hold (calibrated on
@@ -123,7 +124,8 @@ def verify(question: str, passage: str, *, llm: LLMClient | None = None) -> Veri
         return Verification(False, "rules", "no key term of the question is in the passage")
     cjk = any("\u3400" <= ch <= "\u9fff" for term in key for ch in term)
     coverage = len(shared) / len(key)
-    if coverage < (COVERAGE_MIN_CJK if cjk else COVERAGE_MIN):
+    # Two key terms are both needed ("parental leave" is not answered by a passage on leavers).
+    if coverage < (COVERAGE_MIN_CJK if cjk else COVERAGE_MIN) or len(shared) < min(2, len(key)):
         missing = ", ".join(sorted(key - shared)[:5])
         reason = f"covers {len(shared)} of {len(key)} key terms of the question (not: {missing})"
         return Verification(False, "rules", reason)

@@ -35,6 +35,7 @@ __all__ = [
     "own_open",
     "security_advice",
     "state_problem",
+    "status_label",
     "ticket_done",
     "updated",
     "updated_named",
@@ -102,6 +103,10 @@ def chinese(context: ControllerContext) -> bool:
 
 def _status(status: str, zh: bool) -> str:
     return _STATUS_ZH.get(status, status) if zh else status.replace("_", " ")
+
+
+#: A ticket status in the reply's language ("open" / "待处理").
+status_label = _status
 
 
 def kind_label(label: str, zh: bool) -> str:

@@ -12,6 +12,10 @@ asked; its answer verification decides:
   controller's "I have no answer for that in the knowledge base", with the nearest articles,
   their owning team and a hand-off to a person (instead of "outside what I can handle").
 
+A message that asks about an asset tag or host it names ("please check LT-20977") and that
+no controller took is looked up by the controller of existing records (the `records` role):
+the tickets that name it and the passages that mention it; nothing is created.
+
 This runs when a decision is executed, never in `Brain.decide`, so routing measurements
 (`brain eval`, replay) read the router's own outcome. Nothing is filed: the answering
 controller files no record.
@@ -21,7 +25,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controllers.roles import ANSWERS
+from brain.chain.lookup import asks_about_ticket
+from controllers.roles import ANSWERS, RECORDS
 from core.records import Decision
 
 if TYPE_CHECKING:
@@ -32,7 +37,11 @@ if TYPE_CHECKING:
 def answer_unplaced(decision: Decision, runner: ControllerRunner, parts: BrainParts) -> bool:
     """Answer an unplaced question (see the module docstring); True when the decision changed
     (its result is then set)."""
-    if decision.request_type != "question" or decision.outcome not in ("fallback", "clarify"):
+    if decision.outcome not in ("fallback", "clarify"):
+        return False
+    if _looks_up_a_thing(decision):
+        return _look_up(decision, runner, parts)
+    if decision.request_type != "question":
         return False
     holder = parts.view.holder(ANSWERS)
     if holder is None:
@@ -56,5 +65,31 @@ def answer_unplaced(decision: Decision, runner: ControllerRunner, parts: BrainPa
         )
     else:  # the knowledge base is down: the router's own outcome stands
         return False
+    decision.result = result
+    return True
+
+
+def _looks_up_a_thing(decision: Decision) -> bool:
+    """Does the message ask about an asset tag or host it names ("please check LT-20977")?"""
+    named = any(decision.entities.get(kind) for kind in ("asset_tag", "host"))
+    return named and decision.request_type != "problem" and asks_about_ticket(decision.text)
+
+
+def _look_up(decision: Decision, runner: ControllerRunner, parts: BrainParts) -> bool:
+    """The records controller looks the thing up (the records and the knowledge base)."""
+    holder = parts.view.holder(RECORDS)
+    if holder is None:
+        return False
+    result = runner.run(decision, [holder], pipeline=False, primary=holder)
+    if result.error or result.data.get("action") != "look_up":
+        return False
+    decision.controller, decision.supporting = holder, []
+    decision.outcome, decision.clarification = "routed", None
+    decision.request_type = "reference"
+    decision.candidates = list(dict.fromkeys([holder, *decision.candidates]))
+    decision.tier_path.append(
+        f"a named asset or host is looked up by {holder} in the records and the knowledge "
+        "base; nothing is created"
+    )
     decision.result = result
     return True

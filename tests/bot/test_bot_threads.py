@@ -106,7 +106,11 @@ async def test_a_mentioned_record_is_looked_up_never_filed_again(harness: Harnes
     await _thread(harness, "my laptop LT-20977 is broken")
     [ticket] = _tickets(harness)
     assert ticket.kind == "incident" and ticket.fields.get("asset_tag") == "LT-20977"
-    assert "Ticket LT-20977 not found" not in " ".join(replies)
+    # The asset tag, mentioned again, is looked up through the records: the incident.
+    [looked] = await _thread(harness, "please check LT-20977")
+    [chinese] = await _thread(harness, "请查一下 LT-20977 的情况")
+    assert ticket.id in looked and ticket.id in chinese
+    assert "not found" not in looked and len(_tickets(harness)) == 1
 
 
 async def test_an_unanswerable_question_says_so_with_who_can_help(harness: Harness) -> None:

@@ -187,3 +187,17 @@ def test_a_question_no_controller_takes_is_answered_no_answer(brain: Brain, ques
     assert _tickets(brain) == []
     reply = _chat(brain, question)[0]
     assert "I have no answer" in reply and "outside what I can handle" not in reply
+
+
+@pytest.mark.parametrize(
+    "mention",
+    ["please check LT-20977", "请查一下 LT-20977 的情况", "what is the status of web-03?"],
+)
+def test_a_mentioned_asset_or_host_is_looked_up_never_filed(brain: Brain, mention: str) -> None:
+    filed = brain.ask(Message("my laptop LT-20977 is broken on web-03", "u1", "C1"))
+    assert filed.result is not None
+    decision = brain.ask(Message(mention, "u1", "C1"))
+    assert decision.result is not None and decision.result.ok
+    said = decision.result.summary
+    assert "INC-000001" in said and "not found" not in said
+    assert len(_tickets(brain)) == 1

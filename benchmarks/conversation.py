@@ -1,10 +1,13 @@
 """Scripted multi-turn conversations, scored turn by turn (issue 27).
 
 Each conversation (benchmarks/data/conversations.jsonl) is a list of turns with what the turn
-must do: `follow` (answer or update of the thread's record, no new record), `question` (no
-record filed), `files` (a record filed), `no_answer` / `answer` (knowledge answers). Every
-reply is checked for the asker's language. Conversations carry a split: `tune` rows were looked
-at while building, `holdout` rows never were; both figures are printed.
+must do: `follow` (answer to the bot's question, update of or reference to the thread's
+record, no new record), `question` (no record filed), `files` (a record filed), `no_answer` /
+`answer` (knowledge answers). Every reply is checked for the asker's language: a Chinese
+question gets no English sentence (three English words in a row), an English one no Chinese
+(knowledge-base text quoted and labelled in the other language, code, paths and URLs aside).
+Conversations carry a split: `tune` rows were looked at while building, `holdout` rows never
+were; both figures are printed.
 
     PYTHONPATH=. nice -n 10 python benchmarks/conversation.py [--json]
 """
@@ -22,11 +25,24 @@ DATA = Path(__file__).with_name("data") / "conversations.jsonl"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
+#: Knowledge-base text quoted and labelled in the other language (`controllers.answering
+#: .quoted`), code, paths and URLs: data, not the reply's own sentences.
+_QUOTED = re.compile(
+    r"知识库原文（英文）：“.*?”|From the knowledge base \(in Chinese\): \".*?\"|`[^`]*`|"
+    r"https?://\S+|(?:/[\w.\-#（）()]+)+",
+    re.DOTALL,
+)
+#: Three English words in a row: an English sentence (a product name is one or two words).
+_ENGLISH_RUN = re.compile(r"[A-Za-z]+(?:[ '-]+[A-Za-z]+){2,}")
+
+
 def _language_ok(asked: str, reply: str) -> bool:
-    """A Chinese question gets Chinese sentences, an English one no Chinese."""
+    """A Chinese question gets Chinese sentences and no English one; an English question gets
+    no Chinese (quoted, labelled KB text, code, paths and URLs aside)."""
+    own = _QUOTED.sub(" ", reply)
     if _CJK.search(asked):
-        return bool(_CJK.search(reply))
-    return not _CJK.search(reply)
+        return bool(_CJK.search(own)) and not _ENGLISH_RUN.search(own)
+    return not _CJK.search(own)
 
 
 def run() -> dict[str, dict[str, list[int]]]:
@@ -58,7 +74,7 @@ def run() -> dict[str, dict[str, list[int]]]:
                 ok = {
                     "follow": filed == 0
                     and decision is not None
-                    and decision.request_type == "update",
+                    and decision.request_type in ("update", "reference"),
                     "question": filed == 0,
                     "files": filed == 1,
                     "no_answer": filed == 0 and result is not None and not result.ok,

@@ -29,7 +29,11 @@ from brain.chain.understand import (
     new_decision_id,
     understand,
 )
+<<<<<<< HEAD
 from brain.decisions.explain import Explanation
+=======
+from brain.chain.unplaced import answer_unplaced
+>>>>>>> convo2
 from brain.decisions.log import DecisionLog
 from brain.decisions.lookups import DecisionLookups
 from brain.dynamic.cases import CaseBook
@@ -280,6 +284,13 @@ class Brain(PartsFacade):
         record takes a follow-up instead of a second filing: `brain.conversation`)."""
         budget = self._budgets.take(decision.decision_id)
         if decision.outcome not in ("routed", "composed") or decision.controller is None:
+            counted = count_llm_calls(budget, within_s=self.settings.llm.timeout_s)
+            with bound(decision_id=decision.decision_id), counted as llm_calls:
+                if answer_unplaced(decision, self._runner, self.parts):
+                    decision.retrieval = retrieval_of(decision.result)
+                    decision.llm_calls += llm_calls.value
+                    with self._lock:
+                        self.log.update(decision)
             return decision
         # The decision's own budget, what `decide` left of it (a fresh one for a decision
         # decided elsewhere); its log lines carry its id.
@@ -311,10 +322,10 @@ class Brain(PartsFacade):
             )
         if decision.result.missing and decision.follow_up is None:
             # Routed although parameters are missing (an urgent fast route): ask after.
-            label = self.parts.view.labels.get(decision.controller, decision.controller)
-            decision.follow_up = follow_up_question(
-                label, decision.result.missing, is_chinese(decision.text), check=False
-            )
+            zh = is_chinese(decision.text)
+            labels = self.parts.view.labels_zh if zh else self.parts.view.labels
+            label = labels.get(decision.controller, decision.controller)
+            decision.follow_up = follow_up_question(label, decision.result.missing, zh, check=False)
         decision.llm_calls += llm_calls.value - before  # answer verification's, and the like
         with self._lock:
             self.log.update(decision)

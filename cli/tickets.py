@@ -2,7 +2,7 @@
 
 brain tickets list [--user U] [--all] [--json]
 brain tickets show ID [--json]
-brain tickets import FILE        (JSON list or JSON lines: id, kind, title, requester, ...)
+brain tickets import FILE        (JSON list or JSON lines: id, title, requester, kind, ...)
 """
 
 from __future__ import annotations

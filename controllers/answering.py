@@ -156,14 +156,14 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
         return no_answer(question, [], {})
     # The rules check every passage used; the LLM (when configured) judges the best one only.
     checks = [
-        (hit, verify(question, f"{hit.title}\n{hit.text}", llm=llm if i == 0 else None))
+        (hit, verify(question, passage_of(hit), llm=llm if i == 0 else None))
         for i, hit in enumerate(evidence.hits[:MAX_PASSAGES])
     ]
     checked: dict[str, Any] = {
         "verification": [_check_record(hit, check) for hit, check in checks],
         "retrieval": [_retrieval(hit, check.passed) for hit, check in checks],
     }
-    hits = [hit for hit, check in checks if check.passed][:MAX_PASSAGES]
+    hits = asker_language_first([hit for hit, check in checks if check.passed], question)
     if not hits and evidence.definition is None:
         # An article about another error code is not "near" (it would mislead).
         near = [hit for hit, check in checks if "names error" not in check.reason]
@@ -190,7 +190,7 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
         llm_status = "disabled"
     return ControllerResult(
         ok=True,
-        summary=_extractive_summary(evidence),
+        summary=quoted(_extractive_summary(evidence), question),
         details="\n\n".join(f"[{i}] {trim(hit.text)}" for i, hit in enumerate(hits, 1)),
         data={"mode": "extractive", "passages": len(hits), "llm_status": llm_status, **checked},
         citations=citations,
@@ -239,7 +239,29 @@ def retrieval_of(result: ExecutionResult | None) -> list[RetrievalHit]:
 
 def verified_hits(question: str, hits: Sequence[Hit], llm: LLMClient | None) -> list[Hit]:
     """The hits that address the question (`controllers.verification.verify`)."""
-    return [hit for hit in hits if verify(question, f"{hit.title}\n{hit.text}", llm=llm).passed]
+    return [hit for hit in hits if verify(question, passage_of(hit), llm=llm).passed]
+
+
+def asker_language_first(hits: Sequence[Hit], question: str) -> list[Hit]:
+    """The hits with those in the asker's language first (otherwise in their order)."""
+    zh = is_chinese(question)
+    return sorted(hits, key=lambda hit: is_chinese(hit.text) != zh)
+
+
+def quoted(text: str, question: str) -> str:
+    """Knowledge-base text for the reply: as written when it is in the asker's language,
+    else quoted and labelled in the asker's language (no LLM translates it here)."""
+    if is_chinese(text) == is_chinese(question):
+        return text
+    if is_chinese(question):
+        return f"知识库原文（英文）：“{text}”"
+    return f'From the knowledge base (in Chinese): "{text}"'
+
+
+def passage_of(hit: Hit) -> str:
+    """What verification reads of a hit: title, section heading and text (the heading often
+    says what the passage answers: "How long it takes", "MFA device lost or new phone")."""
+    return "\n".join(part for part in (hit.title, hit.section, hit.text) if part)
 
 
 def _check_record(hit: Hit, check: Verification) -> dict[str, Any]:

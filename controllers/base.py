@@ -132,3 +132,20 @@ def files_requests(controller: object) -> bool:
 def feeds_of(controller: object) -> tuple[str, ...]:
     """The controllers `controller`'s output can feed (its optional `feeds` attribute)."""
     return tuple(str(name) for name in getattr(controller, "feeds", None) or ())
+
+
+def record_fields(controller: object, context: ControllerContext) -> dict[str, str]:
+    """The fields a filing controller would read from `context` (its optional `fields`
+    method), non-empty strings only; {} when it has none or fails. A thread's follow-up that
+    names another subject than its record ("the VPN is down" beside a printer incident) is
+    told apart by these."""
+    reader = getattr(controller, "fields", None)
+    if not callable(reader):
+        return {}
+    try:
+        fields = reader(context)
+    except Exception:  # a controller's own parser fails: no evidence either way
+        return {}
+    if not isinstance(fields, Mapping):
+        return {}
+    return {str(k): v for k, v in fields.items() if isinstance(v, str) and v.strip()}

@@ -16,6 +16,35 @@ PREFIXES: dict[str, str] = {
     "change": "CHG",
     "ticket": "TKT",
 }
+#: Record kinds an export may name, by the id kinds the knowledge base documents
+#: (`knowledge/sample/glossary/id_patterns.yaml`) and their common spellings -> the kind stored.
+KIND_ALIASES: dict[str, str] = {
+    "settlement_work_order": "ticket",
+    "work_order": "ticket",
+    "workorder": "ticket",
+    "wo": "ticket",
+    "chat_ticket_ref": "ticket",
+    "service_request": "ticket",
+    "sr": "ticket",
+    "incident_ticket": "incident",
+    "inc": "incident",
+    "request_ticket": "access",
+    "request": "access",
+    "access_request": "access",
+    "req": "access",
+    "change_request": "change",
+    "chg": "change",
+    "rfc": "change",
+}
+#: External prefixes whose records are stored under a local kind.
+_PREFIX_KINDS = {
+    "RITM": "access",
+    "SR": "ticket",
+    "WO": "ticket",
+    "TASK": "ticket",
+    "PRB": "incident",
+}
+
 #: Prefixes of ITSM records written in chat (ours and common external ones).
 _TEXT_PREFIXES = "INC|REQ|SR|CHG|RITM|TASK|PRB|TKT|WO"
 
@@ -58,3 +87,20 @@ def find_ticket_ids(text: str, *, other_prefixes: bool = True) -> list[str]:
     if not found and other_prefixes:
         found = [normalize_ticket_id(m["id"]) for m in _OTHER_PREFIXED.finditer(text)]
     return list(dict.fromkeys(found))
+
+
+def record_kind(kind: str | None, ticket_id: str) -> str:
+    """The stored kind of an imported record: its kind (a documented id kind such as
+    "settlement_work_order" or "change_request" counts as the kind it names), else the kind
+    its id's prefix says ("CHG-4411" -> change; a bare number is a ticket)."""
+    named = (kind or "").strip().lower().replace("-", "_").replace(" ", "_")
+    if named in PREFIXES:
+        return named
+    if named in KIND_ALIASES:
+        return KIND_ALIASES[named]
+    if named:
+        return named  # unknown: the store refuses it, naming the kinds it knows
+    head = re.match(r"[A-Z]+", normalize_ticket_id(ticket_id))
+    prefix = head.group(0) if head else ""
+    by_prefix = {known: kind for kind, known in PREFIXES.items()}
+    return by_prefix.get(prefix) or _PREFIX_KINDS.get(prefix, "ticket")

@@ -16,6 +16,7 @@ from controllers import ticket_replies as say
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.ids import find_ticket_ids
 from controllers.tickets import Ticket, TicketError
+from controllers.verification import codes_in, error_codes
 
 if TYPE_CHECKING:
     from controllers.tickets import TicketStore
@@ -123,9 +124,24 @@ def file_with_guidance(
 ) -> ControllerResult:
     """`file_request`, citing the two best knowledge-base hits for `query` in the `kind`
     domain (KB domains are controller names); the best hit becomes the details."""
-    guidance = answering.gather(context.services.knowledge, query, domain=kind, k=2)
-    # Guidance only from passages that address the message (answer verification).
-    guidance.hits = answering.verified_hits(context.text, guidance.hits, context.services.llm)
+    zh = say.chinese(context)
+    # A Chinese asker's words find the Chinese passages (the controller's query is English).
+    asked = f"{query} {context.text[: answering.QUERY_CHARS // 2]}" if zh else query
+    guidance = answering.gather(context.services.knowledge, asked, domain=kind, k=2 + 2 * zh)
+    # Guidance only from passages that address what the controller asked for (the request's
+    # type, system, error code: `query`) or what the asker wrote, never another error code.
+    codes = error_codes(context.text)
+    llm = context.services.llm
+    addressed = [
+        hit
+        for hit in guidance.hits
+        if answering.verified_hits(query, [hit], llm)
+        or (zh and answering.verified_hits(context.text, [hit], llm))
+    ]
+    guidance.hits = answering.asker_language_first(
+        [h for h in addressed if not codes or codes & codes_in(answering.passage_of(h), codes)],
+        context.text,
+    )[:2]
     result = file_request(
         context,
         kind=kind,
@@ -135,7 +151,8 @@ def file_with_guidance(
         citations=[answering.citation(hit) for hit in guidance.hits],
     )
     if guidance.hits:
-        result.details = details_prefix + answering.trim(guidance.hits[0].text)
+        passage = answering.quoted(answering.trim(guidance.hits[0].text), context.text)
+        result.details = ("政策：" if zh and details_prefix else details_prefix) + passage
     return result
 
 

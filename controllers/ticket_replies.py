@@ -23,6 +23,7 @@ __all__ = [
     "NOT_FOUND_ADVICE",
     "asks_comment",
     "chinese",
+    "field_list",
     "filed",
     "kind_label",
     "listing",
@@ -34,6 +35,7 @@ __all__ = [
     "own_open",
     "security_advice",
     "state_problem",
+    "status_label",
     "ticket_done",
     "updated",
     "updated_named",
@@ -103,18 +105,53 @@ def _status(status: str, zh: bool) -> str:
     return _STATUS_ZH.get(status, status) if zh else status.replace("_", " ")
 
 
+#: A ticket status in the reply's language ("open" / "待处理").
+status_label = _status
+
+
 def kind_label(label: str, zh: bool) -> str:
     """A ticket kind or filing label ("incident", "normal change") in the reply's language."""
     return _KIND_ZH.get(label.lower(), label) if zh else label
 
 
 def _fields(names: Sequence[str], zh: bool) -> str:
+    """Field names in the reply's language, joined ("类别、系统" / "category, system")."""
     return "、".join(_FIELD_ZH.get(n, n) for n in names) if zh else ", ".join(names)
+
+
+field_list = _fields
+
+
+#: The values a controller writes itself (codes, not the user's words), in Chinese.
+_VALUE_ZH = {
+    "permission": "权限",
+    "disable": "停用账号",
+    "unlock": "解锁账号",
+    "password_reset": "重置密码",
+    "mfa": "多因素认证",
+    "install": "安装软件",
+    "licence": "软件许可",
+    "new_account": "新建账号",
+    "standard": "标准",
+    "normal": "普通",
+    "emergency": "紧急",
+    "hardware": "硬件",
+    "software": "软件",
+    "network": "网络",
+    "email": "邮件",
+    "printer": "打印机",
+    "phone": "电话",
+    "security": "安全",
+    "domain account (AD)": "域账号（AD）",
+    "immediately": "立即",
+}
 
 
 def _shown(values: Mapping[str, Any], zh: bool) -> str:
     if zh:
-        return "，".join(f"{_FIELD_ZH.get(k, k)}：{v}" for k, v in values.items())
+        return "，".join(
+            f"{_FIELD_ZH.get(k, k)}：{_VALUE_ZH.get(str(v), v)}" for k, v in values.items()
+        )
     return ", ".join(f"{k}: {v}" for k, v in values.items())
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from controllers.ids import PREFIXES, is_ticket_id, normalize_ticket_id
+from controllers.ids import PREFIXES, is_ticket_id, normalize_ticket_id, record_kind
 from core.access import AccessPolicy, Viewer, same_workspace
 from core.errors import BrainError
 from core.redact import redact, redact_strings
@@ -176,15 +176,17 @@ class TicketStore:
         return ticket
 
     def import_records(self, records: Iterable[Mapping[str, Any]]) -> list[Ticket]:
-        """Store tickets from another system (each with `id`, `kind`, `title`, `requester`)."""
+        """Store tickets from another system (each with `id`, `title`, `requester` and
+        optionally `kind`: a stored kind or a documented id kind, `controllers.ids.record_kind`;
+        without one, the id's prefix says)."""
         created = []
         for record in records:
-            missing = [k for k in ("id", "kind", "title", "requester") if not record.get(k)]
+            missing = [k for k in ("id", "title", "requester") if not record.get(k)]
             if missing:
                 raise TicketError(f"ticket record {dict(record)!r} lacks {', '.join(missing)}")
             created.append(
                 self.create(
-                    str(record["kind"]),
+                    record_kind(record.get("kind"), str(record["id"])),
                     title=str(record["title"]),
                     requester=str(record["requester"]),
                     fields=record.get("fields") or {},

@@ -6,7 +6,8 @@ A knowledge answer is returned only when it does. The checks, cheapest first:
    only by a passage that names the same code: the VPN 691 runbook is no answer for 0x80070005;
 2. specificity: the question must name something beyond generic symptom words ("it's stuck",
    "not working", "help"): an Outlook "Stuck in Outbox" note is no answer to "it's stuck";
-3. coverage: the passage holds at least half of the question's key terms (its specific terms,
+3. coverage: the passage holds at least half of the question's key terms, and two of them
+   when it has two or more (its specific terms,
    stemmed English words or Chinese character bigrams, `knowledge.relevance.terms`, minus the
    words that only frame a question: "policy", "office", "bring"), a quarter for Chinese
    bigrams; "the policy on bringing dogs to the office" is not covered by the Wi-Fi article;
@@ -35,7 +36,8 @@ _CODE = re.compile(
 _GENERIC = frozenset(
     terms(
         "stuck broken broke break working work works not doesn't does won't cannot can't issue "
-        "issues problem problems error errors help please anything something thing stuff again "
+        "issues problem problems error errors help please anything something nothing everything "
+        "thing stuff again "
         "still any some get got getting happen happens happened now today fix fixed wrong bad "
         "slow down failing fails failed fail seems seem like just really keep keeps thanks thank "
         "卡住 卡了 坏了 不行 问题 出错 报错 帮忙 帮我 怎么办 又 还是 一直"
@@ -48,7 +50,7 @@ _FRAME = frozenset(
         "policy policies rule rules process procedure guideline allowed allow permitted bring "
         "office company employee employees staff use using request need want get do can set "
         "setup find way day days time place happen happens should before running when where "
-        "what which there our someone people us"
+        "what which there our someone people us up ask who whom"
     )
 )
 #: Share of the question's key terms a passage must hold (calibrated on
@@ -83,10 +85,17 @@ def error_codes(text: str) -> set[str]:
     return {(m.group(1) or m.group(0)).lower() for m in _CODE.finditer(text)}
 
 
+def codes_in(passage: str, asked: set[str]) -> set[str]:
+    """The error codes a passage names, counting an asked code written bare ("691")."""
+    return error_codes(passage) | {code for code in asked if code in passage.lower()}
+
+
 #: Chinese symptom and filler words, cut from the text before its character bigrams are taken
 #: (a bigram across two of them, "是不" in "还是不行", names nothing either).
 _GENERIC_ZH = re.compile(
     "卡住|卡了|坏了|不行|问题|出错|报错|帮忙|帮我|怎么办|还是|一直|又|救命|怎么回事|没用|一样|"
+    # words that only ask ("什么", "如何"): a bigram of them names no subject
+    "什么|怎么|如何|怎样|哪里|哪儿|哪个|多少|多久|是否|可以|应该|请问|"
     "仍然|依然|再次|现在|今天|谢谢|多谢|好了|可以了|了|的|吗|呢|吧|啊|我|你|它|这个|那个|是|在|有|没有|不|能|会|都|也"
 )
 
@@ -100,7 +109,7 @@ def verify(question: str, passage: str, *, llm: LLMClient | None = None) -> Veri
     """Does `passage` (title and text) address `question`? See the module docstring."""
     asked = error_codes(question)
     if asked:
-        named = error_codes(passage) | {code for code in asked if code in passage.lower()}
+        named = codes_in(passage, asked)
         if not asked & named:
             about = ", ".join(sorted(named)) or "no error code"
             codes = ", ".join(sorted(asked))
@@ -115,7 +124,8 @@ def verify(question: str, passage: str, *, llm: LLMClient | None = None) -> Veri
         return Verification(False, "rules", "no key term of the question is in the passage")
     cjk = any("\u3400" <= ch <= "\u9fff" for term in key for ch in term)
     coverage = len(shared) / len(key)
-    if coverage < (COVERAGE_MIN_CJK if cjk else COVERAGE_MIN):
+    # Two key terms are both needed ("parental leave" is not answered by a passage on leavers).
+    if coverage < (COVERAGE_MIN_CJK if cjk else COVERAGE_MIN) or len(shared) < min(2, len(key)):
         missing = ", ".join(sorted(key - shared)[:5])
         reason = f"covers {len(shared)} of {len(key)} key terms of the question (not: {missing})"
         return Verification(False, "rules", reason)

@@ -88,7 +88,7 @@ def request_type(text: str, intent: IntentResult) -> RequestType:
     first = _FIRST_CLAUSE.split(stripped, maxsplit=1)[0]
     problem = bool(_PROBLEM.search(stripped))
     asked = bool(_QUESTION_OPENING.search(stripped)) or bool(_ZH_QUESTION.search(stripped))
-    if _WORK.search(first) and not _QUESTION_OPENING.search(first):
+    if _WORK.search(first) and not _QUESTION_OPENING.search(first) and not _zh_how_to(first):
         return "work"
     if asked:
         declarative_report = bool(_PROBLEM.search(first)) and not _QUESTION_OPENING.search(first)
@@ -100,6 +100,16 @@ def request_type(text: str, intent: IntentResult) -> RequestType:
     if stripped.endswith(("?", "？")):
         return "question"
     return _GROUP_TYPES.get(intent.group, "unknown")
+
+
+#: "怎么/如何 …" asks how; "帮我/麻烦/我需要 …" asks for it to be done.
+_ZH_HOW = re.compile(r"怎么|如何|怎样")
+_ZH_ASKS_FOR = re.compile(r"帮我|帮忙|请帮|麻烦|我要|我需要|给我|请给|能不能|可不可以|可以帮")
+
+
+def _zh_how_to(text: str) -> bool:
+    """A Chinese how-to ("软件不在目录里怎么安装？"), not a request phrased with a work verb."""
+    return bool(_ZH_HOW.search(text)) and not _ZH_ASKS_FOR.search(text)
 
 
 def questions_stay_questions(
@@ -130,6 +140,16 @@ def questions_stay_questions(
     plan.follow_up = None
     plan.candidates = list(dict.fromkeys([answers, *plan.candidates]))
     return plan
+
+
+def question_form(text: str) -> bool:
+    """Is the text phrased as a question (an interrogative opening or Chinese particle)?"""
+    return bool(_QUESTION_OPENING.search(text) or _ZH_QUESTION.search(text))
+
+
+def work_form(text: str) -> bool:
+    """Is the text phrased as a request for work ("I need…", "please reset…", "帮我…")?"""
+    return bool(_WORK.search(text))
 
 
 def reports_problem(text: str) -> bool:

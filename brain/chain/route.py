@@ -32,6 +32,7 @@ from brain.routing.router import Router
 from brain.signals.keyword_index import NO_CONTEXT_GROUPS
 from brain.signals.memory import MemorySignal, memory_matches
 from brain.signals.semantic import SemanticSignal, verdict_of
+from controllers.references import THING_KINDS
 from controllers.roles import ANSWERS, RECORDS
 from core.records import DryRunRecord, EscalationRecord, IntentResult
 from core.text.language import is_chinese
@@ -134,6 +135,17 @@ def route(
         feeds=view.feeds,
         exists=_exists_in(tickets),
     )
+    things = [v for k in THING_KINDS for v in evaluated.entities.get(k, [])]
+    if things and kind not in ("problem", "work") and asks_about_ticket(understood.text):
+        # "请查一下 LT-20977 的情况": a named asset or host is looked up, never filed.
+        plan = prefer_existing(
+            plan,
+            things,
+            asks=True,
+            filers=view.filers,
+            records=view.holder(RECORDS),
+            feeds=view.feeds,
+        )
     if dynamic is not None:
         plan = attend(plan, understood, evaluated, solver=dynamic, view=view, dry_run=dry_run)
     notes = list(understood.notes)

@@ -17,13 +17,15 @@ A self-contained message on a new topic is neither and is routed as usual.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from brain.chain.request_type import reports_problem
+from brain.chain.request_type import question_form, reports_problem, work_form
 from brain.chain.understand import REFERRING, new_decision_id
 from controllers import ticket_replies as say
+from controllers.ids import find_ticket_ids
 from controllers.verification import specific_terms
 from core.records import Decision, DryRunRecord, ExecutionResult, IntentResult, Message
 from core.stores.records import ConversationState, OpenQuestion
@@ -49,6 +51,13 @@ _NO_VALUE = re.compile(
     r"好的?|是的?|对|不是|谢谢|不知道|不清楚|什么|嗯)$",
     re.IGNORECASE,
 )
+#: A reply asking how the record stands, not adding to it.
+_STATUS = re.compile(
+    r"\b(?:any (?:news|update|progress)|status|progress|update on|how is it going|"
+    r"when will (?:it|this|that) be (?:fixed|done|ready|sorted|resolved)|eta)\b"
+    r"|进度|怎么样了|到哪了|有结果了吗|什么时候(?:能)?(?:好|修好|处理|解决|弄好)",
+    re.IGNORECASE,
+)
 _RESOLVED = re.compile(
     r"\b(?:works? now|working now|fixed|resolved|sorted|all good|never ?mind)\b"
     r"|好了|可以了|解决了|恢复了",
@@ -56,15 +65,47 @@ _RESOLVED = re.compile(
 )
 
 
-def same_topic(text: str, ticket: Ticket) -> bool:
-    """Is the message about the record: nothing specific in it, or a specific term the
-    record's title, description or fields share? ("still broken" is; "my printer is broken"
-    beside an access request is not)."""
+def conflicts(inferred: Mapping[str, str], ticket: Ticket) -> list[str]:
+    """The fields the record's controller reads from the message (`inferred`,
+    `controllers.base.record_fields`) whose values differ from the record's: "the VPN is down"
+    names category vpn beside a printer incident, so it is another problem."""
+    held = {k: v for k, v in ticket.fields.items() if isinstance(v, str) and v.strip()}
+    return [
+        name
+        for name, value in inferred.items()
+        if name in held and held[name].strip().lower() != value.strip().lower()
+    ]
+
+
+def refers_back(text: str) -> bool:
+    """Does a short reply point back at what the thread is about ("still crashing", "it
+    happened again", "还是不行", "works now")?"""
+    return size(text) <= SHORT_UPDATE and bool(REFERRING.search(text) or _RESOLVED.search(text))
+
+
+def same_topic(
+    text: str, ticket: Ticket, inferred: Mapping[str, str] | None = None, *, lenient: bool = False
+) -> bool:
+    """Is the message about the record? A reply that refers back is; otherwise one that names
+    another subject than the record (`conflicts`) is not, and one that names something specific
+    must share a term with the record's title, description or fields ("still broken" is about
+    it; "my printer is broken" beside an access request is not). `lenient`: a short message
+    (an added detail, or one the router sends to the record's own controller) only needs no
+    conflict."""
+    if refers_back(text):
+        return True
+    if inferred and conflicts(inferred, ticket):
+        return False
     wanted = specific_terms(text)
-    if not wanted:
+    if not wanted or (lenient and size(text) <= SHORT_UPDATE):
         return True
     values = " ".join(str(v) for v in ticket.fields.values() if isinstance(v, str))
     return bool(wanted & specific_terms(f"{ticket.title} {values}"))
+
+
+def asks_status(text: str) -> bool:
+    """Does a short reply ask how the thread's record stands ("any update?", "进度怎么样了")?"""
+    return size(text) <= SHORT_UPDATE and bool(_STATUS.search(text))
 
 
 def resolved(text: str) -> bool:
@@ -76,13 +117,16 @@ def resolved(text: str) -> bool:
 class FollowUp:
     """How a reply is read against the thread: its kind, the record and what it fills."""
 
-    kind: Literal["answer", "update"]
+    kind: Literal["answer", "update", "status"]
     record: str
     controller: str
     why: str
     #: The reply's text.
     text: str
     fields: dict[str, str] = field(default_factory=dict)
+    #: Read loosely: it refers back or adds a short detail, so only a conflicting subject
+    #: (`conflicts`) keeps it off the record.
+    lenient: bool = False
 
 
 def size(text: str) -> int:
@@ -134,11 +178,26 @@ def read_follow_up(text: str, state: ConversationState) -> FollowUp | None:
     if named is not None:
         why = f"it gives the {named[0]} of {record}"
         return FollowUp("update", record, controller, why, text, {named[0]: named[1]})
-    if words <= SHORT_UPDATE and (REFERRING.search(text) or _RESOLVED.search(text)):
-        return FollowUp("update", record, controller, f"it refers back to {record}", text)
+    if asks_status(text) and not find_ticket_ids(text):
+        return FollowUp("status", record, controller, f"it asks how {record} stands", text)
+    if refers_back(text):
+        return FollowUp(
+            "update", record, controller, f"it refers back to {record}", text, lenient=True
+        )
     if words <= SHORT_ANSWER and reports_problem(text):
         return FollowUp("update", record, controller, f"a short report about {record}", text)
+    if words <= SHORT_ANSWER and _detail(text):
+        why = f"a short detail added to {record}"
+        return FollowUp("update", record, controller, why, text, lenient=True)
     return None
+
+
+def _detail(text: str) -> bool:
+    """A short reply that adds to the record: a value, a place, a model ("the HP one on the
+    3rd floor", "是GitLab的"), not a question, a request of its own or a bare "ok"."""
+    if _NO_VALUE.match(text.strip(" .!。！")) or text.strip().endswith(("?", "？")):
+        return False
+    return not (question_form(text) or work_form(text)) and bool(_clean(text))
 
 
 def _answer(text: str, question: OpenQuestion) -> FollowUp | None:
@@ -213,5 +272,5 @@ def follow_up_decision(
             controller=follow.controller, role="primary", ok=ok, summary=summary, data=data
         ),
         created_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
-        request_type="update",
+        request_type="reference" if follow.kind == "status" else "update",
     )

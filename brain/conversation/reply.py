@@ -233,7 +233,8 @@ def render_decision(
     if decision.controller is None:
         text = decision.clarification or "I could not find a controller for this message."
         if decision.result and decision.result.summary:
-            text = "\n".join([decision.result.summary, *dynamic_lines(decision)])
+            # An unplaced question's "no answer" names the nearest articles and who can help.
+            text = "\n".join([*result_lines(decision.result), *dynamic_lines(decision)])
         return decision_reply("fallback", text, decision, labels)
     if decision.parts:
         return _parts_reply(decision, labels)

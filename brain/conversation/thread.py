@@ -67,17 +67,18 @@ def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> De
     except Exception as exc:  # the store is down: route the message as usual
         log.warning("thread record %s unreadable: %s", reading.record, exc)
         return None
-    if ticket is None or (reading.kind == "update" and not _fits(reading, ticket, state)):
+    if ticket is None or (reading.kind == "update" and not _fits(brain, reading, ticket, state)):
         return None
     decision = _apply(brain, store, ticket, message, reading)
     brain.log_turn(decision)
     return decision
 
 
-def _fits(reading: FollowUp, ticket: Ticket, state: ConversationState) -> bool:
+def _fits(brain: ThreadBrain, reading: FollowUp, ticket: Ticket, state: ConversationState) -> bool:
     """An update belongs on the record: on its topic, and a field it names is one the record
     has or was asked for."""
-    if not same_topic(reading.text, ticket):
+    inferred = _inferred(brain, reading.controller, reading.text, state.key)
+    if not same_topic(reading.text, ticket, inferred, lenient=reading.lenient):
         return False
     asked = state.open_question.parameters if state.open_question else []
     return all(name in ticket.fields or name in asked for name in reading.fields)
@@ -87,6 +88,15 @@ def _apply(
     brain: ThreadBrain, store: TicketStore, ticket: Ticket, message: Message, reading: FollowUp
 ) -> Decision:
     zh = is_chinese(message.text)
+    if reading.kind == "status":
+        return follow_up_decision(
+            message,
+            reading,
+            summary=say.ticket_done("status", ticket, zh),
+            ok=True,
+            dry_run=None,
+            ticket=ticket,
+        )
     check = _dry_run(brain, ticket, message, reading)
     fields = reading.fields
     try:
@@ -146,6 +156,29 @@ def _dry_run(
     return DryRunRecord(reading.controller, bool(result.ok), result.reason, list(result.missing))
 
 
+def _inferred(brain: ThreadBrain, name: str, text: str, session: str) -> dict[str, str]:
+    """What the record's controller reads from the message alone (its category, system...)."""
+    from controllers.base import ControllerContext, record_fields
+
+    try:
+        controller = brain.registry.get(name)
+    except Exception:
+        return {}
+    context = ControllerContext(
+        text=text,
+        user="",
+        channel="",
+        thread=session,
+        decision_id="",
+        intent="follow_up",
+        urgency="low",
+        entities={},
+        services=brain.services,
+    )
+    fields = record_fields(controller, context)
+    return {k: v for k, v in fields.items() if k not in ("description", "account")}
+
+
 def duplicate_of(decision: Decision, state: ConversationState, filers: frozenset[str]) -> str:
     """The thread's open record a fresh decision would file a second one beside ("" when
     none): the same filing controller as a record the thread is about."""
@@ -170,7 +203,8 @@ def as_update(
         ticket = None
     if store is None or ticket is None or not ticket.is_open:
         return None
-    if not same_topic(message.text, ticket):
+    inferred = _inferred(brain, str(decision.controller), message.text, message.session_key)
+    if not same_topic(message.text, ticket, inferred, lenient=True):
         return None
     reading = FollowUp(
         "update", record, str(decision.controller), f"the thread is about {record}", message.text

@@ -219,7 +219,8 @@ class DynamicSolver:
                 "；".join(trace.next_steps) if situation.chinese else "; ".join(trace.next_steps)
             )
             label = "下一步：" if situation.chinese else " Next steps: "
-            clarification = f"{plan.clarification or ''}{label}{joined}."
+            stop = "。" if situation.chinese else "."
+            clarification = f"{plan.clarification or ''}{label}{joined}{stop}"
         return replace(
             plan, tier_path=path, dry_runs=dry_runs, dcr=trace, clarification=clarification
         )

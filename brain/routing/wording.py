@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from controllers.ticket_replies import field_list
+
 if TYPE_CHECKING:
     from brain.routing.plan import Candidate
 
@@ -30,7 +32,8 @@ def follow_up_question(label: str, missing: Sequence[str], chinese: bool, *, che
     parts = []
     if chinese:
         if missing:
-            parts.append(f"为了继续处理，“{label}”还需要：{'、'.join(missing)}。请在此回复。")
+            needed = field_list(missing, True)
+            parts.append(f"为了继续处理，“{label}”还需要：{needed}。请在此回复。")
         if check:
             parts.append(f"我已交给“{label}”处理；如果不对，请告诉我应该由谁处理。")
         return "".join(parts)

@@ -104,7 +104,11 @@ _ROLES: tuple[tuple[str, LazyPattern], ...] = (
     ("read-only", LazyPattern(r"\bread(?:-only| only| access)?\b|只读|查看", re.I | re.ASCII)),
     ("developer", LazyPattern(r"\bdeveloper\b|\bmaintainer\b|开发者", re.I | re.ASCII)),
 )
-_GENERIC = {"the", "a", "an", "my", "me", "it", "this", "that", "access", "some"}
+#: Words a system pattern can catch that name no system ("我需要开通权限" asks to *open* one).
+_GENERIC = {
+    "the", "a", "an", "my", "me", "it", "this", "that", "access", "some",
+    "开通", "申请", "访问", "需要", "一个", "一些", "这个", "那个", "相关", "新的", "系统",
+}  # fmt: skip
 #: For unlock / password reset without a named system, the usual one is the directory account.
 DEFAULT_DIRECTORY_SYSTEM = "domain account (AD)"
 

@@ -9,6 +9,7 @@ from controllers import answering
 from controllers.alerts import AlertSignal, ParsedAlerts, parse_alerts
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
+from core.text.language import is_chinese
 
 if TYPE_CHECKING:
     from knowledge.types import Hit
@@ -59,6 +60,41 @@ GENERIC_STEPS: dict[str, tuple[str, ...]] = {
     ),
     "alert": ("Open the alert's dashboard and confirm the signal is real, not a scrape gap.",),
 }
+GENERIC_STEPS_ZH: dict[str, tuple[str, ...]] = {
+    "cpu": (
+        "找出主机上最忙的进程（top、pidstat 1 5）以及升高开始的时间。",
+        "对照同一时段的最近发布、定时任务和流量。",
+    ),
+    "memory": (
+        "查看各进程的内存和最近的 OOM 记录（dmesg -T | grep -i oom）。",
+        "排查内存泄漏：对比上次发布或重启以来的堆增长。",
+    ),
+    "disk": (
+        "找出增长的目录（在挂载点上 du -xh --max-depth=2 并按大小排序），检查 inode（df -i）。",
+        "轮转或压缩日志、清理旧的构建产物，确认日志轮转在运行。",
+    ),
+    "load": ("处理前先区分 CPU 与 I/O 等待（vmstat 1、iostat -x 1）。",),
+    "latency": (
+        "检查服务在同一时段的依赖（数据库、下游接口）。",
+        "对照发布时间线；如果升高从某次发布开始，就回滚。",
+    ),
+    "error_rate": (
+        "在日志中按接口和状态码汇总错误，找到出错的路径。",
+        "检查最近的发布和配置变更；时间吻合就回滚。",
+    ),
+    "lag": ("检查消费者的健康和吞吐，以及生产者是否突增。",),
+    "exit_code": (
+        "阅读任务退出前后的日志和调度器的运行记录。",
+        "退出码 137：重跑前对比峰值内存与容器或 cgroup 的限制。",
+    ),
+    "job_failure": (
+        "阅读任务失败前后的日志和调度器的运行记录。",
+        "重跑前检查它的输入和依赖（文件、数据库、上游任务）。",
+    ),
+    "network": ("沿路径测量丢包和延迟（mtr），并检查网卡错误计数。",),
+    "certificate": ("找出使用该证书的所有端点，通过标准变更续期。",),
+    "alert": ("打开告警的仪表盘，确认信号是真实的，而不是采集缺口。",),
+}
 
 
 class AlarmController(BuiltinController):
@@ -79,36 +115,33 @@ class AlarmController(BuiltinController):
         """Diagnosis: what fired, where, the runbook's steps (or first checks) and citations."""
         parsed = self._parse(context)
         if not parsed.signals:
-            return ControllerResult(
-                ok=False,
-                summary="I could not recognise an alert in this message. Paste the alert text "
-                "(e.g. “[FIRING:1] HighErrorRate service=payments”) or the metric and host.",
+            summary = (
+                "我没能从这条消息里识别出告警。请贴上告警原文"
+                "（例如“[FIRING:1] HighErrorRate service=payments”）或指标和主机。"
+                if is_chinese(context.text)
+                else "I could not recognise an alert in this message. Paste the alert text "
+                "(e.g. “[FIRING:1] HighErrorRate service=payments”) or the metric and host."
             )
+            return ControllerResult(ok=False, summary=summary)
+        zh = is_chinese(context.text)
         names = [s.labels.get("alertname") or s.name for s in parsed.signals]
         query = " ".join([*dict.fromkeys(names), self.text_of(context)])[:1000]
         knowledge = context.services.knowledge
         evidence = answering.gather(knowledge, query, domain=self.name, k=5)
-        runbook = evidence.hits[0] if evidence.hits else None
+        # The runbook's section in the asker's language, when it has one.
+        hits = answering.asker_language_first(evidence.hits, context.text)
+        runbook = hits[0] if hits else None
         steps: list[str] = []
         if runbook is not None:
             # every section of the chosen runbook, however few query words it repeats
             sections = answering.gather(knowledge, query, domain=self.name, k=8, min_score=0.0)
-            steps = _runbook_steps(runbook, [runbook, *sections.hits])
+            ordered = answering.asker_language_first([runbook, *sections.hits], context.text)
+            steps = _runbook_steps(runbook, ordered)
         if not steps:
-            steps = _generic_steps(parsed)
-        where = ", ".join(parsed.hosts + parsed.services) or "an unnamed host"
+            steps = _generic_steps(parsed, zh)
         alerts = [s for s in parsed.signals if s.kind == "alert"]
         state = "reported" if not alerts else "firing" if parsed.firing else "resolved"
-        summary = (
-            f"{state.capitalize()}: {'; '.join(_label(s) for s in parsed.signals)} on {where}."
-        )
-        if parsed.severity:
-            summary += f" Severity {parsed.severity}."
-        summary += (
-            f" Runbook: {answering.citation(runbook)}."
-            if runbook
-            else " No runbook found in the KB."
-        )
+        summary = _summary(state, parsed, runbook, zh)
         return ControllerResult(
             ok=True,
             summary=summary,
@@ -132,13 +165,15 @@ class AlarmController(BuiltinController):
         return parse_alerts(text, known_hosts=context.entities.get("host", []))
 
 
-def _label(signal: AlertSignal) -> str:
+def _label(signal: AlertSignal, zh: bool = False) -> str:
     if signal.kind == "alert":
         return signal.name
     if signal.kind == "exit_code":
+        if zh:
+            return f"{signal.name} 以退出码 {signal.value} 结束"
         return f"{signal.name} exited with {signal.value} ({signal.meaning})"
     if signal.kind == "job_failure":
-        return f"{signal.name} failed"
+        return f"{signal.name} 失败" if zh else f"{signal.name} failed"
     mount = signal.labels.get("mountpoint")
     return " ".join(part for part in (signal.name, mount, signal.value) if part)
 
@@ -185,9 +220,35 @@ def _list_items(text: str, marker: re.Pattern[str]) -> list[str]:
     return steps
 
 
-def _generic_steps(parsed: ParsedAlerts) -> list[str]:
+def _generic_steps(parsed: ParsedAlerts, zh: bool = False) -> list[str]:
     steps: list[str] = []
+    table = GENERIC_STEPS_ZH if zh else GENERIC_STEPS
     for signal in parsed.signals:
         key = signal.name if signal.kind == "metric" else signal.kind
-        steps.extend(GENERIC_STEPS.get(key, ()))
+        steps.extend(table.get(key, ()))
     return list(dict.fromkeys(steps))[:MAX_STEPS]
+
+
+_STATE_ZH = {"reported": "已报告", "firing": "告警中", "resolved": "已恢复"}
+
+
+def _summary(state: str, parsed: ParsedAlerts, runbook: Hit | None, zh: bool) -> str:
+    """What fired, where, its severity and the runbook, in the asker's language (the alert's
+    own names and values are data, shown as written)."""
+    if zh:
+        signals = "；".join(_label(s, zh) for s in parsed.signals)
+        where = "、".join(parsed.hosts + parsed.services) or "未注明的主机"
+        summary = f"{_STATE_ZH[state]}：{where} 上的 {signals}。"
+        if parsed.severity:
+            summary += f"级别 {parsed.severity}。"
+        found = (
+            f"处理手册：{answering.citation(runbook)}。" if runbook else "知识库里没有处理手册。"
+        )
+        return summary + found
+    where = ", ".join(parsed.hosts + parsed.services) or "an unnamed host"
+    summary = f"{state.capitalize()}: {'; '.join(_label(s) for s in parsed.signals)} on {where}."
+    if parsed.severity:
+        summary += f" Severity {parsed.severity}."
+    if runbook:
+        return summary + f" Runbook: {answering.citation(runbook)}."
+    return summary + " No runbook found in the KB."

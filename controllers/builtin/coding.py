@@ -7,6 +7,7 @@ import re
 from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
+from core.text.language import is_chinese
 
 #: Code and stack traces are long: send up to this much of the message to the LLM.
 CODE_CHARS = 16000
@@ -37,6 +38,20 @@ _CODE_CUES = re.compile(
 )
 
 
+#: Code itself in a message (not only words about code): a question without it is a how-to
+#: the knowledge base's guidelines can answer ("How should I review a SQL query?").
+_CODE_SYNTAX = re.compile(
+    r"```|`[^`]+`|\b(?:def|class|import|return|select|insert|update|delete|from|where|join|"
+    r"function|const|var|let|public|static|void|lambda|async|await)\b.*[(){}=;:]|"
+    r"\btraceback\b|[A-Za-z]+(?:Error|Exception)\b|\w+\.(?:py|java|js|ts|go|sql|sh|rb|cs):\d+",
+    re.I,
+)
+_QUESTION = re.compile(
+    r"\?|？|^\s*(?:how|what|when|where|which|should|can|is|are|do|does)\b|怎么|如何|怎样|什么|吗",
+    re.I,
+)
+
+
 class CodingController(BuiltinController):
     """Writes, explains, reviews and fixes code with the LLM."""
 
@@ -58,6 +73,14 @@ class CodingController(BuiltinController):
         citations = [answering.citation(hit) for hit in evidence.hits]
         llm = context.services.llm
         status = "disabled"
+        zh = is_chinese(context.text)
+        text = self.text_of(context, CODE_CHARS)
+        if llm is None and _QUESTION.search(text) and not _CODE_SYNTAX.search(text):
+            # A how-to about code, no code to read: the guidelines answer it when they address
+            # it (answer verification), without an LLM.
+            answered = answering.answer(context.text, evidence, None)
+            if answered.ok:
+                return answered
         if llm is not None:
             guidelines = "\n".join(
                 f"- {answering.trim(hit.text, 500)}" for hit in evidence.hits[:2]
@@ -74,19 +97,33 @@ class CodingController(BuiltinController):
                     citations=citations[:2],
                 )
             status = reply.status
-        reason = (
-            "No language model is configured, so I cannot write, review or fix code here."
-            if llm is None
-            else f"The language model did not answer ({status}), so I cannot help with code now."
-        )
         snippets = "\n\n".join(
-            f"[{i}] {answering.trim(hit.text)}" for i, hit in enumerate(evidence.hits, 1)
+            f"[{i}] {answering.quoted(answering.trim(hit.text), context.text)}"
+            for i, hit in enumerate(answering.asker_language_first(evidence.hits, context.text), 1)
         )
         return ControllerResult(
             ok=False,
-            summary=reason
-            + (" These knowledge-base notes may help." if snippets else " Please ask a colleague."),
+            summary=_no_llm(llm is None, status, bool(snippets), zh),
             details=snippets,
             data={"mode": "snippets", "llm_status": status},
             citations=citations,
         )
+
+
+def _no_llm(unconfigured: bool, status: str, snippets: bool, zh: bool) -> str:
+    """Why the code itself is not written or reviewed here, in the asker's language."""
+    if zh:
+        reason = (
+            "没有配置语言模型，所以这里无法编写、审核或修改代码。"
+            if unconfigured
+            else f"语言模型没有回应（{status}），所以现在无法处理代码。"
+        )
+        return reason + ("以下知识库内容可能有帮助。" if snippets else "请咨询同事。")
+    reason = (
+        "No language model is configured, so I cannot write, review or fix code here."
+        if unconfigured
+        else f"The language model did not answer ({status}), so I cannot help with code now."
+    )
+    return reason + (
+        " These knowledge-base notes may help." if snippets else " Please ask a colleague."
+    )

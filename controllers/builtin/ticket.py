@@ -12,6 +12,7 @@ from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from controllers.ids import find_ticket_ids, is_ticket_id, normalize_ticket_id
 from controllers.record_actions import Action, detect_action
+from controllers.references import look_up, named_things
 from controllers.ticket_replies import NOT_FOUND_ADVICE
 from controllers.tickets import Ticket, TicketError, TicketNotFound, TicketStateError, TicketStore
 from core.access import Viewer
@@ -52,6 +53,8 @@ class TicketController(BuiltinController):
             if context.services.tickets is None:
                 return DryRunResult(ok=False, reason="no ticket store is configured")
             return DryRunResult(ok=True, reason="list the requester's open tickets")
+        if not plan.ids and named_things(context) and plan.action == "status":
+            return DryRunResult(ok=True, reason="look up what the records say of a named thing")
         if not plan.ids:
             if plan.invalid:
                 return DryRunResult(
@@ -80,6 +83,8 @@ class TicketController(BuiltinController):
         zh = say.chinese(context)
         if plan.action == "list":
             return _list_own(context, zh)
+        if not plan.ids and named_things(context) and plan.action == "status":
+            return look_up(context, named_things(context))  # an asset tag or host: no ticket
         if not plan.ids:
             return _which_ticket(plan, zh)
         store = context.services.tickets
@@ -131,7 +136,9 @@ class TicketController(BuiltinController):
         candidates.extend(find_ticket_ids(self.text_of(context)))
         ids: list[str] = []
         invalid: list[str] = []
-        for token in dict.fromkeys(candidates):
+        # An asset tag (LT-20977) names a device, not a ticket: it is looked up as a thing.
+        assets = {normalize_ticket_id(a) for a in context.entities.get("asset_tag", [])}
+        for token in dict.fromkeys(t for t in candidates if t not in assets):
             (ids if self._is_ticket_id(token, context) else invalid).append(token)
         plan = _Plan(action=detect_action(self.text_of(context)), ids=ids, invalid=invalid)
         store = context.services.tickets

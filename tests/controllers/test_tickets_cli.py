@@ -57,3 +57,53 @@ def test_bad_import_files_are_refused(tmp_path: Path, capsys: pytest.CaptureFixt
     incomplete.write_text('[{"id": "INC0000001", "kind": "incident"}]', encoding="utf-8")
     assert main(["tickets", "import", str(incomplete)]) == 1
     assert "lacks title, requester" in capsys.readouterr().err
+
+
+def test_import_takes_every_documented_id_kind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The knowledge base's id kinds (19-digit settlement work orders, INC/REQ/SR records, chat
+    references, change requests) import as the kind they name, or the kind their id says."""
+    rows = [
+        {"id": "2025060300011279027", "kind": "settlement_work_order", "title": "放款未到账"},
+        {"id": "2025060400011279028", "kind": "work order", "title": "清算差错"},
+        {"id": "INC0012345", "kind": "incident_ticket", "title": "VPN 691"},
+        {"id": "REQ0001234", "kind": "request_ticket", "title": "Jira access"},
+        {"id": "SR123456", "kind": "service_request", "title": "old request"},
+        {"id": "#10086", "kind": "chat_ticket_ref", "title": "chat reference"},
+        {"id": "CHG-44110", "kind": "change_request", "title": "release"},
+        {"id": "CHG-4411", "title": "no kind: the id says change"},
+        {"id": "RITM0012345", "title": "no kind: a requested item"},
+    ]
+    source = tmp_path / "export.json"
+    source.write_text(
+        json.dumps([dict(row, requester="U1") for row in rows], ensure_ascii=False),
+        encoding="utf-8",
+    )
+    assert main(["tickets", "import", str(source)]) == 0
+    assert f"imported {len(rows)} of {len(rows)} tickets" in capsys.readouterr().out
+    assert main(["tickets", "list", "--all", "--json"]) == 0
+    kinds = {t["id"]: t["kind"] for t in json.loads(capsys.readouterr().out)}
+    assert kinds == {
+        "2025060300011279027": "ticket",
+        "2025060400011279028": "ticket",
+        "INC0012345": "incident",
+        "REQ0001234": "access",
+        "SR123456": "ticket",
+        "10086": "ticket",
+        "CHG-44110": "change",
+        "CHG-4411": "change",
+        "RITM0012345": "access",
+    }
+
+
+def test_an_unknown_kind_is_still_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "export.json"
+    source.write_text(
+        '[{"id": "INC0000001", "kind": "banana", "title": "t", "requester": "U1"}]',
+        encoding="utf-8",
+    )
+    assert main(["tickets", "import", str(source)]) == 1
+    assert "unknown ticket kind 'banana'" in capsys.readouterr().err

@@ -4,6 +4,12 @@ offers a person. The check is recorded in the decision."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
+import pytest
+
 from brain.engine import Brain
 from core.records import Decision, Message
 
@@ -49,3 +55,46 @@ def test_incident_guidance_is_only_from_a_passage_about_the_error(brain: Brain) 
     decision = _answered(brain, "VPN fails with error 0x80070005", controller="incident")
     assert decision.result is not None and decision.result.ok  # the incident is still filed
     assert "691" not in decision.result.details
+
+
+def _rows(answerable: bool) -> list[str]:
+    path = Path(__file__).parents[2] / "benchmarks" / "data" / "answerability.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return [r["text"] for r in rows if r["split"] == "tune" and r["answerable"] is answerable]
+
+
+def test_no_labelled_unanswerable_question_gets_an_answer(brain: Brain) -> None:
+    """Verification that passes a passage not addressing the question fails this (the tune
+    split of benchmarks/data/answerability.jsonl, English and Chinese)."""
+    answered = []
+    for text in _rows(answerable=False):
+        decision = brain.ask(Message(text, user="u1", channel="C1"))
+        result = decision.result
+        if result is not None and result.ok and result.citations:
+            answered.append((text, result.citations))
+    assert answered == []
+    store = brain.services.tickets
+    assert store is not None and store.all() == []
+
+
+@pytest.mark.parametrize(
+    "question", ["What is the maternity leave policy?", "Who do I ask about my pension?"]
+)
+def test_one_shared_word_of_two_is_no_answer(brain: Brain, question: str) -> None:
+    decision = _answered(brain, question)
+    assert decision.result is not None and not decision.result.ok
+
+
+def test_a_how_to_about_code_is_answered_from_the_guidelines_without_an_llm(
+    brain: Brain,
+) -> None:
+    decision = brain.ask(Message("慢 SQL 怎么优化？", user="u1", channel="C1"))
+    assert decision.result is not None and decision.result.ok
+    assert decision.result.citations and re.search(r"[\u4e00-\u9fff]", decision.result.summary)
+
+
+def test_a_chinese_how_to_with_a_work_verb_is_a_question(brain: Brain) -> None:
+    decision = brain.ask(Message("软件不在目录里怎么安装？", user="u1", channel="C1"))
+    assert decision.request_type == "question"
+    store = brain.services.tickets
+    assert store is not None and store.all() == []

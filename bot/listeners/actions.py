@@ -30,15 +30,20 @@ from bot.blocks import (
     ACTION_CONFIRM,
     ACTION_HANDOFF,
     ACTION_REROUTE,
+    ACTION_RESOLVE,
+    ACTION_SEND_TEAM,
+    ACTION_SOLVED,
     BLOCK_CLARIFY,
     BLOCK_DECISION,
     BLOCK_REROUTE,
+    BLOCK_RESOLVE,
     clarify_note,
     escape,
     fallback_text,
     resolved_blocks,
 )
 from bot.clicks import FOREIGN_NOTE, Click
+from bot.helpdesk import resolutions
 from bot.replies import escalate, post_reply
 from bot.services import BotServices
 from brain.conversation.reply import Reply
@@ -61,6 +66,9 @@ UNKNOWN_NOTE = "⚠ I no longer know this decision, so nothing was recorded."
 ClickAct = Callable[[Any, "Click", str], Reply]
 #: What the bot does afterwards with the bound click's reply (update the message, post, page).
 ClickAfter = Callable[[BotServices, AsyncWebClient, "Click", str, Reply], Coroutine[Any, Any, None]]
+#: Whether the clicker has the right at all (checked before the binding; e.g. only on-call
+#: or the team may resolve a request sent to a person).
+ClickMay = Callable[[BotServices, AsyncWebClient, "Click"], Coroutine[Any, Any, bool]]
 
 
 def register(app: AsyncApp, services: BotServices) -> None:
@@ -75,6 +83,37 @@ def register(app: AsyncApp, services: BotServices) -> None:
         "decision",
         _handoff,
         _handed_off,
+        asker_only=True,
+    )
+    _on_click(
+        app,
+        services,
+        re.compile(f"^{ACTION_SEND_TEAM}"),
+        (BLOCK_DECISION,),
+        "choice",
+        resolutions.send_to_team,
+        resolutions.sent_to_team,
+        asker_only=True,
+    )
+    _on_click(
+        app,
+        services,
+        ACTION_RESOLVE,
+        (BLOCK_RESOLVE,),
+        "choice",
+        resolutions.resolve_by_pick,
+        resolutions.resolved_by_pick,
+        may=resolutions.helper,
+        refused=resolutions.NOT_A_HELPER,
+    )
+    _on_click(
+        app,
+        services,
+        ACTION_SOLVED,
+        (BLOCK_DECISION,),
+        "decision",
+        resolutions.solved,
+        resolutions.marked_solved,
         asker_only=True,
     )
     _on_click(
@@ -101,14 +140,24 @@ def _on_click(
     after: ClickAfter,
     *,
     asker_only: bool = False,
+    may: ClickMay | None = None,
+    refused: str = FOREIGN_NOTE,
 ) -> None:
     """One listener: acknowledge, read the decision id (the button's value when it carries
     the decision, else the clicked block's id; a "choice" click also needs the chosen
-    value), claim the first click, then in the background bind it and run `act` in the same
-    trip (`_checked`), and `after` with its reply. A payload that is not a click (no actions,
+    value), claim the first click, then in the background check the clicker's right (`may`;
+    refused: `refused` is told privately), bind it and run `act` in the same trip
+    (`_checked`), and `after` with its reply. A payload that is not a click (no actions,
     no user) is dropped with one log line."""
 
     async def work(click: Click, decision_id: str, client: AsyncWebClient) -> None:
+        if may is not None and not await may(services, client, click):
+            log.info("refused a click by %s in %s: no right to it", click.user, click.channel)
+            await _note(client, click, refused)
+            return
+        if may is not None and not _first_click(services, click):
+            return  # claimed only once the right is checked: a refused click claims nothing
+
         def call() -> Reply:
             return act(services.conversation, click, decision_id)
 
@@ -125,7 +174,7 @@ def _on_click(
         carried = click.value if value == "decision" else ""
         decision_id = carried or click.decision_id(*blocks)
         chosen = value == "decision" or bool(click.value)
-        if decision_id and chosen and _first_click(services, click):
+        if decision_id and chosen and (may is not None or _first_click(services, click)):
             services.work.spawn(work(click, decision_id, client))
 
     app.action(action)(listener)
@@ -164,8 +213,8 @@ def _bound_then(
     link = services.links.get(click.channel, click.ts)
     if link is None:
         return "unlinked"
-    if decision.channel != click.channel:
-        return "foreign"
+    if decision.channel != click.channel and link.role != resolutions.ROLE:
+        return "foreign"  # only a resolution prompt is shown outside the decision's channel
     if asker_only and click.user not in {decision.user, link.asker}:
         return "foreign"
     if link.decision_id != decision_id and decision_id not in _part_ids(services, link.decision_id):
@@ -247,7 +296,7 @@ async def _handed_off(
 ) -> None:
     """Page on-call with the (bound) decision the asker handed over."""
     await _resolve(client, click, f"🙋 handed to a person by <@{click.user}>")
-    await escalate(
+    alert = await escalate(
         services,
         client,
         reply,
@@ -256,6 +305,16 @@ async def _handed_off(
         asker=click.user,
         lead="You asked for a person",
     )
+    if alert is not None and alert.messages:  # on-call resolves it in the alert's thread
+        await resolutions.post_prompt(
+            services,
+            client,
+            reply,
+            asker=click.user,
+            channel=alert.oncall_channel,
+            thread_ts=alert.messages[0],
+            team=None,
+        )
 
 
 def _reroute(conversation: Any, click: Click, decision_id: str) -> Reply:

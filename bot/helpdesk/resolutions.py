@@ -188,11 +188,11 @@ async def tell(
         return
     decision = reply.decision
     lines = [
-        f"✅ Recorded your resolution: {escape(reply.text)}.",
+        f"✅ Recorded your resolution: {escape(reply.headline)}.",
         *map(escape, reply.result_lines),
     ]
     await client.chat_postMessage(channel=channel, thread_ts=thread, text="\n".join(lines))
-    told = f"<@{by}> resolved this: {escape(reply.text)}. Did it solve it?"
+    told = f"<@{by}> resolved this: {escape(reply.headline)}. Did it solve it?"
     posted = await client.chat_postMessage(
         channel=decision.channel,
         thread_ts=decision.thread,

@@ -343,11 +343,13 @@ async def _posted(
         await _post_error(services, client, click, reply)
         return
     label = escape(reply.controller_label or click.value)
-    if click.block_id.startswith(BLOCK_CLARIFY):
+    answered = click.block_id.startswith(BLOCK_CLARIFY)
+    if answered:
         note = clarify_note(click.value, reply.controller_label or click.value, click.user)
     else:
         note = f"↪ rerouted to {label} by <@{click.user}>"
-    await _resolve(client, click, note)
+    # An answered clarification needs no person any more: its "Send to a person" goes too.
+    await _resolve(client, click, note, every=answered)
     await _post(services, client, click, reply, decision_id)
 
 

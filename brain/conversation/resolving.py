@@ -20,9 +20,10 @@ __all__ = ["resolve", "solved"]
 
 
 def resolve(conversation: Any, decision_id: str, text: str, *, user: str) -> Reply:
-    """Record `user`'s typed resolution of a decision. The reply's text says what was done
-    (for the asker); its `result_lines` say whether it completed an evolved controller (for
-    the person). An unusable resolution is an error reply naming what is known."""
+    """Record `user`'s typed resolution of a decision. The reply's `headline` says what was
+    done (for the asker), its `result_lines` whether it completed an evolved controller (for
+    the person), its text both. An unusable resolution is an error reply naming what is
+    known."""
     from brain.dynamic.resolution import parse_resolution
 
     labels = conversation.labels()
@@ -52,9 +53,10 @@ def resolve(conversation: Any, decision_id: str, text: str, *, user: str) -> Rep
                 else "now takes requests like this."
             )
         )
-    reply = decision_reply("feedback", what, decision, labels, controller=route, lines=lines)
-    reply.choices = []
-    return reply
+    text = " ".join([f"Recorded the resolution: {what}.", *lines])
+    return decision_reply(
+        "feedback", text, decision, labels, controller=route, lines=lines, head=what
+    )
 
 
 def solved(conversation: Any, decision_id: str, *, user: str, source: str) -> Reply:

@@ -91,10 +91,12 @@ def main() -> int:
     parser.add_argument("--sizes", default="1000,100000")
     parser.add_argument("--writes", type=int, default=200)
     args = parser.parse_args()
-    rows = [measure(int(s), args.writes) for s in args.sizes.split(",")]
-    for row in rows:
+    rows = []
+    for size in args.sizes.split(","):
+        row = measure(int(size), args.writes)
+        rows.append(row)
         p50, p99 = row["p50_ms"], row["p99_ms"]
-        print(f"{row['size']:>7} lessons: write p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+        print(f"{row['size']:>7} lessons: write p50 {p50:.2f} ms, p99 {p99:.2f} ms", flush=True)
     ratio = rows[-1]["p99_ms"] / rows[0]["p99_ms"]
     print(f"p99 ratio {rows[-1]['size']} / {rows[0]['size']}: {ratio:.2f}x")
     return 0

@@ -134,19 +134,6 @@ class BrainParts:
             embedder=lambda: self.embedder,
             stores=lambda: self.stores,
         )
-        from brain.learning.nearest import NearestLayer
-
-        #: Agreed examples beside the fitted model, effective at once (`brain.learning.nearest`).
-        self.nearest = NearestLayer(
-            rows=self.org_training.rows,
-            memory=memory,
-            lessons=lambda: self.stores.lessons,
-            cases=lambda: self.stores.cases,
-            embed=self.embed_if_loaded,
-            training=self._labelled_examples,
-            embed_many=lambda texts: None if self.embedder is None else self.embedder.embed(texts),
-            folder=settings.path("models"),
-        )
 
     # -- the parts -------------------------------------------------------------------------
     @property
@@ -214,17 +201,7 @@ class BrainParts:
         if base is None:
             return None
         org = self.org_training.model()
-        return self.nearest.wrap(org if org is not None else base)
-
-    def _labelled_examples(self) -> list[tuple[str, str]]:
-        """(text, controller) of every controller's examples and the training files' rows:
-        what the nearest-example layer is calibrated on."""
-        from brain.learning.training import load_training
-
-        rows = [(t, c.name) for c in self.view.controllers for t in c.examples]
-        for name, texts in load_training(self.settings).examples.items():
-            rows.extend((text, name) for text in texts)
-        return rows
+        return org if org is not None else base
 
     def keyword_index(self) -> KeywordIndex:
         """The keywords of the current controller set, compiled once per version."""

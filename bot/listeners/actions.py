@@ -161,7 +161,9 @@ def _on_click(
         def call() -> Reply:
             return act(services.conversation, click, decision_id)
 
-        reply = await _checked(services, client, click, decision_id, call, asker_only)
+        reply = await _checked(
+            services, client, click, decision_id, call, asker_only, prompt=may is not None
+        )
         if reply is not None:
             await after(services, client, click, decision_id, reply)
 
@@ -203,9 +205,12 @@ def _bound_then(
     decision_id: str,
     call: Callable[[], Reply],
     asker_only: bool = False,
+    prompt: bool = False,
 ) -> Reply | Refusal:
     """In the brain worker: run `call` only when the click is bound to this decision's message
-    (its channel, the bot's message of it) and, for `asker_only` clicks, made by its asker."""
+    (its channel, the bot's message of it; for a `prompt` click, whose right was checked, also
+    the decision's resolution prompt in the on-call or a team's channel) and, for `asker_only`
+    clicks, made by its asker."""
     try:
         decision = services.brain.get_decision(decision_id)
     except UnknownDecision:
@@ -213,7 +218,7 @@ def _bound_then(
     link = services.links.get(click.channel, click.ts)
     if link is None:
         return "unlinked"
-    if decision.channel != click.channel and link.role != resolutions.ROLE:
+    if decision.channel != click.channel and not (prompt and link.role == resolutions.ROLE):
         return "foreign"  # only a resolution prompt is shown outside the decision's channel
     if asker_only and click.user not in {decision.user, link.asker}:
         return "foreign"
@@ -238,10 +243,14 @@ async def _checked(
     decision_id: str,
     call: Callable[[], Reply],
     asker_only: bool = False,
+    *,
+    prompt: bool = False,
 ) -> Reply | None:
     """One trip: the bound click's reply, or None (refused; the clicker is told, privately)."""
     for attempt in range(LINK_TRIES):
-        outcome = await services.trip(_bound_then, services, click, decision_id, call, asker_only)
+        outcome = await services.trip(
+            _bound_then, services, click, decision_id, call, asker_only, prompt
+        )
         if outcome != "unlinked":
             break
         if attempt == 0:

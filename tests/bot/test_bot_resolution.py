@@ -158,6 +158,20 @@ async def test_a_team_resolves_with_the_select_and_nobody_else_may(start_bot: St
     await harness.idle()
     assert "Only on-call, the team" in refused[-1].params["text"]
     assert harness.brain.get_decision(decision_id).feedback == []  # nothing recorded
+    # A forged Route elsewhere on the prompt (it is shown outside the decision's channel, but
+    # only a resolution by someone who may resolve is bound to it there).
+    forged = p.block_action(
+        user="USTRANGE1",
+        channel="CFACIL001",
+        message=_as_message(prompt, _posted_ts(harness, prompt)),
+        action_id="brain_reroute",
+        block_id=f"brain_decision:{decision_id}",
+        selected="coding",
+    )
+    assert (await harness.click(forged))[0] == 200
+    await harness.fake.wait_for("chat.postEphemeral", 2)
+    await harness.idle()
+    assert harness.brain.get_decision(decision_id).feedback == []
 
     member = _click(harness, prompt, "UFACIL001", "CFACIL001", "brain_resolve", selected="ticket")
     assert (await harness.click(member))[0] == 200

@@ -43,13 +43,21 @@ ACTION_CONFIRM = "brain_confirm"
 ACTION_REROUTE = "brain_reroute"
 ACTION_CLARIFY_PREFIX = "brain_clarify_"
 ACTION_ACK = "brain_oncall_ack"
-#: An honest boundary's "Escalate to a person" (the dynamic tier's next step).
+#: An honest boundary's or a clarification's "Send to a person" (on-call is paged and asked
+#: to resolve it in the alert's thread).
 ACTION_HANDOFF = "brain_handoff"
+#: "Send to team …" (one button a configured team, numbered; the value is the team's name).
+ACTION_SEND_TEAM = "brain_send_team_"
+#: The person's "Resolve: route to…" select on a resolution prompt.
+ACTION_RESOLVE = "brain_resolve"
+#: The asker's "This solved it" under a person's resolution.
+ACTION_SOLVED = "brain_solved"
 #: block_id prefixes carrying the decision id of the actions inside.
 BLOCK_DECISION = "brain_decision:"
 BLOCK_CLARIFY = "brain_clarify:"
 BLOCK_REROUTE = "brain_reroute:"
 BLOCK_ALERT = "brain_alert:"
+BLOCK_RESOLVE = "brain_resolve:"
 
 
 def shorten(text: str, limit: int) -> str:
@@ -147,6 +155,10 @@ def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
         ]
         blocks.append(ActionsBlock(block_id=BLOCK_CLARIFY + decision.decision_id, elements=buttons))
         blocks.append(_context(escape(reply.rationale)))
+        person = _button("Send to a person", ACTION_HANDOFF, decision.decision_id)
+        blocks.append(
+            ActionsBlock(block_id=BLOCK_DECISION + decision.decision_id, elements=[person])
+        )
         return to_dicts(blocks)
     if reply.parts:
         return to_dicts([*blocks, *_part_blocks(reply), _context(escape(reply.rationale))])
@@ -159,8 +171,8 @@ def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
         elements.append(
             _button("This solved it", ACTION_CONFIRM, decision.decision_id, style="primary")
         )
-    if reply.kind == "fallback" and decision.dcr is not None and decision.dcr.next_steps:
-        elements.append(_button("Escalate to a person", ACTION_HANDOFF, decision.decision_id))
+    if reply.kind == "fallback":
+        elements.append(_button("Send to a person", ACTION_HANDOFF, decision.decision_id))
     if reply.reroute_choices:
         elements.append(_select("Route elsewhere", ACTION_REROUTE, reply.reroute_choices))
     if elements:
@@ -184,6 +196,65 @@ def _part_blocks(reply: Reply) -> list[Block]:
             elements.append(_select("Route elsewhere", ACTION_REROUTE, view.reroute_choices))
         blocks.append(ActionsBlock(block_id=BLOCK_DECISION + view.decision_id, elements=elements))
     return blocks
+
+
+def with_team_sends(
+    blocks: list[dict[str, Any]], decision_id: str, teams: Sequence[str]
+) -> list[dict[str, Any]]:
+    """A reply's blocks with "Send to team …" beside its "Send to a person" (one button a
+    configured team, as many as the actions block holds)."""
+    if not teams:
+        return blocks
+    drawn = []
+    for block in blocks:
+        elements = list(block.get("elements") or [])
+        if block.get("block_id") == BLOCK_DECISION + decision_id and any(
+            e.get("action_id") == ACTION_HANDOFF for e in elements
+        ):
+            room = ACTIONS_ELEMENTS - len(elements)
+            sends = [
+                _button(f"Send to team {team}", f"{ACTION_SEND_TEAM}{i}", team).to_dict()
+                for i, team in enumerate(teams[:room])
+            ]
+            block = {**block, "elements": [*elements, *sends]}
+        drawn.append(block)
+    return drawn
+
+
+def resolve_prompt_blocks(
+    decision_id: str, *, asker: str, text: str, team: str | None, choices: Sequence[Choice]
+) -> list[dict[str, Any]]:
+    """What a person (on-call, or a team) is asked: the asker's words and how to resolve them,
+    with a "Resolve: route to…" select of every controller."""
+    whom = f" for team *{escape(team)}*" if team else ""
+    head = f":raising_hand: <@{asker}> needs a person{whom}; the brain could not place this:"
+    how = (
+        "Resolve it here: pick where it goes, or reply in this thread with "
+        "`this is for <controller>` or what you did (e.g. “ask facilities in #facilities”). "
+        "Three alike resolved the same way teach the brain a controller of its own."
+    )
+    blocks: list[Block] = [
+        _section(head),
+        _section("> " + escape(defang(text)).replace("\n", "\n> "), verbatim=True),
+        _context(how),
+        ActionsBlock(
+            block_id=BLOCK_RESOLVE + decision_id,
+            elements=[_select("Resolve: route to…", ACTION_RESOLVE, choices)],
+        ),
+    ]
+    return to_dicts(blocks)
+
+
+def solved_blocks(decision_id: str, text: str) -> list[dict[str, Any]]:
+    """A person's resolution told to the asker, with "This solved it"."""
+    blocks: list[Block] = [
+        _section(text),
+        ActionsBlock(
+            block_id=BLOCK_DECISION + decision_id,
+            elements=[_button("This solved it", ACTION_SOLVED, decision_id, style="primary")],
+        ),
+    ]
+    return to_dicts(blocks)
 
 
 def reroute_prompt_blocks(

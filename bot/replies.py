@@ -15,7 +15,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import teams
 from bot.blocks import escape, fallback_text, message_blocks
-from bot.escalation import follow_up_alert_id
+from bot.escalation import Alert, follow_up_alert_id
 from bot.services import BotServices
 from bot.state import MessageLink
 from bot.tracing import DECISION_ID, EVENT_ID
@@ -182,9 +182,10 @@ async def escalate(
     asker: str,
     lead: str = "This looks urgent",
     alert_id: str | None = None,
-) -> None:
+) -> Alert | None:
     """Page on-call for an escalated decision and tell the asker what happened (`lead`: why,
-    in the asker's words; `alert_id`: the id to record the alert under)."""
+    in the asker's words; `alert_id`: the id to record the alert under); the alert (None: no
+    on-call channel is configured)."""
     decision = reply.decision
     assert decision is not None
     alert = await services.escalations.escalate(
@@ -207,3 +208,4 @@ async def escalate(
     else:
         note = f"{lead}: I escalated it to on-call in <#{alert.oncall_channel}>."
     await client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=note)
+    return alert

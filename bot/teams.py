@@ -14,7 +14,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks import fallback_text
+from bot.blocks import fallback_text, with_team_sends
 from bot.services import BotServices
 from bot.ticket_view import team_blocks, ticket_of, with_ticket_actions
 from brain.conversation.reply import Reply
@@ -38,7 +38,10 @@ def team_names(services: BotServices) -> list[str]:
 def reply_blocks(
     services: BotServices, reply: Reply, blocks: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    """A reply's blocks, with the ticket's buttons when the reply filed or updated one."""
+    """A reply's blocks, with the ticket's buttons when the reply filed or updated one, and
+    "Send to team …" beside "Send to a person" when teams are configured."""
+    if reply.decision is not None and reply.kind in ("fallback", "clarify"):
+        blocks = with_team_sends(blocks, reply.decision.decision_id, team_names(services))
     ticket_id = ticket_of(reply)
     if ticket_id is None or reply.decision is None or reply.decision.result is None:
         return blocks

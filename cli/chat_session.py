@@ -39,6 +39,11 @@ def render(reply: Reply) -> str:
                 )
         elif reply.kind != "clarify":
             lines.append(f"  decision {decision.decision_id}: /why, /right, /wrong CONTROLLER")
+        if decision.controller is None:
+            lines.append(
+                f"  a person can resolve it: /resolve 'this is for CONTROLLER' or what they did "
+                f"{decision.decision_id}"
+            )
     return "\n".join(lines)
 
 

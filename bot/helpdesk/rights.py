@@ -60,3 +60,39 @@ def may_change_ticket(services: BotServices, user: str, ticket: Ticket, team: se
 def may_claim_ticket(services: BotServices, user: str, team: set[str]) -> bool:
     """Claim: a member of the ticket's team, or an admin (a requester cannot self-assign)."""
     return user in team or is_admin(services, user)
+
+
+async def oncall_people(services: BotServices, client: AsyncWebClient) -> set[str] | None:
+    """Who is on call: the members of the user group `BRAIN_ONCALL_MENTION` names (read with
+    `usergroups.users.list`; a Slack error gives nobody: never more rights), or the user it
+    names, plus `[access] oncall_users`; None when nobody is named (whoever is in the on-call
+    channel is on call)."""
+    mention = (services.settings.slack.oncall_mention or "").strip().strip("<>@!")
+    mention = mention.removeprefix("subteam^").split("|", 1)[0]
+    people = set(services.settings.access.oncall_users)
+    if mention.startswith("S"):
+        try:
+            found = await client.usergroups_users_list(usergroup=mention)
+        except SlackApiError as exc:
+            log.warning("cannot read the members of %s: %s", mention, exc.response.get("error"))
+            return people
+        return people | {str(u) for u in found.get("users") or []}
+    if mention.startswith(("U", "W")):
+        return people | {mention}
+    return None
+
+
+async def may_resolve(
+    services: BotServices, client: AsyncWebClient, user: str, channel: str
+) -> bool:
+    """Resolve a request sent to a person (`bot.helpdesk.resolutions`): in the on-call channel
+    whoever is on call, in a team's channel its members, anywhere an admin."""
+    if is_admin(services, user):
+        return True
+    if channel and channel == services.settings.slack.oncall_channel:
+        people = await oncall_people(services, client)
+        return people is None or user in people
+    for name, team in services.settings.helpdesk.teams.items():
+        if team.channel and team.channel == channel:
+            return user in await team_members(services, client, name)
+    return False

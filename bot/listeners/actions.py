@@ -30,15 +30,20 @@ from bot.blocks import (
     ACTION_CONFIRM,
     ACTION_HANDOFF,
     ACTION_REROUTE,
+    ACTION_RESOLVE,
+    ACTION_SEND_TEAM,
+    ACTION_SOLVED,
     BLOCK_CLARIFY,
     BLOCK_DECISION,
     BLOCK_REROUTE,
+    BLOCK_RESOLVE,
     clarify_note,
     escape,
     fallback_text,
     resolved_blocks,
 )
 from bot.clicks import FOREIGN_NOTE, Click
+from bot.helpdesk import resolutions
 from bot.replies import escalate, post_reply
 from bot.services import BotServices
 from brain.conversation.reply import Reply
@@ -62,6 +67,9 @@ UNKNOWN_NOTE = "⚠ I no longer know this decision, so nothing was recorded."
 ClickAct = Callable[[Any, "Click", str], Reply]
 #: What the bot does afterwards with the bound click's reply (update the message, post, page).
 ClickAfter = Callable[[BotServices, AsyncWebClient, "Click", str, Reply], Coroutine[Any, Any, None]]
+#: Whether the clicker has the right at all (checked before the binding; e.g. only on-call
+#: or the team may resolve a request sent to a person).
+ClickMay = Callable[[BotServices, AsyncWebClient, "Click"], Coroutine[Any, Any, bool]]
 
 
 def register(app: AsyncApp, services: BotServices) -> None:
@@ -76,6 +84,37 @@ def register(app: AsyncApp, services: BotServices) -> None:
         "decision",
         _handoff,
         _handed_off,
+        asker_only=True,
+    )
+    _on_click(
+        app,
+        services,
+        re.compile(f"^{ACTION_SEND_TEAM}"),
+        (BLOCK_DECISION,),
+        "choice",
+        resolutions.send_to_team,
+        resolutions.sent_to_team,
+        asker_only=True,
+    )
+    _on_click(
+        app,
+        services,
+        ACTION_RESOLVE,
+        (BLOCK_RESOLVE,),
+        "choice",
+        resolutions.resolve_by_pick,
+        resolutions.resolved_by_pick,
+        may=resolutions.helper,
+        refused=resolutions.NOT_A_HELPER,
+    )
+    _on_click(
+        app,
+        services,
+        ACTION_SOLVED,
+        (BLOCK_DECISION,),
+        "decision",
+        resolutions.solved,
+        resolutions.marked_solved,
         asker_only=True,
     )
     _on_click(
@@ -102,18 +141,30 @@ def _on_click(
     after: ClickAfter,
     *,
     asker_only: bool = False,
+    may: ClickMay | None = None,
+    refused: str = FOREIGN_NOTE,
 ) -> None:
     """One listener: acknowledge, read the decision id (the button's value when it carries
     the decision, else the clicked block's id; a "choice" click also needs the chosen
-    value), claim the first click, then in the background bind it and run `act` in the same
-    trip (`_checked`), and `after` with its reply. A payload that is not a click (no actions,
+    value), claim the first click, then in the background check the clicker's right (`may`;
+    refused: `refused` is told privately), bind it and run `act` in the same trip
+    (`_checked`), and `after` with its reply. A payload that is not a click (no actions,
     no user) is dropped with one log line."""
 
     async def work(click: Click, decision_id: str, client: AsyncWebClient) -> None:
+        if may is not None and not await may(services, client, click):
+            log.info("refused a click by %s in %s: no right to it", click.user, click.channel)
+            await _note(client, click, refused)
+            return
+        if may is not None and not _first_click(services, click):
+            return  # claimed only once the right is checked: a refused click claims nothing
+
         def call() -> Reply:
             return act(services.conversation, click, decision_id)
 
-        reply = await _checked(services, client, click, decision_id, call, asker_only)
+        reply = await _checked(
+            services, client, click, decision_id, call, asker_only, prompt=may is not None
+        )
         if reply is not None:
             await after(services, client, click, decision_id, reply)
 
@@ -126,7 +177,7 @@ def _on_click(
         carried = click.value if value == "decision" else ""
         decision_id = carried or click.decision_id(*blocks)
         chosen = value == "decision" or bool(click.value)
-        if decision_id and chosen and _first_click(services, click):
+        if decision_id and chosen and (may is not None or _first_click(services, click)):
             services.work.spawn(work(click, decision_id, client))
 
     app.action(action)(listener)
@@ -155,9 +206,12 @@ def _bound_then(
     decision_id: str,
     call: Callable[[], Reply],
     asker_only: bool = False,
+    prompt: bool = False,
 ) -> Reply | Refusal:
     """In the brain worker: run `call` only when the click is bound to this decision's message
-    (its channel, the bot's message of it) and, for `asker_only` clicks, made by its asker."""
+    (its channel, the bot's message of it; for a `prompt` click, whose right was checked, also
+    the decision's resolution prompt in the on-call or a team's channel) and, for `asker_only`
+    clicks, made by its asker."""
     try:
         decision = services.brain.get_decision(decision_id)
     except UnknownDecision:
@@ -167,8 +221,8 @@ def _bound_then(
     link = services.links.get(click.channel, click.ts)
     if link is None:
         return "unlinked"
-    if decision.channel != click.channel:
-        return "foreign"
+    if decision.channel != click.channel and not (prompt and link.role == resolutions.ROLE):
+        return "foreign"  # only a resolution prompt is shown outside the decision's channel
     if asker_only and click.user not in {decision.user, link.asker}:
         return "foreign"
     if link.decision_id != decision_id and decision_id not in _part_ids(services, link.decision_id):
@@ -192,10 +246,14 @@ async def _checked(
     decision_id: str,
     call: Callable[[], Reply],
     asker_only: bool = False,
+    *,
+    prompt: bool = False,
 ) -> Reply | None:
     """One trip: the bound click's reply, or None (refused; the clicker is told, privately)."""
     for attempt in range(LINK_TRIES):
-        outcome = await services.trip(_bound_then, services, click, decision_id, call, asker_only)
+        outcome = await services.trip(
+            _bound_then, services, click, decision_id, call, asker_only, prompt
+        )
         if outcome != "unlinked":
             break
         if attempt == 0:
@@ -250,7 +308,7 @@ async def _handed_off(
 ) -> None:
     """Page on-call with the (bound) decision the asker handed over."""
     await _resolve(client, click, f"🙋 handed to a person by <@{click.user}>")
-    await escalate(
+    alert = await escalate(
         services,
         client,
         reply,
@@ -259,6 +317,16 @@ async def _handed_off(
         asker=click.user,
         lead="You asked for a person",
     )
+    if alert is not None and alert.messages:  # on-call resolves it in the alert's thread
+        await resolutions.post_prompt(
+            services,
+            client,
+            reply,
+            asker=click.user,
+            channel=alert.oncall_channel,
+            thread_ts=alert.messages[0],
+            team=None,
+        )
 
 
 def _reroute(conversation: Any, click: Click, decision_id: str) -> Reply:
@@ -287,11 +355,13 @@ async def _posted(
         await _post_error(services, client, click, reply)
         return
     label = escape(reply.controller_label or click.value)
-    if click.block_id.startswith(BLOCK_CLARIFY):
+    answered = click.block_id.startswith(BLOCK_CLARIFY)
+    if answered:
         note = clarify_note(click.value, reply.controller_label or click.value, click.user)
     else:
         note = f"↪ rerouted to {label} by <@{click.user}>"
-    await _resolve(client, click, note)
+    # An answered clarification needs no person any more: its "Send to a person" goes too.
+    await _resolve(client, click, note, every=answered)
     await _post(services, client, click, reply, decision_id)
 
 

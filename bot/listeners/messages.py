@@ -1,4 +1,5 @@
-"""`message` events: DMs always, brain channels always, and the asker's replies in bot threads.
+"""`message` events: DMs always, brain channels always, the asker's replies in bot threads, and
+a person's replies in a resolution prompt's thread (their resolution, `bot.helpdesk.resolutions`).
 
 Edits, deletions, joins and other subtypes, bot messages and the bot's own messages are
 acknowledged (Bolt acks every event before this listener runs) and ignored.
@@ -14,6 +15,7 @@ from typing import Any
 from slack_bolt.async_app import AsyncApp, AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.helpdesk import resolutions
 from bot.replies import answer_message
 from bot.services import BotServices
 
@@ -136,10 +138,25 @@ async def _answered(
     channel = str(event["channel"])
     thread_ts = event.get("thread_ts")
     user = str(event["user"])
+    root = services.links.get(channel, str(thread_ts)) if thread_ts else None
+    if root is not None and root.role == resolutions.ROLE:
+        # A person's reply in a resolution prompt's thread (`bot.helpdesk.resolutions`).
+        if not await services.events.take(key, again=again):
+            return False
+        await resolutions.resolve_in_thread(
+            services,
+            client,
+            text=plain_text(text, bot_user_id),
+            user=user,
+            channel=channel,
+            thread_ts=str(thread_ts),
+            link=root,
+        )
+        await services.events.release(claim)
+        return True
     wanted = event.get("channel_type") == "im" or channel in services.settings.slack.brain_channels
     if not wanted and thread_ts:
         # In other channels only the asker's own replies in a thread the bot answered continue.
-        root = services.links.get(channel, str(thread_ts))
         wanted = root is not None and root.asker == user
     if not wanted or not await services.events.take(key, owed=True, again=again):
         return False

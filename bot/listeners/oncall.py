@@ -13,10 +13,10 @@ import logging
 from typing import Any
 
 from slack_bolt.async_app import AsyncAck, AsyncApp
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import ACTION_ACK
+from bot.helpdesk.rights import oncall_people
 from bot.listeners.actions import Click
 from bot.services import BotServices
 
@@ -33,23 +33,8 @@ async def may_acknowledge(services: BotServices, client: AsyncWebClient, click: 
         return False
     if access.acknowledge == "channel" or click.user in access.oncall_users:
         return True
-    mention = (slack.oncall_mention or "").strip().strip("<>@!").removeprefix("subteam^")
-    mention = mention.split("|", 1)[0]
-    if mention.startswith("S"):
-        try:
-            found = await client.usergroups_users_list(usergroup=mention)
-        except SlackApiError as exc:
-            log.warning(
-                "cannot read the members of %s (%s); refusing the Acknowledge by %s",
-                mention,
-                exc.response.get("error"),
-                click.user,
-            )
-            return False
-        return click.user in (found.get("users") or [])
-    if mention.startswith(("U", "W")):
-        return click.user == mention
-    return True  # nobody is named: whoever is in the on-call channel is on call
+    people = await oncall_people(services, client)
+    return people is None or click.user in people
 
 
 def register(app: AsyncApp, services: BotServices) -> None:

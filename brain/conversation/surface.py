@@ -1,6 +1,6 @@
 """What the user can do on each surface, in words that surface can honour.
 
-Slack has buttons (Right, Route elsewhere, Escalate to a person); `brain chat` has typed
+Slack has buttons (Right, Route elsewhere, Send to a person); `brain chat` has typed
 commands and numbered answers; the one-shot CLI has other commands. Text that names an action
 names the one the surface offers, in the asker's language.
 """
@@ -18,6 +18,9 @@ _CHAT_HELP = (
     "  /right [DECISION_ID]  confirm the last (or given) decision\n"
     "  /wrong CONTROLLER [DECISION_ID]  correct it (runs CONTROLLER)\n"
     "  /wrong                reject the last decision without a better choice\n"
+    "  /resolve ROUTE-OR-PLAN [DECISION_ID]  resolve it as a person: 'this is for ticket',\n"
+    "                        or what you did ('ask facilities in #facilities')\n"
+    "  /solved [DECISION_ID] the resolution (or the answer) solved it\n"
     "  /forget               forget what you learned from me (and my texts)\n"
     "  /help                 this text\n"
     "  /quit                 leave"
@@ -42,7 +45,7 @@ def no_question_pending(surface: Surface, zh: bool) -> str:
 def hand_off_hint(surface: Surface, zh: bool) -> str:
     """How a person is reached from this surface."""
     if surface == "slack":
-        return "点击“转人工”请值班同事处理。" if zh else 'Press "Escalate to a person" for on-call.'
+        return "点击“转人工”请值班同事处理。" if zh else 'Press "Send to a person" for on-call.'
     if surface == "chat":
         return (
             "输入“我要找人工”即可转给值班同事。"

@@ -27,10 +27,12 @@ from brain.conversation.reply import (
 from brain.conversation.surface import Surface, help_text, no_question_pending
 from brain.conversation.thread import RegistryView, as_update, duplicate_of, follow, remember
 from brain.decisions.explain import Explanation
+from brain.dynamic.resolution import Resolution
 from brain.learning.control import ForgetReport
 from controllers.base import ControllerServices, files_requests, label_in
 from core.access import same_workspace
 from core.errors import UnknownDecision
+from core.plans import Plan
 from core.records import Decision, FeedbackKind, Message
 from core.redact import redact, redact_message
 from core.stores.conversations import states_of
@@ -93,6 +95,17 @@ class BrainAPI(Protocol):
     ) -> Decision: ...
 
     def get_decision(self, decision_id: str) -> Decision: ...
+
+    def resolve(
+        self,
+        decision_id: str,
+        *,
+        route: str | None = None,
+        plan: Plan | None = None,
+        user: str | None = None,
+    ) -> Resolution:
+        """A person's resolution (`brain.dynamic.resolution`)."""
+        ...
 
     def forget_user(self, user: str) -> ForgetReport: ...
 
@@ -411,7 +424,24 @@ class Conversation:
                 )
             except UnknownDecision:
                 return Reply("error", f"I know no decision {target!r}.")
+        if name in ("resolve", "solved"):
+            return self._resolution(message, name, argument, source)
         return Reply("error", f"Unknown command /{name}. Type /help.")
+
+    def _resolution(self, message: Message, name: str, argument: str, source: str) -> Reply:
+        """`/resolve ROUTE-OR-PLAN [DECISION_ID]` (a person's resolution) and `/solved
+        [DECISION_ID]` (the asker's confirmation), `brain.conversation.resolving`."""
+        from brain.conversation import resolving
+
+        named = _DECISION_ID.search(argument)
+        if named:
+            argument = (argument[: named.start()] + argument[named.end() :]).strip()
+        target = named.group(0) if named else self._last(message)
+        if not target:
+            return Reply("error", "There is no decision to resolve yet.")
+        if name == "solved":
+            return resolving.solved(self, target, user=message.user, source=source)
+        return resolving.resolve(self, target, argument, user=message.user)
 
     def forget(self, user: str) -> Reply:
         """The right to be forgotten, asked for in words or with /forget (/brain-forget)."""

@@ -150,6 +150,8 @@ class Evolution:
         """Keep the feedback with the decision's case; the evolved controller's name when
         this confirmation completed a cluster."""
         case_id = decision.dcr.case_id if decision.dcr is not None else None
+        if case_id is None and self.cases.store.get(decision.decision_id) is not None:
+            case_id = decision.decision_id  # a person's resolution made the case (resolution.keep)
         if case_id is None:
             return None
         case = self.cases.feedback(case_id, user=user, confirmed=kind == "confirm")

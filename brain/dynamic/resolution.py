@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -73,6 +74,49 @@ def signature_of(plan: Plan) -> str:
 def route_plan(controller: str) -> Plan:
     """The plan of "this is for CONTROLLER"."""
     return Plan(steps=[PlanStep(controller)], source=SOURCE, note=f"routed to {controller}")
+
+
+#: "this is for `ticket`", "it's for ticket", "route it to ticket", "send to ticket".
+_ROUTE = re.compile(
+    r"^(?:(?:this|it)\s*(?:is|'s|’s)\s+for|(?:route|send)\s+(?:it\s+|this\s+)?to|for)"
+    r"\s+`?([\w.-]+)`?\s*[.!]?$",
+    re.IGNORECASE,
+)
+_NAMED = re.compile(r"`([\w.-]+)`")
+#: A parameter of a typed plan: `key=value`.
+_PARAMETER = re.compile(r"\b([a-z_][\w-]*)=(\S+)", re.IGNORECASE)
+
+
+def parse_resolution(text: str, names: Sequence[str]) -> tuple[str | None, Plan | None]:
+    """A person's typed resolution as (route, None) or (None, plan), the way a help desk
+    writes it in a thread or a terminal: "this is for `ticket`" (or a bare controller name)
+    is a route; controllers named in backticks with `key=value` parameters are a plan
+    ("`ticket` + `consultation` queue=facilities"); anything else is a note of what the
+    person did ("ask facilities in #facilities"). Raises InvalidFeedback for empty text and
+    UnknownController for a named controller that is not registered."""
+    said = " ".join(text.split()).strip()
+    if not said:
+        raise InvalidFeedback("a resolution needs a controller or a note of what was done")
+    route = _ROUTE.match(said) or re.fullmatch(r"`?([\w.-]+)`?", said)
+    if route is not None and (route.group(1) in names or "`" in said or route.re is _ROUTE):
+        if route.group(1) not in names:
+            raise UnknownController(route.group(1), list(names))
+        return route.group(1), None
+    named = _NAMED.findall(said)
+    for name in named:
+        if name not in names:
+            raise UnknownController(name, list(names))
+    if not named:
+        return None, Plan(source=SOURCE, note=said)
+    steps = [PlanStep(n, "primary" if i == 0 else "supporting") for i, n in enumerate(named)]
+    parameters = [f"{k}={v}" for k, v in _PARAMETER.findall(said)]
+    return None, Plan(
+        steps=steps,
+        topology="single" if len(steps) == 1 else "parallel",
+        parameters={named[0]: parameters} if parameters else {},
+        source=SOURCE,
+        note=said,
+    )
 
 
 def read_plan(path: Path) -> Plan:

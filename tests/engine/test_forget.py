@@ -1,5 +1,6 @@
-"""`brain memory forget --user U1`: no text of U1's is left in any file under BRAIN_HOME,
-their decisions stay (redacted), and their messages route as before the lesson."""
+"""`brain memory forget --user U1`: no text of U1's is left in any file under BRAIN_HOME (nor in
+any PostgreSQL table when the records are there), their decisions stay (redacted), and their
+messages route as before the lesson."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from psycopg import sql
+
 from brain.engine import Brain
+from core.config import Settings
+from core.files import copy_tree
 from core.records import Message
 
 ORIGINAL = "the money for order 88231 has still not arrived"
@@ -65,3 +71,61 @@ def test_forget_leaves_no_text_of_the_user_and_undoes_the_lesson(home: Path) -> 
         again = [brain.decide(Message(t, user="U1", channel="C3")) for t in PARAPHRASES]
     assert all(d.controller != "consultation" for d in again), [d.tier_path for d in again]
     assert not any(d.preference for d in again)
+
+
+#: An unknown request of U1's that a person resolves (kept in the case book).
+UNKNOWN = "book the large meeting room on floor 5 for Friday 3pm"
+
+
+def _rows_holding(settings: Settings, texts: list[str]) -> list[str]:
+    """The tables of the home's PostgreSQL schema with a row whose text holds one of `texts`
+    (as written or JSON-escaped)."""
+    import psycopg  # the test reads the tables themselves, not through the stores
+
+    assert settings.storage.database_url is not None
+    schema = settings.storage.database_schema
+    forms = texts + [json.dumps(t).strip('"') for t in texts]
+    found = []
+    with psycopg.connect(settings.storage.database_url.get_secret_value()) as conn:
+        tables = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
+            (schema,),
+        ).fetchall()
+        for (table,) in tables:
+            query = sql.SQL("SELECT t::text FROM {}.{} t").format(
+                sql.Identifier(schema), sql.Identifier(table)
+            )
+            rows = [str(row[0]) for row in conn.execute(query).fetchall()]
+            if any(form in row for row in rows for form in forms):
+                found.append(table)
+    return sorted(found)
+
+
+def test_forget_leaves_no_text_of_the_user_in_the_postgres_tables(
+    postgres_settings: Settings, fitted_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy_tree(fitted_home, postgres_settings.home)
+    texts = [ORIGINAL, PARAPHRASES[0], UNKNOWN]
+    with Brain.open(postgres_settings) as brain:
+        first = brain.ask(Message(ORIGINAL, user="U1", channel="C1"))
+        brain.feedback(first.decision_id, "correct", controller="consultation", user="U1")
+        brain.ask(Message(PARAPHRASES[0], user="U1", channel="C2"))
+        unknown = brain.ask(Message(UNKNOWN, user="U1", channel="C3"))
+        brain.resolve(unknown.decision_id, route="ticket", user="agent")
+        kept = brain.ask(Message("my VPN keeps dropping, error 691", user="U9", channel="C9"))
+    held = _rows_holding(postgres_settings, texts)
+    assert "decisions" in held and "records" in held, held  # precondition: the texts are kept
+
+    storage = postgres_settings.storage
+    assert storage.database_url is not None
+    monkeypatch.setenv("BRAIN_HOME", str(postgres_settings.home))
+    monkeypatch.setenv("BRAIN_STORE_BACKEND", "postgres")
+    monkeypatch.setenv("BRAIN_DATABASE_URL", storage.database_url.get_secret_value())
+    monkeypatch.setenv("BRAIN_DATABASE_SCHEMA", storage.database_schema)
+    report = json.loads(_cli("memory", "forget", "--user", "U1", "--json"))
+
+    # the correction's two lessons and the resolution's (a lesson about U1's message)
+    assert report["lessons"] == 3 and report["cases"] == 1
+    assert _rows_holding(postgres_settings, texts) == []
+    assert _files_holding(postgres_settings.home, texts) == []
+    assert "decisions" in _rows_holding(postgres_settings, [kept.text])  # others' stay

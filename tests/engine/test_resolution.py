@@ -2,16 +2,20 @@
 way (`brain resolve`, separate processes) becomes an evolved controller that takes the fourth
 wording on the fast path and leaves unrelated questions alone; with approval required, not
 before approval; corrections of unknowns to an existing controller count as resolutions; and
-forgetting a user leaves no word of theirs in the case book or an evolved controller."""
+forgetting a user leaves no word of theirs in the case book or an evolved controller; `brain
+chat` resolves with /resolve and the asker confirms with /solved."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+from brain.conversation.turns import Conversation
 from brain.engine import Brain
+from cli.chat_session import chat_loop
 from core.records import Message
 
 ASKED = [
@@ -96,3 +100,34 @@ def test_corrections_of_unknowns_to_a_controller_count_as_resolutions(brain: Bra
     fourth = brain.ask(Message(FOURTH, user="u4", channel="C2"))
     assert fourth.controller == made[2][0] and fourth.tier == "fast", fourth.tier_path
     assert fourth.result is not None and fourth.result.controller == "ticket"  # replayed
+
+
+def _turn(conversation: Conversation, text: str, user: str) -> str:
+    """One turn of `brain chat` by `user` (each in a terminal of their own), as printed."""
+    out: list[str] = []
+    chat_loop(conversation, [text], out.append, user=user, channel=f"chat-{user}")
+    return out[1]
+
+
+def test_brain_chat_resolves_and_the_asker_says_it_solved_it(brain: Brain) -> None:
+    conversation = Conversation(brain, brain.conversations, surface="chat")
+    notes = []
+    for user, text in ASKED:
+        asked = _turn(conversation, text, user)
+        assert "/resolve" in asked, asked
+        found = re.search(r"\bd-[0-9a-f]{12}\b", asked)
+        assert found is not None
+        decision_id = found.group(0)
+        refused = _turn(conversation, f"/resolve this is for `nosuch` {decision_id}", "agent")
+        assert refused.startswith("! ") and "ticket" in refused
+        notes.append(
+            _turn(conversation, f"/resolve ask facilities in #facilities {decision_id}", "agent")
+        )
+        assert "this solved it" in _turn(conversation, f"/solved {decision_id}", user)
+        feedback = brain.get_decision(decision_id).feedback
+        assert [(f.kind, f.user) for f in feedback] == [("confirm", user)]
+    assert notes[0] == "Recorded the resolution: ask facilities in #facilities."
+    assert "evolved controller" not in notes[1] and "now takes requests like this" in notes[2]
+    name = notes[2].split("evolved controller ", 1)[1].split()[0]
+    fourth = brain.ask(Message(FOURTH, user="u4", channel="C4"))
+    assert fourth.controller == name and fourth.tier == "fast", fourth.tier_path

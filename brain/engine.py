@@ -29,11 +29,8 @@ from brain.chain.understand import (
     new_decision_id,
     understand,
 )
-<<<<<<< HEAD
-from brain.decisions.explain import Explanation
-=======
 from brain.chain.unplaced import answer_unplaced
->>>>>>> convo2
+from brain.decisions.explain import Explanation
 from brain.decisions.log import DecisionLog
 from brain.decisions.lookups import DecisionLookups
 from brain.dynamic.cases import CaseBook

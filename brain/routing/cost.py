@@ -49,8 +49,9 @@ def ask_threshold(
 
 def far_ahead(
     candidates: Sequence[Candidate], routing: RoutingConfig, odds: SemanticOdds | None = None
-) -> bool:
-    """Is the top candidate so far ahead that asking back would only cost a turn?
+) -> str:
+    """Why the top candidate is so far ahead that asking back would only cost a turn ("" when
+    it is not).
 
     Either its calibrated confidence is `far_ahead_ratio` times the runner-up's, or the
     semantic model's own odds say so (`odds`): it is the model's first choice, with more than
@@ -59,19 +60,21 @@ def far_ahead(
     runner-up's calibrated confidence is an extrapolation that rarely falls far enough
     (on 4,000 real IT tickets the first reading alone changed no decision, issue 29)."""
     if routing.far_ahead_ratio <= 0 or not candidates:
-        return False
+        return ""
     top = candidates[0].confidence
     second = candidates[1].confidence if len(candidates) > 1 else 0.0
     if top < routing.far_ahead_min:
-        return False
+        return ""
     if top >= routing.far_ahead_ratio * second:
-        return True
-    return (
+        return f"confidence {top:.2f} against {second:.2f}"
+    if (
         odds is not None
         and odds.controller == candidates[0].name
         and odds.best > 0.5
         and odds.best >= routing.far_ahead_ratio * odds.second
-    )
+    ):
+        return f"the semantic model's {odds.best:.2f} against {odds.second:.2f}"
+    return ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,10 +166,11 @@ class Router:
         if vague and tier != "dynamic":
             path.append("dynamic: vague message with no keyword, entity or context to go on")
             return self._dynamic(candidates, path, chinese, registered, help_request)
-        if tier == "dynamic" and not far_ahead(candidates, routing, odds):
+        lead = far_ahead(candidates, routing, odds) if tier == "dynamic" else ""
+        if tier == "dynamic" and not lead:
             return self._dynamic(candidates, path, chinese, registered, help_request)
         if tier == "dynamic":
-            path.append(f"{top.name} is far ahead of the others: checking it, not asking")
+            path.append(f"{top.name} is far ahead of the others ({lead}): checking it, not asking")
 
         others = strong_others(candidates, routing)
         if others:

@@ -107,3 +107,20 @@ def test_odds_read_the_semantic_scores_in_the_tables_order() -> None:
 
     assert odds == SemanticOdds("b", 0.7, 0.2)
     assert SemanticOdds.of(["a"], np.array([1.0])) is None
+
+
+def test_a_large_set_is_calibrated_on_a_capped_stratified_fold() -> None:
+    from brain.evaluation.run import MAX_CALIBRATION_ROWS, calibration_folds
+    from brain.learning.labelled import LabelledRow
+
+    rows = [LabelledRow(f"ticket {i}", f"category {i % 8}") for i in range(30_000)]
+
+    ((fit, held),) = calibration_folds(rows)
+
+    assert MAX_CALIBRATION_ROWS <= len(held) <= MAX_CALIBRATION_ROWS + 8
+    assert len(fit) + len(held) == len(rows)
+    assert {row.label for row in held} == {row.label for row in rows}
+    # A set whose fifth is under the cap keeps its whole fifth.
+    smaller = rows[:15_000]
+    ((_, fifth),) = calibration_folds(smaller)
+    assert len(fifth) == 3_000

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from brain.evaluation.controllers import mine_keywords
-from brain.evaluation.run import _folds
+from brain.evaluation.run import calibration_folds
 from brain.learning.labelled import LabelledRow
 
 SEMANTIC_WEIGHT = 0.2
@@ -80,7 +80,7 @@ class JaccardVote:
     @classmethod
     def fit(cls, train: Sequence[LabelledRow]) -> JaccardVote:
         """Threshold tuned on a held-out 20% of train, then refitted on all of it."""
-        fit_rows, held = _folds(train)[0] if len(train) > 50 else (train, train)
+        fit_rows, held = calibration_folds(train)[0] if len(train) > 50 else (train, train)
         probe = cls._build(fit_rows)
         predictions = [probe.predict(r.text) for r in held]
         threshold = _best_threshold(
@@ -126,7 +126,7 @@ def semantic_router_baseline(
         async def acall(self, docs: list[Any]) -> list[list[float]]:
             return self(docs)
 
-    fit_rows, held = _folds(train)[0]
+    fit_rows, held = calibration_folds(train)[0]
     started = time.perf_counter()
     routes = [Route(name=label, utterances=texts) for label, texts in _examples(fit_rows).items()]
     router = IndexedRouter(encoder=MiniLMEncoder(embedder), routes=routes)

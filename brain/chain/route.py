@@ -27,6 +27,7 @@ from brain.escalation.decide import (
     urgent_route,
 )
 from brain.intent.taxonomy import intent_group
+from brain.routing.cost import SemanticOdds
 from brain.routing.plan import Candidate, MemoryLesson, RoutePlan
 from brain.routing.router import Router
 from brain.signals.keyword_index import NO_CONTEXT_GROUPS
@@ -118,6 +119,11 @@ def route(
         # Nothing to go on (no keyword, identifier or entity): a lone candidate is asked about
         # among others, not routed (a request for a person is handed to one instead).
         unclear=vague,
+        odds=(
+            SemanticOdds.of(table.names, table.values_of(SemanticSignal))
+            if table.has(SemanticSignal)
+            else None
+        ),
     )
     if escalated.consultation:
         plan = _as_consultation(plan, evaluated.candidates, view.holder(ANSWERS))

@@ -22,7 +22,7 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from brain.routing.cost import far_ahead
+from brain.routing.cost import SemanticOdds, far_ahead
 from brain.routing.plan import (
     CLARIFY_CANDIDATES,
     VIABLE_MIN,
@@ -86,6 +86,7 @@ class Router:
         help_request: bool = False,
         urgent: UrgentRoute | None = None,
         unclear: bool = False,
+        odds: SemanticOdds | None = None,
     ) -> RoutePlan:
         """Decide among candidates (sorted best first, calibrated confidences).
 
@@ -104,6 +105,8 @@ class Router:
         scope but says too little, so it is asked about (the likeliest controllers), never
         turned away.
 
+        `odds`: the semantic model's own lead (`brain.routing.cost.far_ahead`).
+
         `lesson` (memory-assisted understanding): memory says where a message like this
         belongs (the asker's correction, or the organisation's); that controller takes it,
         checked by a dry-run, unless a compliance rule sends it elsewhere.
@@ -118,6 +121,7 @@ class Router:
             lesson=lesson,
             out_of_scope=out_of_scope,
             help_request=help_request,
+            odds=odds,
         )
         if urgent is not None:
             plan = self._urgent(plan, candidates, urgent, dry_run, chinese)
@@ -138,6 +142,7 @@ class Router:
         lesson: MemoryLesson | None,
         out_of_scope: float | None,
         help_request: bool,
+        odds: SemanticOdds | None = None,
     ) -> RoutePlan:
         """The tiers proper (see the module docstring)."""
         routing = self.routing
@@ -161,10 +166,11 @@ class Router:
         if vague and tier != "dynamic":
             path.append("dynamic: vague message with no keyword, entity or context to go on")
             return self._dynamic(candidates, path, chinese, registered, help_request)
-        if tier == "dynamic" and not far_ahead(candidates, routing):
+        lead = far_ahead(candidates, routing, odds) if tier == "dynamic" else ""
+        if tier == "dynamic" and not lead:
             return self._dynamic(candidates, path, chinese, registered, help_request)
         if tier == "dynamic":
-            path.append(f"{top.name} is far ahead of the others: checking it, not asking")
+            path.append(f"{top.name} is far ahead of the others ({lead}): checking it, not asking")
 
         others = strong_others(candidates, routing)
         if others:

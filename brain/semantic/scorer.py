@@ -27,7 +27,8 @@ How (no LLM, a few numpy products per query, whatever the number of controllers)
   it behaves on unseen text.
   Without negatives, the gate is the conformal p-value of the nearest-example cosine among the
   training texts' own leave-one-out cosines (`min(1, p / GATE_ALPHA)`).
-- score[c] = P(c | text) * gate: the probability that the text is in scope and belongs to c.
+- score[c] = P(c | text) * gate (without negatives the conformal gate declares, never scales:
+  scaled, the GATE_ALPHA least typical in-scope texts looked weak by construction, issue 29).
 - declared out of scope: out_of_scope >= `declare_threshold`, the level that at most
   DECLARE_RATE of the controllers' own example texts reach when scored out of fold (a
   Neyman-Pearson threshold: it bounds how often an in-scope message is turned away, whatever the
@@ -118,7 +119,8 @@ class SemanticDetail:
     """Everything one query produced, for the benchmark and `brain why`."""
 
     scores: np.ndarray
-    """P(controller | text) * gate, aligned with `SemanticScorer.names`."""
+    """P(controller | text) * gate (the out-of-scope model's; 1 without one), aligned with
+    `SemanticScorer.names`."""
     probabilities: np.ndarray
     """P(controller | text) of the ensemble (renormalised without the none class)."""
     out_of_scope: float
@@ -408,13 +410,15 @@ class SemanticScorer:
             features = oos_features(probabilities, self.none_column, similar)
             z = features @ self.oos_model.coef_[0] + self.oos_model.intercept_[0]
             gate = 1.0 / (1.0 + np.exp(np.clip(z, -50.0, 50.0)))
+            scale = gate
         else:
             rank = np.searchsorted(self.gate_reference, nearest, side="right")
             pvalue = (rank + 1) / (len(self.gate_reference) + 1)
             gate = np.minimum(1.0, pvalue / GATE_ALPHA)
+            scale = np.ones_like(gate)  # a p-value declares; it is no evidence against one
         inscope = probabilities[:, self._inscope_columns]
         inscope = inscope / np.maximum(inscope.sum(axis=1, keepdims=True), 1e-12)
-        scores = inscope * gate[:, None]
+        scores = inscope * scale[:, None]
         return [
             SemanticDetail(
                 scores=scores[i].astype(np.float32),

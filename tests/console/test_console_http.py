@@ -8,6 +8,7 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import aiohttp
+import pytest
 
 from core.records import Message
 from tests.console.conftest import ADMIN, Console, csrf_of, signed_in
@@ -121,6 +122,7 @@ async def test_slack_sign_in_lets_admins_in_and_refuses_others(console: Console)
                 target = urlparse(response.headers["Location"])
                 state = parse_qs(target.query)["state"][0]
                 assert parse_qs(target.query)["client_id"] == ["111.222"]
+                console.slack.oidc_nonces[code] = parse_qs(target.query)["nonce"][0]
             callback = console.url + "/console/auth/slack/callback"
             async with client.get(callback, params={"code": code, "state": "forged"}) as response:
                 assert response.status == 403
@@ -128,6 +130,27 @@ async def test_slack_sign_in_lets_admins_in_and_refuses_others(console: Console)
                 assert response.status == status
             async with client.get(console.url + "/console/learning") as response:
                 assert response.status == (401 if status == 403 else 200)
+
+
+@pytest.mark.parametrize("nonce", ["another-sign-ins-nonce", None])
+async def test_slack_sign_in_refuses_an_id_token_of_another_sign_in(
+    console: Console, nonce: str | None
+) -> None:
+    """A code whose ID token carries another sign-in's nonce (or none: a code injected from
+    elsewhere) gets no session, even for an admin with the right state."""
+    console.slack.oidc_codes = {"code-admin": (ADMIN, "T1")}
+    if nonce is not None:
+        console.slack.oidc_nonces["code-admin"] = nonce
+    jar = aiohttp.CookieJar(unsafe=True)
+    async with aiohttp.ClientSession(cookie_jar=jar) as client:
+        async with client.get(console.url + "/console/auth/slack", allow_redirects=False) as sent:
+            state = parse_qs(urlparse(sent.headers["Location"]).query)["state"][0]
+        callback = console.url + "/console/auth/slack/callback"
+        async with client.get(callback, params={"code": "code-admin", "state": state}) as answer:
+            assert answer.status == 403
+            assert "nonce" in await answer.text()
+        async with client.get(console.url + "/console/learning") as response:
+            assert response.status == 401
 
 
 def _table(page: str, table_id: str) -> list[list[str]]:

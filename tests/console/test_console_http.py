@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import aiohttp
@@ -164,3 +165,43 @@ def _table(page: str, table_id: str) -> list[list[str]]:
         ]
         for row in rows
     ]
+
+
+async def test_the_knowledge_page_shows_what_each_ingest_added_and_its_reingest_status(
+    console: Console, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """From the manifest: each file's chunks and when they were ingested, newest first, and
+    whether the file on disk is still what was ingested (current, changed, missing)."""
+    folder = tmp_path_factory.mktemp("kb")
+    for name in ("same", "edited", "deleted"):
+        (folder / f"{name}.md").write_text(
+            f"# {name} guide\n\nHow to reset the {name} printer queue.\n", encoding="utf-8"
+        )
+    knowledge = console.brain.knowledge
+    assert knowledge is not None
+    report = knowledge.ingest([folder])
+    assert len(report.added) == 3
+    (folder / "edited.md").write_text("# edited guide\n\nNow about VPN tokens.\n", "utf-8")
+    (folder / "deleted.md").unlink()
+
+    async def rows() -> dict[str, list[str]]:
+        session = await signed_in(console)
+        async with session, session.get(console.url + "/console/knowledge") as response:
+            page = await response.text()
+        assert "changed or missing" in page or "as it was ingested" in page
+        table = _table(page, "manifest")
+        assert table[0] == ["source", "ingested", "status", "chunks", "dense", "digest"]
+        return {Path(row[0]).stem: row for row in table[1:] if row[0].startswith(str(folder))}
+
+    before = await rows()
+    assert {name: row[2] for name, row in before.items()} == {
+        "same": "current",
+        "edited": "changed",
+        "deleted": "missing",
+    }
+    assert all(row[1][:4].isdigit() and int(row[3]) >= 1 for row in before.values())
+    knowledge.ingest([folder])  # the re-ingest: the edit is taken, the deleted file dropped
+    after = await rows()
+    assert {name: row[2] for name, row in after.items()} == {"same": "current", "edited": "current"}
+    assert after["edited"][1] >= before["edited"][1]
+    assert after["same"][1] == before["same"][1]  # unchanged: not re-ingested

@@ -1,31 +1,49 @@
-"""Do decisions slow down as the decision log's current shard fills?
+"""Does the cost of one message grow with the number of decisions already made (issue 31)?
 
-The same dev-set messages (every 8th row) are decided several times over in one brain, in a
-fresh home. Caches are warm after the first round, so each decision's own work is small and
-any cost from the log's background writer (which rewrites the current shard, up to 200
-decisions, on every flush) would show as rounds get slower while the shard grows and rolls over.
+One brain in a fresh home answers dev-set messages (cycled; 200 users in 20 channels, so
+sessions, the decision log, lessons and tickets all grow as in a workspace) through
+`Brain.ask`, the whole of one message's handling. For each window of 1,000 messages it
+prints p50 / p99 latency and the bytes the home grew by per message, beside the first window
+(the baseline). It stops at `--messages` or after `--max-seconds`, whichever comes first, and
+then states a linear extrapolation of p50, p99 and bytes per message to `--target` decisions.
 
-Run: `.venv/bin/python benchmarks/decision_log_growth.py [--rounds 8]`
+Run: `nice .venv/bin/python benchmarks/decision_log_growth.py [--messages 100000]
+[--max-seconds 840] [--window 1000]`
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
+def _home_bytes(home: Path) -> tuple[int, int]:
+    """Bytes and files under the home."""
+    sizes = [p.stat().st_size for p in home.rglob("*") if p.is_file()]
+    return sum(sizes), len(sizes)
+
+
+def _slope(xs: list[float], ys: list[float]) -> float:
+    """Least-squares slope of ys over xs (0 with fewer than two points)."""
+    return float(np.polyfit(xs, ys, 1)[0]) if len(xs) > 1 else 0.0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--messages", type=int, default=100_000)
+    parser.add_argument("--max-seconds", type=float, default=840.0)
+    parser.add_argument("--window", type=int, default=1_000)
+    parser.add_argument("--target", type=int, default=100_000)
     parser.add_argument("--devset", type=Path, default=REPO / "benchmarks/data/devset.jsonl")
     args = parser.parse_args()
 
@@ -35,27 +53,59 @@ def main() -> int:
     from core.records import Message
 
     rows, _ = read_rows(args.devset, "controller")
-    texts = [row.text for row in rows][::8]
-    with tempfile.TemporaryDirectory(prefix="log-growth-") as home:
-        settings = load_settings({**os.environ, "BRAIN_HOME": home})
+    texts = [row.text for row in rows]
+    started = time.monotonic()
+    windows: list[tuple[int, float, float, float, int]] = []
+    with tempfile.TemporaryDirectory(prefix="log-growth-") as folder:
+        home = Path(folder)
+        settings = load_settings({**os.environ, "BRAIN_HOME": str(home)})
         with Brain.open(settings) as brain:
             brain.prime(texts)
-            for index, text in enumerate(texts):  # warm-up round, not measured
-                brain.decide(Message(text, user=f"warm{index % 5}", channel="bench"))
-            medians = []
-            for _ in range(args.rounds):
-                took = []
-                for index, text in enumerate(texts):
-                    began = time.perf_counter()
-                    brain.decide(Message(text, user=f"user{index % 5}", channel="bench"))
-                    took.append((time.perf_counter() - began) * 1000)
-                medians.append(statistics.median(took))
-        shards = sorted((Path(home) / "decisions" / "shards").glob("*.json"))
-        sizes = [shard.stat().st_size // 1024 for shard in shards]
-    print(f"{len(texts)} messages a round, {args.rounds} rounds after a warm-up round")
-    print("decision p50 per round (ms): " + ", ".join(f"{m:.2f}" for m in medians))
-    print(f"last round / first round: {medians[-1] / medians[0]:.2f}x")
-    print(f"shard files (KB): {sizes}")
+            brain.ask(Message("warm-up: my vpn is broken", user="uwarm", channel="cwarm"))
+            before, _ = _home_bytes(home)
+            took: list[float] = []
+            done = 0
+            while done < args.messages and time.monotonic() - started < args.max_seconds:
+                text = texts[done % len(texts)]
+                message = Message(text, user=f"u{done % 200}", channel=f"c{done % 20}")
+                began = time.perf_counter()
+                brain.ask(message)
+                took.append((time.perf_counter() - began) * 1000)
+                done += 1
+                if done % args.window == 0:
+                    size, files = _home_bytes(home)
+                    p50, p99 = np.percentile(took, [50, 99])
+                    windows.append(
+                        (done, float(p50), float(p99), (size - before) / len(took), files)
+                    )
+                    before, took = size, []
+                    print(
+                        f"{done:>7} decisions: p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  "
+                        f"{windows[-1][3]:8.0f} B/message  {files} files",
+                        flush=True,
+                    )
+    if not windows:
+        print("no full window in the time given")
+        return 1
+    base, last = windows[0], windows[-1]
+    print(f"\n{last[0]} decisions in {time.monotonic() - started:.0f} s, windows of {args.window}")
+    print(
+        f"baseline (first {args.window}): p50 {base[1]:.1f} ms, p99 {base[2]:.1f} ms, "
+        f"{base[3]:.0f} B/message"
+    )
+    print(
+        f"last window: p50 {last[1]:.1f} ms ({last[1] / base[1]:.2f}x), p99 {last[2]:.1f} ms "
+        f"({last[2] / base[2]:.2f}x), {last[3]:.0f} B/message"
+    )
+    xs = [w[0] / 1000 for w in windows[1:]]  # the baseline window holds the cold start
+    for name, column in (("p50 ms", 1), ("p99 ms", 2), ("B/message", 3)):
+        ys = [w[column] for w in windows[1:]]
+        slope = _slope(xs, ys)
+        at_target = ys[-1] + slope * (args.target - last[0]) / 1000 if ys else float("nan")
+        print(
+            f"{name}: slope {slope:+.3f} per 1,000 decisions; linear extrapolation to "
+            f"{args.target:,}: {at_target:.1f}"
+        )
     return 0
 
 

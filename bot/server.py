@@ -72,7 +72,9 @@ def _bolt_request(body: bytes, request: web.Request) -> AsyncBoltRequest | None:
             query=request.query_string,
             headers=dict(request.headers),
         )
-    except (ValueError, TypeError, AttributeError, RecursionError):  # RecursionError: too deep
+    # Bolt reads the workspace, user and channel out of the body as it builds the request
+    # (`authorizations: {"a": 1}` raised KeyError there); RecursionError: nested too deep.
+    except (ValueError, TypeError, AttributeError, LookupError, RecursionError):
         return None
     if not isinstance(parsed.body, dict) or not well_formed(parsed.body):
         return None

@@ -3,7 +3,8 @@
 slack_sdk's Socket Mode client retries a failed connection every ping interval, forever, and
 logs each failure with a full traceback. Here each failure is one log line (the error, no
 traceback) and the attempts back off exponentially, from 1 s up to 5 minutes, resetting once
-Slack answers again.
+Slack answers again. Every log line of one event's handling carries its Slack event id, as
+over HTTP (`bot.metrics_endpoint` binds it there; `bound_to_event` here).
 """
 
 from __future__ import annotations
@@ -11,10 +12,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
+from slack_sdk.socket_mode.request import SocketModeRequest
 from slack_sdk.web.async_client import AsyncWebClient
+
+from core.logs import bound
 
 #: The Socket Mode client logs here: one line per event, never a traceback.
 SOCKET_LOG = logging.getLogger("bot.socket_mode")
@@ -81,6 +86,23 @@ class Backoff:
         return url
 
 
+#: What the Socket Mode client calls for each request it receives.
+RequestListener = Callable[[Any, SocketModeRequest], Awaitable[None]]
+
+
+def bound_to_event(listener: RequestListener) -> RequestListener:
+    """`listener` with the request's Events API id bound for its logs (and the tasks it
+    starts, which inherit the binding), as HTTP events have theirs."""
+
+    async def handle(client: Any, request: SocketModeRequest) -> None:
+        payload = request.payload if isinstance(request.payload, dict) else {}
+        event_id = payload.get("event_id")
+        with bound(event_id=event_id if isinstance(event_id, str) else None):
+            await listener(client, request)
+
+    return handle
+
+
 def socket_mode_handler(
     app: AsyncApp,
     app_token: str,
@@ -93,5 +115,7 @@ def socket_mode_handler(
         app, app_token=app_token, web_client=web_client, logger=SOCKET_LOG
     )
     client = handler.client
+    listeners = client.socket_mode_request_listeners
+    listeners[:] = [bound_to_event(listener) for listener in listeners]
     client.issue_new_wss_url = Backoff(client.issue_new_wss_url, sleep=sleep)  # type: ignore[method-assign]
     return handler

@@ -18,6 +18,9 @@ from console.render import render
 from console.security import admin
 from console.state import ConsoleState
 from core.errors import ConfigError, UnknownController
+from core.limits import MAX_KB_FILE_BYTES
+from core.stores.records import ManifestEntry
+from knowledge.ingest import content_digest
 
 #: Largest controller file a replay form accepts.
 MAX_CONTROLLER_BYTES = 64_000
@@ -103,9 +106,11 @@ class AdminPages:
 
         stores = open_stores(self.state.settings)
         try:
-            return [entry.to_dict() for entry in stores.manifest.all()]
+            entries = stores.manifest.all()
         finally:
             stores.close()
+        rows = [{**entry.to_dict(), "status": reingest_status(entry)} for entry in entries]
+        return sorted(rows, key=lambda row: row["ingested_at"], reverse=True)
 
     async def replay_page(self, request: web.Request) -> web.Response:
         return render(
@@ -155,3 +160,16 @@ class AdminPages:
             return replay(
                 self.state.settings, since=since, overrides=overrides, controllers=files
             ).to_dict()
+
+
+def reingest_status(entry: ManifestEntry) -> str:
+    """Whether the file is as it was ingested: "current", "changed" (re-ingest to update the
+    knowledge base) or "missing" (a re-ingest of its folder removes its chunks)."""
+    path = Path(entry.source)
+    try:
+        if path.stat().st_size > MAX_KB_FILE_BYTES:  # grown past what an ingest reads
+            return "changed"
+        data = path.read_bytes()
+    except OSError:
+        return "missing"
+    return "current" if content_digest(data) == entry.digest else "changed"

@@ -4,14 +4,22 @@ Slack sign-in: `/console/auth/slack` sends the browser to Slack's authorize page
 slack_sdk's `OpenIDConnectAuthorizeUrlGenerator`) with a random `state` kept in a signed
 cookie; Slack sends it back to `/console/auth/slack/callback` with a code, which is exchanged
 (`openid.connect.token`) for a user token whose `openid.connect.userInfo` says who this is and
-from which workspace. Only users in `[console] admins` (and of `[console] team`, when set)
+from which workspace. The token response's ID token must carry the `nonce` this sign-in sent
+(kept in the same signed cookie) and name this app as its audience: an ID token minted for
+another sign-in (a replayed or injected code) is refused. The ID token comes straight from
+Slack's token endpoint over TLS, so its signature is not checked (OpenID Connect Core 3.1.3.7
+allows TLS in its place). Only users in `[console] admins` (and of `[console] team`, when set)
 get a session; anyone else gets 403.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import logging
 import secrets
+from typing import Any
 
 from aiohttp import web
 from slack_sdk.errors import SlackApiError
@@ -109,7 +117,7 @@ class SignIn:
         code = request.query.get("code", "")
         if not code:
             raise web.HTTPForbidden(text="Slack did not sign you in")
-        user, team = await self._identity(code)
+        user, team = await self._identity(code, str(expected.get("nonce", "")))
         if self.config.team and team != self.config.team:
             raise web.HTTPForbidden(text="this workspace's users cannot use this console")
         if user not in self.config.admins:
@@ -120,8 +128,9 @@ class SignIn:
         self.sessions.start(response, request, f"slack:{user}", team)
         raise response
 
-    async def _identity(self, code: str) -> tuple[str, str | None]:
-        """The Slack user id and team id the code stands for."""
+    async def _identity(self, code: str, nonce: str) -> tuple[str, str | None]:
+        """The Slack user id and team id the code stands for, once its ID token shows it was
+        issued for this sign-in (`nonce`) to this app."""
         config = self.config
         assert config.slack_client_id and config.slack_client_secret
         base_url = self.settings.slack.api_url or AsyncWebClient.BASE_URL
@@ -133,6 +142,12 @@ class SignIn:
                 code=code,
                 redirect_uri=config.redirect_uri,
             )
+            claims = id_token_claims(token.get("id_token"))
+            if claims is None or not csrf_ok(nonce, claims.get("nonce")):
+                log.info("console: refused a Slack sign-in whose ID token is not this sign-in's")
+                raise web.HTTPForbidden(text="the sign-in's nonce does not match: start again")
+            if config.slack_client_id not in _audience(claims):
+                raise web.HTTPForbidden(text="the ID token is not for this app")
             access = str(token.get("access_token") or "")
             info = await AsyncWebClient(
                 token=access, base_url=base_url, timeout=10
@@ -145,3 +160,21 @@ class SignIn:
         if not user:
             raise web.HTTPForbidden(text="Slack did not say who you are")
         return user, None if team is None else str(team)
+
+
+def id_token_claims(id_token: object) -> dict[str, Any] | None:
+    """The claims of a JWT (its middle part), or None when it is not one."""
+    if not isinstance(id_token, str) or id_token.count(".") != 2:
+        return None
+    body = id_token.split(".")[1]
+    try:
+        claims = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    except (binascii.Error, ValueError):
+        return None
+    return claims if isinstance(claims, dict) else None
+
+
+def _audience(claims: dict[str, Any]) -> list[str]:
+    """`aud` is one client id or a list of them."""
+    aud = claims.get("aud")
+    return [aud] if isinstance(aud, str) else [a for a in aud or [] if isinstance(a, str)]

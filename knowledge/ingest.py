@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +37,12 @@ if TYPE_CHECKING:
 
 #: Chunks embedded and written together (the most an ingest holds at once).
 FLUSH_CHUNKS = 256
+
+
+def content_digest(data: bytes) -> str:
+    """The manifest's digest of a file's bytes (with the chunker's version: a new chunker
+    re-ingests every file). The console compares it with the file on disk now."""
+    return hashlib.sha256(CHUNKER_VERSION.encode() + b"\0" + data).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +179,7 @@ class Ingestor:
             reason = SYMLINK_REASON if exc.errno == errno.ELOOP else exc.strerror or str(exc)
             report.skipped.append(Skipped(source, f"cannot read: {reason}"))
             return None
-        digest = hashlib.sha256(CHUNKER_VERSION.encode() + b"\0" + data).hexdigest()
+        digest = content_digest(data)
         previous = self.manifest.get(source)
         if (
             previous is not None
@@ -209,7 +216,13 @@ class Ingestor:
             else:
                 report.added.append(item.source)
             self.manifest.put(
-                ManifestEntry(item.source, item.digest, tuple(item.chunk_ids), self.store.has_dense)
+                ManifestEntry(
+                    item.source,
+                    item.digest,
+                    tuple(item.chunk_ids),
+                    self.store.has_dense,
+                    ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                )
             )
         self._done = []
 

@@ -178,10 +178,11 @@ def register(app: AsyncApp, services: BotServices) -> None:
     @app.action(ACTION_PAGE)
     async def paged(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
-        page = int(str(body["actions"][0].get("value") or "0") or 0)
+        value = str(body["actions"][0].get("value") or "0")
+        page = int(value) if value.isdecimal() and len(value) < 9 else 0  # a forged value: page 0
         team = services.workspace_of(body)
         user = str(body["user"]["id"])
-        services.work.spawn(publish(services, client, user, max(0, page), team=team))
+        services.work.spawn(publish(services, client, user, page, team=team))
 
     @app.action(ACTION_FORGET)
     async def forget(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:

@@ -43,8 +43,8 @@ def register(app: AsyncApp, services: BotServices) -> None:
     @app.action(ACTION_ACK)
     async def on_acknowledge(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
-        click = Click(body)
-        if click.value:
+        click = Click.parse(body)  # None: not a click on a message (no user, no channel)
+        if click is not None and click.value:
             services.work.spawn(_acknowledge(services, client, click))
 
 

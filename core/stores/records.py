@@ -39,6 +39,9 @@ class ManifestEntry:
     digest: str
     chunk_ids: tuple[str, ...]
     dense: bool
+    #: When this content was ingested (ISO 8601, UTC), for the console's re-ingest status;
+    #: empty in entries written before it was recorded.
+    ingested_at: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -47,6 +50,7 @@ class ManifestEntry:
             "digest": self.digest,
             "chunk_ids": list(self.chunk_ids),
             "dense": self.dense,
+            "ingested_at": self.ingested_at,
         }
 
     @classmethod
@@ -58,6 +62,7 @@ class ManifestEntry:
             digest=str(row["digest"]),
             chunk_ids=tuple(str(item) for item in chunk_ids),
             dense=bool(row.get("dense", False)),
+            ingested_at=str(row.get("ingested_at") or ""),
         )
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from bot.server import EVENTS_PATH, http_app
 from brain.engine import Brain
 from core.config import load_settings
 from core.files import copy_tree
+from core.logs import configure
 from core.records import Message
 from tests.bot import slack_payloads as p
 from tests.fakes.slack_api import FakeSlackAPI
@@ -106,6 +109,18 @@ class Harness:
         await self.session.close()
         await self.runner.cleanup()
         self.brain.close()
+
+
+@pytest.fixture
+def json_log() -> Iterator[io.StringIO]:
+    """The process's logging as `brain run` configures it with BRAIN_LOG_FORMAT=json."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    stream = io.StringIO()
+    configure("json", logging.INFO, stream=stream)
+    yield stream
+    root.handlers[:] = handlers
+    root.setLevel(level)
 
 
 @pytest.fixture

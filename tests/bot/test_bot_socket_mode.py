@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
+import json
 from typing import Any
 
 from bot.app import build_bot
 from bot.server import socket_mode_handler
 from core.config import load_settings
 from tests.bot import slack_payloads as p
+from tests.bot.conftest import ESCALATE_TEXT, ONCALL_CHANNEL
 from tests.fakes.slack_api import FakeSlackAPI
 from tests.fakes.socket_mode import FakeSocketMode
 
@@ -43,3 +46,43 @@ async def test_socket_mode_event_is_acked_and_answered_in_thread(
         await handler.close_async()
         await bot.stop()
         await socket.stop()
+
+
+async def test_socket_mode_log_lines_carry_the_event_id(
+    slack_env: None,
+    fake_slack: FakeSlackAPI,
+    brain_factory: Any,
+    monkeypatch: Any,
+    json_log: io.StringIO,
+) -> None:
+    """Every JSON log line of an event's handling over Socket Mode names its event id, as
+    over HTTP (tests/bot/test_log_trace.py), and its decision id once the brain named it."""
+    socket = await FakeSocketMode().start()
+    fake_slack.socket_url = socket.url
+    fake_slack.fail("chat.getPermalink", error="channel_not_found")  # a warning on the way
+    monkeypatch.setenv("SLACK_APP_TOKEN", "xapp-test-token")
+    monkeypatch.delenv("SLACK_SIGNING_SECRET")
+    settings = load_settings()
+    assert settings.slack.app_token is not None
+    bot = build_bot(brain_factory(), settings)
+    handler = socket_mode_handler(bot, settings.slack.app_token.get_secret_value())
+    try:
+        await handler.connect_async()
+        await socket.wait_connected()
+        json_log.truncate(0)
+        json_log.seek(0)
+        await socket.wait_ack(
+            await socket.push("events_api", p.envelope(p.message(ESCALATE_TEXT), "EvSOCKLOG1"))
+        )
+        await fake_slack.wait_for(
+            "chat.postMessage", where=lambda c: c.params["channel"] == ONCALL_CHANNEL
+        )
+        await bot.idle()
+    finally:
+        await handler.close_async()
+        await bot.stop()
+        await socket.stop()
+    lines = [json.loads(line) for line in json_log.getvalue().splitlines() if line.strip()]
+    ours = [line for line in lines if line.get("event_id") == "EvSOCKLOG1"]
+    assert any("no permalink" in line["message"] for line in ours), lines
+    assert ours and all(line.get("decision_id") for line in ours if "permalink" in line["message"])

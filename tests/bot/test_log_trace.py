@@ -6,26 +6,9 @@ from __future__ import annotations
 
 import io
 import json
-import logging
-from collections.abc import Iterator
 
-import pytest
-
-from core.logs import configure
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ESCALATE_TEXT, ONCALL_CHANNEL, Harness
-
-
-@pytest.fixture
-def json_log() -> Iterator[io.StringIO]:
-    """The process's logging as `brain run` configures it with BRAIN_LOG_FORMAT=json."""
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    stream = io.StringIO()
-    configure("json", logging.INFO, stream=stream)
-    yield stream
-    root.handlers[:] = handlers
-    root.setLevel(level)
 
 
 async def test_every_line_of_one_messages_handling_carries_its_event_and_decision_ids(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import time
 
@@ -95,3 +96,58 @@ async def test_oversized_body_is_refused_and_the_bot_keeps_answering(harness: Ha
     status, _ = await harness.event(p.message("vpn is broken"))
     assert status == 200
     await harness.fake.wait_for("chat.postMessage")
+
+
+#: Signed payloads the fuzz test (tests/fuzz/test_fuzz_slack_payloads.py) found giving a 500
+#: or a traceback, with the status each gets now: 400 for a shape Slack never sends, 200 for a
+#: well-shaped payload whose value is a forgery (it is dropped).
+FOUND: list[tuple[str, dict[str, object], int]] = [
+    ("event", {**p.envelope(p.message("hi")), "authorizations": {"": ""}}, 400),
+    ("event", p.envelope({"type": "app_home_opened", "tab": "home"}), 400),
+    ("form", {"type": "block_suggestion", "action_id": False, "user": {"id": "U1"}}, 400),
+    ("form", {"type": "view_submission", "view": {"callback_id": "brain_new_request"}}, 400),
+    ("form", {"type": "block_actions", "actions": [{"action_id": "brain_oncall_ack"}]}, 400),
+    ("form", {"type": "block_actions", "actions": [{"action_id": "brain_home_right"}]}, 400),
+    (
+        "form",
+        {
+            "type": "block_actions",
+            "user": {"id": "UASKER01"},
+            "actions": [{"action_id": "brain_home_page", "value": "x"}],
+        },
+        200,
+    ),
+    ("command", {"command": "/brain", "user_id": "UASKER01", "channel_id": "DCHAT001"}, 400),
+    (
+        "command",
+        {
+            "command": "/brain-why",
+            "user_id": "UASKER01",
+            "channel_id": "DCHAT001",
+            "trigger_id": "t",
+            "response_url": "not a url",
+        },
+        400,
+    ),
+]
+
+
+@pytest.mark.parametrize(("how", "payload", "expected"), FOUND)
+async def test_payloads_the_fuzz_found_get_no_500_and_no_traceback(
+    harness: Harness,
+    caplog: pytest.LogCaptureFixture,
+    how: str,
+    payload: dict[str, object],
+    expected: int,
+) -> None:
+    if how == "event":
+        body, content_type = json.dumps(payload), JSON
+    elif how == "form":
+        body, content_type = p.action_body(payload), FORM
+    else:
+        body, content_type = p.form({k: str(v) for k, v in payload.items()}), FORM
+    with caplog.at_level(logging.DEBUG):
+        status, _ = await harness.post(body, content_type=content_type)
+        await harness.idle()
+    assert status == expected
+    assert _tracebacks(caplog) == []

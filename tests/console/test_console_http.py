@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import aiohttp
+import pytest
 
 from core.records import Message
 from tests.console.conftest import ADMIN, Console, csrf_of, signed_in
@@ -134,6 +136,7 @@ async def test_slack_sign_in_lets_admins_in_and_refuses_others(console: Console)
                 target = urlparse(response.headers["Location"])
                 state = parse_qs(target.query)["state"][0]
                 assert parse_qs(target.query)["client_id"] == ["111.222"]
+                console.slack.oidc_nonces[code] = parse_qs(target.query)["nonce"][0]
             callback = console.url + "/console/auth/slack/callback"
             async with client.get(callback, params={"code": code, "state": "forged"}) as response:
                 assert response.status == 403
@@ -141,6 +144,27 @@ async def test_slack_sign_in_lets_admins_in_and_refuses_others(console: Console)
                 assert response.status == status
             async with client.get(console.url + "/console/learning") as response:
                 assert response.status == (401 if status == 403 else 200)
+
+
+@pytest.mark.parametrize("nonce", ["another-sign-ins-nonce", None])
+async def test_slack_sign_in_refuses_an_id_token_of_another_sign_in(
+    console: Console, nonce: str | None
+) -> None:
+    """A code whose ID token carries another sign-in's nonce (or none: a code injected from
+    elsewhere) gets no session, even for an admin with the right state."""
+    console.slack.oidc_codes = {"code-admin": (ADMIN, "T1")}
+    if nonce is not None:
+        console.slack.oidc_nonces["code-admin"] = nonce
+    jar = aiohttp.CookieJar(unsafe=True)
+    async with aiohttp.ClientSession(cookie_jar=jar) as client:
+        async with client.get(console.url + "/console/auth/slack", allow_redirects=False) as sent:
+            state = parse_qs(urlparse(sent.headers["Location"]).query)["state"][0]
+        callback = console.url + "/console/auth/slack/callback"
+        async with client.get(callback, params={"code": "code-admin", "state": state}) as answer:
+            assert answer.status == 403
+            assert "nonce" in await answer.text()
+        async with client.get(console.url + "/console/learning") as response:
+            assert response.status == 401
 
 
 def _table(page: str, table_id: str) -> list[list[str]]:
@@ -154,3 +178,43 @@ def _table(page: str, table_id: str) -> list[list[str]]:
         ]
         for row in rows
     ]
+
+
+async def test_the_knowledge_page_shows_what_each_ingest_added_and_its_reingest_status(
+    console: Console, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """From the manifest: each file's chunks and when they were ingested, newest first, and
+    whether the file on disk is still what was ingested (current, changed, missing)."""
+    folder = tmp_path_factory.mktemp("kb")
+    for name in ("same", "edited", "deleted"):
+        (folder / f"{name}.md").write_text(
+            f"# {name} guide\n\nHow to reset the {name} printer queue.\n", encoding="utf-8"
+        )
+    knowledge = console.brain.knowledge
+    assert knowledge is not None
+    report = knowledge.ingest([folder])
+    assert len(report.added) == 3
+    (folder / "edited.md").write_text("# edited guide\n\nNow about VPN tokens.\n", "utf-8")
+    (folder / "deleted.md").unlink()
+
+    async def rows() -> dict[str, list[str]]:
+        session = await signed_in(console)
+        async with session, session.get(console.url + "/console/knowledge") as response:
+            page = await response.text()
+        assert "changed or missing" in page or "as it was ingested" in page
+        table = _table(page, "manifest")
+        assert table[0] == ["source", "ingested", "status", "chunks", "dense", "digest"]
+        return {Path(row[0]).stem: row for row in table[1:] if row[0].startswith(str(folder))}
+
+    before = await rows()
+    assert {name: row[2] for name, row in before.items()} == {
+        "same": "current",
+        "edited": "changed",
+        "deleted": "missing",
+    }
+    assert all(row[1][:4].isdigit() and int(row[3]) >= 1 for row in before.values())
+    knowledge.ingest([folder])  # the re-ingest: the edit is taken, the deleted file dropped
+    after = await rows()
+    assert {name: row[2] for name, row in after.items()} == {"same": "current", "edited": "current"}
+    assert after["edited"][1] >= before["edited"][1]
+    assert after["same"][1] == before["same"][1]  # unchanged: not re-ingested

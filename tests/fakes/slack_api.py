@@ -11,6 +11,7 @@ in `oauth_codes`; auth.test then names each token's team), views.open / publish 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import itertools
 import json
@@ -63,6 +64,10 @@ class FakeSlackAPI:
         self.token_teams: dict[str, str] = {}
         #: Sign in with Slack: code -> (user id, team id), for openid.connect.token/userInfo.
         self.oidc_codes: dict[str, tuple[str, str]] = {}
+        #: The nonce each code's ID token carries (the sign-in that asked for it); none: no
+        #: nonce claim. `oidc_client_id` is its audience.
+        self.oidc_nonces: dict[str, str] = {}
+        self.oidc_client_id = "111.222"
         self._scripts: dict[str, list[_Script]] = {}
         self._ts = itertools.count(1)
         self._runner: web.AppRunner | None = None
@@ -273,7 +278,13 @@ class FakeSlackAPI:
             code = str(params.get("code") or "")
             if code not in self.oidc_codes:
                 return {"ok": False, "error": "invalid_code"}
-            return {"ok": True, "access_token": f"xoxp-{code}", "token_type": "Bearer"}
+            user, team = self.oidc_codes[code]
+            claims = {"iss": "https://slack.com", "sub": user, "aud": self.oidc_client_id,
+                      "https://slack.com/team_id": team}  # fmt: skip
+            if code in self.oidc_nonces:
+                claims["nonce"] = self.oidc_nonces[code]
+            return {"ok": True, "access_token": f"xoxp-{code}", "token_type": "Bearer",
+                    "id_token": _jwt(claims)}  # fmt: skip
         if method == "openid.connect.userInfo":
             token = str(params.get("_authorization") or "").removeprefix("Bearer xoxp-")
             if token not in self.oidc_codes:
@@ -289,3 +300,12 @@ class FakeSlackAPI:
         params = await self._params(request)
         self._record(Call("response_url", {**params, "_hook": request.match_info["hook"]}))
         return web.Response(text="ok")
+
+
+def _jwt(claims: dict[str, Any]) -> str:
+    """An (unsigned) JWT of `claims`, as the ID token of openid.connect.token."""
+
+    def part(data: dict[str, Any]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
+
+    return f"{part({'alg': 'none', 'typ': 'JWT'})}.{part(claims)}.sig"

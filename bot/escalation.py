@@ -61,6 +61,9 @@ class Alert:
     messages: list[str] = field(default_factory=list)
     acknowledged_by: str | None = None
     acknowledged_at: float | None = None
+    #: Who the alert mentions when its channel's paging names someone else (None: the
+    #: configured `oncall_mention`).
+    mention: str | None = None
 
 
 def mention_markup(mention: str | None) -> str | None:
@@ -163,10 +166,13 @@ class Escalations:
         channel: str,
         thread_ts: str,
         alert_id: str | None = None,
+        oncall_channel: str | None = None,
+        mention: str | None = None,
     ) -> Alert | None:
         """Post the alert to the on-call channel; None when no channel is configured.
-        `alert_id`: the id to record it under (default: a new random one)."""
-        target = self.config.oncall_channel
+        `alert_id`: the id to record it under (default: a new random one);
+        `oncall_channel` / `mention`: the source channel's own on-call (`[helpdesk.paging]`)."""
+        target = oncall_channel or self.config.oncall_channel
         if not target:
             log.warning(
                 "decision %s asks for escalation but no on-call channel is set", decision_id
@@ -192,6 +198,7 @@ class Escalations:
             source_thread=thread_ts,
             created_at=now,
             last_sent_at=now,
+            mention=mention,
         )
         alert.messages.append(await self._send(client, alert, resend=0))
         self.counts["sent"] += 1
@@ -202,7 +209,7 @@ class Escalations:
         """The alert message's blocks (`resend`: how many times it was sent before)."""
         return alert_blocks(
             alert_id=alert.alert_id,
-            mention=mention_markup(self.config.oncall_mention),
+            mention=mention_markup(alert.mention or self.config.oncall_mention),
             asker=alert.asker,
             text=alert.text,
             urgency=alert.urgency,
@@ -214,7 +221,7 @@ class Escalations:
     async def _send(self, client: AsyncWebClient, alert: Alert, *, resend: int) -> str:
         """Post the alert message once; its ts."""
         blocks = self._blocks(alert, resend)
-        mention = mention_markup(self.config.oncall_mention) or ""
+        mention = mention_markup(alert.mention or self.config.oncall_mention) or ""
         posted = await client.chat_postMessage(
             channel=alert.oncall_channel,
             text=fallback_text(

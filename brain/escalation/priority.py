@@ -160,7 +160,10 @@ def assess(text: str) -> Assessment:
     # "nobody can log in": an inability is an outage when many are named; with a service
     # named and nobody ("cannot reach the gateway") it is a degradation the model weighs.
     if not down and not found["individual"]:
-        unable = _live(found["inability"], negation)
+        # "能不能" ("could you") asks; its "不能" is no inability.
+        unable = [
+            s for s in _live(found["inability"], negation) if lowered[s.start - 1 : s.start] != "能"
+        ]
         if scope_all or scope_many:
             down = unable
         elif services and not degraded:

@@ -352,3 +352,18 @@ def alert_blocks(
         ),
     ]
     return to_dicts(blocks)
+
+
+def priority_blocks(
+    *, team: str, priority: str, asker: str, text: str, permalink: str | None, summary: str
+) -> list[dict[str, Any]]:
+    """A P2 (or a P1 that notifies instead of paging) told to the owning team's channel: who,
+    what, the priority, the link; quoted like an alert, with no Acknowledge (nobody is paged)."""
+    head = f":large_orange_circle: *{escape(priority)}* for *{escape(team)}* from <@{asker}>"
+    link = f"<{permalink}|Open the thread>" if permalink else "(no link to the thread)"
+    blocks: list[Block] = [
+        _section(head),
+        _section("> " + escape(defang(text)).replace("\n", "\n> "), verbatim=True),
+        _context(f"{escape(defang(summary))} · {link}", verbatim=True),
+    ]
+    return to_dicts(blocks)

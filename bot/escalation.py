@@ -139,11 +139,14 @@ class Escalations:
         thread_ts: str,
         alert_id: str | None = None,
         team: str | None = None,
+        oncall_channel: str | None = None,
+        mention: str | None = None,
     ) -> Alert | None:
         """Post the alert to the on-call channel; None when no channel is configured.
         `alert_id`: the id to record it under (default: a new random one); `team`: the
-        decision's Slack workspace, which the alert carries."""
-        target = self.config.oncall_channel
+        decision's Slack workspace, which the alert carries; `oncall_channel` / `mention`:
+        the source channel's own on-call (`[helpdesk.paging]`)."""
+        target = oncall_channel or self.config.oncall_channel
         if not target:
             log.warning(
                 "decision %s asks for escalation but no on-call channel is set", decision_id
@@ -170,6 +173,7 @@ class Escalations:
             created_at=now,
             last_sent_at=now,
             team=team,
+            mention=mention,
         )
         alert.messages.append(await self._send(client, alert, resend=0))
         self.counts["sent"] += 1
@@ -180,7 +184,7 @@ class Escalations:
         """The alert message's blocks (`resend`: how many times it was sent before)."""
         return alert_blocks(
             alert_id=alert.alert_id,
-            mention=mention_markup(self.config.oncall_mention),
+            mention=mention_markup(alert.mention or self.config.oncall_mention),
             asker=alert.asker,
             text=alert.text,
             urgency=alert.urgency,
@@ -192,7 +196,7 @@ class Escalations:
     async def _send(self, client: AsyncWebClient, alert: Alert, *, resend: int) -> str:
         """Post the alert message once; its ts."""
         blocks = self._blocks(alert, resend)
-        mention = mention_markup(self.config.oncall_mention) or ""
+        mention = mention_markup(alert.mention or self.config.oncall_mention) or ""
         posted = await client.chat_postMessage(
             channel=alert.oncall_channel,
             text=fallback_text(

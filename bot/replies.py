@@ -115,6 +115,10 @@ async def answer_message(
                 asker=user,
                 alert_id=follow_up_alert_id(pages.decision_id),
             )
+        elif reply.fresh:
+            await teams.notify_priority(
+                services, client, reply, channel=channel, thread_ts=root, asker=user
+            )
     finally:
         await services.events.confirm(*claims)
 
@@ -185,9 +189,21 @@ async def escalate(
 ) -> Alert | None:
     """Page on-call for an escalated decision and tell the asker what happened (`lead`: why,
     in the asker's words; `alert_id`: the id to record the alert under); the alert (None: no
-    on-call channel is configured)."""
+    on-call channel is configured, or the owning team was told instead). The source channel's
+    `[helpdesk.paging]` may name another on-call channel, or tell the owning team instead."""
     decision = reply.decision
     assert decision is not None
+    paging = services.settings.helpdesk.paging_for(channel)
+    if paging.p1 == "notify" and await teams.notify_priority(
+        services,
+        client,
+        reply,
+        channel=channel,
+        thread_ts=thread_ts,
+        asker=asker,
+        instead_of_page=True,
+    ):
+        return None
     alert = await services.escalations.escalate(
         client,
         decision_id=decision.decision_id,
@@ -199,6 +215,8 @@ async def escalate(
         thread_ts=thread_ts,
         alert_id=alert_id,
         team=decision.team,
+        oncall_channel=paging.oncall_channel,
+        mention=paging.oncall_mention,
     )
     if alert is None:
         note = (

@@ -14,7 +14,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks import fallback_text, with_team_sends
+from bot.blocks import defang, escape, fallback_text, priority_blocks, with_team_sends
 from bot.services import BotServices
 from bot.ticket_view import team_blocks, ticket_of, with_ticket_actions
 from brain.conversation.reply import Reply
@@ -132,3 +132,63 @@ async def tell_team(
         channel=str(posted.get("channel") or config.channel),
         ts=str(posted["ts"]),
     )
+
+
+async def notify_priority(
+    services: BotServices,
+    client: AsyncWebClient,
+    reply: Reply,
+    *,
+    channel: str,
+    thread_ts: str,
+    asker: str,
+    instead_of_page: bool = False,
+) -> bool:
+    """Tell the owning team's channel about a P2 decision (issue 26: P2 notifies the owning
+    team where one is configured), or about a P1 whose channel notifies instead of paging
+    (`instead_of_page`); the asker is told in the thread. Whether a team was told (a retry
+    that finds it told already counts). A P2 that filed a ticket is told by the ticket's own
+    notice (`notify_team`), not twice."""
+    decision = reply.decision
+    record = decision.escalation if decision is not None else None
+    if decision is None or record is None:
+        return False
+    if not instead_of_page and (record.priority != "P2" or ticket_of(reply) is not None):
+        return False
+    config = services.settings.helpdesk
+    category = next(iter(decision.entities.get("category") or []), None)
+    team = config.team_for(decision.controller, category)
+    team_config = config.teams.get(team or "")
+    if team is None or team_config is None or not team_config.channel:
+        return False
+    if not services.events.claim(f"priority-notice:{decision.decision_id}"):
+        return True
+    permalink = None
+    try:
+        found = await client.chat_getPermalink(channel=channel, message_ts=thread_ts)
+        permalink = str(found.get("permalink") or "") or None
+    except SlackApiError as exc:
+        log.warning("no permalink for %s/%s: %s", channel, thread_ts, exc.response.get("error"))
+    await client.chat_postMessage(
+        channel=team_config.channel,
+        text=fallback_text(
+            f"{record.priority} for {team} from <@{asker}>: {escape(defang(decision.text))}"
+        ),
+        blocks=priority_blocks(
+            team=team,
+            priority=record.priority,
+            asker=asker,
+            text=decision.text,
+            permalink=permalink,
+            summary=reply.summary,
+        ),
+        parse="none",
+        link_names=False,
+    )
+    why = "on-call is not paged from this channel" if instead_of_page else "not paged"
+    await client.chat_postMessage(
+        channel=channel,
+        thread_ts=thread_ts,
+        text=f"{record.priority} ({why}): I told the {team} team in <#{team_config.channel}>.",
+    )
+    return True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, time, timedelta
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -66,6 +67,20 @@ class TeamConfig(BaseModel):
         return total
 
 
+class ChannelPaging(BaseModel):
+    """How escalations from one channel go out (`[helpdesk.paging.<channel id>]`): a channel
+    whose P1s only notify its owning team, or that pages another on-call channel."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    #: "page": a P1 pages on-call; "notify": it tells the owning team instead (on-call is
+    #: still paged when no team owns the message, so no P1 is dropped).
+    p1: Literal["page", "notify"] = "page"
+    #: Page this on-call channel (and mention) instead of `[slack] oncall_channel`.
+    oncall_channel: str | None = None
+    oncall_mention: str | None = None
+
+
 class HelpdeskConfig(BaseModel):
     """The `[helpdesk]` section."""
 
@@ -77,6 +92,12 @@ class HelpdeskConfig(BaseModel):
     #: How often the bot's background loop sweeps tickets (stale, SLA).
     sweep_every_s: float = Field(300.0, gt=0)
     teams: dict[str, TeamConfig] = Field(default_factory=dict)
+    #: Per-channel paging (channel id -> how its escalations go out); others page as usual.
+    paging: dict[str, ChannelPaging] = Field(default_factory=dict)
+
+    def paging_for(self, channel: str) -> ChannelPaging:
+        """The paging of `channel` (the default: P1 pages the configured on-call)."""
+        return self.paging.get(channel) or ChannelPaging()
 
     def team_for(self, controller: str | None, category: str | None = None) -> str | None:
         """The team owning a controller (or, failing that, a category), or None."""

@@ -1,11 +1,19 @@
 """Write `brain/data/escalation.jsonl`: the hand-written families plus real desk e-mails.
 
-Every fourth wording of each family is held out (split "holdout"), never fitted or tuned on
-(`brain.escalation.model` reads split "train" only); the benchmark reports both. Real
-service-desk e-mails (`../shared/data/it_tickets/train.jsonl`, never its val split) are the
-hard negatives of routine requests, sampled with a fixed seed.
+Every fourth wording of each first-round family is held out (split "holdout"), never fitted
+or tuned on (`brain.escalation.model` reads split "train" only); the benchmark reports both.
+The second round's families (`escalation_families_more.py`) are all training rows, so the
+held-out split stays the same yardstick. Real service-desk e-mails
+(`../shared/data/it_tickets/train.jsonl`, never its val split) are the hard negatives of
+routine requests: a random sample (a quarter held out), then, for training only, e-mails that
+name what the rules used to page for on bare words (a virus, a stolen laptop, "critical",
+"down"), sampled with fixed seeds.
 
-    python scripts/build_escalation_set.py [--tickets PATH] [--n 240]
+    python scripts/build_escalation_set.py [--tickets PATH] [--n 402] [--hard 240] [--fit]
+
+`--fit` then fits the escalation model on the written rows, with the MiniLM embedder and
+without, and ships both weights beside the data (`brain/data/escalation-<key>.npz`, the stale
+ones removed), so no home fits it at start.
 """
 
 from __future__ import annotations
@@ -19,18 +27,28 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from escalation_families import FAMILIES
+from escalation_families_more import MORE_FAMILIES
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "brain" / "data" / "escalation.jsonl"
 TICKETS = REPO.parent.parent / "shared" / "data" / "it_tickets" / "train.jsonl"
 _CJK = re.compile(r"[\u3400-\u9fff]")
 HOLDOUT_EVERY = 4
+#: Desk e-mails with words that used to page alone (whole words, lower case as the data is).
+_CUE_WORDS = re.compile(
+    r"\b(?:virus\w*|infect\w*|malware|trojan|quarantin\w*|stolen|lost|theft|hack\w*|"
+    r"phish\w*|compromis\w*|breach\w*|leak\w*|encrypt\w*|decrypt\w*|critical|urgent\w*|"
+    r"emergency|down|outage|crash\w*|unreachable|blocker|blocked|failover|everyone|"
+    r"all users|password|token|suspicious)\b"
+)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tickets", type=Path, default=TICKETS)
     parser.add_argument("--n", type=int, default=402)
+    parser.add_argument("--hard", type=int, default=240)
+    parser.add_argument("--fit", action="store_true", help="fit and ship the model weights")
     args = parser.parse_args()
     rows = []
     for number, (kind, escalate, wordings) in enumerate(FAMILIES):
@@ -59,9 +77,57 @@ def main() -> int:
                 "split": "holdout" if i % HOLDOUT_EVERY == HOLDOUT_EVERY - 1 else "train",
             }
         )
+    for number, (kind, escalate, wordings) in enumerate(MORE_FAMILIES, start=len(FAMILIES)):
+        for text in wordings:
+            rows.append(
+                {
+                    "text": text,
+                    "escalate": escalate,
+                    "kind": kind,
+                    "family": number,
+                    "lang": "zh" if _CJK.search(text) else "en",
+                    "split": "train",
+                }
+            )
+    taken = set(sample)
+    cued = [line for line in lines if line not in taken and _CUE_WORDS.search(line.lower())]
+    for line in random.Random(126).sample(cued, min(args.hard, len(cued))):
+        rows.append(
+            {
+                "text": json.loads(line)["text"][:600],
+                "escalate": False,
+                "kind": "desk_email_cued",
+                "family": -2,
+                "lang": "en",
+                "split": "train",
+            }
+        )
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     print(f"{len(rows)} rows -> {OUT}")
+    if args.fit:
+        fit_shipped()
     return 0
+
+
+def fit_shipped() -> None:
+    """Fit the model on the written rows (with and without the embedder) and ship both."""
+    sys.path.insert(0, str(REPO))
+    from brain.escalation.model import fit_model, labelled_rows, shipped_path
+    from core.config import load_settings
+    from core.text.embedder import get_dense_embedder
+
+    embedder = get_dense_embedder(load_settings())
+    rows = labelled_rows("train")
+    kept = set()
+    for embed in (embedder.embed if embedder is not None else None, None):
+        model = fit_model(rows, embed)
+        path = shipped_path(model.key)
+        model.save(path)
+        kept.add(path)
+        print(f"model {model.key} (embedding: {embed is not None}) -> {path}")
+    for stale in path.parent.glob("escalation-*.npz"):
+        if stale not in kept:
+            stale.unlink()
 
 
 if __name__ == "__main__":

@@ -62,12 +62,17 @@ def may_claim_ticket(services: BotServices, user: str, team: set[str]) -> bool:
     return user in team or is_admin(services, user)
 
 
-async def oncall_people(services: BotServices, client: AsyncWebClient) -> set[str] | None:
-    """Who is on call: the members of the user group `BRAIN_ONCALL_MENTION` names (read with
+async def oncall_people(
+    services: BotServices, client: AsyncWebClient, mention: str | None = None
+) -> set[str] | None:
+    """Who is on call: the members of the user group `mention` (default
+    `BRAIN_ONCALL_MENTION`; a channel's `[helpdesk.paging]` may name its own) names (read with
     `usergroups.users.list`; a Slack error gives nobody: never more rights), or the user it
     names, plus `[access] oncall_users`; None when nobody is named (whoever is in the on-call
     channel is on call)."""
-    mention = (services.settings.slack.oncall_mention or "").strip().strip("<>@!")
+    if mention is None:
+        mention = services.settings.slack.oncall_mention
+    mention = (mention or "").strip().strip("<>@!")
     mention = mention.removeprefix("subteam^").split("|", 1)[0]
     people = set(services.settings.access.oncall_users)
     if mention.startswith("S"):

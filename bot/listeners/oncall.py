@@ -29,11 +29,17 @@ async def may_acknowledge(services: BotServices, client: AsyncWebClient, click: 
     """Whether this click may acknowledge an alert (see the module docstring)."""
     slack = services.settings.slack
     access = services.settings.access
-    if not slack.oncall_channel or click.channel != slack.oncall_channel:
+    # The configured on-call channel, or one a channel's `[helpdesk.paging]` pages instead
+    # (whose own mention, when it names one, says who is on call there).
+    oncall = {slack.oncall_channel: slack.oncall_mention} if slack.oncall_channel else {}
+    for paging in services.settings.helpdesk.paging.values():
+        if paging.oncall_channel and paging.oncall_channel not in oncall:
+            oncall[paging.oncall_channel] = paging.oncall_mention or slack.oncall_mention
+    if click.channel not in oncall:
         return False
     if access.acknowledge == "channel" or click.user in access.oncall_users:
         return True
-    people = await oncall_people(services, client)
+    people = await oncall_people(services, client, mention=oncall[click.channel] or "")
     return people is None or click.user in people
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from brain.escalation.features import signals_of
+from brain.escalation.features import signals_of, wide
 from brain.escalation.model import EscalationModel
 from brain.intent.taxonomy import intent_group
 from core.records import EscalationRecord, IntentResult, Urgency
@@ -90,10 +90,19 @@ def decide_escalation(
     if signals.handoff == "human_handoff":
         reason, kind = "the user asked for a person: handed to one", "handoff"
         evidence.append("rule (force): an explicit request for a person")
-    if security:
+    if security and not signals.security_held:
         priority, kind = "P1", "security"
         reason = f"P1 security incident ({', '.join(security)})"
         evidence.append("rule (force): a reported security event is P1 whatever its wording")
+    elif security and reason is None:
+        # A security report the rules do not force: the owning team's (P2), or P3 when over;
+        # the escalation model may still page it when it is sure.
+        floor = "P3" if "over" in signals.security_held else "P2"
+        priority = max(min(priority, floor), "P2")  # never P1 without the page
+        evidence.append(f"rule: a security report not forced to P1 ({signals.security_held})")
+        if model is not None and probability is not None and probability >= SURE:
+            priority, kind = "P1", "security"
+            reason = f"P1 security incident ({', '.join(security)}; the escalation model)"
     elif signals.security == "question":
         evidence.append("rule (veto): a question about security is a consultation")
     elif assessment.resolved or assessment.not_live:
@@ -105,12 +114,13 @@ def decide_escalation(
         )
     elif reason is None:
         # The model makes the P1 call among messages the matrix puts at P1, or at P2 with many
-        # affected (never one floor or team): words alone never reach it.
+        # affected by a live failure (never one floor or team): words alone never reach it.
         pages = priority == "P1"
         if model is not None and probability is not None:
-            # Elsewhere the model pages alone only when it is sure (calibrated).
-            wide = priority == "P1" or (priority == "P2" and assessment.impact in ("many", "all"))
-            bar = model.threshold if wide else SURE
+            # Elsewhere the model pages alone only when it is sure (calibrated), and only for
+            # a failing service: a message with no service state has only words to page on.
+            live = assessment.state in ("degraded", "down")
+            bar = model.threshold if wide(assessment) else SURE if live else 2.0
             pages = probability >= bar
         if pages:
             priority, kind = "P1", "outage"

@@ -16,10 +16,19 @@ import numpy as np
 from scipy import sparse
 
 from brain.escalation.priority import IMPACTS, STATES, Assessment, assess
-from brain.intent.security import find_security
+from brain.intent.security import SecurityFinding, find_security
 from brain.intent.urgency import handoff_signal
 
-__all__ = ["EMBEDDING_DIM", "N_HASHED", "RULE_NAMES", "Signals", "design", "signals_of"]
+__all__ = [
+    "EMBEDDING_DIM",
+    "N_HASHED",
+    "RULE_NAMES",
+    "Signals",
+    "design",
+    "model_decides",
+    "signals_of",
+    "wide",
+]
 
 #: The embedding width (MiniLM); zeros when the brain runs without an embedder.
 EMBEDDING_DIM = 384
@@ -37,6 +46,8 @@ RULE_NAMES: tuple[str, ...] = (
     "resolved",
     "not_live",
     "security_event",
+    "security_report",
+    "security_over",
     "security_question",
     "handoff",
 )
@@ -140,6 +151,8 @@ class Signals:
     security_classes: tuple[str, ...]
     security_cue: str
     handoff: str | None
+    #: Why a reported security event does not force a page ("" when it does, or is none).
+    security_held: str = ""
 
     def vector(self) -> np.ndarray:
         """The rule features, in `RULE_NAMES` order."""
@@ -151,11 +164,49 @@ class Signals:
             *(name for name in ("production", "test_system", "customer_data") if getattr(a, name)),
             *(name for name in ("payments", "resolved", "not_live") if getattr(a, name)),
         }
-        if self.security:
+        if self.security == "event":
+            on.add("security_report" if self.security_held else "security_event")
+            if "over" in self.security_held:
+                on.add("security_over")
+        elif self.security:
             on.add(f"security_{self.security}")
         if self.handoff == "human_handoff":
             on.add("handoff")
         return np.array([1.0 if n in on else 0.0 for n in RULE_NAMES], dtype=np.float32)
+
+
+def wide(assessment: Assessment) -> bool:
+    """Where the model makes the P1 call at its recall-first threshold: the matrix says P1, or
+    P2 with many or all affected by a live failure (degraded or down). "Urgent" for everyone
+    is urgency, not a failure, so it never reaches the threshold."""
+    a = assessment
+    live = a.state in ("degraded", "down")
+    return a.priority == "P1" or (a.priority == "P2" and a.impact in ("many", "all") and live)
+
+
+def model_decides(signals: Signals) -> bool:
+    """No rule forces or vetoes the page (a person asked for, security reported or asked
+    about, a resolved alert or no live event) and the message is `wide`: the rows whose page
+    the threshold decides, so the only ones it is chosen on."""
+    a = signals.assessment
+    ruled = signals.handoff == "human_handoff" or signals.security is not None
+    return not ruled and not a.resolved and not a.not_live and wide(a)
+
+
+def held(finding: SecurityFinding | None) -> str:
+    """Why a reported security event is not forced to P1 ("" when it is): words alone do not
+    page, so an event needs describing (a pattern, or a topic beside a report word; a bare
+    mention only when it is happening now), must not be over or handled, and must carry the
+    impact its class needs (a lost laptop with client data on it)."""
+    if finding is None or finding.kind != "event":
+        return ""
+    if finding.over:
+        return f"over or handled ({finding.over!r})"
+    if finding.how == "mention" and not finding.live:
+        return "named, not described as happening now"
+    if not finding.critical:
+        return "no data or access at risk named"
+    return ""
 
 
 def signals_of(text: str) -> Signals:
@@ -168,6 +219,7 @@ def signals_of(text: str) -> Signals:
         security_classes=finding.classes if finding is not None else (),
         security_cue=finding.describe() if finding is not None else "",
         handoff=handoff,
+        security_held=held(finding),
     )
 
 

@@ -3,7 +3,9 @@
 Fit on the labelled escalation set (`brain/data/escalation.jsonl`, rows of split "train" only;
 the "holdout" rows are never seen here, so the benchmark's held-out figure is honest). The
 probability is Platt-calibrated on out-of-fold scores, and the threshold is chosen recall first:
-the highest one that still pages every must-page training row out of fold, lowered by a margin.
+the highest one that still pages, out of fold, every must-page training row whose page it
+decides (`features.model_decides`: rows a rule forces or vetoes do not lower it), lowered by a
+margin.
 Fitting is deterministic (fixed folds, liblinear), and the fitted weights are cached in
 `$BRAIN_HOME/models/escalation-<key>.npz` (the key hashes the rows and the feature layout), or
 read from the copy shipped beside this module.
@@ -21,7 +23,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from brain.escalation.features import EMBEDDING_DIM, N_HASHED, RULE_NAMES, design
+from brain.escalation.features import (
+    EMBEDDING_DIM,
+    N_HASHED,
+    RULE_NAMES,
+    design,
+    model_decides,
+    signals_of,
+)
 
 if TYPE_CHECKING:
     from sklearn.linear_model import LogisticRegression
@@ -98,7 +107,7 @@ def labelled_rows(split: str | None = "train") -> list[dict[str, object]]:
 def model_key(rows: Sequence[dict[str, object]], with_embedding: bool) -> str:
     """What the fitted weights depend on: the rows, the feature layout, the settings."""
     digest = hashlib.sha256()
-    layout = (EMBEDDING_DIM, N_HASHED, RULE_NAMES, C, RECALL_MARGIN, FOLDS, with_embedding)
+    layout = (EMBEDDING_DIM, N_HASHED, RULE_NAMES, C, RECALL_MARGIN, FOLDS, with_embedding, 2)
     digest.update(repr(layout).encode())
     for package, name in (("brain.escalation", "priority.yaml"), ("brain.intent", "security.yaml")):
         digest.update(resources.files(package).joinpath(name).read_bytes())  # rule features
@@ -128,7 +137,9 @@ def fit_model(rows: Sequence[dict[str, object]], embed: Embed | None) -> Escalat
     platt = LogisticRegression(C=1e4, solver="lbfgs").fit(scores[:, None], labels)
     a, b = float(platt.coef_[0, 0]), float(platt.intercept_[0])
     calibrated = np.asarray(_sigmoid(a * scores + b))
-    lowest = float(calibrated[labels == 1].min())
+    decided = np.array([model_decides(signals_of(t)) for t in texts], dtype=bool)
+    governed = (labels == 1) & decided
+    lowest = float(calibrated[governed if governed.any() else labels == 1].min())
     final = _lr().fit(x, labels)
     return EscalationModel(
         coef=final.coef_[0].astype(np.float64),

@@ -44,6 +44,7 @@ GROUPS = (
     "scope_many",
     "scope_team",
     "local",
+    "individual",
     "shared_service",
     "production",
     "test_system",
@@ -56,6 +57,7 @@ GROUPS = (
     "no_rush",
     "resolved",
     "not_live",
+    "greeting",
     "negation",
 )
 
@@ -149,12 +151,23 @@ def assess(text: str) -> Assessment:
     down = _live(found["down"], negation)
     degraded = _live(found["degraded"], negation)
     resolved, not_live = bool(found["resolved"]), bool(found["not_live"])
-    scope_all, scope_many = found["scope_all"], found["scope_many"]
+    # "hi everyone" greets; "not a single order went through" is no one case.
+    scope_all = _live(found["scope_all"], found["greeting"])
+    scope_many = found["scope_many"]
+    found["individual"] = _live(found["individual"], negation)
     local, test_system = bool(found["local"]), bool(found["test_system"])
     services = found["shared_service"] + found["payments"] + found["production"]
-    # "nobody can log in": an inability is an outage when many are named or a service is.
-    if not down and (scope_all or scope_many or services):
-        down = _live(found["inability"], negation)
+    # "nobody can log in": an inability is an outage when many are named; with a service
+    # named and nobody ("cannot reach the gateway") it is a degradation the model weighs.
+    if not down and not found["individual"]:
+        # "能不能" ("could you") asks; its "不能" is no inability.
+        unable = [
+            s for s in _live(found["inability"], negation) if lowered[s.start - 1 : s.start] != "能"
+        ]
+        if scope_all or scope_many:
+            down = unable
+        elif services and not degraded:
+            degraded = unable
     spans: list[EvidenceSpan] = []
     impact: Impact = "individual"
     if scope_all and not local:
@@ -163,8 +176,10 @@ def assess(text: str) -> Assessment:
         impact, spans = "many", spans + (scope_many or scope_all)[:1]
     elif found["scope_team"] or local:
         impact, spans = "team", spans + (found["scope_team"] or found["local"])[:1]
-    if down or degraded:
-        # A shared production service failing affects many; payments or customer data, all.
+    one = bool(found["individual"]) and impact == "individual"
+    if (down or degraded) and not one:
+        # A shared production service failing affects many; payments or customer data, all
+        # (unless the message says it is one person's or one case's: "a single order").
         if (found["payments"] or found["customer_data"]) and impact != "all":
             impact = "all"
             spans += (found["payments"] or found["customer_data"])[:1]

@@ -29,7 +29,17 @@ __all__ = [
 ]
 
 SECURITY_FILE = "security.yaml"
+#: How close (characters) a report word must be to the topic it reports.
+NEAR = 80
+#: A one-sentence question: opens with a question word, ends with "?", no sentence end inside.
+_ASKED = re.compile(
+    r"^\s*(?:(?:how|what|who|where|when|which|why|is there|are there|do we|does|should|can i|"
+    r"can we|could|is it)\b|如何|怎么|怎样|什么|谁|哪|是否)[^.!。！\n;；?？]*[?？]\s*$"
+)
 Kind = Literal["event", "question"]
+#: How an event was found: an event pattern describing it, a topic beside a report word
+#: ("clicked", "stolen"), or a bare topic mention ("virus", "phishing email in my inbox").
+How = Literal["pattern", "report", "mention", "question"]
 
 
 def phrase_pattern(phrases: list[str]) -> re.Pattern[str] | None:
@@ -54,6 +64,9 @@ class SecurityClass:
     #: Phrases that name the topic only beside a report word.
     weak: re.Pattern[str] | None
     events: tuple[re.Pattern[str], ...]
+    #: When set, an event of this class is critical only beside one of these (a lost laptop
+    #: pages when it holds client data or credentials; a replaced one does not).
+    impact: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +77,14 @@ class SecurityFinding:
     kind: Kind
     classes: tuple[str, ...]
     cue: str
+    #: What the finding rests on: escalation forces a page on a described event only.
+    how: How = "pattern"
+    #: A cue that the event is over or dealt with ("quarantined", "a replacement laptop").
+    over: str = ""
+    #: A cue that it is happening now ("now", "popped up", "现在"), for a bare mention.
+    live: str = ""
+    #: Some named class needs no impact cue, or has one ("client data on it").
+    critical: bool = True
 
     def describe(self) -> str:
         what = ", ".join(c.replace("_", " ") for c in self.classes)
@@ -74,13 +95,35 @@ class SecurityFinding:
 
 @dataclass(frozen=True, slots=True)
 class SecurityTaxonomy:
-    """The classes plus the shared framing lists (report, benign, question, hypothetical)."""
+    """The classes plus the shared framing lists (report, benign, question, hypothetical) and
+    the now-ness lists escalation reads (handled, live)."""
 
     classes: tuple[SecurityClass, ...]
     report: re.Pattern[str] | None
     benign: re.Pattern[str] | None
     question: re.Pattern[str] | None
     hypothetical: re.Pattern[str] | None
+    handled: re.Pattern[str] | None = None
+    live: re.Pattern[str] | None = None
+
+    def _event(self, classes: tuple[str, ...], cue: str, how: How, text: str) -> SecurityFinding:
+        """An event finding with its now-ness and impact read (`text` lower-cased)."""
+        over = _search(self.handled, text) or _search(self.benign, text)
+        by_name = {c.name: c for c in self.classes}
+        critical = any(
+            by_name[name].impact is None or _search(by_name[name].impact, text) for name in classes
+        )
+        return SecurityFinding("event", classes, cue, how, over, _search(self.live, text), critical)
+
+    def _near(self, topic: str, text: str) -> bool:
+        """Is a report word within `NEAR` characters of the topic phrase?"""
+        at = text.find(topic)
+        if at < 0 or self.report is None:
+            return True
+        return any(
+            m.start() - NEAR <= at + len(topic) and at - NEAR <= m.end()
+            for m in self.report.finditer(text)
+        )
 
     def find(self, text: str) -> SecurityFinding | None:
         """None when the message is not about security at all."""
@@ -106,22 +149,31 @@ class SecurityTaxonomy:
         named = event_hits + topic_hits + (weak_hits if reported else [])
         classes = tuple(dict.fromkeys(name for name, _ in named))
         if _search(self.hypothetical, lowered):
-            return SecurityFinding("question", classes, _search(self.hypothetical, lowered))
+            hypothetical = _search(self.hypothetical, lowered)
+            return SecurityFinding("question", classes, hypothetical, "question")
         framing = _search(self.question, lowered) or _search(self.benign, lowered)
         if not framing and lowered.rstrip().endswith(("?", "？")):
             framing = "?"
+        if _ASKED.match(lowered):
+            # One sentence that opens with a question word and ends with "?" asks about an
+            # event ("how do we rotate a secret that was committed to git?"), whatever verbs
+            # it holds; "I clicked a phishing link, what now?" opens with the report.
+            return SecurityFinding("question", classes, "a question", "question")
         if event_hits and (reported or not framing):
-            return SecurityFinding("event", classes, event_hits[0][1])
+            return self._event(classes, event_hits[0][1], "pattern", lowered)
         topic = (event_hits or topic_hits or weak_hits)[0][1]
         if reported:
-            return SecurityFinding("event", classes, f"{topic} ... {reported}")
+            # A report word far from the topic (a long e-mail with "virus" at the top and
+            # "committed" at the bottom) reports nothing about it: a mention, not a report.
+            how: How = "report" if self._near(topic, lowered) else "mention"
+            return self._event(classes, f"{topic} ... {reported}", how, lowered)
         if framing:
             # Asked about, with no report word: "where do I report a lost laptop?"
-            return SecurityFinding("question", classes, framing)
+            return SecurityFinding("question", classes, framing, "question")
         if not topic_hits:
             return None
         # A bare mention ("phishing email in my inbox") is treated as a report.
-        return SecurityFinding("event", classes, topic_hits[0][1])
+        return self._event(classes, topic_hits[0][1], "mention", lowered)
 
 
 def _search(pattern: re.Pattern[str] | None, text: str) -> str:
@@ -158,6 +210,7 @@ def parse_security_taxonomy(data: object) -> SecurityTaxonomy:
         seen.add(name)
         phrases = _strings(raw.get("phrases"), f"class {name!r} phrases")
         weak = _strings(raw.get("weak"), f"class {name!r} weak")
+        impact = _strings(raw.get("impact"), f"class {name!r} impact")
         events = []
         for source in _strings(raw.get("events"), f"class {name!r} events"):
             try:
@@ -175,13 +228,14 @@ def parse_security_taxonomy(data: object) -> SecurityTaxonomy:
                 phrase_pattern(phrases),
                 phrase_pattern(weak),
                 tuple(events),
+                phrase_pattern(impact),
             )
         )
     return SecurityTaxonomy(
         classes=tuple(classes),
         **{
             key: phrase_pattern(_strings(data.get(key), key))
-            for key in ("report", "benign", "question", "hypothetical")
+            for key in ("report", "benign", "question", "hypothetical", "handled", "live")
         },
     )
 

@@ -42,8 +42,12 @@ _ANNOUNCED = re.compile(
     re.IGNORECASE,
 )
 _LIST_JOINERS = re.compile(r"\s*(?:,\s*and\s+|;\s*|；\s*|，\s*(?:还有|另外)?\s*(?=[^，]{4,}))")
-#: Numbered or bulleted items: "1) ...", "2. ...", "- ...", "（1）...".
-_ITEMS = re.compile(r"(?:^|\n|\s)(?:\(?\d[.)）]|（\d）|[-*•])\s+")
+#: Numbered or bulleted items: "1) ...", "2. ...", "- ...", "（1）...", and the full-width
+#: forms Chinese writes with no space after them or before them ("断线2）我想", "1、", "（2）").
+_ITEMS = re.compile(
+    r"(?:(?:^|\n|\s)(?:\(?\d[.)]|[-*•])\s+)"
+    r"|(?:(?:^|\n|\s|(?<=[\u3400-\u9fff，。；！？]))(?:\d[）、．]|（\d）|\(\d\))\s*)"
+)
 
 
 def split_requests(text: str) -> list[str]:

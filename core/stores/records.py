@@ -214,12 +214,16 @@ class Alert:
     acknowledged_at: float | None = None
     #: The Slack workspace of the message (None with one workspace).
     team: str | None = None
+    #: Who the alert mentions when its channel's paging names someone else (None: the
+    #: configured `oncall_mention`).
+    mention: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (`team` only when set)."""
+        """A JSON-ready dict (`team` and `mention` only when set)."""
         data = asdict(self)
-        if data["team"] is None:
-            del data["team"]
+        for optional in ("team", "mention"):
+            if data[optional] is None:
+                del data[optional]
         return data
 
     @classmethod

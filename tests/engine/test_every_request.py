@@ -28,6 +28,8 @@ CASES = {
         {"incident", "access"},
     ),
     "zh_lingwai": ("VPN连不上了，另外帮我开通Jira权限", {"incident", "access"}),
+    # Full-width item numbers with no space around them, as Chinese writes them.
+    "zh_numbered": ("1）打印机一直卡纸2）帮我开通Jira权限", {"incident", "access"}),
 }
 
 

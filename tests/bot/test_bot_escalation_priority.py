@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ONCALL_CHANNEL, Harness
+from tests.escalation_wordings import MUST_NOT_PAGE, MUST_PAGE
 
 
 def _oncall(harness: Harness) -> list[object]:
@@ -58,3 +59,26 @@ async def test_a_p1_outage_pages_and_words_alone_do_not(harness: Harness) -> Non
     )
     await harness.idle()
     assert len(_oncall(harness)) == 1
+
+
+async def test_each_must_page_kind_pages_and_each_must_not_kind_does_not(
+    harness: Harness,
+) -> None:
+    """The CLI test's wordings (`tests/escalation_wordings.py`), through the app over HTTP: no
+    must-not message pages; each must-page message adds one on-call alert that quotes it."""
+    for number, text in enumerate(MUST_NOT_PAGE.values(), start=1):
+        await harness.event(p.message(text, channel=f"DQUIET{number:03d}"))
+    await harness.fake.wait_for("chat.postMessage", count=len(MUST_NOT_PAGE), timeout=120)
+    await harness.idle()
+    assert _oncall(harness) == []
+
+    for number, (kind, text) in enumerate(MUST_PAGE.items(), start=1):
+        await harness.event(p.message(text, channel=f"DPAGE{number:03d}"))
+        await harness.fake.wait_for(
+            "chat.postMessage",
+            count=number,
+            timeout=60,
+            where=lambda c: c.params["channel"] == ONCALL_CHANNEL,
+        )
+        await harness.idle()
+        assert len(_oncall(harness)) == number, kind

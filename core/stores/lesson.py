@@ -8,12 +8,13 @@ from __future__ import annotations
 import base64
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from core.text.language import is_chinese
 from core.text.sparse import char_ngrams
+
+if TYPE_CHECKING:  # numpy is imported when a vector is read or written: `brain why` needs none
+    import numpy as np
 
 #: Characters of a message a lesson keeps (and compares by).
 TEXT_CAP = 500
@@ -31,12 +32,16 @@ def gram_set(text: str) -> frozenset[str]:
 def _encode_vector(vector: np.ndarray | None) -> str | None:
     if vector is None:
         return None
+    import numpy as np
+
     return base64.b64encode(np.asarray(vector, dtype=np.float16).tobytes()).decode("ascii")
 
 
 def _decode_vector(text: str | None) -> np.ndarray | None:
     if not text:
         return None
+    import numpy as np
+
     return np.frombuffer(base64.b64decode(text), dtype=np.float16).astype(np.float32)
 
 

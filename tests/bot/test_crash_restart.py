@@ -32,7 +32,9 @@ from tests.replicas import (
 
 VAGUE = ["help me, it's stuck", "it does not work, please help"]
 #: Typed into the second vague message: kept owed across the crash, never on disk verbatim.
-SECRET = "password: Tr0ub4dor&3x!"
+#: (Not "password: ...": a message naming a password is an access request on the fast path,
+#: whose only LLM calls verify runbook passages against the controller's query, not the text.)
+SECRET = "secret: Tr0ub4dor&3x!"
 
 
 def files_holding(home: Path, needle: str) -> list[Path]:

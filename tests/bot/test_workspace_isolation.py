@@ -186,3 +186,31 @@ async def test_modal_and_shortcut_requests_are_their_workspaces_records(
     assert "VPN keeps dropping" in own and "disk 97%" in own
     other = await home_of(harness, TWO)
     assert "VPN keeps dropping" not in other and "disk 97%" not in other
+
+
+async def test_reactions_from_another_workspace_change_nothing(
+    oauth_env: None, start_bot: StartBot
+) -> None:
+    harness = await start_bot()
+    await install(harness, ONE, "xoxb-one")
+    await install(harness, TWO, "xoxb-two")
+    reply = await say(harness, ONE, DM_ONE, ROUTED_TEXT)
+    first = harness.brain.last_decision(USER, DM_ONE)
+    assert first is not None
+
+    def reaction(name: str) -> dict[str, Any]:
+        item = {"type": "message", "channel": DM_ONE, "ts": reply["ts"]}
+        return {"type": "reaction_added", "user": USER, "reaction": name, "item": item}
+
+    posts = len(harness.fake.of("chat.postMessage"))
+    for name in ("-1", "+1"):  # workspace two's 👎 and 👍 on workspace one's reply
+        await harness.post(event_of(TWO, reaction(name)), content_type="application/json")
+    await harness.idle()
+    assert harness.brain.get_decision(first.decision_id).feedback == []
+    assert len(harness.fake.of("chat.postMessage")) == posts  # no "Route elsewhere" offered
+
+    # The asker's own 👍 in workspace one does count.
+    await harness.post(event_of(ONE, reaction("+1")), content_type="application/json")
+    await harness.idle()
+    feedback = harness.brain.get_decision(first.decision_id).feedback
+    assert [(f.kind, f.user) for f in feedback] == [("confirm", USER)]

@@ -212,7 +212,7 @@ def _bound_then(
     (its channel, the bot's message of it; for a `prompt` click, whose right was checked, also
     the decision's resolution prompt in the on-call or a team's channel) and, for `asker_only`
     clicks, made by its asker."""
-    decision = decision_in(services, decision_id, services.workspace_of(click.payload_team))
+    decision = decision_in(services, decision_id, services.workspace_of(click.body))
     if decision is None:
         return "unknown"  # or another workspace's decision: as if it did not exist
     link = services.links.get(click.channel, click.ts)

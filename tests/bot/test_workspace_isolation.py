@@ -214,3 +214,37 @@ async def test_reactions_from_another_workspace_change_nothing(
     await harness.idle()
     feedback = harness.brain.get_decision(first.decision_id).feedback
     assert [(f.kind, f.user) for f in feedback] == [("confirm", USER)]
+
+
+async def test_slack_connect_events_are_the_installing_workspaces_records(
+    oauth_env: None, start_bot: StartBot
+) -> None:
+    """In a Slack Connect channel an event's own `team` (and a modal's payload `team`) is the
+    sender's workspace: the records are the installing workspace's (the envelope's
+    `authorizations[0].team_id`, the view's `app_installed_team_id`), as Bolt reads it."""
+    harness = await start_bot()
+    await install(harness, ONE, "xoxb-one")
+    await install(harness, TWO, "xoxb-two")
+    guest = "TGUEST01"  # the sender's workspace, which never installed the bot
+    message = p.message(ROUTED_TEXT, user=USER, channel=DM_ONE)
+    mention = p.mention("the printer on floor 3 is jammed", user=USER, channel="CSHARED01")
+    for n, event in enumerate((message, mention), start=1):
+        envelope = json.loads(event_of(ONE, event))
+        envelope["event"]["team"] = guest
+        await harness.post(json.dumps(envelope), content_type="application/json")
+        await harness.fake.wait_for("chat.postMessage", n)
+        await harness.idle()
+    # A modal opened in a Slack Connect channel: its payload's team is the guest's too.
+    await command_from(harness, ONE, NEW_COMMAND, "", "CSHARED02")
+    opened = (await harness.fake.wait_for("views.open"))[0].params["view"]
+    view = {**(opened if isinstance(opened, dict) else json.loads(opened)),
+            "app_installed_team_id": ONE}  # fmt: skip
+    submitted = from_team(submission(USER, view, "the projector in room 5 is dead"), guest)
+    assert (await harness.click(submitted))[0] == 200
+    await harness.fake.wait_for("chat.postMessage", 4)
+    await harness.idle()
+    for channel in (DM_ONE, "CSHARED01", "CSHARED02"):
+        decision = harness.brain.last_decision(USER, channel)
+        assert decision is not None and decision.team == ONE
+    own = await home_of(harness, ONE)
+    assert "VPN keeps dropping" in own and "printer" in own and "projector" in own

@@ -23,8 +23,8 @@ class Click:
         self.block_id = str(action.get("block_id") or "")
         selected = action.get("selected_option") or {}
         self.value = str(selected.get("value") or action.get("value") or "")
-        #: The payload's workspace, as Slack sent it (`BotServices.workspace_of` reads it).
-        self.payload_team: dict[str, Any] = {"team": body.get("team") or body.get("team_id")}
+        #: The whole payload, whose installing workspace `BotServices.workspace_of` reads.
+        self.body: dict[str, Any] = body
 
     @classmethod
     def parse(cls, body: Any) -> Click | None:

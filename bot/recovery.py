@@ -71,10 +71,11 @@ async def answer_again(
         await services.events.release(claim, messages.message_key(event))
         return
     log.info("answering event %s: its first owner died before answering", body.get("event_id"))
+    team = services.workspace_of(body)
     if event.get("type") == "app_mention":
-        await mentions.handle(services, client, event, claim, bot_user, again=True)
+        await mentions.handle(services, client, event, claim, bot_user, team=team, again=True)
     elif event.get("type") == "message":
-        await messages.handle(services, client, event, claim, bot_user, again=True)
+        await messages.handle(services, client, event, claim, bot_user, team=team, again=True)
     else:
         await services.events.release(claim)
 

@@ -10,6 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
+from slack_bolt.request.internals import extract_team_id
+
 from bot.escalation import Escalations
 from bot.metrics import BotMetrics, MeteredBrain
 from bot.oauth import multi_workspace
@@ -102,15 +104,20 @@ class BotServices:
 
         return await self.trip(in_order)
 
-    def workspace_of(self, payload: Mapping[str, Any]) -> str | None:
-        """The Slack workspace (team id) an event, click or command came from when the bot
+    def workspace_of(self, body: Mapping[str, Any]) -> str | None:
+        """The installing Slack workspace (team id) of a request's whole body (an event's
+        envelope, a click's, a modal's or a shortcut's payload, a command's form) when the bot
         serves many workspaces (OAuth installs); None with one workspace, so that its records
-        carry no team and read exactly as before."""
+        carry no team and read exactly as before.
+
+        Read as Bolt reads it to pick the installation whose token answers (a modal's
+        `app_installed_team_id`, an event's `authorizations[0].team_id` before its
+        `team_id`): an event's own `team` is the sender's workspace in a Slack Connect
+        channel, so records keyed by it would land in a workspace that never installed the
+        bot."""
         if not multi_workspace(self.settings):
             return None
-        team = payload.get("team_id") or payload.get("team")
-        if isinstance(team, Mapping):
-            team = team.get("id")
+        team = extract_team_id(dict(body))
         return str(team) if team else None
 
     @classmethod

@@ -111,7 +111,8 @@ def register(app: AsyncApp, services: BotServices) -> None:
         await ack()
         user = str(body["user"]["id"])
         channel = str(body["view"].get("private_metadata") or "") or user
-        services.work.spawn(_new_request(services, client, user, channel, text))
+        team = services.workspace_of(body)
+        services.work.spawn(_new_request(services, client, user, channel, text, team))
 
     @app.shortcut(SHORTCUT)
     async def on_shortcut(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
@@ -129,14 +130,21 @@ def register(app: AsyncApp, services: BotServices) -> None:
             channel=str(body["channel"]["id"]),
             ts=ts,
             thread_ts=str(message.get("thread_ts") or ts),
+            team=services.workspace_of(body),
         )
         services.work.spawn(work, name="shortcut")
 
 
 async def _new_request(
-    services: BotServices, client: AsyncWebClient, user: str, channel: str, text: str
+    services: BotServices,
+    client: AsyncWebClient,
+    user: str,
+    channel: str,
+    text: str,
+    team: str | None,
 ) -> None:
-    """Post the request where it was asked, then decide and answer it in that thread."""
+    """Post the request where it was asked, then decide and answer it in that thread (`team`:
+    the asker's workspace, whose records it is)."""
     posted = await client.chat_postMessage(
         channel=channel, text=fallback_text(f"New request from <@{user}>: {escape(text)}")
     )
@@ -149,4 +157,5 @@ async def _new_request(
         channel=str(posted.get("channel") or channel),
         ts=root,
         thread_ts=None,
+        team=team,
     )

@@ -11,6 +11,7 @@ from bot.services import BotServices
 from controllers.tickets import Ticket
 from core.access import same_workspace
 from core.errors import UnknownDecision
+from core.records import Decision
 
 log = logging.getLogger(__name__)
 
@@ -20,18 +21,24 @@ def is_admin(services: BotServices, user: str) -> bool:
     return user in services.settings.access.oncall_users
 
 
+def decision_in(services: BotServices, decision_id: str, team: str | None) -> Decision | None:
+    """The decision, when it is one of Slack workspace `team`'s (blocking); None for another
+    workspace's, as for one that does not exist, so a click or a reaction from elsewhere
+    changes and tells nothing of it."""
+    try:
+        decision = services.brain.get_decision(decision_id)
+    except UnknownDecision:
+        return None
+    return decision if same_workspace(decision.team, team) else None
+
+
 def owns_decision(
     services: BotServices, user: str, decision_id: str, team: str | None = None
 ) -> bool:
     """The decision is `user`'s own (they asked it), or `user` is an admin, of the same Slack
     workspace `team` (blocking)."""
-    try:
-        decision = services.brain.get_decision(decision_id)
-    except UnknownDecision:
-        return False
-    if not same_workspace(decision.team, team):
-        return False
-    return decision.user == user or is_admin(services, user)
+    decision = decision_in(services, decision_id, team)
+    return decision is not None and (decision.user == user or is_admin(services, user))
 
 
 async def team_members(services: BotServices, client: AsyncWebClient, team: str | None) -> set[str]:

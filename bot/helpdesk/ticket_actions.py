@@ -39,9 +39,7 @@ CLAIM_NOT_TEAM = "Only a member of the ticket's team (or an admin) can claim it.
 def _bound(services: BotServices, click: Click, ticket_id: str) -> Ticket | None:
     """In the brain worker: the ticket, when the clicked message is one of its own."""
     ticket = ticket_store(services).get(ticket_id)
-    if ticket is None or not same_workspace(
-        ticket.slack_team, services.workspace_of(click.payload_team)
-    ):
+    if ticket is None or not same_workspace(ticket.slack_team, services.workspace_of(click.body)):
         return None  # another workspace's ticket is refused like a message's that is not it
     for entry in ticket.history:
         if entry.get("event") in ("team_notified", "asked") and (

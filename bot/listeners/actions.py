@@ -44,10 +44,10 @@ from bot.blocks import (
 )
 from bot.clicks import FOREIGN_NOTE, Click
 from bot.helpdesk import resolutions
+from bot.helpdesk.rights import decision_in
 from bot.replies import escalate, post_reply
 from bot.services import BotServices
 from brain.conversation.reply import Reply
-from core.access import same_workspace
 from core.errors import UnknownDecision
 
 log = logging.getLogger(__name__)
@@ -212,12 +212,9 @@ def _bound_then(
     (its channel, the bot's message of it; for a `prompt` click, whose right was checked, also
     the decision's resolution prompt in the on-call or a team's channel) and, for `asker_only`
     clicks, made by its asker."""
-    try:
-        decision = services.brain.get_decision(decision_id)
-    except UnknownDecision:
-        return "unknown"
-    if not same_workspace(decision.team, services.workspace_of(click.payload_team)):
-        return "unknown"  # another workspace's decision: as if it did not exist
+    decision = decision_in(services, decision_id, services.workspace_of(click.body))
+    if decision is None:
+        return "unknown"  # or another workspace's decision: as if it did not exist
     link = services.links.get(click.channel, click.ts)
     if link is None:
         return "unlinked"

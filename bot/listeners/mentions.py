@@ -30,10 +30,11 @@ async def handle(
     claim: str,
     bot_user_id: str | None,
     *,
+    team: str | None = None,
     again: bool = False,
 ) -> None:
-    """Answer one mention (its claim settled just before the answer is sent). `again`: its
-    first owner died before answering (`bot.recovery`)."""
+    """Answer one mention of workspace `team` (its claim settled just before the answer is
+    sent). `again`: its first owner died before answering (`bot.recovery`)."""
     key = message_key(event)
     if not user_message(event, bot_user_id) or not await services.events.take(
         key, owed=True, again=again
@@ -60,5 +61,5 @@ async def handle(
         ts=str(event["ts"]),
         thread_ts=str(thread_ts) if thread_ts else None,
         claims=(claim, key),
-        team=services.workspace_of(event),
+        team=team,
     )

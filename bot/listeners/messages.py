@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 from slack_bolt.async_app import AsyncApp, AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
@@ -73,10 +72,20 @@ def event_key(body: dict[str, Any]) -> str:
     return f"event:{event_id}" if event_id else ""
 
 
-#: Answers one user's event in the background: (services, client, event, claim, bot user).
-Answer = Callable[
-    [BotServices, AsyncWebClient, dict[str, Any], str, str | None], Coroutine[Any, Any, None]
-]
+class Answer(Protocol):
+    """Answers one user's event in the background (`team`: its installing workspace,
+    `BotServices.workspace_of` of the whole envelope)."""
+
+    async def __call__(
+        self,
+        services: BotServices,
+        client: AsyncWebClient,
+        event: dict[str, Any],
+        claim: str,
+        bot_user_id: str | None,
+        *,
+        team: str | None = None,
+    ) -> None: ...
 
 
 def listen(app: AsyncApp, services: BotServices, event_type: str, answer: Answer) -> None:
@@ -91,9 +100,9 @@ def listen(app: AsyncApp, services: BotServices, event_type: str, answer: Answer
     ) -> None:
         if not user_message(event, context.bot_user_id):
             return  # nothing was owed (the ledger's claim of it is settled already)
-        if context.team_id and not event.get("team"):
-            event = {**event, "team": context.team_id}  # the workspace its records carry
-        services.work.spawn(answer(services, client, event, event_key(body), context.bot_user_id))
+        team = services.workspace_of(body)  # the installer, not a Slack Connect sender
+        work = answer(services, client, event, event_key(body), context.bot_user_id, team=team)
+        services.work.spawn(work)
 
     app.event(event_type)(listener)
 
@@ -110,11 +119,12 @@ async def handle(
     claim: str,
     bot_user_id: str | None,
     *,
+    team: str | None = None,
     again: bool = False,
 ) -> None:
-    """Answer one message event, or settle its claim when it is not the bot's to answer.
-    `again`: its first owner died before answering (`bot.recovery`)."""
-    if not await _answered(services, client, event, claim, bot_user_id, again=again):
+    """Answer one message event of workspace `team`, or settle its claim when it is not the
+    bot's to answer. `again`: its first owner died before answering (`bot.recovery`)."""
+    if not await _answered(services, client, event, claim, bot_user_id, team=team, again=again):
         await services.events.release(claim)
 
 
@@ -125,6 +135,7 @@ async def _answered(
     claim: str,
     bot_user_id: str | None,
     *,
+    team: str | None,
     again: bool,
 ) -> bool:
     if not user_message(event, bot_user_id):
@@ -169,6 +180,6 @@ async def _answered(
         ts=str(event["ts"]),
         thread_ts=str(thread_ts) if thread_ts else None,
         claims=(claim, key),
-        team=services.workspace_of(event),
+        team=team,
     )
     return True

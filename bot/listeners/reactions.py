@@ -2,6 +2,8 @@
 
 Policy: only the asker's reactions count (a reaction by anyone else is ignored, because
 others often react with 👍 to mean "me too"). Buttons are the way for others to correct.
+Like a click, a reaction from another Slack workspace than the decision's changes nothing
+(`bot.helpdesk.rights.decision_in`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import teams
+from bot.helpdesk.rights import decision_in
 from bot.replies import post_reply
 from bot.services import BotServices
 from brain.conversation.reply import Reply
@@ -31,7 +34,9 @@ def register(app: AsyncApp, services: BotServices) -> None:
     """Register the `reaction_added` listener."""
 
     @app.event("reaction_added")
-    async def on_reaction(event: dict[str, Any], client: AsyncWebClient) -> None:
+    async def on_reaction(
+        event: dict[str, Any], body: dict[str, Any], client: AsyncWebClient
+    ) -> None:
         item = event.get("item") or {}
         name = reaction_name(str(event.get("reaction") or ""))
         if item.get("type") != "message" or name not in CONFIRM_REACTIONS | REJECT_REACTIONS:
@@ -44,6 +49,7 @@ def register(app: AsyncApp, services: BotServices) -> None:
                 channel=str(item.get("channel") or ""),
                 ts=str(item.get("ts") or ""),
                 confirm=name in CONFIRM_REACTIONS,
+                team=services.workspace_of(body),
             )
         )
 
@@ -56,18 +62,24 @@ async def _feedback(
     channel: str,
     ts: str,
     confirm: bool,
+    team: str | None,
 ) -> None:
     link = services.links.get(channel, ts)
     if link is None or link.role not in FEEDBACK_ROLES or link.asker != user:
         return
     conversation = services.conversation
+
+    def confirmed() -> None:
+        if decision_in(services, link.decision_id, team) is not None:
+            conversation.confirm(link.decision_id, user=user, source="slack-reaction")
+
     if confirm:
-        await services.trip(
-            conversation.confirm, link.decision_id, user=user, source="slack-reaction"
-        )
+        await services.trip(confirmed)
         return
 
-    def rejected() -> Reply:
+    def rejected() -> Reply | None:
+        if decision_in(services, link.decision_id, team) is None:
+            return None
         reply: Reply = conversation.reject(
             link.decision_id,
             user=user,
@@ -77,6 +89,8 @@ async def _feedback(
         return teams.queue_in_trip(services, reply)
 
     reply = await services.trip(rejected)
+    if reply is None:
+        return
     await post_reply(
         services,
         client,

@@ -1,5 +1,7 @@
 """Two workspaces installed through OAuth: a user of one never sees, changes or is told about
-the other's records (App Home, /brain-why, clicks on the other's buttons, lessons).
+the other's records (App Home, /brain-why, clicks on the other's buttons, lessons), and the
+requests of every entry point (messages, the "New request" modal, the message shortcut) are
+their own workspace's records.
 
 The same user id is used in both workspaces on purpose: scoping by user alone would show
 workspace one's records to workspace two's person, so only the team scoping keeps them apart.
@@ -12,10 +14,12 @@ from typing import Any
 
 from bot import ticket_view as view
 from bot.blocks import ACTION_CONFIRM, BLOCK_DECISION
+from bot.helpdesk.modals import NEW_COMMAND, SHORTCUT
 from bot.listeners.commands import COMMAND
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT, Harness, StartBot
 from tests.bot.test_app_home import home_click, texts
+from tests.bot.test_modals import submission
 from tests.bot.test_workspaces import event_of, install, oauth_env
 
 __all__ = ["oauth_env"]  # the fixture, used by name
@@ -65,8 +69,9 @@ def click_from(team: str, channel: str, message: dict[str, Any], **action: str) 
     return payload
 
 
-async def why_from(harness: Harness, team: str, argument: str) -> str:
-    body = p.command_body(COMMAND, argument, user=USER, channel=DM_TWO,
+async def command_from(harness: Harness, team: str, command: str, text: str, channel: str) -> None:
+    """USER's slash command `command` in `team`."""
+    body = p.command_body(command, text, user=USER, channel=channel,
                           response_url=harness.fake.response_url("why"))  # fmt: skip
     assert f"team_id={ONE}" in body
     status, _ = await harness.post(
@@ -74,6 +79,10 @@ async def why_from(harness: Harness, team: str, argument: str) -> str:
         content_type="application/x-www-form-urlencoded",
     )
     assert status == 200
+
+
+async def why_from(harness: Harness, team: str, argument: str) -> str:
+    await command_from(harness, team, COMMAND, argument, DM_TWO)
     await harness.fake.wait_for("response_url")
     await harness.idle()
     return json.dumps([c.params for c in harness.fake.of("response_url")])
@@ -137,3 +146,105 @@ async def test_a_workspace_never_sees_changes_or_learns_from_the_other(
     assert second.preference == ""
     assert not any(first.decision_id in note for note in second.memory_influences)
     assert second.controller == first.controller  # decided as before the lesson
+
+
+def from_team(payload: dict[str, Any], team: str) -> dict[str, Any]:
+    """An interactivity payload sent by USER in `team`."""
+    return {**payload, "team": {"id": team}, "user": {"id": USER, "team_id": team}}
+
+
+async def test_modal_and_shortcut_requests_are_their_workspaces_records(
+    oauth_env: None, start_bot: StartBot
+) -> None:
+    harness = await start_bot()
+    await install(harness, ONE, "xoxb-one")
+    await install(harness, TWO, "xoxb-two")
+
+    # `/brain` in workspace one, then the "New request" modal's submission.
+    await command_from(harness, ONE, NEW_COMMAND, "", DM_ONE)
+    opened = (await harness.fake.wait_for("views.open"))[0].params["view"]
+    view = opened if isinstance(opened, dict) else json.loads(opened)
+    assert (await harness.click(from_team(submission(USER, view, ROUTED_TEXT), ONE)))[0] == 200
+    await harness.fake.wait_for("chat.postMessage", 2)
+    await harness.idle()
+    modal = harness.bot.services.links.get(DM_ONE, harness.fake.posted_ts[0])
+
+    # "Send to the brain" on an alert message in workspace one.
+    alert = {"type": "message", "ts": p.new_ts(), "bot_id": "BALERTS", "text": "ALERT: disk 97%"}
+    shortcut = {"type": "message_action", "callback_id": SHORTCUT, "channel": {"id": DM_ONE},
+                "message": alert, "trigger_id": "trigger",
+                "response_url": harness.fake.response_url("shortcut")}  # fmt: skip
+    assert (await harness.click(from_team(shortcut, ONE)))[0] == 200
+    await harness.fake.wait_for("chat.postMessage", 3)
+    await harness.idle()
+    asked = harness.bot.services.links.get(DM_ONE, alert["ts"])
+
+    assert modal is not None and asked is not None
+    for link in (modal, asked):
+        assert harness.brain.get_decision(link.decision_id).team == ONE
+    own = await home_of(harness, ONE)
+    assert "VPN keeps dropping" in own and "disk 97%" in own
+    other = await home_of(harness, TWO)
+    assert "VPN keeps dropping" not in other and "disk 97%" not in other
+
+
+async def test_reactions_from_another_workspace_change_nothing(
+    oauth_env: None, start_bot: StartBot
+) -> None:
+    harness = await start_bot()
+    await install(harness, ONE, "xoxb-one")
+    await install(harness, TWO, "xoxb-two")
+    reply = await say(harness, ONE, DM_ONE, ROUTED_TEXT)
+    first = harness.brain.last_decision(USER, DM_ONE)
+    assert first is not None
+
+    def reaction(name: str) -> dict[str, Any]:
+        item = {"type": "message", "channel": DM_ONE, "ts": reply["ts"]}
+        return {"type": "reaction_added", "user": USER, "reaction": name, "item": item}
+
+    posts = len(harness.fake.of("chat.postMessage"))
+    for name in ("-1", "+1"):  # workspace two's 👎 and 👍 on workspace one's reply
+        await harness.post(event_of(TWO, reaction(name)), content_type="application/json")
+    await harness.idle()
+    assert harness.brain.get_decision(first.decision_id).feedback == []
+    assert len(harness.fake.of("chat.postMessage")) == posts  # no "Route elsewhere" offered
+
+    # The asker's own 👍 in workspace one does count.
+    await harness.post(event_of(ONE, reaction("+1")), content_type="application/json")
+    await harness.idle()
+    feedback = harness.brain.get_decision(first.decision_id).feedback
+    assert [(f.kind, f.user) for f in feedback] == [("confirm", USER)]
+
+
+async def test_slack_connect_events_are_the_installing_workspaces_records(
+    oauth_env: None, start_bot: StartBot
+) -> None:
+    """In a Slack Connect channel an event's own `team` (and a modal's payload `team`) is the
+    sender's workspace: the records are the installing workspace's (the envelope's
+    `authorizations[0].team_id`, the view's `app_installed_team_id`), as Bolt reads it."""
+    harness = await start_bot()
+    await install(harness, ONE, "xoxb-one")
+    await install(harness, TWO, "xoxb-two")
+    guest = "TGUEST01"  # the sender's workspace, which never installed the bot
+    message = p.message(ROUTED_TEXT, user=USER, channel=DM_ONE)
+    mention = p.mention("the printer on floor 3 is jammed", user=USER, channel="CSHARED01")
+    for n, event in enumerate((message, mention), start=1):
+        envelope = json.loads(event_of(ONE, event))
+        envelope["event"]["team"] = guest
+        await harness.post(json.dumps(envelope), content_type="application/json")
+        await harness.fake.wait_for("chat.postMessage", n)
+        await harness.idle()
+    # A modal opened in a Slack Connect channel: its payload's team is the guest's too.
+    await command_from(harness, ONE, NEW_COMMAND, "", "CSHARED02")
+    opened = (await harness.fake.wait_for("views.open"))[0].params["view"]
+    view = {**(opened if isinstance(opened, dict) else json.loads(opened)),
+            "app_installed_team_id": ONE}  # fmt: skip
+    submitted = from_team(submission(USER, view, "the projector in room 5 is dead"), guest)
+    assert (await harness.click(submitted))[0] == 200
+    await harness.fake.wait_for("chat.postMessage", 4)
+    await harness.idle()
+    for channel in (DM_ONE, "CSHARED01", "CSHARED02"):
+        decision = harness.brain.last_decision(USER, channel)
+        assert decision is not None and decision.team == ONE
+    own = await home_of(harness, ONE)
+    assert "VPN keeps dropping" in own and "printer" in own and "projector" in own

@@ -34,7 +34,7 @@ import yaml
 
 from brain.evaluation.controllers import controller_name, mine_keywords
 from brain.evaluation.metrics import Outcome
-from brain.evaluation.run import _copy_home, _warm, calibrator_from, decide_rows
+from brain.evaluation.run import _copy_home, _warm, calibrator_from, decide_rows, embedding_once
 from brain.learning.labelled import LabelledRow
 from core.errors import EvalError
 from core.progress import progress
@@ -198,8 +198,9 @@ def import_rows(
     try:
         _write(yaml_path, yaml.safe_dump(specs, allow_unicode=True, sort_keys=False, width=100))
         _write(rows_path, "".join(line + "\n" for line in lines))
-        _held_out(settings, {rows[i].text for i in held}, test, route, report, on_progress)
-        _fit_home(settings, on_progress)
+        with embedding_once(settings):  # the held-out fit's vectors serve the final fit
+            _held_out(settings, {rows[i].text for i in held}, test, route, report, on_progress)
+            _fit_home(settings, on_progress)
     except BaseException:
         for path, content in backup.items():
             if content is None:

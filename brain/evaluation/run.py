@@ -33,7 +33,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -261,7 +261,10 @@ def evaluate(
         raise EvalError("the test file has no rows")
     setup: dict[str, Any] = {"test_rows": len(test)}
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="brain-eval-") as scratch:
+    with (
+        embedding_once(settings or load_settings()) as embedded,
+        tempfile.TemporaryDirectory(prefix="brain-eval-") as scratch,
+    ):
         root = Path(scratch)
         if train:
             setup["mode"] = "train"
@@ -277,8 +280,23 @@ def evaluate(
             setup["mode"] = "home"
             home_settings = settings or load_settings()
             outcomes = _evaluate_home(home_settings, test, val, root, setup, progress)
+        setup["texts_embedded"] = embedded()
     setup["seconds"] = round(time.perf_counter() - started, 1)
     return EvalReport(metrics=summarise(outcomes), outcomes=outcomes, setup=setup)
+
+
+@contextmanager
+def embedding_once(settings: Settings) -> Iterator[Callable[[], int]]:
+    """Each distinct text through MiniLM once in the run, however many brains fit on it (the
+    calibration fold's fit, the final fit and the decisions share the vectors; identical to
+    embedding them again: `DenseEmbedder.remembering`). Yields how many texts the model has
+    embedded since (0 without the dense model)."""
+    from core.text.embedder import get_dense_embedder
+
+    embedder = get_dense_embedder(settings)
+    before = embedder.texts_embedded if embedder is not None else 0
+    with embedder.remembering() if embedder is not None else nullcontext():
+        yield lambda: embedder.texts_embedded - before if embedder is not None else 0
 
 
 def _warm(brain: Brain, progress: Callable[[str], None] | None) -> None:

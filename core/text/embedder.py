@@ -22,7 +22,8 @@ import os
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from core.config import ConfigError, Settings, load_settings
+from core.text.embedding_caches import Remembered, recall, remember
 from core.text.onnx_files import find_exported, fork_layer, onnx_files, packaged_model_dir
 
 if TYPE_CHECKING:
@@ -83,10 +85,13 @@ class DenseEmbedder:
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._tuned_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._states: OrderedDict[str, Any] = OrderedDict()
+        self._remembered = Remembered()
         self.dim = dim
         self.engine = engine
         """Which inference engine runs the model: "onnx" or "torch"."""
         self.model_calls = 0
+        self.texts_embedded = 0
+        """Texts sent through the model so far (what `remembering` saves is not counted)."""
 
     def load(self) -> None:
         """Load the model now (idempotent)."""
@@ -113,14 +118,38 @@ class DenseEmbedder:
             self._model = model
         return self._model
 
+    @contextmanager
+    def remembering(self) -> Iterator[None]:
+        """Within: every text's shipped-view vector is kept and reused, so a run that fits
+        several times on the same texts embeds each once (`embedding_caches.Remembered`)."""
+        with self._lock:
+            self._remembered.hold()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._remembered.release()
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embeddings of `texts` as a float32 array (len(texts), dim), rows L2-normalised."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
             model = self._load_locked()
-            self.model_calls += 1
-            return np.asarray(model.embed(list(texts)), dtype=np.float32)
+            kept = self._remembered
+            if not kept.active:
+                self._count(len(texts))
+                return np.asarray(model.embed(list(texts)), dtype=np.float32)
+            missing = kept.missing(texts)
+            if missing:
+                self._count(len(missing))
+                kept.keep(missing, np.asarray(model.embed(missing), dtype=np.float32))
+            return kept.stack(texts, self.dim)
+
+    def _count(self, texts: int) -> None:
+        """One model run over `texts` texts (lock held)."""
+        self.model_calls += 1
+        self.texts_embedded += texts
 
     def embed_query(self, text: str) -> np.ndarray:
         """The embedding of one text, cached (LRU) so repeated calls cost one model call.
@@ -129,30 +158,33 @@ class DenseEmbedder:
         (`embed_query_tuned`) costs only the tuned layers.
         """
         with self._lock:
-            cached = _recall(self._cache, text)
+            cached = recall(self._cache, text)
+            if cached is None and (cached := self._remembered.get(text)) is not None:
+                remember(self._cache, text, cached, QUERY_CACHE_SIZE)
         if cached is not None:
             return cached
         states = self.lower_states([text])
         vector = self.upper(states)[0]
         with self._lock:
-            _remember(self._cache, text, vector, QUERY_CACHE_SIZE)
-            _remember(self._states, text, states[0], STATES_CACHE_SIZE)
+            remember(self._cache, text, vector, QUERY_CACHE_SIZE)
+            remember(self._states, text, states[0], STATES_CACHE_SIZE)
+            self._remembered.keep([text], vector[None, :])
         return vector
 
     def embed_query_tuned(self, text: str, tail: EncoderTail) -> np.ndarray:
         """One text's vector through a fine-tuned top (`core.text.encoder_tail`), cached."""
         key = (tail.key, text)
         with self._lock:
-            cached = _recall(self._tuned_cache, key)
+            cached = recall(self._tuned_cache, key)
         if cached is not None:
             return cached
         self.embed_query(text)  # the shipped view first: it keeps the shared-layer states
         with self._lock:
-            state = _recall(self._states, text)
+            state = recall(self._states, text)
         states = [state] if state is not None else self.lower_states([text])
         vector = self.upper(states, tail)[0]
         with self._lock:
-            _remember(self._tuned_cache, key, vector, QUERY_CACHE_SIZE)
+            remember(self._tuned_cache, key, vector, QUERY_CACHE_SIZE)
         return vector
 
     def embed_tuned(self, texts: Sequence[str], tail: EncoderTail) -> np.ndarray:
@@ -165,7 +197,7 @@ class DenseEmbedder:
         """Token states after the layers every view shares (`encoder_tail.lower_states`)."""
         with self._lock:  # one caller at a time, as `embed`: the fast tokenizer is not reentrant
             model = self._load_locked()
-            self.model_calls += 1
+            self._count(len(texts))
             return model.lower_states(texts)
 
     def upper(self, states: Sequence[Any], tail: EncoderTail | None = None) -> np.ndarray:
@@ -187,23 +219,30 @@ class DenseEmbedder:
         the shipped view, and each fine-tuned view in `tails`."""
         texts = list(dict.fromkeys(texts))[-QUERY_CACHE_SIZE:]
         with self._lock:
-            missing = [
-                t
-                for t in texts
-                if t not in self._cache
-                or any((tail.key, t) not in self._tuned_cache for tail in tails)
-            ]
+            missing = []
+            for t in texts:
+                if (
+                    not tails
+                    and t not in self._cache
+                    and (kept := self._remembered.get(t)) is not None
+                ):
+                    remember(self._cache, t, kept, QUERY_CACHE_SIZE)
+                elif t not in self._cache or any(
+                    (tail.key, t) not in self._tuned_cache for tail in tails
+                ):
+                    missing.append(t)
         if not missing:
             return
         states = self.lower_states(missing)
         shipped = self.upper(states)
         tuned = [(tail.key, self.upper(states, tail)) for tail in tails]
         with self._lock:
+            self._remembered.keep(missing, shipped)
             for text, vector in zip(missing, shipped, strict=True):
-                _remember(self._cache, text, vector, QUERY_CACHE_SIZE)
+                remember(self._cache, text, vector, QUERY_CACHE_SIZE)
             for key, vectors in tuned:
                 for text, vector in zip(missing, vectors, strict=True):
-                    _remember(self._tuned_cache, (key, text), vector, QUERY_CACHE_SIZE)
+                    remember(self._tuned_cache, (key, text), vector, QUERY_CACHE_SIZE)
 
     def clear_cache(self) -> None:
         """Forget the cached query vectors (benchmarks time cold queries with it)."""
@@ -211,25 +250,6 @@ class DenseEmbedder:
             self._cache.clear()
             self._tuned_cache.clear()
             self._states.clear()
-
-
-def _recall(cache: OrderedDict[Any, Any], key: Any) -> Any:
-    """An LRU dict's entry (now the newest), or None (lock held)."""
-    value = cache.get(key)
-    if value is not None:
-        cache.move_to_end(key)
-    return value
-
-
-def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
-    """Store `value` as the newest entry of an LRU dict, dropping the oldest beyond `size`
-    (lock held). Cached vectors are shared by every caller, so they become read-only."""
-    if isinstance(value, np.ndarray):
-        value.flags.writeable = False
-    cache[key] = value
-    cache.move_to_end(key)
-    while len(cache) > size:
-        cache.popitem(last=False)
 
 
 _LOCK = threading.Lock()

@@ -1,0 +1,80 @@
+"""The embedder's caches: recent queries (LRU, `recall` / `remember`) and vectors kept for a
+whole run, keyed by the exact text (`Remembered`, `DenseEmbedder.remembering`).
+
+`brain eval --train` fits the routing model twice (on the calibration fold, then on every row)
+and `brain controllers import` does too (without the held-out rows, then with them), so
+without this every training text went through MiniLM twice: 65% of a fit's time was
+embedding. A text's vector does not depend on the texts batched with it (ONNX Runtime gives
+byte-identical vectors whatever the batch, checked in benchmarks/README.md), so a vector
+kept from the first fit is exactly the one the second would compute.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+
+def recall(cache: OrderedDict[Any, Any], key: Any) -> Any:
+    """An LRU dict's entry (now the newest), or None (lock held)."""
+    value = cache.get(key)
+    if value is not None:
+        cache.move_to_end(key)
+    return value
+
+
+def remember(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
+    """Store `value` as the newest entry of an LRU dict, dropping the oldest beyond `size`
+    (lock held). Cached vectors are shared by every caller, so they become read-only."""
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > size:
+        cache.popitem(last=False)
+
+
+class Remembered:
+    """Text -> vector, unbounded, only while some caller holds it open (`hold`/`release`):
+    outside a run nothing is kept, so a long-lived bot's memory does not grow."""
+
+    def __init__(self) -> None:
+        self._vectors: dict[str, np.ndarray] = {}
+        self._holders = 0
+
+    @property
+    def active(self) -> bool:
+        return self._holders > 0
+
+    def hold(self) -> None:
+        self._holders += 1
+
+    def release(self) -> None:
+        """One holder less; the last one forgets every vector."""
+        self._holders = max(0, self._holders - 1)
+        if not self._holders:
+            self._vectors.clear()
+
+    def get(self, text: str) -> np.ndarray | None:
+        return self._vectors.get(text) if self._holders else None
+
+    def missing(self, texts: Sequence[str]) -> list[str]:
+        """The distinct texts with no kept vector, in first-seen order."""
+        return [t for t in dict.fromkeys(texts) if t not in self._vectors]
+
+    def keep(self, texts: Sequence[str], vectors: np.ndarray) -> None:
+        """Keep one vector a text (read-only: every caller shares it), when active."""
+        if not self._holders:
+            return
+        for text, vector in zip(texts, vectors, strict=True):
+            vector.flags.writeable = False
+            self._vectors[text] = vector
+
+    def stack(self, texts: Sequence[str], dim: int) -> np.ndarray:
+        """The kept vectors of `texts` (all kept), as a new (len(texts), dim) float32 array."""
+        if not texts:
+            return np.zeros((0, dim), dtype=np.float32)
+        return np.stack([self._vectors[t] for t in texts]).astype(np.float32, copy=False)

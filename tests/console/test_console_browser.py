@@ -40,6 +40,11 @@ def _drive(console: Console, shots: Path | None) -> dict[str, Any]:
         shot("login")
         d.find_element(By.ID, "token").send_keys(TOKEN)
         d.find_element(By.ID, "sign-in").click()
+        # The click submits the form; the browser is on the login page until the answer comes
+        # (on a busy machine the URL was read before it: the next page is waited for).
+        WebDriverWait(d, timeout=120, poll_frequency=0.2).until(
+            lambda b: not b.current_url.endswith("/console/login")
+        )
         seen["after_login"] = d.current_url
         shot("figures")
         d.get(console.url + "/console/try")

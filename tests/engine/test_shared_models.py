@@ -11,28 +11,11 @@ from typing import Any
 import pytest
 
 from brain.semantic.scorer import SemanticScorer
-from controllers.declarative import DeclarativeController
 from core.config import Settings
 from core.stores import open_stores
+from tests.toy_controllers import printer_and_payroll
 
 NEGATIVES = ["book a table for four tonight", "what is the weather in paris", "order a pizza"]
-
-
-def _controllers() -> list[DeclarativeController]:
-    return [
-        DeclarativeController(
-            name="printer",
-            description="printer problems: paper jams, toner, printing fails",
-            keywords=["printer", "toner"],
-            examples=["the printer on floor 3 jams", "toner is empty", "cannot print"],
-        ),
-        DeclarativeController(
-            name="payroll",
-            description="salary, payslips and payroll questions",
-            keywords=["salary", "payslip"],
-            examples=["where is my payslip", "salary was not paid", "tax on pay"],
-        ),
-    ]
 
 
 def test_three_replicas_fit_the_model_once_and_share_it(
@@ -55,7 +38,7 @@ def test_three_replicas_fit_the_model_once_and_share_it(
     def start(index: int) -> SemanticScorer:
         stores = replicas[index]
         return SemanticScorer.fit(
-            _controllers(),
+            printer_and_payroll(),
             None,
             cache_dir=tmp_path / f"home{index}" / "models",
             negatives=NEGATIVES,
@@ -74,7 +57,7 @@ def test_three_replicas_fit_the_model_once_and_share_it(
         more = {"printer": ["the plotter is out of paper"]}
         for stores in replicas[:2]:
             SemanticScorer.fit(
-                _controllers(),
+                printer_and_payroll(),
                 None,
                 cache_dir=tmp_path / "late" / str(id(stores)),
                 negatives=NEGATIVES,

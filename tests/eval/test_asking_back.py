@@ -12,37 +12,20 @@ from brain.routing.cost import SemanticOdds
 from brain.routing.plan import Candidate
 from brain.routing.router import Router
 from brain.semantic.scorer import SemanticScorer
-from controllers.declarative import DeclarativeController
 from core.config import RoutingConfig
 from core.records import DryRunRecord
+from tests.toy_controllers import printer_and_payroll
 
 
 def _passes(name: str) -> DryRunRecord:
     return DryRunRecord(name, True, "ok")
 
 
-def _controllers() -> list[DeclarativeController]:
-    return [
-        DeclarativeController(
-            name="printer",
-            description="printer problems: paper jams, toner, printing fails",
-            keywords=["printer", "toner"],
-            examples=["the printer on floor 3 jams", "toner is empty", "cannot print"],
-        ),
-        DeclarativeController(
-            name="payroll",
-            description="salary, payslips and payroll questions",
-            keywords=["salary", "payslip"],
-            examples=["where is my payslip", "salary was not paid", "tax on pay"],
-        ),
-    ]
-
-
 def test_without_negatives_an_untypical_text_keeps_its_scores_and_is_only_doubted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("BRAIN_EMBEDDER", "none")
-    scorer = SemanticScorer.fit(_controllers(), None, negatives=[])
+    scorer = SemanticScorer.fit(printer_and_payroll(), None, negatives=[])
 
     detail = scorer.analyse("zzqx vvkw")
 

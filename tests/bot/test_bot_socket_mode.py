@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
-from bot.app import build_bot
+from bot.app import SlackBot, build_bot
 from bot.server import socket_mode_handler
 from core.config import load_settings
 from tests.bot import slack_payloads as p
@@ -15,9 +17,12 @@ from tests.fakes.slack_api import FakeSlackAPI
 from tests.fakes.socket_mode import FakeSocketMode
 
 
-async def test_socket_mode_event_is_acked_and_answered_in_thread(
-    slack_env: None, fake_slack: FakeSlackAPI, brain_factory: Any, monkeypatch: Any
-) -> None:
+@asynccontextmanager
+async def _socket_bot(
+    fake_slack: FakeSlackAPI, brain_factory: Any, monkeypatch: Any
+) -> AsyncIterator[tuple[FakeSocketMode, SlackBot]]:
+    """The app connected over Socket Mode (an app token, no signing secret) to a fake
+    endpoint; closed, stopped and torn down afterwards."""
     socket = await FakeSocketMode().start()
     fake_slack.socket_url = socket.url
     monkeypatch.setenv("SLACK_APP_TOKEN", "xapp-test-token")
@@ -29,6 +34,17 @@ async def test_socket_mode_event_is_acked_and_answered_in_thread(
     try:
         await handler.connect_async()
         await socket.wait_connected()
+        yield socket, bot
+    finally:
+        await handler.close_async()
+        await bot.stop()
+        await socket.stop()
+
+
+async def test_socket_mode_event_is_acked_and_answered_in_thread(
+    slack_env: None, fake_slack: FakeSlackAPI, brain_factory: Any, monkeypatch: Any
+) -> None:
+    async with _socket_bot(fake_slack, brain_factory, monkeypatch) as (socket, bot):
         opened = fake_slack.of("apps.connections.open")
         assert opened and opened[0].params["_authorization"] == "Bearer xapp-test-token"
         event = p.message("vpn is broken")
@@ -42,10 +58,6 @@ async def test_socket_mode_event_is_acked_and_answered_in_thread(
         assert len(fake_slack.of("chat.postMessage")) == 1
         assert posts[0].params["thread_ts"] == event["ts"]
         assert posts[0].params["blocks"][-1]["type"] == "actions"
-    finally:
-        await handler.close_async()
-        await bot.stop()
-        await socket.stop()
 
 
 async def test_socket_mode_log_lines_carry_the_event_id(
@@ -57,18 +69,8 @@ async def test_socket_mode_log_lines_carry_the_event_id(
 ) -> None:
     """Every JSON log line of an event's handling over Socket Mode names its event id, as
     over HTTP (tests/bot/test_log_trace.py), and its decision id once the brain named it."""
-    socket = await FakeSocketMode().start()
-    fake_slack.socket_url = socket.url
     fake_slack.fail("chat.getPermalink", error="channel_not_found")  # a warning on the way
-    monkeypatch.setenv("SLACK_APP_TOKEN", "xapp-test-token")
-    monkeypatch.delenv("SLACK_SIGNING_SECRET")
-    settings = load_settings()
-    assert settings.slack.app_token is not None
-    bot = build_bot(brain_factory(), settings)
-    handler = socket_mode_handler(bot, settings.slack.app_token.get_secret_value())
-    try:
-        await handler.connect_async()
-        await socket.wait_connected()
+    async with _socket_bot(fake_slack, brain_factory, monkeypatch) as (socket, bot):
         json_log.truncate(0)
         json_log.seek(0)
         await socket.wait_ack(
@@ -78,10 +80,6 @@ async def test_socket_mode_log_lines_carry_the_event_id(
             "chat.postMessage", where=lambda c: c.params["channel"] == ONCALL_CHANNEL
         )
         await bot.idle()
-    finally:
-        await handler.close_async()
-        await bot.stop()
-        await socket.stop()
     lines = [json.loads(line) for line in json_log.getvalue().splitlines() if line.strip()]
     ours = [line for line in lines if line.get("event_id") == "EvSOCKLOG1"]
     assert any("no permalink" in line["message"] for line in ours), lines

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from brain.chain import multi_intent
 from brain.chain.degrade import degrade
-from brain.chain.evaluate import Evaluation, evaluate
+from brain.chain.evaluate import Evaluation, evaluate, signals_of
 from brain.chain.execute import ControllerRunner
 from brain.chain.learn import learn
 from brain.chain.record import record
@@ -332,7 +332,17 @@ class Brain(PartsFacade):
 
     def log_turn(self, decision: Decision) -> None:
         """Log a decision made beside the chain (a follow-up applied to a thread's record,
-        `brain.conversation.thread`); the session then counts it as its latest work."""
+        `brain.conversation.thread`); the session then counts it as its latest work. It is
+        logged with the signals its text scores, as every decision is."""
+        if not decision.signals:
+            message = Message(
+                decision.text, decision.user, decision.channel, decision.thread, team=decision.team
+            )
+            try:
+                with bound(decision_id=decision.decision_id):
+                    decision.signals = signals_of(message, self.parts)
+            except Exception as exc:  # a part is down: the follow-up still counts
+                log.warning("signals of follow-up %s: %s", decision.decision_id, exc)
         with self._lock:
             self.log.append(decision)
             self.sessions.put(session_key_of(decision), decision)

@@ -1,5 +1,14 @@
 """`brain ask TEXT` and `brain ask --json -` (one message per stdin line).
 
+With `--thread T` (or a batch line's `"thread"`) the message is a turn of that thread's
+conversation, run by the same `brain.conversation.turns.Conversation` as Slack and `brain chat`
+over the home's stored conversation states, so a follow-up asked in a later process lands on
+the thread's record instead of filing a second one. Without a thread a message is decided on
+its own, as before: separate `brain ask` calls are not one conversation.
+
+A batch line is plain text, or a JSON object with a string `"text"` and optional `"thread"`,
+`"user"` and `"channel"` (each defaulting to the command's options).
+
 In batch mode every input line gets exactly one output object carrying its `"line"` number: a
 decision, or `{"line": N, "error": "..."}` for a line that is not a message (empty, blank,
 only control characters). Exit codes (`cli.exit_codes`): 0 every line was answered, 1 a line
@@ -19,8 +28,9 @@ from typing import TYPE_CHECKING, Any
 from cli import exit_codes
 
 if TYPE_CHECKING:
+    from brain.conversation.turns import Conversation
     from brain.engine import Brain
-    from core.records import Decision
+    from core.records import Decision, Message
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +46,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("text", metavar="TEXT", help="the message, or '-' for stdin lines")
     parser.add_argument("--user", default="cli", help="who is asking (default: cli)")
     parser.add_argument("--channel", default="cli", help="where (default: cli)")
-    parser.add_argument("--thread", default=None, help="thread id (continues a session)")
+    parser.add_argument(
+        "--thread", default=None, help="thread id: continue that thread's conversation"
+    )
     parser.add_argument("--json", action="store_true", help="print the decision as JSON")
     parser.set_defaults(handler="cli.ask:run")
 
@@ -72,10 +84,59 @@ def render_decision(decision: Decision, labels: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def _ask_one(brain: Brain, text: str, args: argparse.Namespace) -> Decision:
+class _Asker:
+    """Asks the brain one message at a time: a threaded one as a turn of its thread's
+    conversation (opened on the first such message), any other one on its own."""
+
+    def __init__(self, brain: Brain) -> None:
+        self.brain = brain
+        self._conversation: Conversation | None = None
+
+    def ask(self, message: Message) -> Decision:
+        if message.thread is None:
+            return self.brain.ask(message)
+        if self._conversation is None:
+            from brain.conversation.turns import Conversation
+
+            self._conversation = Conversation(self.brain, self.brain.conversations, surface="cli")
+        reply = self._conversation.handle(message, source="cli")
+        if reply.decision is None:  # no decision to print: the reply says why
+            raise ValueError(reply.text)
+        return reply.decision
+
+
+def _message(text: str, args: argparse.Namespace) -> Message:
     from core.records import Message
 
-    return brain.ask(Message(text=text, user=args.user, channel=args.channel, thread=args.thread))
+    return Message(text=text, user=args.user, channel=args.channel, thread=args.thread)
+
+
+def _line_message(line: str, args: argparse.Namespace) -> Message:
+    """A batch line as a message: a JSON object with a string "text" names its own thread,
+    user and channel; any other line (a pasted alert's JSON included) is the text itself.
+    Raises ValueError for a line that is not a message."""
+    from core.records import Message
+    from core.text.cleaning import clean_text
+
+    envelope: Any = None
+    if line.lstrip().startswith("{"):
+        try:
+            envelope = json.loads(line)
+        except ValueError:
+            envelope = None
+    if not isinstance(envelope, dict) or not isinstance(envelope.get("text"), str):
+        clean_text(line)
+        return _message(line, args)
+    clean_text(envelope["text"])
+    fields = {"user": args.user, "channel": args.channel, "thread": args.thread}
+    for name in fields:
+        value = envelope.get(name)
+        if value is None:
+            continue
+        if not isinstance(value, str | int) or isinstance(value, bool) or not str(value).strip():
+            raise ValueError(f"{name!r} must be a non-empty string")
+        fields[name] = str(value)
+    return Message(text=envelope["text"], **fields)
 
 
 def _stdin_lines_decoded() -> Iterator[tuple[int, str]]:
@@ -90,16 +151,16 @@ def _stdin_lines_decoded() -> Iterator[tuple[int, str]]:
 
 
 def _stdin_lines(brain: Brain, args: argparse.Namespace) -> int:
-    from core.text.cleaning import clean_text
     from knowledge.store import StoreLockedError
 
     failures = 0
     labels = _labels(brain)
+    asker = _Asker(brain)
     for number, line in _stdin_lines_decoded():
         payload: dict[str, Any]
         try:
-            clean_text(line)
-            payload = {**_ask_one(brain, line, args).to_dict(), "line": number}
+            message = _line_message(line, args)
+            payload = {**asker.ask(message).to_dict(), "line": number}
         except ValueError as exc:  # not a message: this line's answer is the reason
             payload = {"line": number, "error": str(exc)}
         except StoreLockedError:
@@ -145,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
         if args.text == "-":
             return _stdin_lines(brain, args)
         try:
-            decision = _ask_one(brain, args.text, args)
+            decision = _Asker(brain).ask(_message(args.text, args))
         except ValueError as exc:
             print(f"brain: {exc}", file=sys.stderr)
             return exit_codes.USAGE

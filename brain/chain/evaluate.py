@@ -22,7 +22,7 @@ from brain.signals.keyword_index import KeywordHits
 from brain.signals.knowledge import KnowledgeSignal
 from brain.signals.semantic import SemanticSignal
 from brain.signals.table import SignalTable
-from core.records import IntentResult
+from core.records import IntentResult, Message, SignalScores
 
 if TYPE_CHECKING:
     from brain.chain.understand import Understanding
@@ -86,6 +86,26 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
         preference = None  # an evolved controller learned the same: it replays that controller
     evaluation.preference = preference
     return evaluation
+
+
+def signal_scores(evaluation: Evaluation) -> dict[str, SignalScores]:
+    """What a decision records of its evaluation: every controller's signals, their total
+    and, for the candidates, the calibrated confidence."""
+    signals = evaluation.table.as_dict()
+    for name, scores in signals.items():
+        if name in evaluation.confidences:
+            scores.confidence = round(evaluation.confidences[name], 4)
+    return signals
+
+
+def signals_of(message: Message, parts: BrainParts) -> dict[str, SignalScores]:
+    """The signals of a turn decided beside the routing (a follow-up the thread's record
+    takes), scored as step 2 scores any message but without the LLM or memory: its record
+    then shows, like every decision's, what the message itself pointed to."""
+    from brain.chain.understand import understand
+
+    understood = understand(message, parts)
+    return signal_scores(_score(understood, understood.intent, understood.entities, parts))
 
 
 def _replays(parts: BrainParts, name: str) -> list[str]:

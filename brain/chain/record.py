@@ -12,11 +12,11 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from brain.chain.evaluate import Evaluation, signal_scores
 from brain.decisions.rationale import build_rationale
 from core.records import Decision, DecisionPart, IntentResult
 
 if TYPE_CHECKING:
-    from brain.chain.evaluate import Evaluation
     from brain.chain.route import Routing
     from brain.chain.understand import Understanding
     from brain.decisions.log import DecisionLog
@@ -36,10 +36,7 @@ def record(
 ) -> Decision:
     """Build the decision and append it to the log (the caller holds the stores' lock)."""
     message, plan, intent = understood.message, routed.plan, evaluated.intent
-    signals = evaluated.table.as_dict()
-    for name, scores in signals.items():
-        if name in evaluated.confidences:
-            scores.confidence = round(evaluated.confidences[name], 4)
+    signals = signal_scores(evaluated)
     decision = Decision(
         decision_id=understood.decision_id,
         text=understood.text,

@@ -1,0 +1,161 @@
+"""`brain ask --thread T` continues that thread's conversation, as Slack and `brain chat` do:
+follow-ups land on the thread's record, across separate `brain ask` runs (the state is in
+BRAIN_HOME), and batch lines may name their own thread."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli import exit_codes, main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: The keys GUIDE.md promises in every decision's JSON.
+CONTRACT = {
+    "decision_id",
+    "controller",
+    "supporting",
+    "confidence",
+    "tier",
+    "outcome",
+    "escalate",
+    "urgency",
+    "intent",
+    "entities",
+    "signals",
+    "rationale",
+}
+
+
+def _ask(capsys: pytest.CaptureFixture[str], text: str, *extra: str) -> dict[str, Any]:
+    assert main(["ask", text, "--json", *extra]) == exit_codes.OK
+    decision: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert set(decision) >= CONTRACT
+    return decision
+
+
+def _tickets(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    assert main(["tickets", "list", "--all", "--json"]) == exit_codes.OK
+    tickets: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
+    return tickets
+
+
+def _comments(ticket: dict[str, Any]) -> list[str]:
+    return [comment["text"] for comment in ticket["comments"]]
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("report", "follow_ups"),
+    [
+        (
+            "my laptop keeps losing the VPN, error 809",
+            ["happening again right now", "rebooted, no change"],
+        ),
+        ("打印机打不出来，一直卡纸", ["还是老样子", "重启过了也一样"]),
+    ],
+)
+def test_follow_ups_in_a_thread_stay_on_its_one_ticket(
+    capsys: pytest.CaptureFixture[str], report: str, follow_ups: list[str]
+) -> None:
+    first = _ask(capsys, report, "--thread", "T1", "--user", "u1")
+    [filed] = _tickets(capsys)
+    assert filed["kind"] == "incident" and first["controller"] == "incident"
+
+    for text in follow_ups:
+        decision = _ask(capsys, text, "--thread", "T1", "--user", "u1")
+        assert decision["controller"] == "incident" and decision["outcome"] == "routed"
+        assert set(decision["signals"]["incident"]) >= {"keyword", "semantic", "total"}
+        assert filed["id"] in decision["result"]["summary"]
+
+    [ticket] = _tickets(capsys)
+    assert ticket["id"] == filed["id"]
+    assert _comments(ticket) == follow_ups
+
+
+@pytest.mark.usefixtures("home")
+def test_a_new_problem_in_the_thread_files_its_own_record(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _ask(capsys, "my laptop keeps losing the VPN, error 809", "--thread", "T1")
+    _ask(capsys, "also I need access to Jira for the new project", "--thread", "T1")
+    assert sorted(t["kind"] for t in _tickets(capsys)) == ["access", "incident"]
+
+
+@pytest.mark.usefixtures("home")
+def test_without_a_thread_each_message_is_decided_on_its_own(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _ask(capsys, "my laptop keeps losing the VPN, error 809")
+    second = _ask(capsys, "my laptop keeps losing the VPN again, error 809")
+    assert second["intent"]["intent"] != "follow_up"
+    assert len(_tickets(capsys)) == 2
+
+
+@pytest.mark.usefixtures("home")
+def test_threads_are_apart_from_each_other(capsys: pytest.CaptureFixture[str]) -> None:
+    _ask(capsys, "my laptop keeps losing the VPN, error 809", "--thread", "T1")
+    _ask(capsys, "the printer on floor 3 is jammed", "--thread", "T2")
+    _ask(capsys, "still the same", "--thread", "T2")
+    tickets = {t["fields"]["category"]: t for t in _tickets(capsys)}
+    assert _comments(tickets["printer"]) == ["still the same"]
+    assert _comments(tickets["vpn"]) == []
+
+
+def test_batch_lines_may_name_their_thread_user_and_channel(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [
+        json.dumps({"text": "my laptop keeps losing the VPN, error 809", "thread": "T1"}),
+        json.dumps(
+            {"text": "the printer is jammed", "thread": "T2", "user": "u2", "channel": "C9"}
+        ),
+        json.dumps({"text": "happening again right now", "thread": "T1"}),
+        "what is 滚仓?",
+        json.dumps({"text": "rebooted, no change", "thread": "T1"}),
+        json.dumps({"text": "x", "thread": ["T1"]}),
+        '{"alertname": "HighErrorRate", "severity": "critical"}',
+    ]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+
+    assert main(["ask", "--json", "-"]) == exit_codes.OK
+
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [row["line"] for row in rows] == [1, 2, 3, 4, 5, 6, 7]
+    assert all(set(row) >= CONTRACT for i, row in enumerate(rows) if i != 5)
+    assert (rows[1]["user"], rows[1]["channel"], rows[1]["thread"]) == ("u2", "C9", "T2")
+    assert rows[2]["thread"] == "T1" and rows[2]["intent"]["intent"] == "follow_up"
+    assert rows[3]["thread"] is None and rows[3]["text"] == "what is 滚仓?"
+    assert "thread" in rows[5]["error"]
+    assert rows[6]["text"] == lines[6]  # a pasted JSON alert is text, as before
+    tickets = {t["fields"]["thread"]: t for t in _tickets(capsys) if t["fields"].get("thread")}
+    assert _comments(tickets["T1"]) == ["happening again right now", "rebooted, no change"]
+
+
+def test_the_thread_continues_across_brain_ask_processes(home: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "BRAIN_HOME": str(home)}
+
+    def brain(*args: str) -> Any:
+        done = subprocess.run(
+            [sys.executable, "-m", "brain", *args, "--json"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr.decode()
+        return json.loads(done.stdout)
+
+    brain("ask", "my laptop keeps losing the VPN, error 809", "--thread", "T7")
+    followed = brain("ask", "happening again right now", "--thread", "T7")
+    [ticket] = brain("tickets", "list")
+    assert ticket["id"] in followed["result"]["summary"]
+    assert _comments(ticket) == ["happening again right now"]

@@ -186,6 +186,13 @@ async def serve_http(bot: SlackBot, host: str, port: int, *, mounts: Sequence[Mo
     log.info(
         "listening on http://%s:%d%s (ready when %s says 200)", host, bound, EVENTS_PATH, READY_PATH
     )
+    if bot.app.oauth_flow is not None:
+        log.info(
+            "many workspaces: Slack's install flow at http://%s:%d%s",
+            host,
+            bound,
+            oauth.INSTALL_PATH,
+        )
     try:
         stop = asyncio.get_running_loop().create_task(_wait_for_stop())
         await asyncio.wait(

@@ -17,6 +17,7 @@ from core.config import load_settings
 from core.stores import open_stores
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT, Harness, StartBot
+from tests.fakes.slack_api import FakeSlackAPI
 
 KEY = Fernet.generate_key().decode()
 
@@ -31,8 +32,12 @@ def oauth_env(monkeypatch: pytest.MonkeyPatch, slack_env: None) -> None:
 
 async def install(harness: Harness, team: str, token: str) -> None:
     """A browser going through /slack/install then Slack's redirect with a fresh code."""
-    base = harness.url.rsplit("/slack/", 1)[0]
-    harness.fake.oauth_codes[f"code-{team}"] = (team, token)
+    await install_at(harness.url.rsplit("/slack/", 1)[0], harness.fake, team, token)
+
+
+async def install_at(base: str, fake: FakeSlackAPI, team: str, token: str) -> None:
+    """`install` on the bot served at `base` (any server: a `brain run` process too)."""
+    fake.oauth_codes[f"code-{team}"] = (team, token)
     async with aiohttp.ClientSession() as browser:
         async with browser.get(base + INSTALL_PATH, allow_redirects=False) as page:
             body = await page.text()

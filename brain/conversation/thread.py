@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from brain.conversation.follow_up import (
@@ -69,6 +70,8 @@ def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> De
         return None
     if ticket is None or (reading.kind == "update" and not _fits(brain, reading, ticket, state)):
         return None
+    if reading.kind == "answer":
+        reading = _recognised(brain, reading, state)
     decision = _apply(brain, store, ticket, message, reading)
     brain.log_turn(decision)
     return decision
@@ -82,6 +85,18 @@ def _fits(brain: ThreadBrain, reading: FollowUp, ticket: Ticket, state: Conversa
         return False
     asked = state.open_question.parameters if state.open_question else []
     return all(name in ticket.fields or name in asked for name in reading.fields)
+
+
+def _recognised(brain: ThreadBrain, reading: FollowUp, state: ConversationState) -> FollowUp:
+    """An answer fills the asked field with what the record's controller recognises in it
+    ("Tableau" of "it's the Tableau one"), else with the reply's own words."""
+    inferred = _inferred(brain, reading.controller, reading.text, state.key)
+    fields = dict(reading.fields)
+    for name in fields:
+        value = inferred.get(name)
+        if isinstance(value, str) and value.strip() and value.lower() in reading.text.lower():
+            fields[name] = value
+    return replace(reading, fields=fields)
 
 
 def _apply(

@@ -1,0 +1,85 @@
+"""A required field comes from evidence: a system the request names, or the user's answer to
+the bot's question, never the request's own filler words ("one of the dashboards", "一下")."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from cli import exit_codes, main
+
+
+def _ask(capsys: pytest.CaptureFixture[str], text: str, *extra: str) -> dict[str, Any]:
+    assert main(["ask", text, "--json", *extra]) == exit_codes.OK
+    decision: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return decision
+
+
+def _tickets(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    assert main(["tickets", "list", "--all", "--json"]) == exit_codes.OK
+    tickets: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
+    return tickets
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "could I get access to a couple of the new apps?",
+        "please grant me permissions on that one",
+        "I need an account on the other system too",
+        "hey, can someone grant me access to a few more dashboards",
+        "请帮我申请一下那个平台的权限",
+        "能不能给我加一下权限",
+        "我想开通一个平台的访问权限",
+        "能给我开一下这个系统的权限吗",
+    ],
+)
+def test_a_request_that_names_no_system_is_asked_which(
+    capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    decision = _ask(capsys, text)
+    assert decision["controller"] == "access"
+    assert decision["result"]["missing"] == ["system"]
+    [ticket] = _tickets(capsys)
+    assert not ticket["fields"].get("system") and ticket["status"] == "awaiting_info"
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("text", "system"),
+    [
+        ("need access to the procurement portal", "procurement portal"),
+        ("request access to looker please", "looker"),
+        ("申请审批中心的权限", "审批中心"),
+        ("我需要下载中心的权限", "下载中心"),
+        ("帮我开通一下报表平台的权限", "报表平台"),
+    ],
+)
+def test_a_named_system_is_kept(capsys: pytest.CaptureFixture[str], text: str, system: str) -> None:
+    decision = _ask(capsys, text)
+    assert decision["controller"] == "access" and decision["result"]["missing"] == []
+    [ticket] = _tickets(capsys)
+    assert ticket["fields"]["system"] == system
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("asking", "answer", "system"),
+    [
+        ("I need access to one of the dashboards", "it's the Tableau one", "Tableau"),
+        ("帮我开通一下权限", "要 Jenkins 的", "Jenkins"),
+    ],
+)
+def test_the_answer_to_the_question_fills_the_one_request(
+    capsys: pytest.CaptureFixture[str], asking: str, answer: str, system: str
+) -> None:
+    asked = _ask(capsys, asking, "--thread", "T1")
+    assert asked["result"]["missing"] == ["system"]
+    answered = _ask(capsys, answer, "--thread", "T1")
+    assert answered["controller"] == "access"
+    [ticket] = _tickets(capsys)
+    assert ticket["fields"]["system"] == system and ticket["status"] == "open"
+    assert ticket["id"] in answered["result"]["summary"]

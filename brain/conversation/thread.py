@@ -89,12 +89,13 @@ def _fits(brain: ThreadBrain, reading: FollowUp, ticket: Ticket, state: Conversa
 
 def _recognised(brain: ThreadBrain, reading: FollowUp, state: ConversationState) -> FollowUp:
     """An answer fills the asked field with what the record's controller recognises in it
-    ("Tableau" of "it's the Tableau one"), else with the reply's own words."""
+    ("Tableau" of "it's the Tableau one"), else with the reply's own words: the recognised
+    value narrows the answer, never widens it."""
     inferred = _inferred(brain, reading.controller, reading.text, state.key)
     fields = dict(reading.fields)
-    for name in fields:
+    for name, answered in reading.fields.items():
         value = inferred.get(name)
-        if isinstance(value, str) and value.strip() and value.lower() in reading.text.lower():
+        if isinstance(value, str) and value.strip() and value.lower() in answered.lower():
             fields[name] = value
     return replace(reading, fields=fields)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from controllers import slots
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
@@ -108,31 +109,7 @@ _ROLES: tuple[tuple[str, LazyPattern], ...] = (
 _GENERIC = {
     "the", "a", "an", "my", "me", "it", "this", "that", "access", "some",
     "开通", "申请", "访问", "需要", "一个", "一些", "这个", "那个", "相关", "新的", "系统",
-    "新", "旧", "老", "另一", "另外", "其他", "别的",
 }  # fmt: skip
-#: Words that fill out a request without naming anything ("access to one more tool", "the new
-#: one", "one of the dashboards"): what a phrase keeps after them must name the system.
-_FILLER = frozenset({
-    "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "me", "us", "you",
-    "this", "that", "these", "those", "it", "them", "one", "ones", "of", "more", "other",
-    "another", "new", "old", "same", "some", "any", "all", "every", "everything", "something",
-    "anything", "stuff", "thing", "things", "few", "couple", "extra", "additional", "different",
-    "certain", "such", "which", "what", "whatever", "there", "here", "else", "also", "just",
-    "please", "access",
-})  # fmt: skip
-#: The kinds of thing a phrase ends with ("portal", "dashboards"): alone they name no system.
-_KINDS = frozenset({
-    "portal", "system", "systems", "app", "apps", "application", "applications", "tool",
-    "tools", "dashboard", "dashboards", "share", "drive", "folder", "database", "db", "server",
-    "cluster", "bucket", "repo", "repository", "group", "channel", "terminal", "mailbox",
-    "project", "account", "one", "ones",
-})  # fmt: skip
-#: Chinese filler before a name ("一下", "开一下", "一个", "这个", "相关的") and kinds after it.
-_ZH_FILLER = LazyPattern(
-    r"^(?:[开弄加办要给]一?下|一下|一个|一些|一点|这个|那个|某个|某些|其他的?|其它的?|别的|新的|"
-    r"相关的?|我的|我们的)+"
-)
-_ZH_KINDS = LazyPattern(r"(?:系统|平台|门户|账号|权限|的)+$")
 #: For unlock / password reset without a named system, the usual one is the directory account.
 DEFAULT_DIRECTORY_SYSTEM = "domain account (AD)"
 
@@ -196,7 +173,7 @@ def _system(text: str) -> str | None:
         word = match.group(1)
         return next((s for s in KNOWN_SYSTEMS if s.lower() == word.lower()), word)
     phrase = _SYSTEM_ZH_PHRASE.search(text)
-    named = _named(phrase["system"]) if phrase else None
+    named = slots.named(phrase["system"], _GENERIC) if phrase else None
     if named:
         return named
     zh = next((s for s in KNOWN_SYSTEMS_ZH if s in text), None)
@@ -204,26 +181,7 @@ def _system(text: str) -> str | None:
         return zh
     for pattern in _SYSTEM_PHRASES:
         found = pattern.search(text)
-        named = _named(_ARTICLE.sub("", found["system"].strip())) if found else None
+        named = slots.named(_ARTICLE.sub("", found["system"].strip()), _GENERIC) if found else None
         if named:
             return named
     return None
-
-
-def _named(phrase: str) -> str | None:
-    """What a system phrase names once its filler is set aside, or None when nothing is left
-    but filler and the kind of thing ("one of the dashboards", "一下", "一个系统"): a required
-    field is taken from evidence in the message, never from its leftovers, so a request that
-    names no system is asked which one."""
-    if phrase.lower() in _GENERIC:
-        return None
-    if re.search(r"[\u4e00-\u9fff]", phrase):
-        named = _ZH_FILLER.sub("", phrase)
-        left = _ZH_KINDS.sub("", named)
-        return named if left and left not in _GENERIC else None
-    words = phrase.split()
-    while words and words[0].lower() in _FILLER:
-        words.pop(0)
-    if all(word.lower() in _FILLER or word.lower() in _KINDS for word in words):
-        return None
-    return " ".join(words)

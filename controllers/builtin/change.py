@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from controllers import slots
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
@@ -46,7 +47,7 @@ _WINDOW = LazyPattern(
     r"(?:this|next) (?:week(?:end)?|month)|"
     r"before (?:the )?[\w ]{1,20}?(?= on| at|$|,|\.)|"
     r"(?:at )?\d{1,2}:\d{2}(?:\s*-\s*\d{1,2}:\d{2})?|"
-    r"今晚|今天|明天|后天|本周[一二三四五六日末]?|下周[一二三四五六日末]?|周[一二三四五六日末]"
+    r"今晚|明晚|今天|明天|后天|本周[一二三四五六日末]?|下周[一二三四五六日末]?|周[一二三四五六日末]"
     r"(?:晚上|上午|下午)?(?:\s*\d{1,2}\s*点)?|晚上\s*\d{1,2}\s*点|\d{1,2}\s*点))",
     re.I,
 )
@@ -159,8 +160,11 @@ def _change_type(text: str, urgency: str) -> str:
 
 
 def _target(text: str, host: str | None) -> str | None:
+    """The service the change is for: what a target phrase names (`controllers.slots`; "the
+    new service" and "这个集群" name none), else the host the message names."""
     for pattern in _TARGET:
         match = pattern.search(text)
-        if match:
-            return match["t"]
+        target = slots.named(match["t"]) if match else None
+        if target:
+            return target
     return host

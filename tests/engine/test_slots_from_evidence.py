@@ -1,5 +1,6 @@
-"""A required field comes from evidence: a system the request names, or the user's answer to
-the bot's question, never the request's own filler words ("one of the dashboards", "一下")."""
+"""A required field comes from evidence: a system or service the request names, or the user's
+answer to the bot's question, never the request's own filler words ("one of the dashboards",
+"一下", "the new service", "这个集群")."""
 
 from __future__ import annotations
 
@@ -83,3 +84,52 @@ def test_the_answer_to_the_question_fills_the_one_request(
     [ticket] = _tickets(capsys)
     assert ticket["fields"]["system"] == system and ticket["status"] == "open"
     assert ticket["id"] in answered["result"]["summary"]
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'd like to schedule a release for the other platform next monday",
+        "please deploy the new service tonight",
+        "下周三要升级一下那个网关",
+        "周五晚上要对某个数据库做变更",
+        "需要给这个集群扩容",
+    ],
+)
+def test_a_change_that_names_no_service_is_asked_which(
+    capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    decision = _ask(capsys, text)
+    assert decision["controller"] == "change"
+    assert "service" in decision["result"]["missing"]
+    [ticket] = _tickets(capsys)
+    assert not ticket["fields"].get("service")
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("text", "service"),
+    [
+        ("patch the reporting server on friday", "reporting server"),
+        ("明晚发布清算服务", "清算服务"),
+        ("给风控集群扩容", "风控集群"),
+    ],
+)
+def test_a_named_service_is_kept(
+    capsys: pytest.CaptureFixture[str], text: str, service: str
+) -> None:
+    decision = _ask(capsys, text)
+    assert decision["controller"] == "change" and "service" not in decision["result"]["missing"]
+    [ticket] = _tickets(capsys)
+    assert ticket["fields"]["service"] == service
+
+
+@pytest.mark.usefixtures("home")
+def test_an_answer_keeps_its_own_words_when_the_controller_reads_more_into_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _ask(capsys, "我要发布一个新服务", "--thread", "T1")
+    _ask(capsys, "是清算服务", "--thread", "T1")
+    [ticket] = _tickets(capsys)
+    assert ticket["fields"]["service"] == "清算服务"

@@ -7,10 +7,13 @@ memory for the one decision being made; what is written or sent is redacted.
 Replaced with placeholders: emails ``[EMAIL]``, phone numbers ``[PHONE]`` (mobile, landline
 such as 020-12345678, international, North American with or without separators, and any number
 after a word such as "phone" / "电话"), Chinese resident ID numbers ``[ID_NUMBER]``, US social
-security numbers ``[SSN]``, payment card numbers ``[CARD]``, IBANs ``[IBAN]``, public IP
-addresses ``[IP]`` and secrets ``[SECRET]``: Slack/Anthropic/AWS/GitHub/bearer tokens, and
-passwords however they are written ("password: x", "pw=x", "password Hunter2!", "Hunter2! is
-my password", "user jdoe / pass x", "密码 x", "x 是我的密码").
+security numbers ``[SSN]``, UK National Insurance numbers ``[NI_NUMBER]``, payment card
+numbers ``[CARD]``, IBANs ``[IBAN]``, public IP addresses ``[IP]`` and secrets ``[SECRET]``:
+Slack/Anthropic/AWS/GitHub/bearer tokens, and passwords however they are written ("password:
+x", "pw=x", "password Hunter2!", "Hunter2! is my password", "user jdoe / pass x", "密码 x",
+"x 是我的密码", "my password is sunshine", "passphrase is correct horse battery staple",
+"密码是abcdef"; a plain word only when `core.password_words` finds it is no word about the
+password, so "my password is expired" and "my password doesn't work" stay).
 
 A password written without ":" or "=" is only taken when it looks like one (a digit or a
 symbol, at least four characters, not a ticket id), so "password reset for REQ-000123" and
@@ -42,6 +45,7 @@ from itertools import pairwise
 from typing import Any
 
 from core.limits import MAX_MESSAGE_CHARS
+from core.password_words import PASSPHRASE, describes_password, passphrase_value, phrase_goes_on
 from core.records import Message
 from core.secret_formats import is_placeholder, replace_secret_formats
 
@@ -57,27 +61,33 @@ EMAIL_PATTERN = re.compile(
 #: A value: up to a space or a (full-width) punctuation mark ("密码是 Abc12345！谢谢").
 _VALUE = r"[^\s,，;；。！？、]+"
 _SECRET_KEY = (
-    r"(?:password|passwd|passcode|pwd|pw|pass|pin|secret|api[_ -]?key|access[_ -]?key|token"
-    r"|aws_secret_access_key|密码|口令|密钥)"
+    r"(?:(?<![A-Za-z])(?:password|passwd|passcode|pwd|pw|pass|pin|secret|api[_ -]?key"
+    r"|access[_ -]?key|token|aws_secret_access_key)(?![A-Za-z])|密[码碼]|口令|密[钥鑰])"
 )
-#: A key, then ":" / "=" (any value), "is" / "是" / "为", or only spaces (a password-like value).
+#: The keys after which a plain word may be the password ("my password is sunshine").
+_PASSWORD_FAMILY = re.compile(r"(?i)password|passwd|passcode|pwd|pw|密[码碼]|口令")
+#: A key, then ":" / "=" (any value), "is" / "was" / "是" / "为", only spaces, or nothing
+#: after a Chinese key ("密码abc123"); then a password-like value or a password's word.
 _SECRET_ASSIGNMENT = re.compile(
-    rf"(?i)((?<![A-Za-z]){_SECRET_KEY}(?![A-Za-z])"
-    r"(\s*[:=：]\s*|\s+is\s+|\s*(?:是|为)\s*|\s+))"
+    rf"(?i)({_SECRET_KEY}"
+    r"(\s*[:=：]\s*|\s+(?:is|was)\s+|\s*(?:是|为|為)\s*|\s+|(?<=[码碼令])(?=[A-Za-z0-9])))"
     rf"(\"[^\"]*\"|'[^']*'|{_VALUE})"
 )
+#: A plain word, with the sentence's mark after it ("sunshine.", "doesn't", "self-service").
+_PLAIN_WORD = re.compile(r"([A-Za-z]+(?:['’-][A-Za-z]+)*)([.!?:]*)")
+_ASCII_THEN_CJK = re.compile(r"([\x21-\x7e]+)([\u3400-\u9fff\uf900-\ufaff].*)", re.DOTALL)
 #: "Hunter2! is my password", "Lisi#8888 是我的密码". The value is at most 128 characters:
 #: unbounded, a long run of "(" (each one a place a value may start) was scanned to its end
 #: from every position, quadratic in the run's length.
 _SECRET_BEFORE_KEY = re.compile(
     r"(?i)(?<![^\s,，;；:：(（])([^\s,，;；。！？、]{1,128})"
-    r"(\s+is\s+(?:my|the|our)\s+(?:new\s+|old\s+)?(?:password|passcode|pin|pw)\b"
-    r"|\s*是(?:我的|我们的)?(?:新)?(?:密码|口令))"
+    r"(\s+(?:is|was)\s+(?:my|the|our)\s+(?:new\s+|old\s+)?(?:password|passcode|pin|pw)\b"
+    r"|\s*是(?:我的|我们的|我們的)?(?:新)?(?:密[码碼]|口令))"
 )
 #: "login admin / Passw0rd!", "user jdoe / pass x", "用户名 wangwu / 密码 x", "svc/B4ckup!".
 _CREDENTIAL_PAIR = re.compile(
-    r"(?i)((?<![A-Za-z])(?:login|user(?:name)?|account|credentials?|账号|用户名|用户)"
-    r"\s*[:=：]?\s*[^\s/]+\s*/\s*(?:(?:password|pass|pwd|pw|密码)\s*[:=：]?\s*)?)"
+    r"(?i)((?<![A-Za-z])(?:login|user(?:name)?|account|credentials?|账号|帳號|用户名|用户)"
+    r"\s*[:=：]?\s*[^\s/]+\s*/\s*(?:(?:password|pass|pwd|pw|密[码碼])\s*[:=：]?\s*)?)"
     rf"({_VALUE})"
 )
 _PASSWORD_LIKE = re.compile(r"[0-9!@#$%^&*()_+=\[\]{};:'\"\\|,.<>/?~`-]")
@@ -93,7 +103,7 @@ _STRONG_SYMBOLS = frozenset("!#$%&*+?@^~")
 _LOGIN_CONTEXT = re.compile(
     r"(?i)\b(?:pass(?:word|wd|code|phrase)?|pwd?|log(?:ged)?[ -]?(?:in|on)|login|logon"
     r"|sign(?:ed)?[ -]?in|signin|credentials?|account|locked out|(?:new|old) one)\b"
-    r"|密码|口令|登录|登陆|账号|账户|帐号"
+    r"|密[码碼]|口令|登录|登陆|登錄|账号|账户|帐号|帳號"
 )
 _CN_ID = re.compile(r"(?<![0-9A-Za-z])\d{17}[\dXx](?![0-9A-Za-z])")
 _CN_MOBILE = re.compile(r"(?<![\d+])(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?!\d)")
@@ -107,6 +117,17 @@ _CUED_PHONE = re.compile(
     r"[^\d+\n]{0,15}?)(\+?\d[\d ().-]{5,18}\d)(?![\d-])"
 )
 _US_SSN = re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
+#: UK National Insurance numbers: two prefix letters HMRC issues (not D, F, I, Q, U, V; no O
+#: second; not BG, GB, KN, NK, NT, TN, ZZ), six digits, a suffix A-D, spaced or not; after
+#: "national insurance" / "NI number" / "NINO" any two letters (HMRC's own example is QQ).
+_UK_NINO = re.compile(
+    r"(?<![A-Za-z0-9])(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]"
+    r" ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])"
+)
+_CUED_NINO = re.compile(
+    r"((?i:national\s+insurance|\bNI\s+(?:number|no)|\bNINO)\b[^\n\d]{0,20}?)"
+    r"(?<![A-Za-z0-9])[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])"
+)
 _CARD_GROUPED = re.compile(r"(?<![\d-])\d{4}(?:[ -]\d{4}){2}[ -]\d{1,7}(?![\d-])")
 _CARD_PLAIN = re.compile(r"(?<!\d)[3-6]\d{14,15}(?!\d)")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
@@ -166,20 +187,61 @@ def _password_like(value: str) -> bool:
     )
 
 
+def _spoken_password(key: str, separator: str, word: str, rest: str) -> bool:
+    """Is the plain `word` after a password key the password? After "is" / "was" when it is
+    no word about passwords and no description goes on after it ("my password is sunshine",
+    not "... is expired" or "... is case sensitive"); after a Chinese key when it is no such word
+    ("密码是abcdef", "密碼 sunshine", not "密码 reset 不了"); never after a bare space in
+    English ("my password expired")."""
+    if _PASSWORD_FAMILY.fullmatch(key.strip()) is None or len(word) < 3:
+        return False
+    if describes_password(word):
+        return False
+    if key.strip()[0].isascii():
+        return separator.strip().lower() in {"is", "was"} and not phrase_goes_on(rest)
+    return True
+
+
 def _secret_value(match: re.Match[str]) -> str:
-    """After ":" or "=" any value is a secret; after "is" / "是" / a space only a
-    password-like one, so "password is not working" and "密码是什么" stay readable."""
+    """After ":" or "=" any value is a secret; after "is" / "是" / a space a password-like
+    one or a password's plain word (`_spoken_password`), so "password is not working",
+    "my password doesn't work" and "密码是什么" stay readable. An ASCII value runs up to the
+    Chinese that follows it ("密码abcdef登不上")."""
     key, separator, value = match.group(1), match.group(2), match.group(3)
     if is_placeholder(value):
         return match.group(0)
-    if any(mark in separator for mark in ":=：") or _password_like(value):
-        return f"{key}[SECRET]"
+    tail = ""
+    mixed = _ASCII_THEN_CJK.fullmatch(value)
+    if mixed is not None:
+        value, tail = mixed.group(1), mixed.group(2)
+    if any(mark in separator for mark in ":=："):
+        return f"{key}[SECRET]{tail}"
+    plain = _PLAIN_WORD.fullmatch(value)
+    if plain is None:
+        return f"{key}[SECRET]{tail}" if _password_like(value) else match.group(0)
+    word, mark = plain.group(1), plain.group(2)
+    rest = mark + tail + match.string[match.end() :]
+    if _spoken_password(key[: len(key) - len(separator)], separator, word, rest):
+        return f"{key}[SECRET]{mark}{tail}"
     return match.group(0)
 
 
+def _passphrase(match: re.Match[str]) -> str:
+    key, value = match.group(1), match.group(2)
+    secret = None if is_placeholder(value.strip()) else passphrase_value(key, value)
+    return match.group(0) if secret is None else f"{key}[SECRET]{value[len(secret) :]}"
+
+
 def _secret_before_key(match: re.Match[str]) -> str:
+    """ "Hunter2! is my password", and a plain word that is not one of the words people ask
+    with ("sunshine is my password", not "what is my password")."""
     value, rest = match.group(1), match.group(2)
-    return f"[SECRET]{rest}" if _password_like(value) else match.group(0)
+    plain = _PLAIN_WORD.fullmatch(value)
+    if plain is not None and not plain.group(2):
+        taken = len(value) >= 3 and not describes_password(value)
+    else:
+        taken = _password_like(value)
+    return f"[SECRET]{rest}" if taken else match.group(0)
 
 
 def _credential_pair(match: re.Match[str]) -> str:
@@ -271,6 +333,7 @@ def redact(text: str) -> str:
         return text
     text = replace_secret_formats(text)
     text = _CREDENTIAL_PAIR.sub(_credential_pair, text)
+    text = PASSPHRASE.sub(_passphrase, text)
     text = _SECRET_ASSIGNMENT.sub(_secret_value, text)
     text = _SECRET_BEFORE_KEY.sub(_secret_before_key, text)
     text = EMAIL_PATTERN.sub("[EMAIL]", text)
@@ -280,6 +343,8 @@ def redact(text: str) -> str:
     text = _CARD_GROUPED.sub(_card, text)
     text = _CARD_PLAIN.sub(_card, text)
     text = _US_SSN.sub("[SSN]", text)
+    text = _CUED_NINO.sub(lambda m: f"{m.group(1)}[NI_NUMBER]", text)
+    text = _UK_NINO.sub("[NI_NUMBER]", text)
     text = _CN_MOBILE.sub("[PHONE]", text)
     text = _INTL_PHONE.sub(_intl_phone, text)
     text = _NANP_PHONE.sub("[PHONE]", text)

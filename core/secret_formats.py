@@ -3,10 +3,11 @@
 Why a module of its own: `core.redact` handles passwords, personal data and checksummed
 numbers; the token formats come from a well-kept library, detect-secrets' regex plugins
 (AWS, GitHub, GitLab, Slack tokens and webhooks, OpenAI, Stripe, SendGrid, Twilio, Discord,
-Telegram, PyPI, npm, Mailchimp, Square, Azure storage keys, JWTs, passwords in URLs), plus the
-few shapes it does not cover (whole PEM / OpenSSH private-key blocks, where it only spots the
-BEGIN line; Anthropic keys; a Slack webhook path without its host; Bearer and Basic
-credentials; a high-entropy value after a cue word in English or Chinese).
+Telegram, PyPI, npm in .npmrc, Mailchimp, Square, Azure storage keys, passwords in URLs), plus
+the few shapes it does not cover (whole JWTs, signature included; whole PEM / OpenSSH
+private-key blocks, where it only spots the BEGIN line; Anthropic keys; ``npm_`` tokens outside
+.npmrc; a Slack webhook path without its host; basic auth in a URL with an empty user name;
+Bearer and Basic credentials; a high-entropy value after a cue word in English or Chinese).
 
 The patterns are compiled on first use (`core.lazy.Lazy`): importing detect-secrets costs a
 tenth of a second that a command which never redacts should not pay.
@@ -55,12 +56,20 @@ _PLUGINS: tuple[tuple[str, str, str], ...] = (
     ("mailchimp", "MailchimpDetector", "API_KEY"),
     ("square_oauth", "SquareOAuthDetector", "API_KEY"),
     ("azure_storage_key", "AzureStorageKeyDetector", "API_KEY"),
-    ("jwt", "JwtTokenDetector", "JWT"),
     ("basic_auth", "BasicAuthDetector", "PASSWORD"),
+    ("npm", "NpmDetector", "NPM_TOKEN"),
 )
 #: Plugins whose patterns capture the secret in group 1 (the rest of the match is context).
-_VALUE_GROUP_PLUGINS = frozenset({"BasicAuthDetector"})
+_VALUE_GROUP_PLUGINS = frozenset({"BasicAuthDetector", "NpmDetector"})
 
+#: A JWT by its structure, all three parts: a header that is base64url JSON ("eyJ" is '{"'),
+#: a payload and the signature (empty for an unsigned token). detect-secrets' JwtTokenDetector
+#: is not used: its pattern ends lazily, so it takes the header and the payload and leaves the
+#: signature, the part that proves the token, in the text.
+_JWT = re.compile(
+    r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}={0,2}\.[A-Za-z0-9_-]{2,}={0,2}\."
+    r"(?:[A-Za-z0-9_+/-]+={0,2})?"
+)
 _PRIVATE_KEY = re.compile(
     r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
     r".*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
@@ -81,8 +90,9 @@ _OWN: tuple[tuple[str, str, int], ...] = (
     ("AWS_KEY", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b", 0),
     ("GITHUB_TOKEN", r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{22,})", 0),
     ("GITLAB_TOKEN", r"\bglpat-[A-Za-z0-9_-]{20,}", 0),
-    ("JWT", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", 0),
-    ("PASSWORD", r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s/@]+)@", 1),
+    ("NPM_TOKEN", r"\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", 0),
+    # Basic auth in any URL, the user name empty included ("redis://:pw@cache-01").
+    ("PASSWORD", r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]*:([^\s/@]+)@", 1),
     ("TOKEN", r"(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{16,})", 1),
 )
 #: A value after a cue word ("api key", "secret", "密钥", "令牌"): a secret when it is long and
@@ -115,6 +125,7 @@ def _build() -> tuple[SecretFormat, ...]:
     from importlib import import_module
 
     formats = [
+        SecretFormat("JWT", _JWT),
         SecretFormat("PRIVATE_KEY", _PRIVATE_KEY),
         SecretFormat("PRIVATE_KEY", _PUTTY_KEY),
     ]

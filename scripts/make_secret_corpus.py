@@ -10,6 +10,7 @@ credential. Rows: ``{"kind", "lang", "text", "secret" | "keep"}``.
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import string
@@ -40,6 +41,36 @@ def _iban(rng: random.Random, country: str, bban: str) -> str:
     numeric = "".join(str(int(c, 36)) for c in bban + country + "00")
     check = 98 - int(numeric) % 97
     return f"{country}{check:02d}{bban}"
+
+
+def _word(rng: random.Random, syllables: int) -> str:
+    """A lower-case, pronounceable word that no dictionary or file of the home holds."""
+    return "".join(rng.choice("bdfgklmnprstvz") + rng.choice("aeiou") for _ in range(syllables))
+
+
+def _jwt(rng: random.Random) -> str:
+    """A JWT whose header and payload are real base64url JSON, and a 43-character signature."""
+    payload = json.dumps(
+        {"sub": _pick(rng, string.digits, 8), "iat": rng.randint(10**9, 2 * 10**9)}
+    )
+    body = base64.urlsafe_b64encode(payload.encode()).decode().rstrip("=")
+    header = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    return f"{header}.{body}.{_pick(rng, ALNUM + '-_', 43)}"
+
+
+def _uk_nino(rng: random.Random) -> str:
+    first, second = rng.choice("ABCEGHJKLMNPRSTWXYZ"), rng.choice("ABCEGHJKLMNPRSTWXYZ")
+    digits = _pick(rng, string.digits, 6)
+    suffix = rng.choice("ABCD")
+    if rng.random() < 0.5:
+        return f"{first}{second} {digits[:2]} {digits[2:4]} {digits[4:]} {suffix}"
+    return f"{first}{second}{digits}{suffix}"
+
+
+def _cycle(items: tuple[str, ...]) -> Callable[[random.Random], str]:
+    """Each look-alike of a fixed list in turn (every one of them is in the corpus)."""
+    position = iter(range(10**6))
+    return lambda _rng: items[next(position) % len(items)]
 
 
 def _secrets(rng: random.Random) -> dict[str, Callable[[], str]]:
@@ -94,6 +125,13 @@ def _secrets(rng: random.Random) -> dict[str, Callable[[], str]]:
         ),
         "url-password": lambda: "S" + _pick(rng, ALNUM, 10) + "9",
         "private-key": pem,
+        "jwt-signed": lambda: _jwt(rng),
+        "password-word": lambda: _word(rng, rng.randint(3, 5)),
+        "passphrase": lambda: " ".join(_word(rng, 2) for _ in range(4)),
+        "password-word-zh": lambda: _word(rng, rng.randint(3, 4)),
+        "uk-nino": lambda: _uk_nino(rng),
+        "redis-url-password": lambda: _pick(rng, ALNUM, 14),
+        "npm": lambda: "npm_" + _pick(rng, ALNUM, 36),
     }
 
 
@@ -114,12 +152,68 @@ SECRET_TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
         ("en", "the job connects to postgres://report:{s}@db-07.internal/sales and times out"),
         ("zh", "连接串 https://admin:{s}@git.corp.example/ 报错"),
     ),
+    "password-word": (
+        ("en", "my password is {s}"),
+        ("en", "the wifi password is {s}, please change it"),
+        ("en", "my old password was {s} and it still works on the vpn"),
+        ("en", "{s} is my password, is that ok?"),
+    ),
+    "passphrase": (
+        ("en", "my passphrase is {s}"),
+        ("en", "the vault passphrase: {s}"),
+        ("en", "passphrase is {s} but the key will not unlock"),
+    ),
+    "password-word-zh": (
+        ("zh", "我的密码是{s}，登录不了"),
+        ("zh", "密码{s}登不上"),
+        ("zh", "我的密碼是 {s} 一直提示错误"),
+        ("zh", "VPN 密码 {s} 不对吗"),
+    ),
+    "uk-nino": (
+        ("en", "my NI number is {s} for the payroll form"),
+        ("en", "national insurance: {s}"),
+        ("en", "HR has {s} on file but the payslip is wrong"),
+        ("zh", "英国同事的 National Insurance number {s} 填错了"),
+    ),
+    "redis-url-password": (
+        ("en", "the worker connects to redis://:{s}@cache-03.internal:6379/0 and times out"),
+        ("zh", "缓存连接 rediss://:{s}@redis.corp.example:6380 连不上"),
+        ("en", "broker url amqp://:{s}@mq-01:5672/ refuses the login"),
+    ),
 }
 DEFAULT_SECRET_TEMPLATES = (
     ("en", "I accidentally pasted {s} in the channel, please help"),
     ("en", "deploy log shows {s} in plain text"),
     ("zh", "不小心把 {s} 发到群里了，怎么办"),
     ("zh", "配置文件里有 {s} 这个要删吗"),
+)
+#: Everyday sentences about passwords: every word of them must survive.
+PASSWORD_TALK = (
+    "my password doesn't work",
+    "my password expired",
+    "password reset please",
+    "my password is not working since Monday",
+    "my password is expired again",
+    "the password is too short for the new policy",
+    "my password was changed by someone else",
+    "what is my password for the printer portal",
+    "my passphrase is not accepted by the vault",
+    "the passphrase is required for the backup key",
+    "my password is case sensitive?",
+    "password expired yesterday, can you help",
+    "my password is wrong, I keep getting locked out",
+)
+PASSWORD_TALK_ZH = (
+    "密码忘记了",
+    "密码过期了怎么办",
+    "密码错误 691",
+    "VPN 密码 reset 不了",
+    "密碼錯誤，登录不了",
+    "我的密码是什么",
+    "密码policy是什么",
+    "口令过期了",
+    "重置密码的链接打不开",
+    "密码 expired 了，怎么改",
 )
 KEEP = (
     (
@@ -191,6 +285,41 @@ KEEP = (
         "en",
         "token {k} expired, how do I renew the badge?",
         lambda r: f"BADGE-{r.randint(100, 999)}",
+    ),
+    ("password-talk", "en", "{k}", _cycle(PASSWORD_TALK)),
+    ("password-talk-zh", "zh", "{k}", _cycle(PASSWORD_TALK_ZH)),
+    (
+        "dial-up-error",
+        "en",
+        "the VPN says error {k} when I connect",
+        _cycle(("691", "809", "720", "868")),
+    ),
+    (
+        "uuid-trace",
+        "en",
+        'File "/srv/app/jobs.py", line 88, in run: KeyError: job {k} not found',
+        lambda r: "-".join(_pick(r, HEX, n) for n in (8, 4, 4, 4, 12)),
+    ),
+    (
+        "work-order",
+        "zh",
+        "工单 {k} 还没人处理",
+        lambda r: "2025" + _pick(r, "0123456789", 15),
+    ),
+    ("ticket-padded", "en", "any update on {k}?", lambda r: f"INC-{r.randint(1, 999):06d}"),
+    (
+        "url-without-password",
+        "en",
+        "{k} refuses connections since the upgrade",
+        lambda r: f"redis://cache-{r.randint(1, 99):02d}.internal:6379/0",
+    ),
+    (
+        "version-build",
+        "en",
+        "the installer {k} fails on Windows",
+        lambda r: (
+            f"v{r.randint(1, 9)}.{r.randint(0, 30)}.{r.randint(0, 99)}+build.{r.randint(1, 999)}"
+        ),
     ),
 )
 

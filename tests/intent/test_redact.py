@@ -30,6 +30,14 @@ from core.redact import redact
         ("my password is Hunter2! now", "my password is [SECRET] now"),
         ("token=abc", "token=[SECRET]"),
         ("Authorization: Bearer abcdef.ghijkl.mnop", "Authorization: Bearer [TOKEN]"),
+        # A plain word is the password when it is no word about passwords.
+        ("my password is sunshine please reset", "my password is [SECRET] please reset"),
+        ("my password is sunshine.", "my password is [SECRET]."),
+        ("sunshine is my password", "[SECRET] is my password"),
+        ("passphrase is correct horse battery staple", "passphrase is [SECRET]"),
+        ("密码是abcdef，登录不了", "密码是[SECRET]，登录不了"),
+        ("密碼abcdef登不上", "密碼[SECRET]登不上"),
+        ("NI number QQ123456C", "NI number [NI_NUMBER]"),
     ],
 )
 def test_personal_data_and_secrets_are_replaced(text: str, expected: str) -> None:
@@ -49,6 +57,15 @@ def test_personal_data_and_secrets_are_replaced(text: str, expected: str) -> Non
         # 18 digits with a wrong checksum: not an ID card number.
         "order 110105194912310021",
         "my password is not working",
+        "my password doesn't work",
+        "my password expired.",
+        "password reset please",
+        "my password is wrong.",
+        "password self-service portal",
+        "what is my password",
+        "the passphrase is required for the vault",
+        "密码 reset 不了",
+        "密碼錯誤",
         "密码是什么，忘记了",
         "the token is expired",
         # 16 digits that fail Luhn.

@@ -1,0 +1,114 @@
+"""Is a plain word next to "password" the password itself, or words about it?
+
+"my password is sunshine" gives a password away; "my password is expired" and "my password
+doesn't work" do not. Nothing in the shape of one lower-case word tells the two apart (no
+digit, no symbol, no entropy: dictionary words are what people choose), so what decides is
+the word's meaning: people describe a password with a small, closed set of words (states,
+function words, the nouns of its handling) and with regular endings ("-ed", "-ing", "-ly",
+"-able"). A word outside that set, at the end of its clause ("... is sunshine", "... is
+sunshine, please reset it"), is taken as the password. `core.redact` applies this only after
+the key words of the password family ("password", "passwd", "passphrase", "pwd", "密码",
+"密碼", "口令"), never after "pin", "token" or "key".
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["PASSPHRASE", "describes_password", "passphrase_value", "phrase_goes_on"]
+
+#: Words that describe a password or its handling, or that start a description of it.
+_DESCRIPTION_WORDS = """
+    not no never too so very still also now already just only really even being been the a an
+    my your his her their our its this that these those it what which where why how who when
+    whatever about for from to with without under in on at of by as like less more all both
+    either neither probably definitely somehow apparently again exactly supposed meant there
+    here mine yours ours theirs over up down out off back due gone lost stuck broken forgotten
+    hidden stolen taken shown known done given chosen frozen seen wrong right correct incorrect
+    invalid valid weak strong short long old new fine ok okay good bad same different blank
+    empty null none nothing something unknown mandatory optional required secure insecure safe
+    unsafe complex simple easy hard random unique temporary permanent default current ready
+    active inactive pending alright weird strange fake real true false useless reset set sent
+    kept lock unlock expire expiry expiration change update sync policy manager error history
+    length strength complexity rule rules hint prompt field box page link portal vault login
+    logon signin recovery help issue problem please and or but i we you they he she did does do
+    has had have was were is are will would can could should might must shall may case
+    vpn wifi email mail sso mfa otp sms app pin code account
+"""
+_DESCRIPTIONS = frozenset(_DESCRIPTION_WORDS.split())
+#: Endings of participles, adverbs and adjectives ("expired", "expiring", "suddenly",
+#: "readable", "visible", "sensitive", "insufficient"); a word must be longer than the ending
+#: by three letters ("red", "need" and "bed" are not descriptions).
+_DESCRIPTIVE_ENDING = re.compile(r"(?i)^[a-z]{3,}(?:ed|ing|ly|able|ible|ive|ous|ful|less|ent)$")
+#: Words after which a clause goes on with something else ("... is sunshine and it fails").
+_CLAUSE_TEXT = """
+    and but or so please pls plz thanks thx because for on in at since when after before now
+    again yet though then which can could would will how what why btw if while until i
+"""
+_CLAUSE_WORDS = frozenset(_CLAUSE_TEXT.split())
+#: Words that start no description of their own: after the password's word they end its phrase
+#: ("... is sunshine the vpn rejects it"), however much they are words about passwords.
+_FUNCTION_WORDS = _CLAUSE_WORDS | frozenset(
+    {"the", "a", "an", "my", "your", "his", "her", "their", "our", "its", "this", "that", "it"}
+    | {"we", "you", "they", "he", "she", "is", "are", "was", "were", "to", "of", "not", "no"}
+)
+#: Words that end a passphrase's clause; fewer than for one word, since a passphrase is words.
+_PASSPHRASE_STOPS = frozenset({"but", "please", "pls", "because", "thanks", "so"})
+_NEXT_WORD = re.compile(r"[ \t]*([A-Za-z][A-Za-z'’-]*)")
+
+_PASSPHRASE_KEY = r"(?<![A-Za-z])pass[ -]?phrase(?![A-Za-z])"
+#: "passphrase is correct horse battery staple", "pass phrase: ...", "passphrase 是 ...": the
+#: key with its separator (group 1) and the rest of its clause (group 2), which stops before
+#: another passphrase key so that each one is matched in its turn.
+PASSPHRASE = re.compile(
+    rf"(?i)({_PASSPHRASE_KEY}"
+    r"(?:\s*[:=：]\s*|\s+(?:is|was)\s+|\s*(?:是|为|為)\s*))"
+    rf"(\"[^\"]*\"|'[^']*'|(?:(?!{_PASSPHRASE_KEY})[^\n.,;!?，；。！？])+)"
+)
+
+
+def describes_password(word: str) -> bool:
+    """Is `word` one people use to describe a password (a state, a function word, a noun of
+    its handling, a contraction such as "isn't"), rather than a password?"""
+    if "'" in word or "’" in word:
+        return True
+    return any(
+        part.lower() in _DESCRIPTIONS or _DESCRIPTIVE_ENDING.match(part) is not None
+        for part in word.split("-")
+        if part
+    )
+
+
+def phrase_goes_on(rest: str) -> bool:
+    """Does `rest` (the text right after a word) carry on a description with a word of its
+    own ("case sensitive", "company policy"), rather than end the phrase (the end, a mark, a
+    function word: "sunshine.", "sunshine and it fails", "sunshine the vpn rejects it")?"""
+    following = _NEXT_WORD.match(rest)
+    if following is None:
+        return False
+    word = following.group(1)
+    return word.lower() not in _FUNCTION_WORDS and describes_password(word)
+
+
+def passphrase_value(separator: str, value: str) -> str | None:
+    """The part of `value` (the clause after "passphrase" and `separator`) that is the
+    passphrase, or None when the clause describes it ("passphrase is required")."""
+    if value and value[0] in "\"'":
+        return value
+    words = value.split()
+    if not words:
+        return None
+    is_stated = not any(mark in separator for mark in ":=：")
+    # "passphrase is required for the vault", "... is not accepted", but "correct horse
+    # battery staple": a description's first word is followed by the clause's end or by
+    # another word of a description.
+    if (
+        is_stated
+        and describes_password(words[0])
+        and (len(words) == 1 or describes_password(words[1]) or words[1].lower() in _CLAUSE_WORDS)
+    ):
+        return None
+    for word in re.finditer(r"\S+", value):
+        if word.group(0).lower() in _PASSPHRASE_STOPS:
+            return value[: word.start()].rstrip() or None
+    return value.rstrip()

@@ -429,12 +429,17 @@ class Brain(PartsFacade):
             return settle(self.cases, evolution, decision, plan, by=by, vector=vector)
 
     def forget_user(self, user: str) -> ForgetReport:
-        """The right to be forgotten (`brain.learning.control.forget_user`), and the dynamic
-        tier's memory of the user: their unknown cases and evolved controllers' examples."""
+        """The right to be forgotten (`brain.learning.control.forget_user`: lessons, records and
+        the threads' conversation state), and the dynamic tier's memory of the user: their
+        unknown cases and evolved controllers' examples. Every entry point (`brain memory
+        forget`, /brain-forget, "forget me") comes here."""
         with self._lock:
             cases = self.cases.forget_user(user)
             evolved = self.evolution.forget_cases(cases)
-            report = forget_user(self, user, self.stores.tickets, self.stores.alerts)
+            stores = self.stores
+            report = forget_user(
+                self, user, stores.tickets, stores.alerts, conversations=stores.conversations
+            )
             return replace(report, cases=len(cases), evolved=evolved)
 
     def get_decision(self, decision_id: str) -> Decision:

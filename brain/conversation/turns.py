@@ -445,8 +445,9 @@ class Conversation:
 
     def forget(self, user: str) -> Reply:
         """The right to be forgotten, asked for in words or with /forget (/brain-forget)."""
-        report = self.brain.forget_user(user)
-        self._store.remove(self._store.keys_of(user))  # their sessions hold their texts
+        report = self.brain.forget_user(user)  # the home's threads included
+        # States this conversation keeps apart from the home's (in this process only).
+        self._store.remove(self._store.keys_of(user))
         return Reply(
             "feedback",
             f"Done: I forgot what I learned from you ({report.lessons} lesson(s) removed) and "

@@ -3,7 +3,9 @@
 `forget_user` is the right to be forgotten: the user's lessons (taught by them or about their
 messages) leave the lesson store, their decisions stay in the log with every word of theirs
 redacted (`DecisionStore.forget_user`), quotes of their messages leave other decisions'
-rationales, their feedback is dropped and their tickets lose title, description and comments.
+rationales, their feedback is dropped, their tickets lose title, description and comments, and
+the conversation state of every thread they wrote in (`Stores.conversations`, the Slack threads
+and chat sessions, which hold the thread's recent texts) is removed.
 The brain (`brain.engine.Brain.forget_user`) also removes their unknown cases from the case book and
 their messages from the examples of evolved controllers made of them (`brain.dynamic`).
 Afterwards their messages are decided as if the lessons had never been given.
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
     from brain.memory.lessons import MemoryStore
     from brain.signals.session_cache import SessionCache
     from core.config import Settings
-    from core.stores.protocols import AlertStore, TicketRecords
+    from core.stores.protocols import AlertStore, ConversationStateStore, TicketRecords
     from core.stores.records import Alert, Ticket
 
 
@@ -62,6 +64,8 @@ class ForgetReport:
     #: controllers whose examples lost their messages.
     cases: int = 0
     evolved: int = 0
+    #: Conversation states (threads, chat sessions) the user wrote in, removed.
+    threads: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,6 +76,7 @@ class ForgetReport:
             "alerts": self.alerts,
             "cases": self.cases,
             "evolved": self.evolved,
+            "threads": self.threads,
         }
 
 
@@ -122,6 +127,7 @@ def forget_user(
     user: str,
     tickets: TicketRecords | None = None,
     alerts: AlertStore | None = None,
+    conversations: ConversationStateStore | None = None,
 ) -> ForgetReport:
     """Remove what was learned from `user` and every stored text of theirs."""
     mine = [e for e in brain.memory.entries() if user in (e.user, e.asker)]
@@ -134,7 +140,11 @@ def forget_user(
     brain.sessions.forget_user(user)
     redacted = _forget_tickets(tickets, user, texts) if tickets is not None else 0
     paged = _forget_alerts(alerts, user, texts) if alerts is not None else 0
-    return ForgetReport(user, removed, len(changed), redacted, paged)
+    threads: list[str] = []
+    if conversations is not None:  # each thread's state holds its recent texts
+        threads = conversations.keys_of(user)
+        conversations.remove(threads)
+    return ForgetReport(user, removed, len(changed), redacted, paged, threads=len(threads))
 
 
 def _forget_alerts(alerts: AlertStore, user: str, texts: list[str]) -> int:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from psycopg import sql
 
+from brain.conversation.turns import Conversation
 from brain.engine import Brain
 from core.config import Settings
 from core.files import copy_tree
@@ -71,6 +72,33 @@ def test_forget_leaves_no_text_of_the_user_and_undoes_the_lesson(home: Path) -> 
         again = [brain.decide(Message(t, user="U1", channel="C3")) for t in PARAPHRASES]
     assert all(d.controller != "consultation" for d in again), [d.tier_path for d in again]
     assert not any(d.preference for d in again)
+
+
+#: Two turns of one thread of U7's, kept in the thread's conversation state as in Slack.
+THREAD_TEXTS = [
+    "the finance share on fs-02 will not mount since this morning",
+    "it still fails after a reboot of the laptop",
+]
+
+
+def test_forget_from_the_command_line_removes_the_users_threads(home: Path) -> None:
+    """The threads file (the Slack app's conversation state) holds the thread's recent texts:
+    `brain memory forget` clears it as /brain-forget does, one forget for every entry point."""
+    with Brain.open() as brain:
+        conversation = Conversation(brain, brain.conversations)  # as the Slack app keeps them
+        for text in THREAD_TEXTS:
+            conversation.handle(Message(text, user="U7", channel="C7", thread="T7"))
+        conversation.handle(Message("my VPN keeps dropping", user="U9", channel="C9", thread="T9"))
+    held = _files_holding(home, THREAD_TEXTS)
+    assert any("conversations" in path for path in held), held  # precondition
+
+    report = json.loads(_cli("memory", "forget", "--user", "U7", "--json"))
+
+    assert report["threads"] == 1
+    assert _files_holding(home, THREAD_TEXTS) == []
+    with Brain.open() as brain:
+        assert brain.conversations.keys_of("U7") == []
+        assert brain.conversations.keys_of("U9")  # others' threads stay
 
 
 #: An unknown request of U1's that a person resolves (kept in the case book).

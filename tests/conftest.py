@@ -42,6 +42,12 @@ _AMBIENT = (
 )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The `slow` tests first (a stable sort): xdist hands tests out in this order, so the
+    longest ones start at once on both workers instead of one of them ending the run alone."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def shared_encoder_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One ONNX export of MiniLM for the whole run (all workers; the export takes a file

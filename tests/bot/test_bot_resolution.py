@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ONCALL_CHANNEL, ONCALL_USER, Harness, StartBot
 from tests.bot.test_bot_interactions import _as_message, _ask, _block, _posted_ts
@@ -107,6 +109,7 @@ async def _resolve_through_oncall(harness: Harness, user: str, text: str) -> str
     return notes[-1]
 
 
+@pytest.mark.slow
 async def test_three_people_resolving_alike_in_threads_evolve_a_controller(
     start_bot: StartBot,
 ) -> None:

@@ -14,6 +14,8 @@ import socket
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from controllers.tickets import Ticket
 from core.config import load_settings
 from tests.bot import slack_payloads as p
@@ -141,6 +143,7 @@ def _dead_url() -> str:
     return f"http://127.0.0.1:{port}/hook"  # nothing listens there any more
 
 
+@pytest.mark.slow
 async def test_a_desk_that_is_down_hands_the_message_to_a_person(start_bot: StartBot) -> None:
     home = load_settings().home
     start = await start_bot(config="")

@@ -50,6 +50,7 @@ def llm() -> Iterator[FakeAnthropic]:
         fake.release()
 
 
+@pytest.mark.slow
 async def test_a_crash_after_the_ack_is_answered_by_the_next_start(
     brain_template: Path, fake_slack: FakeSlackAPI, llm: FakeAnthropic, tmp_path: Path
 ) -> None:

@@ -101,6 +101,7 @@ async def _paged_once(session: aiohttp.ClientSession, fake: FakeSlackAPI, taker:
     assert len(notes) == 1 and "escalated it to on-call" in notes[0]
 
 
+@pytest.mark.slow
 async def test_a_replica_taking_a_message_over_sends_the_alert_its_dead_owner_did_not(
     postgres_settings: Settings,
     brain_template: Path,

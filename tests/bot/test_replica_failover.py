@@ -118,6 +118,7 @@ def _claimed(url: str, schema: str, keys: list[str]) -> int:
     return int(row[0]) if row else 0
 
 
+@pytest.mark.slow
 async def test_a_clarification_moves_between_replicas_and_a_killed_replica_loses_nothing(
     cluster: tuple[list[Replica], dict[str, str], str, str], fake_slack: FakeSlackAPI
 ) -> None:

@@ -129,6 +129,7 @@ def _resends(fake: FakeSlackAPI) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 async def test_three_replicas_answer_once_learn_together_and_page_once(
     cluster: tuple[list[Replica], dict[str, str]], fake_slack: FakeSlackAPI, tmp_path: Path
 ) -> None:

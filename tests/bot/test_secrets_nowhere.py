@@ -116,6 +116,7 @@ async def _post_every_shape(harness: Harness, caplog: pytest.LogCaptureFixture) 
     return {d.outcome for d in decisions if d is not None}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["tinydb", "postgres"])
 async def test_no_secret_of_the_corpus_is_stored_logged_or_sent(
     start_bot: StartBot,

@@ -82,6 +82,7 @@ def _drive(console: Console, shots: Path | None) -> dict[str, Any]:
     return seen
 
 
+@pytest.mark.slow
 async def test_an_admin_uses_the_console_in_a_browser(console: Console) -> None:
     write_spec(
         console.brain.settings.home,

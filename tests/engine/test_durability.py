@@ -139,6 +139,7 @@ def _every_store_opens(home: Path) -> None:
         stores.close()
 
 
+@pytest.mark.slow
 def test_ten_random_kill_9s_during_asks_and_feedback_lose_nothing_acknowledged(home: Path) -> None:
     rng = random.Random(14)
     seen: list[dict[str, str]] = []

@@ -53,6 +53,7 @@ def _controllers(capsys: pytest.CaptureFixture[str]) -> dict[str, dict]:
     return {row["name"]: row for row in json.loads(capsys.readouterr().out)}
 
 
+@pytest.mark.slow
 def test_three_confirmed_requests_evolve_a_controller_the_fourth_takes_fast(
     home: Path, hook: FakeHook, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -83,6 +84,7 @@ def test_three_confirmed_requests_evolve_a_controller_the_fourth_takes_fast(
     assert name not in _controllers(capsys)
 
 
+@pytest.mark.slow
 def test_with_approval_required_it_routes_only_once_approved(
     home: Path, hook: FakeHook, capsys: pytest.CaptureFixture[str]
 ) -> None:

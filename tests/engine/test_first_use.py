@@ -9,7 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 
+
+@pytest.mark.slow
 def test_first_ask_reports_fitting_on_stderr_and_keeps_stdout_json(isolated_env: Path) -> None:
     env = {**os.environ, "BRAIN_EMBEDDER": "none", "PYTHONPATH": os.getcwd()}
     result = subprocess.run(

@@ -50,6 +50,7 @@ def correct(decision: dict[str, Any], controller: str, user: str) -> None:
     brain("feedback", decision["decision_id"], "--correct", controller, "--user", user)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("home")
 def test_one_correction_moves_the_correctors_paraphrases_and_agreement_moves_everyones(
     home: Path,

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from brain.engine import Brain
 from brain.memory.index import MEMORY_COLLECTION, LessonIndex
 from core.config import load_settings
@@ -76,6 +78,7 @@ def _cli(*args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
     return done
 
 
+@pytest.mark.slow
 def test_from_the_cli_a_deleted_index_is_rebuilt_at_next_use_and_by_reindex(home: Path) -> None:
     asked = json.loads(_cli("ask", TEXT, "--user", "U1", "--json").stdout)
     _cli("feedback", asked["decision_id"], "--correct", "consultation", "--user", "U1")

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from brain.engine import Brain
 from core.records import Message
 
@@ -42,6 +44,7 @@ def _cli(*args: str, stdin: str | None = None) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_three_users_agreeing_move_a_fourth_users_paraphrases(home: Path) -> None:
     for user, text in TAUGHT:
         decision = json.loads(_cli("ask", "--json", text, "--user", user))

@@ -61,6 +61,7 @@ def _cli(*args: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_agreed_corrections_train_the_semantic_model_and_a_forget_untrains_it(
     learning: Brain, home: Path
 ) -> None:
@@ -121,6 +122,7 @@ def test_a_conflicting_group_is_not_trained_on(learning: Brain) -> None:
     assert brain.org_training.refits == 0
 
 
+@pytest.mark.slow
 def test_a_refit_after_organisation_lessons_reaches_every_replica(
     postgres_settings: Settings, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

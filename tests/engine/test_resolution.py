@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from brain.conversation.turns import Conversation
 from brain.engine import Brain
 from cli.chat_session import chat_loop
@@ -52,6 +54,7 @@ def _files_holding(home: Path, texts: list[str]) -> list[str]:
     )
 
 
+@pytest.mark.slow
 def test_three_resolutions_by_a_person_evolve_a_controller(home: Path, tmp_path: Path) -> None:
     (home / "brain.toml").write_text("[evolution]\nrequire_approval = true\n")
     plan = tmp_path / "plan.yaml"

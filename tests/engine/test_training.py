@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from brain.engine import Brain
 from core.records import Message
 from tests.extras import needs_torch
@@ -39,6 +41,7 @@ def _payroll_semantic(home: Path) -> float:
     return decision.signals["payroll"]["semantic"]
 
 
+@pytest.mark.slow
 def test_home_training_rows_teach_a_controller_more_ways_to_be_asked(home: Path) -> None:
     before = _payroll_semantic(home)
     training = home / "training"

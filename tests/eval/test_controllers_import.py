@@ -62,6 +62,7 @@ def _sparse_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BRAIN_EMBEDDER", "none")  # the import's logic, not MiniLM's speed
 
 
+@pytest.mark.slow
 def test_import_makes_one_controller_per_category_and_routes_among_them(
     tmp_path: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -109,6 +110,7 @@ def test_import_makes_one_controller_per_category_and_routes_among_them(
     assert max(semantic, key=semantic.__getitem__) == "purchase"
 
 
+@pytest.mark.slow
 def test_map_folds_a_category_into_an_existing_controller(
     tmp_path: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

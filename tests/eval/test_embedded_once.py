@@ -44,6 +44,7 @@ def _texts(path: Path) -> set[str]:
     return {json.loads(line)["text"] for line in path.read_text().splitlines()}
 
 
+@pytest.mark.slow
 def test_eval_with_train_embeds_each_text_once_over_all_its_fits(
     eval_files: dict[str, Path],
     model_texts: Counter[str],
@@ -62,6 +63,7 @@ def test_eval_with_train_embeds_each_text_once_over_all_its_fits(
     assert len(model_texts) < len(train | _texts(eval_files["test"])) + 3 * 32
 
 
+@pytest.mark.slow
 def test_import_embeds_each_text_once_for_the_held_out_and_the_final_fit(
     tmp_path: Path, model_texts: Counter[str], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -60,6 +60,7 @@ def test_eval_with_train_and_val_reports_sane_metrics(
     assert not (isolated_env / "calibration.json").exists()
 
 
+@pytest.mark.slow
 def test_eval_without_val_calibrates_on_train_folds(
     eval_files: dict[str, Path],
     capsys: pytest.CaptureFixture[str],
@@ -76,6 +77,7 @@ def test_eval_without_val_calibrates_on_train_folds(
     assert report["in_scope_accuracy"] >= 0.8
 
 
+@pytest.mark.slow
 def test_eval_human_output_and_bad_input(
     eval_files: dict[str, Path],
     capsys: pytest.CaptureFixture[str],

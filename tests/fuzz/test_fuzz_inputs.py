@@ -47,6 +47,7 @@ class _Stdin(io.TextIOWrapper):
         super().__init__(io.BytesIO(data), encoding="utf-8", errors="strict")
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("home")
 @_FUZZ
 @given(lines=st.lists(_LINE, min_size=1, max_size=6))

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import aiohttp
+import pytest
 
 from core.limits import MAX_REQUEST_BYTES
 from tests.bot import slack_payloads as p
@@ -176,6 +177,7 @@ async def _health(session: aiohttp.ClientSession, replica: Replica) -> int:
         return response.status
 
 
+@pytest.mark.slow
 async def test_no_request_takes_the_http_server_a_gigabyte_above_its_warm_size(
     brain_template: Path, fake_slack: FakeSlackAPI, tmp_path: Path
 ) -> None:

@@ -17,7 +17,7 @@ A self-contained message on a new topic is neither and is routed as usual.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -226,9 +226,11 @@ def follow_up_decision(
     ok: bool,
     dry_run: DryRunRecord | None,
     ticket: Ticket | None,
+    missing: Sequence[str] = (),
 ) -> Decision:
     """The logged record of a follow-up turn: routed to the record's controller, fast tier,
-    request type `update`, its result saying what was done."""
+    request type `update`, its result saying what was done (and what the record still
+    `missing`, which the thread goes on asking for)."""
     zh = is_chinese(message.text)
     entities = {"ticket_id": [follow.record]}
     intent = IntentResult(
@@ -269,7 +271,12 @@ def follow_up_decision(
         dry_runs=[dry_run] if dry_run is not None else [],
         tier_path=[f"follow-up ({follow.kind}): {follow.why}"],
         result=ExecutionResult(
-            controller=follow.controller, role="primary", ok=ok, summary=summary, data=data
+            controller=follow.controller,
+            role="primary",
+            ok=ok,
+            summary=summary,
+            data=data,
+            missing=list(missing),
         ),
         created_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
         request_type="reference" if follow.kind == "status" else "update",

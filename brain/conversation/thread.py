@@ -20,6 +20,7 @@ from brain.conversation.follow_up import (
     resolved,
     same_topic,
 )
+from controllers import slots
 from controllers import ticket_replies as say
 from controllers.tickets import TicketError
 from core.records import Decision, DryRunRecord, Message
@@ -72,7 +73,9 @@ def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> De
         return None
     if reading.kind == "answer":
         reading = _recognised(brain, reading, state)
-    decision = _apply(brain, store, ticket, message, reading)
+    question = state.open_question
+    asked = question.parameters if question and question.record == ticket.id else []
+    decision = _apply(brain, store, ticket, message, reading, asked=asked)
     brain.log_turn(decision)
     return decision
 
@@ -89,20 +92,34 @@ def _fits(brain: ThreadBrain, reading: FollowUp, ticket: Ticket, state: Conversa
 
 def _recognised(brain: ThreadBrain, reading: FollowUp, state: ConversationState) -> FollowUp:
     """An answer fills the asked field with what the record's controller recognises in it
-    ("Tableau" of "it's the Tableau one"), else with the reply's own words: the recognised
-    value narrows the answer, never widens it."""
+    when the rest of the reply is filler ("Tableau" of "it's the Tableau one"), else with the
+    reply's own words ("明晚十点" stays whole though only "明晚" is recognised): the recognised
+    value narrows the answer, never widens it or drops a detail."""
     inferred = _inferred(brain, reading.controller, reading.text, state.key)
     fields = dict(reading.fields)
     for name, answered in reading.fields.items():
         value = inferred.get(name)
-        if isinstance(value, str) and value.strip() and value.lower() in answered.lower():
+        if not isinstance(value, str) or not value.strip():
+            continue
+        at = answered.lower().find(value.lower())
+        if at >= 0 and slots.named(answered[:at] + " " + answered[at + len(value) :]) is None:
             fields[name] = value
     return replace(reading, fields=fields)
 
 
 def _apply(
-    brain: ThreadBrain, store: TicketStore, ticket: Ticket, message: Message, reading: FollowUp
+    brain: ThreadBrain,
+    store: TicketStore,
+    ticket: Ticket,
+    message: Message,
+    reading: FollowUp,
+    *,
+    asked: Sequence[str] = (),
 ) -> Decision:
+    """The reading applied to the record; what is still missing after it (the controller's
+    dry-run, and what the bot asked for that neither the record nor the reply holds: a change
+    asked for its service and window still needs the window once the service is answered)
+    stays asked."""
     zh = is_chinese(message.text)
     if reading.kind == "status":
         return follow_up_decision(
@@ -115,11 +132,12 @@ def _apply(
         )
     check = _dry_run(brain, ticket, message, reading)
     fields = reading.fields
+    wanted = [*(check.missing if check else []), *asked]
+    missing = [n for n in dict.fromkeys(wanted) if n not in fields and not _holds(ticket, n)]
     try:
         store.comment(ticket.id, author=message.user, text=message.text[:4000])
         reopened = False
         if fields or reading.kind == "answer":
-            missing = [n for n in (check.missing if check else []) if n not in fields]
             status = "awaiting_info" if missing else ("open" if ticket.is_open else None)
             ticket = store.update_fields(ticket.id, by=message.user, fields=fields, status=status)
         if not ticket.is_open and not resolved(message.text):
@@ -130,13 +148,17 @@ def _apply(
         return follow_up_decision(
             message, reading, summary=summary, ok=False, dry_run=check, ticket=None
         )
-    missing = [n for n in (check.missing if check else []) if n not in fields]
     summary = say.added_to(ticket.id, fields, zh, reopened=reopened)
     if missing:
         summary += say.still_needed(missing, zh)
     return follow_up_decision(
-        message, reading, summary=summary, ok=True, dry_run=check, ticket=ticket
+        message, reading, summary=summary, ok=True, dry_run=check, ticket=ticket, missing=missing
     )
+
+
+def _holds(ticket: Ticket, name: str) -> bool:
+    value = ticket.fields.get(name)
+    return isinstance(value, str) and bool(value.strip())
 
 
 def _dry_run(
@@ -173,7 +195,9 @@ def _dry_run(
 
 
 def _inferred(brain: ThreadBrain, name: str, text: str, session: str) -> dict[str, str]:
-    """What the record's controller reads from the message alone (its category, system...)."""
+    """What the record's controller reads from the message alone (its category, system...):
+    evidence only, so a value it reads from no text at all (a default such as operation
+    "change" or request type "permission") is left out and never contradicts the record."""
     from controllers.base import ControllerContext, record_fields
 
     try:
@@ -192,7 +216,12 @@ def _inferred(brain: ThreadBrain, name: str, text: str, session: str) -> dict[st
         services=brain.services,
     )
     fields = record_fields(controller, context)
-    return {k: v for k, v in fields.items() if k not in ("description", "account")}
+    defaults = record_fields(controller, replace(context, text=""))
+    return {
+        k: v
+        for k, v in fields.items()
+        if k not in ("description", "account") and defaults.get(k) != v
+    }
 
 
 def duplicate_of(decision: Decision, state: ConversationState, filers: frozenset[str]) -> str:

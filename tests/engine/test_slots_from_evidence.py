@@ -126,10 +126,31 @@ def test_a_named_service_is_kept(
 
 
 @pytest.mark.usefixtures("home")
-def test_an_answer_keeps_its_own_words_when_the_controller_reads_more_into_it(
+@pytest.mark.parametrize(
+    ("asking", "answers", "service", "window"),
+    [
+        (
+            "I need to release the new service",
+            ["it's settlement-api", "the window is tonight 22:00-23:00"],
+            "settlement-api",
+            "tonight 22:00-23:00",
+        ),
+        ("我要发布一个新服务", ["是清算服务", "明晚十点"], "清算服务", "明晚十点"),
+    ],
+)
+def test_a_change_asks_for_each_missing_field_until_its_one_record_has_them(
     capsys: pytest.CaptureFixture[str],
+    asking: str,
+    answers: list[str],
+    service: str,
+    window: str,
 ) -> None:
-    _ask(capsys, "我要发布一个新服务", "--thread", "T1")
-    _ask(capsys, "是清算服务", "--thread", "T1")
+    asked = _ask(capsys, asking, "--thread", "T1")
+    assert asked["result"]["missing"] == ["service", "window"]
+    first = _ask(capsys, answers[0], "--thread", "T1")
+    assert first["result"]["missing"] == ["window"]  # still asked, not forgotten
+    second = _ask(capsys, answers[1], "--thread", "T1")
+    assert second["result"]["missing"] == []
     [ticket] = _tickets(capsys)
-    assert ticket["fields"]["service"] == "清算服务"
+    assert (ticket["fields"]["service"], ticket["fields"]["window"]) == (service, window)
+    assert ticket["status"] == "open"

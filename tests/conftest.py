@@ -42,6 +42,15 @@ _AMBIENT = (
 )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under xdist, one test at a time per worker unless told otherwise: by default each worker
+    is first sent a quarter of the suite in collection order, so all the slow tests sorted to
+    the front (below) would go to the first worker. Set here, not in `addopts`, so that a run
+    with `-p no:xdist` still starts."""
+    if config.pluginmanager.hasplugin("xdist") and config.getoption("maxschedchunk") is None:
+        config.option.maxschedchunk = 1
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The `slow` tests first (a stable sort): xdist hands tests out in this order, so the
     longest ones start at once on both workers instead of one of them ending the run alone."""

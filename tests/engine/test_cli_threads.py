@@ -159,3 +159,20 @@ def test_the_thread_continues_across_brain_ask_processes(home: Path) -> None:
     [ticket] = brain("tickets", "list")
     assert ticket["id"] in followed["result"]["summary"]
     assert _comments(ticket) == ["happening again right now"]
+
+
+def test_an_answer_to_the_bots_question_in_the_thread_is_taken_as_the_pick(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (home / "brain.toml").write_text(  # every decision asks back
+        "[routing]\nfast_threshold = 1.0\nverify_threshold = 1.0\n[dynamic]\nenabled = false\n",
+        encoding="utf-8",
+    )
+    asked = _ask(capsys, "my printer is broken", "--thread", "T1")
+    assert asked["outcome"] == "clarify" and _tickets(capsys) == []
+    picked = _ask(capsys, "incident", "--thread", "T1")
+    assert picked["decision_id"] == asked["decision_id"]
+    [ticket] = _tickets(capsys)
+    assert ticket["kind"] == "incident" and ticket["id"] in picked["result"]["summary"]
+    assert main(["ask", "2", "--thread", "T2"]) == exit_codes.USAGE  # nothing was asked there
+    assert "No question is waiting" in capsys.readouterr().err

@@ -1,7 +1,11 @@
 """Optional Anthropic LLM client that never raises for model faults.
 
 Every call returns an `LLMReply` whose ``status`` says what happened: "ok", "timeout",
-"error: <ExceptionClass>" or "invalid" (the reply was not the JSON the caller asked for).
+"error: <ExceptionClass>" or "invalid" (the reply was not the JSON the caller asked for). The
+API is an untrusted network peer: a 200 whose body is no Messages response (a proxy's HTML
+page, an error body, JSON of another shape; the SDK hands those back as a string, a list or a
+half-built message) is "error: MalformedResponse", read inside the error handling like any
+other fault, so the caller takes its no-LLM path.
 User text is redacted (`core.redact.redact`) before it leaves the process. The API key is
 kept inside the SDK client and never logged.
 
@@ -38,7 +42,7 @@ from core.redact import redact
 if TYPE_CHECKING:
     import anthropic
 
-__all__ = ["LLMClient", "LLMReply", "extract_json_object"]
+__all__ = ["LLMClient", "LLMReply", "MalformedResponse", "extract_json_object"]
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +55,10 @@ RETRYABLE_STATUSES = frozenset({408, 409, 429})
 
 #: Validators may reject a parsed reply by raising one of these or returning None/False.
 VALIDATION_ERRORS = (ValueError, TypeError, KeyError, LookupError)
+
+
+class MalformedResponse(ValueError):
+    """The API answered, but with a body that is no Messages response."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,11 +249,12 @@ class LLMClient:
                     with lend_slot():
                         time.sleep(wait)
                 else:
-                    text = "".join(
-                        getattr(block, "text", "")
-                        for block in response.content
-                        if block.type == "text"
-                    )
+                    try:
+                        text = _reply_text(response)
+                    except MalformedResponse as exc:
+                        status = f"error: {type(exc).__name__}"
+                        log.info("llm %s: %s", purpose or "call", exc)
+                        break
                     elapsed = (time.perf_counter() - started) * 1000
                     self._count_tokens(getattr(response, "usage", None))
                     return LLMReply(True, "ok", text, None, purpose, elapsed, _usage(response))
@@ -274,11 +283,28 @@ class LLMStats:
     tokens: dict[str, int]
 
 
+def _reply_text(response: Any) -> str:
+    """The text of a Messages response's text blocks; raises MalformedResponse when the
+    response has no list of content blocks or a text block holds no string."""
+    content = getattr(response, "content", None)
+    if not isinstance(content, list):
+        raise MalformedResponse(f"no content blocks in the reply ({type(response).__name__})")
+    texts = []
+    for block in content:
+        if getattr(block, "type", None) != "text":
+            continue  # another kind of block (or a stray value): no text of the reply
+        text = getattr(block, "text", None)
+        if not isinstance(text, str):
+            raise MalformedResponse("a text block without its text")
+        texts.append(text)
+    return "".join(texts)
+
+
 def _usage(response: Any) -> dict[str, int]:
-    """The token counts of a response (absent fields count 0)."""
+    """The token counts of a response (absent or non-integer fields count 0)."""
     usage = getattr(response, "usage", None)
     return {
-        name: int(getattr(usage, name, 0) or 0)
+        name: count if isinstance(count := getattr(usage, name, 0), int) else 0
         for name in (
             "input_tokens",
             "output_tokens",

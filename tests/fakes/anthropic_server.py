@@ -7,7 +7,9 @@ reply is served (a plain text "ok" unless set). A `responder` callable can compu
 the request body instead (e.g. classify by the text inside the data markers).
 
 Reply builders: `FakeReply.json(obj)`, `FakeReply.text(str)`, `FakeReply.status(code)`
-(500, 429, 529 ... with the Anthropic error body), `FakeReply.slow(seconds, then=...)` and
+(500, 429, 529 ... with the Anthropic error body), `FakeReply.raw(body, content_type)` (the
+whole HTTP body as given, not a Messages envelope: a proxy's HTML page, truncated or
+wrong-shaped JSON), `FakeReply.slow(seconds, then=...)` and
 `FakeReply.held(then=...)`: a stall that lasts until the test calls `.release()` (no clock in
 it; `.wait_holding(n)` waits until n requests are stalled).
 """
@@ -45,6 +47,8 @@ class FakeReply:
     delay_s: float = 0.0
     headers: tuple[tuple[str, str], ...] = ()
     hold: bool = False
+    #: Set: `body_text` is the whole HTTP body, sent with this content type.
+    raw_content_type: str | None = None
 
     @classmethod
     def text(cls, text: str) -> FakeReply:
@@ -57,6 +61,11 @@ class FakeReply:
         return cls(200, json.dumps(obj, ensure_ascii=False))
 
     @classmethod
+    def raw(cls, body: str, content_type: str = "application/json", status: int = 200) -> FakeReply:
+        """The HTTP body ``body`` exactly, as a gateway or a broken proxy may answer."""
+        return cls(status, body, raw_content_type=content_type)
+
+    @classmethod
     def status(cls, code: int, message: str = "scripted failure") -> FakeReply:
         """An HTTP error in Anthropic's error format; retries are told to wait 1 ms."""
         return cls(code, message, headers=(("retry-after-ms", "1"),))
@@ -65,13 +74,15 @@ class FakeReply:
     def slow(cls, seconds: float, then: FakeReply | None = None) -> FakeReply:
         """``then`` (default a text reply), sent only after ``seconds``."""
         base = then or cls.text("slow ok")
-        return cls(base.status_code, base.body_text, seconds, base.headers)
+        return cls(
+            base.status_code, base.body_text, seconds, base.headers, False, base.raw_content_type
+        )
 
     @classmethod
     def held(cls, then: FakeReply | None = None) -> FakeReply:
         """``then`` (default a text reply), sent only after `FakeAnthropic.release()`."""
         base = then or cls.text("held ok")
-        return cls(base.status_code, base.body_text, 0.0, base.headers, hold=True)
+        return cls(base.status_code, base.body_text, 0.0, base.headers, True, base.raw_content_type)
 
 
 @dataclass
@@ -217,6 +228,9 @@ class FakeAnthropic:
                 self._send(reply, body)
 
             def _send(self, reply: FakeReply, body: dict[str, Any]) -> None:
+                if reply.raw_content_type is not None:
+                    self._write(reply, reply.body_text.encode("utf-8"), reply.raw_content_type)
+                    return
                 if reply.status_code == 200:
                     payload: dict[str, Any] = {
                         "id": f"msg_fake_{len(fake.requests)}",
@@ -234,10 +248,12 @@ class FakeAnthropic:
                         "type": "error",
                         "error": {"type": error_type, "message": reply.body_text},
                     }
-                data = json.dumps(payload).encode("utf-8")
+                self._write(reply, json.dumps(payload).encode("utf-8"), "application/json")
+
+            def _write(self, reply: FakeReply, data: bytes, content_type: str) -> None:
                 try:
                     self.send_response(reply.status_code)
-                    self.send_header("content-type", "application/json")
+                    self.send_header("content-type", content_type)
                     self.send_header("content-length", str(len(data)))
                     self.send_header("request-id", f"req_fake_{len(fake.requests)}")
                     for name, value in reply.headers:

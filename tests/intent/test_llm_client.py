@@ -8,6 +8,8 @@ import threading
 from collections.abc import Callable
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.config import LLMConfig, load_settings
 from core.llm import LLMClient, extract_json_object
@@ -59,6 +61,93 @@ def test_garbage_is_invalid_not_an_exception(
     assert not reply.ok
     assert reply.status == "invalid"
     assert reply.data is None
+
+
+#: HTTP 200 bodies that are no Messages response, as gateways, proxies and broken servers send.
+NOT_A_MESSAGE = {
+    "html": ("<html><body><h1>502 Bad Gateway</h1></body></html>", "text/html"),
+    "html-labelled-json": ("<html><body>Sign in to the proxy</body></html>", "application/json"),
+    "truncated": (
+        '{"id": "msg_1", "type": "message", "content": [{"type": "te',
+        "application/json",
+    ),
+    "wrong-shape": ('{"result": {"text": "incident"}}', "application/json"),
+    "a-list": ('[{"type": "text", "text": "incident"}]', "application/json"),
+    "error-body": (
+        '{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}',
+        "application/json",
+    ),
+    "content-a-string": ('{"type": "message", "content": "incident"}', "application/json"),
+    "text-not-a-string": (
+        '{"type": "message", "content": [{"type": "text", "text": 5}]}',
+        "application/json",
+    ),
+    "empty": ("", "application/json"),
+}
+
+
+@pytest.mark.parametrize("shape", NOT_A_MESSAGE, ids=list(NOT_A_MESSAGE))
+@pytest.mark.parametrize("kind", ["json", "text"])
+def test_a_200_that_is_no_messages_response_is_an_error_status(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM, shape: str, kind: str
+) -> None:
+    body, content_type = NOT_A_MESSAGE[shape]
+    fake_anthropic.default = FakeReply.raw(body, content_type)
+    llm = make_llm()
+    if kind == "json":
+        reply = llm.complete_json(system="s", user="u", validate=_is_answer, purpose="t")
+    else:
+        reply = llm.complete_text(system="s", user="u", purpose="t")
+    assert not reply.ok and reply.status.startswith("error: "), reply
+    assert reply.data is None and reply.text == ""
+    assert llm.stats().failures == 1
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+#: Message-like envelopes with any values in their fields, and any JSON at all.
+_BODIES = st.one_of(
+    st.fixed_dictionaries(
+        {"type": st.just("message"), "content": _JSON_VALUES},
+        optional={"usage": _JSON_VALUES, "role": _JSON_VALUES, "stop_reason": _JSON_VALUES},
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("message"),
+            "content": st.lists(
+                st.fixed_dictionaries(
+                    {"type": st.sampled_from(["text", "tool_use", "x"])},
+                    optional={"text": _JSON_VALUES},
+                ),
+                max_size=3,
+            ),
+        },
+    ),
+    _JSON_VALUES,
+).map(json.dumps)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(body=_BODIES | st.text(max_size=40))
+def test_no_body_of_a_200_makes_the_client_raise(
+    fake_anthropic: FakeAnthropic, make_llm: MakeLLM, body: str
+) -> None:
+    fake_anthropic.default = FakeReply.raw(body)
+    llm = make_llm(timeout_s=2.0)
+    reply = llm.complete_json(system="s", user="u", validate=_is_answer, purpose="t")
+    assert reply.ok == (reply.status == "ok")
+    assert reply.ok == isinstance(reply.data, dict)
+    assert llm.complete_text(system="s", user="u", purpose="t").status  # answered, no raise
 
 
 def test_validator_may_return_cleaned_data(

@@ -149,3 +149,12 @@ def record_fields(controller: object, context: ControllerContext) -> dict[str, s
     if not isinstance(fields, Mapping):
         return {}
     return {str(k): v for k, v in fields.items() if isinstance(v, str) and v.strip()}
+
+
+def closed_values(controller: object, name: str) -> tuple[str, ...]:
+    """The values field `name` may take when the controller names them (its optional
+    `field_values` mapping: the incident categories), () when any value is one. An answer to
+    the bot's question fills a closed field only with one of them, never with free text."""
+    values = getattr(controller, "field_values", None)
+    found = values.get(name) if isinstance(values, Mapping) else None
+    return tuple(str(v) for v in found) if isinstance(found, list | tuple) else ()

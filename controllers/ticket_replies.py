@@ -300,6 +300,16 @@ def _still_needed(missing: Sequence[str], zh: bool) -> str:
     return f" To proceed I still need: {_fields(missing, zh)}."
 
 
+def one_of(name: str, values: Sequence[str], zh: bool) -> str:
+    """The values a field may take, after asking for it ("" when any value is one)."""
+    if not values:
+        return ""
+    if zh:
+        shown = "、".join(str(_VALUE_ZH.get(v, v)) for v in values)
+        return f"{_FIELD_ZH.get(name, name)}可选：{shown}。"
+    return f" The {name.replace('_', ' ')} is one of: {', '.join(values)}."
+
+
 def filed(
     label: str, ticket_id: str, values: Mapping[str, Any], missing: Sequence[str], zh: bool
 ) -> str:

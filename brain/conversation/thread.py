@@ -71,7 +71,7 @@ def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> De
         return None
     if ticket is None or (reading.kind == "update" and not _fits(brain, reading, ticket, state)):
         return None
-    if reading.kind == "answer":
+    if reading.fields:
         reading = _recognised(brain, reading, state)
     question = state.open_question
     asked = question.parameters if question and question.record == ticket.id else []
@@ -91,19 +91,31 @@ def _fits(brain: ThreadBrain, reading: FollowUp, ticket: Ticket, state: Conversa
 
 
 def _recognised(brain: ThreadBrain, reading: FollowUp, state: ConversationState) -> FollowUp:
-    """An answer fills the asked field with what the record's controller recognises in it
-    when the rest of the reply is filler ("Tableau" of "it's the Tableau one"), else with the
-    reply's own words ("明晚十点" stays whole though only "明晚" is recognised): the recognised
-    value narrows the answer, never widens it or drops a detail."""
+    """The values a reply gives, as evidence allows: a closed field (the incident category)
+    takes only one of its values, the one the record's controller recognises in the reply
+    ("network" of "the wifi I guess") or the reply itself when it is one, else nothing (the
+    reply stays a comment and the field is asked again); an open one takes what the controller
+    recognises when the rest of the reply is filler ("Tableau" of "it's the Tableau one"),
+    else the reply's own words ("明晚十点" stays whole though only "明晚" is recognised)."""
+    from controllers.base import closed_values
+
+    try:
+        controller = brain.registry.get(reading.controller)
+    except Exception:
+        return reading
     inferred = _inferred(brain, reading.controller, reading.text, state.key)
-    fields = dict(reading.fields)
+    fields: dict[str, str] = {}
     for name, answered in reading.fields.items():
-        value = inferred.get(name)
-        if not isinstance(value, str) or not value.strip():
+        value = inferred.get(name) or ""
+        closed = closed_values(controller, name)
+        if closed:
+            said = next((v for v in closed if v.lower() == answered.strip().lower()), "")
+            if value in closed or said:
+                fields[name] = value if value in closed else said
             continue
-        at = answered.lower().find(value.lower())
-        if at >= 0 and slots.named(answered[:at] + " " + answered[at + len(value) :]) is None:
-            fields[name] = value
+        at = answered.lower().find(value.lower()) if value.strip() else -1
+        narrows = at >= 0 and slots.named(answered[:at] + " " + answered[at + len(value) :]) is None
+        fields[name] = value if narrows else answered
     return replace(reading, fields=fields)
 
 
@@ -150,10 +162,22 @@ def _apply(
         )
     summary = say.added_to(ticket.id, fields, zh, reopened=reopened)
     if missing:
-        summary += say.still_needed(missing, zh)
+        summary += say.still_needed(missing, zh) + _choices(brain, reading.controller, missing, zh)
     return follow_up_decision(
         message, reading, summary=summary, ok=True, dry_run=check, ticket=ticket, missing=missing
     )
+
+
+def _choices(brain: ThreadBrain, name: str, missing: Sequence[str], zh: bool) -> str:
+    """The values a missing closed field may take, so a free-text answer that was not one
+    is followed by the ones that are."""
+    from controllers.base import closed_values
+
+    try:
+        controller = brain.registry.get(name)
+    except Exception:
+        return ""
+    return "".join(say.one_of(n, closed_values(controller, n), zh) for n in missing)
 
 
 def _holds(ticket: Ticket, name: str) -> bool:
@@ -275,10 +299,11 @@ def remember(state: ConversationState, decision: Decision, filers: frozenset[str
             owner = kind if kind in filers else str(part.controller or decision.controller)
             state.remember(str(ticket["id"]), owner)
     record = state.records[-1] if state.records else None
-    if result.missing and decision.controller:
+    owner = decision.controller or result.controller  # a person's pick: the result's
+    if result.missing and owner:
         state.open_question = OpenQuestion(
             parameters=list(result.missing),
-            controller=state.record_controllers.get(record or "", decision.controller),
+            controller=state.record_controllers.get(record or "", owner),
             record=record,
             decision_id=decision.decision_id,
             text=decision.text,

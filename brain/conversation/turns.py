@@ -300,7 +300,13 @@ class Conversation:
                 decision,
                 self.labels(),
             )
-        return self.reroute(decision_id, value, user=user)
+        reply = self.reroute(decision_id, value, user=user)
+        if session_key is not None and reply.decision is not None:
+            session = self._session(session_key)  # what the pick filed is the thread's record
+            with self._lock:
+                remember(session, reply.decision, self._filers())
+            self._save(session_key, session)
+        return reply
 
     def confirm(
         self, decision_id: str, *, user: str, source: str, team: str | None = None

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from controllers import ticket_replies as say
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
@@ -73,6 +74,10 @@ class IncidentController(BuiltinController):
 
     name = "incident"
     files_requests = True
+    #: The category is one of these (`controllers.base.closed_values`).
+    field_values: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "category": tuple(name for name, _ in CATEGORIES)
+    }
 
     def dry_run(self, context: ControllerContext) -> DryRunResult:
         """Can the problem be categorised? Nothing is created."""

@@ -154,3 +154,45 @@ def test_a_change_asks_for_each_missing_field_until_its_one_record_has_them(
     [ticket] = _tickets(capsys)
     assert (ticket["fields"]["service"], ticket["fields"]["window"]) == (service, window)
     assert ticket["status"] == "open"
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("turns", "refused", "category", "choices"),
+    [
+        (
+            ["it stopped working again this morning"],
+            ["no idea really", "it's slow and annoying"],
+            ("the wifi I guess", "network"),
+            "The category is one of: security, vpn, network",
+        ),
+        (
+            ["从今天早上开始就用不了了", "incident"],
+            ["还是那样", "不太清楚吧"],
+            ("应该是网络", "network"),
+            "类别可选：安全、vpn、网络",
+        ),
+    ],
+)
+def test_a_closed_field_takes_one_of_its_values_never_free_text(
+    capsys: pytest.CaptureFixture[str],
+    turns: list[str],
+    refused: list[str],
+    category: tuple[str, str],
+    choices: str,
+) -> None:
+    for text in turns:
+        filed = _ask(capsys, text, "--thread", "T1")
+    assert filed["result"]["controller"] == "incident"
+    assert filed["result"]["missing"] == ["category"]
+    for text in refused:
+        decision = _ask(capsys, text, "--thread", "T1")
+        assert decision["result"]["missing"] == ["category"]
+        assert choices in decision["result"]["summary"]
+        [ticket] = _tickets(capsys)
+        assert "category" not in ticket["fields"] and ticket["status"] == "awaiting_info"
+    answered = _ask(capsys, category[0], "--thread", "T1")
+    assert answered["result"]["missing"] == []
+    [ticket] = _tickets(capsys)
+    assert ticket["fields"]["category"] == category[1] and ticket["status"] == "open"
+    assert [c["text"] for c in ticket["comments"]] == [*refused, category[0]]

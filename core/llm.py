@@ -42,7 +42,7 @@ from core.redact import redact
 if TYPE_CHECKING:
     import anthropic
 
-__all__ = ["LLMClient", "LLMReply", "MalformedResponse", "extract_json_object"]
+__all__ = ["LLMClient", "LLMReply", "extract_json_object"]
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +57,9 @@ RETRYABLE_STATUSES = frozenset({408, 409, 429})
 VALIDATION_ERRORS = (ValueError, TypeError, KeyError, LookupError)
 
 
-class MalformedResponse(ValueError):
-    """The API answered, but with a body that is no Messages response."""
+class _MalformedResponse(ValueError):
+    """The API answered, but with a body that is no Messages response (control flow of
+    `LLMClient._call`: it never reaches a caller, which sees "error: MalformedResponse")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +252,8 @@ class LLMClient:
                 else:
                     try:
                         text = _reply_text(response)
-                    except MalformedResponse as exc:
-                        status = f"error: {type(exc).__name__}"
+                    except _MalformedResponse as exc:
+                        status = "error: MalformedResponse"
                         log.info("llm %s: %s", purpose or "call", exc)
                         break
                     elapsed = (time.perf_counter() - started) * 1000
@@ -284,18 +285,18 @@ class LLMStats:
 
 
 def _reply_text(response: Any) -> str:
-    """The text of a Messages response's text blocks; raises MalformedResponse when the
+    """The text of a Messages response's text blocks; raises _MalformedResponse when the
     response has no list of content blocks or a text block holds no string."""
     content = getattr(response, "content", None)
     if not isinstance(content, list):
-        raise MalformedResponse(f"no content blocks in the reply ({type(response).__name__})")
+        raise _MalformedResponse(f"no content blocks in the reply ({type(response).__name__})")
     texts = []
     for block in content:
         if getattr(block, "type", None) != "text":
             continue  # another kind of block (or a stray value): no text of the reply
         text = getattr(block, "text", None)
         if not isinstance(text, str):
-            raise MalformedResponse("a text block without its text")
+            raise _MalformedResponse("a text block without its text")
         texts.append(text)
     return "".join(texts)
 

@@ -92,17 +92,22 @@ class _Asker:
         self.brain = brain
         self._conversation: Conversation | None = None
 
-    def ask(self, message: Message) -> Decision:
+    def ask(self, message: Message) -> dict[str, Any]:
+        """The turn's answer as JSON: its decision, or `{"reply": kind, "text": ...}` for a
+        turn of a thread answered without one (a command such as /forget or /help in it).
+        Raises ValueError for a message the thread cannot take (a pick nothing asked for)."""
         if message.thread is None:
-            return self.brain.ask(message)
+            return self.brain.ask(message).to_dict()
         if self._conversation is None:
             from brain.conversation.turns import Conversation
 
             self._conversation = Conversation(self.brain, self.brain.conversations, surface="cli")
         reply = self._conversation.handle(message, source="cli")
-        if reply.decision is None:  # no decision to print: the reply says why
+        if reply.decision is not None:
+            return reply.decision.to_dict()
+        if reply.kind == "error":
             raise ValueError(reply.text)
-        return reply.decision
+        return {"reply": reply.kind, "text": reply.text}
 
 
 def _message(text: str, args: argparse.Namespace) -> Message:
@@ -160,7 +165,7 @@ def _stdin_lines(brain: Brain, args: argparse.Namespace) -> int:
         payload: dict[str, Any]
         try:
             message = _line_message(line, args)
-            payload = {**asker.ask(message).to_dict(), "line": number}
+            payload = {**asker.ask(message), "line": number}
         except ValueError as exc:  # not a message: this line's answer is the reason
             payload = {"line": number, "error": str(exc)}
         except StoreLockedError:
@@ -174,8 +179,15 @@ def _stdin_lines(brain: Brain, args: argparse.Namespace) -> int:
         elif "error" in payload:
             print(f"line {number}: error: {payload['error']}", flush=True)
         else:
-            print(render_decision(_decision(payload), labels), flush=True)
+            print(_human(payload, labels), flush=True)
     return exit_codes.PARTIAL if failures else exit_codes.OK
+
+
+def _human(payload: dict[str, Any], labels: dict[str, str]) -> str:
+    """A decision as `render_decision` draws it, or the text of a reply without one."""
+    return (
+        render_decision(_decision(payload), labels) if "decision_id" in payload else payload["text"]
+    )
 
 
 def _decision(payload: dict[str, Any]) -> Decision:
@@ -206,14 +218,11 @@ def run(args: argparse.Namespace) -> int:
         if args.text == "-":
             return _stdin_lines(brain, args)
         try:
-            decision = _Asker(brain).ask(_message(args.text, args))
+            payload = _Asker(brain).ask(_message(args.text, args))
         except ValueError as exc:
             print(f"brain: {exc}", file=sys.stderr)
             return exit_codes.USAGE
-        if args.json:
-            print(json.dumps(decision.to_dict(), indent=2))
-        else:
-            print(render_decision(decision, _labels(brain)))
+        print(json.dumps(payload, indent=2) if args.json else _human(payload, _labels(brain)))
         return 0
     finally:
         brain.close()

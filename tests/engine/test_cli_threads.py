@@ -176,3 +176,16 @@ def test_an_answer_to_the_bots_question_in_the_thread_is_taken_as_the_pick(
     assert ticket["kind"] == "incident" and ticket["id"] in picked["result"]["summary"]
     assert main(["ask", "2", "--thread", "T2"]) == exit_codes.USAGE  # nothing was asked there
     assert "No question is waiting" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("home")
+def test_a_turn_answered_without_a_decision_is_printed_not_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _ask(capsys, "my laptop keeps losing the VPN, error 809", "--thread", "T1", "--user", "u1")
+    command = ["ask", "forget what you learned from me", "--thread", "T1", "--user", "u1"]
+    assert main([*command, "--json"]) == exit_codes.OK
+    forgot = json.loads(capsys.readouterr().out)
+    assert forgot["reply"] == "feedback" and "forgot" in forgot["text"]
+    assert main(["ask", "/help", "--thread", "T1"]) == exit_codes.OK
+    assert "/why" in capsys.readouterr().out

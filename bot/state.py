@@ -42,7 +42,8 @@ CLAIM_THREADS = 4
 
 
 class EventLedger:
-    """Remembers which Slack events were taken; `claim` is atomic on the event loop.
+    """Remembers which Slack events were taken; `claim` is atomic, on the event loop or in a
+    brain worker (a click is claimed in its trip, once its right is checked).
 
     On a store shared by several replicas (`EventClaims`, PostgreSQL) a claim is also the
     store's atomic claim, made before the event is acknowledged: a retry delivered to another
@@ -91,6 +92,7 @@ class EventLedger:
         self._claiming = ThreadPoolExecutor(CLAIM_THREADS, thread_name_prefix="bot-claims")
         self._unsaved: list[tuple[str, float]] = []
         self._unsaved_guard = threading.Lock()
+        self._reserving = threading.Lock()
         self._flushing = threading.Lock()
         for key, at in store.recent(limit):
             self._seen[key] = at
@@ -217,7 +219,12 @@ class EventLedger:
         return [(payload, sent) for _, payload, sent in taken]
 
     def _reserve(self, keys: tuple[str, ...]) -> bool:
-        """Take the keys in this process (at once, on the event loop), or count a duplicate."""
+        """Take the keys in this process (at once, whichever thread asks), or count a
+        duplicate."""
+        with self._reserving:
+            return self._reserve_held(keys)
+
+    def _reserve_held(self, keys: tuple[str, ...]) -> bool:
         if any(key in self._seen for key in keys):
             self.duplicates[_kind(keys)] += 1
             return False

@@ -52,8 +52,8 @@ from core.errors import UnknownDecision
 
 log = logging.getLogger(__name__)
 
-#: Why a click was not applied.
-Refusal = Literal["unknown", "foreign", "unlinked"]
+#: Why a click was not applied ("taken": the button's one click was made before).
+Refusal = Literal["unknown", "foreign", "unlinked", "taken"]
 #: A click can reach the bot before it heard back from Slack that the clicked reply was
 #: posted (a quick click, a busy process), so before that message is linked to its decision:
 #: the link is looked for again this often, at most this many times, before the click is
@@ -146,8 +146,8 @@ def _on_click(
 ) -> None:
     """One listener: acknowledge, read the decision id (the button's value when it carries
     the decision, else the clicked block's id; a "choice" click also needs the chosen
-    value), claim the first click, then in the background check the clicker's right (`may`;
-    refused: `refused` is told privately), bind it and run `act` in the same trip
+    value), then in the background check the clicker's right (`may`; refused: `refused` is
+    told privately), bind it, claim the button's one click and run `act` in the same trip
     (`_checked`), and `after` with its reply. A payload that is not a click (no actions,
     no user) is dropped with one log line."""
 
@@ -156,8 +156,6 @@ def _on_click(
             log.info("refused a click by %s in %s: no right to it", click.user, click.channel)
             await _note(client, click, refused)
             return
-        if may is not None and not _first_click(services, click):
-            return  # claimed only once the right is checked: a refused click claims nothing
 
         def call() -> Reply:
             return act(services.conversation, click, decision_id)
@@ -177,7 +175,7 @@ def _on_click(
         carried = click.value if value == "decision" else ""
         decision_id = carried or click.decision_id(*blocks)
         chosen = value == "decision" or bool(click.value)
-        if decision_id and chosen and (may is not None or _first_click(services, click)):
+        if decision_id and chosen:
             services.work.spawn(work(click, decision_id, client))
 
     app.action(action)(listener)
@@ -185,8 +183,13 @@ def _on_click(
 
 def _first_click(services: BotServices, click: Click) -> bool:
     """One click per actions block (a message has one, a multi-intent reply one per request):
-    a double click or a retry is dropped."""
-    return services.events.claim(f"click:{click.channel}:{click.ts}:{click.block_id}")
+    a double click or a retry is dropped. Claimed (durably, before the click acts) only
+    once the click is bound and its clicker has the right, so a refused click (a bystander's
+    on an asker-only button, a forged one) never uses up the asker's."""
+    if not services.events.claim(f"click:{click.channel}:{click.ts}:{click.block_id}"):
+        return False
+    services.events.flush()
+    return True
 
 
 async def _resolve(client: AsyncWebClient, click: Click, note: str, *, every: bool = False) -> None:
@@ -210,8 +213,8 @@ def _bound_then(
 ) -> Reply | Refusal:
     """In the brain worker: run `call` only when the click is bound to this decision's message
     (its channel, the bot's message of it; for a `prompt` click, whose right was checked, also
-    the decision's resolution prompt in the on-call or a team's channel) and, for `asker_only`
-    clicks, made by its asker."""
+    the decision's resolution prompt in the on-call or a team's channel), for `asker_only`
+    clicks made by its asker, and the first such click on its button (`_first_click`)."""
     decision = decision_in(services, decision_id, services.workspace_of(click.body))
     if decision is None:
         return "unknown"  # or another workspace's decision: as if it did not exist
@@ -224,6 +227,8 @@ def _bound_then(
         return "foreign"
     if link.decision_id != decision_id and decision_id not in _part_ids(services, link.decision_id):
         return "foreign"
+    if not _first_click(services, click):
+        return "taken"
     return teams.queue_in_trip(services, call())
 
 
@@ -258,6 +263,8 @@ async def _checked(
         await asyncio.sleep(LINK_WAIT_S)
     else:
         outcome = "foreign"
+    if outcome == "taken":
+        return None  # a double click, or another right click was first: it acted already
     if outcome == "unknown":
         log.info("click on unknown decision %s in %s", decision_id, click.channel)
         await _note(client, click, UNKNOWN_NOTE)

@@ -4,11 +4,15 @@ Acknowledging stops re-escalation, so not everyone who can see an alert may do i
 click in the on-call channel counts, and with `[access] acknowledge = "group"` (the default)
 only by a member of the user group `BRAIN_ONCALL_MENTION` names (read with
 `usergroups.users.list`), by the user it names when it is a user id, or by one of
-`[access] oncall_users`. Anyone else is told so privately and the button stays.
+`[access] oncall_users`. Anyone else is told so privately and the button stays. With many
+workspaces the alert must be one of the clicker's workspace (`core.access.same_workspace`):
+another workspace's alert is as one that does not exist. Both rights are checked before the
+click is claimed, so a refused click never uses up the button's one click.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -16,9 +20,10 @@ from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import ACTION_ACK
+from bot.clicks import FOREIGN_NOTE, Click
 from bot.helpdesk.rights import oncall_people
-from bot.listeners.actions import Click
 from bot.services import BotServices
+from core.access import same_workspace
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +63,13 @@ async def _acknowledge(services: BotServices, client: AsyncWebClient, click: Cli
     if not await may_acknowledge(services, client, click):
         log.info("refused an Acknowledge by %s in %s", click.user, click.channel)
         await client.chat_postEphemeral(channel=click.channel, user=click.user, text=NOT_ONCALL)
+        return
+    alert = await asyncio.to_thread(services.escalations.get, click.value)
+    if alert is None or not same_workspace(alert.team, services.workspace_of(click.body)):
+        log.info(
+            "refused an Acknowledge by %s: no alert %s in its workspace", click.user, click.value
+        )
+        await client.chat_postEphemeral(channel=click.channel, user=click.user, text=FOREIGN_NOTE)
         return
     if not services.events.claim(f"click:{click.channel}:{click.ts}"):
         return

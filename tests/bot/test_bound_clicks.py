@@ -11,7 +11,7 @@ import logging
 import pytest
 
 from tests.bot import slack_payloads as p
-from tests.bot.conftest import ONCALL_CHANNEL, Harness
+from tests.bot.conftest import ONCALL_CHANNEL, Harness, StartBot
 from tests.bot.test_bot_interactions import _as_message, _ask, _block, _posted_ts
 
 
@@ -60,6 +60,63 @@ async def test_a_forged_handoff_pages_nobody(
     assert not harness.brain.get_decision(decision_id).escalate
     notes = harness.fake.of("chat.postEphemeral")
     assert [n.params["user"] for n in notes] == [user]
+    assert _tracebacks(caplog) == []
+
+
+TEAMS = """
+[helpdesk.teams.facilities]
+channel = "CFACIL001"
+members = ["UFACIL001"]
+"""
+#: The asker-only buttons of a boundary reply: (action id, value beyond the decision's, the
+#: channel the asker's click posts to).
+ASKER_ONLY = {
+    "escalate-to-a-person": ("brain_handoff", None, ONCALL_CHANNEL),
+    "send-to-team": ("brain_send_team_0", "facilities", "CFACIL001"),
+}
+
+
+@pytest.mark.parametrize("button", ASKER_ONLY, ids=list(ASKER_ONLY))
+async def test_a_bystanders_refused_click_leaves_the_askers_own_click(
+    start_bot: StartBot, caplog: pytest.LogCaptureFixture, button: str
+) -> None:
+    """The right to click is checked before the button's one click is claimed: a colleague
+    who clicks the asker's "Escalate to a person" or "Send to team" first is refused, and the
+    asker's click then still pages or sends."""
+    harness = await start_bot(TEAMS)
+    action_id, value, sent_to = ASKER_ONLY[button]
+    event, reply = await _ask(harness, "book a table for four tonight")
+    actions = _block(reply, "brain_decision:")
+    decision_id = actions["block_id"].split(":", 1)[1]
+
+    def click(user: str) -> dict[str, object]:
+        return p.block_action(
+            user=user,
+            channel=event["channel"],
+            message=_as_message(reply, _posted_ts(harness, reply)),
+            action_id=action_id,
+            block_id=actions["block_id"],
+            value=value or decision_id,
+        )
+
+    def posts_to_people() -> int:
+        return len(
+            [c for c in harness.fake.of("chat.postMessage") if c.params["channel"] == sent_to]
+        )
+
+    with caplog.at_level(logging.INFO):
+        assert (await harness.click(click("UMALLORY1")))[0] == 200
+        await harness.idle()
+        assert posts_to_people() == 0
+        assert [n.params["user"] for n in harness.fake.of("chat.postEphemeral")] == ["UMALLORY1"]
+
+        assert (await harness.click(click(event["user"])))[0] == 200
+        await harness.fake.wait_for(
+            "chat.postMessage", where=lambda c: c.params["channel"] == sent_to
+        )
+        await harness.idle()
+    assert posts_to_people() >= 1
+    assert [n.params["user"] for n in harness.fake.of("chat.postEphemeral")] == ["UMALLORY1"]
     assert _tracebacks(caplog) == []
 
 

@@ -17,8 +17,16 @@ from bot.blocks import ACTION_CONFIRM, BLOCK_DECISION
 from bot.helpdesk.modals import NEW_COMMAND, SHORTCUT
 from bot.listeners.commands import COMMAND
 from tests.bot import slack_payloads as p
-from tests.bot.conftest import ROUTED_TEXT, Harness, StartBot
+from tests.bot.conftest import (
+    ESCALATE_TEXT,
+    ONCALL_CHANNEL,
+    ONCALL_USER,
+    ROUTED_TEXT,
+    Harness,
+    StartBot,
+)
 from tests.bot.test_app_home import home_click, texts
+from tests.bot.test_bot_interactions import _posted_ts
 from tests.bot.test_modals import submission
 from tests.bot.test_workspaces import event_of, install, oauth_env
 
@@ -55,9 +63,11 @@ async def home_of(harness: Harness, team: str) -> str:
     return texts(published if isinstance(published, dict) else json.loads(published))
 
 
-def click_from(team: str, channel: str, message: dict[str, Any], **action: str) -> dict[str, Any]:
+def click_from(
+    team: str, channel: str, message: dict[str, Any], user: str = USER, **action: str
+) -> dict[str, Any]:
     payload = p.block_action(
-        user=USER,
+        user=user,
         channel=channel,
         message=message,
         action_id=action["action_id"],
@@ -248,3 +258,54 @@ async def test_slack_connect_events_are_the_installing_workspaces_records(
         assert decision is not None and decision.team == ONE
     own = await home_of(harness, ONE)
     assert "VPN keeps dropping" in own and "printer" in own and "projector" in own
+
+
+async def test_another_workspaces_on_call_cannot_acknowledge_an_alert(
+    oauth_env: None, start_bot: StartBot
+) -> None:
+    """Acknowledging stops re-escalation: an alert of workspace one is acknowledged only from
+    workspace one. A click from workspace two carrying its id changes nothing (and does not
+    use up the button: workspace one's on-call still acknowledges it)."""
+    harness = await start_bot()
+    await install(harness, ONE, "xoxb-one")
+    await install(harness, TWO, "xoxb-two")
+    await say(harness, ONE, DM_ONE, ESCALATE_TEXT)
+    posted = await harness.fake.wait_for(
+        "chat.postMessage", where=lambda c: c.params["channel"] == ONCALL_CHANNEL
+    )
+    await harness.idle()
+    alert = posted[0]
+    block = next(
+        b for b in alert.params["blocks"] if b.get("block_id", "").startswith("brain_alert:")
+    )
+    alert_id = block["elements"][0]["value"]
+    message = {
+        "type": "message",
+        "ts": _posted_ts(harness, alert),
+        "blocks": alert.params["blocks"],
+    }
+    escalations = harness.bot.services.escalations
+
+    def ack_from(team: str) -> dict[str, Any]:
+        return click_from(
+            team,
+            ONCALL_CHANNEL,
+            message,
+            user=ONCALL_USER,
+            action_id="brain_oncall_ack",
+            block_id=block["block_id"],
+            value=alert_id,
+        )
+
+    assert (await harness.click(ack_from(TWO)))[0] == 200
+    await harness.fake.wait_for("chat.postEphemeral")
+    await harness.idle()
+    stored = escalations.get(alert_id)
+    assert stored is not None and stored.acknowledged_by is None
+    assert harness.fake.of("chat.update") == []
+
+    assert (await harness.click(ack_from(ONE)))[0] == 200
+    await harness.fake.wait_for("chat.update")
+    await harness.idle()
+    stored = escalations.get(alert_id)
+    assert stored is not None and stored.acknowledged_by == ONCALL_USER

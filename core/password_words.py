@@ -33,13 +33,17 @@ _DESCRIPTION_WORDS = """
     length strength complexity rule rules hint prompt field box page link portal vault login
     logon signin recovery help issue problem please and or but i we you they he she did does do
     has had have was were is are will would can could should might must shall may case
-    vpn wifi email mail sso mfa otp sms app pin code account
+    vpn wifi email mail sso mfa otp sms app pin code account similar longer shorter older newer
+    stronger weaker better worse easier harder safer simpler than ldap ad outlook office windows
+    mac linux okta oa erp sap jira git gitlab wiki server db database domain network system
 """
 _DESCRIPTIONS = frozenset(_DESCRIPTION_WORDS.split())
-#: Endings of participles, adverbs and adjectives ("expired", "expiring", "suddenly",
+#: Endings of participles, adverbs and adjectives ("expired", "going", "suddenly",
 #: "readable", "visible", "sensitive", "insufficient"); a word must be longer than the ending
-#: by three letters ("red", "need" and "bed" are not descriptions).
-_DESCRIPTIVE_ENDING = re.compile(r"(?i)^[a-z]{3,}(?:ed|ing|ly|able|ible|ive|ous|ful|less|ent)$")
+#: by three letters ("red", "need" and "bed" are not descriptions), by two before "-ing".
+_DESCRIPTIVE_ENDING = re.compile(
+    r"(?i)^(?:[a-z]{2,}ing|[a-z]{3,}(?:ed|ly|able|ible|ive|ous|ful|less|ent))$"
+)
 #: Words after which a clause goes on with something else ("... is sunshine and it fails").
 _CLAUSE_TEXT = """
     and but or so please pls plz thanks thx because for on in at since when after before now

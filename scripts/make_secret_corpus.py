@@ -202,6 +202,14 @@ PASSWORD_TALK = (
     "my password is case sensitive?",
     "password expired yesterday, can you help",
     "my password is wrong, I keep getting locked out",
+    "my password is going to expire tomorrow",
+    "my password is similar to the old one",
+    "the password is longer than 20 chars",
+    "my password is about to expire",
+    "my password is managed by Okta",
+    "how long is my password valid",
+    "is my password synced to Azure AD?",
+    "my password is fine now, thanks",
 )
 PASSWORD_TALK_ZH = (
     "密码忘记了",
@@ -214,7 +222,13 @@ PASSWORD_TALK_ZH = (
     "口令过期了",
     "重置密码的链接打不开",
     "密码 expired 了，怎么改",
+    "密码LDAP同步失败",
+    "密码Outlook登不上",
+    "密码 OK 了",
+    "密码是多少位的",
 )
+#: Look-alikes that are whole sentences, each in the corpus once.
+SENTENCES = (("password-talk", "en", PASSWORD_TALK), ("password-talk-zh", "zh", PASSWORD_TALK_ZH))
 KEEP = (
     (
         "ticket-id",
@@ -286,8 +300,6 @@ KEEP = (
         "token {k} expired, how do I renew the badge?",
         lambda r: f"BADGE-{r.randint(100, 999)}",
     ),
-    ("password-talk", "en", "{k}", _cycle(PASSWORD_TALK)),
-    ("password-talk-zh", "zh", "{k}", _cycle(PASSWORD_TALK_ZH)),
     (
         "dial-up-error",
         "en",
@@ -347,6 +359,8 @@ def rows(per_kind_secret: int = 12, per_kind_keep: int = 12) -> list[dict[str, s
         for _ in range(per_kind_keep):
             keep = make_keep(rng)
             out.append({"kind": kind, "lang": lang, "text": template.format(k=keep), "keep": keep})
+    for kind, lang, sentences in SENTENCES:  # each one of them, whole
+        out.extend({"kind": kind, "lang": lang, "text": text, "keep": text} for text in sentences)
     return out
 
 

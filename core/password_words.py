@@ -15,7 +15,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["PASSPHRASE", "describes_password", "passphrase_value", "phrase_goes_on"]
+__all__ = [
+    "PASSPHRASE",
+    "describes_password",
+    "passphrase_value",
+    "phrase_ends",
+    "phrase_goes_on",
+]
 
 #: Words that describe a password or its handling, or that start a description of it.
 _DESCRIPTION_WORDS = """
@@ -56,6 +62,13 @@ _FUNCTION_WORDS = _CLAUSE_WORDS | frozenset(
     {"the", "a", "an", "my", "your", "his", "her", "their", "our", "its", "this", "that", "it"}
     | {"we", "you", "they", "he", "she", "is", "are", "was", "were", "to", "of", "not", "no"}
 )
+#: What may follow the new password's word in "changed my password to sunshine ...", where an
+#: infinitive is likelier ("... to log in", "... to access mail"): the end, a mark, a
+#: conjunction, a time.
+_PHRASE_END = re.compile(
+    r"(?i)\s*(?:$|[.,;:!?)\]\n，。；：！？]|(?:and|but|so|please|thanks|because|yesterday|today"
+    r"|tonight|earlier|again|last|this|now)\b)"
+)
 #: Words that end a passphrase's clause; fewer than for one word, since a passphrase is words.
 _PASSPHRASE_STOPS = frozenset({"but", "please", "pls", "because", "thanks", "so"})
 _NEXT_WORD = re.compile(r"[ \t]*([A-Za-z][A-Za-z'’-]*)")
@@ -92,6 +105,11 @@ def phrase_goes_on(rest: str) -> bool:
         return False
     word = following.group(1)
     return word.lower() not in _FUNCTION_WORDS and describes_password(word)
+
+
+def phrase_ends(rest: str) -> bool:
+    """Does the phrase end where `rest` starts (the end, a mark, a conjunction, a time)?"""
+    return _PHRASE_END.match(rest) is not None
 
 
 def passphrase_value(separator: str, value: str) -> str | None:

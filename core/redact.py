@@ -45,7 +45,13 @@ from itertools import pairwise
 from typing import Any
 
 from core.limits import MAX_MESSAGE_CHARS
-from core.password_words import PASSPHRASE, describes_password, passphrase_value, phrase_goes_on
+from core.password_words import (
+    PASSPHRASE,
+    describes_password,
+    passphrase_value,
+    phrase_ends,
+    phrase_goes_on,
+)
 from core.records import Message
 from core.secret_formats import is_placeholder, replace_secret_formats
 
@@ -66,11 +72,22 @@ _SECRET_KEY = (
 )
 #: The keys after which a plain word may be the password ("my password is sunshine").
 _PASSWORD_FAMILY = re.compile(r"(?i)password|passwd|passcode|pwd|pw|密[码碼]|口令")
-#: A key, then ":" / "=" (any value), "is" / "was" / "是" / "为", only spaces, or nothing
-#: after a Chinese key ("密码abc123"); then a password-like value or a password's word.
+#: Adverbs between "is" and the password ("my password is now sunshine").
+_ADVERB = r"(?:now|still|currently|just|actually|simply|really|also|probably|literally)\s+"
+#: A key, then ":" / "=" (any value), "is" / "was" / "will be" / "是" / "为" / "改成", only
+#: spaces, or nothing after a Chinese key ("密码abc123"); then (maybe after an adverb) a
+#: password-like value or a password's word.
 _SECRET_ASSIGNMENT = re.compile(
     rf"(?i)({_SECRET_KEY}"
-    r"(\s*[:=：]\s*|\s+(?:is|was)\s+|\s*(?:是|为|為)\s*|\s+|(?<=[码碼令])(?=[A-Za-z0-9])))"
+    r"(\s*[:=：]\s*|\s+(?:is|was|(?:will|would|should|must)\s+be)\s+"
+    r"|\s*(?:是|为|為|(?:改|设|設|换|換)置?(?:成|为|為)了?)\s*|\s+|(?<=[码碼令])(?=[A-Za-z0-9])))"
+    rf"((?:{_ADVERB})?)(\"[^\"]*\"|'[^']*'|{_VALUE})"
+)
+#: "changed my password to sunshine", "reset the VPN password to abc123".
+_PASSWORD_SET_TO = re.compile(
+    r"(?i)((?<![A-Za-z])(?:set|change|changed|reset|update|updated)\s+"
+    r"(?:(?:my|the|our|your|his|her|its|a)\s+)?(?:[A-Za-z-]+\s+)?"
+    r"(?:password|passwd|passcode|pwd|pw)\s+to\s+)"
     rf"(\"[^\"]*\"|'[^']*'|{_VALUE})"
 )
 #: A plain word, with the sentence's mark after it ("sunshine.", "doesn't", "self-service").
@@ -197,8 +214,8 @@ def _spoken_password(key: str, separator: str, word: str, rest: str) -> bool:
         return False
     if describes_password(word):
         return False
-    if key.strip()[0].isascii():
-        return separator.strip().lower() in {"is", "was"} and not phrase_goes_on(rest)
+    if key.strip()[0].isascii():  # stated ("is", "was", "will be"), not a bare space
+        return bool(separator.strip()) and not phrase_goes_on(rest)
     return True
 
 
@@ -207,9 +224,10 @@ def _secret_value(match: re.Match[str]) -> str:
     one or a password's plain word (`_spoken_password`), so "password is not working",
     "my password doesn't work" and "密码是什么" stay readable. An ASCII value runs up to the
     Chinese that follows it ("密码abcdef登不上")."""
-    key, separator, value = match.group(1), match.group(2), match.group(3)
+    key, separator, adverb, value = match.groups()
     if is_placeholder(value):
         return match.group(0)
+    key += adverb
     tail = ""
     mixed = _ASCII_THEN_CJK.fullmatch(value)
     if mixed is not None:
@@ -221,8 +239,26 @@ def _secret_value(match: re.Match[str]) -> str:
         return f"{key}[SECRET]{tail}" if _password_like(value) else match.group(0)
     word, mark = plain.group(1), plain.group(2)
     rest = mark + tail + match.string[match.end() :]
-    if _spoken_password(key[: len(key) - len(separator)], separator, word, rest):
+    key_word = key[: len(key) - len(separator) - len(adverb)]
+    if _spoken_password(key_word, separator, word, rest):
         return f"{key}[SECRET]{mark}{tail}"
+    return match.group(0)
+
+
+def _set_to(match: re.Match[str]) -> str:
+    """ "changed my password to sunshine": a password-like value, or a plain word that is no
+    word about passwords and ends its phrase ("... to sunshine yesterday", not "... to log
+    in" or "... to something stronger")."""
+    lead, value = match.group(1), match.group(2)
+    if is_placeholder(value):
+        return match.group(0)
+    plain = _PLAIN_WORD.fullmatch(value)
+    if plain is None:
+        return f"{lead}[SECRET]" if _password_like(value) else match.group(0)
+    word, mark = plain.group(1), plain.group(2)
+    rest = mark + match.string[match.end() :]
+    if len(word) >= 3 and not describes_password(word) and phrase_ends(rest):
+        return f"{lead}[SECRET]{mark}"
     return match.group(0)
 
 
@@ -335,6 +371,7 @@ def redact(text: str) -> str:
     text = _CREDENTIAL_PAIR.sub(_credential_pair, text)
     text = PASSPHRASE.sub(_passphrase, text)
     text = _SECRET_ASSIGNMENT.sub(_secret_value, text)
+    text = _PASSWORD_SET_TO.sub(_set_to, text)
     text = _SECRET_BEFORE_KEY.sub(_secret_before_key, text)
     text = EMAIL_PATTERN.sub("[EMAIL]", text)
     text = _bare_passwords(text)

@@ -157,6 +157,8 @@ SECRET_TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
         ("en", "the wifi password is {s}, please change it"),
         ("en", "my old password was {s} and it still works on the vpn"),
         ("en", "{s} is my password, is that ok?"),
+        ("en", "I changed my password to {s} yesterday"),
+        ("en", "my password is now {s}"),
     ),
     "passphrase": (
         ("en", "my passphrase is {s}"),
@@ -168,6 +170,7 @@ SECRET_TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
         ("zh", "密码{s}登不上"),
         ("zh", "我的密碼是 {s} 一直提示错误"),
         ("zh", "VPN 密码 {s} 不对吗"),
+        ("zh", "密码改成了{s}还是登不上"),
     ),
     "uk-nino": (
         ("en", "my NI number is {s} for the payroll form"),
@@ -210,6 +213,11 @@ PASSWORD_TALK = (
     "how long is my password valid",
     "is my password synced to Azure AD?",
     "my password is fine now, thanks",
+    "reset my password to log in",
+    "I need to change my password to access email",
+    "change my password to something stronger",
+    "my password is now expired",
+    "my new password should be stronger",
 )
 PASSWORD_TALK_ZH = (
     "密码忘记了",
@@ -226,6 +234,8 @@ PASSWORD_TALK_ZH = (
     "密码Outlook登不上",
     "密码 OK 了",
     "密码是多少位的",
+    "密码改成功了",
+    "密码改为什么好",
 )
 #: Look-alikes that are whole sentences, each in the corpus once.
 SENTENCES = (("password-talk", "en", PASSWORD_TALK), ("password-talk-zh", "zh", PASSWORD_TALK_ZH))

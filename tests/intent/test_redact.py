@@ -38,6 +38,9 @@ from core.redact import redact
         ("密码是abcdef，登录不了", "密码是[SECRET]，登录不了"),
         ("密碼abcdef登不上", "密碼[SECRET]登不上"),
         ("NI number QQ123456C", "NI number [NI_NUMBER]"),
+        ("my password is now sunshine", "my password is now [SECRET]"),
+        ("I changed my password to sunshine", "I changed my password to [SECRET]"),
+        ("密码改成了abc123", "密码改成了[SECRET]"),
     ],
 )
 def test_personal_data_and_secrets_are_replaced(text: str, expected: str) -> None:
@@ -65,6 +68,8 @@ def test_personal_data_and_secrets_are_replaced(text: str, expected: str) -> Non
         "what is my password",
         "the passphrase is required for the vault",
         "密码 reset 不了",
+        "reset my password to log in",
+        "my password is now expired",
         "密碼錯誤",
         "密码是什么，忘记了",
         "the token is expired",

@@ -238,9 +238,13 @@ class BrainParts:
     def warm(self) -> None:
         """Open and fit everything a decision needs, now (a part that cannot open is logged
         and left to degrade the decisions, as it would on first use)."""
+        from core.text.embedder import EmbedderMissing
+
         for name, (_, part) in self._warm_parts().items():
             try:
                 part()
+            except EmbedderMissing:
+                raise  # not installed, not degraded: its message says the command
             except Exception as exc:  # a missing part degrades the brain; it must not stop it
                 log.warning("could not open the brain's %s: %s", name, exc)
         self.org_training.follow()  # a warmed brain keeps learning the organisation's lessons
@@ -289,13 +293,14 @@ class BrainParts:
         return ControllerRegistry.load(self.settings)
 
     def _open_knowledge(self) -> KnowledgeSkill | None:
+        from core.text.embedder import EmbedderMissing
         from knowledge import open_knowledge
         from knowledge.store import StoreLockedError
 
         try:
             return open_knowledge(self.settings)
-        except StoreLockedError:
-            raise  # its message says what holds the store and what to do
+        except (StoreLockedError, EmbedderMissing):
+            raise  # its message says what holds the store, or what to install, and how
         except Exception as exc:  # decide without the KB rather than not at all
             log.warning(
                 "knowledge base unavailable (%s: %s); deciding without it",

@@ -9,9 +9,10 @@ top, to export into a home's own cache when the install step was skipped, and to
 
 Everything configurable comes from `Settings` (`core.config`; `load_settings()` when the caller
 gives none): this module reads no environment variable. The model is loaded once per process,
-lazily (on the first `embed`). When the model or its engine is missing (judged without
-importing them), or the configuration says `embedder = "none"`, `get_dense_embedder()` returns
-None after one clear warning and the brain runs on the sparse channel alone.
+lazily (on the first `embed`). With `embedder = "none"` `get_dense_embedder()` returns None
+after one warning: the sparse channel alone. When the model or its engine is missing (judged
+without importing them) it raises `EmbedderMissing`, naming the command that installs it: a
+quiet fall-back looked normal while it routed worse and refitted for a minute in every home.
 """
 
 from __future__ import annotations
@@ -464,8 +465,20 @@ def _onnx_model_id(cache_dir: Path, settings: Settings) -> str:
     return f"minilm-{model_key(model_dir, cache_dir)}-onnx{_fork_layer(model_dir)}"
 
 
+class EmbedderMissing(ConfigError):
+    """MiniLM cannot run in this environment and the configuration did not choose the sparse
+    channel alone; the message says how to install it and how to choose."""
+
+
+#: How to run without MiniLM on purpose.
+SPARSE_ONLY_HINT = (
+    'or choose the sparse channel alone: BRAIN_EMBEDDER=none ([knowledge] embedder = "none")'
+)
+
+
 def get_dense_embedder(settings: Settings | None = None) -> DenseEmbedder | None:
-    """The process-wide MiniLM embedder, or None (with one warning) when it cannot be used."""
+    """The process-wide MiniLM embedder; None (with one warning) when the configuration turned
+    it off. Raises `EmbedderMissing` when it cannot be used."""
     global _EMBEDDER, _FAILED
     settings = _settings(settings)
     if settings.knowledge.embedder == "none":
@@ -480,5 +493,7 @@ def get_dense_embedder(settings: Settings | None = None) -> DenseEmbedder | None
             if _FAILED is None:
                 _EMBEDDER = open_embedder(engine, settings)
         if _EMBEDDER is None:
-            _warn_once(_FAILED or "unknown error")
+            raise EmbedderMissing(
+                f"MiniLM cannot run: {_FAILED or 'unknown error'}; {SPARSE_ONLY_HINT}"
+            )
         return _EMBEDDER

@@ -102,15 +102,22 @@ def test_help_lists_the_knowledge_commands(capsys: pytest.CaptureFixture[str]) -
     assert {"ingest", "kb"} <= listed, out
 
 
-def test_missing_model_package_degrades_with_one_warning(small_kb: Path, tmp_path: Path) -> None:
+def test_a_missing_model_package_stops_with_its_name_and_sparse_runs_when_chosen(
+    small_kb: Path, tmp_path: Path
+) -> None:
     script = (
         "import sys; sys.modules['onnxruntime'] = None\n"
         "from core.config import KnowledgeConfig, Settings\n"
         "from knowledge import open_knowledge\n"
-        "from core.text.embedder import get_dense_embedder\n"
-        "assert get_dense_embedder() is None and get_dense_embedder() is None\n"
+        "from core.text.embedder import EmbedderMissing, get_dense_embedder\n"
+        "try:\n"
+        "    get_dense_embedder()\n"
+        "except EmbedderMissing as exc:\n"
+        "    print('missing:', exc, file=sys.stderr)\n"
+        "else:\n"
+        "    raise SystemExit('no error without onnxruntime')\n"
         f"home = {str(tmp_path / 'home')!r}\n"
-        "config = KnowledgeConfig(ingest_sample=False)\n"
+        "config = KnowledgeConfig(ingest_sample=False, embedder='none')\n"
         "skill = open_knowledge(Settings(home=home, knowledge=config))\n"
         f"skill.ingest([{str(small_kb)!r}], progress=False)\n"
         "print(skill.search('paper jam', k=1)[0].source)\n"
@@ -121,8 +128,11 @@ def test_missing_model_package_degrades_with_one_warning(small_kb: Path, tmp_pat
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("printer.md")
+    missing = [line for line in result.stderr.splitlines() if line.startswith("missing:")]
+    assert len(missing) == 1 and "onnxruntime" in missing[0]
+    assert "BRAIN_EMBEDDER=none" in missing[0]
     warnings = [line for line in result.stderr.splitlines() if "dense embedder unavailable" in line]
-    assert len(warnings) == 1 and "onnxruntime" in warnings[0]
+    assert len(warnings) == 1 and "disabled by configuration" in warnings[0]
 
 
 def test_primed_and_cleared_query_vectors_are_the_model_s() -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cli import exit_codes
 from core.config import ConfigError, KnowledgeConfig, Settings, load_settings
 from core.text import install
 from core.text.embedder import DenseEmbedder, install_cache_dir, open_embedder
@@ -96,17 +97,30 @@ def test_ask_answers_without_torch_and_a_fresh_home_exports_nothing(
     assert not list((home / "models").glob("encoder/*.onnx"))  # nothing exported in the home
 
 
-def test_without_an_export_or_torch_the_cli_says_how_to_install_it(
-    blocker: Path, tmp_path: Path
+@pytest.mark.parametrize("command", [["kb", "search", "printer jam", "--json"], ["ask", "VPN 691"]])
+def test_without_an_export_or_torch_the_cli_stops_with_the_command_that_installs_it(
+    blocker: Path, tmp_path: Path, command: list[str]
 ) -> None:
+    """No silent half-brain: without MiniLM the CLI answers nothing and says, in one line, the
+    command that installs it and how to choose the sparse channel on purpose."""
+    empty = tmp_path / "no-install"
+    home = tmp_path / "home"
+    run = _brain(command, home, blocker, BRAIN_INSTALL_CACHE=str(empty))
+    assert run.returncode == exit_codes.USAGE, run.stderr
+    assert run.stdout == "" and "Traceback" not in run.stderr
+    notice = [line for line in run.stderr.splitlines() if "core.text.install" in line]
+    assert len(notice) == 1 and "tune" in notice[0] and "BRAIN_EMBEDDER=none" in notice[0]
+    # nothing was decided on a half brain
+    assert not [p for p in home.rglob("*") if p.is_file() and b"VPN 691" in p.read_bytes()]
+
+
+def test_the_sparse_channel_alone_runs_when_chosen(blocker: Path, tmp_path: Path) -> None:
     empty = tmp_path / "no-install"
     run = _brain(["kb", "search", "printer jam", "--json"], tmp_path / "home", blocker,
-                 BRAIN_INSTALL_CACHE=str(empty))  # fmt: skip
+                 BRAIN_INSTALL_CACHE=str(empty), BRAIN_EMBEDDER="none")  # fmt: skip
     assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout)  # the sparse channel still finds things
-    assert "Traceback" not in run.stderr
-    notice = [line for line in run.stderr.splitlines() if "core.text.install" in line]
-    assert len(notice) == 1 and "tune" in notice[0]
+    assert json.loads(run.stdout)  # the sparse channel finds things
+    assert "Traceback" not in run.stderr and "core.text.install" not in run.stderr
 
 
 def test_tuning_without_torch_names_the_tune_extra(

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from cli import exit_codes
 from core.errors import ConfigError, StorageError
+from core.logs import StderrHandler
 from core.progress import PROGRESS_LOGGER
 
 if TYPE_CHECKING:
@@ -77,20 +78,12 @@ def open_brain(settings: Settings | None = None) -> Brain | None:
         return None
 
 
-class _StderrHandler(logging.StreamHandler):
-    """Writes to whatever sys.stderr is at the time (tests swap it), not the one at start."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.stream = sys.stderr
-        super().emit(record)
-
-
 def show_progress() -> None:
     """Print the progress of slow first-use work (`core.progress`) on stderr, so that JSON
     on stdout stays clean."""
     progress = logging.getLogger(PROGRESS_LOGGER)
     if not progress.handlers:
-        handler = _StderrHandler()
+        handler = StderrHandler()
         handler.setFormatter(logging.Formatter("brain: %(message)s"))
         progress.addHandler(handler)
         progress.setLevel(logging.INFO)

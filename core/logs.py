@@ -13,6 +13,7 @@ import contextvars
 import json
 import logging
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from types import MappingProxyType
@@ -86,15 +87,25 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
+class StderrHandler(logging.StreamHandler):
+    """Writes to whatever `sys.stderr` is when a record is emitted, not the stream it was at
+    set-up: a process that swaps standard error (an embedding program, a test capturing the
+    command's output) would otherwise log into a closed stream and print a traceback."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
 def configure(
     fmt: str | None = None, level: int = logging.INFO, *, stream: IO[str] | None = None
 ) -> str:
     """Set up the root logger as text or JSON (`fmt`, else `BRAIN_LOG_FORMAT`) on `stream`
-    (standard error by default); the format."""
+    (standard error, as it is at each line, by default); the format."""
     chosen = (fmt or os.environ.get(FORMAT_ENV) or "text").strip().lower()
     if chosen not in ("text", "json"):
         raise ValueError(f"{FORMAT_ENV} must be 'text' or 'json', not {chosen!r}")
-    handler = logging.StreamHandler(stream)
+    handler = logging.StreamHandler(stream) if stream is not None else StderrHandler()
     handler.addFilter(ContextFilter())
     handler.setFormatter(JsonFormatter() if chosen == "json" else logging.Formatter(TEXT_FORMAT))
     logging.basicConfig(level=level, handlers=[handler], force=True)

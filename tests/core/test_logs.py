@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
+import sys
 
 import pytest
 
@@ -44,3 +46,24 @@ async def test_a_task_started_for_an_event_keeps_its_ids_and_does_not_leak_them(
 def test_an_unknown_format_is_refused_with_its_name() -> None:
     with pytest.raises(ValueError, match="BRAIN_LOG_FORMAT"):
         configure("xml")
+
+
+def test_the_default_stream_is_standard_error_as_it_is_at_each_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`brain run` configures logging on standard error; a caller that swaps standard error
+    afterwards (and closes the old one) gets the lines, not a logging traceback."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    first, second = io.StringIO(), io.StringIO()
+    try:
+        monkeypatch.setattr(sys, "stderr", first)
+        configure("text")
+        first.close()
+        monkeypatch.setattr(sys, "stderr", second)
+        logging.getLogger("core.llm").warning("llm %s failed", "coding")
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    assert "llm coding failed" in second.getvalue()
+    assert "Traceback" not in second.getvalue()

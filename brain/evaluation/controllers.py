@@ -81,12 +81,18 @@ _STOPWORDS = frozenset(
 )
 
 
-def controller_name(label: str, taken: set[str]) -> str:
-    """A valid lower_snake controller name for a label (unique among `taken`)."""
+def label_name(label: str) -> str:
+    """A label's valid lower_snake controller name, before making it unique ("Access" ->
+    "access", "HR Support" -> "hr_support")."""
     base = re.sub(r"[^a-z0-9_]+", "_", label.lower()).strip("_") or "label"
     if not base[0].isalpha():
         base = "c_" + base
-    base = base[:60]
+    return base[:60]
+
+
+def controller_name(label: str, taken: set[str]) -> str:
+    """A valid lower_snake controller name for a label (unique among `taken`)."""
+    base = label_name(label)
     name, suffix = base, 2
     while name in taken:
         name, suffix = f"{base[:56]}_{suffix}", suffix + 1

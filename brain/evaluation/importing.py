@@ -1,7 +1,8 @@
 """`brain controllers import`: a desk's labelled history becomes the home's controllers, its
 routing model and its calibration.
 
-- **Controllers**: `--map` folds categories into controllers the home already has; every other
+- **Controllers**: `--map` folds categories into controllers the home already has, and so is a
+  category named like one of them ("Access" into the built-in `access`); every other
   category becomes one declarative controller (`controllers/import-<file>.yml`), described by
   its most typical tickets, with keywords mined from all of them (`mine_keywords`) and
   MAX_EXAMPLES examples chosen to cover it (the medoids of k-means clusters of its word TF-IDF:
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import yaml
 
-from brain.evaluation.controllers import controller_name, mine_keywords
+from brain.evaluation.controllers import controller_name, label_name, mine_keywords
 from brain.evaluation.metrics import Outcome
 from brain.evaluation.run import _copy_home, _warm, calibrator_from, decide_rows, embedding_once
 from brain.learning.labelled import LabelledRow
@@ -175,6 +176,13 @@ def import_rows(
     if absent:
         raise EvalError(f"--map names categories the file does not have: {', '.join(absent)}")
     taken = {n for n in existing if n not in previous}
+    # A category named like a controller the home has is that controller's ("Access" is the
+    # built-in `access`): a second `access_2` beside it split one queue's tickets in two, and
+    # the built-in kept taking them. --map still says otherwise.
+    mapping = {
+        **{c: label_name(c) for c in by_category if label_name(c) in taken},
+        **mapping,
+    }
     names = {c: controller_name(c, taken) for c in sorted(by_category) if c not in mapping}
     if len(names) + len(set(mapping.values())) < 2 and len(existing) < 2:
         raise EvalError("an import needs at least two categories to tell apart")

@@ -158,3 +158,33 @@ def test_a_bad_file_names_its_line_and_leaves_the_home_as_it_was(
     err = capsys.readouterr().err
     assert f"line {line}:" in err and words in err
     assert _state(isolated_env) == before
+
+
+def test_a_category_named_like_a_controller_of_the_home_is_that_controller(
+    tmp_path: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A desk's "Access" queue is the built-in `access`: no `access_2` beside it that splits
+    the queue's tickets in two while the built-in keeps taking them."""
+    rng = random.Random(2)
+    access = [
+        "please grant me read access to the finance share",
+        "I need permission for the sales dashboard",
+        "request access to the jira project for my new hire",
+        "can you give me write rights on the marketing drive",
+    ]
+    rows = [(f"hi, {rng.choice(access)} thanks", "Access") for _ in range(40)]
+    rows += [r for r in _rows(120, 3) if r[1] != "Purchase"]
+    source = _csv(tmp_path / "desk.csv", rows)
+    argv = ["controllers", "import", str(source), "--text", "body", "--label", "queue", "--json"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["mapped"] == {"Access": "access"}
+    assert sorted(report["created"]) == ["payroll", "printer_support"]
+    lines = (isolated_env / "training" / "import-desk.jsonl").read_text().splitlines()
+    assert {json.loads(r)["controller"] for r in lines if "finance share" in r} == {"access"}
+    assert main(["controllers", "--json"]) == 0
+    names = {c["name"] for c in json.loads(capsys.readouterr().out)}
+    assert "access" in names and not any(n.startswith("access_") for n in names)
+    # --map still says otherwise
+    assert main([*argv, "--map", "Access=incident"]) == 0
+    assert json.loads(capsys.readouterr().out)["mapped"] == {"Access": "incident"}

@@ -123,6 +123,10 @@ class BrainParts:
         self._semantic = Lazy(self._fit_semantic, key=self._registry_version)
         self._escalation = Lazy(self._open_escalation)
         from brain.learning.org_training import OrgTraining
+        from brain.memory.agreed import AgreedExamples
+
+        #: Corrections as examples of their controllers, everyone's once people agree.
+        self.agreed_examples = AgreedExamples(memory)
 
         #: The semantic model trained on the organisation's lessons (`brain.learning.org_training`).
         self.org_training = OrgTraining(

@@ -20,7 +20,7 @@ from brain.signals.base import SignalQuery
 from brain.signals.keyword import KeywordSignal
 from brain.signals.keyword_index import KeywordHits
 from brain.signals.knowledge import KnowledgeSignal
-from brain.signals.semantic import SemanticSignal
+from brain.signals.semantic import SemanticSignal, verdict_of
 from brain.signals.table import SignalTable
 from core.records import IntentResult, Message, SignalScores
 
@@ -82,6 +82,16 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
         agreed=agreed_lessons(parts),
         team=understood.message.team,
     )
+    if preference is None and parts.memory.has_corrections():
+        preference = parts.agreed_examples.preference(
+            understood.scoring_text,
+            vector=understood.vector,
+            user=understood.message.user,
+            names=parts.view.names,
+            agreement=memory.agreement_users,
+            nearest=verdict_of(evaluation.table.reading_of(SemanticSignal)).nearest,
+            team=understood.message.team,
+        )
     if preference is not None and top is not None and preference.controller in _replays(parts, top):
         preference = None  # an evolved controller learned the same: it replays that controller
     evaluation.preference = preference

@@ -39,6 +39,9 @@ class SemanticVerdict:
     #: Controller -> how the organisation's lessons the model was trained on raised it
     #: (`brain.learning.org_training.OrgTrainedModel.helped`).
     learned: tuple[tuple[str, str], ...] = ()
+    #: The embedding cosine of the nearest example the model was fitted on (None when the
+    #: model reads another space, e.g. a tuned encoder): what agreed corrections are held to.
+    nearest: float | None = None
 
 
 @dataclass(slots=True)
@@ -63,7 +66,10 @@ def semantic_signal(
             aligned = np.asarray(detail.scores, dtype=np.float32)
             helped = getattr(model, "helped", None)
             learned = tuple(helped(text, aligned).items()) if callable(helped) else ()
-            verdict = SemanticVerdict(float(detail.out_of_scope), bool(detail.declared), learned)
+            nearest = float(detail.nearest) if model.tail is None else None
+            verdict = SemanticVerdict(
+                float(detail.out_of_scope), bool(detail.declared), learned, nearest
+            )
             return SemanticReading(np.clip(aligned, 0.0, 1.0), "ok", verdict)
         scores = model.score(text)
     except Exception as exc:  # a signal failing must not stop the decision

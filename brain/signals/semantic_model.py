@@ -30,6 +30,11 @@ class SemanticAnalysis(Protocol):
         """The model declares the text out of scope."""
         ...
 
+    @property
+    def nearest(self) -> float:
+        """The highest cosine between the text and any text the model was fitted on."""
+        ...
+
 
 class SemanticModel(Protocol):
     """A semantic model fitted on one controller set (`brain.semantic.scorer.SemanticScorer`)."""

@@ -1,0 +1,179 @@
+"""Does a correction reach the right people? Correction stories told through the brain API.
+
+For each story of `org_agreement_stories` (a kind of message the built-in brain routes to one
+controller while people want another), on a fresh copy of a fitted home:
+
+1. before: a fourth user (U4) asks the story's twelve paraphrases; how many go to the target;
+2. one correction: U1 asks the first taught message and corrects it to the target; U1 then
+   asks the paraphrases (the author's) and U9 asks them (a stranger's);
+3. agreement: U2 and U3 each ask their own taught message and correct it the same way; U4
+   asks the paraphrases again (the organisation's lesson should reach them);
+4. what it should not reach: U4 asks the other stories' paraphrases of the same set; "wrongly"
+   counts those sent to this story's target that a fresh home did not send there.
+
+A decision counts as moved when it goes to the target, or to an evolved controller that
+replays the target (three people's resolutions of one unknown problem make one).
+
+Each paraphrase is asked in a channel of its own (no conversation carries over). Printed per
+story and summed per set, tuned stories and held-out stories side by side. Figures are
+reported, never asserted.
+
+Run: `PYTHONPATH=. .venv/bin/python benchmarks/org_agreement_story.py --home FITTED_HOME`
+(a home with the sample KB ingested and the model fitted, as `tests/conftest.py: fitted_home`
+builds; it is copied, never changed) [--json FILE] [--only NAME].
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from org_agreement_stories import HELD_OUT, TUNE, Story  # noqa: E402
+
+from core.files import copy_tree  # noqa: E402 (after the path is set)
+
+
+def _ask_all(brain: Any, texts: tuple[str, ...], user: str, tag: str) -> list[Any]:
+    from core.records import Message
+
+    return [
+        brain.decide(Message(text, user=user, channel=f"C-{tag}-{user}-{i}"))
+        for i, text in enumerate(texts)
+    ]
+
+
+def _teach(brain: Any, text: str, target: str, user: str) -> str:
+    """Ask `text` as `user` and correct it to `target`; where the brain sent it first."""
+    from core.records import Message
+
+    decision = brain.ask(Message(text, user=user, channel=f"C-teach-{user}"))
+    if decision.controller != target:
+        brain.feedback(decision.decision_id, "correct", controller=target, user=user)
+    return str(decision.controller)
+
+
+def _lands(brain: Any, decision: Any, target: str) -> bool:
+    """The decision went to `target` (or to an evolved controller replaying it)."""
+    if decision.controller == target:
+        return True
+    if decision.controller is None:
+        return False
+    replays = getattr(brain.registry.get(decision.controller), "replays", None) or {}
+    return any(step.get("controller") == target for step in replays.get("steps", []))
+
+
+def fresh_routes(stories: tuple[Story, ...], fitted: Path) -> dict[str, str | None]:
+    """Where a home with no lessons sends every paraphrase of `stories`."""
+    from brain.engine import Brain
+    from core.config import Settings
+
+    texts = tuple(t for story in stories for t in story.paraphrases)
+    with tempfile.TemporaryDirectory(prefix="org-story-") as tmp:
+        home = Path(tmp) / "home"
+        copy_tree(fitted, home)
+        with Brain(Settings(home=home)) as brain:
+            return {d.text: d.controller for d in _ask_all(brain, texts, "U4", "fresh")}
+
+
+def run_story(
+    story: Story, fitted: Path, others: tuple[str, ...], fresh: dict[str, str | None]
+) -> dict[str, Any]:
+    from brain.engine import Brain
+    from core.config import Settings
+
+    with tempfile.TemporaryDirectory(prefix="org-story-") as tmp:
+        home = Path(tmp) / "home"
+        copy_tree(fitted, home)
+        with Brain(Settings(home=home)) as brain:
+            before = _ask_all(brain, story.paraphrases, "U4", "before")
+            first = [_teach(brain, story.taught[0], story.target, "U1")]
+            author = _ask_all(brain, story.paraphrases, "U1", "author")
+            stranger = _ask_all(brain, story.paraphrases, "U9", "stranger")
+            first += [
+                _teach(brain, text, story.target, user)
+                for user, text in (("U2", story.taught[1]), ("U3", story.taught[2]))
+            ]
+            fourth = _ask_all(brain, story.paraphrases, "U4", "fourth")
+            wrong = [
+                d.text
+                for d in _ask_all(brain, others, "U4", "others")
+                if _lands(brain, d, story.target) and fresh.get(d.text) != story.target
+            ]
+            landed = {
+                id(d): _lands(brain, d, story.target) for d in before + author + stranger + fourth
+            }
+
+    def moved(decisions: list[Any]) -> int:
+        return sum(1 for d in decisions if landed[id(d)])
+
+    return {
+        "story": story.name,
+        "target": story.target,
+        "taught_were": first,
+        "before": moved(before),
+        "author": moved(author),
+        "stranger": moved(stranger),
+        "fourth": moved(fourth),
+        "n": len(story.paraphrases),
+        "wrongly": len(wrong),
+        "others": len(others),
+        "wrong": wrong,
+        "fourth_missed": [(d.text, d.controller, d.tier) for d in fourth if not landed[id(d)]],
+        "before_routes": [d.controller for d in before],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--home", type=Path, required=True)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--only")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    results: dict[str, list[dict[str, Any]]] = {}
+    print(f"{'set':8} {'story':24} {'target':12} before author stranger fourth wrongly")
+    for label, stories in (("tune", TUNE), ("held-out", HELD_OUT)):
+        fresh = fresh_routes(stories, args.home)
+        for story in stories:
+            if args.only and args.only != story.name:
+                continue
+            others = tuple(t for s in stories if s is not story for t in s.paraphrases)
+            found = run_story(story, args.home, others, fresh)
+            results.setdefault(label, []).append(found)
+            print(
+                f"{label:8} {story.name:24} {story.target:12} {found['before']:6} "
+                f"{found['author']:6} {found['stranger']:8} {found['fourth']:6} "
+                f"{found['wrongly']:3}/{found['others']}  "
+                f"(taught first went to {', '.join(map(str, found['taught_were']))})",
+                flush=True,
+            )
+            if args.verbose:
+                for text, controller, tier in found["fourth_missed"]:
+                    print(f"    missed: {text!r} -> {controller} ({tier})")
+                for text in found["wrong"]:
+                    print(f"    wrongly moved: {text!r}")
+    for label, rows in results.items():
+        total = sum(r["n"] for r in rows)
+        keys = ("before", "author", "stranger", "fourth", "wrongly", "others")
+        sums = {k: sum(r[k] for r in rows) for k in keys}
+        print(
+            f"{label:8} {'TOTAL':24} {'':12} {sums['before']:6} {sums['author']:6} "
+            f"{sums['stranger']:8} {sums['fourth']:6} {sums['wrongly']:3}/{sums['others']}"
+            f"  (of {total})"
+        )
+    if args.json:
+        args.json.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""Corrections as examples, through the CLI (each step a process of its own): three people who
+moved their own, differently worded build failures to `alarm` move a fourth person's build
+failures worded otherwise; a disagreeing correction moves no one; one correction moves its
+author's paraphrases and no one else's."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+#: Three people's build failures; the brain sends them to `coding` (or asks), they want `alarm`.
+TAUGHT = [
+    ("U1", "the jenkins build for the payments repo fails at the unit test stage"),
+    ("U2", "our CI pipeline breaks on npm install since this morning"),
+    ("U3", "gitlab pipeline red on main, compile error in the api module"),
+]
+#: Build failures in other words (none shares a sentence with the three).
+PARAPHRASES = [
+    "build is broken after the latest commit, can someone look at the log",
+    "github actions workflow exits with code 1 during the test step",
+    "maven build can't resolve a dependency in our ci run",
+    "tests pass locally but the CI runner reports failures",
+]
+#: Near the lessons' words, but one of the model's own examples is nearer.
+UNRELATED = [
+    ("install Slack on my laptop", "access"),
+    ("my pull request checks are failing with a linker error", "coding"),
+]
+
+
+def _cli(*args: str, stdin: str | None = None) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "brain", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        input=stdin,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def _teach(user: str, text: str, controller: str) -> None:
+    decision = json.loads(_cli("ask", "--json", text, "--user", user, "--channel", f"C-{user}"))
+    assert decision["controller"] != controller  # the mistake the user corrects
+    _cli("feedback", decision["decision_id"], "--correct", controller, "--user", user)
+
+
+def _ask_all(texts: list[str], user: str) -> list[dict[str, Any]]:
+    out = _cli(
+        "ask", "--json", "-", "--user", user, "--channel", f"C-ask-{user}", stdin="\n".join(texts)
+    )
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("home")
+def test_three_people_agreeing_move_a_fourth_persons_other_wordings() -> None:
+    before = _ask_all(PARAPHRASES, "U4")
+    assert not any(d["controller"] == "alarm" for d in before), before
+    for user, text in TAUGHT:
+        _teach(user, text, "alarm")
+
+    decided = _ask_all(PARAPHRASES + [text for text, _ in UNRELATED], "U4")
+
+    moved, kept = decided[: len(PARAPHRASES)], decided[len(PARAPHRASES) :]
+    assert [d["controller"] for d in moved] == ["alarm"] * len(PARAPHRASES), [
+        (d["text"], d["controller"], d["tier_path"]) for d in moved
+    ]
+    for decision in moved:
+        assert "3 people moved messages like this to alarm" in decision["rationale"]
+    assert [d["controller"] for d in kept] == [name for _, name in UNRELATED], kept
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("home")
+def test_a_disagreeing_correction_moves_no_one() -> None:
+    before = _ask_all(PARAPHRASES, "U4")
+    for (user, text), controller in zip(TAUGHT, ("alarm", "alarm", "change"), strict=True):
+        _teach(user, text, controller)
+
+    after = _ask_all(PARAPHRASES, "U4")
+
+    assert [d["controller"] for d in after] == [d["controller"] for d in before], [
+        (d["text"], d["controller"], d["tier_path"]) for d in after
+    ]
+    assert not any("people moved messages like this" in d["rationale"] for d in after)
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("home")
+def test_one_correction_moves_its_authors_other_wordings_and_no_one_elses() -> None:
+    user, text = TAUGHT[0]
+    _teach(user, text, "alarm")
+
+    mine = _ask_all(PARAPHRASES, user)
+    theirs = _ask_all(PARAPHRASES, "U9")
+
+    moved = [d for d in mine if d["controller"] == "alarm"]
+    assert len(moved) >= 3, [(d["text"], d["controller"], d["tier_path"]) for d in mine]
+    assert all("you moved a message like this" in d["rationale"] for d in moved)
+    assert not any(d["controller"] == "alarm" for d in theirs), theirs

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from brain.escalation.model import EscalationModel
     from brain.intent import IntentRecognizer
     from brain.learning.org_training import OrgTraining
+    from brain.memory.agreed import AgreedExamples
     from brain.memory.lessons import MemoryStore
     from brain.signals.semantic_model import SemanticModel
     from brain.signals.session_cache import SessionCache, SessionEntry
@@ -409,3 +410,10 @@ class PartsFacade:
     def org_training(self) -> OrgTraining:
         """The semantic model's training on the organisation's lessons."""
         return self.parts.org_training
+
+    @property
+    def agreed_examples(self) -> AgreedExamples:
+        """The corrections as examples of their controllers (the embedder opens first: they
+        are compared by meaning in every process, a report's as a decision's)."""
+        _ = self.parts.embedder
+        return self.parts.agreed_examples

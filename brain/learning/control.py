@@ -23,6 +23,7 @@ from core.stores.forgetting import REDACTED, quoted_forms
 if TYPE_CHECKING:
     from brain.decisions.log import DecisionLog
     from brain.learning.org_training import OrgTraining
+    from brain.memory.agreed import AgreedExamples
     from brain.memory.lessons import MemoryStore
     from brain.signals.session_cache import SessionCache
     from core.config import Settings
@@ -40,6 +41,8 @@ class Learned(Protocol):
     def memory(self) -> MemoryStore: ...
     @property
     def org_training(self) -> OrgTraining: ...
+    @property
+    def agreed_examples(self) -> AgreedExamples: ...
     @property
     def log(self) -> DecisionLog: ...
     @property
@@ -112,6 +115,10 @@ def show(brain: Learned, user: str | None = None) -> list[dict[str, Any]]:
 def conflict_views(brain: Learned) -> list[dict[str, Any]]:
     """Similar messages users moved to different controllers (reported, never applied)."""
     found = conflicts(brain.memory, min_similarity=brain.settings.memory.preference_similarity)
+    seen = {conflict.lesson.memory_id for conflict in found}
+    # Corrections count as examples of their controllers more widely than near copies
+    # (`brain.memory.agreed`): their disagreements are reported too, each group once.
+    found += [c for c in brain.agreed_examples.conflicts() if c.lesson.memory_id not in seen]
     return [
         {
             "text": conflict.lesson.text,

@@ -38,7 +38,7 @@ import numpy as np
 
 from brain.memory.entry import MOVED_TO, MemoryEntry, gram_set
 from brain.memory.lessons import MemoryStore
-from brain.memory.preference import Preference, latest_per_user
+from brain.memory.preference import Conflict, Preference, latest_per_user
 from brain.memory.scan import NGRAM_GATES
 from core.text.language import is_chinese
 
@@ -167,19 +167,44 @@ class AgreedExamples:
         entry = pool.entries[best]
         return Preference(entry.controller, "org", entry, float(scores[best]), users)
 
+    def conflicts(self) -> list[Conflict]:
+        """Groups whose users' latest corrections went to different controllers (what
+        `brain memory conflicts` reports beside the memory's own near-copy groups)."""
+        pool = self._current()
+        found: list[Conflict] = []
+        reported: set[str] = set()
+        for row, entry in enumerate(pool.entries):
+            if entry.memory_id in reported:
+                continue
+            usable = np.array([e.team == entry.team for e in pool.entries])
+            latest = latest_per_user(_group(pool, row, usable))
+            targets: dict[str, set[str]] = {}
+            for other, _ in latest.values():
+                targets.setdefault(other.controller, set()).add(other.user)
+            if len(targets) > 1:
+                reported.update(other.memory_id for other, _ in latest.values())
+                found.append(
+                    Conflict(entry, {name: tuple(sorted(u)) for name, u in targets.items()})
+                )
+        return found
+
     @staticmethod
     def _agreed(
         pool: _Pool, row: int, usable: np.ndarray, agreement: int
     ) -> tuple[str, ...] | None:
-        """The users of the example's group (the corrections within LINK of it), when they
-        are at least `agreement` and each one's latest correction went to one controller."""
-        example = pool.entries[row]
-        vector = example.vector if pool.dense[row] else None
-        scores = pool.alike(vector, example.grams, example.latin)
-        linked = usable & (scores >= pool.threshold(vector, example.latin, LINK))
-        linked[row] = True
-        group = [(pool.entries[i], float(scores[i])) for i in np.flatnonzero(linked)]
-        latest = latest_per_user(group)
+        """The users of the example's group, when they are at least `agreement` and each
+        one's latest correction went to one controller."""
+        latest = latest_per_user(_group(pool, row, usable))
         if len({entry.controller for entry, _ in latest.values()}) != 1 or len(latest) < agreement:
             return None
         return tuple(sorted(latest))
+
+
+def _group(pool: _Pool, row: int, usable: np.ndarray) -> list[tuple[MemoryEntry, float]]:
+    """A correction's group: itself and the usable corrections within LINK of it."""
+    example = pool.entries[row]
+    vector = example.vector if pool.dense[row] else None
+    scores = pool.alike(vector, example.grams, example.latin)
+    linked = usable & (scores >= pool.threshold(vector, example.latin, LINK))
+    linked[row] = True
+    return [(pool.entries[i], float(scores[i])) for i in np.flatnonzero(linked)]

@@ -1,7 +1,7 @@
 """Corrections as examples, through the CLI (each step a process of its own): three people who
 moved their own, differently worded build failures to `alarm` move a fourth person's build
-failures worded otherwise; a disagreeing correction moves no one; one correction moves its
-author's paraphrases and no one else's."""
+failures worded otherwise; a disagreeing correction moves no one and `brain memory conflicts`
+reports it; one correction moves its author's paraphrases and no one else's."""
 
 from __future__ import annotations
 
@@ -90,6 +90,8 @@ def test_a_disagreeing_correction_moves_no_one() -> None:
         (d["text"], d["controller"], d["tier_path"]) for d in after
     ]
     assert not any("people moved messages like this" in d["rationale"] for d in after)
+    reported = json.loads(_cli("memory", "conflicts", "--json"))
+    assert {"alarm": ["U1", "U2"], "change": ["U3"]} in [c["targets"] for c in reported], reported
 
 
 @pytest.mark.slow

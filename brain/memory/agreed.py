@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,6 +39,7 @@ from brain.memory.entry import MOVED_TO, MemoryEntry, gram_set
 from brain.memory.lessons import MemoryStore
 from brain.memory.preference import Conflict, Preference, latest_per_user
 from brain.memory.scan import NGRAM_GATES
+from brain.semantic.features import single_thread_blas
 from core.text.language import is_chinese
 
 #: Two corrections this alike (embedding cosine) are about the same kind of message.
@@ -52,26 +52,115 @@ MARGIN = 0.10
 GRAM_LINK = NGRAM_GATES["cjk"][0]
 
 
-@dataclass(frozen=True, slots=True)
-class _Pool:
-    """The corrections as examples: their lessons, and the embeddings of the Latin ones
-    (a zero row for the others), so a message is compared with all of them in one product."""
+#: Rows the embedding matrix grows by at least (it doubles).
+MIN_ROWS = 256
 
-    entries: list[MemoryEntry]
-    matrix: np.ndarray
-    #: Rows compared by the embedding (Latin text with one); the rest by n-grams.
-    dense: np.ndarray
+
+class _Pool:
+    """The corrections as examples: their lessons, the embeddings of the Latin ones (a zero
+    row for the others) and their character n-gram postings, so a message is compared with
+    all of them in one product. It grows by appending, as the lesson scan does: a new
+    correction is one more row, a removed one a dead row, so a correction costs no rebuild."""
+
+    def __init__(self) -> None:
+        self.entries: list[MemoryEntry | None] = []
+        self.row_of: dict[str, int] = {}
+        self.dead = 0
+        self._matrix = np.zeros((0, 0), dtype=np.float32)
+        self._rows: dict[str, list] = {"dense": [], "team": [], "controller": [], "size": []}
+        self._postings: dict[str, list[int]] = {}
+        self._arrays: dict[str, np.ndarray] | None = None
+        self._posting_arrays: dict[str, np.ndarray] = {}
+
+    def add(self, entry: MemoryEntry) -> None:
+        row = len(self.entries)
+        vector = entry.vector
+        if vector is not None and self._matrix.shape[1] == 0:
+            self._matrix = np.zeros((MIN_ROWS, vector.shape[0]), dtype=np.float32)
+        dense = entry.latin and vector is not None and vector.shape[0] == self._matrix.shape[1]
+        if dense:
+            if row >= self._matrix.shape[0]:
+                grown = np.zeros((max(2 * row, MIN_ROWS), self._matrix.shape[1]), np.float32)
+                grown[: self._matrix.shape[0]] = self._matrix
+                self._matrix = grown
+            self._matrix[row] = vector
+        self.entries.append(entry)
+        self.row_of[entry.memory_id] = row
+        for name, value in (
+            ("dense", dense),
+            ("team", entry.team),
+            ("controller", entry.controller),
+            ("size", len(entry.grams)),
+        ):
+            self._rows[name].append(value)
+        for gram in entry.grams:
+            self._postings.setdefault(gram, []).append(row)
+            self._posting_arrays.pop(gram, None)
+        self._arrays = None
+
+    def remove(self, memory_id: str) -> None:
+        row = self.row_of.pop(memory_id, None)
+        if row is None:
+            return
+        self.entries[row] = None
+        self._rows["team"][row] = _GONE  # no message's workspace: never usable again
+        self.dead += 1
+        self._arrays = None
+
+    def _array(self, name: str) -> np.ndarray:
+        if self._arrays is None:
+            self._arrays = {
+                "dense": np.array(self._rows["dense"], dtype=bool),
+                "team": np.array(self._rows["team"], dtype=object),
+                "controller": np.array(self._rows["controller"], dtype=object),
+                "size": np.array(self._rows["size"], dtype=np.float32),
+            }
+        return self._arrays[name]
+
+    @property
+    def dense(self) -> np.ndarray:
+        """Rows compared by the embedding (Latin text with one); the rest by n-grams."""
+        return self._array("dense")
+
+    def entry(self, row: int) -> MemoryEntry:
+        found = self.entries[row]
+        assert found is not None, "a dead row is never usable"
+        return found
+
+    def usable(self, team: str | None, names: Sequence[str]) -> np.ndarray:
+        """Live rows of the workspace `team` whose controller is one of `names`."""
+        return (self._array("team") == team) & np.isin(self._array("controller"), list(names))
+
+    def same_team(self, row: int) -> np.ndarray:
+        return self._array("team") == self._array("team")[row]
 
     def alike(self, vector: np.ndarray | None, grams: frozenset[str], latin: bool) -> np.ndarray:
         """Each example's similarity to a text: the embedding cosine where both are Latin
         text with embeddings, else the overlap of their character n-grams."""
-        scores = np.zeros(len(self.entries), dtype=np.float32)
+        count = len(self.entries)
         by_vector = self.dense & (vector is not None and latin)
-        if vector is not None and by_vector.any():
-            scores[by_vector] = self.matrix[by_vector] @ vector.astype(np.float32)
-        for row in np.flatnonzero(~by_vector):
-            scores[row] = _overlap(grams, self.entries[row].grams)
+        scores = np.zeros(count, dtype=np.float32)
+        if vector is not None and by_vector.any() and vector.shape[0] == self._matrix.shape[1]:
+            # One matrix-vector product: a second BLAS thread only adds hand-off cost.
+            with single_thread_blas():
+                scores = self._matrix[:count] @ vector.astype(np.float32)
+        if not by_vector.all():
+            scores = np.where(by_vector, scores, self.overlaps(grams))
         return scores
+
+    def overlaps(self, grams: frozenset[str]) -> np.ndarray:
+        """Each example's character n-gram overlap with `grams` (cosine of the sets),
+        counted through the n-gram postings instead of comparing every example's set."""
+        shared = np.zeros(len(self.entries), dtype=np.float32)
+        for gram in grams:
+            rows = self._posting_arrays.get(gram)
+            if rows is None and gram in self._postings:
+                rows = self._posting_arrays[gram] = np.array(self._postings[gram], np.int64)
+            if rows is not None:
+                shared[rows] += 1.0
+        if not grams:
+            return shared
+        return shared / np.sqrt(np.maximum(self._array("size") * len(grams), 1.0))
 
     def threshold(self, vector: np.ndarray | None, latin: bool, dense_value: float) -> np.ndarray:
         """Per example: `dense_value` where compared by the embedding, else GRAM_LINK."""
@@ -79,10 +168,8 @@ class _Pool:
         return np.where(by_vector, dense_value, GRAM_LINK)
 
 
-def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a or not b:
-        return 0.0
-    return len(a & b) / float(np.sqrt(len(a) * len(b)))
+#: The workspace of a removed row (equal to no message's).
+_GONE = object()
 
 
 def _nearer_than_shipped(score: float, dense: bool, nearest: float | None) -> bool:
@@ -91,38 +178,45 @@ def _nearer_than_shipped(score: float, dense: bool, nearest: float | None) -> bo
 
 
 class AgreedExamples:
-    """The corrections of one brain's memory as examples, kept per lesson-store version."""
+    """The corrections of one brain's memory as examples, following the lesson store."""
 
     def __init__(self, store: MemoryStore) -> None:
         self._store = store
         self._lock = threading.Lock()
         self._version = -2
-        self._pool: _Pool | None = None
+        self._pool = _Pool()
 
     def _current(self) -> _Pool:
         version, entries = self._store.snapshot()
         with self._lock:
-            if self._pool is None or version != self._version:
-                self._pool = self._build([e for e in entries if e.kind == MOVED_TO])
+            if version != self._version:
+                self._follow([e for e in entries if e.kind == MOVED_TO])
                 self._version = version
             return self._pool
 
-    def _build(self, moves: list[MemoryEntry]) -> _Pool:
-        missing = [e for e in moves if e.vector is None and e.latin]
+    def _follow(self, moves: list[MemoryEntry]) -> None:
+        """Take in the corrections as they stand: the removed ones die, new ones are added
+        (the pool starts again when half of it is dead)."""
+        pool = self._pool
+        if pool.dead > MIN_ROWS and 2 * pool.dead > len(pool.entries):
+            pool = self._pool = _Pool()
+        ids = {e.memory_id for e in moves}
+        for gone in [m for m in pool.row_of if m not in ids]:
+            pool.remove(gone)
+        new = [
+            e
+            for e in moves
+            if e.memory_id not in pool.row_of or pool.entries[pool.row_of[e.memory_id]] is not e
+        ]
+        missing = [e for e in new if e.vector is None and e.latin]
         if missing and self._store.embed is not None:
             # Compared by meaning in every process, also one where the lesson came unembedded.
             vectors = self._store.embed([e.text for e in missing])
             for entry, vector in zip(missing, vectors, strict=True):
                 entry.vector = np.asarray(vector, dtype=np.float32)
-        dims = {e.vector.shape[0] for e in moves if e.vector is not None}
-        dim = max(dims) if dims else 1
-        matrix = np.zeros((len(moves), dim), dtype=np.float32)
-        dense = np.zeros(len(moves), dtype=bool)
-        for row, entry in enumerate(moves):
-            if entry.latin and entry.vector is not None and entry.vector.shape[0] == dim:
-                matrix[row] = entry.vector
-                dense[row] = True
-        return _Pool(moves, matrix, dense)
+        for entry in new:
+            pool.remove(entry.memory_id)  # a lesson rewritten under its id is replaced
+            pool.add(entry)
 
     def preference(
         self,
@@ -139,24 +233,21 @@ class AgreedExamples:
         (scope "user"), else an agreed group's (scope "org"); None when nothing is alike
         enough, alike corrections disagree, or a shipped example is nearer."""
         pool = self._current()
-        if not pool.entries:
+        if not pool.row_of:
             return None
         latin = not is_chinese(text)
-        if vector is not None and vector.shape[0] != pool.matrix.shape[1]:
-            vector = None
         scores = pool.alike(vector, gram_set(text), latin)
         dense = pool.dense & (vector is not None and latin)
-        known = set(names)
-        usable = np.array([e.team == team and e.controller in known for e in pool.entries])
+        usable = pool.usable(team, names)
         near = np.flatnonzero(usable & (scores >= pool.threshold(vector, latin, FLOOR)))
         near = near[np.argsort(-scores[near], kind="stable")]
         if not len(near):
             return None
-        own = [int(i) for i in near if pool.entries[i].user == user]
+        own = [int(i) for i in near if pool.entry(int(i)).user == user]
         if own and _nearer_than_shipped(float(scores[own[0]]), bool(dense[own[0]]), nearest):
-            entry = pool.entries[own[0]]  # the asker's own examples count for them at once
+            entry = pool.entry(own[0])  # the asker's own examples count for them at once
             return Preference(entry.controller, "user", entry, float(scores[own[0]]), (user,))
-        if len({pool.entries[i].controller for i in near}) != 1:
+        if len({pool.entry(int(i)).controller for i in near}) != 1:
             return None  # alike corrections that disagree: a conflict moves no one
         best = int(near[0])
         if not _nearer_than_shipped(float(scores[best]), bool(dense[best]), nearest):
@@ -164,7 +255,7 @@ class AgreedExamples:
         users = self._agreed(pool, best, usable, agreement)
         if users is None:
             return None
-        entry = pool.entries[best]
+        entry = pool.entry(best)
         return Preference(entry.controller, "org", entry, float(scores[best]), users)
 
     def conflicts(self) -> list[Conflict]:
@@ -174,10 +265,9 @@ class AgreedExamples:
         found: list[Conflict] = []
         reported: set[str] = set()
         for row, entry in enumerate(pool.entries):
-            if entry.memory_id in reported:
+            if entry is None or entry.memory_id in reported:
                 continue
-            usable = np.array([e.team == entry.team for e in pool.entries])
-            latest = latest_per_user(_group(pool, row, usable))
+            latest = latest_per_user(_group(pool, row, pool.same_team(row)))
             targets: dict[str, set[str]] = {}
             for other, _ in latest.values():
                 targets.setdefault(other.controller, set()).add(other.user)
@@ -202,9 +292,9 @@ class AgreedExamples:
 
 def _group(pool: _Pool, row: int, usable: np.ndarray) -> list[tuple[MemoryEntry, float]]:
     """A correction's group: itself and the usable corrections within LINK of it."""
-    example = pool.entries[row]
+    example = pool.entry(row)
     vector = example.vector if pool.dense[row] else None
     scores = pool.alike(vector, example.grams, example.latin)
     linked = usable & (scores >= pool.threshold(vector, example.latin, LINK))
     linked[row] = True
-    return [(pool.entries[i], float(scores[i])) for i in np.flatnonzero(linked)]
+    return [(pool.entry(int(i)), float(scores[i])) for i in np.flatnonzero(linked)]

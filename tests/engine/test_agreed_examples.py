@@ -1,7 +1,8 @@
 """Corrections as examples, through the CLI (each step a process of its own): three people who
 moved their own, differently worded build failures to `alarm` move a fourth person's build
 failures worded otherwise; a disagreeing correction moves no one and `brain memory conflicts`
-reports it; one correction moves its author's paraphrases and no one else's."""
+reports it; one correction moves its author's paraphrases and no one else's; a forgotten
+user's corrections stop counting in the running brain."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ import sys
 from typing import Any
 
 import pytest
+
+from brain.engine import Brain
+from core.records import Message
 
 #: Three people's build failures; the brain sends them to `coding` (or asks), they want `alarm`.
 TAUGHT = [
@@ -107,3 +111,18 @@ def test_one_correction_moves_its_authors_other_wordings_and_no_one_elses() -> N
     assert len(moved) >= 3, [(d["text"], d["controller"], d["tier_path"]) for d in mine]
     assert all("you moved a message like this" in d["rationale"] for d in moved)
     assert not any(d["controller"] == "alarm" for d in theirs), theirs
+
+
+def test_a_forgotten_users_corrections_stop_counting_at_once(brain: Brain) -> None:
+    for user, text in TAUGHT:
+        decision = brain.ask(Message(text, user=user, channel=f"C-{user}"))
+        brain.feedback(decision.decision_id, "correct", controller="alarm", user=user)
+    agreed = [brain.decide(Message(t, user="U4", channel="C4")) for t in PARAPHRASES]
+    assert [d.controller for d in agreed] == ["alarm"] * len(PARAPHRASES)
+
+    brain.forget_user("U3")  # two people left: no longer the organisation's lesson
+
+    after = [brain.decide(Message(t, user="U4", channel="C5")) for t in PARAPHRASES]
+    assert not any(d.controller == "alarm" for d in after), [d.tier_path for d in after]
+    mine = [brain.decide(Message(t, user="U1", channel="C6")) for t in PARAPHRASES]
+    assert any(d.controller == "alarm" for d in mine)  # U1's own examples still count for U1

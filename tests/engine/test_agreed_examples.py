@@ -126,3 +126,15 @@ def test_a_forgotten_users_corrections_stop_counting_at_once(brain: Brain) -> No
     assert not any(d.controller == "alarm" for d in after), [d.tier_path for d in after]
     mine = [brain.decide(Message(t, user="U1", channel="C6")) for t in PARAPHRASES]
     assert any(d.controller == "alarm" for d in mine)  # U1's own examples still count for U1
+
+
+def test_an_agreement_in_one_workspace_moves_no_one_in_another(brain: Brain) -> None:
+    for user, text in TAUGHT:
+        decision = brain.ask(Message(text, user=user, channel=f"C-{user}", team="T1"))
+        brain.feedback(decision.decision_id, "correct", controller="alarm", user=user)
+
+    same = [brain.decide(Message(t, user="U4", channel="C4", team="T1")) for t in PARAPHRASES]
+    other = [brain.decide(Message(t, user="U4", channel="C4", team="T2")) for t in PARAPHRASES]
+
+    assert [d.controller for d in same] == ["alarm"] * len(PARAPHRASES)
+    assert not any(d.controller == "alarm" for d in other), [d.tier_path for d in other]

@@ -3,7 +3,8 @@ e-mails (issue 26).
 
 - the labelled escalation set (`brain/data/escalation.jsonl`): the "train" split, which the
   model is fitted and its threshold chosen on, beside the "holdout" split, which nothing is
-  tuned on (the honest figure);
+  tuned on (the honest figure), and "holdout_security", the held-out wordings of the security
+  and company-wide outage families (`scripts/escalation_families_security.py`);
 - the page rate on the 4,000 `val.jsonl` tickets of `../shared/data/it_tickets/` (real
   service-desk e-mails; the target is at most 1%), with the paged ones listed;
 - `--rules-only`: the same without the model (the service-desk matrix and the rules alone).
@@ -24,6 +25,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 TICKETS = REPO.parent.parent / "shared" / "data" / "it_tickets" / "val.jsonl"
+SPLITS = ("train", "holdout", "holdout_security")
 
 
 def _decide(texts: Sequence[str], model: Any, embedder: Any) -> list[Any]:
@@ -80,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report: dict[str, Any] = {"model": None if model is None else model.key}
     if model is not None:
         report["threshold"] = round(model.threshold, 4)
-    for split in ("train", "holdout"):
+    for split in SPLITS:
         rows = labelled_rows(split)
         report[split] = figures(rows, _decide([str(r["text"]) for r in rows], model, embedder))
     if args.tickets.is_file():
@@ -98,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(report, ensure_ascii=False, indent=2))
         return 0
     print(f"model {report['model']} threshold {report.get('threshold')}")
-    for split in ("train", "holdout"):
+    for split in SPLITS:
         fig = report[split]
         print(
             f"{split:8s} n={fig['escalation_labelled']} recall={fig['escalation_recall']} "

@@ -3,7 +3,9 @@
 Every fourth wording of each first-round family is held out (split "holdout"), never fitted
 or tuned on (`brain.escalation.model` reads split "train" only); the benchmark reports both.
 The second round's families (`escalation_families_more.py`) are all training rows, so the
-held-out split stays the same yardstick. Real service-desk e-mails
+held-out split stays the same yardstick. The third round's security and company-wide outage
+families (`escalation_families_security.py`) are training rows, and their own held-out wordings
+are split "holdout_security" (written apart, never fitted or tuned on). Real service-desk e-mails
 (`../shared/data/it_tickets/train.jsonl`, never its val split) are the hard negatives of
 routine requests: a random sample (a quarter held out), then, for training only, e-mails that
 name what the rules used to page for on bare words (a virus, a stolen laptop, "critical",
@@ -28,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from escalation_families import FAMILIES
 from escalation_families_more import MORE_FAMILIES
+from escalation_families_security import SECURITY_FAMILIES, SECURITY_HOLDOUT
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "brain" / "data" / "escalation.jsonl"
@@ -102,11 +105,33 @@ def main() -> int:
                 "split": "train",
             }
         )
+    first = len(FAMILIES) + len(MORE_FAMILIES)
+    for number, (kind, escalate, wordings) in enumerate(SECURITY_FAMILIES, start=first):
+        rows.extend(_family_rows(number, kind, escalate, wordings, "train"))
+    for kind, escalate, wordings in SECURITY_HOLDOUT:
+        number = first + [k for k, _, _ in SECURITY_FAMILIES].index(kind)
+        rows.extend(_family_rows(number, kind, escalate, wordings, "holdout_security"))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     print(f"{len(rows)} rows -> {OUT}")
     if args.fit:
         fit_shipped()
     return 0
+
+
+def _family_rows(
+    number: int, kind: str, escalate: bool, wordings: list[str], split: str
+) -> list[dict[str, object]]:
+    return [
+        {
+            "text": text,
+            "escalate": escalate,
+            "kind": kind,
+            "family": number,
+            "lang": "zh" if _CJK.search(text) else "en",
+            "split": split,
+        }
+        for text in wordings
+    ]
 
 
 def fit_shipped() -> None:

@@ -27,6 +27,21 @@ MUST_PAGE = {
     "sim_swap_zh": "我的手机号被人转移到了别的SIM卡上，收不到验证码",
     "ransom_en": "every folder on the shared drive now has a file called how_to_decrypt.html",
     "ransom_zh": "服务器上出现勒索提示，说要付比特币才能解密文件",
+    # The third round's security events and company-wide outages: data leaving the company,
+    # impersonation in progress, a whole company without mail.
+    "data_leaving_en": "I just emailed our full customer contact export to the wrong outside "
+    "address, a stranger at yahoo.com",
+    "data_leaving_zh": "同事把客户名单和手机号误发给了一个外部的陌生邮箱",
+    "vishing_en": "a person on the phone says he is from the IT desk and they are asking me for "
+    "the code right now",
+    "forged_payment_en": "our accounts mailbox is sending vendors forged requests to change our "
+    "bank details, nobody here wrote them",
+    "mfa_fatigue_en": "my authenticator keeps asking me to approve sign-ins I never started, "
+    "dozens of them",
+    "impersonation_zh": "有人冒充IT正在电话里向我要手机验证码",
+    "company_outage_en": "email is down for the entire company, no one can send or receive "
+    "anything",
+    "company_outage_zh": "全公司的邮件系统都不能用了，所有人都收发不了邮件",
 }
 MUST_NOT_PAGE = {
     "urgent_access_en": "URGENT: please give me edit rights on the budget sheet for "
@@ -48,6 +63,16 @@ MUST_NOT_PAGE = {
     "not_clicked_en": "I got a phishing email about my parcel, I didn't click it",
     # "能不能" asks ("could you"): its "不能" is no system failing for many.
     "could_you_zh": "能不能帮我开通一下报表系统的查看权限",
+    # Look-alikes of the third round's events: a finished incident, a training notice, a
+    # question about data sharing, one person's mail.
+    "post_mortem_en": "post-mortem of last week's company-wide email outage: root cause and "
+    "follow-ups attached",
+    "post_mortem_zh": "上个月数据误发事件的复盘报告已经完成",
+    "training_en": "reminder: the phishing awareness training and the simulated phishing mails "
+    "start next week",
+    "data_policy_en": "what's the process for sending customer data to an external auditor?",
+    "single_mail_en": "my outlook can't send mail since this morning, my teammates are fine",
+    "single_mail_zh": "我的邮箱发不出邮件，同事们都正常",
 }
 HANDOFF = {
     "en": "this is the fourth time my ticket went to the wrong place, I need a human to look at it",

@@ -181,7 +181,8 @@ def urgent_route(
     if not record.escalate or record.reason is None:
         return None
     preferred = None
-    if record.security:
+    # A security event, whether the taxonomy named its class or the model recognised it.
+    if record.security or record.kind == "security":
         group = intent_group(SECURITY_INTENT)
         preferred = group if group in registered else None
     critical = record.priority == "P1"

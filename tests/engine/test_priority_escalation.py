@@ -10,8 +10,9 @@ import json
 
 import pytest
 
-from brain.escalation.decide import OUTAGE_CONTROLLER
+from brain.escalation.decide import OUTAGE_CONTROLLER, SECURITY_INTENT
 from brain.escalation.model import labelled_rows
+from brain.intent.taxonomy import intent_group
 from cli import main
 from tests.escalation_wordings import HANDOFF, MUST_NOT_PAGE, MUST_PAGE
 
@@ -100,3 +101,18 @@ def test_why_shows_priority_and_evidence(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["why", decision["decision_id"]]) == 0
     out = capsys.readouterr().out
     assert "P1" in out
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize("kind", ["mfa_fatigue_en", "data_leaving_en"])
+def test_a_security_event_only_the_model_recognises_goes_to_the_security_controller(
+    capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """No taxonomy class names it, yet it is paged as a security event, so it is routed as one
+    (an MFA push storm went to access before)."""
+    decision = _ask(capsys, MUST_PAGE[kind])
+
+    assert decision["escalate"] is True
+    assert decision["escalation"]["kind"] == "security"
+    assert decision["escalation"]["security"] == []
+    assert decision["controller"] == intent_group(SECURITY_INTENT)

@@ -24,7 +24,7 @@ def register(subparsers: Any) -> None:
     show.add_argument(
         "--org",
         action="store_true",
-        help="the organisation lessons the routing model is trained on, and its fit",
+        help="agreed example groups, the organisation lessons the model is trained on, its fit",
     )
     show.set_defaults(handler="cli.memory:run_show")
     refit = actions.add_parser(
@@ -126,7 +126,8 @@ def run_conflicts(args: argparse.Namespace) -> int:
 
 
 def _show_org(args: argparse.Namespace) -> int:
-    """`brain memory show --org`: the rows the routing model learns from agreed lessons."""
+    """`brain memory show --org`: the agreed example groups routing applies to everyone, and
+    the rows the routing model learns from agreed lessons."""
     from brain.engine import Brain
 
     with Brain.open() as brain:
@@ -134,11 +135,19 @@ def _show_org(args: argparse.Namespace) -> int:
             # Lessons are grouped by meaning, as the deciding processes group them.
             brain.parts.embedder.load()
         report = brain.org_training.report()
+        # What routing applies to everyone: corrections as examples (`brain.memory.agreed`).
+        groups = brain.agreed_examples.agreed(brain.settings.memory.agreement_users)
+        report["examples"] = [group.to_dict() for group in groups]
     if args.user:
         report["rows"] = [r for r in report["rows"] if r["user"] == args.user]
+        report["examples"] = [g for g in report["examples"] if args.user in g["users"]]
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
+    for group in report["examples"]:
+        print(f"{len(group['users'])} people moved messages like these to {group['controller']}:")
+        for text in group["texts"]:
+            print(f"  {text[:76]!r}")
     if not report["rows"]:
         print("no organisation lessons to train on")
         return 0

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -168,6 +169,23 @@ class _Pool:
         return np.where(by_vector, dense_value, GRAM_LINK)
 
 
+@dataclass(frozen=True, slots=True)
+class AgreedGroup:
+    """Corrections whose users agree: examples of `controller` for everyone."""
+
+    controller: str
+    users: tuple[str, ...]
+    #: Each user's latest correction in the group.
+    members: tuple[MemoryEntry, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "controller": self.controller,
+            "users": list(self.users),
+            "texts": [e.text for e in self.members],
+        }
+
+
 #: The workspace of a removed row (equal to no message's).
 _GONE = object()
 
@@ -276,6 +294,24 @@ class AgreedExamples:
                 found.append(
                     Conflict(entry, {name: tuple(sorted(u)) for name, u in targets.items()})
                 )
+        return found
+
+    def agreed(self, agreement: int) -> list[AgreedGroup]:
+        """The groups whose examples count for everyone (what `brain memory show --org`
+        lists beside the training rows), each once, oldest correction first."""
+        pool = self._current()
+        found: list[AgreedGroup] = []
+        covered: set[str] = set()
+        for row, entry in enumerate(pool.entries):
+            if entry is None or entry.memory_id in covered:
+                continue
+            latest = latest_per_user(_group(pool, row, pool.same_team(row)))
+            controllers = {other.controller for other, _ in latest.values()}
+            if len(controllers) != 1 or len(latest) < agreement:
+                continue
+            members = tuple(sorted((e for e, _ in latest.values()), key=lambda e: e.order))
+            covered.update(e.memory_id for e in members)
+            found.append(AgreedGroup(entry.controller, tuple(sorted(latest)), members))
         return found
 
     @staticmethod

@@ -79,6 +79,11 @@ def test_three_people_agreeing_move_a_fourth_persons_other_wordings() -> None:
     for decision in moved:
         assert "3 people moved messages like this to alarm" in decision["rationale"]
     assert [d["controller"] for d in kept] == [name for _, name in UNRELATED], kept
+    org = json.loads(_cli("memory", "show", "--org", "--json"))
+    assert [(g["controller"], g["users"]) for g in org["examples"]] == [
+        ("alarm", ["U1", "U2", "U3"])
+    ], org["examples"]
+    assert sorted(org["examples"][0]["texts"]) == sorted(text for _, text in TAUGHT)
 
 
 @pytest.mark.slow

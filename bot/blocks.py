@@ -24,6 +24,7 @@ from slack_sdk.models.blocks import (
     StaticSelectElement,
 )
 
+from bot.wording import asker_is_chinese, say
 from brain.conversation.reply import NONE_OF_THESE, Choice, Reply
 
 SECTION_TEXT = SectionBlock.text_max_length  # 3000
@@ -148,6 +149,7 @@ def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
     blocks: list[Block] = [_section(escape(reply.text))]
     if decision is None:
         return to_dicts(blocks)
+    zh = asker_is_chinese(decision.text)
     if reply.kind == "clarify":
         buttons = [
             _button(c.label, f"{ACTION_CLARIFY_PREFIX}{i}", c.value)
@@ -155,26 +157,28 @@ def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
         ]
         blocks.append(ActionsBlock(block_id=BLOCK_CLARIFY + decision.decision_id, elements=buttons))
         blocks.append(_context(escape(reply.rationale)))
-        person = _button("Send to a person", ACTION_HANDOFF, decision.decision_id)
+        person = _button(say("person", zh), ACTION_HANDOFF, decision.decision_id)
         blocks.append(
             ActionsBlock(block_id=BLOCK_DECISION + decision.decision_id, elements=[person])
         )
         return to_dicts(blocks)
     if reply.parts:
-        return to_dicts([*blocks, *_part_blocks(reply), _context(escape(reply.rationale))])
+        return to_dicts([*blocks, *_part_blocks(reply, zh), _context(escape(reply.rationale))])
     blocks.append(_context(escape(reply.rationale)))
     elements: list[Any] = []
     if reply.confirmable:
-        elements.append(_button("Right", ACTION_CONFIRM, decision.decision_id, style="primary"))
+        elements.append(
+            _button(say("right", zh), ACTION_CONFIRM, decision.decision_id, style="primary")
+        )
     elif reply.kind == "fallback" and decision.result is not None and decision.result.ok:
         # The fallback ladder found an answer: confirming it is what evolution counts.
         elements.append(
-            _button("This solved it", ACTION_CONFIRM, decision.decision_id, style="primary")
+            _button(say("solved", zh), ACTION_CONFIRM, decision.decision_id, style="primary")
         )
     if reply.kind == "fallback":
-        elements.append(_button("Send to a person", ACTION_HANDOFF, decision.decision_id))
+        elements.append(_button(say("person", zh), ACTION_HANDOFF, decision.decision_id))
     if reply.reroute_choices:
-        elements.append(_select("Route elsewhere", ACTION_REROUTE, reply.reroute_choices))
+        elements.append(_select(say("route_elsewhere", zh), ACTION_REROUTE, reply.reroute_choices))
     if elements:
         blocks.append(
             ActionsBlock(block_id=BLOCK_DECISION + decision.decision_id, elements=elements)
@@ -182,7 +186,7 @@ def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
     return to_dicts(blocks)
 
 
-def _part_blocks(reply: Reply) -> list[Block]:
+def _part_blocks(reply: Reply, zh: bool) -> list[Block]:
     """Each request of a multi-intent reply with its own Right / Route elsewhere (its own
     decision id in the block id, so the listeners handle a click as for any decision)."""
     blocks: list[Block] = []
@@ -190,16 +194,18 @@ def _part_blocks(reply: Reply) -> list[Block]:
         head = f"*{escape(view.label)}* ({view.role}): “{escape(view.text)}”"
         blocks.append(_section("\n".join([head, *(escape(line) for line in view.lines)])))
         elements: list[Any] = [
-            _button("Right", ACTION_CONFIRM, view.decision_id, style="primary"),
+            _button(say("right", zh), ACTION_CONFIRM, view.decision_id, style="primary"),
         ]
         if view.reroute_choices:
-            elements.append(_select("Route elsewhere", ACTION_REROUTE, view.reroute_choices))
+            elements.append(
+                _select(say("route_elsewhere", zh), ACTION_REROUTE, view.reroute_choices)
+            )
         blocks.append(ActionsBlock(block_id=BLOCK_DECISION + view.decision_id, elements=elements))
     return blocks
 
 
 def with_team_sends(
-    blocks: list[dict[str, Any]], decision_id: str, teams: Sequence[str]
+    blocks: list[dict[str, Any]], decision_id: str, teams: Sequence[str], *, zh: bool = False
 ) -> list[dict[str, Any]]:
     """A reply's blocks with "Send to team …" beside its "Send to a person" (one button a
     configured team, as many as the actions block holds)."""
@@ -213,7 +219,7 @@ def with_team_sends(
         ):
             room = ACTIONS_ELEMENTS - len(elements)
             sends = [
-                _button(f"Send to team {team}", f"{ACTION_SEND_TEAM}{i}", team).to_dict()
+                _button(say("send_team", zh, team=team), f"{ACTION_SEND_TEAM}{i}", team).to_dict()
                 for i, team in enumerate(teams[:room])
             ]
             block = {**block, "elements": [*elements, *sends]}

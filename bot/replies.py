@@ -19,6 +19,7 @@ from bot.escalation import Alert, follow_up_alert_id
 from bot.services import BotServices
 from bot.state import MessageLink
 from bot.tracing import DECISION_ID, EVENT_ID
+from bot.wording import asker_is_chinese, say
 from brain.conversation.reply import Reply
 from core.errors import UnknownDecision
 from core.logs import bind, current_fields
@@ -184,12 +185,13 @@ async def escalate(
     channel: str,
     thread_ts: str,
     asker: str,
-    lead: str = "This looks urgent",
+    lead: str = "urgent",
     alert_id: str | None = None,
 ) -> Alert | None:
     """Page on-call for an escalated decision and tell the asker what happened (`lead`: why,
-    in the asker's words; `alert_id`: the id to record the alert under); the alert (None: no
-    on-call channel is configured, or the owning team was told instead). The source channel's
+    the key of a `bot.wording` phrase, said in the asker's language; `alert_id`: the id to
+    record the alert under); the alert (None: no on-call channel is configured, or the owning
+    team was told instead). The source channel's
     `[helpdesk.paging]` may name another on-call channel, or tell the owning team instead."""
     decision = reply.decision
     assert decision is not None
@@ -218,12 +220,11 @@ async def escalate(
         oncall_channel=paging.oncall_channel,
         mention=paging.oncall_mention,
     )
+    zh = asker_is_chinese(decision.text)
+    why = say(lead, zh)
     if alert is None:
-        note = (
-            f"{lead}, but no on-call channel is configured, so nobody was paged. "
-            "Please contact on-call directly (admins: set BRAIN_ONCALL_CHANNEL)."
-        )
+        note = say("not_paged", zh, lead=why)
     else:
-        note = f"{lead}: I escalated it to on-call in <#{alert.oncall_channel}>."
+        note = say("paged", zh, lead=why, channel=alert.oncall_channel)
     await client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=note)
     return alert

@@ -17,6 +17,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.blocks import defang, escape, fallback_text, priority_blocks, with_team_sends
 from bot.services import BotServices
 from bot.ticket_view import team_blocks, ticket_of, with_ticket_actions
+from bot.wording import asker_is_chinese
 from brain.conversation.reply import Reply
 from controllers.tickets import Ticket, TicketStore
 
@@ -40,13 +41,14 @@ def reply_blocks(
 ) -> list[dict[str, Any]]:
     """A reply's blocks, with the ticket's buttons when the reply filed or updated one, and
     "Send to team …" beside "Send to a person" when teams are configured."""
+    zh = reply.decision is not None and asker_is_chinese(reply.decision.text)
     if reply.decision is not None and reply.kind in ("fallback", "clarify"):
-        blocks = with_team_sends(blocks, reply.decision.decision_id, team_names(services))
+        blocks = with_team_sends(blocks, reply.decision.decision_id, team_names(services), zh=zh)
     ticket_id = ticket_of(reply)
     if ticket_id is None or reply.decision is None or reply.decision.result is None:
         return blocks
     status = str(reply.decision.result.data["ticket"].get("status") or "open")
-    return with_ticket_actions(blocks, ticket_id, status, team_names(services))
+    return with_ticket_actions(blocks, ticket_id, status, team_names(services), zh=zh)
 
 
 def _due_notice(ticket: Ticket, team: str) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 from slack_sdk.models.blocks import ActionsBlock, Block
 
 from bot.blocks import BLOCK_DECISION, _button, _context, _section, escape, shorten, to_dicts
+from bot.wording import say
 from brain.conversation.reply import Reply
 from controllers.tickets import STATUS_LABELS, Ticket
 
@@ -45,14 +46,19 @@ def ticket_of(reply: Reply) -> str | None:
     return str(ticket["id"]) if isinstance(ticket, dict) and ticket.get("id") else None
 
 
-def ticket_actions(ticket_id: str, status: str, teams: Sequence[str]) -> ActionsBlock:
-    """Resolve or Reopen, Claim, Hand to team: the same as the text macros."""
+def ticket_actions(
+    ticket_id: str, status: str, teams: Sequence[str], *, zh: bool = False
+) -> ActionsBlock:
+    """Resolve or Reopen, Claim, Hand to team: the same as the text macros (`zh`: worded for
+    a Chinese asker)."""
     elements: list[Any] = []
     if status in ("resolved", "closed"):
-        elements.append(_button("Reopen", ACTION_REOPEN, ticket_id))
+        elements.append(_button(say("ticket_reopen", zh), ACTION_REOPEN, ticket_id))
     else:
-        elements.append(_button("Resolve", ACTION_RESOLVE, ticket_id, style="primary"))
-        elements.append(_button("Claim", ACTION_CLAIM, ticket_id))
+        elements.append(
+            _button(say("ticket_resolve", zh), ACTION_RESOLVE, ticket_id, style="primary")
+        )
+        elements.append(_button(say("ticket_claim", zh), ACTION_CLAIM, ticket_id))
         if teams:
             options = [
                 {"text": {"type": "plain_text", "text": shorten(t, 75)}, "value": t[:150]}
@@ -62,7 +68,7 @@ def ticket_actions(ticket_id: str, status: str, teams: Sequence[str]) -> Actions
                 {
                     "type": "static_select",
                     "action_id": ACTION_HAND,
-                    "placeholder": {"type": "plain_text", "text": "Hand to team"},
+                    "placeholder": {"type": "plain_text", "text": say("hand_to_team", zh)},
                     "options": options,
                 }
             )
@@ -70,7 +76,12 @@ def ticket_actions(ticket_id: str, status: str, teams: Sequence[str]) -> Actions
 
 
 def with_ticket_actions(
-    blocks: list[dict[str, Any]], ticket_id: str, status: str, teams: Sequence[str]
+    blocks: list[dict[str, Any]],
+    ticket_id: str,
+    status: str,
+    teams: Sequence[str],
+    *,
+    zh: bool = False,
 ) -> list[dict[str, Any]]:
     """A message's blocks with its ticket buttons (replaced when already there), placed
     before the decision's own Right / Route elsewhere, which stay last: a click on those
@@ -80,7 +91,7 @@ def with_ticket_actions(
         (i for i, b in enumerate(kept) if str(b.get("block_id") or "").startswith(BLOCK_DECISION)),
         len(kept),
     )
-    return [*kept[:at], ticket_actions(ticket_id, status, teams).to_dict(), *kept[at:]]
+    return [*kept[:at], ticket_actions(ticket_id, status, teams, zh=zh).to_dict(), *kept[at:]]
 
 
 def status_notice(ticket: Ticket, by: str, team: str | None = None) -> str:

@@ -319,7 +319,7 @@ async def _handed_off(
         channel=click.channel,
         thread_ts=click.thread_ts,
         asker=click.user,
-        lead="You asked for a person",
+        lead="asked_person",
     )
     if alert is not None and alert.messages:  # on-call resolves it in the alert's thread
         await resolutions.post_prompt(

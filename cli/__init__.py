@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from cli import exit_codes
 from core.errors import ConfigError, StorageError
-from core.logs import StderrHandler
+from core.logs import FORMAT_ENV, StderrHandler
+from core.logs import configure as configure_logs
 from core.progress import PROGRESS_LOGGER
 
 if TYPE_CHECKING:
@@ -104,6 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `brain` console script; returns the exit code."""
     _tolerate_narrow_streams()
     show_progress()
+    if os.environ.get(FORMAT_ENV, "").strip().lower() == "json":
+        # Asked for JSON logs: every command's lines too (progress, an LLM failure), one JSON
+        # object each with the decision id, never a plain line beside them.
+        configure_logs("json")
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)

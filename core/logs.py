@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import IO, Any
 
+from core.progress import PROGRESS_LOGGER
+
 FORMAT_ENV = "BRAIN_LOG_FORMAT"
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -109,4 +111,11 @@ def configure(
     handler.addFilter(ContextFilter())
     handler.setFormatter(JsonFormatter() if chosen == "json" else logging.Formatter(TEXT_FORMAT))
     logging.basicConfig(level=level, handlers=[handler], force=True)
+    # Every line goes through this one handler: the command line's own printer of first-use
+    # progress ("brain: ingesting ...", `cli.show_progress`) would write plain lines among the
+    # JSON ones, without the ids bound for the work in progress; so would Python's warnings.
+    progress = logging.getLogger(PROGRESS_LOGGER)
+    progress.handlers.clear()
+    progress.propagate = True
+    logging.captureWarnings(chosen == "json")
     return chosen

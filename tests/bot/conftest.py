@@ -121,6 +121,7 @@ def json_log() -> Iterator[io.StringIO]:
     yield stream
     root.handlers[:] = handlers
     root.setLevel(level)
+    logging.captureWarnings(False)  # JSON mode logs Python's warnings; pytest collects them
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from brain.engine import Brain
 from cli import main
 from core.config import load_settings
 from tests.bot import slack_payloads as p
-from tests.bot.conftest import FORCE_CLARIFY, ROUTED_TEXT
+from tests.bot.conftest import ESCALATE_TEXT, FORCE_CLARIFY, ROUTED_TEXT
 from tests.fakes.slack_api import FakeSlackAPI
 from tests.fakes.socket_mode import FakeSocketMode
 
@@ -196,3 +196,52 @@ async def test_brain_run_uses_socket_mode_when_an_app_token_is_set(
         await socket.stop()
     assert process.returncode == 0
     assert b"xoxb-process-token-9" not in err and b"xapp-process-token-7" not in err
+
+
+async def test_brain_run_in_json_mode_writes_only_json_lines_carrying_the_messages_ids(
+    fake_slack: FakeSlackAPI, tmp_path: Path
+) -> None:
+    """With BRAIN_LOG_FORMAT=json every line `brain run` writes on standard error is one JSON
+    object, the first-use progress of a fresh home included (it was printed as plain
+    "brain: ..." lines), and a line written while a message is handled carries its event id
+    and decision id."""
+    fake_slack.fail("chat.getPermalink", error="channel_not_found")  # a warning on the way
+    env = {
+        **os.environ,
+        "BRAIN_HOME": str(tmp_path / "fresh-home"),  # first use: progress lines at warm-up
+        "BRAIN_LOG_FORMAT": "json",
+        "BRAIN_ONCALL_CHANNEL": "CONCALL01",
+        "SLACK_BOT_TOKEN": "xoxb-json-log-token",
+        "SLACK_SIGNING_SECRET": p.SIGNING_SECRET,
+        "SLACK_API_URL": fake_slack.url,
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "brain", "run", "--http", "--port", "0", "--host", "127.0.0.1",
+        env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        line = (await asyncio.wait_for(process.stdout.readline(), 120)).decode()
+        url = line.strip().rsplit(" ", 1)[-1]
+        body = json.dumps(p.envelope(p.message(ESCALATE_TEXT), "EvJsonLog001"))
+        headers = {"Content-Type": "application/json", **p.sign(body)}
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(url, data=body, headers=headers) as response,
+        ):
+            assert response.status == 200
+        await fake_slack.wait_for(
+            "chat.postMessage", timeout=90, where=lambda c: c.params["channel"] == "CONCALL01"
+        )
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, err = await asyncio.wait_for(process.communicate(), 60)
+    written = [line for line in err.decode().splitlines() if line.strip()]
+    plain = [line for line in written if not line.startswith("{")]
+    assert plain == [], plain
+    lines = [json.loads(line) for line in written]
+    assert any("ingesting the sample knowledge base" in line["message"] for line in lines)
+    warned = [line for line in lines if "no permalink" in line["message"]]
+    assert warned, lines
+    assert all(line.get("event_id") == "EvJsonLog001" for line in warned), warned
+    assert all(str(line.get("decision_id", "")).startswith("d-") for line in warned), warned

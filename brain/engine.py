@@ -363,7 +363,7 @@ class Brain(PartsFacade):
         decision = self.feedback(
             decision_id, "correct", controller=controller, user=user, source=source
         )
-        decision.result = self._runner.run(decision, [controller], pipeline=False)
+        decision.result = self._runner.rerun(decision, controller, by=user)
         with self._lock:
             self.log.update(decision)
         return decision

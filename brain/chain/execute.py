@@ -188,6 +188,24 @@ class ControllerRunner:
             result.dcr_rounds = decision.dcr.summaries()
         return result
 
+    def rerun(self, decision: Decision, controller: str, *, by: str) -> ExecutionResult:
+        """Run `controller` instead of what ran before: a record the earlier run filed for
+        this very decision, still open, is closed first as moved, so routing a filed message
+        elsewhere leaves one ticket in the right queue instead of two."""
+        tickets = self._parts.services.tickets
+        earlier = decision.result
+        if tickets is not None and earlier is not None:
+            for part in [earlier, *earlier.parts]:
+                filed = part.data.get("ticket") if isinstance(part.data, dict) else None
+                ticket = tickets.get(str(filed.get("id"))) if isinstance(filed, dict) else None
+                if (
+                    ticket is not None
+                    and ticket.is_open
+                    and ticket.fields.get("decision_id") == decision.decision_id
+                ):
+                    tickets.close(ticket.id, by=by, reason=f"moved: routed to {controller}")
+        return self.run(decision, [controller], pipeline=False)
+
 
 def _mapped(pool: Executor, function: Callable[[_In], _Out], items: Sequence[_In]) -> list[_Out]:
     """`pool.map` with each call in a copy of the caller's context: the pool's threads then

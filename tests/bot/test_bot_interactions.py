@@ -112,6 +112,34 @@ async def test_route_elsewhere_reroutes_and_posts_the_result(harness: Harness) -
     ]
 
 
+async def test_route_elsewhere_after_a_ticket_was_filed_leaves_one_open_ticket(
+    harness: Harness,
+) -> None:
+    """The misfiled record is closed as moved when the message goes to another queue (before:
+    the incident stayed open beside the access request, two tickets for one message)."""
+    event, reply = await _ask(harness, ROUTED_TEXT)
+    store = harness.brain.services.tickets
+    assert store is not None
+    [filed] = [t for t in store.all() if t.requester == "UASKER01"]
+    actions = _block(reply, "brain_decision:")
+    click = p.block_action(
+        user="UASKER01",
+        channel=event["channel"],
+        message=_as_message(reply, _posted_ts(harness, reply)),
+        action_id="brain_reroute",
+        block_id=actions["block_id"],
+        selected="access",
+    )
+    assert (await harness.click(click))[0] == 200
+    await harness.fake.wait_for("chat.postMessage", 2)
+    await harness.idle()
+    mine = [t for t in store.all() if t.requester == "UASKER01"]
+    assert [t.kind for t in mine if t.is_open] == ["access"], [(t.id, t.status) for t in mine]
+    moved = store.find(filed.id)
+    assert moved.status == "closed" and "moved" in moved.history[-1]["reason"]
+    assert moved.history[-1]["by"] == "UASKER01"
+
+
 async def test_clarification_buttons_route_and_keep_entities(start_bot: StartBot) -> None:
     harness = await start_bot(FORCE_CLARIFY)
     event, reply = await _ask(harness, ENTITY_TEXT)

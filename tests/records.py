@@ -29,3 +29,22 @@ def make_decision(**fields: Any) -> Decision:
         "rationale": "",
     }
     return Decision(**{**values, **fields})
+
+
+#: The keys GUIDE.md promises in every decision's JSON.
+DECISION_CONTRACT = frozenset(
+    {
+        "decision_id",
+        "controller",
+        "supporting",
+        "confidence",
+        "tier",
+        "outcome",
+        "escalate",
+        "urgency",
+        "intent",
+        "entities",
+        "signals",
+        "rationale",
+    }
+)

@@ -84,20 +84,25 @@ async def test_right_click_records_feedback_and_removes_the_buttons(harness: Har
     assert feedback[0].user == "UASKER01"
 
 
-async def test_route_elsewhere_reroutes_and_posts_the_result(harness: Harness) -> None:
-    event, reply = await _ask(harness, ROUTED_TEXT)
+def _reroute_click(
+    harness: Harness, event: dict[str, Any], reply: dict[str, Any], to: str
+) -> dict[str, Any]:
+    """The asker's "Route elsewhere" choice of `to` on the bot's reply."""
     actions = _block(reply, "brain_decision:")
-    decision_id = actions["block_id"].split(":", 1)[1]
-    message = _as_message(reply, _posted_ts(harness, reply))
-    click = p.block_action(
+    return p.block_action(
         user="UASKER01",
         channel=event["channel"],
-        message=message,
+        message=_as_message(reply, _posted_ts(harness, reply)),
         action_id="brain_reroute",
         block_id=actions["block_id"],
-        selected="access",
+        selected=to,
     )
-    assert (await harness.click(click))[0] == 200
+
+
+async def test_route_elsewhere_reroutes_and_posts_the_result(harness: Harness) -> None:
+    event, reply = await _ask(harness, ROUTED_TEXT)
+    decision_id = _block(reply, "brain_decision:")["block_id"].split(":", 1)[1]
+    assert (await harness.click(_reroute_click(harness, event, reply, "access")))[0] == 200
     update = (await harness.fake.wait_for("chat.update"))[0].params
     posts = await harness.fake.wait_for("chat.postMessage", 2)
     await harness.idle()
@@ -121,16 +126,7 @@ async def test_route_elsewhere_after_a_ticket_was_filed_leaves_one_open_ticket(
     store = harness.brain.services.tickets
     assert store is not None
     [filed] = [t for t in store.all() if t.requester == "UASKER01"]
-    actions = _block(reply, "brain_decision:")
-    click = p.block_action(
-        user="UASKER01",
-        channel=event["channel"],
-        message=_as_message(reply, _posted_ts(harness, reply)),
-        action_id="brain_reroute",
-        block_id=actions["block_id"],
-        selected="access",
-    )
-    assert (await harness.click(click))[0] == 200
+    assert (await harness.click(_reroute_click(harness, event, reply, "access")))[0] == 200
     await harness.fake.wait_for("chat.postMessage", 2)
     await harness.idle()
     mine = [t for t in store.all() if t.requester == "UASKER01"]
@@ -428,17 +424,8 @@ async def test_slack_feedback_survives_restart_and_shows_in_brain_why(
 ) -> None:
     first = await start_bot()
     event, reply = await _ask(first, ROUTED_TEXT, channel="DCHAT003")
-    actions = _block(reply, "brain_decision:")
-    decision_id = actions["block_id"].split(":", 1)[1]
-    click = p.block_action(
-        user="UASKER01",
-        channel=event["channel"],
-        message=_as_message(reply, _posted_ts(first, reply)),
-        action_id="brain_reroute",
-        block_id=actions["block_id"],
-        selected="access",
-    )
-    await first.click(click)
+    decision_id = _block(reply, "brain_decision:")["block_id"].split(":", 1)[1]
+    await first.click(_reroute_click(first, event, reply, "access"))
     await first.fake.wait_for("chat.update")
     await first.idle()
     await first.close()

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from cli import main
+from tests.records import DECISION_CONTRACT
 
 
 def _ask_json(capsys: pytest.CaptureFixture[str], text: str, *extra: str) -> dict:
@@ -19,20 +20,7 @@ def _ask_json(capsys: pytest.CaptureFixture[str], text: str, *extra: str) -> dic
 @pytest.mark.usefixtures("home")
 def test_ask_why_feedback_round_trip(capsys: pytest.CaptureFixture[str]) -> None:
     decision = _ask_json(capsys, "VPN 连不上，报错 691", "--user", "u1", "--channel", "C1")
-    for key in (
-        "decision_id",
-        "controller",
-        "supporting",
-        "confidence",
-        "tier",
-        "outcome",
-        "escalate",
-        "urgency",
-        "intent",
-        "entities",
-        "signals",
-        "rationale",
-    ):
+    for key in DECISION_CONTRACT:
         assert key in decision
     assert decision["controller"] == "incident"
     assert decision["user"] == "u1"

@@ -15,30 +15,15 @@ from typing import Any
 import pytest
 
 from cli import exit_codes, main
+from tests.records import DECISION_CONTRACT
 
 ROOT = Path(__file__).resolve().parents[2]
-
-#: The keys GUIDE.md promises in every decision's JSON.
-CONTRACT = {
-    "decision_id",
-    "controller",
-    "supporting",
-    "confidence",
-    "tier",
-    "outcome",
-    "escalate",
-    "urgency",
-    "intent",
-    "entities",
-    "signals",
-    "rationale",
-}
 
 
 def _ask(capsys: pytest.CaptureFixture[str], text: str, *extra: str) -> dict[str, Any]:
     assert main(["ask", text, "--json", *extra]) == exit_codes.OK
     decision: dict[str, Any] = json.loads(capsys.readouterr().out)
-    assert set(decision) >= CONTRACT
+    assert set(decision) >= DECISION_CONTRACT
     return decision
 
 
@@ -130,7 +115,7 @@ def test_batch_lines_may_name_their_thread_user_and_channel(
 
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [row["line"] for row in rows] == [1, 2, 3, 4, 5, 6, 7]
-    assert all(set(row) >= CONTRACT for i, row in enumerate(rows) if i != 5)
+    assert all(set(row) >= DECISION_CONTRACT for i, row in enumerate(rows) if i != 5)
     assert (rows[1]["user"], rows[1]["channel"], rows[1]["thread"]) == ("u2", "C9", "T2")
     assert rows[2]["thread"] == "T1" and rows[2]["intent"]["intent"] == "follow_up"
     assert rows[3]["thread"] is None and rows[3]["text"] == "what is 滚仓?"

@@ -131,7 +131,10 @@ def route(
         plan, senses_of(knowledge, understood.text), view.names, view.holder(ANSWERS)
     )
     kind = "update" if understood.context else request_type(understood.text, evaluated.intent)
-    plan = questions_stay_questions(plan, kind, filers=view.filers, answers=view.holder(ANSWERS))
+    if not _moved_by_people(plan, evaluated):
+        plan = questions_stay_questions(
+            plan, kind, filers=view.filers, answers=view.holder(ANSWERS)
+        )
     plan = prefer_existing(
         plan,
         named_tickets(understood.text, evaluated.entities, _exists_in(tickets)),
@@ -229,6 +232,19 @@ def ongoing_work(understood: Understanding) -> MemoryLesson | None:
         return None
     description, controller = next(iter(understood.context.items()))
     return MemoryLesson(right=controller, note=f"it follows up on {description}", by_person=False)
+
+
+def _moved_by_people(plan: RoutePlan, evaluated: Evaluation) -> bool:
+    """The route follows people's correction of messages like this one: the default that
+    judges a message by its form (a question is answered, not filed) was overruled by them
+    for such messages ("how do I get a wireless mouse issued to me" after three people moved
+    equipment requests to `change`)."""
+    preference = evaluated.preference
+    return (
+        bool(plan.preference)
+        and preference is not None
+        and (plan.controller == preference.controller)
+    )
 
 
 def lesson_of(

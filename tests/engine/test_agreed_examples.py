@@ -143,3 +143,23 @@ def test_an_agreement_in_one_workspace_moves_no_one_in_another(brain: Brain) -> 
 
     assert [d.controller for d in same] == ["alarm"] * len(PARAPHRASES)
     assert not any(d.controller == "alarm" for d in other), [d.tier_path for d in other]
+
+
+def test_a_question_follows_where_people_moved_messages_like_it(brain: Brain) -> None:
+    """ "How do I ..." is answered by the knowledge desk by default; people who moved such
+    requests to a filing controller overruled that default for messages like them."""
+    for user, text in (
+        ("U1", "please add me to the finance shared mailbox"),
+        ("U2", "I can't open the support@ team inbox, I need to be given rights"),
+        ("U3", "grant me send-as on the hr shared mailbox"),
+    ):
+        decision = brain.ask(Message(text, user=user, channel=f"C-{user}"))
+        assert decision.controller != "incident"
+        brain.feedback(decision.decision_id, "correct", controller="incident", user=user)
+
+    asked = brain.decide(
+        Message("how do I get into the invoices mailbox our team uses", user="U4", channel="C4")
+    )
+
+    assert asked.controller == "incident", asked.tier_path
+    assert "3 people moved messages like this to incident" in asked.rationale

@@ -93,8 +93,9 @@ def route(
     escalated = decide_escalation(
         understood.scoring_text, understood.intent, model=escalation, vector=understood.vector
     )
-    if escalated.security:
-        # The taxonomy's finding is a parameter the incident controller needs (its category).
+    if escalated.security or escalated.kind == "security":
+        # A security event (the taxonomy's class or the escalation model's page) is a
+        # parameter the incident controller needs (its category).
         evaluated.entities.setdefault(SECURITY_CATEGORY[0], [SECURITY_CATEGORY[1]])
     chinese = is_chinese(understood.text)
     candidates = evaluated.candidates
@@ -131,6 +132,10 @@ def route(
         plan, senses_of(knowledge, understood.text), view.names, view.holder(ANSWERS)
     )
     kind = "update" if understood.context else request_type(understood.text, evaluated.intent)
+    if kind == "question" and escalated.escalate and escalated.kind in ("security", "outage"):
+        # On-call was paged for a live event, so it is reported, not asked about (a question
+        # about one never pages), whatever the intent vote made of its form.
+        kind = "problem"
     if not _moved_by_people(plan, evaluated):
         plan = questions_stay_questions(
             plan, kind, filers=view.filers, answers=view.holder(ANSWERS)

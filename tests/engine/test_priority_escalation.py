@@ -104,15 +104,18 @@ def test_why_shows_priority_and_evidence(capsys: pytest.CaptureFixture[str]) -> 
 
 
 @pytest.mark.usefixtures("home")
-@pytest.mark.parametrize("kind", ["mfa_fatigue_en", "data_leaving_en"])
+@pytest.mark.parametrize("kind", ["mfa_fatigue_en", "data_leaving_en", "vishing_en"])
 def test_a_security_event_only_the_model_recognises_goes_to_the_security_controller(
     capsys: pytest.CaptureFixture[str], kind: str
 ) -> None:
-    """No taxonomy class names it, yet it is paged as a security event, so it is routed as one
-    (an MFA push storm went to access before)."""
+    """No taxonomy class names it, yet it is paged as a security event, so it is routed and
+    filed as one (an MFA push storm went to access before, and a vishing call in progress was
+    answered from the knowledge base as a how-to question)."""
     decision = _ask(capsys, MUST_PAGE[kind])
 
     assert decision["escalate"] is True
     assert decision["escalation"]["kind"] == "security"
     assert decision["escalation"]["security"] == []
     assert decision["controller"] == intent_group(SECURITY_INTENT)
+    assert decision["request_type"] != "question"  # reported, not asked about
+    assert decision["entities"]["category"] == ["security"]

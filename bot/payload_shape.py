@@ -1,10 +1,12 @@
 """Is a signed Slack payload shaped like one? Checked before Bolt routes it, because Bolt's
 matchers index into it (``body["actions"][0]``, ``body["event"]["type"]``,
-``body["view"]["callback_id"]``) and match ids with regular expressions: a signed but
-malformed payload (``actions: []``, ``actions: "x"``, ``event: "x"``, ``action_id: false``, a
-shortcut without ``callback_id``) raised there, a 500 and a traceback per request. A payload
-that fails here gets 400 and one log line (the fuzz test over HTTP:
-tests/fuzz/test_fuzz_slack_payloads.py)."""
+``body["view"]["callback_id"]``, ``body["view"]["type"]`` to tell a workflow step's save from
+a modal's submission) and match ids with regular expressions, and the listeners read what
+Slack always sends (a shortcut's message ``ts``, a modal's inputs) without checking: a signed
+but malformed payload (``actions: []``, ``actions: "x"``, ``event: "x"``, ``action_id: false``,
+a shortcut without ``callback_id``, a view without ``type``) raised there, a 500 and a
+traceback per request. A payload that fails here gets 400 and one log line (the fuzz test over
+HTTP: tests/fuzz/test_fuzz_slack_payloads.py)."""
 
 from __future__ import annotations
 
@@ -25,9 +27,15 @@ _USER_EVENTS = ("app_home_opened", "app_mention", "reaction_added", "reaction_re
 #: listeners read these without checking (`body["user"]["id"]`, `command["trigger_id"]`).
 _REQUIRED: dict[str, tuple[tuple[tuple[str, ...], type], ...]] = {
     "view_submission": ((("user", "id"), str), (("view", "state", "values"), dict)),
-    "message_action": ((("user", "id"), str), (("channel", "id"), str), (("message",), dict)),
     "block_suggestion": ((("user", "id"), str),),
     "block_actions": ((("user", "id"), str),),
+    "message_action": (
+        (("user", "id"), str),
+        (("channel", "id"), str),
+        (("message",), dict),
+        (("message", "ts"), str),
+    ),
+    "workflow_step_edit": ((("workflow_step",), dict),),
     "command": (
         (("command",), str),
         (("user_id",), str),
@@ -81,9 +89,36 @@ def _carries(body: dict[str, Any], kind: str) -> bool:
     if kind != "view_submission" or not _is_object(values):
         return True
     return all(
-        _is_object(block) and all(_is_object(action) for action in block.values())
+        _is_object(block) and all(_input_typed(action) for action in block.values())
         for block in values.values()
     )
+
+
+def _input_typed(action: Any) -> bool:
+    """A modal's input as Slack sends it: typed text (null when left empty), a chosen option."""
+    if not _is_object(action):
+        return False
+    value = action.get("value")
+    return (value is None or isinstance(value, str)) and _option_typed(action)
+
+
+def _option_typed(action: dict[str, Any]) -> bool:
+    """A chosen option, where present, is an object with a text value (null when none is)."""
+    option = action.get("selected_option", {})
+    return option is None or (_is_object(option) and isinstance(option.get("value", ""), str))
+
+
+def _view_typed(body: dict[str, Any]) -> bool:
+    """A view names its callback and its type as text (Bolt reads both to route it), keeps
+    its metadata as text, and a workflow step's view comes with its step."""
+    view = body.get("view")
+    if not isinstance(view, dict):
+        return False
+    if not isinstance(view.get("callback_id"), str) or not isinstance(view.get("type"), str):
+        return False
+    if not isinstance(view.get("private_metadata", ""), str):
+        return False
+    return view["type"] != "workflow_step" or _is_object(body.get("workflow_step"))
 
 
 def well_formed(body: dict[str, Any]) -> bool:
@@ -101,10 +136,8 @@ def well_formed(body: dict[str, Any]) -> bool:
         return False
     if kind in _NEEDS_CALLBACK and "callback_id" not in body:
         return False
-    if kind in _VIEW_TYPES:
-        view = body.get("view")
-        if not isinstance(view, dict) or not isinstance(view.get("callback_id"), str):
-            return False
+    if kind in _VIEW_TYPES and not _view_typed(body):
+        return False
     if "actions" in body or kind == "block_actions":
         actions = body.get("actions")
         if not isinstance(actions, list) or not actions:
@@ -129,5 +162,4 @@ def _action_typed(action: dict[str, Any]) -> bool:
         return False
     if any(k in action and not isinstance(action[k], str) for k in ("block_id", "value")):
         return False
-    option = action.get("selected_option", {})
-    return option is None or (_is_object(option) and isinstance(option.get("value", ""), str))
+    return _option_typed(action)

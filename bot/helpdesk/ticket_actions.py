@@ -258,6 +258,9 @@ async def _not_solved(services: BotServices, client: AsyncWebClient, body: dict[
         values = body["view"]["state"]["values"]
     except (KeyError, TypeError, ValueError):
         return
+    if not isinstance(meta, dict):  # metadata is ours, as JSON text: anything else is forged
+        log.warning("dropped a 'what was wrong' submission with foreign metadata")
+        return
     reason = str(((values.get("reason") or {}).get("value") or {}).get("value") or "").strip()
 
     def apply() -> Ticket | None:

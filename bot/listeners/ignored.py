@@ -44,3 +44,7 @@ def register(app: AsyncApp, services: BotServices) -> None:
     @app.view(ANYTHING)
     async def ignore_view(ack: AsyncAck) -> None:
         await ack()
+
+    @app.view_closed(ANYTHING)
+    async def ignore_closed_view(ack: AsyncAck) -> None:
+        await ack()

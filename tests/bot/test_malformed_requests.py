@@ -14,9 +14,12 @@ import time
 
 import pytest
 
+from bot.helpdesk.modals import SHORTCUT, VIEW_NEW
+from bot.ticket_view import VIEW_REASON
 from core.limits import MAX_REQUEST_BYTES
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import Harness
+from tests.fakes.slack_api import TEAM_ID
 
 JSON = "application/json"
 FORM = "application/x-www-form-urlencoded"
@@ -98,9 +101,53 @@ async def test_oversized_body_is_refused_and_the_bot_keeps_answering(harness: Ha
     await harness.fake.wait_for("chat.postMessage")
 
 
+USER = {"id": "UASKER01", "team_id": TEAM_ID}
+
+
+def _submission(
+    callback_id: str,
+    *,
+    view_type: object = "modal",
+    private_metadata: object = "",
+    value: object = "vpn is broken",
+    selected_option: object = None,
+) -> dict[str, object]:
+    """A modal's submission as Slack sends it, with one part changed (`view_type=None`: the
+    view's type left out)."""
+    inputs: dict[str, object] = {
+        "description": {"value": {"type": "plain_text_input", "value": value}},
+        "reason": {"value": {"type": "plain_text_input", "value": value}},
+        "category": {"value": {"type": "static_select", "selected_option": selected_option}},
+    }
+    view: dict[str, object] = {
+        "id": "VMODAL01",
+        "callback_id": callback_id,
+        "private_metadata": private_metadata,
+        "state": {"values": inputs},
+    }
+    if view_type is not None:
+        view["type"] = view_type
+    return {"type": "view_submission", "team": {"id": TEAM_ID}, "user": USER, "view": view}
+
+
+def _shortcut(message: dict[str, object]) -> dict[str, object]:
+    """The "Send to the brain" message shortcut on `message`."""
+    return {
+        "type": "message_action",
+        "callback_id": SHORTCUT,
+        "team": {"id": TEAM_ID},
+        "user": USER,
+        "channel": {"id": "CGENERAL1"},
+        "trigger_id": "trigger",
+        "message": message,
+    }
+
+
 #: Signed payloads the fuzz test (tests/fuzz/test_fuzz_slack_payloads.py) found giving a 500
-#: or a traceback, with the status each gets now: 400 for a shape Slack never sends, 200 for a
-#: well-shaped payload whose value is a forgery (it is dropped).
+#: or a traceback (and the shapes of every other payload type Bolt dispatches: view submissions
+#: and closures, shortcuts, options, with missing or wrong-typed fields), with the status each
+#: gets now: 400 for a shape Slack never sends, 200 for a well-shaped payload whose value is a
+#: forgery (it is dropped) or that the bot does not act on (it is acknowledged).
 FOUND: list[tuple[str, dict[str, object], int]] = [
     ("event", {**p.envelope(p.message("hi")), "authorizations": {"": ""}}, 400),
     ("event", p.envelope({"type": "app_home_opened", "tab": "home"}), 400),
@@ -117,6 +164,26 @@ FOUND: list[tuple[str, dict[str, object], int]] = [
         },
         200,
     ),
+    ("form", _submission(VIEW_NEW, view_type=None), 400),
+    ("form", _submission(VIEW_REASON, view_type=None), 400),
+    ("form", _submission("zzz_unknown", view_type=None), 400),
+    ("form", _submission(VIEW_NEW, view_type=["modal"]), 400),
+    ("form", _submission(VIEW_NEW, view_type="workflow_step"), 400),
+    ("form", _submission(VIEW_NEW, private_metadata=5), 400),
+    ("form", _submission(VIEW_NEW, value=["vpn is broken"]), 400),
+    ("form", _submission(VIEW_NEW, selected_option="incident"), 400),
+    ("form", _submission(VIEW_REASON, private_metadata="[1]"), 200),
+    ("form", {"type": "view_closed", "user": USER, "view": {"callback_id": VIEW_NEW}}, 400),
+    (
+        "form",
+        {"type": "view_closed", "user": USER, "view": {"type": "modal", "callback_id": VIEW_NEW}},
+        200,
+    ),
+    ("form", {"type": "workflow_step_edit", "callback_id": "zzz", "user": USER}, 400),
+    ("form", _shortcut({"text": "vpn is broken"}), 400),
+    ("form", _shortcut({"text": "vpn is broken", "ts": 1.5}), 400),
+    ("form", {"type": "shortcut", "callback_id": SHORTCUT, "user": USER}, 200),
+    ("form", {"type": "block_suggestion", "action_id": "zzz", "user": USER, "value": 5}, 200),
     ("command", {"command": "/brain", "user_id": "UASKER01", "channel_id": "DCHAT001"}, 400),
     (
         "command",

@@ -252,6 +252,7 @@ _VIEW_SUBMISSION = st.fixed_dictionaries(
         "view": st.fixed_dictionaries(
             {"callback_id": _maybe(st.sampled_from([VIEW_NEW, VIEW_REASON, "zzz"]))},
             optional={
+                "type": _maybe(st.sampled_from(["modal", "home", "workflow_step"])),
                 "private_metadata": _maybe(
                     st.one_of(_VALUE, st.builds(json.dumps, st.dictionaries(st.text(), _JUNK)))
                 ),
@@ -265,7 +266,7 @@ _VIEW_SUBMISSION = st.fixed_dictionaries(
 )
 _SHORTCUT = st.fixed_dictionaries(
     {
-        "type": st.sampled_from(["message_action", "shortcut"]),
+        "type": st.sampled_from(["message_action", "shortcut", "workflow_step_edit"]),
         "callback_id": _maybe(st.sampled_from([SHORTCUT, "zzz"])),
     },
     optional={

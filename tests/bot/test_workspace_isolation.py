@@ -110,12 +110,15 @@ async def test_a_workspace_never_sees_changes_or_learns_from_the_other(
     reply = await say(harness, ONE, DM_ONE, ROUTED_TEXT)
     first = brain.last_decision(USER, DM_ONE)
     assert first is not None and first.team == ONE
-    ticket = (first.result.data.get("ticket") or {}) if first.result else {}
-    ticket_id = str(ticket["id"])
-    assert brain.services.tickets.get(ticket_id).slack_team == ONE
     await say(harness, ONE, DM_ONE, "/wrong change")
     taught = [e for e in brain.memory.entries() if e.decision_id == first.decision_id]
     assert taught and {e.team for e in taught} == {ONE}
+    # The correction moved the message to change: its record is the one still open.
+    first = brain.get_decision(first.decision_id)
+    ticket = (first.result.data.get("ticket") or {}) if first.result else {}
+    ticket_id = str(ticket["id"])
+    assert brain.services.tickets.get(ticket_id).slack_team == ONE
+    assert brain.services.tickets.get(ticket_id).is_open
 
     # Workspace one's Home shows its records (so the next check can fail).
     own = await home_of(harness, ONE)

@@ -12,7 +12,7 @@ import importlib
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from cli import exit_codes
@@ -101,6 +101,34 @@ def _tolerate_narrow_streams() -> None:
             reconfigure(errors="backslashreplace")
 
 
+def stdin_lines() -> Iterator[str]:
+    """Stdin's lines (line ends kept), read as bytes and decoded as UTF-8 with invalid bytes
+    replaced: the locale's codec (ASCII under `PYTHONIOENCODING=ascii`, strict UTF-8 under
+    `PYTHONIOENCODING=utf-8`) would end a batch or a chat at the first Chinese line or bad
+    byte."""
+    binary = getattr(sys.stdin, "buffer", None)
+    lines: Iterator[bytes | str] = iter(binary if binary is not None else sys.stdin)
+    for raw in lines:
+        yield raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+
+
+#: The lone surrogates Python decodes an argument's undecodable bytes to (`surrogateescape`).
+_ESCAPED_BYTES = range(0xDC80, 0xDD00)
+
+
+def _as_typed(arg: str) -> str:
+    """An argument as the terminal typed it. Under an ASCII locale without Python's UTF-8 mode
+    (`LC_ALL=C` with `PYTHONUTF8=0`, some cron and container setups) argv is decoded as ASCII,
+    each other byte kept as a lone surrogate, and the message was stored as `???`; the bytes
+    are the UTF-8 a terminal or script sends, so they are decoded again as such."""
+    if not any(ord(char) in _ESCAPED_BYTES for char in arg):
+        return arg
+    try:
+        return os.fsencode(arg).decode("utf-8", "replace")
+    except UnicodeEncodeError:  # not bytes the locale decoded: leave it as given
+        return arg
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `brain` console script; returns the exit code."""
     _tolerate_narrow_streams()
@@ -110,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # object each with the decision id, never a plain line beside them.
         configure_logs("json")
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args([_as_typed(arg) for arg in (sys.argv[1:] if argv is None else argv)])
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

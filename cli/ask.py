@@ -22,10 +22,9 @@ import argparse
 import json
 import logging
 import sys
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from cli import exit_codes
+from cli import exit_codes, stdin_lines
 
 if TYPE_CHECKING:
     from brain.conversation.turns import Conversation
@@ -144,24 +143,14 @@ def _line_message(line: str, args: argparse.Namespace) -> Message:
     return Message(text=envelope["text"], **fields)
 
 
-def _stdin_lines_decoded() -> Iterator[tuple[int, str]]:
-    """(line number, text) per stdin line, read as bytes and decoded as UTF-8 with invalid
-    bytes replaced: the locale's codec (strict UTF-8 under `PYTHONIOENCODING=utf-8`) would
-    end the whole batch at the first bad byte."""
-    binary = getattr(sys.stdin, "buffer", None)
-    lines: Iterator[bytes | str] = iter(binary if binary is not None else sys.stdin)
-    for number, raw in enumerate(lines, start=1):
-        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-        yield number, text.rstrip("\r\n")
-
-
 def _stdin_lines(brain: Brain, args: argparse.Namespace) -> int:
     from knowledge.store import StoreLockedError
 
     failures = 0
     labels = _labels(brain)
     asker = _Asker(brain)
-    for number, line in _stdin_lines_decoded():
+    for number, raw in enumerate(stdin_lines(), start=1):
+        line = raw.rstrip("\r\n")
         payload: dict[str, Any]
         try:
             message = _line_message(line, args)

@@ -24,7 +24,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain chat`."""
     from brain.conversation.turns import Conversation
-    from cli import open_brain
+    from cli import open_brain, stdin_lines
     from cli.chat_session import chat_loop
     from cli.exit_codes import STORE_UNAVAILABLE
 
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         interactive = sys.stdin.isatty()
         return chat_loop(
             Conversation(brain, brain.conversations, surface="chat"),
-            sys.stdin,
+            stdin_lines(),
             lambda text: print(text, flush=True),
             user=args.user,
             channel=args.channel,

@@ -7,14 +7,13 @@ user's corrections stop counting in the running brain."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from brain.engine import Brain
 from core.records import Message
+from tests.cli_process import brain_out
 
 #: Three people's build failures; the brain sends them to `coding` (or asks), they want `alarm`.
 TAUGHT = [
@@ -36,27 +35,16 @@ UNRELATED = [
 ]
 
 
-def _cli(*args: str, stdin: str | None = None) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "brain", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        input=stdin,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
-
-
 def _teach(user: str, text: str, controller: str) -> None:
-    decision = json.loads(_cli("ask", "--json", text, "--user", user, "--channel", f"C-{user}"))
+    decision = json.loads(
+        brain_out("ask", "--json", text, "--user", user, "--channel", f"C-{user}")
+    )
     assert decision["controller"] != controller  # the mistake the user corrects
-    _cli("feedback", decision["decision_id"], "--correct", controller, "--user", user)
+    brain_out("feedback", decision["decision_id"], "--correct", controller, "--user", user)
 
 
 def _ask_all(texts: list[str], user: str) -> list[dict[str, Any]]:
-    out = _cli(
+    out = brain_out(
         "ask", "--json", "-", "--user", user, "--channel", f"C-ask-{user}", stdin="\n".join(texts)
     )
     return [json.loads(line) for line in out.splitlines() if line.strip()]
@@ -79,7 +67,7 @@ def test_three_people_agreeing_move_a_fourth_persons_other_wordings() -> None:
     for decision in moved:
         assert "3 people moved messages like this to alarm" in decision["rationale"]
     assert [d["controller"] for d in kept] == [name for _, name in UNRELATED], kept
-    org = json.loads(_cli("memory", "show", "--org", "--json"))
+    org = json.loads(brain_out("memory", "show", "--org", "--json"))
     assert [(g["controller"], g["users"]) for g in org["examples"]] == [
         ("alarm", ["U1", "U2", "U3"])
     ], org["examples"]
@@ -99,7 +87,7 @@ def test_a_disagreeing_correction_moves_no_one() -> None:
         (d["text"], d["controller"], d["tier_path"]) for d in after
     ]
     assert not any("people moved messages like this" in d["rationale"] for d in after)
-    reported = json.loads(_cli("memory", "conflicts", "--json"))
+    reported = json.loads(brain_out("memory", "conflicts", "--json"))
     assert {"alarm": ["U1", "U2"], "change": ["U3"]} in [c["targets"] for c in reported], reported
 
 

@@ -5,8 +5,6 @@ messages route as before the lesson."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from brain.engine import Brain
 from core.config import Settings
 from core.files import copy_tree
 from core.records import Message
+from tests.cli_process import brain_out
 
 ORIGINAL = "the money for order 88231 has still not arrived"
 PARAPHRASES = [
@@ -24,18 +23,6 @@ PARAPHRASES = [
     "钱没到，订单 77102",
     "payment for order 40211 not arrived yet",
 ]
-
-
-def _cli(*args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "brain", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
 
 
 def _files_holding(home: Path, texts: list[str]) -> list[str]:
@@ -56,14 +43,14 @@ def test_forget_leaves_no_text_of_the_user_and_undoes_the_lesson(home: Path) -> 
         assert sum(d.controller == "consultation" for d in learned) >= 2
         kept = brain.ask(Message("my VPN keeps dropping, error 691", user="U9", channel="C9"))
     assert _files_holding(home, [ORIGINAL, *PARAPHRASES])  # precondition: the texts are kept
-    shown = json.loads(_cli("memory", "show", "--user", "U1", "--json"))
+    shown = json.loads(brain_out("memory", "show", "--user", "U1", "--json"))
     assert {lesson["kind"] for lesson in shown} == {"correction-wrong", "correction-right"}
 
-    report = json.loads(_cli("memory", "forget", "--user", "U1", "--json"))
+    report = json.loads(brain_out("memory", "forget", "--user", "U1", "--json"))
 
     assert report["lessons"] == 2 and report["decisions"] >= 4
     assert _files_holding(home, [ORIGINAL, *PARAPHRASES]) == []
-    assert json.loads(_cli("memory", "show", "--user", "U1", "--json")) == []
+    assert json.loads(brain_out("memory", "show", "--user", "U1", "--json")) == []
     with Brain.open() as brain:
         forgotten = brain.get_decision(first.decision_id)
         assert forgotten.text == "[forgotten]" and forgotten.controller == "ticket"
@@ -92,7 +79,7 @@ def test_forget_from_the_command_line_removes_the_users_threads(home: Path) -> N
     held = _files_holding(home, THREAD_TEXTS)
     assert any("conversations" in path for path in held), held  # precondition
 
-    report = json.loads(_cli("memory", "forget", "--user", "U7", "--json"))
+    report = json.loads(brain_out("memory", "forget", "--user", "U7", "--json"))
 
     assert report["threads"] == 1
     assert _files_holding(home, THREAD_TEXTS) == []
@@ -150,7 +137,7 @@ def test_forget_leaves_no_text_of_the_user_in_the_postgres_tables(
     monkeypatch.setenv("BRAIN_STORE_BACKEND", "postgres")
     monkeypatch.setenv("BRAIN_DATABASE_URL", storage.database_url.get_secret_value())
     monkeypatch.setenv("BRAIN_DATABASE_SCHEMA", storage.database_schema)
-    report = json.loads(_cli("memory", "forget", "--user", "U1", "--json"))
+    report = json.loads(brain_out("memory", "forget", "--user", "U1", "--json"))
 
     # the correction's two lessons and the resolution's (a lesson about U1's message)
     assert report["lessons"] == 3 and report["cases"] == 1

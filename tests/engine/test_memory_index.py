@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from brain.memory.index import MEMORY_COLLECTION, LessonIndex
 from core.config import load_settings
 from core.records import Message
 from knowledge.vectors import open_vector_store
+from tests.cli_process import brain_process
 
 TEXT = "the money for order 88231 has still not arrived"
 
@@ -66,38 +65,28 @@ def test_a_second_process_records_lessons_while_the_first_holds_the_index(home: 
         assert holder.memory._index.points_of("U1")
 
 
-def _cli(*args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "brain", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == code, done.stderr[-2000:]
-    return done
-
-
 @pytest.mark.slow
 def test_from_the_cli_a_deleted_index_is_rebuilt_at_next_use_and_by_reindex(home: Path) -> None:
-    asked = json.loads(_cli("ask", TEXT, "--user", "U1", "--json").stdout)
-    _cli("feedback", asked["decision_id"], "--correct", "consultation", "--user", "U1")
-    taught = json.loads(_cli("memory", "show", "--json").stdout)
-    _cli("ask", "order 99127: funds still not received", "--user", "U1")
+    asked = json.loads(brain_process("ask", TEXT, "--user", "U1", "--json").stdout)
+    brain_process("feedback", asked["decision_id"], "--correct", "consultation", "--user", "U1")
+    taught = json.loads(brain_process("memory", "show", "--json").stdout)
+    brain_process("ask", "order 99127: funds still not received", "--user", "U1")
     assert (home / "vectors" / MEMORY_COLLECTION).is_dir()
 
     shutil.rmtree(home / "vectors" / MEMORY_COLLECTION)  # lost, in between two processes
     later = json.loads(
-        _cli("ask", "payment for order 40211 not arrived yet", "--user", "U1", "--json").stdout
+        brain_process(
+            "ask", "payment for order 40211 not arrived yet", "--user", "U1", "--json"
+        ).stdout
     )
 
     assert later["controller"] == "consultation", later["rationale"]
     assert "you moved a message like this" in later["rationale"]
     assert (home / "vectors" / MEMORY_COLLECTION).is_dir()  # rebuilt by that process
     assert _points_of("U1")
-    kept = json.loads(_cli("memory", "show", "--json").stdout)
+    kept = json.loads(brain_process("memory", "show", "--json").stdout)
     assert {lesson["memory_id"] for lesson in taught} <= {lesson["memory_id"] for lesson in kept}
-    rebuilt = _cli("memory", "reindex").stdout
+    rebuilt = brain_process("memory", "reindex").stdout
     assert rebuilt.strip() == f"lesson index rebuilt: {len(kept)} lessons"
 
 
@@ -105,6 +94,6 @@ def test_reindex_while_another_process_holds_the_index_says_so(home: Path) -> No
     with Brain.open() as holder:
         holder.decide(Message(TEXT, user="U1", channel="C1"))
         assert holder.memory.open_index()
-        refused = _cli("memory", "reindex", code=3)
+        refused = brain_process("memory", "reindex", code=3)
     assert "Traceback" not in refused.stderr
     assert "is in use" in refused.stderr

@@ -6,14 +6,13 @@ decided in separate processes; a correction moves only messages like it ("instal
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from brain.engine import Brain
 from core.records import Message
+from tests.cli_process import brain_out
 
 #: Three people, three wordings of one request the brain routes elsewhere.
 TAUGHT = [
@@ -31,27 +30,14 @@ FOURTH = [
 UNRELATED = ["install Slack on my laptop", "please install Zoom for me"]
 
 
-def _cli(*args: str, stdin: str | None = None) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "brain", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        input=stdin,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
-
-
 @pytest.mark.slow
 def test_three_users_agreeing_move_a_fourth_users_paraphrases(home: Path) -> None:
     for user, text in TAUGHT:
-        decision = json.loads(_cli("ask", "--json", text, "--user", user))
+        decision = json.loads(brain_out("ask", "--json", text, "--user", user))
         assert decision["controller"] != "coding"  # the mistake the users correct
-        _cli("feedback", decision["decision_id"], "--correct", "coding", "--user", user)
+        brain_out("feedback", decision["decision_id"], "--correct", "coding", "--user", user)
 
-    lines = _cli("ask", "--json", "-", "--user", "U4", stdin="\n".join(FOURTH + UNRELATED))
+    lines = brain_out("ask", "--json", "-", "--user", "U4", stdin="\n".join(FOURTH + UNRELATED))
     decided = [json.loads(line) for line in lines.splitlines() if line.strip()]
 
     moved, kept = decided[: len(FOURTH)], decided[len(FOURTH) :]
@@ -60,7 +46,7 @@ def test_three_users_agreeing_move_a_fourth_users_paraphrases(home: Path) -> Non
         assert decision["tier"] in ("verify", "fast")
         assert "3 people moved messages like this to coding" in decision["rationale"]
     assert [d["controller"] for d in kept] == ["access", "access"], kept
-    org = json.loads(_cli("memory", "show", "--org", "--json"))
+    org = json.loads(brain_out("memory", "show", "--org", "--json"))
     assert sorted(row["user"] for row in org["rows"]) == ["U1", "U2", "U3"]
     assert {row["controller"] for row in org["rows"]} == {"coding"}
 

@@ -5,8 +5,6 @@ processes through the fit's cache key, never trained on a conflict, and gone aft
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ from brain.learning.control import conflict_views
 from brain.learning.org_training import OrgTrainedModel
 from core.config import MemoryConfig, Settings
 from core.records import Message
+from tests.cli_process import brain_out
 
 MOVED = [
     ("U1", "the money for order 88231 has still not arrived"),
@@ -53,14 +52,6 @@ def _correct(brain: Brain, moves: list[tuple[str, str]], to: str) -> None:
         brain.feedback(decision.decision_id, "correct", controller=to, user=user)
 
 
-def _cli(*args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "brain", *args], capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
-
-
 @pytest.mark.slow
 def test_agreed_corrections_train_the_semantic_model_and_a_forget_untrains_it(
     learning: Brain, home: Path
@@ -93,7 +84,7 @@ def test_agreed_corrections_train_the_semantic_model_and_a_forget_untrains_it(
     assert "the semantic model learned" in json.dumps(brain.explain(decision.decision_id).to_dict())
 
     # Another process (the CLI) finds the same fit by its key and lists the rows.
-    shown = json.loads(_cli("memory", "show", "--org", "--json"))
+    shown = json.loads(brain_out("memory", "show", "--org", "--json"))
     assert shown["fitted"] is True and shown["key"] == model.key
     assert sorted(row["user"] for row in shown["rows"]) == ["U1", "U2", "U3"]
     assert (home / "models" / f"semantic-{model.key}.npz").is_file()

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from brain.conversation.turns import Conversation
 from brain.engine import Brain
 from cli.chat_session import chat_loop
 from core.records import Message
+from tests.cli_process import brain_out
 
 ASKED = [
     ("u1", "book the large meeting room on floor 5 for Friday 3pm"),
@@ -29,20 +28,8 @@ FOURTH = "can I get the large room on level five this Friday afternoon at 3"
 UNRELATED = ["who do I ask about a broken monitor", "what is the vacation policy"]
 
 
-def _cli(*args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "brain", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
-
-
 def _ask(text: str, user: str) -> dict:
-    return json.loads(_cli("ask", "--json", text, "--user", user))
+    return json.loads(brain_out("ask", "--json", text, "--user", user))
 
 
 def _files_holding(home: Path, texts: list[str]) -> list[str]:
@@ -64,7 +51,7 @@ def test_three_resolutions_by_a_person_evolve_a_controller(home: Path, tmp_path:
         decision = _ask(text, user)
         assert decision["controller"] is None, decision["rationale"]
         resolved = json.loads(
-            _cli(
+            brain_out(
                 "resolve", decision["decision_id"], "--plan", str(plan), "--user", "agent", "--json"
             )
         )
@@ -75,18 +62,18 @@ def test_three_resolutions_by_a_person_evolve_a_controller(home: Path, tmp_path:
 
     waiting = _ask(FOURTH, "u4")
     assert waiting["controller"] != name  # pending: not before approval
-    _cli("controllers", "approve", name)
+    brain_out("controllers", "approve", name)
     fourth = _ask(FOURTH, "u4")
 
     assert fourth["controller"] == name and fourth["tier"] == "fast", fourth["rationale"]
-    listed = {row["name"]: row for row in json.loads(_cli("controllers", "--json"))}
+    listed = {row["name"]: row for row in json.loads(brain_out("controllers", "--json"))}
     assert listed[name]["origin"] == "evolved"
     for text in UNRELATED:
         assert _ask(text, "u5")["controller"] != name
 
     # Forget means gone: u1's words leave the case book and the evolved controller.
     assert any(p.startswith("dynamic_cases") for p in _files_holding(home, [ASKED[0][1]]))
-    report = json.loads(_cli("memory", "forget", "--user", "u1", "--json"))
+    report = json.loads(brain_out("memory", "forget", "--user", "u1", "--json"))
     assert report["cases"] >= 1 and report["evolved"] == 1
     assert _files_holding(home, [ASKED[0][1]]) == []
     assert _files_holding(home, [ASKED[1][1]])  # others' stay

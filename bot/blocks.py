@@ -24,8 +24,9 @@ from slack_sdk.models.blocks import (
     StaticSelectElement,
 )
 
-from bot.wording import asker_is_chinese, say
+from bot.wording import say
 from brain.conversation.reply import NONE_OF_THESE, Choice, Reply
+from core.text.language import is_chinese
 
 SECTION_TEXT = SectionBlock.text_max_length  # 3000
 BUTTON_TEXT = ButtonElement.text_max_length  # 75
@@ -149,7 +150,7 @@ def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
     blocks: list[Block] = [_section(escape(reply.text))]
     if decision is None:
         return to_dicts(blocks)
-    zh = asker_is_chinese(decision.text)
+    zh = is_chinese(decision.text)
     if reply.kind == "clarify":
         buttons = [
             _button(c.label, f"{ACTION_CLARIFY_PREFIX}{i}", c.value)

@@ -19,11 +19,12 @@ from bot.escalation import Alert, follow_up_alert_id
 from bot.services import BotServices
 from bot.state import MessageLink
 from bot.tracing import DECISION_ID, EVENT_ID
-from bot.wording import asker_is_chinese, say
+from bot.wording import say
 from brain.conversation.reply import Reply
 from core.errors import UnknownDecision
 from core.logs import bind, current_fields
 from core.records import Decision, Message
+from core.text.language import is_chinese
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +221,7 @@ async def escalate(
         oncall_channel=paging.oncall_channel,
         mention=paging.oncall_mention,
     )
-    zh = asker_is_chinese(decision.text)
+    zh = is_chinese(decision.text)
     why = say(lead, zh)
     if alert is None:
         note = say("not_paged", zh, lead=why)

@@ -6,8 +6,6 @@ on-call alert, the resolve prompt) stays in English."""
 
 from __future__ import annotations
 
-from core.text.language import is_chinese
-
 #: key -> (English, Chinese); `{name}` fields are filled by `say`.
 PHRASES: dict[str, tuple[str, str]] = {
     "right": ("Right", "对，就是这个"),
@@ -38,8 +36,3 @@ def say(key: str, chinese: bool, **fields: str) -> str:
     """The phrase `key` in the asker's language, its fields filled."""
     english, chinese_text = PHRASES[key]
     return (chinese_text if chinese else english).format(**fields)
-
-
-def asker_is_chinese(text: str | None) -> bool:
-    """Whether the asker wrote in Chinese (the brain's own test, so chrome and reply agree)."""
-    return bool(text) and is_chinese(text or "")

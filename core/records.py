@@ -213,6 +213,17 @@ class ExecutionResult(ExecutionPart):
     #: Draft-Critique-Refine rounds behind the answer, when the loop ran.
     dcr_rounds: list[str] = field(default_factory=list)
 
+    def tickets(self) -> list[tuple[ExecutionPart, dict[str, Any]]]:
+        """Each ticket record (a dict with an "id") this result or one of its parts filed,
+        updated or looked up, with the part that did: the thread remembers them, and a
+        reroute closes the ones filed for the message it moves."""
+        found = []
+        for part in [self, *self.parts]:
+            ticket = part.data.get("ticket")
+            if isinstance(ticket, dict) and ticket.get("id"):
+                found.append((part, ticket))
+        return found
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; `parts` and `dcr_rounds` only when there are some."""
         data = asdict(self)

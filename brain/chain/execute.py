@@ -195,9 +195,8 @@ class ControllerRunner:
         tickets = self._parts.services.tickets
         earlier = decision.result
         if tickets is not None and earlier is not None:
-            for part in [earlier, *earlier.parts]:
-                filed = part.data.get("ticket") if isinstance(part.data, dict) else None
-                ticket = tickets.get(str(filed.get("id"))) if isinstance(filed, dict) else None
+            for _, filed in earlier.tickets():
+                ticket = tickets.get(str(filed["id"]))
                 if (
                     ticket is not None
                     and ticket.is_open

@@ -292,12 +292,10 @@ def remember(state: ConversationState, decision: Decision, filers: frozenset[str
     state.last_decision = decision.decision_id
     if result is None:
         return
-    for part in [result, *result.parts]:
-        ticket = part.data.get("ticket") if isinstance(part.data, dict) else None
-        if isinstance(ticket, dict) and ticket.get("id"):
-            kind = str(ticket.get("kind") or "")
-            owner = kind if kind in filers else str(part.controller or decision.controller)
-            state.remember(str(ticket["id"]), owner)
+    for part, ticket in result.tickets():
+        kind = str(ticket.get("kind") or "")
+        owner = kind if kind in filers else str(part.controller or decision.controller)
+        state.remember(str(ticket["id"]), owner)
     record = state.records[-1] if state.records else None
     owner = decision.controller or result.controller  # a person's pick: the result's
     if result.missing and owner:

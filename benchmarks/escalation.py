@@ -25,7 +25,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 TICKETS = REPO.parent.parent / "shared" / "data" / "it_tickets" / "val.jsonl"
-SPLITS = ("train", "holdout", "holdout_security")
+SPLITS = ("train", "holdout", "holdout_security", "holdout_generated")
 
 
 def _decide(texts: Sequence[str], model: Any, embedder: Any) -> list[Any]:
@@ -82,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     report: dict[str, Any] = {"model": None if model is None else model.key}
     if model is not None:
         report["threshold"] = round(model.threshold, 4)
+        report["alone"] = round(model.alone, 4)
+        report["veto"] = round(model.veto, 4)
     for split in SPLITS:
         rows = labelled_rows(split)
         report[split] = figures(rows, _decide([str(r["text"]) for r in rows], model, embedder))
@@ -99,7 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
         return 0
-    print(f"model {report['model']} threshold {report.get('threshold')}")
+    print(
+        f"model {report['model']} threshold {report.get('threshold')} "
+        f"alone {report.get('alone')} veto {report.get('veto')}"
+    )
     for split in SPLITS:
         fig = report[split]
         print(

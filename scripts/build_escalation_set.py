@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from escalation_families import FAMILIES
+from escalation_families_generated import HOLDOUT, TRAIN, generate
 from escalation_families_more import MORE_FAMILIES
 from escalation_families_security import SECURITY_FAMILIES, SECURITY_HOLDOUT
 
@@ -111,6 +112,13 @@ def main() -> int:
     for kind, escalate, wordings in SECURITY_HOLDOUT:
         number = first + [k for k, _, _ in SECURITY_FAMILIES].index(kind)
         rows.extend(_family_rows(number, kind, escalate, wordings, "holdout_security"))
+    first += len(SECURITY_FAMILIES)
+    generated = generate(TRAIN, 40)
+    for number, (kind, escalate, wordings) in enumerate(generated, start=first):
+        rows.extend(_family_rows(number, kind, escalate, wordings, "train"))
+    for kind, escalate, wordings in generate(HOLDOUT, 41):
+        number = first + [k for k, _, _ in generated].index(kind)
+        rows.extend(_family_rows(number, kind, escalate, wordings, "holdout_generated"))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     print(f"{len(rows)} rows -> {OUT}")
     if args.fit:

@@ -42,6 +42,16 @@ MUST_PAGE = {
     "company_outage_en": "email is down for the entire company, no one can send or receive "
     "anything",
     "company_outage_zh": "全公司的邮件系统都不能用了，所有人都收发不了邮件",
+    # The generated fourth round's events, in wordings of neither of its authors.
+    "public_link_en": "the spreadsheet with our customers' bank details is shared so anyone "
+    "with the link can open it, and the link is on our public forum",
+    "bank_caller_en": "a caller pretending to be our bank wants the treasurer to read out the "
+    "payment code, she is still on the phone",
+    "push_flood_en": "my phone keeps buzzing with sign-in approvals I never asked for, about "
+    "thirty so far",
+    "partner_secret_en": "someone posted the production database password in the partner "
+    "channel and it is still there",
+    "group_mail_zh": "全集团的企业邮箱从早上开始就全部收不到信了",
 }
 MUST_NOT_PAGE = {
     "urgent_access_en": "URGENT: please give me edit rights on the budget sheet for "
@@ -73,6 +83,14 @@ MUST_NOT_PAGE = {
     "data_policy_en": "what's the process for sending customer data to an external auditor?",
     "single_mail_en": "my outlook can't send mail since this morning, my teammates are fine",
     "single_mail_zh": "我的邮箱发不出邮件，同事们都正常",
+    # Look-alikes the rules force or nearly force: a closed incident, a drill that is over,
+    # a handled past event. The live-event model, not a cue list, keeps them from paging.
+    "closed_forged_en": "closing the incident about the forged vendor emails: the supplier "
+    "got its money back",
+    "drill_over_en": "the phishing drill last week is over",
+    "rotated_en": "we finished handling the leaked API key yesterday, it was rotated",
+    "closed_breach_en": "the data breach from March has been closed and reported to the regulator",
+    "handled_past_zh": "上周有人冒充IT打电话要验证码，当时就识破了，已经处理好了",
 }
 HANDOFF = {
     "en": "this is the fourth time my ticket went to the wrong place, I need a human to look at it",

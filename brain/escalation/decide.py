@@ -46,10 +46,6 @@ SECURITY_CATEGORY = ("category", "security")
 OUTAGE_CONTROLLER = "incident"
 #: Below P2 the model pages alone only at this calibrated probability (more likely than not).
 SURE = 0.9
-#: Where the matrix reads no failure, the model pages a statement alone at this calibrated
-#: probability: chosen out of fold on the training rows (about 3 in 10 of those events paged,
-#: 1 false page among some 700 routine rows; at 0.9, 1 in 6 and none).
-ALONE = 0.8
 #: The seed-002 urgency level each priority reads as.
 URGENCY_OF: dict[str, Urgency] = {"P1": "critical", "P2": "high", "P3": "medium", "P4": "low"}
 
@@ -94,7 +90,16 @@ def decide_escalation(
     if signals.handoff == "human_handoff":
         reason, kind = "the user asked for a person: handed to one", "handoff"
         evidence.append("rule (force): an explicit request for a person")
-    if security and not signals.security_held:
+    # The rules name the topic; the live-event model judges whether it is happening (a
+    # finished incident, a drill, a handled past event worded like a live one is not).
+    live_p = model.live(text, vector) if model is not None else None
+    unconfirmed = live_p is not None and model is not None and live_p < model.veto
+    if unconfirmed and model is not None:
+        evidence.append(f"live-event model: p(live) = {live_p:.2f} (veto under {model.veto:.2f})")
+    if security and not signals.security_held and unconfirmed:
+        priority = "P2"
+        evidence.append("the live-event model does not confirm the security event: P2, no page")
+    elif security and not signals.security_held:
         priority, kind = "P1", "security"
         reason = f"P1 security incident ({', '.join(security)})"
         evidence.append("rule (force): a reported security event is P1 whatever its wording")
@@ -107,7 +112,7 @@ def decide_escalation(
         floor = "P3" if over else "P2"
         priority = max(min(priority, floor), "P2")  # never P1 without the page
         evidence.append(f"rule: a security report not forced to P1 ({signals.security_held})")
-        bar = SURE if over else ALONE
+        bar = SURE if over else model.alone if model is not None else SURE
         if model is not None and probability is not None and probability >= bar:
             priority, kind = "P1", "security"
             reason = f"P1 security incident ({', '.join(security)}; the escalation model)"
@@ -131,8 +136,11 @@ def decide_escalation(
             # mailbox sending forged payment changes, a whole company's mail in Chinese) are
             # the model's to recognise from its training families; a question never pages
             # (a consultation, as a question about security is).
-            bar = model.threshold if wide(assessment) else SURE if live else ALONE
+            bar = model.threshold if wide(assessment) else SURE if live else model.alone
             pages = probability >= bar and (live or wide(assessment) or not _asked(text))
+        if pages and unconfirmed and wide(assessment):
+            pages = False
+            evidence.append("the live-event model reads no live event: no page")
         if pages:
             # Paged by the model alone, with no failure the matrix reads and no one beyond the
             # writer affected: what it recognised is a security event, not an outage.

@@ -25,6 +25,8 @@ __all__ = [
     "RULE_NAMES",
     "Signals",
     "design",
+    "forced_security",
+    "model_alone",
     "model_decides",
     "signals_of",
     "wide",
@@ -191,6 +193,21 @@ def model_decides(signals: Signals) -> bool:
     a = signals.assessment
     ruled = signals.handoff == "human_handoff" or signals.security is not None
     return not ruled and not a.resolved and not a.not_live and wide(a)
+
+
+def forced_security(signals: Signals) -> bool:
+    """A reported security event the rules force to P1 (described, live or not over, with
+    the data or access at risk its class needs)."""
+    return signals.security == "event" and not signals.security_held
+
+
+def model_alone(signals: Signals, asked: bool) -> bool:
+    """The message is the model's alone: no rule forces or vetoes a page, the matrix reads no
+    live failure, and it does not end as a question (a question never pages alone)."""
+    a = signals.assessment
+    ruled = signals.handoff == "human_handoff" or signals.security is not None
+    live = a.state in ("degraded", "down")
+    return not (ruled or a.resolved or a.not_live or wide(a) or live or asked)
 
 
 def held(finding: SecurityFinding | None) -> str:

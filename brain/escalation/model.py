@@ -5,7 +5,17 @@ the "holdout" rows are never seen here, so the benchmark's held-out figure is ho
 probability is Platt-calibrated on out-of-fold scores, and the threshold is chosen recall first:
 the highest one that still pages, out of fold, every must-page training row whose page it
 decides (`features.model_decides`: rows a rule forces or vetoes do not lower it), lowered by a
-margin.
+margin. `alone`, where the model pages with no rule and no failure the matrix reads
+(`features.model_alone`), is chosen out of fold too: the lowest bar that pages at most
+`ALONE_FALSE_RATE` of those rows that must not page.
+
+A second, smaller model reads whether a message reports a live event at all: fitted without
+the rule features (embedding and character n-grams only) on the security and outage families
+and their look-alikes (`STATE_KINDS`: a finished incident, a drill, a policy question, a
+handled past event, all about the same topics) and on every row the rules force or the matrix
+puts at P1. A page the rules force, or the matrix's P1, stands unless that model's calibrated
+probability is under `veto`, set out of fold under every such must-page training row by the
+recall margin: the rules name the topic, the model judges whether it is happening.
 Fitting is deterministic (fixed folds, liblinear), and the fitted weights are cached in
 `$BRAIN_HOME/models/escalation-<key>.npz` (the key hashes the rows and the feature layout), or
 read from the copy shipped beside this module.
@@ -22,14 +32,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+from scipy import sparse
 
 from brain.escalation.features import (
     EMBEDDING_DIM,
     N_HASHED,
     RULE_NAMES,
     design,
+    forced_security,
+    model_alone,
     model_decides,
     signals_of,
+    wide,
 )
 
 if TYPE_CHECKING:
@@ -43,6 +57,24 @@ C = 4.0
 #: The threshold sits this far below the lowest out-of-fold must-page probability.
 RECALL_MARGIN = 0.5
 FOLDS = 5
+#: Among training rows the model pages alone, the share of must-not-page ones it may page
+#: out of fold (about 3 in 600); the `alone` bar is never under 0.5 (more likely than not).
+ALONE_FALSE_RATE = 0.005
+#: Without a fitted `alone` bar (weights written before it existed): the former fixed bar.
+DEFAULT_ALONE = 0.8
+#: The families the live-event model learns from (beside the rule-forced and P1 rows).
+STATE_KINDS = frozenset(
+    {
+        "data_leaving",
+        "impersonation",
+        "company_outage",
+        "post_mortem",
+        "phishing_exercise",
+        "data_policy_question",
+        "handled_past",
+        "approved_transfer",
+    }
+)
 Embed = Callable[[Sequence[str]], np.ndarray]
 
 
@@ -57,6 +89,13 @@ class EscalationModel:
     threshold: float
     with_embedding: bool
     key: str
+    #: Where the model pages alone (`features.model_alone`), chosen out of fold.
+    alone: float = DEFAULT_ALONE
+    #: The live-event model (weights over the design without its rule block, Platt a, b);
+    #: below `veto` it does not confirm a forced or P1 page (0: never vetoed).
+    state_coef: np.ndarray | None = None
+    state_platt: tuple[float, float, float] = (0.0, 1.0, 0.0)
+    veto: float = 0.0
 
     def probability(self, text: str, vector: np.ndarray | None) -> float:
         """The calibrated probability that `text` must page on-call."""
@@ -64,15 +103,36 @@ class EscalationModel:
         score = float((design([text], embedding) @ self.coef)[0] + self.intercept)
         return float(_sigmoid(self.platt_a * score + self.platt_b))
 
+    def live(self, text: str, vector: np.ndarray | None) -> float | None:
+        """The calibrated probability that `text` reports an event happening now (None
+        without the live-event model)."""
+        if self.state_coef is None:
+            return None
+        embedding = vector[None, :] if (self.with_embedding and vector is not None) else None
+        row = design([text], embedding)[:, : self.state_coef.size]
+        intercept, a, b = self.state_platt
+        return float(_sigmoid(a * float((row @ self.state_coef)[0] + intercept) + b))
+
     def save(self, path: Path) -> None:
         """Write the weights (a temporary file replaced atomically)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp.npz")
+        state = self.state_coef if self.state_coef is not None else np.zeros(0)
         np.savez_compressed(
             tmp,
             coef=self.coef.astype(np.float32),
+            state=state.astype(np.float32),
             meta=np.array(
-                [self.intercept, self.platt_a, self.platt_b, self.threshold, self.with_embedding]
+                [
+                    self.intercept,
+                    self.platt_a,
+                    self.platt_b,
+                    self.threshold,
+                    self.with_embedding,
+                    self.alone,
+                    self.veto,
+                    *self.state_platt,
+                ]
             ),
         )
         tmp.replace(path)
@@ -82,6 +142,7 @@ class EscalationModel:
         """Read weights written by `save`."""
         with np.load(path) as data:
             meta = data["meta"]
+            state = data["state"].astype(np.float64) if "state" in data else np.zeros(0)
             return cls(
                 coef=data["coef"].astype(np.float64),
                 intercept=float(meta[0]),
@@ -90,6 +151,14 @@ class EscalationModel:
                 threshold=float(meta[3]),
                 with_embedding=bool(meta[4]),
                 key=key,
+                alone=float(meta[5]) if len(meta) > 5 else DEFAULT_ALONE,
+                veto=float(meta[6]) if len(meta) > 6 and state.size else 0.0,
+                state_coef=state if state.size else None,
+                state_platt=(
+                    (float(meta[7]), float(meta[8]), float(meta[9]))
+                    if len(meta) > 9
+                    else (0.0, 1.0, 0.0)
+                ),
             )
 
 
@@ -107,8 +176,8 @@ def labelled_rows(split: str | None = "train") -> list[dict[str, object]]:
 def model_key(rows: Sequence[dict[str, object]], with_embedding: bool) -> str:
     """What the fitted weights depend on: the rows, the feature layout, the settings."""
     digest = hashlib.sha256()
-    layout = (EMBEDDING_DIM, N_HASHED, RULE_NAMES, C, RECALL_MARGIN, FOLDS, with_embedding, 2)
-    digest.update(repr(layout).encode())
+    layout = (EMBEDDING_DIM, N_HASHED, RULE_NAMES, C, RECALL_MARGIN, FOLDS, with_embedding, 3)
+    digest.update(repr((layout, ALONE_FALSE_RATE, sorted(STATE_KINDS))).encode())
     for package, name in (("brain.escalation", "priority.yaml"), ("brain.intent", "security.yaml")):
         digest.update(resources.files(package).joinpath(name).read_bytes())  # rule features
     for row in rows:
@@ -124,23 +193,29 @@ def _lr() -> LogisticRegression:
 
 def fit_model(rows: Sequence[dict[str, object]], embed: Embed | None) -> EscalationModel:
     """Fit, calibrate out of fold and choose the threshold recall first (deterministic)."""
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import StratifiedKFold
 
     texts = [str(r["text"]) for r in rows]
     labels = np.array([bool(r["escalate"]) for r in rows], dtype=int)
     x = design(texts, embed(texts) if embed is not None else None)
-    scores = np.zeros(len(texts))
-    folds = StratifiedKFold(n_splits=FOLDS, shuffle=True, random_state=0)
-    for train, test in folds.split(x, labels):
-        scores[test] = _lr().fit(x[train], labels[train]).decision_function(x[test])
-    platt = LogisticRegression(C=1e4, solver="lbfgs").fit(scores[:, None], labels)
-    a, b = float(platt.coef_[0, 0]), float(platt.intercept_[0])
-    calibrated = np.asarray(_sigmoid(a * scores + b))
-    decided = np.array([model_decides(signals_of(t)) for t in texts], dtype=bool)
+    calibrated, (a, b) = _out_of_fold(x, labels)
+    signals = [signals_of(t) for t in texts]
+    decided = np.array([model_decides(s) for s in signals], dtype=bool)
     governed = (labels == 1) & decided
     lowest = float(calibrated[governed if governed.any() else labels == 1].min())
+    alone = np.array(
+        [
+            model_alone(s, t.rstrip().endswith(("?", "？")))
+            for s, t in zip(signals, texts, strict=True)
+        ]
+    )
     final = _lr().fit(x, labels)
+    # The live-event model: the topic-matched families, and every forced or P1 row.
+    vetoable = np.array([forced_security(s) or wide(s.assessment) for s in signals])
+    subset = vetoable | np.array([r.get("kind") in STATE_KINDS for r in rows])
+    state_x = x[:, : EMBEDDING_DIM + N_HASHED][np.flatnonzero(subset)]
+    live, (sa, sb) = _out_of_fold(state_x, labels[subset])
+    must = (labels[subset] == 1) & vetoable[subset]
+    state = _lr().fit(state_x, labels[subset])
     return EscalationModel(
         coef=final.coef_[0].astype(np.float64),
         intercept=float(final.intercept_[0]),
@@ -149,7 +224,36 @@ def fit_model(rows: Sequence[dict[str, object]], embed: Embed | None) -> Escalat
         threshold=max(0.02, lowest * RECALL_MARGIN),
         with_embedding=embed is not None,
         key=model_key(rows, embed is not None),
+        alone=_alone_bar(calibrated[alone & (labels == 0)]),
+        state_coef=state.coef_[0].astype(np.float64),
+        state_platt=(float(state.intercept_[0]), sa, sb),
+        veto=float(live[must].min() * RECALL_MARGIN) if must.any() else 0.0,
     )
+
+
+def _out_of_fold(
+    x: sparse.csr_matrix, labels: np.ndarray
+) -> tuple[np.ndarray, tuple[float, float]]:
+    """Platt-calibrated out-of-fold probabilities and the calibration (a, b)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold
+
+    scores = np.zeros(len(labels))
+    folds = StratifiedKFold(n_splits=FOLDS, shuffle=True, random_state=0)
+    for train, test in folds.split(x, labels):
+        scores[test] = _lr().fit(x[train], labels[train]).decision_function(x[test])
+    platt = LogisticRegression(C=1e4, solver="lbfgs").fit(scores[:, None], labels)
+    a, b = float(platt.coef_[0, 0]), float(platt.intercept_[0])
+    return np.asarray(_sigmoid(a * scores + b)), (a, b)
+
+
+def _alone_bar(negatives: np.ndarray) -> float:
+    """The lowest bar that pages at most `ALONE_FALSE_RATE` of `negatives` (never under 0.5)."""
+    if negatives.size == 0:
+        return DEFAULT_ALONE
+    allowed = int(ALONE_FALSE_RATE * negatives.size)
+    ranked = np.sort(negatives)[::-1]
+    return float(max(0.5, ranked[min(allowed, ranked.size - 1)] + 1e-6))
 
 
 def shipped_path(key: str) -> Path:

@@ -19,6 +19,7 @@ from cli import exit_codes
 from core.errors import ConfigError, StorageError
 from core.logs import FORMAT_ENV, StderrHandler
 from core.logs import configure as configure_logs
+from core.native_threads import prefer_one_blas_thread
 from core.progress import PROGRESS_LOGGER
 
 if TYPE_CHECKING:
@@ -131,6 +132,7 @@ def _as_typed(arg: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `brain` console script; returns the exit code."""
+    prefer_one_blas_thread()  # before a handler imports numpy
     _tolerate_narrow_streams()
     show_progress()
     if os.environ.get(FORMAT_ENV, "").strip().lower() == "json":

@@ -12,10 +12,13 @@ import pytest
 from filelock import FileLock
 
 from core.config import Settings
+from core.native_threads import prefer_one_blas_thread
 
-# One torch thread per test process: `pytest -n 2` on two cores with two spinning threads each
-# makes a fit (which tunes the encoder) several times slower.
+# One torch thread and one BLAS thread per test process, as the command line runs: `pytest -n 2`
+# on two cores with two spinning threads each makes a fit many times slower. Nothing has loaded
+# numpy yet here, so the BLAS variables still apply (core.native_threads).
 os.environ.setdefault("BRAIN_TORCH_THREADS", "1")
+prefer_one_blas_thread()
 
 _AMBIENT = (
     "BRAIN_CONFIG",

@@ -61,10 +61,9 @@ transform), `oos` (the out-of-scope gate), `files` (cache keys and paths), `npz`
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -245,7 +244,8 @@ class SemanticScorer:
         def fitted() -> SemanticScorer:
             examples = len(_training_rows(controllers, extra)[0]) + len(negatives)
             tuning = " (fine-tuning the encoder: minutes)" if tune and embedder is not None else ""
-            with step(f"fitting the routing model on {examples:,} examples{tuning}"):
+            fitting = f"fitting the routing model on {examples:,} examples{tuning}"
+            with step(fitting), single_thread_blas():  # small products: core.native_threads
                 scorer = cls._fit(controllers, embedder, list(negatives), extra, tune, weights)
             if path is not None:
                 try:
@@ -257,7 +257,7 @@ class SemanticScorer:
         if shared is None or path is None:
             return fitted()
         name = f"{label}-{key}"
-        with lock(f"fit:{name}") if lock is not None else contextlib.nullcontext():
+        with lock(f"fit:{name}") if lock is not None else nullcontext():
             blob = shared.get(name)
             if blob is not None:
                 try:

@@ -126,11 +126,17 @@ class Views:
 _BLAS: Any = None
 
 
-def single_thread_blas() -> Any:
-    """Context manager limiting BLAS to one thread (threadpoolctl, a scikit-learn dependency)."""
+def single_thread_blas(*, fresh: bool = False) -> Any:
+    """Context manager limiting BLAS to one thread (threadpoolctl, a scikit-learn dependency).
+
+    The libraries are found once (a query pays microseconds, not the search's milliseconds);
+    `fresh` (a fit) loads scikit-learn, and with it SciPy's own BLAS, and searches again."""
     global _BLAS
-    if _BLAS is None:
+    if _BLAS is None or fresh:
         from threadpoolctl import ThreadpoolController
+
+        if fresh:
+            import sklearn.linear_model  # noqa: F401  (loads SciPy's BLAS before the search)
 
         _BLAS = ThreadpoolController()
     return _BLAS.limit(limits=1, user_api="blas")

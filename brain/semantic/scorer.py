@@ -245,7 +245,7 @@ class SemanticScorer:
             examples = len(_training_rows(controllers, extra)[0]) + len(negatives)
             tuning = " (fine-tuning the encoder: minutes)" if tune and embedder is not None else ""
             fitting = f"fitting the routing model on {examples:,} examples{tuning}"
-            with step(fitting), single_thread_blas():  # small products: core.native_threads
+            with step(fitting), single_thread_blas(fresh=True):  # why: core.native_threads
                 scorer = cls._fit(controllers, embedder, list(negatives), extra, tune, weights)
             if path is not None:
                 try:

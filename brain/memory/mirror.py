@@ -329,10 +329,14 @@ class LessonMirror:
     ) -> list[MemoryEntry] | None:
         """The lessons worth scoring for a message: the index's nearest ones and those sharing
         an identifier or scenario; None when this process has no index (score them all)."""
+        if self._index is None:
+            self.refresh()
+            if not self._entries:  # nothing learned yet: the index's shard is not even loaded
+                return []  # (60 ms a process; the first lesson's lookup opens it and catches up)
         if not self.open_index():
             return None
         assert self._index is not None
-        if not self._entries:  # nothing learned yet: no index query (a fast path's 0.5 ms)
+        if not self._entries:  # nothing learned any more: no index query (0.5 ms)
             return []
         found = self._index.nearest(
             text, vector=vector, user=user, with_dense=bool(self._no_vector)

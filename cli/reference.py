@@ -69,7 +69,7 @@ def cli_reference() -> str:
         "# `brain` command reference",
         "",
         "Each command's `--help`, as the installed version prints it. How the commands fit "
-        "together is in the [README](../README.md) and [docs/operating.md](operating.md).",
+        "together is in the [README](../README.md) and [operating.md](operating.md).",
         "",
     ]
     for words, parser in _commands(build_parser()):

@@ -1,8 +1,8 @@
 """`brain run [--http] [--port N]`: the Slack bot, in the mode the environment sets up.
 
-Three modes, as README documents them: Socket Mode (`SLACK_APP_TOKEN` set, no `--http`), HTTP
-for one workspace (`SLACK_BOT_TOKEN`), and HTTP for many workspaces through Slack's OAuth
-install (`SLACK_CLIENT_ID`, `SLACK_CLIENT_SECRET`, `BRAIN_TOKEN_KEY` and no bot token:
+Three modes, as docs/operating.md documents them: Socket Mode (`SLACK_APP_TOKEN` set, no
+`--http`), HTTP for one workspace (`SLACK_BOT_TOKEN`), and HTTP for many workspaces through
+Slack's OAuth install (`SLACK_CLIENT_ID`, `SLACK_CLIENT_SECRET`, `BRAIN_TOKEN_KEY` and no bot token:
 `bot/oauth.py` serves `/slack/install`). A mode that lacks a variable is refused before
 anything opens, naming exactly what that mode still needs.
 """

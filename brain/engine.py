@@ -79,7 +79,7 @@ class Brain(PartsFacade):
         self.settings = settings
         settings.home.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()  # guards the stores
-        #: Each decided, not yet executed decision's LLM budget (`decide` -> `execute`).
+        #: Each decided, not yet executed decision's LLM deadline (`decide` -> `execute`).
         self._budgets = PendingBudgets()
         self._router = Router(settings.routing)
         self._pool = ThreadPoolExecutor(
@@ -168,10 +168,9 @@ class Brain(PartsFacade):
     def decide(self, message: Message) -> Decision:
         """Route one message through the five steps; the decision is logged."""
         # Counts only this decision's LLM requests, even with others deciding on other threads,
-        # and gives them one budget together: intent recognition, dry-runs, the dynamic tier
-        # and, in `execute`, the controllers (answer verification) share `[llm] timeout_s` of
-        # LLM waiting, retries inside it. `bound()`: the decision id the chain binds to its
-        # log lines (`understand`) does not outlive the decision.
+        # and gives them one deadline, `[llm] timeout_s` from now, never renewed: intent
+        # recognition, dry-runs, the dynamic tier and, in `execute`, answer verification.
+        # `bound()`: the decision id the chain binds to its log lines does not outlive it.
         with bound(), count_llm_calls(within_s=self.settings.llm.timeout_s) as llm_calls:
             decision = self._decide(redact_message(message), llm_calls)
         self._budgets.keep(decision.decision_id, llm_calls)

@@ -4,6 +4,7 @@ The brain opens its heavy parts (models, the knowledge base, the LLM client) onl
 decision needs them, so `brain why` and `brain feedback` never load a model. `Lazy` is that
 pattern written once: a builder, a lock, and a value that is built at most once (or again when
 its key changes, for parts fitted on something that can change, like the controller set).
+A build pauses the deadline of the decision that triggers it (`core.llm_calls.paused`).
 `LazyPattern` is the same for a regular expression.
 """
 
@@ -15,6 +16,8 @@ import threading
 from collections.abc import Callable, Hashable, Iterator
 from functools import partial
 from typing import Generic, TypeVar
+
+from core.llm_calls import paused
 
 T = TypeVar("T")
 
@@ -46,7 +49,8 @@ class Lazy(Generic[T]):
             with self._lock:
                 built_for, value = self._slot
                 if value is _UNSET or key != built_for:
-                    value = self._build()
+                    with paused():  # a cold start's build is not the decision's LLM time
+                        value = self._build()
                     self._slot = (key, value)
         return value  # type: ignore[return-value]
 

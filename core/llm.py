@@ -1,18 +1,20 @@
 """Optional Anthropic LLM client that never raises for model faults.
 
 Every call returns an `LLMReply` whose ``status`` says what happened: "ok", "timeout",
-"error: <ExceptionClass>" or "invalid" (the reply was not the JSON the caller asked for). The
-API is an untrusted network peer: a 200 whose body is no Messages response (a proxy's HTML
-page, an error body, JSON of another shape; the SDK hands those back as a string, a list or a
-half-built message) is "error: MalformedResponse", read inside the error handling like any
-other fault, so the caller takes its no-LLM path.
+"skipped", "error: <ExceptionClass>" or "invalid" (the reply was not the JSON the caller asked
+for). The API is an untrusted network peer: a 200 whose body is no Messages response (a
+proxy's HTML page, an error body, JSON of another shape; the SDK hands those back as a string,
+a list or a half-built message) is "error: MalformedResponse", read inside the error handling
+like any other fault, so the caller takes its no-LLM path.
 User text is redacted (`core.redact.redact`) before it leaves the process. The API key is
 kept inside the SDK client and never logged.
 
-The configured timeout is one deadline per call: a retryable failure (connection error, 408,
-409, 429, 5xx) is retried once only while the deadline has time left, and each attempt waits at
-most the time that is left. (The SDK's own retries would each get the full timeout, so a timeout
-of 8 s could become 16 s and more.)
+A call ends by the earliest of the configured timeout, the caller's and the decision's one
+deadline (`core.llm_calls`); when that deadline has already passed, no request is sent at all
+(status "skipped", not counted as a call). Within a call, a retryable failure (connection
+error, 408, 409, 429, 5xx) is retried once only while the deadline has time left, and each
+attempt waits at most the time that is left. (The SDK's own retries would each get the full
+timeout, so a timeout of 8 s could become 16 s and more.)
 
 While a request is on the wire the calling thread lends its compute slot
 (`core.compute.lend_slot`), so one slow LLM call never holds up fast-path messages queued
@@ -35,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from core.compute import lend_slot
 from core.config import LLMConfig
 from core.limits import LLM_MAX_RETRIES
-from core.llm_calls import llm_time_left, record_llm_call, record_llm_time
+from core.llm_calls import llm_time_left, record_llm_call
 from core.prompts import JSON_ONLY
 from core.redact import redact
 
@@ -208,64 +210,65 @@ class LLMClient:
     ) -> LLMReply:
         import anthropic
 
+        started = time.perf_counter()
+        # The least of: the configured timeout, the caller's, and what is left before the
+        # decision's one deadline (`count_llm_calls(within_s=...)`). A deadline that has
+        # passed sends nothing: the caller takes its no-LLM path, and no request is counted.
+        budgets = [b for b in (self.timeout_s, timeout_s, llm_time_left()) if b is not None]
+        deadline = started + min(budgets)
+        if min(budgets) <= 0:
+            log.info("llm %s: skipped (the decision's LLM deadline has passed)", purpose or "call")
+            return LLMReply(False, "skipped", "", None, purpose, 0.0)
         with self._lock:
             self._calls += 1
         record_llm_call()
-        started = time.perf_counter()
-        try:  # the wait is charged to the decision's LLM budget whatever the outcome
-            # The least of: the configured timeout, the caller's, and what is left of the
-            # decision's one LLM budget (`count_llm_calls(within_s=...)`).
-            budgets = [b for b in (self.timeout_s, timeout_s, llm_time_left()) if b is not None]
-            deadline = started + min(budgets)
-            content = self._redact(user)
-            system_param: Any = system
-            if cache_system:
-                system_param = [
-                    {"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}
-                ]
-            status = "timeout"
-            for attempt in range(MAX_ATTEMPTS):
-                remaining = deadline - time.perf_counter()
-                if remaining <= 0:
-                    status = "timeout"
+        content = self._redact(user)
+        system_param: Any = system
+        if cache_system:
+            system_param = [
+                {"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}
+            ]
+        status = "timeout"
+        for attempt in range(MAX_ATTEMPTS):
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                status = "timeout"
+                break
+            try:
+                with lend_slot():  # waiting on the network uses no CPU
+                    response = self._client.messages.create(
+                        model=self.model,
+                        max_tokens=max_tokens or self.max_tokens,
+                        system=system_param,
+                        messages=[{"role": "user", "content": content}],
+                        timeout=remaining,
+                    )
+            except anthropic.APITimeoutError:
+                status = "timeout"
+                break  # the deadline is spent
+            except Exception as exc:  # never raise for model faults: the brain runs without it
+                status = f"error: {type(exc).__name__}"
+                wait = _retry_wait(exc)
+                last = attempt + 1 >= MAX_ATTEMPTS
+                if wait is None or last or time.perf_counter() + wait >= deadline:
                     break
+                with lend_slot():
+                    time.sleep(wait)
+            else:
                 try:
-                    with lend_slot():  # waiting on the network uses no CPU
-                        response = self._client.messages.create(
-                            model=self.model,
-                            max_tokens=max_tokens or self.max_tokens,
-                            system=system_param,
-                            messages=[{"role": "user", "content": content}],
-                            timeout=remaining,
-                        )
-                except anthropic.APITimeoutError:
-                    status = "timeout"
-                    break  # the deadline is spent
-                except Exception as exc:  # never raise for model faults: the brain runs without it
-                    status = f"error: {type(exc).__name__}"
-                    wait = _retry_wait(exc)
-                    last = attempt + 1 >= MAX_ATTEMPTS
-                    if wait is None or last or time.perf_counter() + wait >= deadline:
-                        break
-                    with lend_slot():
-                        time.sleep(wait)
-                else:
-                    try:
-                        text = _reply_text(response)
-                    except _MalformedResponse as exc:
-                        status = "error: MalformedResponse"
-                        log.info("llm %s: %s", purpose or "call", exc)
-                        break
-                    elapsed = (time.perf_counter() - started) * 1000
-                    self._count_tokens(getattr(response, "usage", None))
-                    return LLMReply(True, "ok", text, None, purpose, elapsed, _usage(response))
-            with self._lock:
-                self._failures += 1
-            elapsed = (time.perf_counter() - started) * 1000
-            log.warning("llm %s failed: %s after %.0f ms", purpose or "call", status, elapsed)
-            return LLMReply(False, status, "", None, purpose, elapsed)
-        finally:
-            record_llm_time(time.perf_counter() - started)
+                    text = _reply_text(response)
+                except _MalformedResponse as exc:
+                    status = "error: MalformedResponse"
+                    log.info("llm %s: %s", purpose or "call", exc)
+                    break
+                elapsed = (time.perf_counter() - started) * 1000
+                self._count_tokens(getattr(response, "usage", None))
+                return LLMReply(True, "ok", text, None, purpose, elapsed, _usage(response))
+        with self._lock:
+            self._failures += 1
+        elapsed = (time.perf_counter() - started) * 1000
+        log.warning("llm %s failed: %s after %.0f ms", purpose or "call", status, elapsed)
+        return LLMReply(False, status, "", None, purpose, elapsed)
 
     def _count_tokens(self, usage: Any) -> None:
         with self._lock:

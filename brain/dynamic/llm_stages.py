@@ -135,7 +135,10 @@ class LLMStages:
     def _ask(
         self, stage: str, system: str, user: str, validate: Any, usage: LLMUsage
     ) -> LLMReply | None:
-        left = self.deadline - time.monotonic()
+        # The decision's one deadline (passed down, never renewed); its own only when no
+        # decision's count is open (a stage run alone).
+        shared = llm_time_left()
+        left = shared if shared is not None else self.deadline - time.monotonic()
         if left <= 0:
             usage.statuses.append(f"{stage}: skipped (the decision's LLM deadline passed)")
             return None

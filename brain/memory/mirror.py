@@ -26,6 +26,7 @@ import numpy as np
 from brain.memory.entry import MOVED_TO
 from brain.memory.index import LessonIndex
 from brain.memory.scan import LessonScan
+from core.llm_calls import paused
 from core.stores.protocols import LessonStore
 
 if TYPE_CHECKING:
@@ -222,11 +223,12 @@ class LessonMirror:
             if self._opener is None or (self._index_tried and not strict):
                 return False
             self._index_tried = True
-            index = LessonIndex.open(self._opener, strict=strict)
-            if index is None:
-                return False
-            self.refresh()
-            self._sync(index)
+            with paused():  # opening the index is not the decision's LLM time
+                index = LessonIndex.open(self._opener, strict=strict)
+                if index is None:
+                    return False
+                self.refresh()
+                self._sync(index)
             self._index = index
             return True
 

@@ -9,10 +9,10 @@ top, to export into a home's own cache when the install step was skipped, and to
 
 Everything configurable comes from `Settings` (`core.config`; `load_settings()` when the caller
 gives none): this module reads no environment variable. The model is loaded once per process,
-lazily (on the first `embed`). With `embedder = "none"` `get_dense_embedder()` returns None
-after one warning: the sparse channel alone. When the model or its engine is missing (judged
-without importing them) it raises `EmbedderMissing`, naming the command that installs it: a
-quiet fall-back looked normal while it routed worse and refitted for a minute in every home.
+lazily (on the first `embed`; a decision's LLM deadline is paused meanwhile). With `embedder =
+"none"` `get_dense_embedder()` returns None after one warning: the sparse channel alone. A
+missing model or engine (judged without importing them) raises `EmbedderMissing`, naming the
+command that installs it: a quiet fall-back routed worse and refitted in every home.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from core.config import ConfigError, Settings, load_settings
+from core.llm_calls import paused
 from core.text.embedding_caches import Remembered, recall, remember
 from core.text.onnx_files import find_exported, fork_layer, onnx_files, packaged_model_dir
 
@@ -101,9 +102,8 @@ class DenseEmbedder:
 
     @functools.cached_property
     def model_id(self) -> str | None:
-        """Names exactly the vectors this embedder computes (the model files' hash, the
-        export, the engine), without loading the model; None when it cannot be said. Vectors
-        computed ahead of time are used only under the same id (`knowledge.vector_cache`)."""
+        """Names exactly the vectors this embedder computes (model files' hash, export, engine)
+        without loading it, or None; precomputed vectors need the same id (`vector_cache`)."""
         return self._model_id() if self._model_id is not None else None
 
     @property
@@ -113,7 +113,8 @@ class DenseEmbedder:
 
     def _load_locked(self) -> Encoder:
         if self._model is None:
-            model = self._loader()
+            with paused():
+                model = self._loader()
             if model.dim != self.dim:
                 raise RuntimeError(f"model dimension {model.dim} != expected {self.dim}")
             self._model = model

@@ -9,6 +9,7 @@ Asserted on what reaches the fake LLM and on the decision's accounting, never on
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -48,3 +49,43 @@ def test_a_stalled_llm_costs_one_decision_at_most_its_one_budget(
     # ... and only the first reached the stalled LLM: it spent the whole budget, so no later
     # stage (verification after routing) was given a fresh timeout to wait out again.
     assert len(stalled_llm.requests) == 1, [r.system[:40] for r in stalled_llm.requests]
+
+
+#: One message per tier (fast with answer verification, verify, dynamic) and outcome.
+TIERS = {
+    "fast_verified": "how do I fix VPN error 691?",
+    "verify_vague": "can you check it",
+    "dynamic_fallback": "help",
+    "routed_incident": "my laptop screen is flickering",
+}
+
+
+@pytest.mark.parametrize("text", list(TIERS.values()), ids=list(TIERS))
+def test_after_the_stalled_call_spends_the_deadline_no_later_step_calls(
+    stalled_llm: FakeAnthropic, text: str
+) -> None:
+    # The decision's one deadline is spent by the first (stalled) request; every later LLM
+    # step (intent vote, dry-run checks, verification, DCR) is skipped without a request,
+    # and the decision's count is the requests the LLM received, not attempts that sent none.
+    with Brain.open() as brain:
+        brain.warm()
+        decision = brain.ask(Message(text, user="u1", channel="C1"))
+    assert len(stalled_llm.requests) <= 1, [r.system[:40] for r in stalled_llm.requests]
+    assert decision.llm_calls == len(stalled_llm.requests)
+
+
+def test_a_decision_whose_deadline_has_passed_sends_no_request(
+    stalled_llm: FakeAnthropic,
+) -> None:
+    # The deadline is the wall clock's, created once when the decision (here: the caller's
+    # block around it) starts, and never renewed: once it has passed, time spent elsewhere
+    # than waiting on the LLM included, no step sends a request (before, only LLM waiting was
+    # charged, so a decision that had waited on nothing still had its whole budget).
+    with Brain.open() as brain:
+        brain.warm()
+        with count_llm_calls(within_s=0.05) as outer:
+            time.sleep(0.1)  # the deadline passes while nothing waits on the LLM
+            decisions = [brain.ask(Message(t, user="u2", channel="C2")) for t in TIERS.values()]
+    assert stalled_llm.requests == []
+    assert [d.llm_calls for d in decisions] == [0] * len(TIERS)
+    assert outer.value == 0

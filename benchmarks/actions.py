@@ -1,4 +1,4 @@
-"""What the brain *does* (issue 11): duplicate tickets and multi-intent parts handled.
+"""What the brain *does*: duplicate tickets and multi-intent parts handled.
 
     python benchmarks/actions.py [--home HOME] [--devset FILE] [--devset-tickets FILE]
         [--multi FILE]

@@ -1,4 +1,4 @@
-"""Answer verification on labelled questions (issue 27): answered when answerable, "no answer"
+"""Answer verification on labelled questions: answered when answerable, "no answer"
 when the knowledge base holds none, through the full routing path and the knowledge probe.
 
 Rows: benchmarks/data/answerability.jsonl, `{"text", "answerable", "split"}`, English and

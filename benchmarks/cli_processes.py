@@ -1,4 +1,4 @@
-"""Whole `brain` processes of two source trees, interleaved in one run (issue 15).
+"""Whole `brain` processes of two source trees, interleaved in one run.
 
     python benchmarks/cli_processes.py [--baseline /work/main] [--repeat 7] [--json OUT]
 

@@ -1,4 +1,4 @@
-"""Scripted multi-turn conversations, scored turn by turn (issue 27).
+"""Scripted multi-turn conversations, scored turn by turn.
 
 Each conversation (benchmarks/data/conversations.jsonl) is a list of turns with what the turn
 must do: `follow` (answer to the bot's question, update of or reference to the thread's

@@ -1,4 +1,4 @@
-"""Does the cost of one message grow with the number of decisions already made (issue 31)?
+"""Does the cost of one message grow with the number of decisions already made?
 
 One brain in a fresh home answers dev-set messages (cycled; 200 users in 20 channels, so
 sessions, the decision log, lessons and tickets all grow as in a workspace) through

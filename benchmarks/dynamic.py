@@ -1,4 +1,4 @@
-"""The dynamic tier (issue 13): how unknown messages end, what DCR costs, how fast repeats learn.
+"""The dynamic tier: how unknown messages end, what DCR costs, how fast repeats learn.
 
     python benchmarks/dynamic.py [--clinc ../shared/data/clinc150]
         [--devset benchmarks/data/devset.jsonl] [--llm-rows 60] [--skip-repeat] [--json OUT]

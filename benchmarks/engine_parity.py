@@ -1,4 +1,4 @@
-"""Does routing move when the embedding engine changes? (issue 15)
+"""Does routing move when the embedding engine changes?
 
 Decides every row of the development set with the PyTorch engine and with ONNX Runtime, each
 in a fresh home of its own (sample KB ingested, the dev set's tickets imported, the routing

@@ -1,5 +1,5 @@
 """Escalation precision and recall, by language and by kind, and the page rate on real desk
-e-mails (issue 26).
+e-mails.
 
 - the labelled escalation set (`brain/data/escalation.jsonl`): the "train" split, which the
   model is fitted and its threshold chosen on, beside the "holdout" split, which nothing is

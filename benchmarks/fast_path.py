@@ -1,4 +1,4 @@
-"""Fast-path decision against one ONNX query embedding, two source trees interleaved (issue 15).
+"""Fast-path decision against one ONNX query embedding, two source trees interleaved.
 
     python benchmarks/fast_path.py [--baseline /work/main] [--rows 60] [--rounds 2] [--json OUT]
 

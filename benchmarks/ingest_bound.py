@@ -1,4 +1,4 @@
-"""What `brain ingest` of large well-formed files costs (issue 14): peak memory and time.
+"""What `brain ingest` of large well-formed files costs: peak memory and time.
 
 The inputs are `tests/fuzz/large_kb.py`'s: a 5 MiB Markdown manual (about 6,400 chunks) and a
 glossary of 60,000 one-line entries, scaled by `--scale` for the dense runs (embedding them

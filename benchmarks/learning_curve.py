@@ -1,4 +1,4 @@
-"""The learning curve (issue 28): a brain that starts from five examples per label and learns
+"""The learning curve: a brain that starts from five examples per label and learns
 only from people correcting it, beside a model refitted offline on everything seen.
 
 A data set (`--data`: BANKING77 train, or the IT tickets) is shuffled; five rows per label

@@ -1,4 +1,4 @@
-"""What one lesson write costs as memory grows (issue 28): `MemoryStore.add` appends to the
+"""What one lesson write costs as memory grows: `MemoryStore.add` appends to the
 mirror, the scan and the index instead of re-sorting or rebuilding, so its p99 at 100k lessons
 stays near its p99 at 1k.
 

@@ -1,4 +1,4 @@
-"""The lexical expert's solver (issue 29, fit time): fit CPU and held-out accuracy of the
+"""The lexical expert's solver (fit time): fit CPU and held-out accuracy of the
 semantic model with each logistic-regression setting of `brain.semantic.lexical`.
 
 Rows: the first `--rows` of IT-tickets train, every fifth held out (a split carved from train;

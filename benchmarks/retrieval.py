@@ -1,4 +1,4 @@
-"""Retrieval benchmark of the knowledge base (issue 2).
+"""Retrieval benchmark of the knowledge base.
 
 Measures, in one run, side by side:
 

@@ -1,4 +1,4 @@
-"""Routing benchmark (issue 3): the brain vs seed 002's method vs semantic-router, side by side.
+"""Routing benchmark: the brain vs seed 002's method vs semantic-router, side by side.
 
     python benchmarks/routing.py [--clinc DIR] [--devset FILE] [--devset-tickets FILE]
         [--multi FILE] [--levels intent,domain]
@@ -24,7 +24,7 @@
 3. Decision latency p50 / p99 per tier, and its growth with 10 / 100 / 1,000 synthesised
    controllers (CLINC intents, split into paraphrase groups for 1,000).
 
-4. Issue 29 (`benchmarks/routing_datasets.py`): this product, TF-IDF + linear SVM and logistic
+4. Real datasets (`benchmarks/routing_datasets.py`): this product, TF-IDF + linear SVM and logistic
    regression on MiniLM on CLINC150 (val), BANKING77 (a val carved from train) and the IT
    tickets (val), each beside a split carved from train that nothing was chosen on.
 
@@ -523,7 +523,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--datasets",
         default="clinc150,banking77,it_tickets",
-        help="issue 29's comparison on these folders of --data ('' to skip)",
+        help="the baselines' comparison on these folders of --data ('' to skip)",
     )
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     parser.add_argument("--train-rows", type=int, help="fit on a stratified sample this large")

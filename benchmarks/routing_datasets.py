@@ -1,4 +1,4 @@
-"""Issue 29's comparison for benchmarks/routing.py: this product against TF-IDF + linear SVM and
+"""The baselines' comparison for benchmarks/routing.py: this product against TF-IDF + linear SVM and
 logistic regression on MiniLM, on CLINC150 (val), BANKING77 and the real IT tickets (val), in
 one run, on the same splits.
 

@@ -1,4 +1,4 @@
-"""Startup and embedding benchmark (issue 15): ONNX Runtime against the PyTorch path, one run.
+"""Startup and embedding benchmark: ONNX Runtime against the PyTorch path, one run.
 
 For each engine (`BRAIN_EMBEDDING_ENGINE=onnx|torch`), side by side:
 

@@ -1,4 +1,4 @@
-"""Every request in a message is handled (issue 26): twelve two-request messages.
+"""Every request in a message is handled: twelve two-request messages.
 
     python benchmarks/two_requests.py [--rows FILE] [--json]
 

@@ -146,7 +146,7 @@ async def notify_priority(
     asker: str,
     instead_of_page: bool = False,
 ) -> bool:
-    """Tell the owning team's channel about a P2 decision (issue 26: P2 notifies the owning
+    """Tell the owning team's channel about a P2 decision (P2 notifies the owning
     team where one is configured), or about a P1 whose channel notifies instead of paging
     (`instead_of_page`); the asker is told in the thread. Whether a team was told (a retry
     that finds it told already counts). A P2 that filed a ticket is told by the ticket's own

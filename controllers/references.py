@@ -1,4 +1,4 @@
-"""An asset tag or host that is mentioned is looked up, never filed (issue 27).
+"""An asset tag or host that is mentioned is looked up, never filed.
 
 "please check LT-20977" or "what is the status of web-03?" name a thing, not a ticket: the
 answer is what the records and the knowledge base hold about it, the tickets whose fields or

@@ -1,4 +1,4 @@
-"""What the ticket controller and request filing say, in the asker's language (issue 11).
+"""What the ticket controller and request filing say, in the asker's language.
 
 The brain's own texts (headline, labels, clarifications) follow the asker's language through
 `core.text.language.is_chinese`; the replies of the ticket work (status, not found, filed,

@@ -1,5 +1,5 @@
 # ruff: noqa: E501
-"""More paraphrase families of the escalation set (issue 26, second round), written by hand.
+"""More paraphrase families of the escalation set (second round), written by hand.
 
 Every wording here is a training row (split "train"): the held-out split of the first round
 (`escalation_families.FAMILIES`, every fourth wording) stays exactly as it was, so it remains

@@ -1,4 +1,4 @@
-"""Issue 26's wordings of each must-page and must-not-page kind (English and Chinese), none
+"""Wordings of each must-page and must-not-page kind (English and Chinese), none
 of them an escalation training row; shared by the CLI and the Slack tests."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ MUST_PAGE = {
     "data_out_zh": "把客户信息表误发到了外部供应商的邮箱",
     "payments_en": "payment processing is down, every single order is failing",
     "payments_zh": "支付系统全部宕机，所有订单都付不了款",
-    # The second round's kinds (issue 26): secrets in public, codes given away, SIM swaps,
+    # The second round's kinds: secrets in public, codes given away, SIM swaps,
     # ransom notes.
     "public_secret_en": "the twilio auth token is in a public repo on our github org",
     "public_secret_zh": "公开的 GitHub 仓库里能看到我们的数据库密码",

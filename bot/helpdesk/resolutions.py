@@ -1,4 +1,4 @@
-"""A person resolves what the brain could not place, in Slack (issue 28).
+"""A person resolves what the brain could not place, in Slack.
 
 A boundary or a clarification reply offers "Send to a person" (on-call is paged, as before)
 and "Send to team …" (one button a configured team, `[helpdesk.teams]`). Either way a

@@ -192,7 +192,7 @@ def non_llm_support(table: SignalTable, index: int) -> list[str]:
 
 
 def llm_as_voter(with_llm: Evaluation, without: Evaluation) -> Evaluation:
-    """The LLM is a voter, not a ruler (issue 14): a controller that no other signal backs
+    """The LLM is a voter, not a ruler: a controller that no other signal backs
     keeps the confidence it had without the LLM, so the LLM's vote alone routes nothing."""
     table = without.table
     position = {name: i for i, name in enumerate(table.names)}

@@ -4,7 +4,7 @@ Intent, urgency and entities come from the intent recognizer (without the LLM: i
 only when the signals leave the decision below the fast path, see `evaluate`). Identifiers the
 knowledge base maps to a domain are found here too. A vague message (no keyword, identifier or
 entity) is read in the light of the conversation's ongoing work only with evidence that it
-refers to it (issue 11): a pronoun or elliptical follow-up ("it's stuck again", "还是不行"), an
+refers to it: a pronoun or elliptical follow-up ("it's stuck again", "还是不行"), an
 entity it shares, a short reply to a question the bot asked, or a meaning close to the ongoing
 topic. It then inherits that work's identifiers and counts as evidence for its controller, and
 the notes say why; a self-contained message on a new topic is decided on its own.

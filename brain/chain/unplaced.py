@@ -1,4 +1,4 @@
-"""A question no controller could be chosen for is still answered, or honestly not (issue 27).
+"""A question no controller could be chosen for is still answered, or honestly not.
 
 "What is the dress code on Fridays?" or "Is there a shuttle bus from the train station?" end
 in a clarification or a fallback: no controller fits them well. They are questions all the

@@ -1,4 +1,4 @@
-"""Where asking back starts, by expected cost (issue 29): a wrong route costs a reroute, a
+"""Where asking back starts, by expected cost: a wrong route costs a reroute, a
 question costs one turn, so the brain should route whenever its calibrated confidence says the
 expected cost of a wrong route, (1 - p) x REROUTE_COST, is below QUESTION_COST; where exactly is
 read off validation decisions, not assumed, because the calibration is only as good as its data.
@@ -58,7 +58,7 @@ def far_ahead(
     half the model's mass and `far_ahead_ratio` times the next controller's. The second reading
     is needed because the calibration is fitted on the best candidate of each decision, so a
     runner-up's calibrated confidence is an extrapolation that rarely falls far enough
-    (on 4,000 real IT tickets the first reading alone changed no decision, issue 29)."""
+    (on 4,000 real IT tickets the first reading alone changed no decision)."""
     if routing.far_ahead_ratio <= 0 or not candidates:
         return ""
     top = candidates[0].confidence

@@ -3,7 +3,7 @@ the product of experts listens to it (and to the naive Bayes), chosen on a held-
 
 Why: on long, real service-desk e-mails the categories are carried by words and word pairs
 ("purchase order", "new starter", "shared mailbox"); a discriminative linear model on them beat
-the embedding's logistic regression times naive Bayes by 5 to 6 points (issue 29). On short
+the embedding's logistic regression times naive Bayes by 5 to 6 points. On short
 utterances with few examples it adds little, so it is only fitted with at least
 LEXICAL_MIN_EXAMPLES example texts, and its weight (0 included) is whatever a held-out 20% of
 the training texts says: the fit chooses, never the benchmark.
@@ -25,7 +25,7 @@ LEXICAL_MIN_EXAMPLES = 3000
 LEXICAL_C = 20.0
 #: Its solver: Newton-CG reached the optimum (held-out accuracy 0.8306 on 6,400 IT-ticket rows
 #: carved from train) in 3.2 CPU-s; lbfgs stopped short of it at 18.7 s (0.8313), at tol 1e-7
-#: reached it in 34 s (benchmarks/README.md, issue 29 fit time).
+#: reached it in 34 s (benchmarks/README.md, fit time).
 LEXICAL_SOLVER = "newton-cg"
 LEXICAL_TOL = 1e-6
 #: Share of the training texts held out to choose the experts' weights.

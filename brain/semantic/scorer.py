@@ -28,7 +28,7 @@ How (no LLM, a few numpy products per query, whatever the number of controllers)
   Without negatives, the gate is the conformal p-value of the nearest-example cosine among the
   training texts' own leave-one-out cosines (`min(1, p / GATE_ALPHA)`).
 - score[c] = P(c | text) * gate (without negatives the conformal gate declares, never scales:
-  scaled, the GATE_ALPHA least typical in-scope texts looked weak by construction, issue 29).
+  scaled, the GATE_ALPHA least typical in-scope texts looked weak by construction).
 - declared out of scope: out_of_scope >= `declare_threshold`, the level that at most
   DECLARE_RATE of the controllers' own example texts reach when scored out of fold (a
   Neyman-Pearson threshold: it bounds how often an in-scope message is turned away, whatever the

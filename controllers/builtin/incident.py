@@ -104,7 +104,7 @@ class IncidentController(BuiltinController):
         )
         # On-call is paged for a security incident the brain's escalation decision found (it
         # sets the category) or the user stated, not for a cue word of the category guess
-        # ("the roof leak over my desk"): pages need real evidence (issue 11).
+        # ("the roof leak over my desk"): pages need real evidence.
         if known_parameters(context).get("category") == "security":
             result.escalate = True
             result.summary += say.security_advice(say.chinese(context))

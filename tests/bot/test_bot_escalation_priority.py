@@ -1,4 +1,4 @@
-"""Pages you can trust, through the Slack app over HTTP (issue 26): a request for a person in a
+"""Pages you can trust, through the Slack app over HTTP: a request for a person in a
 thread is handed to one with a visible note, never a clarification question; a P1 outage pages
 on-call; an "urgent" routine request and an instruction in the text page nobody."""
 

@@ -1,4 +1,4 @@
-"""A multi-intent message in Slack (issue 11): one reply, each request with its own Right /
+"""A multi-intent message in Slack: one reply, each request with its own Right /
 Route elsewhere; a click on one request resolves that request only. Real app over HTTP."""
 
 from __future__ import annotations

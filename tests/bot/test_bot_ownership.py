@@ -71,7 +71,7 @@ async def test_a_click_naming_another_channels_decision_changes_nothing(
     assert decision.feedback == []
     assert len(harness.brain.memory) == lessons
     # No update and no post into DATTACK9: at most the clicker is told privately that the
-    # button is not theirs (issue 31's polite note for a foreign click).
+    # button is not theirs (the polite note for a foreign click).
     after = harness.fake.calls[posts:]
     assert all(
         c.method == "chat.postEphemeral" and c.params.get("user") == "UATTACK9" for c in after

@@ -1,4 +1,4 @@
-"""People teach the brain in Slack (issue 28), over signed HTTP against the fake Web API: an
+"""People teach the brain in Slack, over signed HTTP against the fake Web API: an
 unknown request sent to a person and resolved by them in the alert's thread three times the
 same way becomes an evolved controller that takes the fourth wording on the fast path (with
 approval required, not before approval); a team resolves from its channel with the select

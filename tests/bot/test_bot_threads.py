@@ -1,4 +1,4 @@
-"""Conversations that hold together, through the Slack app over real signed HTTP (issue 27).
+"""Conversations that hold together, through the Slack app over real signed HTTP.
 
 Each complaint of the issue, as a thread a user has with the bot: the bot's own question
 answered in the thread, follow-ups that update the thread's ticket, questions that stay

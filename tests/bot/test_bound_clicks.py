@@ -1,4 +1,4 @@
-"""Issue 31: every click goes through the one binding check. A signed "Escalate to a person"
+"""Every click goes through the one binding check. A signed "Escalate to a person"
 click from another channel, or by someone who is not the asker, carrying another user's
 decision id pages nobody; a click on a decision that does not exist gets a polite note only the
 clicker sees, and no traceback. Signed payloads that are not clicks are dropped quietly."""

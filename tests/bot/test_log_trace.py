@@ -1,4 +1,4 @@
-"""Following one message through the logs (issue 31): every JSON line written while the bot
+"""Following one message through the logs: every JSON line written while the bot
 handles it carries the Slack event id, and from the moment the brain names its decision, the
 decision id too (`core.logs.ContextFilter`, bound at the HTTP entry and in the chain)."""
 

@@ -1,4 +1,4 @@
-"""Who hears about a priority, over HTTP against the fake Slack (issue 26): a P2 tells the
+"""Who hears about a priority, over HTTP against the fake Slack: a P2 tells the
 owning team's channel (no page); a channel configured with `p1 = "notify"` tells its team
 instead of paging on-call; a channel configured with its own on-call channel pages that one;
 every other channel pages the configured on-call as before."""

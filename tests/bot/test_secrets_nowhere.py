@@ -1,4 +1,4 @@
-"""Issue 31: a secret typed into Slack is found nowhere afterwards. Every secret of the corpus
+"""A secret typed into Slack is found nowhere afterwards. Every secret of the corpus
 (tests/fixtures/secret_corpus.jsonl) is posted to the running app inside messages that end in
 each outcome (routed, clarify or boundary, composed, escalated, and routed to an on-call pager
 webhook controller); then every file under BRAIN_HOME, every row of every PostgreSQL table

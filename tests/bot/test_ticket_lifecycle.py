@@ -1,4 +1,4 @@
-"""Issue 30's ticket lifecycle over HTTP against the fake Slack: Resolve asks the requester,
+"""The ticket lifecycle over HTTP against the fake Slack: Resolve asks the requester,
 👍 closes and confirms, 👎 opens the "what was wrong?" modal and reopens; Reopen reopens;
 a routed request notifies its team's channel, the first Claim assigns and a second is
 refused politely; a stale ticket is nudged then closed, and an SLA breach warns then

@@ -1,4 +1,4 @@
-"""On-call alerts on-call can trust (issue 31): the asker's words are quoted, never obeyed.
+"""On-call alerts on-call can trust: the asker's words are quoted, never obeyed.
 
 A phishing report pasted with `<!here>`, `<!channel>`, a user mention and a link whose label
 hides its target reaches on-call over real HTTP (the fake Slack records the alert): the quote

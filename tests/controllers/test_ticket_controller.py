@@ -203,7 +203,7 @@ def test_listing_own_tickets(
         "Disbursement not arrived",
         "Jira admin",
     }
-    # In the asker's language (issue 11).
+    # In the asker's language.
     chinese = text.startswith("查")
     assert ("（2 个）" if chinese else "(2)") in result.summary
     nobody = ticket.handle(make_context(text, user="U0NEWHIRE"))

@@ -1,4 +1,4 @@
-"""The ticket controller and request filing answer in the asker's language (issue 11).
+"""The ticket controller and request filing answer in the asker's language.
 
 A Chinese asker used to read "Urged …: chased once so far" or "Filed incident INC-… To proceed
 I still need: category" in the middle of a Chinese reply. Each reply (status, not found, the

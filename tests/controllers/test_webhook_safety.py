@@ -160,7 +160,7 @@ def test_a_closed_port_fails_cleanly(make_context: ContextFactory) -> None:
 
 def test_a_trickling_answer_is_cut_at_the_timeout(make_context: ContextFactory) -> None:
     # Each chunk arrives well within httpx's per-read timeout, so only the call's own deadline
-    # (issue 14: "webhook time" in core.limits) stops an answer that never ends. Reaching the
+    # ("webhook time" in core.limits) stops an answer that never ends. Reaching the
     # size limit at this pace takes 128 pauses of 10 ms, four times the timeout.
     with _streaming_endpoint(b"x" * 512, 0.01) as url:
         result = _hook(url, timeout_s=0.3).handle(_context(make_context))

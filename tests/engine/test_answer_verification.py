@@ -1,4 +1,4 @@
-"""Answer verification (issue 11, seed 002's AnswerVerifier): a knowledge answer is returned
+"""Answer verification (seed 002's AnswerVerifier): a knowledge answer is returned
 only when its passage addresses the question; otherwise the brain says it has no answer and
 offers a person. The check is recorded in the decision."""
 

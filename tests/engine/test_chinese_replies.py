@@ -1,4 +1,4 @@
-"""Chinese parity in what the asker reads (issue 11): controller labels, the headline and the
+"""Chinese parity in what the asker reads: controller labels, the headline and the
 clarification question in the asker's language."""
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ def test_a_closed_output_pipe_ends_quietly(isolated_env: Path) -> None:
 
 
 def test_an_ascii_stdout_answers_every_line_of_a_chinese_batch(home: Path) -> None:
-    """Issue 31: with `PYTHONIOENCODING=ascii` (some cron and container locales) the batch died
+    """With `PYTHONIOENCODING=ascii` (some cron and container locales) the batch died
     at the first Chinese answer; JSON output is ASCII-safe, so every line is answered."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "BRAIN_HOME": str(home)}
     env["PYTHONIOENCODING"] = "ascii"

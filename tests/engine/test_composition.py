@@ -151,7 +151,7 @@ def test_verify_tier_with_a_failing_dry_run_asks_instead(home: Path) -> None:
     assert decision.tier_path[0].startswith("verify")
     assert "Dry-run failed for payroll" in decision.rationale or decision.follow_up
     if decision.outcome == "clarify":
-        # Asked back: never about a single candidate (issue 11).
+        # Asked back: never about a single candidate.
         assert decision.controller is None and decision.tier == "dynamic"
         assert len(decision.candidates) >= 2
         assert "Payroll desk" in (decision.clarification or "")

@@ -1,4 +1,4 @@
-"""Context carries over only with evidence that the message refers to it (issue 11)."""
+"""Context carries over only with evidence that the message refers to it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Conversations that hold together (issue 27), through `brain chat`'s loop: answers to the
+"""Conversations that hold together, through `brain chat`'s loop: answers to the
 bot's own question, updates of the thread's record, questions that stay questions,
 references that link, answers that say when they do not know, replies in the asker's language.
 """

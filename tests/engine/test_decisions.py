@@ -131,7 +131,7 @@ def test_clarification_names_candidates_in_plain_words_and_chinese_for_chinese(
     # a request for help that says too little is asked about, never turned away (README)
     assert decision.outcome == "clarify" and decision.candidates, decision.tier_path
     assert decision.clarification and "？" in decision.clarification
-    # The candidates are named in the asker's language (issue 11: Chinese parity).
+    # The candidates are named in the asker's language (Chinese parity).
     labels = {c.name: label_in(c, "zh") for c in brain.registry.all()}
     assert any(labels[c] in decision.clarification for c in decision.candidates)
     assert all(labels[c] != c.capitalize() for c in decision.candidates)

@@ -1,4 +1,4 @@
-"""Degradation that tells the truth (issue 11, seed 002): a controller that fails makes the
+"""Degradation that tells the truth (seed 002): a controller that fails makes the
 outcome "failed", the next plausible controller or a person takes over, and the reply says so."""
 
 from __future__ import annotations

@@ -191,7 +191,7 @@ def _decide_counting(
 def test_the_llm_calls_of_one_decision_share_one_deadline(
     fake_llm: FakeAnthropic, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Issue 14 ("LLM time: one deadline per decision, retries inside it"): a call that starts
+    # One LLM deadline per decision, retries inside it: a call that starts
     # after earlier calls spent part of the decision's LLM time gets only what is left, so a
     # chain of slow calls cannot hold the decision for a multiple of the configured timeout.
     plan = FakeReply.json({"steps": [{"controller": "access"}], "topology": "single"})
@@ -213,7 +213,7 @@ def test_the_llm_calls_of_one_decision_share_one_deadline(
 def test_the_intent_call_and_the_dynamic_tier_share_the_decisions_deadline(
     fake_llm: FakeAnthropic,
 ) -> None:
-    # Issue 14 ("LLM time: one deadline per decision"): the intent recognizer's LLM call comes
+    # One LLM deadline per decision: the intent recognizer's LLM call comes
     # first; the dynamic tier that follows gets what it left of `[llm] timeout_s`, not a fresh
     # timeout, so the decision's LLM calls together stay within the configured 0.5 s.
     plan = FakeReply.json({"steps": [{"controller": "access"}], "topology": "single"})

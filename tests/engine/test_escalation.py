@@ -1,5 +1,5 @@
-"""Escalation as its own decision (issue 11) and the LLM as a voter (issue 14), end to end
-through `brain ask --json` (the CLI) and the `Brain` API, each example of issue 11's "Why".
+"""Escalation as its own decision and the LLM as a voter, end to end
+through `brain ask --json` (the CLI) and the `Brain` API, each example of the escalation cases.
 
 Pages need explicit evidence (a reported security event, urgency words, company-wide scope with
 an impact verb, a request for a person); questions about security never page or file anything;
@@ -121,7 +121,7 @@ def test_an_escalated_message_no_controller_takes_is_not_turned_away(
 ) -> None:
     decision = _ask(capsys, "urgent!!!")
 
-    # words alone do not page (issue 26): an urgency word is urgency, not impact
+    # words alone do not page: an urgency word is urgency, not impact
     assert decision["escalate"] is False
     assert decision["outcome"] in ("clarify", "fallback")
     assert "outside what I can handle" not in (decision["clarification"] or "")

@@ -1,4 +1,4 @@
-"""Security classes and outages the first taxonomy missed (issue 11), end to end.
+"""Security classes and outages the first taxonomy missed, end to end.
 
 Each class is reported in English and in Chinese through the `Brain` API (and one of each
 through `brain ask --json`): vishing (a code read out to a caller), a mailbox acting on its

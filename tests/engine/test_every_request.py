@@ -1,4 +1,4 @@
-"""Every request in a message is handled (issue 26): the half-handled messages of the issue,
+"""Every request in a message is handled: the half-handled messages of the issue,
 in new words, come back with one part per request, each routed to its own controller."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12's story through the CLI, each step in a process of its own: one correction
+"""The learning story through the CLI, each step in a process of its own: one correction
 changes the corrector's next answers, not other people's, until enough people agree."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One LLM budget per decision (issue 31): routing, the dynamic tier and the controllers run
+"""One LLM budget per decision: routing, the dynamic tier and the controllers run
 after the decision (answer verification) share `[llm] timeout_s` of LLM waiting.
 
 With the LLM stalled, the first request waits the whole budget out; a decision that spent it

@@ -1,4 +1,4 @@
-"""Look up before you create (issue 11): a message naming a ticket is about that ticket, and a
+"""Look up before you create: a message naming a ticket is about that ticket, and a
 follow-up in a thread whose ticket waits for a field completes it, through the real CLI."""
 
 from __future__ import annotations

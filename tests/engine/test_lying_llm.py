@@ -1,4 +1,4 @@
-"""The LLM is a voter, never a ruler (issue 31): a fake LLM that lies with full confidence
+"""The LLM is a voter, never a ruler: a fake LLM that lies with full confidence
 about "who is on call for payments?" (an access request, plan it to `access`, the plan covers
 it, the passage answers it) must not get the message fast-routed, a request filed or on-call
 paged on its word alone. Through the brain API and the `brain` command line."""

@@ -1,4 +1,4 @@
-"""Multi-intent messages (issue 11, seed 002): each independent request decided and run on its
+"""Multi-intent messages (seed 002): each independent request decided and run on its
 own, in parallel, with roles; one request is never split. Through `brain ask` and `brain chat`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Agreement by meaning (issue 28): three users who each moved their own, differently worded
+"""Agreement by meaning: three users who each moved their own, differently worded
 message to one controller make an organisation lesson that a fourth user's paraphrases follow,
 decided in separate processes; a correction moves only messages like it ("install Docker" ->
 `coding` leaves "install Slack" with `access`)."""
@@ -65,7 +65,8 @@ def test_a_correction_moves_the_correctors_paraphrases_not_what_shares_its_words
     assert [d.controller for d in own] == ["coding"] * len(FOURTH), [d.tier_path for d in own]
     assert all("you moved a message like this" in d.rationale for d in own)
     assert not any(d.controller == "coding" for d in others)
-    # Before issue 28 the knowledge-base scenario both share made "install Slack" alike.
+    # Before agreement by meaning, the knowledge-base scenario both share made "install
+    # Slack" alike.
     assert [d.controller for d in unrelated] == ["access", "access"], [
         d.tier_path for d in unrelated
     ]

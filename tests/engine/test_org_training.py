@@ -1,4 +1,4 @@
-"""Organisation lessons become training examples of the semantic model (issue 12, "scope by
+"""Organisation lessons become training examples of the semantic model ("scope by
 agreement"): refitted off the decision path, swapped into the running brain, seen by other
 processes through the fit's cache key, never trained on a conflict, and gone after a forget."""
 

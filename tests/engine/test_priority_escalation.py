@@ -1,4 +1,4 @@
-"""Pages you can trust (issue 26), through `brain ask --json`: each must-page kind in new
+"""Pages you can trust, through `brain ask --json`: each must-page kind in new
 wordings (English and Chinese) pages with P1 and its evidence spans; routine "urgent"
 requests, resolved alerts, drills, policy questions and instructions in the text do not; a
 request for a person is handed to one, never asked back; a P1 that no controller fits is routed

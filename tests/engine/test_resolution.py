@@ -1,4 +1,4 @@
-"""A person's resolution, learned (issue 28): an unknown request resolved three times the same
+"""A person's resolution, learned: an unknown request resolved three times the same
 way (`brain resolve`, separate processes) becomes an evolved controller that takes the fourth
 wording on the fast path and leaves unrelated questions alone; with approval required, not
 before approval; corrections of unknowns to an existing controller count as resolutions; and

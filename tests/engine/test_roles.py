@@ -1,4 +1,4 @@
-"""The chain names roles, not controllers (issue 25): a company that renames or replaces the
+"""The chain names roles, not controllers: a company that renames or replaces the
 built-in pack keeps its routing, because the look-up of an existing record and the answering of
 questions go to whichever controller declares that role (or the one the config names)."""
 

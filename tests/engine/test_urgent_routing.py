@@ -1,5 +1,5 @@
-"""Routing's two rules of issue 11, on the Router's own API: an urgent route is never blocked
-(routed, missing parameters asked after; never the boundary explanation) and a clarification
+"""Routing's two rules for urgent messages, on the Router's own API: an urgent route is never
+blocked (routed, missing parameters asked after; never the boundary explanation) and a clarification
 never offers a single candidate (that is a route with a question)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 29's two causes of asking back too often, each on its own API: the semantic model
+"""Two causes of asking back too often, each on its own API: the semantic model
 without negatives scaled its scores by a p-value (so the least typical in-scope tickets looked
 weak), and "never ask back when one option is far ahead" read only calibrated runner-up
 confidences, which never fell far enough; the semantic model's own odds now count too."""

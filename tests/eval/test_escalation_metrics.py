@@ -1,5 +1,5 @@
 """What `brain eval` reports about escalation, classes and misroutes, and how `--val` guards
-the home's calibration (issue 11)."""
+the home's calibration."""
 
 from __future__ import annotations
 

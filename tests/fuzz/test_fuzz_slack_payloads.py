@@ -1,4 +1,4 @@
-"""No signed payload gives a 500 (issue 31): Hypothesis builds Slack-shaped payloads (events,
+"""No signed payload gives a 500: Hypothesis builds Slack-shaped payloads (events,
 block actions, view submissions, shortcuts, options, slash commands) whose fields are right,
 missing, of the wrong type, huge, or name decisions that do not exist, signs them, and posts
 them to the running app over HTTP. Every answer is below 500 and the log holds no traceback,

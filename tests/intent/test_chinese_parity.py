@@ -1,4 +1,4 @@
-"""Chinese parity (issue 11): entities, incident categories and alert readings are found in
+"""Chinese parity: entities, incident categories and alert readings are found in
 Chinese text as in English, also when an English name touches a CJK character ("VPN连不上")."""
 
 from __future__ import annotations

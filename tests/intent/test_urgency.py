@@ -102,7 +102,7 @@ def test_negated_cues_do_not_count(text: str) -> None:
 
 def test_urgency_words_used_as_a_term_in_a_question() -> None:
     assert urgency("紧急变更需要几个人审批？想了解一下规定", "how_to") == "low"
-    # "紧急变更" names a change type wherever it appears (issue 11): the rollback is high ("马上"),
+    # "紧急变更" names a change type wherever it appears: the rollback is high ("马上"),
     # not a page.
     assert urgency("紧急变更，马上回滚", "rollback") == "high"
     assert urgency("we need an emergency change to bump the db pool tonight", "change") == "low"

@@ -1,4 +1,4 @@
-"""A write costs the same however many records the store holds (issue 14: "creating a ticket
+"""A write costs the same however many records the store holds ("creating a ticket
 takes 1.5 ms on a fresh store and 97 ms at 1,218 tickets", because the whole `tickets.json`
 was rewritten and fsynced each time).
 

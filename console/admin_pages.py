@@ -102,13 +102,7 @@ class AdminPages:
         return render(request, "knowledge.html", query=query, hits=hits, manifest=manifest)
 
     def _manifest(self) -> list[dict[str, Any]]:
-        from core.stores import open_stores
-
-        stores = open_stores(self.state.settings)
-        try:
-            entries = stores.manifest.all()
-        finally:
-            stores.close()
+        entries = self.state.manifest()
         rows = [{**entry.to_dict(), "status": reingest_status(entry)} for entry in entries]
         return sorted(rows, key=lambda row: row["ingested_at"], reverse=True)
 

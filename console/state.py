@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from core.config import Settings
 from core.records import Decision, RetrievalHit
 from core.stores.protocols import DecisionPages
+from core.stores.records import ManifestEntry
 
 if TYPE_CHECKING:
     from brain.engine import Brain
@@ -40,6 +41,14 @@ class ConsoleState:
     def decision(self, decision_id: str) -> Decision:
         """A logged decision; raises core.errors.UnknownDecision."""
         return self.brain.get_decision(decision_id)
+
+    def manifest(self) -> list[ManifestEntry]:
+        """What the knowledge base was ingested from, read through the brain's own stores (the
+        console opens none of its own)."""
+        knowledge = self.brain.knowledge
+        if knowledge is None or knowledge.manifest is None:
+            return []
+        return knowledge.manifest.entries()
 
     def search(self, text: str, k: int = SEARCH_HITS) -> list[RetrievalHit]:
         """The knowledge passages the KB routing skill finds for `text` (its search), as the

@@ -50,7 +50,11 @@ class DocManifest:
 
     def sources(self) -> list[str]:
         """Every ingested source, in the order they were first recorded."""
-        return [entry.source for entry in self.store.all()]
+        return [entry.source for entry in self.entries()]
+
+    def entries(self) -> list[ManifestEntry]:
+        """Every entry, in the order the sources were first recorded."""
+        return self.store.all()
 
     def clear(self) -> None:
         """Forget everything (the store it described is gone)."""

@@ -12,8 +12,7 @@ import inspect
 import pkgutil
 
 from core.errors import BrainError, ConfigError, StorageError
-
-PACKAGES = ("core", "knowledge", "controllers", "brain", "bot", "cli")
+from tests.architecture.packages import PACKAGES
 
 
 def _exception_classes() -> dict[str, type[BaseException]]:

@@ -9,8 +9,9 @@ from pathlib import Path
 import grimp
 import pytest
 
+from tests.architecture.packages import PACKAGES
+
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("core", "knowledge", "controllers", "brain", "bot", "console", "cli")
 #: The most lines one module may have.
 MAX_LINES = 500
 #: Packages whose modules are held to having no import circle among them.

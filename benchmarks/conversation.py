@@ -1,13 +1,16 @@
 """Scripted multi-turn conversations, scored turn by turn.
 
 Each conversation (benchmarks/data/conversations.jsonl) is a list of turns with what the turn
-must do: `follow` (answer to the bot's question, update of or reference to the thread's
-record, no new record), `question` (no record filed), `files` (a record filed), `no_answer` /
-`answer` (knowledge answers). Every reply is checked for the asker's language: a Chinese
-question gets no English sentence (three English words in a row), an English one no Chinese
-(knowledge-base text quoted and labelled in the other language, code, paths and URLs aside).
-Conversations carry a split: `tune` rows were looked at while building, `holdout` rows never
-were; both figures are printed.
+must do: `follow` (answer to the bot's question, update of or reference to the thread's record,
+no new record), `question` (no record filed), `files` (a record filed), `new` (a new, unrelated
+problem in the same thread: a record of its own is right there), `no_answer` / `answer`
+(knowledge answers). Beside the rates: `duplicate` counts the follow-up turns that filed a
+record anyway (a second record for one problem), `asked_back` those the bot asked about ("is
+this about INC-000001, or something new?") instead of deciding. Every reply is checked for the
+asker's language: a Chinese question gets no English sentence (three English words in a row), an
+English one no Chinese (knowledge-base text quoted and labelled in the other language, code,
+paths and URLs aside). Conversations carry a split: `tune` rows were looked at while building,
+`holdout` rows never were; both figures are printed side by side.
 
     PYTHONPATH=. nice -n 10 python benchmarks/conversation.py [--json]
 """
@@ -73,14 +76,19 @@ def run() -> dict[str, dict[str, list[int]]]:
                 expect = turn["expect"]
                 ok = {
                     "follow": filed == 0
+                    and reply.kind != "clarify"  # asked back: not handled (yet)
                     and decision is not None
                     and decision.request_type in ("update", "reference"),
                     "question": filed == 0,
                     "files": filed == 1,
+                    "new": filed == 1,
                     "no_answer": filed == 0 and result is not None and not result.ok,
                     "answer": filed == 0 and result is not None and result.ok,
                 }[expect]
                 split.setdefault(expect, []).append(int(ok))
+                if expect == "follow":
+                    split.setdefault("duplicate", []).append(int(filed > 0))
+                    split.setdefault("asked_back", []).append(int(reply.kind == "clarify"))
                 split.setdefault("language", []).append(int(_language_ok(turn["text"], text)))
     return scores
 
@@ -97,8 +105,20 @@ def main() -> int:
     if args.json:
         print(json.dumps(table, indent=2))
         return 0
-    for split, kinds in table.items():
-        print(split, " ".join(f"{k} {v['rate']:.0%} (n={v['n']})" for k, v in kinds.items()))
+    splits = sorted(table, key=lambda s: s != "tune")
+    print(f"{'turn kind':12}" + "".join(f"{s:>18}" for s in splits))
+    kinds = list(dict.fromkeys(k for s in splits for k in table[s]))
+    for kind in kinds:
+        cells = []
+        for split in splits:
+            v = table[split].get(kind)
+            if v is None:
+                cells.append("-")
+            elif kind in ("duplicate", "asked_back"):
+                cells.append(f"{round(v['rate'] * v['n'])} of {v['n']}")
+            else:
+                cells.append(f"{v['rate']:.0%} (n={v['n']})")
+        print(f"{kind:12}" + "".join(f"{c:>18}" for c in cells))
     return 0
 
 

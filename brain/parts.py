@@ -24,6 +24,7 @@ from controllers.roles import role_holders
 from core.lazy import Lazy
 
 if TYPE_CHECKING:
+    from brain.continuation.model import ContinuationModel, Reading, Thread
     from brain.decisions.log import DecisionLog
     from brain.escalation.model import EscalationModel
     from brain.intent import IntentRecognizer
@@ -123,6 +124,7 @@ class BrainParts:
         )
         self._semantic = Lazy(self._fit_semantic, key=self._registry_version)
         self._escalation = Lazy(self._open_escalation)
+        self._continuation = Lazy(self._open_continuation)
         from brain.learning.org_training import OrgTraining
         from brain.memory.agreed import AgreedExamples
 
@@ -198,6 +200,12 @@ class BrainParts:
     def escalation_model(self) -> EscalationModel | None:
         """The escalation model (`brain.escalation.model`), fitted once per home and cached."""
         return self._escalation.get()
+
+    @property
+    def continuation_model(self) -> ContinuationModel:
+        """Whether a message continues its thread's record (`brain.continuation.model`),
+        shipped or fitted once per home and cached."""
+        return self._continuation.get()
 
     def semantic_model(self) -> SemanticModel | None:
         """The semantic model fitted on the current controller set (None without one): the
@@ -285,6 +293,7 @@ class BrainParts:
             "keyword index": (self._keywords, self.keyword_index),
             "semantic model": (self._semantic, self.semantic_model),
             "escalation model": (self._escalation, lambda: self.escalation_model),
+            "continuation model": (self._continuation, lambda: self.continuation_model),
             "controller services": (self._services, lambda: self.services),
         }
 
@@ -356,6 +365,14 @@ class BrainParts:
             self.settings.home / "models", embedder.embed if embedder is not None else None
         )
 
+    def _open_continuation(self) -> ContinuationModel:
+        from brain.continuation.model import load_or_fit
+
+        embedder = self.embedder
+        return load_or_fit(
+            self.settings.home / "models", embedder.embed if embedder is not None else None
+        )
+
     def _fit_semantic(self) -> SemanticModel | None:
         from brain.learning.org_training import fit_model
 
@@ -400,6 +417,17 @@ class PartsFacade:
     @property
     def services(self) -> ControllerServices:
         return self.parts.services
+
+    def read_continuation(self, thread: Thread) -> Reading | None:
+        """Does a message continue its thread's record (`brain.continuation.model`)?
+        None when the model cannot be opened (the thread's rules decide then)."""
+        try:
+            model = self.parts.continuation_model
+            embedder = self.parts.embedder
+            return model.read([thread], embedder.embed if embedder is not None else None)[0]
+        except Exception as exc:  # a missing part degrades the thread to its rules
+            log.warning("continuation model unavailable: %s", exc)
+            return None
 
     @property
     def semantic_model(self) -> SemanticModel | None:

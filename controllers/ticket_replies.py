@@ -386,3 +386,24 @@ def added_to(ticket_id: str, values: Mapping[str, Any], zh: bool, *, reopened: b
 def still_needed(missing: Sequence[str], zh: bool) -> str:
     """The sentence asking for the fields a ticket still needs ("" when none)."""
     return _still_needed(missing, zh)
+
+
+def closing(ticket: Ticket, zh: bool) -> str:
+    """A thank-you or goodbye in the thread: nothing added to the record, its state said."""
+    if zh:
+        state = "仍在处理中，有新情况请在这里回复" if ticket.is_open else "已经处理完毕"
+        return f"不客气！{ticket.id} {state}。"
+    state = "stays open; reply here if anything changes" if ticket.is_open else "is resolved"
+    return f"You're welcome! {ticket.id} {state}."
+
+
+def which_record(ticket: Ticket, zh: bool) -> str:
+    """The question when it is unclear whether a message is about the thread's record."""
+    if zh:
+        return f"这条消息是关于 {ticket.id}（“{ticket.title}”）的，还是一个新的请求？"
+    return f"Is this about {ticket.id} (“{ticket.title}”), or something new?"
+
+
+def something_new(zh: bool) -> str:
+    """The choice that starts a new request instead of adding to the thread's record."""
+    return "新的请求" if zh else "Something new"

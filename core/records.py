@@ -40,6 +40,9 @@ class Message:
     #: with one workspace and in the CLI. Every record made from it carries it and is read
     #: only from the same workspace (`core.access.same_workspace`).
     team: str | None = None
+    #: The thread's continuation model read it as a new request, not a follow-up of the
+    #: thread's record: it inherits nothing from the ongoing work (`brain.chain.understand`).
+    new_topic: bool = False
 
     @property
     def session_key(self) -> str:

@@ -119,7 +119,7 @@ def understand(message: Message, parts: BrainParts) -> Understanding:
         vague=not keyword_hits.any_keyword() and not ids and not entities,
         started=started,
     )
-    if understood.vague:
+    if understood.vague and not message.new_topic:
         ongoing = ongoing_context(parts.session_entries(message.session_key))
         if ongoing is not None:
             why = reference_evidence(understood, ongoing, parts)

@@ -117,7 +117,7 @@ def resolved(text: str) -> bool:
 class FollowUp:
     """How a reply is read against the thread: its kind, the record and what it fills."""
 
-    kind: Literal["answer", "update", "status"]
+    kind: Literal["answer", "update", "status", "closing", "ask"]
     record: str
     controller: str
     why: str
@@ -200,6 +200,21 @@ def _detail(text: str) -> bool:
     return not (question_form(text) or work_form(text)) and bool(_clean(text))
 
 
+def answer_of(text: str, question: OpenQuestion) -> FollowUp | None:
+    """The reply read as the value the bot asked for: a named value ("the system is Jira"), or
+    the reply itself with its filler set aside ("it's the Tableau one", "要 Jenkins 的"); None
+    when nothing is left."""
+    assert question.record is not None
+    named = named_value(text, question.parameters)
+    if named is None:
+        value = _clean(text)
+        if not value:
+            return None
+        named = (question.parameters[0], value)
+    why = f"it answers the question for {named[0]} asked in {question.decision_id}"
+    return FollowUp("answer", question.record, question.controller, why, text, dict([named]))
+
+
 def _answer(text: str, question: OpenQuestion) -> FollowUp | None:
     assert question.record is not None
     named = named_value(text, question.parameters)
@@ -279,5 +294,5 @@ def follow_up_decision(
             missing=list(missing),
         ),
         created_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
-        request_type="reference" if follow.kind == "status" else "update",
+        request_type="reference" if follow.kind in ("status", "closing") else "update",
     )

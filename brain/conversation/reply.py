@@ -225,6 +225,11 @@ def render_decision(
         return decision_reply(
             "answer", text, decision, labels, controller=controller, lines=lines, head=head
         )
+    asked = decision.result.data.get("choices") if decision.result is not None else None
+    if decision.outcome == "clarify" and asked:  # the thread's record, or something new?
+        choices = [Choice(str(value), str(label)) for value, label in asked]
+        question = decision.clarification or ""
+        return decision_reply("clarify", question, decision, labels, choices=choices, head="")
     if decision.outcome == "clarify" and decision.candidates:
         choices = [Choice(c, label_of(labels, c)) for c in decision.candidates]
         choices.append(Choice(NONE_OF_THESE, "None of these"))

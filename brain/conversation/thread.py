@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
+from brain.continuation.model import Reading, Thread
 from brain.conversation.follow_up import (
     FollowUp,
     follow_up_decision,
@@ -55,6 +56,8 @@ class ThreadBrain(Protocol):
 
     def log_turn(self, decision: Decision) -> None: ...
 
+    def read_continuation(self, thread: Thread) -> Reading | None: ...
+
 
 def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> Decision | None:
     """The turn read and applied as a follow-up on the thread's record, or None."""
@@ -72,10 +75,10 @@ def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> De
     if ticket is None or (reading.kind == "update" and not _fits(brain, reading, ticket, state)):
         return None
     if reading.fields:
-        reading = _recognised(brain, reading, state)
+        reading = recognised(brain, reading, state)
     question = state.open_question
     asked = question.parameters if question and question.record == ticket.id else []
-    decision = _apply(brain, store, ticket, message, reading, asked=asked)
+    decision = apply(brain, store, ticket, message, reading, asked=asked)
     brain.log_turn(decision)
     return decision
 
@@ -90,13 +93,17 @@ def _fits(brain: ThreadBrain, reading: FollowUp, ticket: Ticket, state: Conversa
     return all(name in ticket.fields or name in asked for name in reading.fields)
 
 
-def _recognised(brain: ThreadBrain, reading: FollowUp, state: ConversationState) -> FollowUp:
+def recognised(
+    brain: ThreadBrain, reading: FollowUp, state: ConversationState, *, evidence_only: bool = False
+) -> FollowUp:
     """The values a reply gives, as evidence allows: a closed field (the incident category)
     takes only one of its values, the one the record's controller recognises in the reply
     ("network" of "the wifi I guess") or the reply itself when it is one, else nothing (the
     reply stays a comment and the field is asked again); an open one takes what the controller
     recognises when the rest of the reply is filler ("Tableau" of "it's the Tableau one"),
-    else the reply's own words ("明晚十点" stays whole though only "明晚" is recognised)."""
+    else the reply's own words ("明晚十点" stays whole though only "明晚" is recognised); with
+    `evidence_only` (the reply was not read as an answer) an open field takes only what the
+    controller recognises."""
     from controllers.base import closed_values
 
     try:
@@ -113,13 +120,15 @@ def _recognised(brain: ThreadBrain, reading: FollowUp, state: ConversationState)
             if value in closed or said:
                 fields[name] = value if value in closed else said
             continue
+        if evidence_only and not value.strip():
+            continue
         at = answered.lower().find(value.lower()) if value.strip() else -1
         narrows = at >= 0 and slots.named(answered[:at] + " " + answered[at + len(value) :]) is None
         fields[name] = value if narrows else answered
     return replace(reading, fields=fields)
 
 
-def _apply(
+def apply(
     brain: ThreadBrain,
     store: TicketStore,
     ticket: Ticket,
@@ -278,7 +287,7 @@ def as_update(
     reading = FollowUp(
         "update", record, str(decision.controller), f"the thread is about {record}", message.text
     )
-    applied = _apply(brain, store, ticket, message, reading)
+    applied = apply(brain, store, ticket, message, reading)
     decision.result = applied.result
     decision.request_type = "update"
     decision.tier_path.append(f"thread: {record} takes this report; no second ticket filed")

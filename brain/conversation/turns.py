@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
+from brain.continuation.model import Reading, Thread
+from brain.conversation import continuing
+from brain.conversation.commands import command, match_choice
 from brain.conversation.reply import (
     NONE_OF_THESE,
     Choice,
@@ -81,6 +83,10 @@ class BrainAPI(Protocol):
         """Log a decision made outside the chain (a follow-up on the thread's record)."""
         ...
 
+    def read_continuation(self, thread: Thread) -> Reading | None:
+        """Does a message continue its thread's record (None: no model, rules decide)."""
+        ...
+
     def route_to(
         self, decision_id: str, controller: str, user: str, source: str = "clarify"
     ) -> Decision: ...
@@ -117,7 +123,6 @@ class BrainAPI(Protocol):
 #: A bare number or "none": a pick, meaningful only while a question is pending.
 _BARE_PICK = re.compile(r"^\s*(?:\d{1,2}|none|none of these)\s*$", re.IGNORECASE)
 _COMMAND = re.compile(r"^/([\w-]+)\s*(.*)$", re.DOTALL)
-_DECISION_ID = re.compile(r"\bd-[0-9a-f]{12}\b")
 #: "forget what you learned from me" (and its Chinese), the right to be forgotten in words.
 FORGET_ME = re.compile(
     r"^\W*(please\s+)?forget\s+(what\s+you\s+(have\s+)?learn(ed|t)\s+from\s+me|(about\s+)?me)\W*$"
@@ -200,16 +205,14 @@ class Conversation:
         """One user turn: a command, an answer to a pending question, or a new message."""
         message = redact_message(message)  # the point of entry: nothing below sees a secret
         text = message.text.strip()
-        command = _COMMAND.match(text)
-        if command:
-            return self._command(
-                message, command.group(1).lower(), command.group(2).strip(), source
-            )
+        named = _COMMAND.match(text)
+        if named:
+            return command(self, message, named.group(1).lower(), named.group(2).strip(), source)
         if FORGET_ME.search(text):
             return self.forget(message.user)
         session = self._session(message.session_key)
         if session.pending:
-            picked = self._match_choice(text, _choices(session))
+            picked = match_choice(text, _choices(session))
             if picked is not None:
                 return self.answer_clarification(
                     session.pending,
@@ -234,7 +237,7 @@ class Conversation:
         if earlier and not message.history:
             message = replace(message, history=earlier)
         try:
-            decision = follow(self.brain, message, session) or self._fresh(message, session)
+            decision = self._turn(message, session)
         except ValueError as exc:  # the brain refuses unusable text (binary, too long...)
             return Reply("error", f"I cannot route this message: {exc}")
         with self._lock:
@@ -242,7 +245,12 @@ class Conversation:
             session.pending = None
             session.pending_choices = []
             session.team = message.team
-            remember(session, decision, self._filers())
+            if continuing.asks_which_record(
+                decision
+            ):  # the thread's record and question stay as they are
+                session.last_decision = decision.decision_id
+            else:
+                remember(session, decision, self._filers())
         reply = self.render(decision)
         reply.fresh = True
         if reply.kind == "clarify":
@@ -252,9 +260,26 @@ class Conversation:
         self._save(message.session_key, session, message.user)
         return reply
 
-    def _fresh(self, message: Message, session: ConversationState) -> Decision:
+    def _turn(self, message: Message, session: ConversationState) -> Decision:
+        """A message in a thread that holds a record is judged by the continuation model
+        (`brain.conversation.continuing`); without a record or a model, the thread's reading
+        and the chain decide."""
+        judged = continuing.judge(self.brain, message, session)
+        if judged is None:
+            return follow(self.brain, message, session) or self._fresh(message, session)
+        return continuing.turn(self.brain, message, session, judged, self._fresh_apart)
+
+    def _fresh_apart(self, message: Message) -> Decision:
+        """A fresh decision that files its own record (never merged into the thread's)."""
+        return self._fresh(message, self._session(message.session_key), merge=False)
+
+    def _fresh(
+        self, message: Message, session: ConversationState, *, merge: bool = True
+    ) -> Decision:
+        """A fresh decision; with `merge`, one that would file a second record beside the
+        thread's open one of the same controller updates that one instead."""
         decision = self.brain.decide(message)
-        record = duplicate_of(decision, session, self._filers())
+        record = duplicate_of(decision, session, self._filers()) if merge else ""
         if record:
             updated = as_update(self.brain, decision, message, record)
             if updated is not None:
@@ -280,8 +305,11 @@ class Conversation:
         session_key: str | None = None,
         team: str | None = None,
     ) -> Reply:
-        """Apply the answer to a clarification: route to the picked controller, or reject."""
+        """Apply the answer to a clarification: route to the picked controller, or reject; for
+        "is this about the thread's record?", add the message to it or decide it anew."""
         self._in_workspace(decision_id, team)
+        if value in (continuing.ON_RECORD, continuing.SOMETHING_NEW):
+            return self._which_record(decision_id, value, session_key)
         if session_key is not None:
             session = self._session(session_key)
             with self._lock:
@@ -306,6 +334,21 @@ class Conversation:
             with self._lock:
                 remember(session, reply.decision, self._filers())
             self._save(session_key, session)
+        return reply
+
+    def _which_record(self, decision_id: str, value: str, session_key: str | None) -> Reply:
+        """The answer to "is this about the thread's record, or something new?"."""
+        asked = self.brain.get_decision(decision_id)
+        key = session_key or f"{asked.channel}:{asked.thread or asked.user}"
+        session = self._session(key)
+        decision = continuing.answer_which(self.brain, asked, value, session, self._fresh_apart)
+        with self._lock:
+            session.pending = None
+            session.pending_choices = []
+            remember(session, decision, self._filers())
+        self._save(key, session)
+        reply = self.render(decision)
+        reply.fresh = True
         return reply
 
     def confirm(
@@ -391,64 +434,6 @@ class Conversation:
 
     # -- commands ------------------------------------------------------------------------------
 
-    def _command(self, message: Message, name: str, argument: str, source: str) -> Reply:
-        if name == "help":
-            return Reply("help", HELP_TEXT)
-        if name in ("forget", "brain-forget"):
-            return self.forget(message.user)
-        if name == "why":
-            target = argument or self._last(message)
-            if not target:
-                return Reply("error", "There is no decision to explain yet.")
-            return self.why(target, team=message.team)
-        if name in ("right", "wrong"):
-            # A decision id may be named (one part of a multi-intent reply): "/right d-..".
-            named = _DECISION_ID.search(argument)
-            if named:
-                argument = (argument[: named.start()] + argument[named.end() :]).strip()
-            target = named.group(0) if named else self._last(message)
-            if not target:
-                return Reply("error", "There is no decision to give feedback on yet.")
-            try:
-                if name == "right":
-                    return self.confirm(target, user=message.user, source=source, team=message.team)
-                if argument:
-                    picked = self._match_choice(argument, self.controller_choices())
-                    return self.reroute(
-                        target,
-                        picked or argument,
-                        user=message.user,
-                        source=source,
-                        team=message.team,
-                    )
-                return self.reject(
-                    target,
-                    user=message.user,
-                    source=source,
-                    session_key=message.session_key,
-                    team=message.team,
-                )
-            except UnknownDecision:
-                return Reply("error", f"I know no decision {target!r}.")
-        if name in ("resolve", "solved"):
-            return self._resolution(message, name, argument, source)
-        return Reply("error", f"Unknown command /{name}. Type /help.")
-
-    def _resolution(self, message: Message, name: str, argument: str, source: str) -> Reply:
-        """`/resolve ROUTE-OR-PLAN [DECISION_ID]` (a person's resolution) and `/solved
-        [DECISION_ID]` (the asker's confirmation), `brain.conversation.resolving`."""
-        from brain.conversation import resolving
-
-        named = _DECISION_ID.search(argument)
-        if named:
-            argument = (argument[: named.start()] + argument[named.end() :]).strip()
-        target = named.group(0) if named else self._last(message)
-        if not target:
-            return Reply("error", "There is no decision to resolve yet.")
-        if name == "solved":
-            return resolving.solved(self, target, user=message.user, source=source)
-        return resolving.resolve(self, target, argument, user=message.user)
-
     def forget(self, user: str) -> Reply:
         """The right to be forgotten, asked for in words or with /forget (/brain-forget)."""
         report = self.brain.forget_user(user)  # the home's threads included
@@ -461,7 +446,9 @@ class Conversation:
             "ticket(s) redacted). Your next messages are decided as if you never taught me.",
         )
 
-    def _last(self, message: Message) -> str | None:
+    def last_target(self, message: Message) -> str | None:
+        """The decision a command without an id is about: the session's latest, else the
+        user's latest in the channel (in the same workspace)."""
         known = self._session(message.session_key).last_decision
         if known:
             return known
@@ -469,22 +456,6 @@ class Conversation:
         if decision is None or not same_workspace(decision.team, message.team):
             return None
         return decision.decision_id
-
-    @staticmethod
-    def _match_choice(text: str, choices: Sequence[Choice]) -> str | None:
-        """A choice picked by number (1-based), value or label; None when the text is no pick."""
-        wanted = text.strip().lower()
-        if wanted.isdigit():
-            index = int(wanted) - 1
-            return choices[index].value if 0 <= index < len(choices) else None
-        for choice in choices:
-            if wanted in (choice.value.lower(), choice.label.lower()):
-                return choice.value
-        if wanted in ("none", "none of these", "0"):
-            for choice in choices:
-                if choice.value == NONE_OF_THESE:
-                    return choice.value
-        return None
 
 
 def _choices(session: ConversationState) -> list[Choice]:

@@ -1,0 +1,241 @@
+"""A turn in a thread that holds a record, decided by the continuation model
+(`brain.continuation.model`): it continues the record (an answer fills the field the bot asked
+for, a status question is answered with the record's state, a thank-you closes the exchange,
+anything else goes on the record as a comment), starts something new (decided afresh, with
+nothing inherited from the record), or, when the model is unsure, the bot asks which in the
+asker's language ("Is this about INC-000001, or something new?") and files nothing until told.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from brain.continuation.model import Reading, Thread
+from brain.conversation.follow_up import (
+    FollowUp,
+    answer_of,
+    follow_up_decision,
+    named_value,
+    read_follow_up,
+    refers_back,
+)
+from brain.conversation.thread import ThreadBrain, apply, recognised
+from controllers import ticket_replies as say
+from controllers.ids import find_ticket_ids
+from core.records import Decision, Message
+from core.stores.records import ConversationState
+from core.text.language import is_chinese
+
+if TYPE_CHECKING:
+    from controllers.tickets import Ticket
+
+log = logging.getLogger(__name__)
+
+#: The choices of "is this about the thread's record, or something new?".
+ON_RECORD = "__thread__"
+SOMETHING_NEW = "__new__"
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The continuation model's reading of a message against the thread's record."""
+
+    reading: Reading
+    ticket: Ticket
+    controller: str
+    #: The fields the bot asked for about this record ([] when it asked nothing).
+    asked: list[str]
+
+    @property
+    def verdict(self) -> str:
+        """ "continue", "new" or "ask" (`continuation.Reading.verdict`)."""
+        return self.reading.verdict
+
+
+def judge(brain: ThreadBrain, message: Message, state: ConversationState) -> Judgement | None:
+    """The continuation model on the message and the thread's record (the one the bot's open
+    question is about, else the newest): None when the thread holds no readable record or the
+    model is unavailable."""
+    store = brain.services.tickets
+    question = state.open_question
+    record = question.record if question is not None and question.record else None
+    record = record or (state.records[-1] if state.records else None)
+    if store is None or not record:
+        return None
+    try:
+        ticket = store.get(record)
+    except Exception as exc:  # the store is down: route the message as usual
+        log.warning("thread record %s unreadable: %s", record, exc)
+        return None
+    if ticket is None:
+        return None
+    asked = list(question.parameters) if question is not None and question.record == record else []
+    reading = brain.read_continuation(
+        Thread(
+            message=message.text,
+            record=str(ticket.fields.get("description") or ticket.title),
+            kind=ticket.kind,
+            question=",".join(asked),
+            same_user=ticket.requester == message.user,
+            minutes=_minutes_since(ticket.updated_at or ticket.created_at),
+            record_id=ticket.id,
+        )
+    )
+    if reading is None:
+        return None
+    controller = state.record_controllers.get(record) or (question.controller if question else "")
+    return Judgement(reading, ticket, controller or ticket.kind, asked)
+
+
+def _minutes_since(stamp: str) -> float:
+    try:
+        then = datetime.fromisoformat(stamp)
+    except ValueError:
+        return 0.0
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    return max(0.0, (datetime.now(UTC) - then).total_seconds() / 60.0)
+
+
+def continue_on(
+    brain: ThreadBrain, message: Message, state: ConversationState, judged: Judgement
+) -> Decision:
+    """The message applied to the thread's record as the model reads it: an answer fills the
+    field the bot asked for, a closing acknowledges (nothing is added), anything else goes on
+    the record as a comment (a status question is answered with the record's state)."""
+    store = brain.services.tickets
+    assert store is not None
+    ticket, reading = judged.ticket, judged.reading
+    why = f"the thread's record: {reading.describe()}"
+    record, controller, text = ticket.id, judged.controller, message.text
+    question = state.open_question
+    follow_up: FollowUp | None = None
+    if judged.asked and question is not None:
+        # Read as the answer it may be: the user's own words fill an open field when the
+        # model reads an answer; otherwise only what the controller recognises in it does
+        # ("the wifi I guess" -> network; "my manager approved it" fills nothing).
+        answer = answer_of(text, question)
+        if answer is not None:
+            answer = recognised(brain, answer, state, evidence_only=reading.kind != "answer")
+            follow_up = answer if answer.fields else None
+    if follow_up is None and reading.kind == "closing":
+        follow_up = FollowUp("closing", record, controller, why, text)
+        decision = follow_up_decision(
+            message,
+            follow_up,
+            summary=say.closing(ticket, is_chinese(text)),
+            ok=True,
+            dry_run=None,
+            ticket=ticket,
+        )
+        decision.tier_path.append(f"thread: {why}")
+        brain.log_turn(decision)
+        return decision
+    if follow_up is None:
+        named = named_value(text, judged.asked or ["category", "system", "service", "window"])
+        if named is not None and (named[0] in ticket.fields or named[0] in judged.asked):
+            follow_up = FollowUp("update", record, controller, why, text, dict([named]))
+        elif reading.kind == "status" and not find_ticket_ids(text):
+            follow_up = FollowUp("status", record, controller, why, text)
+        else:
+            follow_up = FollowUp("update", record, controller, why, text, lenient=True)
+    follow_up = replace(follow_up, why=f"{follow_up.why}; {reading.describe()}")
+    if follow_up.fields and follow_up.kind != "answer":
+        follow_up = recognised(brain, follow_up, state)
+    decision = apply(brain, store, ticket, message, follow_up, asked=judged.asked)
+    decision.tier_path.append(f"thread: {why}")
+    brain.log_turn(decision)
+    return decision
+
+
+def ask_back(brain: ThreadBrain, message: Message, judged: Judgement) -> Decision:
+    """Unsure whether the message is about the thread's record: ask, in the asker's language,
+    instead of filing a second record or adding to the wrong one (a logged clarification whose
+    choices are the record and something new)."""
+    ticket = judged.ticket
+    zh = is_chinese(message.text)
+    why = f"unsure whether this is about {ticket.id}: {judged.reading.describe()}"
+    follow_up = FollowUp("ask", ticket.id, judged.controller, why, message.text)
+    decision = follow_up_decision(
+        message,
+        follow_up,
+        summary=say.which_record(ticket, zh),
+        ok=False,
+        dry_run=None,
+        ticket=ticket,
+    )
+    decision.outcome = "clarify"
+    decision.controller = None
+    decision.confidence = judged.reading.continues
+    decision.clarification = say.which_record(ticket, zh)
+    assert decision.result is not None
+    decision.result.data["choices"] = [
+        [ON_RECORD, ticket.id],
+        [SOMETHING_NEW, say.something_new(zh)],
+    ]
+    decision.request_type = "reference"
+    brain.log_turn(decision)
+    return decision
+
+
+def turn(
+    brain: ThreadBrain,
+    message: Message,
+    state: ConversationState,
+    judged: Judgement,
+    fresh: Callable[[Message], Decision],
+) -> Decision:
+    """The judged message continued on the record, decided afresh (`fresh`, on a message that
+    inherits nothing from the record) or asked about. When the model is unsure, the thread's
+    own reading breaks the tie if it plainly follows the record."""
+    verdict = judged.verdict
+    if verdict == "ask" and plainly_follows(message.text, state):
+        verdict = "continue"
+    if verdict == "continue":
+        return continue_on(brain, message, state, judged)
+    if verdict == "ask":
+        return ask_back(brain, message, judged)
+    return fresh(replace(message, new_topic=True))
+
+
+def answer_which(
+    brain: ThreadBrain,
+    asked: Decision,
+    value: str,
+    state: ConversationState,
+    fresh: Callable[[Message], Decision],
+) -> Decision:
+    """The answer to `ask_back`: the asked message goes onto the thread's record (`ON_RECORD`)
+    or is decided as a new request (`SOMETHING_NEW`)."""
+    message = Message(asked.text, asked.user, asked.channel, thread=asked.thread, team=asked.team)
+    judged = judge(brain, message, state) if value == ON_RECORD else None
+    if judged is not None:
+        return continue_on(brain, message, state, judged)
+    return fresh(replace(message, new_topic=True))
+
+
+def plainly_follows(text: str, state: ConversationState) -> bool:
+    """The thread's own reading of an unsure message: it answers the bot's question, asks how
+    the record stands or refers back to it ("it's stuck again", "还是不行"). A short report
+    alone ("my monitor is not detected") is no such evidence: it may be a new problem."""
+    reading = read_follow_up(text, state)
+    return reading is not None and (reading.kind in ("answer", "status") or refers_back(text))
+
+
+def asks_which_record(decision: Decision) -> bool:
+    """An `ask_back` clarification (its choices are the record and something new)."""
+    result = decision.result
+    return decision.outcome == "clarify" and result is not None and "choices" in result.data
+
+
+#: Words that pick "the thread's record" or "something new" when the bot asked which.
+CHOICE_WORDS = {
+    ON_RECORD: frozenset({"yes", "same", "the same", "same one", "this one", "that one", "是", "对",
+                          "是的", "同一个", "就是这个"}),
+    SOMETHING_NEW: frozenset({"new", "something new", "no", "a new one", "新的", "新请求",
+                              "新的请求", "不是", "另一个"}),
+}  # fmt: skip

@@ -19,11 +19,15 @@ def render(reply: Reply) -> str:
     """A reply as terminal text."""
     lines = [reply.text if reply.kind != "error" else f"! {reply.text}"]
     decision = reply.decision
+    # A controller is picked, or (the thread's record or something new?) one of two ways on.
+    controllers = any(not choice.value.startswith("__") for choice in reply.choices)
     if reply.choices:
         for number, choice in enumerate(reply.choices, start=1):
             name = "" if choice.value.startswith("__") else f" [{choice.value}]"
             lines.append(f"  {number}. {choice.label}{name}")
-        lines.append("  (answer with a number or a controller name)")
+        lines.append(
+            "  (answer with a number or a controller name)" if controllers else "  (1, 2, ...)"
+        )
     if decision is not None and reply.kind in ("answer", "clarify", "fallback"):
         lines.append(f"  ({reply.rationale})")
         if reply.escalate:
@@ -39,7 +43,7 @@ def render(reply: Reply) -> str:
                 )
         elif reply.kind != "clarify":
             lines.append(f"  decision {decision.decision_id}: /why, /right, /wrong CONTROLLER")
-        if decision.controller is None:
+        if decision.controller is None and (controllers or not reply.choices):
             lines.append(
                 f"  a person can resolve it: /resolve 'this is for CONTROLLER' or what they did "
                 f"{decision.decision_id}"

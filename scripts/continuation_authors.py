@@ -406,6 +406,32 @@ _EN_GENERIC_VALUES = [
     "Vault",
 ]
 
+#: Definition questions: new, however short.
+_EN_DEFINITIONS = [
+    q.format(t=t)
+    for t in [
+        "SLA",
+        "RPO",
+        "SSO",
+        "MFA",
+        "a CAB",
+        "a standard change",
+        "NAV cut-off",
+        "T+2",
+        "netting",
+        "a problem ticket",
+        "an RFC",
+        "the change freeze",
+        "a P1",
+        "DLP",
+        "a service account",
+        "split tunnelling",
+        "the golden image",
+        "a hotfix",
+    ]
+    for q in ("what is {t}?", "what does {t} mean?")
+]
+
 _EN_TRAIN = Author(
     lang="en",
     domains=_EN_TRAIN_DOMAINS,
@@ -554,6 +580,15 @@ _EN_TRAIN = Author(
         "how do I request a change?",
         "what's the IT support phone number?",
         "how do I connect to the VPN from a Mac?",
+        "what is a standard change?",
+        "what does CAB stand for?",
+        "what's the difference between an incident and a problem?",
+        "can I use my personal laptop for work?",
+        "who approves production access?",
+        "what is T+1 settlement?",
+        "is the office open on Saturday?",
+        "when is the next patch window?",
+        *_EN_DEFINITIONS,
     ],
     greetings=["hi,", "hey,", "hello,", "hi team,"],
     signoffs=["pls", "thanks", "🙏", "!!"],
@@ -839,6 +874,31 @@ _ZH_GENERIC_VALUES = [
     "Vault",
 ]
 
+_ZH_DEFINITIONS = [
+    q.format(t=t)
+    for t in [
+        "头寸",
+        "轧差",
+        "对账",
+        "清算",
+        "交收",
+        "SLA",
+        "RPO",
+        "单点登录",
+        "多因素认证",
+        "变更冻结期",
+        "标准变更",
+        "服务账号",
+        "紧急变更",
+        "补丁窗口",
+        "问题单",
+        "数据防泄漏",
+        "净值",
+        "申购",
+    ]
+    for q in ("什么是{t}？", "{t}是什么意思？", "{t}是什么")
+]
+
 _ZH_TRAIN = Author(
     lang="zh",
     domains=_ZH_TRAIN_DOMAINS,
@@ -951,6 +1011,16 @@ _ZH_TRAIN = Author(
         "报销单在哪里下载？",
         "怎么申请变更？",
         "IT服务台电话是多少？",
+        "什么是标准变更？",
+        "CAB是什么意思？",
+        "事件和问题有什么区别？",
+        "什么是T+1交收？",
+        "私人电脑可以办公用吗？",
+        "生产权限谁来审批？",
+        "周六办公室开门吗？",
+        "头寸是什么意思？",
+        "下次补丁窗口是什么时候？",
+        *_ZH_DEFINITIONS,
     ],
     greetings=["你好，", "您好，", "在吗，"],
     signoffs=["，谢谢", "，麻烦了", "！"],

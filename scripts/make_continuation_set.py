@@ -267,7 +267,11 @@ def _real_requests(lang: str) -> list[str]:
     ]
     cjk = re.compile(r"[\u3400-\u9fff]")
     kept = [t for t in texts if "\n" not in t and (bool(cjk.search(t)) == (lang == "zh"))]
-    return [t for t in kept if len(re.findall(r"[A-Za-z0-9]+|[\u3400-\u9fff]{2}", t)) >= 4]
+
+    def size(t: str) -> float:  # words, two CJK characters counting one
+        return len(re.findall(r"[A-Za-z0-9]+", t)) + len(cjk.findall(t)) / 2
+
+    return [t for t in kept if size(t) >= 2.5]
 
 
 def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, object]]:

@@ -24,6 +24,7 @@ from brain.conversation.follow_up import (
     refers_back,
 )
 from brain.conversation.thread import ThreadBrain, apply, recognised
+from brain.intent.urgency import handoff_signal
 from controllers import ticket_replies as say
 from controllers.ids import find_ticket_ids
 from core.records import Decision, Message
@@ -188,10 +189,13 @@ def turn(
     state: ConversationState,
     judged: Judgement,
     fresh: Callable[[Message], Decision],
-) -> Decision:
+) -> Decision | None:
     """The judged message continued on the record, decided afresh (`fresh`, on a message that
     inherits nothing from the record) or asked about. When the model is unsure, the thread's
-    own reading breaks the tie if it plainly follows the record."""
+    own reading breaks the tie if it plainly follows the record. None for a request for a
+    person or to escalate: the chain's escalation takes it, whatever record it is about."""
+    if handoff_signal(message.text) is not None:  # a person asked for, or escalation
+        return None
     verdict = judged.verdict
     if verdict == "ask" and plainly_follows(message.text, state):
         verdict = "continue"

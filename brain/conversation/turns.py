@@ -265,9 +265,11 @@ class Conversation:
         (`brain.conversation.continuing`); without a record or a model, the thread's reading
         and the chain decide."""
         judged = continuing.judge(self.brain, message, session)
-        if judged is None:
-            return follow(self.brain, message, session) or self._fresh(message, session)
-        return continuing.turn(self.brain, message, session, judged, self._fresh_apart)
+        if judged is not None:
+            decided = continuing.turn(self.brain, message, session, judged, self._fresh_apart)
+            if decided is not None:
+                return decided
+        return follow(self.brain, message, session) or self._fresh(message, session)
 
     def _fresh_apart(self, message: Message) -> Decision:
         """A fresh decision that files its own record (never merged into the thread's)."""

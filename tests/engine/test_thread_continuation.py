@@ -1,5 +1,5 @@
 """Whether a message in a thread continues the thread's record is decided by the learned,
-calibrated continuation model (`brain.continuation.model`, issue 39): a retry report, a
+calibrated continuation model (`brain.continuation.model`): a retry report, a
 reason, an answer to the bot's question stay on the record; a thank-you closes the exchange
 without being added to it; an unrelated new problem files its own record; when the model is
 unsure the bot asks which, in the asker's language, and files nothing until told."""

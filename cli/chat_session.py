@@ -10,30 +10,29 @@ from collections.abc import Callable, Iterable
 
 from brain.conversation.reply import Reply
 from brain.conversation.turns import HELP_TEXT, Conversation
+from brain.conversation.wording import say
 from core.records import Message
+from core.text.language import is_chinese
 
 QUIT = frozenset({"/quit", "/exit", "/q"})
 
 
 def render(reply: Reply) -> str:
-    """A reply as terminal text."""
+    """A reply as terminal text, its hints in the asker's language."""
     lines = [reply.text if reply.kind != "error" else f"! {reply.text}"]
     decision = reply.decision
+    zh = decision is not None and is_chinese(decision.text)
     # A controller is picked, or (the thread's record or something new?) one of two ways on.
     controllers = any(not choice.value.startswith("__") for choice in reply.choices)
     if reply.choices:
         for number, choice in enumerate(reply.choices, start=1):
             name = "" if choice.value.startswith("__") else f" [{choice.value}]"
             lines.append(f"  {number}. {choice.label}{name}")
-        lines.append(
-            "  (answer with a number or a controller name)" if controllers else "  (1, 2, ...)"
-        )
+        lines.append("  " + say("pick_controller" if controllers else "pick", zh))
     if decision is not None and reply.kind in ("answer", "clarify", "fallback"):
         lines.append(f"  ({reply.rationale})")
         if reply.escalate:
-            lines.append(
-                f"  ESCALATED: urgency {decision.urgency}; in Slack on-call would be paged now."
-            )
+            lines.append("  " + say("escalated", zh, urgency=decision.urgency))
         if reply.parts:
             for number, view in enumerate(reply.parts, 1):
                 lines.append(f"  [{number}] {view.label} ({view.role}) - {view.rationale}")
@@ -42,12 +41,9 @@ def render(reply: Reply) -> str:
                     f"/wrong CONTROLLER {view.decision_id}"
                 )
         elif reply.kind != "clarify":
-            lines.append(f"  decision {decision.decision_id}: /why, /right, /wrong CONTROLLER")
+            lines.append("  " + say("decision_line", zh, id=decision.decision_id))
         if decision.controller is None and (controllers or not reply.choices):
-            lines.append(
-                f"  a person can resolve it: /resolve 'this is for CONTROLLER' or what they did "
-                f"{decision.decision_id}"
-            )
+            lines.append("  " + say("resolve_line", zh, id=decision.decision_id))
     return "\n".join(lines)
 
 

@@ -335,7 +335,11 @@ async def _handed_off(
 
 def _reroute(conversation: Any, click: Click, decision_id: str) -> Reply:
     reply: Reply = conversation.reroute(
-        decision_id, click.value, user=click.user, source="slack-reroute"
+        decision_id,
+        click.value,
+        user=click.user,
+        source="slack-reroute",
+        session_key=f"{click.channel}:{click.thread_ts}",
     )
     return reply
 

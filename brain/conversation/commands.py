@@ -52,6 +52,7 @@ def command(conversation: Any, message: Message, name: str, argument: str, sourc
                     user=message.user,
                     source=source,
                     team=message.team,
+                    session_key=message.session_key,
                 )
             return conversation.reject(
                 target,

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from brain.conversation.wording import SIGNAL_WORDS_ZH, TIERS_ZH, URGENCY_ZH, say
 from brain.signals.registry import signal_words
 from core.records import Decision, ExecutionResult
 from core.text.language import is_chinese
@@ -167,22 +168,31 @@ def rationale(
     decision: Decision, labels: Mapping[str, str], controller: str | None = None, top: int = 3
 ) -> str:
     """Confidence, tier and the strongest signals (of `controller`), in plain words."""
+    zh = is_chinese(decision.text)
     chosen = controller or decision.controller
     if chosen and chosen != decision.controller:
-        parts = [f"chosen by a person (the brain had {label_of(labels, decision.controller)})"]
+        parts = [say("chosen", zh, name=label_of(labels, decision.controller))]
     else:
-        parts = [f"confidence {decision.confidence:.2f}", f"{decision.tier} path"]
+        tier = TIERS_ZH.get(decision.tier, decision.tier) if zh else decision.tier
+        parts = [
+            say("confidence", zh, value=f"{decision.confidence:.2f}"),
+            say("tier", zh, tier=tier),
+        ]
     scores = decision.signals.get(chosen or "")
     words = signal_words()
+    if zh:
+        words = {k: SIGNAL_WORDS_ZH.get(k, w) for k, w in words.items()}
     ranked = sorted(
         ((words[k], v) for k, v in (scores.signals.items() if scores else ()) if k in words),
         key=lambda item: item[1],
         reverse=True,
     )
     if ranked:
-        parts.append("top signals: " + ", ".join(f"{w} {v:.2f}" for w, v in ranked[:top]))
+        shown = ("，" if zh else ", ").join(f"{w} {v:.2f}" for w, v in ranked[:top])
+        parts.append(say("signals", zh, signals=shown))
     if decision.urgency in ("high", "critical"):
-        parts.append(f"urgency {decision.urgency}")
+        urgency = URGENCY_ZH.get(decision.urgency, decision.urgency) if zh else decision.urgency
+        parts.append(say("urgency", zh, urgency=urgency))
     return " · ".join(parts)
 
 
@@ -220,7 +230,7 @@ def render_decision(
     if controller is None:
         lines = result_lines(decision.result, decision.follow_up)
     if controller is not None:
-        head = f"Rerouted to {label_of(labels, controller)}."
+        head = say("rerouted", is_chinese(decision.text), name=label_of(labels, controller))
         text = "\n".join([head, *lines])
         return decision_reply(
             "answer", text, decision, labels, controller=controller, lines=lines, head=head
@@ -232,7 +242,7 @@ def render_decision(
         return decision_reply("clarify", question, decision, labels, choices=choices, head="")
     if decision.outcome == "clarify" and decision.candidates:
         choices = [Choice(c, label_of(labels, c)) for c in decision.candidates]
-        choices.append(Choice(NONE_OF_THESE, "None of these"))
+        choices.append(Choice(NONE_OF_THESE, say("none_of_these", is_chinese(decision.text))))
         question = decision.clarification or "I am not sure who should take this. Is it…"
         return decision_reply("clarify", question, decision, labels, choices=choices)
     if decision.controller is None:

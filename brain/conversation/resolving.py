@@ -14,7 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from brain.conversation.reply import Reply, decision_reply, label_of
+from brain.conversation.wording import say
 from core.errors import InvalidFeedback, UnknownController, UnknownDecision
+from core.text.language import is_chinese
 
 __all__ = ["resolve", "solved"]
 
@@ -65,6 +67,7 @@ def solved(conversation: Any, decision_id: str, *, user: str, source: str) -> Re
         decision = conversation.brain.feedback(decision_id, "confirm", user=user, source=source)
     except UnknownDecision as exc:
         return Reply("error", str(exc))
+    zh = is_chinese(decision.text)
     return decision_reply(
-        "feedback", "Thanks, recorded that this solved it.", decision, conversation.labels()
+        "feedback", say("solved", zh), decision, conversation.labels_for(decision)
     )

@@ -294,6 +294,22 @@ def as_update(
     return decision
 
 
+def record_origin(brain: ThreadBrain, decision: Decision) -> str | None:
+    """The decision that filed the record a follow-up turn went onto (None for a decision
+    that is no follow-up, or whose record is gone or was filed elsewhere)."""
+    result = decision.result
+    if result is None or "follow_up" not in result.data or decision.intent.intent != "follow_up":
+        return None
+    store = brain.services.tickets
+    records = decision.entities.get("ticket_id") or []
+    try:
+        ticket = store.get(records[0]) if store is not None and records else None
+    except Exception:  # the store is down: the turn itself is rerouted
+        return None
+    origin = ticket.fields.get("decision_id") if ticket is not None else None
+    return str(origin) if origin and origin != decision.decision_id else None
+
+
 def remember(state: ConversationState, decision: Decision, filers: frozenset[str]) -> None:
     """After a decision: the records it filed, updated or looked up (each held by the
     controller that files its kind, when one does), and its open question."""

@@ -27,7 +27,15 @@ from brain.conversation.reply import (
     render_decision,
 )
 from brain.conversation.surface import Surface, help_text, no_question_pending
-from brain.conversation.thread import RegistryView, as_update, duplicate_of, follow, remember
+from brain.conversation.thread import (
+    RegistryView,
+    as_update,
+    duplicate_of,
+    follow,
+    record_origin,
+    remember,
+)
+from brain.conversation.wording import say
 from brain.decisions.explain import Explanation
 from brain.dynamic.resolution import Resolution
 from brain.learning.control import ForgetReport
@@ -323,12 +331,9 @@ class Conversation:
                 self._save(session_key, session)
         if value == NONE_OF_THESE:
             decision = self.brain.feedback(decision_id, "reject", user=user, source="clarify")
+            zh = is_chinese(decision.text)
             return decision_reply(
-                "feedback",
-                "Understood: none of those fit. I recorded that and did not route the message; "
-                "please rephrase it or name the team that should take it.",
-                decision,
-                self.labels(),
+                "feedback", say("none_fit", zh), decision, self.labels_for(decision)
             )
         reply = self.reroute(decision_id, value, user=user)
         if session_key is not None and reply.decision is not None:
@@ -359,13 +364,10 @@ class Conversation:
         """The user says the routing was right (`team`: the user's Slack workspace)."""
         self._in_workspace(decision_id, team)
         decision = self.brain.feedback(decision_id, "confirm", user=user, source=source)
-        labels = self.labels()
-        return decision_reply(
-            "feedback",
-            f"Thanks, recorded that {label_of(labels, decision.controller)} was right.",
-            decision,
-            labels,
-        )
+        labels = self.labels_for(decision)
+        name = label_of(labels, decision.controller)
+        text = say("confirmed", is_chinese(decision.text), name=name)
+        return decision_reply("feedback", text, decision, labels)
 
     def reject(
         self,
@@ -382,7 +384,7 @@ class Conversation:
         """
         self._in_workspace(decision_id, team)
         decision = self.brain.feedback(decision_id, "reject", user=user, source=source)
-        labels = self.labels()
+        labels = self.labels_for(decision)
         choices = other_controllers(labels, exclude=decision.controller)
         if session_key is not None:
             session = self._session(session_key)
@@ -392,7 +394,7 @@ class Conversation:
             self._save(session_key, session, user)
         return decision_reply(
             "feedback",
-            f"Recorded that {label_of(labels, decision.controller)} was wrong. Where should it go?",
+            say("rejected", is_chinese(decision.text), name=label_of(labels, decision.controller)),
             decision,
             labels,
             choices=choices,
@@ -406,16 +408,27 @@ class Conversation:
         user: str,
         source: str = "clarify",
         team: str | None = None,
+        session_key: str | None = None,
     ) -> Reply:
         """Correct the routing: run `controller` on the stored message (feedback "correct",
         recorded with `source`: "clarify" for an answer to a question, the surface's own name
-        for a correction such as Slack's "Route elsewhere")."""
+        for a correction such as Slack's "Route elsewhere"). A follow-up turn moves the
+        thread's record: the decision that filed it is rerouted (its record closed as moved),
+        and the thread (`session_key`) is about the new one."""
         labels = self.labels()
         if controller not in labels:
             known = ", ".join(labels)
             return Reply("error", f"Unknown controller {controller!r}. Known: {known}.")
         self._in_workspace(decision_id, team)
-        decision = self.brain.route_to(decision_id, controller, user, source)
+        origin = record_origin(self.brain, self.brain.get_decision(decision_id))
+        if origin is not None:
+            self._in_workspace(origin, team)
+        decision = self.brain.route_to(origin or decision_id, controller, user, source)
+        if session_key is not None:
+            session = self._session(session_key)
+            with self._lock:
+                remember(session, decision, self._filers())
+            self._save(session_key, session)
         return render_decision(decision, self.labels_for(decision), controller)
 
     def why(self, decision_id: str, *, team: str | None = None) -> Reply:

@@ -6,6 +6,7 @@ import re
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
 #: Every CJK ideograph block `is_chinese` counts (a little wider than `_CJK`).
 _CJK_WIDE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -32,7 +33,12 @@ def detect_language(text: str) -> str:
 
 def is_chinese(text: str) -> bool:
     """Mostly Chinese, so replies and questions to its writer are in Chinese: more CJK
-    characters than Latin letters / 3 (identifiers aside). Shared by the brain's clarifications
-    and labels and by the controllers' own replies, so an asker gets one language."""
+    characters than Latin letters / 3, where a word with a capital letter (a product or a
+    system, "Jenkins", "VPN", "GitLab") is a name, not the writer's language: "要 Jenkins 的"
+    is Chinese. Shared by the brain's clarifications and labels and by the controllers' own
+    replies, so an asker gets one language."""
     cjk = len(_CJK_WIDE.findall(text))
-    return cjk > 0 and cjk >= len(_LATIN.findall(text)) / 3
+    if cjk == 0:
+        return False
+    words = sum(len(w) for w in _LATIN_WORD.findall(text) if w.islower())
+    return cjk >= words / 3

@@ -136,6 +136,31 @@ async def test_route_elsewhere_after_a_ticket_was_filed_leaves_one_open_ticket(
     assert moved.history[-1]["by"] == "UASKER01"
 
 
+async def test_route_elsewhere_on_a_follow_up_moves_the_threads_record(
+    harness: Harness,
+) -> None:
+    """The follow-up's own "Route elsewhere" moves the record the thread is about (before:
+    "still broken" alone was filed as an access request and the incident stayed open)."""
+    event, _ = await _ask(harness, "my laptop keeps losing the VPN, error 809")
+    before = len(harness.fake.of("chat.postMessage"))
+    await harness.event(p.message("still broken", thread_ts=event["ts"]))
+    posts = await harness.fake.wait_for("chat.postMessage", before + 1)
+    await harness.idle()
+    reply = [c for c in posts if c.params.get("thread_ts") == event["ts"]][-1]
+    assert (await harness.click(_reroute_click(harness, event, reply, "access")))[0] == 200
+    await harness.fake.wait_for("chat.postMessage", before + 2)
+    await harness.idle()
+    store = harness.brain.services.tickets
+    assert store is not None
+    mine = sorted(
+        (t.kind, t.is_open, t.fields.get("description"))
+        for t in store.all()
+        if t.requester == "UASKER01"
+    )
+    text = "my laptop keeps losing the VPN, error 809"
+    assert mine == [("access", True, text), ("incident", False, text)]
+
+
 async def test_clarification_buttons_route_and_keep_entities(start_bot: StartBot) -> None:
     harness = await start_bot(FORCE_CLARIFY)
     event, reply = await _ask(harness, ENTITY_TEXT)

@@ -52,6 +52,7 @@ def test_a_chinese_argument_is_stored_as_typed(home: Path) -> None:
 def test_brain_chat_answers_chinese_lines(home: Path) -> None:
     done = _brain(home, "chat", stdin=f"{TEXT}\n什么是滚仓？\n/quit\n")
     out = done.stdout.decode("ascii")
-    decisions = re.findall(r"decision (d-[0-9a-f]+)", out)
+    # A Chinese asker's decision line says 决策, escaped on an ASCII terminal.
+    decisions = re.findall(r"(?:decision|\\u51b3\\u7b56) (d-[0-9a-f]+)", out)
     assert len(decisions) == 2 and out.rstrip().endswith("bye"), out
     assert _stored_text(home, decisions[0]) == TEXT

@@ -1,0 +1,62 @@
+"""What the conversation itself says around a decision (the headline of a reroute, the
+rationale line, feedback acknowledgements, the terminal's hints), in English and Chinese, as
+data: one table, so that a Chinese asker gets no English sentence and a new phrase is added in
+both languages at once. The controllers word their own results (`controllers.ticket_replies`);
+the Slack adapter's chrome is `bot.wording`."""
+
+from __future__ import annotations
+
+__all__ = ["PHRASES", "SIGNAL_WORDS_ZH", "TIERS_ZH", "URGENCY_ZH", "say"]
+
+#: key -> (English, Chinese); `{name}` fields are filled by `say`.
+PHRASES: dict[str, tuple[str, str]] = {
+    "rerouted": ("Rerouted to {name}.", "已改由{name}处理。"),
+    "chosen": ("chosen by a person (the brain had {name})", "由人工选定（系统原判：{name}）"),
+    "confidence": ("confidence {value}", "置信度 {value}"),
+    "tier": ("{tier} path", "{tier}路径"),
+    "signals": ("top signals: {signals}", "主要信号：{signals}"),
+    "urgency": ("urgency {urgency}", "紧急程度：{urgency}"),
+    "none_of_these": ("None of these", "都不是"),
+    "confirmed": ("Thanks, recorded that {name} was right.", "谢谢，已记录：{name}处理得对。"),
+    "rejected": (
+        "Recorded that {name} was wrong. Where should it go?",
+        "已记录：{name}处理得不对。应该转给谁？",
+    ),
+    "none_fit": (
+        "Understood: none of those fit. I recorded that and did not route the message; please "
+        "rephrase it or name the team that should take it.",
+        "明白，这些都不合适。我已记录，消息没有转出；请换个说法，或告诉我应该由哪个团队处理。",
+    ),
+    "solved": ("Thanks, recorded that this solved it.", "谢谢，已记录：问题已解决。"),
+    "pick_controller": ("(answer with a number or a controller name)", "（回复编号或处理方名称）"),
+    "pick": ("(answer with a number)", "（回复编号）"),
+    "decision_line": (
+        "decision {id}: /why, /right, /wrong CONTROLLER",
+        "决策 {id}：/why 查看原因，/right 确认，/wrong 处理方 改派",
+    ),
+    "resolve_line": (
+        "a person can resolve it: /resolve 'this is for CONTROLLER' or what they did {id}",
+        "可由人工解决：/resolve '转给 处理方' 或写下处理办法 {id}",
+    ),
+    "escalated": (
+        "ESCALATED: urgency {urgency}; in Slack on-call would be paged now.",
+        "已升级：紧急程度 {urgency}；在 Slack 中此时会通知值班人员。",
+    ),
+}
+
+#: Signal name -> its Chinese word (a signal not listed keeps its own word).
+SIGNAL_WORDS_ZH = {
+    "keyword": "关键词",
+    "semantic": "语义",
+    "knowledge": "知识库",
+    "session": "本次对话",
+    "memory": "历史反馈",
+}
+TIERS_ZH = {"fast": "快速", "verify": "验证", "dynamic": "动态"}
+URGENCY_ZH = {"low": "低", "medium": "中", "high": "高", "critical": "紧急"}
+
+
+def say(key: str, chinese: bool, **fields: object) -> str:
+    """The phrase `key` in the asker's language, its fields filled."""
+    english, chinese_text = PHRASES[key]
+    return (chinese_text if chinese else english).format(**fields)

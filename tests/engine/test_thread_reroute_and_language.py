@@ -1,0 +1,89 @@
+"""A reroute in a thread moves the thread's record, and every reply is in the asker's
+language: through `brain chat`'s loop and `brain ask --thread`."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from bot.wording import PHRASES as BOT_PHRASES
+from brain.conversation.turns import Conversation
+from brain.conversation.wording import PHRASES
+from brain.engine import Brain
+from cli import exit_codes, main
+from cli.chat_session import chat_loop
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+#: Three English words in a row: an English sentence (a product name is one or two words).
+_ENGLISH_RUN = re.compile(r"[A-Za-z]+(?:[ '-]+[A-Za-z]+){2,}")
+
+
+def _chat(brain: Brain, *lines: str) -> list[str]:
+    """Each turn's printed reply (hints and rationale included), through `brain chat`'s loop."""
+    out: list[str] = []
+    chat_loop(Conversation(brain, brain.conversations, surface="chat"), lines, out.append)
+    return out[1:-1]
+
+
+def _tickets(brain: Brain) -> dict[str, Any]:
+    store = brain.services.tickets
+    assert store is not None
+    return {t.id: t for t in store.all()}
+
+
+def test_wrong_on_a_follow_up_moves_the_threads_record(brain: Brain) -> None:
+    """Before, /wrong after a follow-up rerouted "still broken" alone: a new access request
+    filed from it, the incident left open beside it."""
+    replies = _chat(
+        brain,
+        "my laptop keeps losing the VPN, error 809",
+        "still broken",
+        "/wrong access",
+        "it's for the VPN portal",
+        "bye",
+    )
+    assert "INC-000001" in replies[1]
+    tickets = _tickets(brain)
+    incident, request = tickets["INC-000001"], tickets["REQ-000002"]
+    assert incident.status == "closed" and "moved" in incident.history[-1]["reason"]
+    assert request.is_open and request.fields["description"].startswith("my laptop keeps")
+    assert len(tickets) == 2
+    assert "REQ-000002" in replies[3]  # the thread is about the moved record now
+    assert [c["text"] for c in request.comments] == ["it's for the VPN portal"]
+    assert "REQ-000002" in replies[4] and "bye" not in [c["text"] for c in request.comments]
+
+
+def test_a_chinese_askers_reroute_and_feedback_are_in_chinese(brain: Brain) -> None:
+    """Before, "Rerouted to 权限与账号." and an English rationale line."""
+    replies = _chat(brain, "我的笔记本连不上VPN，报错809", "/wrong access", "/right", "/wrong")
+    for reply in replies:
+        shown = re.sub(r"/\w+|d-[0-9a-f]+|\[\w+\]", " ", reply)  # commands, ids, values
+        assert _CJK.search(shown) and not _ENGLISH_RUN.search(shown), reply
+    assert replies[1].startswith("已改由权限与账号处理")
+
+
+@pytest.mark.usefixtures("home")
+def test_an_answer_naming_a_system_in_chinese_is_answered_in_chinese(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Before, "要 Jenkins 的" counted as English (more Latin letters than Chinese
+    characters) and got "I added the system Jenkins to REQ-000001"."""
+    for text in ("我需要开通权限", "要 Jenkins 的"):
+        assert main(["ask", text, "--json", "--thread", "T1"]) == exit_codes.OK
+        decision: dict[str, Any] = json.loads(capsys.readouterr().out)
+    summary = decision["result"]["summary"]
+    assert "Jenkins" in summary and _CJK.search(summary)
+    assert not _ENGLISH_RUN.search(summary), summary
+
+
+@pytest.mark.parametrize("table", [PHRASES, BOT_PHRASES], ids=["conversation", "bot"])
+def test_every_phrase_has_an_english_and_a_chinese_wording(
+    table: dict[str, tuple[str, str]],
+) -> None:
+    for key, (english, chinese) in table.items():
+        assert not _CJK.search(english), key
+        shown = re.sub(r"\{\w+\}|/\w+|BRAIN_ONCALL_CHANNEL|<#\{?\w+\}?>|Slack", " ", chinese)
+        assert _CJK.search(chinese) and not _ENGLISH_RUN.search(shown), key

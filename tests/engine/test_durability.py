@@ -122,7 +122,11 @@ def _kill_at_a_random_time(home: Path, rng: random.Random, round_: int) -> list[
         time.sleep(rng.uniform(0.0, 0.25))
     finally:
         child.send_signal(signal.SIGKILL)
-        rest, _ = child.communicate(timeout=60)
+        # Read through the text stream, not `communicate(timeout=...)`: that reads the pipe's
+        # file descriptor and misses the lines the loop above had already buffered, so a
+        # feedback line could arrive without its decision line.
+        rest = child.stdout.read()
+        child.wait(timeout=60)
     seen.extend(json.loads(line) for line in rest.splitlines())  # printed before the kill
     assert child.returncode == -signal.SIGKILL
     return seen

@@ -161,7 +161,7 @@ def read_follow_up(text: str, state: ConversationState) -> FollowUp | None:
     None when it is neither (a new message, routed afresh)."""
     question = state.open_question
     if question is not None and question.record:
-        answer = _answer(text, question)
+        answer = answer_of(text, question, short_only=True)
         if answer is not None:
             return answer
     if not state.records:
@@ -200,30 +200,19 @@ def _detail(text: str) -> bool:
     return not (question_form(text) or work_form(text)) and bool(_clean(text))
 
 
-def answer_of(text: str, question: OpenQuestion) -> FollowUp | None:
+def answer_of(text: str, question: OpenQuestion, *, short_only: bool = False) -> FollowUp | None:
     """The reply read as the value the bot asked for: a named value ("the system is Jira"), or
     the reply itself with its filler set aside ("it's the Tableau one", "要 Jenkins 的"); None
-    when nothing is left."""
-    assert question.record is not None
-    named = named_value(text, question.parameters)
-    if named is None:
-        value = _clean(text)
-        if not value:
-            return None
-        named = (question.parameters[0], value)
-    why = f"it answers the question for {named[0]} asked in {question.decision_id}"
-    return FollowUp("answer", question.record, question.controller, why, text, dict([named]))
-
-
-def _answer(text: str, question: OpenQuestion) -> FollowUp | None:
+    when nothing is left. `short_only`: a reply that names no field is a value only when it is
+    short, reports no problem and is not a bare reference ("still broken")."""
     assert question.record is not None
     named = named_value(text, question.parameters)
     if named is not None:
         why = f"it answers the question for {named[0]} asked in {question.decision_id}"
-        return FollowUp(
-            "answer", question.record, question.controller, why, text, {named[0]: named[1]}
-        )
-    if size(text) > SHORT_ANSWER or reports_problem(text) or REFERRING.fullmatch(text.strip()):
+        return FollowUp("answer", question.record, question.controller, why, text, dict([named]))
+    if short_only and (
+        size(text) > SHORT_ANSWER or reports_problem(text) or REFERRING.fullmatch(text.strip())
+    ):
         return None
     value = _clean(text)
     if not value:

@@ -8,20 +8,23 @@ answered in the thread of the message it was used on. Text is data: it is escape
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks import escape, fallback_text, shorten
+from bot.blocks import OPTION_TEXT, OPTION_VALUE, escape, fallback_text, shorten
 from bot.replies import answer_message
 from bot.services import BotServices
+from brain.conversation.reply import Choice
 
 NEW_COMMAND = "/brain"
 SHORTCUT = "brain_send_to_brain"
 VIEW_NEW = "brain_new_request"
-CATEGORIES = ("ticket", "incident", "access", "change", "alarm", "coding", "consultation")
 PRIORITIES = ("P1", "P2", "P3", "P4")
+#: Most options a static select may hold (Slack's limit).
+MAX_OPTIONS = 100
 
 
 def _input(block_id: str, label: str, element: dict[str, Any], optional: bool = False) -> dict:
@@ -34,16 +37,21 @@ def _input(block_id: str, label: str, element: dict[str, Any], optional: bool = 
     }
 
 
-def _static(action_id: str, values: tuple[str, ...]) -> dict[str, Any]:
-    return {
-        "type": "static_select",
-        "action_id": action_id,
-        "options": [{"text": {"type": "plain_text", "text": v}, "value": v} for v in values],
-    }
+def _static(action_id: str, choices: Sequence[Choice]) -> dict[str, Any]:
+    options = [
+        {"text": {"type": "plain_text", "text": shorten(c.label, OPTION_TEXT)}, "value": c.value}
+        for c in choices
+        if len(c.value) <= OPTION_VALUE
+    ]
+    return {"type": "static_select", "action_id": action_id, "options": options[:MAX_OPTIONS]}
 
 
-def new_request_view(channel: str, text: str = "") -> dict[str, Any]:
-    """The "New request" modal (`channel`: where the request is posted)."""
+def new_request_view(
+    channel: str, text: str = "", categories: Sequence[Choice] = ()
+) -> dict[str, Any]:
+    """The "New request" modal (`channel`: where the request is posted). `categories`: the
+    home's controllers (`Conversation.controller_choices`), its own and the evolved ones
+    included, not a list of the built-in pack's names."""
     description: dict[str, Any] = {
         "type": "plain_text_input",
         "action_id": "value",
@@ -60,9 +68,18 @@ def new_request_view(channel: str, text: str = "") -> dict[str, Any]:
         "submit": {"type": "plain_text", "text": "Send"},
         "close": {"type": "plain_text", "text": "Cancel"},
         "blocks": [
-            _input("category", "Category", _static("value", CATEGORIES), optional=True),
+            *(
+                [_input("category", "Category", _static("value", categories), optional=True)]
+                if categories
+                else []
+            ),
             _input("description", "What do you need?", description),
-            _input("priority", "Priority", _static("value", PRIORITIES), optional=True),
+            _input(
+                "priority",
+                "Priority",
+                _static("value", [Choice(value=p, label=p) for p in PRIORITIES]),
+                optional=True,
+            ),
             _input(
                 "links",
                 "Links to attachments",
@@ -98,7 +115,9 @@ def register(app: AsyncApp, services: BotServices) -> None:
     async def on_brain(ack: AsyncAck, command: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
         view = new_request_view(
-            str(command.get("channel_id") or ""), str(command.get("text") or "")
+            str(command.get("channel_id") or ""),
+            str(command.get("text") or ""),
+            services.conversation.controller_choices(),
         )
         services.work.spawn(client.views_open(trigger_id=command["trigger_id"], view=view))
 

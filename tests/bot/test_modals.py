@@ -7,8 +7,9 @@ import json
 from typing import Any
 
 from bot.helpdesk.modals import NEW_COMMAND, SHORTCUT, VIEW_NEW
+from core.config import load_settings
 from tests.bot import slack_payloads as p
-from tests.bot.conftest import ROUTED_TEXT, Harness
+from tests.bot.conftest import ROUTED_TEXT, Harness, StartBot
 from tests.fakes.slack_api import TEAM_ID
 
 
@@ -80,3 +81,28 @@ async def test_a_429_is_waited_out_and_the_reply_is_not_lost(harness: Harness) -
     await harness.idle()
     assert len(harness.fake.rejected) == 1 and harness.fake.rejected[0].method == "chat.postMessage"
     assert [c.params["thread_ts"] for c in posts] == [event["ts"]]
+
+
+async def test_the_modal_offers_the_homes_own_controllers_as_categories(
+    start_bot: StartBot,
+) -> None:
+    """A controller the company added (a YAML file) is a category of `/brain`'s modal, named
+    by its label; the categories are the home's controllers, not the built-in pack's names."""
+    first = await start_bot(config="")
+    await first.close()
+    controllers = load_settings().home / "controllers"
+    controllers.mkdir(exist_ok=True)
+    (controllers / "payroll.yaml").write_text(
+        "name: payroll\nlabel: Payroll desk\ndescription: Salary payments and payslips.\n"
+        "keywords: [salary, payslip]\nexamples: [my salary was not paid, payslip is missing]\n"
+        "handler: none\n",
+        encoding="utf-8",
+    )
+    harness = await start_bot(config="")
+    await harness.command(NEW_COMMAND, "", user="UASKER01", channel="CHELP0001")
+    opened = (await harness.fake.wait_for("views.open"))[0].params
+    view = opened["view"] if isinstance(opened["view"], dict) else json.loads(opened["view"])
+    [category] = [b for b in view["blocks"] if b["block_id"] == "category"]
+    offered = {o["value"]: o["text"]["text"] for o in category["element"]["options"]}
+    assert offered["payroll"] == "Payroll desk"
+    assert set(harness.brain.registry.names()) == set(offered)

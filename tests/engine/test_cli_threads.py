@@ -15,26 +15,10 @@ from typing import Any
 import pytest
 
 from cli import exit_codes, main
+from tests.cli_calls import all_tickets, ask_json, comments
 from tests.records import DECISION_CONTRACT
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _ask(capsys: pytest.CaptureFixture[str], text: str, *extra: str) -> dict[str, Any]:
-    assert main(["ask", text, "--json", *extra]) == exit_codes.OK
-    decision: dict[str, Any] = json.loads(capsys.readouterr().out)
-    assert set(decision) >= DECISION_CONTRACT
-    return decision
-
-
-def _tickets(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
-    assert main(["tickets", "list", "--all", "--json"]) == exit_codes.OK
-    tickets: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
-    return tickets
-
-
-def _comments(ticket: dict[str, Any]) -> list[str]:
-    return [comment["text"] for comment in ticket["comments"]]
 
 
 @pytest.mark.usefixtures("home")
@@ -51,48 +35,48 @@ def _comments(ticket: dict[str, Any]) -> list[str]:
 def test_follow_ups_in_a_thread_stay_on_its_one_ticket(
     capsys: pytest.CaptureFixture[str], report: str, follow_ups: list[str]
 ) -> None:
-    first = _ask(capsys, report, "--thread", "T1", "--user", "u1")
-    [filed] = _tickets(capsys)
+    first = ask_json(capsys, report, "--thread", "T1", "--user", "u1")
+    [filed] = all_tickets(capsys)
     assert filed["kind"] == "incident" and first["controller"] == "incident"
 
     for text in follow_ups:
-        decision = _ask(capsys, text, "--thread", "T1", "--user", "u1")
+        decision = ask_json(capsys, text, "--thread", "T1", "--user", "u1")
         assert decision["controller"] == "incident" and decision["outcome"] == "routed"
         assert set(decision["signals"]["incident"]) >= {"keyword", "semantic", "total"}
         assert filed["id"] in decision["result"]["summary"]
 
-    [ticket] = _tickets(capsys)
+    [ticket] = all_tickets(capsys)
     assert ticket["id"] == filed["id"]
-    assert _comments(ticket) == follow_ups
+    assert comments(ticket) == follow_ups
 
 
 @pytest.mark.usefixtures("home")
 def test_a_new_problem_in_the_thread_files_its_own_record(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    _ask(capsys, "my laptop keeps losing the VPN, error 809", "--thread", "T1")
-    _ask(capsys, "also I need access to Jira for the new project", "--thread", "T1")
-    assert sorted(t["kind"] for t in _tickets(capsys)) == ["access", "incident"]
+    ask_json(capsys, "my laptop keeps losing the VPN, error 809", "--thread", "T1")
+    ask_json(capsys, "also I need access to Jira for the new project", "--thread", "T1")
+    assert sorted(t["kind"] for t in all_tickets(capsys)) == ["access", "incident"]
 
 
 @pytest.mark.usefixtures("home")
 def test_without_a_thread_each_message_is_decided_on_its_own(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    _ask(capsys, "my laptop keeps losing the VPN, error 809")
-    second = _ask(capsys, "my laptop keeps losing the VPN again, error 809")
+    ask_json(capsys, "my laptop keeps losing the VPN, error 809")
+    second = ask_json(capsys, "my laptop keeps losing the VPN again, error 809")
     assert second["intent"]["intent"] != "follow_up"
-    assert len(_tickets(capsys)) == 2
+    assert len(all_tickets(capsys)) == 2
 
 
 @pytest.mark.usefixtures("home")
 def test_threads_are_apart_from_each_other(capsys: pytest.CaptureFixture[str]) -> None:
-    _ask(capsys, "my laptop keeps losing the VPN, error 809", "--thread", "T1")
-    _ask(capsys, "the printer on floor 3 is jammed", "--thread", "T2")
-    _ask(capsys, "still the same", "--thread", "T2")
-    tickets = {t["fields"]["category"]: t for t in _tickets(capsys)}
-    assert _comments(tickets["printer"]) == ["still the same"]
-    assert _comments(tickets["vpn"]) == []
+    ask_json(capsys, "my laptop keeps losing the VPN, error 809", "--thread", "T1")
+    ask_json(capsys, "the printer on floor 3 is jammed", "--thread", "T2")
+    ask_json(capsys, "still the same", "--thread", "T2")
+    tickets = {t["fields"]["category"]: t for t in all_tickets(capsys)}
+    assert comments(tickets["printer"]) == ["still the same"]
+    assert comments(tickets["vpn"]) == []
 
 
 def test_batch_lines_may_name_their_thread_user_and_channel(
@@ -121,8 +105,8 @@ def test_batch_lines_may_name_their_thread_user_and_channel(
     assert rows[3]["thread"] is None and rows[3]["text"] == "what is 滚仓?"
     assert "thread" in rows[5]["error"]
     assert rows[6]["text"] == lines[6]  # a pasted JSON alert is text, as before
-    tickets = {t["fields"]["thread"]: t for t in _tickets(capsys) if t["fields"].get("thread")}
-    assert _comments(tickets["T1"]) == ["happening again right now", "rebooted, no change"]
+    tickets = {t["fields"]["thread"]: t for t in all_tickets(capsys) if t["fields"].get("thread")}
+    assert comments(tickets["T1"]) == ["happening again right now", "rebooted, no change"]
 
 
 def test_the_thread_continues_across_brain_ask_processes(home: Path) -> None:
@@ -143,7 +127,7 @@ def test_the_thread_continues_across_brain_ask_processes(home: Path) -> None:
     followed = brain("ask", "happening again right now", "--thread", "T7")
     [ticket] = brain("tickets", "list")
     assert ticket["id"] in followed["result"]["summary"]
-    assert _comments(ticket) == ["happening again right now"]
+    assert comments(ticket) == ["happening again right now"]
 
 
 def test_an_answer_to_the_bots_question_in_the_thread_is_taken_as_the_pick(
@@ -153,11 +137,11 @@ def test_an_answer_to_the_bots_question_in_the_thread_is_taken_as_the_pick(
         "[routing]\nfast_threshold = 1.0\nverify_threshold = 1.0\n[dynamic]\nenabled = false\n",
         encoding="utf-8",
     )
-    asked = _ask(capsys, "my printer is broken", "--thread", "T1")
-    assert asked["outcome"] == "clarify" and _tickets(capsys) == []
-    picked = _ask(capsys, "incident", "--thread", "T1")
+    asked = ask_json(capsys, "my printer is broken", "--thread", "T1")
+    assert asked["outcome"] == "clarify" and all_tickets(capsys) == []
+    picked = ask_json(capsys, "incident", "--thread", "T1")
     assert picked["decision_id"] == asked["decision_id"]
-    [ticket] = _tickets(capsys)
+    [ticket] = all_tickets(capsys)
     assert ticket["kind"] == "incident" and ticket["id"] in picked["result"]["summary"]
     assert main(["ask", "2", "--thread", "T2"]) == exit_codes.USAGE  # nothing was asked there
     assert "No question is waiting" in capsys.readouterr().err
@@ -167,7 +151,7 @@ def test_an_answer_to_the_bots_question_in_the_thread_is_taken_as_the_pick(
 def test_a_turn_answered_without_a_decision_is_printed_not_refused(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    _ask(capsys, "my laptop keeps losing the VPN, error 809", "--thread", "T1", "--user", "u1")
+    ask_json(capsys, "my laptop keeps losing the VPN, error 809", "--thread", "T1", "--user", "u1")
     command = ["ask", "forget what you learned from me", "--thread", "T1", "--user", "u1"]
     assert main([*command, "--json"]) == exit_codes.OK
     forgot = json.loads(capsys.readouterr().out)

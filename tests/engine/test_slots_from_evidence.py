@@ -4,24 +4,9 @@ answer to the bot's question, never the request's own filler words ("one of the 
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 
-from cli import exit_codes, main
-
-
-def _ask(capsys: pytest.CaptureFixture[str], text: str, *extra: str) -> dict[str, Any]:
-    assert main(["ask", text, "--json", *extra]) == exit_codes.OK
-    decision: dict[str, Any] = json.loads(capsys.readouterr().out)
-    return decision
-
-
-def _tickets(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
-    assert main(["tickets", "list", "--all", "--json"]) == exit_codes.OK
-    tickets: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
-    return tickets
+from tests.cli_calls import all_tickets, ask_json
 
 
 @pytest.mark.usefixtures("home")
@@ -41,10 +26,10 @@ def _tickets(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
 def test_a_request_that_names_no_system_is_asked_which(
     capsys: pytest.CaptureFixture[str], text: str
 ) -> None:
-    decision = _ask(capsys, text)
+    decision = ask_json(capsys, text)
     assert decision["controller"] == "access"
     assert decision["result"]["missing"] == ["system"]
-    [ticket] = _tickets(capsys)
+    [ticket] = all_tickets(capsys)
     assert not ticket["fields"].get("system") and ticket["status"] == "awaiting_info"
 
 
@@ -60,9 +45,9 @@ def test_a_request_that_names_no_system_is_asked_which(
     ],
 )
 def test_a_named_system_is_kept(capsys: pytest.CaptureFixture[str], text: str, system: str) -> None:
-    decision = _ask(capsys, text)
+    decision = ask_json(capsys, text)
     assert decision["controller"] == "access" and decision["result"]["missing"] == []
-    [ticket] = _tickets(capsys)
+    [ticket] = all_tickets(capsys)
     assert ticket["fields"]["system"] == system
 
 
@@ -77,11 +62,11 @@ def test_a_named_system_is_kept(capsys: pytest.CaptureFixture[str], text: str, s
 def test_the_answer_to_the_question_fills_the_one_request(
     capsys: pytest.CaptureFixture[str], asking: str, answer: str, system: str
 ) -> None:
-    asked = _ask(capsys, asking, "--thread", "T1")
+    asked = ask_json(capsys, asking, "--thread", "T1")
     assert asked["result"]["missing"] == ["system"]
-    answered = _ask(capsys, answer, "--thread", "T1")
+    answered = ask_json(capsys, answer, "--thread", "T1")
     assert answered["controller"] == "access"
-    [ticket] = _tickets(capsys)
+    [ticket] = all_tickets(capsys)
     assert ticket["fields"]["system"] == system and ticket["status"] == "open"
     assert ticket["id"] in answered["result"]["summary"]
 
@@ -100,10 +85,10 @@ def test_the_answer_to_the_question_fills_the_one_request(
 def test_a_change_that_names_no_service_is_asked_which(
     capsys: pytest.CaptureFixture[str], text: str
 ) -> None:
-    decision = _ask(capsys, text)
+    decision = ask_json(capsys, text)
     assert decision["controller"] == "change"
     assert "service" in decision["result"]["missing"]
-    [ticket] = _tickets(capsys)
+    [ticket] = all_tickets(capsys)
     assert not ticket["fields"].get("service")
 
 
@@ -119,9 +104,9 @@ def test_a_change_that_names_no_service_is_asked_which(
 def test_a_named_service_is_kept(
     capsys: pytest.CaptureFixture[str], text: str, service: str
 ) -> None:
-    decision = _ask(capsys, text)
+    decision = ask_json(capsys, text)
     assert decision["controller"] == "change" and "service" not in decision["result"]["missing"]
-    [ticket] = _tickets(capsys)
+    [ticket] = all_tickets(capsys)
     assert ticket["fields"]["service"] == service
 
 
@@ -145,13 +130,13 @@ def test_a_change_asks_for_each_missing_field_until_its_one_record_has_them(
     service: str,
     window: str,
 ) -> None:
-    asked = _ask(capsys, asking, "--thread", "T1")
+    asked = ask_json(capsys, asking, "--thread", "T1")
     assert asked["result"]["missing"] == ["service", "window"]
-    first = _ask(capsys, answers[0], "--thread", "T1")
+    first = ask_json(capsys, answers[0], "--thread", "T1")
     assert first["result"]["missing"] == ["window"]  # still asked, not forgotten
-    second = _ask(capsys, answers[1], "--thread", "T1")
+    second = ask_json(capsys, answers[1], "--thread", "T1")
     assert second["result"]["missing"] == []
-    [ticket] = _tickets(capsys)
+    [ticket] = all_tickets(capsys)
     assert (ticket["fields"]["service"], ticket["fields"]["window"]) == (service, window)
     assert ticket["status"] == "open"
 
@@ -182,17 +167,17 @@ def test_a_closed_field_takes_one_of_its_values_never_free_text(
     choices: str,
 ) -> None:
     for text in turns:
-        filed = _ask(capsys, text, "--thread", "T1")
+        filed = ask_json(capsys, text, "--thread", "T1")
     assert filed["result"]["controller"] == "incident"
     assert filed["result"]["missing"] == ["category"]
     for text in refused:
-        decision = _ask(capsys, text, "--thread", "T1")
+        decision = ask_json(capsys, text, "--thread", "T1")
         assert decision["result"]["missing"] == ["category"]
         assert choices in decision["result"]["summary"]
-        [ticket] = _tickets(capsys)
+        [ticket] = all_tickets(capsys)
         assert "category" not in ticket["fields"] and ticket["status"] == "awaiting_info"
-    answered = _ask(capsys, category[0], "--thread", "T1")
+    answered = ask_json(capsys, category[0], "--thread", "T1")
     assert answered["result"]["missing"] == []
-    [ticket] = _tickets(capsys)
+    [ticket] = all_tickets(capsys)
     assert ticket["fields"]["category"] == category[1] and ticket["status"] == "open"
     assert [c["text"] for c in ticket["comments"]] == [*refused, category[0]]

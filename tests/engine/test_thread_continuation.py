@@ -6,30 +6,17 @@ unsure the bot asks which, in the asker's language, and files nothing until told
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
 import pytest
 
 from brain.continuation import model as continuation
-from cli import exit_codes, main
+from tests.cli_calls import all_tickets, ask_json, comments
 
 
 def _ask(capsys: pytest.CaptureFixture[str], text: str, thread: str = "T1") -> dict[str, Any]:
-    assert main(["ask", text, "--json", "--thread", thread, "--user", "u1"]) == exit_codes.OK
-    decision: dict[str, Any] = json.loads(capsys.readouterr().out)
-    return decision
-
-
-def _tickets(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
-    assert main(["tickets", "list", "--all", "--json"]) == exit_codes.OK
-    tickets: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
-    return tickets
-
-
-def _comments(ticket: dict[str, Any]) -> list[str]:
-    return [c["text"] for c in ticket["comments"]]
+    return ask_json(capsys, text, "--thread", thread, "--user", "u1")
 
 
 @pytest.mark.usefixtures("home")
@@ -42,8 +29,8 @@ def test_a_retry_report_and_a_status_question_stay_on_the_threads_incident(
     assert any("probability" in step for step in retry["tier_path"])  # the model decided
     status = _ask(capsys, "is anyone working on it?")
     assert status["request_type"] == "reference"
-    [ticket] = _tickets(capsys)
-    assert _comments(ticket) == ["reset my password, still error 691"]
+    [ticket] = all_tickets(capsys)
+    assert comments(ticket) == ["reset my password, still error 691"]
 
 
 @pytest.mark.usefixtures("home")
@@ -60,8 +47,8 @@ def test_a_thank_you_closes_the_exchange_and_is_not_a_comment(
     _ask(capsys, report)
     reply = _ask(capsys, goodbye)
     assert said in reply["result"]["summary"] and reply["request_type"] == "reference"
-    [ticket] = _tickets(capsys)
-    assert _comments(ticket) == [] and ticket["status"] != "closed"
+    [ticket] = all_tickets(capsys)
+    assert comments(ticket) == [] and ticket["status"] != "closed"
 
 
 @pytest.mark.usefixtures("home")
@@ -89,9 +76,9 @@ def test_reasons_after_an_access_request_stay_on_it_and_fill_no_field(
     for reason in reasons:
         decision = _ask(capsys, reason)
         assert decision["controller"] == "access" and decision["request_type"] == "update"
-    [ticket] = _tickets(capsys)
+    [ticket] = all_tickets(capsys)
     assert ticket["fields"]["system"] == system
-    assert _comments(ticket) == [answer, *reasons]
+    assert comments(ticket) == [answer, *reasons]
 
 
 @pytest.mark.usefixtures("home")
@@ -101,9 +88,9 @@ def test_an_unrelated_problem_in_the_thread_files_its_own_record(
     _ask(capsys, "Outlook keeps crashing")
     _ask(capsys, "repaired Office, still crashing")
     _ask(capsys, "also my second monitor is not detected")
-    tickets = _tickets(capsys)
+    tickets = all_tickets(capsys)
     assert len(tickets) == 2
-    assert _comments(tickets[0]) == ["repaired Office, still crashing"]
+    assert comments(tickets[0]) == ["repaired Office, still crashing"]
 
 
 @pytest.fixture
@@ -146,12 +133,12 @@ def test_when_unsure_the_bot_asks_which_record_and_files_nothing_until_told(
     asked = _ask(capsys, unclear)
     assert asked["outcome"] == "clarify" and "INC-000001" in asked["clarification"]
     assert question in asked["clarification"]
-    assert len(_tickets(capsys)) == 1  # nothing filed, nothing added while asking
-    assert _comments(_tickets(capsys)[0]) == []
+    assert len(all_tickets(capsys)) == 1  # nothing filed, nothing added while asking
+    assert comments(all_tickets(capsys)[0]) == []
     _ask(capsys, pick)
-    tickets = _tickets(capsys)
+    tickets = all_tickets(capsys)
     assert len(tickets) == files
-    assert _comments(tickets[0]) == ([] if files == 2 else [unclear])
+    assert comments(tickets[0]) == ([] if files == 2 else [unclear])
 
 
 def test_the_shipped_weights_are_the_fit_of_the_shipped_rows() -> None:

@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
+from core.model_files import shipped_file, shipped_or_fitted
 from core.text.sparse import char_ngrams, stable_hash
 
 __all__ = [
@@ -385,19 +386,16 @@ def fit_model(rows: Sequence[dict[str, object]], embed: Embed | None) -> Continu
 
 def shipped_path(key: str) -> Path:
     """Where a copy fitted at build time lives (beside the data)."""
-    return Path(str(resources.files("brain.data"))) / f"continuation-{key}.npz"
+    return shipped_file("brain.data", "continuation", key)
 
 
 def load_or_fit(cache_dir: Path, embed: Embed | None) -> ContinuationModel:
     """The model for the shipped rows: the shipped copy, the home's cache, or a fresh fit."""
     rows = labelled_rows("train")
     key = model_key(rows, embed is not None)
-    for path in (shipped_path(key), cache_dir / f"continuation-{key}.npz"):
-        if path.is_file():
-            try:
-                return ContinuationModel.load(path, key)
-            except (OSError, ValueError, KeyError):
-                continue  # a damaged cache is refitted below
-    model = fit_model(rows, embed)
-    model.save(cache_dir / f"continuation-{key}.npz")
-    return model
+    return shipped_or_fitted(
+        shipped_path(key),
+        cache_dir / f"continuation-{key}.npz",
+        load=lambda path: ContinuationModel.load(path, key),
+        fit=lambda: fit_model(rows, embed),
+    )

@@ -45,6 +45,7 @@ from brain.escalation.features import (
     signals_of,
     wide,
 )
+from core.model_files import shipped_file, shipped_or_fitted
 
 if TYPE_CHECKING:
     from sklearn.linear_model import LogisticRegression
@@ -258,19 +259,16 @@ def _alone_bar(negatives: np.ndarray) -> float:
 
 def shipped_path(key: str) -> Path:
     """Where a copy fitted at build time lives (beside the data)."""
-    return Path(str(resources.files("brain.data"))) / f"escalation-{key}.npz"
+    return shipped_file("brain.data", "escalation", key)
 
 
 def load_or_fit(cache_dir: Path, embed: Embed | None) -> EscalationModel:
     """The model for the shipped rows: the shipped copy, the home's cache, or a fresh fit."""
     rows = labelled_rows("train")
     key = model_key(rows, embed is not None)
-    for path in (shipped_path(key), cache_dir / f"escalation-{key}.npz"):
-        if path.is_file():
-            try:
-                return EscalationModel.load(path, key)
-            except (OSError, ValueError, KeyError):
-                continue  # a damaged cache is refitted below
-    model = fit_model(rows, embed)
-    model.save(cache_dir / f"escalation-{key}.npz")
-    return model
+    return shipped_or_fitted(
+        shipped_path(key),
+        cache_dir / f"escalation-{key}.npz",
+        load=lambda path: EscalationModel.load(path, key),
+        fit=lambda: fit_model(rows, embed),
+    )

@@ -13,6 +13,7 @@ Rows naming a controller that is not registered are ignored by the consumer.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -45,9 +46,18 @@ class TrainingData:
                 self.examples.setdefault(row.label, []).append(row.text)
 
 
+@functools.cache
+def _shipped_rows() -> tuple[LabelledRow, ...]:
+    """The shipped file's rows, read once a process: it is part of the installed package and
+    never changes under a running process, and every brain opened reads it (about 20 ms of
+    JSON a time, which a test run or a host of several brains paid again and again)."""
+    rows, _ = read_rows(SHIPPED_TRAINING, LABEL_FIELD)
+    return tuple(rows)
+
+
 def split_shipped() -> tuple[list[LabelledRow], list[LabelledRow]]:
     """The shipped rows as (fit split, calibration split), deterministic by file order."""
-    rows, _ = read_rows(SHIPPED_TRAINING, LABEL_FIELD)
+    rows = _shipped_rows()
     seen: dict[str | None, int] = defaultdict(int)
     fit: list[LabelledRow] = []
     calibration: list[LabelledRow] = []

@@ -152,15 +152,39 @@ class CaseBook:
         cases: Sequence[dict[str, Any]] | None = None,
     ) -> list[SimilarCase]:
         """Cases at least `minimum` similar to `text`, most similar first."""
-        found: list[SimilarCase] = []
-        for case in self.cases() if cases is None else cases:
-            if case.get("case_id") == exclude:
-                continue
-            score = self.similarity(text, vector, case)
-            if score >= minimum:
-                found.append(SimilarCase(case, round(score, 4)))
+        rows = [
+            c for c in (self.cases() if cases is None else cases) if c.get("case_id") != exclude
+        ]
+        scores = self._scores(text, vector, rows)
+        found = [
+            SimilarCase(case, round(float(score), 4))
+            for case, score in zip(rows, scores, strict=True)
+            if score >= minimum
+        ]
         found.sort(key=lambda s: -s.similarity)
         return found
+
+    def _scores(
+        self, text: str, vector: np.ndarray | None, rows: Sequence[dict[str, Any]]
+    ) -> list[float]:
+        """`similarity` of every row, the dense cosines as one matrix product."""
+        scores = [0.0] * len(rows)
+        dense = (
+            []
+            if vector is None
+            else [i for i, c in enumerate(rows) if len(c.get("vector") or ()) == len(vector)]
+        )
+        if dense and vector is not None:
+            matrix = np.asarray([rows[i]["vector"] for i in dense], dtype=np.float32)
+            norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(vector))
+            cosines = (matrix @ vector.astype(np.float32)) / np.where(norms > 0, norms, 1.0)
+            for i, cosine in zip(dense, cosines.tolist(), strict=True):
+                scores[i] = float(cosine)
+        taken = set(dense)
+        for i, case in enumerate(rows):
+            if i not in taken:
+                scores[i] = self.similarity(text, vector, case)
+        return scores
 
     @staticmethod
     def similarity(text: str, vector: np.ndarray | None, case: dict[str, Any]) -> float:

@@ -24,7 +24,7 @@ from core.records import ExecutionResult
 from core.redact import redact
 
 if TYPE_CHECKING:
-    from brain.dynamic.cases import CaseBook
+    from brain.dynamic.cases import CaseBook, SimilarCase
     from knowledge.skill import KnowledgeSkill
 
 #: The full memory pass accepts cases this much less similar than a normal draft.
@@ -108,8 +108,10 @@ def climb(
     cases: CaseBook,
     hook: CapabilityHook,
     same_problem: float,
+    related: Sequence[SimilarCase] | None = None,
 ) -> Rung:
-    """Try the rungs in order; the first that holds ends the climb."""
+    """Try the rungs in order; the first that holds ends the climb (`related`: the cases at
+    least `same_problem - MEMORY_PASS_SLACK` similar, when the caller has scored them)."""
     rung = Rung()
     queries = expanded_queries(situation, knowledge)
     # 1. deep KB retrieval
@@ -133,8 +135,12 @@ def climb(
     else:
         rung.lines.append("deep KB retrieval: no knowledge base open")
     # 2. full memory pass
-    loose = cases.similar(
-        situation.text, situation.vector, minimum=same_problem - MEMORY_PASS_SLACK
+    loose = (
+        list(related)
+        if related is not None
+        else cases.similar(
+            situation.text, situation.vector, minimum=same_problem - MEMORY_PASS_SLACK
+        )
     )
     wide = Situation(**{**_fields(situation), "similar": loose})
     found = _first_valid(memory_drafts(wide), wide, constraints)

@@ -20,7 +20,13 @@ import numpy as np
 from brain.dynamic.cases import CaseBook
 from brain.dynamic.critique import critique
 from brain.dynamic.draft import Constraints, Draft, draft
-from brain.dynamic.ladder import CapabilityHook, climb, expanded_queries, next_steps
+from brain.dynamic.ladder import (
+    MEMORY_PASS_SLACK,
+    CapabilityHook,
+    climb,
+    expanded_queries,
+    next_steps,
+)
 from brain.dynamic.refine import refine
 from brain.dynamic.situation import Situation
 from brain.routing.plan import Candidate, RoutePlan
@@ -81,6 +87,9 @@ class DynamicSolver:
         started = time.perf_counter()
         config = self.settings.dynamic
         knowledge = self._knowledge()
+        # The case book is read and scored once per decision: the same problem's cases and the
+        # looser related ones the ladder's memory pass reads (two full reads grew with the book).
+        related = self.cases.similar(text, vector, minimum=config.same_problem - MEMORY_PASS_SLACK)
         situation = Situation(
             text=text,
             intent=intent,
@@ -95,7 +104,7 @@ class DynamicSolver:
             dry_run=_known_dry_runs(plan.dry_runs, dry_run),
             chinese=chinese,
             declared_out_of_scope=declared_out_of_scope,
-            similar=self.cases.similar(text, vector, minimum=config.same_problem),
+            similar=[s for s in related if s.similarity >= config.same_problem],
             kb_hits=_kb_hits(knowledge, text, intent, entities),
         )
         trace = DcrTrace()
@@ -141,6 +150,7 @@ class DynamicSolver:
                 cases=self.cases,
                 hook=self.hook,
                 same_problem=config.same_problem,
+                related=related,
             )
             trace.ladder = rung.lines
             chosen, answer = rung.draft, rung.answer

@@ -155,3 +155,26 @@ def test_an_alarm_on_a_ticket_runs_as_a_pipeline_with_the_diagnosis_injected(
     roles = {p.controller: p.role for p in parts}
     assert set(roles.values()) == {"primary", "supporting"}
     assert why["plan"]["contract"][0]["target"] == "ticket"
+
+
+@pytest.mark.usefixtures("home")
+def test_a_dynamic_decision_reads_the_case_book_once() -> None:
+    # The case book grows by one case per dynamic decision; reading all of it twice per
+    # decision (the draft's similar cases, then the ladder's memory pass) made the slowest
+    # messages slower with every thousand decided.
+    with Brain.open() as brain:
+        brain.ask(Message(TABLE, user="u0", channel="C1"))  # one case in the book
+        store = brain.cases.store
+        reads = 0
+        read_all = store.all
+
+        def counted() -> list[dict[str, Any]]:
+            nonlocal reads
+            reads += 1
+            return read_all()
+
+        store.all = counted  # type: ignore[method-assign]
+        decision = brain.decide(Message(TABLE, user="u1", channel="C1"))
+    assert decision.tier == "dynamic" and decision.dcr is not None
+    assert any("full memory pass" in line for line in decision.dcr.ladder)
+    assert reads == 1

@@ -6,6 +6,7 @@ needs none: plain forms and server-drawn SVG), so even a slip in a template coul
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import jinja2
@@ -19,6 +20,22 @@ _ENV = jinja2.Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+
+
+def _shown(value: Any) -> str:
+    """A recorded value as a reader reads it: yes/no, a dash for nothing, text and numbers as
+    they are, anything else as JSON with its own characters (Chinese stays Chinese; the page's
+    autoescaping makes it safe, it is never placed in a script)."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str | int | float):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+_ENV.filters["shown"] = _shown
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self' data:; "
     "form-action 'self' https://slack.com; frame-ancestors 'none'; base-uri 'none'",

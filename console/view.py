@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
+from pathlib import PurePath
 from typing import Any
 
 from brain.decisions.explain import explain_decision, signal_names
@@ -64,6 +65,13 @@ def domains(data: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: -(r["confidence"] or r["total"]))
 
 
+def _hits(hits: Sequence[RetrievalHit]) -> list[dict[str, Any]]:
+    """Retrieval hits best first, each source named by its file (the installation's absolute
+    path says nothing to a reader and tells a visitor where the code is installed)."""
+    rows = [{**asdict(hit), "source": PurePath(hit.source).name or hit.source} for hit in hits]
+    return sorted(rows, key=lambda row: -float(row["score"]))
+
+
 def decision_view(
     decision: Decision, *, searched: Sequence[RetrievalHit] = (), lessons: Sequence[Any] = ()
 ) -> dict[str, Any]:
@@ -71,13 +79,13 @@ def decision_view(
     the message when the decision recorded none (shown as such)."""
     data = explain_decision(decision)
     signals = data.get("signals") or {}
-    recorded = [asdict(hit) for hit in decision.retrieval]
+    recorded = _hits(decision.retrieval)
     return {
         **data,
         "votes": votes(data.get("intent") or {}),
         "domains": domains(data),
         "signal_columns": [*signal_names(signals), "total"],
-        "retrieval": recorded or [asdict(hit) for hit in searched],
+        "retrieval": recorded or _hits(searched),
         "retrieval_recorded": bool(recorded),
         "escalation_fields": sorted((data.get("escalation") or {}).items()),
         "lessons": list(lessons),

@@ -91,6 +91,29 @@ async def test_try_a_mixed_message_shows_votes_domains_signals_and_hits(console:
     assert "retrieval" in json.loads(json.dumps(why))
 
 
+async def test_a_decision_page_reads_as_text_not_as_raw_values(console: Console) -> None:
+    """Chinese stays Chinese (not \\u escapes), nothing and booleans read as a dash and
+    yes/no (not None/False), retrieval hits come best first, and a passage's source is its
+    file, not the installation's absolute path."""
+    session = await signed_in(console)
+    async with session:
+        async with session.get(console.url + "/console/try") as response:
+            csrf = csrf_of(await response.text())
+        text = "紧急：全公司的邮件都发不出去了，所有人都收不到邮件"
+        async with session.post(
+            console.url + "/console/try", data={"csrf": csrf, "text": text, "user": "U1"}
+        ) as response:
+            page = await response.text()
+    escalation = _table(page, "escalation")
+    cells = [cell for row in escalation for cell in row[1:]]
+    assert cells and not {"None", "False", "True"} & set(cells), escalation
+    assert not re.search(r"\\u[0-9a-f]{4}", page)
+    hits = _table(page, "retrieval")[1:]
+    scores = [float(row[2]) for row in hits]
+    assert scores and scores == sorted(scores, reverse=True)
+    assert all("/" not in row[1] for row in hits), [row[1] for row in hits]
+
+
 async def test_the_decisions_list_pages_by_keyset_and_filters(console: Console) -> None:
     for number in range(60):
         text = "VPN error 691 again" if number % 2 else "please reset my password"

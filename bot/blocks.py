@@ -294,11 +294,11 @@ def resolved_blocks(
     return kept
 
 
-def clarify_note(value: str, label: str, user: str) -> str:
-    """What replaces the clarification buttons once answered."""
+def clarify_note(value: str, label: str, user: str, zh: bool = False) -> str:
+    """What replaces the clarification buttons once answered (`zh`: in Chinese)."""
     if value == NONE_OF_THESE:
-        return f"✋ none of these, said <@{user}>"
-    return f"↪ routed to {escape(label)} by <@{user}>"
+        return say("none_by", zh, user=f"<@{user}>")
+    return say("routed_by", zh, label=escape(label), user=f"<@{user}>")
 
 
 def text_blocks(text: str, *, code: bool = False) -> list[dict[str, Any]]:

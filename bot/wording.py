@@ -6,6 +6,9 @@ on-call alert, the resolve prompt) stays in English."""
 
 from __future__ import annotations
 
+from core.records import Decision
+from core.text.language import is_chinese
+
 #: key -> (English, Chinese); `{name}` fields are filled by `say`.
 PHRASES: dict[str, tuple[str, str]] = {
     "right": ("Right", "对，就是这个"),
@@ -29,6 +32,27 @@ PHRASES: dict[str, tuple[str, str]] = {
         "{lead}，但还没有配置值班频道，所以没有通知到任何人。请直接联系值班人员"
         "（管理员：请设置 BRAIN_ONCALL_CHANNEL）。",
     ),
+    # What replaces a clicked reply's buttons, and the notes after a click, in the asker's
+    # thread (`user` is a Slack mention).
+    "confirmed_by": ("✅ confirmed by {user}", "✅ {user} 已确认"),
+    "handed_by": ("🙋 handed to a person by {user}", "🙋 {user} 已转人工处理"),
+    "rerouted_by": ("↪ rerouted to {label} by {user}", "↪ {user} 已改派给 {label}"),
+    "routed_by": ("↪ routed to {label} by {user}", "↪ {user} 已选择 {label}"),
+    "none_by": ("✋ none of these, said {user}", "✋ {user} 表示都不是"),
+    "solved_by": ("✅ solved, said {user}", "✅ {user} 表示问题已解决"),
+    "sent_team_by": ("🙋 sent to team {team} by {user}", "🙋 {user} 已转给 {team} 团队"),
+    "sent_team": (
+        "I sent it to team {team} in <#{channel}>; a person there will resolve it.",
+        "我已把它转给 <#{channel}> 的 {team} 团队，那里会有人处理。",
+    ),
+    "no_team_channel": (
+        "Team {team} has no channel configured, so nothing was sent.",
+        "{team} 团队还没有配置频道，所以没有发送。",
+    ),
+    "resolved_told": (
+        "{by} resolved this: {headline}. Did it solve it?",
+        "{by} 已处理：{headline}。问题解决了吗？",
+    ),
 }
 
 
@@ -36,3 +60,9 @@ def say(key: str, chinese: bool, **fields: str) -> str:
     """The phrase `key` in the asker's language, its fields filled."""
     english, chinese_text = PHRASES[key]
     return (chinese_text if chinese else english).format(**fields)
+
+
+def in_chinese(decision: Decision | None) -> bool:
+    """Whether the asker of `decision` is told things in Chinese (its message's language;
+    English when there is no decision, e.g. an error reply)."""
+    return decision is not None and is_chinese(decision.text)

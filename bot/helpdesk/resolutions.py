@@ -34,6 +34,7 @@ from bot.clicks import Click
 from bot.helpdesk.rights import may_resolve
 from bot.services import BotServices
 from bot.state import MessageLink
+from bot.wording import in_chinese, say
 from brain.conversation import resolving
 from brain.conversation.reply import Reply
 
@@ -44,7 +45,6 @@ ROLE = "resolve"
 NOT_A_HELPER = (
     "Only on-call, the team it was sent to or an admin can resolve this; nothing changed."
 )
-NO_TEAM_CHANNEL = "Team {team} has no channel configured, so nothing was sent."
 
 
 async def post_prompt(
@@ -92,22 +92,22 @@ async def sent_to_team(
 ) -> None:
     """Post the prompt in the chosen team's channel and tell the asker where it went."""
     team = click.value
+    zh = in_chinese(reply.decision)
     config = services.settings.helpdesk.teams.get(team)
     if config is None or not config.channel:
         await client.chat_postEphemeral(
             channel=click.channel,
             user=click.user,
             thread_ts=click.thread_ts,
-            text=NO_TEAM_CHANNEL.format(team=escape(team)),
+            text=say("no_team_channel", zh, team=escape(team)),
         )
         return
+    note = say("sent_team_by", zh, team=escape(team), user=f"<@{click.user}>")
     await client.chat_update(
         channel=click.channel,
         ts=click.ts,
-        text=fallback_text(f"sent to team {team}"),
-        blocks=resolved_blocks(
-            click.blocks, f"🙋 sent to team {escape(team)} by <@{click.user}>", click.block_id
-        ),
+        text=fallback_text(note),
+        blocks=resolved_blocks(click.blocks, note, click.block_id),
     )
     await post_prompt(
         services, client, reply, asker=click.user, channel=config.channel, thread_ts=None, team=team
@@ -115,8 +115,7 @@ async def sent_to_team(
     await client.chat_postMessage(
         channel=click.channel,
         thread_ts=click.thread_ts,
-        text=f"I sent it to team {escape(team)} in <#{config.channel}>; a person there will "
-        "resolve it.",
+        text=say("sent_team", zh, team=escape(team), channel=config.channel),
     )
 
 
@@ -192,7 +191,9 @@ async def tell(
         *map(escape, reply.result_lines),
     ]
     await client.chat_postMessage(channel=channel, thread_ts=thread, text="\n".join(lines))
-    told = f"<@{by}> resolved this: {escape(reply.headline)}. Did it solve it?"
+    told = say(
+        "resolved_told", in_chinese(decision), by=f"<@{by}>", headline=escape(reply.headline)
+    )
     posted = await client.chat_postMessage(
         channel=decision.channel,
         thread_ts=decision.thread,
@@ -219,9 +220,10 @@ def solved(conversation: Any, click: Click, decision_id: str) -> Reply:
 async def marked_solved(
     services: BotServices, client: AsyncWebClient, click: Click, decision_id: str, reply: Reply
 ) -> None:
+    note = say("solved_by", in_chinese(reply.decision), user=f"<@{click.user}>")
     await client.chat_update(
         channel=click.channel,
         ts=click.ts,
-        text=fallback_text("solved"),
-        blocks=resolved_blocks(click.blocks, f"✅ solved, said <@{click.user}>"),
+        text=fallback_text(note),
+        blocks=resolved_blocks(click.blocks, note),
     )

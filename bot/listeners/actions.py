@@ -47,6 +47,7 @@ from bot.helpdesk import resolutions
 from bot.helpdesk.rights import decision_in
 from bot.replies import escalate, post_reply
 from bot.services import BotServices
+from bot.wording import in_chinese, say
 from brain.conversation.reply import Reply
 from core.errors import UnknownDecision
 
@@ -290,6 +291,11 @@ async def _note(client: AsyncWebClient, click: Click, text: str) -> None:
     )
 
 
+def _at(click: Click) -> str:
+    """The clicker as a Slack mention (for the note that replaces the clicked buttons)."""
+    return f"<@{click.user}>"
+
+
 def _confirm(conversation: Any, click: Click, decision_id: str) -> Reply:
     reply: Reply = conversation.confirm(decision_id, user=click.user, source="slack-button")
     return reply
@@ -298,7 +304,7 @@ def _confirm(conversation: Any, click: Click, decision_id: str) -> Reply:
 async def _confirmed(
     services: BotServices, client: AsyncWebClient, click: Click, decision_id: str, reply: Reply
 ) -> None:
-    await _resolve(client, click, f"✅ confirmed by <@{click.user}>")
+    await _resolve(client, click, say("confirmed_by", in_chinese(reply.decision), user=_at(click)))
 
 
 def _handoff(conversation: Any, click: Click, decision_id: str) -> Reply:
@@ -311,7 +317,8 @@ async def _handed_off(
     services: BotServices, client: AsyncWebClient, click: Click, decision_id: str, reply: Reply
 ) -> None:
     """Page on-call with the (bound) decision the asker handed over."""
-    await _resolve(client, click, f"🙋 handed to a person by <@{click.user}>")
+    zh = in_chinese(reply.decision)
+    await _resolve(client, click, say("handed_by", zh, user=_at(click)))
     alert = await escalate(
         services,
         client,
@@ -362,12 +369,13 @@ async def _posted(
     if reply.kind == "error":
         await _post_error(services, client, click, reply)
         return
-    label = escape(reply.controller_label or click.value)
+    label = reply.controller_label or click.value
+    zh = in_chinese(reply.decision)
     answered = click.block_id.startswith(BLOCK_CLARIFY)
     if answered:
-        note = clarify_note(click.value, reply.controller_label or click.value, click.user)
+        note = clarify_note(click.value, label, click.user, zh)
     else:
-        note = f"↪ rerouted to {label} by <@{click.user}>"
+        note = say("rerouted_by", zh, label=escape(label), user=_at(click))
     # An answered clarification needs no person any more: its "Send to a person" goes too.
     await _resolve(client, click, note, every=answered)
     await _post(services, client, click, reply, decision_id)

@@ -58,3 +58,68 @@ async def test_an_english_askers_controls_stay_english(harness: Harness) -> None
     posts = await _posts(harness, "my VPN keeps dropping, error 691", "UEN00001")
     controls = [word for post in posts for word in _controls(post)]
     assert "Right" in controls and not any(_CJK.search(word) for word in controls), controls
+
+
+def _note_of(update: dict[str, Any]) -> str:
+    """The note that replaced a clicked message's buttons."""
+    return str(update["blocks"][-1]["elements"][0]["text"])
+
+
+async def _click_on_reply(harness: Harness, text: str, user: str, **action: Any) -> str:
+    """Ask `text` in a new DM, click the reply's decision block (`action`: action_id and a
+    value or a selected option), and return the note that replaced its buttons."""
+    root = p.message(text, channel="DZH00002", user=user)
+    before = len(harness.fake.of("chat.postMessage"))
+    assert (await harness.event(root))[0] == 200
+    await harness.fake.wait_for("chat.postMessage", before + 1)
+    await harness.idle()
+    calls = harness.fake.of("chat.postMessage")
+    index, reply = next(
+        (i, c)
+        for i, c in enumerate(calls)
+        if i >= before and c.params.get("thread_ts") == root["ts"] and c.params.get("blocks")
+    )
+    block = next(
+        b for b in reply.params["blocks"] if b.get("block_id", "").startswith("brain_decision:")
+    )
+    message = {
+        "type": "message",
+        "ts": harness.fake.posted_ts[index],
+        "thread_ts": root["ts"],
+        "text": reply.params.get("text"),
+        "blocks": reply.params["blocks"],
+    }
+    if "selected" not in action:  # a button carries its decision id
+        action["value"] = block["block_id"].split(":", 1)[1]
+    click = p.block_action(
+        user=user, channel="DZH00002", message=message, block_id=block["block_id"], **action
+    )
+    updates = len(harness.fake.of("chat.update"))
+    assert (await harness.click(click))[0] == 200
+    update = (await harness.fake.wait_for("chat.update", updates + 1))[updates].params
+    await harness.idle()
+    return _note_of(update)
+
+
+async def test_a_chinese_askers_click_notes_are_chinese(harness: Harness) -> None:
+    """The note that replaces the clicked buttons ("confirmed by", "rerouted to …") is in the
+    asker's language, like the buttons themselves."""
+    text = "VPN 一直连不上，报错 691，麻烦处理一下"
+    confirmed = await _click_on_reply(harness, text, "UZH00003", action_id="brain_confirm")
+    rerouted = await _click_on_reply(
+        harness, text, "UZH00004", action_id="brain_reroute", selected="access"
+    )
+    for note in (confirmed, rerouted):
+        assert _CJK.search(note), note
+        assert not re.search(r"\b(by|confirmed|rerouted|routed)\b", note), note
+
+
+async def test_an_english_askers_click_note_stays_english(harness: Harness) -> None:
+    note = await _click_on_reply(
+        harness,
+        "my VPN keeps dropping, error 691",
+        "UEN00002",
+        action_id="brain_reroute",
+        selected="access",
+    )
+    assert "rerouted to" in note and "by <@UEN00002>" in note and not _CJK.search(note), note

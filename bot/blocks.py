@@ -26,7 +26,6 @@ from slack_sdk.models.blocks import (
 
 from bot.wording import say
 from brain.conversation.reply import NONE_OF_THESE, Choice, Reply
-from core.text.language import is_chinese
 
 SECTION_TEXT = SectionBlock.text_max_length  # 3000
 BUTTON_TEXT = ButtonElement.text_max_length  # 75
@@ -150,7 +149,7 @@ def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
     blocks: list[Block] = [_section(escape(reply.text))]
     if decision is None:
         return to_dicts(blocks)
-    zh = is_chinese(decision.text)
+    zh = decision.in_chinese
     if reply.kind == "clarify":
         buttons = [
             _button(c.label, f"{ACTION_CLARIFY_PREFIX}{i}", c.value)

@@ -24,7 +24,6 @@ from brain.conversation.reply import Reply
 from core.errors import UnknownDecision
 from core.logs import bind, current_fields
 from core.records import Decision, Message
-from core.text.language import is_chinese
 
 log = logging.getLogger(__name__)
 
@@ -221,7 +220,7 @@ async def escalate(
         oncall_channel=paging.oncall_channel,
         mention=paging.oncall_mention,
     )
-    zh = is_chinese(decision.text)
+    zh = decision.in_chinese
     why = say(lead, zh)
     if alert is None:
         note = say("not_paged", zh, lead=why)

@@ -19,7 +19,6 @@ from bot.services import BotServices
 from bot.ticket_view import team_blocks, ticket_of, with_ticket_actions
 from brain.conversation.reply import Reply
 from controllers.tickets import Ticket, TicketStore
-from core.text.language import is_chinese
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +40,7 @@ def reply_blocks(
 ) -> list[dict[str, Any]]:
     """A reply's blocks, with the ticket's buttons when the reply filed or updated one, and
     "Send to team …" beside "Send to a person" when teams are configured."""
-    zh = reply.decision is not None and is_chinese(reply.decision.text)
+    zh = reply.decision is not None and reply.decision.in_chinese
     if reply.decision is not None and reply.kind in ("fallback", "clarify"):
         blocks = with_team_sends(blocks, reply.decision.decision_id, team_names(services), zh=zh)
     ticket_id = ticket_of(reply)

@@ -7,7 +7,6 @@ on-call alert, the resolve prompt) stays in English."""
 from __future__ import annotations
 
 from core.records import Decision
-from core.text.language import is_chinese
 
 #: key -> (English, Chinese); `{name}` fields are filled by `say`.
 PHRASES: dict[str, tuple[str, str]] = {
@@ -65,4 +64,4 @@ def say(key: str, chinese: bool, **fields: str) -> str:
 def in_chinese(decision: Decision | None) -> bool:
     """Whether the asker of `decision` is told things in Chinese (its message's language;
     English when there is no decision, e.g. an error reply)."""
-    return decision is not None and is_chinese(decision.text)
+    return decision is not None and decision.in_chinese

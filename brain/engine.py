@@ -57,7 +57,6 @@ from core.plans import Plan
 from core.records import Decision, DecisionPart, Message
 from core.redact import redact_message
 from core.stores import open_stores
-from core.text.language import is_chinese
 
 if TYPE_CHECKING:
     from controllers.base import ControllerContext
@@ -318,7 +317,7 @@ class Brain(PartsFacade):
             )
         if decision.result.missing and decision.follow_up is None:
             # Routed although parameters are missing (an urgent fast route): ask after.
-            zh = is_chinese(decision.text)
+            zh = decision.in_chinese
             labels = self.parts.view.labels_zh if zh else self.parts.view.labels
             label = labels.get(decision.controller, decision.controller)
             decision.follow_up = follow_up_question(label, decision.result.missing, zh, check=False)

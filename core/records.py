@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from core.plans import DcrTrace, Plan
+from core.text.language import is_chinese
 
 Tier = Literal["fast", "verify", "dynamic"]
 Role = Literal["primary", "supporting"]
@@ -421,6 +422,14 @@ class Decision:
     request_type: str = ""
     #: The Slack workspace the message came from (`Message.team`; None with one workspace).
     team: str | None = None
+    #: The language the asker is answered in, "zh" or "en", set by a thread's follow-up turn
+    #: (a bare "Jenkins" in a Chinese thread is answered in Chinese); "" reads it from `text`.
+    language: str = ""
+
+    @property
+    def in_chinese(self) -> bool:
+        """Whether replies about this decision are in Chinese."""
+        return self.language == "zh" if self.language else is_chinese(self.text)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole record (the decision JSON contract), a copy."""
@@ -443,6 +452,8 @@ class Decision:
             del values["parts"]
         if self.team is None:  # one workspace: the record reads exactly as before
             del values["team"]
+        if not self.language:
+            del values["language"]
         # Only when set: a decision without them reads exactly as before the dynamic tier.
         for name in ("plan", "dcr"):
             part = values.pop(name)

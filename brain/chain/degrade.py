@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.records import Decision
-from core.text.language import is_chinese
 
 if TYPE_CHECKING:
     from brain.chain.execute import ControllerRunner
@@ -41,7 +40,7 @@ def degrade(decision: Decision, runner: ControllerRunner, parts: BrainParts) -> 
     decision.tier_path.append(f"failed: {failed} could not do its work ({result.error})")
     decision.tier_path.append("fallback: a person (no other controller stands in)")
     decision.rationale += f" {failed} failed ({result.error}); handed to a person."
-    chinese = is_chinese(decision.text)
+    chinese = decision.in_chinese
     label = (parts.view.labels_zh if chinese else parts.view.labels).get(failed, failed)
     result.data = {**result.data, "hand_off": True, "reason": result.error}
     if chinese:

@@ -29,7 +29,7 @@ from controllers import ticket_replies as say
 from controllers.ids import find_ticket_ids
 from core.records import Decision, Message
 from core.stores.records import ConversationState
-from core.text.language import is_chinese
+from core.text.language import turn_is_chinese
 
 if TYPE_CHECKING:
     from controllers.tickets import Ticket
@@ -128,7 +128,7 @@ def continue_on(
         decision = follow_up_decision(
             message,
             follow_up,
-            summary=say.closing(ticket, is_chinese(text)),
+            summary=say.closing(ticket, turn_is_chinese(text, message.history)),
             ok=True,
             dry_run=None,
             ticket=ticket,
@@ -158,7 +158,7 @@ def ask_back(brain: ThreadBrain, message: Message, judged: Judgement) -> Decisio
     instead of filing a second record or adding to the wrong one (a logged clarification whose
     choices are the record and something new)."""
     ticket = judged.ticket
-    zh = is_chinese(message.text)
+    zh = turn_is_chinese(message.text, message.history)
     why = f"unsure whether this is about {ticket.id}: {judged.reading.describe()}"
     follow_up = FollowUp("ask", ticket.id, judged.controller, why, message.text)
     decision = follow_up_decision(

@@ -29,7 +29,7 @@ from controllers.ids import find_ticket_ids
 from controllers.verification import specific_terms
 from core.records import Decision, DryRunRecord, ExecutionResult, IntentResult, Message
 from core.stores.records import ConversationState, OpenQuestion
-from core.text.language import is_chinese
+from core.text.language import turn_is_chinese
 
 if TYPE_CHECKING:
     from controllers.tickets import Ticket
@@ -235,7 +235,7 @@ def follow_up_decision(
     """The logged record of a follow-up turn: routed to the record's controller, fast tier,
     request type `update`, its result saying what was done (and what the record still
     `missing`, which the thread goes on asking for)."""
-    zh = is_chinese(message.text)
+    zh = turn_is_chinese(message.text, message.history)
     entities = {"ticket_id": [follow.record]}
     intent = IntentResult(
         intent="follow_up",
@@ -284,4 +284,5 @@ def follow_up_decision(
         ),
         created_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
         request_type="reference" if follow.kind in ("status", "closing") else "update",
+        language="zh" if zh else "en",
     )

@@ -15,7 +15,6 @@ from typing import Literal
 from brain.conversation.wording import SIGNAL_WORDS_ZH, TIERS_ZH, URGENCY_ZH, say
 from brain.signals.registry import signal_words
 from core.records import Decision, ExecutionResult
-from core.text.language import is_chinese
 
 __all__ = [
     "NONE_OF_THESE",
@@ -149,7 +148,7 @@ def dynamic_lines(decision: Decision) -> list[str]:
 def headline(decision: Decision, labels: Mapping[str, str]) -> str:
     """One line: who takes the message."""
     name = label_of(labels, decision.controller)
-    if is_chinese(decision.text):
+    if decision.in_chinese:
         if decision.outcome == "failed":
             return f"{name}处理失败。"
         if decision.supporting:
@@ -168,7 +167,7 @@ def rationale(
     decision: Decision, labels: Mapping[str, str], controller: str | None = None, top: int = 3
 ) -> str:
     """Confidence, tier and the strongest signals (of `controller`), in plain words."""
-    zh = is_chinese(decision.text)
+    zh = decision.in_chinese
     chosen = controller or decision.controller
     if chosen and chosen != decision.controller:
         parts = [say("chosen", zh, name=label_of(labels, decision.controller))]
@@ -230,7 +229,7 @@ def render_decision(
     if controller is None:
         lines = result_lines(decision.result, decision.follow_up)
     if controller is not None:
-        head = say("rerouted", is_chinese(decision.text), name=label_of(labels, controller))
+        head = say("rerouted", decision.in_chinese, name=label_of(labels, controller))
         text = "\n".join([head, *lines])
         return decision_reply(
             "answer", text, decision, labels, controller=controller, lines=lines, head=head
@@ -242,7 +241,7 @@ def render_decision(
         return decision_reply("clarify", question, decision, labels, choices=choices, head="")
     if decision.outcome == "clarify" and decision.candidates:
         choices = [Choice(c, label_of(labels, c)) for c in decision.candidates]
-        choices.append(Choice(NONE_OF_THESE, say("none_of_these", is_chinese(decision.text))))
+        choices.append(Choice(NONE_OF_THESE, say("none_of_these", decision.in_chinese)))
         question = decision.clarification or "I am not sure who should take this. Is it…"
         return decision_reply("clarify", question, decision, labels, choices=choices)
     if decision.controller is None:

@@ -16,7 +16,6 @@ from typing import Any
 from brain.conversation.reply import Reply, decision_reply, label_of
 from brain.conversation.wording import say
 from core.errors import InvalidFeedback, UnknownController, UnknownDecision
-from core.text.language import is_chinese
 
 __all__ = ["resolve", "solved"]
 
@@ -67,7 +66,7 @@ def solved(conversation: Any, decision_id: str, *, user: str, source: str) -> Re
         decision = conversation.brain.feedback(decision_id, "confirm", user=user, source=source)
     except UnknownDecision as exc:
         return Reply("error", str(exc))
-    zh = is_chinese(decision.text)
+    zh = decision.in_chinese
     return decision_reply(
         "feedback", say("solved", zh), decision, conversation.labels_for(decision)
     )

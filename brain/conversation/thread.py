@@ -26,7 +26,7 @@ from controllers import ticket_replies as say
 from controllers.tickets import TicketError
 from core.records import Decision, DryRunRecord, Message
 from core.stores.records import ConversationState, OpenQuestion
-from core.text.language import is_chinese
+from core.text.language import turn_is_chinese
 
 if TYPE_CHECKING:
     from controllers.base import Controller, ControllerServices
@@ -141,7 +141,7 @@ def apply(
     dry-run, and what the bot asked for that neither the record nor the reply holds: a change
     asked for its service and window still needs the window once the service is answered)
     stays asked."""
-    zh = is_chinese(message.text)
+    zh = turn_is_chinese(message.text, message.history)
     if reading.kind == "status":
         return follow_up_decision(
             message,

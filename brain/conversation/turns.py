@@ -172,7 +172,7 @@ class Conversation:
 
     def labels_for(self, decision: Decision) -> dict[str, str]:
         """The labels in the asker's language (Chinese for a Chinese message)."""
-        return self.labels("zh" if is_chinese(decision.text) else "en")
+        return self.labels("zh" if decision.in_chinese else "en")
 
     def label(self, controller: str | None) -> str:
         """The human-readable label of one controller (its name when unknown)."""
@@ -331,7 +331,7 @@ class Conversation:
                 self._save(session_key, session)
         if value == NONE_OF_THESE:
             decision = self.brain.feedback(decision_id, "reject", user=user, source="clarify")
-            zh = is_chinese(decision.text)
+            zh = decision.in_chinese
             return decision_reply(
                 "feedback", say("none_fit", zh), decision, self.labels_for(decision)
             )
@@ -366,7 +366,7 @@ class Conversation:
         decision = self.brain.feedback(decision_id, "confirm", user=user, source=source)
         labels = self.labels_for(decision)
         name = label_of(labels, decision.controller)
-        text = say("confirmed", is_chinese(decision.text), name=name)
+        text = say("confirmed", decision.in_chinese, name=name)
         return decision_reply("feedback", text, decision, labels)
 
     def reject(
@@ -394,7 +394,7 @@ class Conversation:
             self._save(session_key, session, user)
         return decision_reply(
             "feedback",
-            say("rejected", is_chinese(decision.text), name=label_of(labels, decision.controller)),
+            say("rejected", decision.in_chinese, name=label_of(labels, decision.controller)),
             decision,
             labels,
             choices=choices,

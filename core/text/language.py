@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -42,3 +43,23 @@ def is_chinese(text: str) -> bool:
         return False
     words = sum(len(w) for w in _LATIN_WORD.findall(text) if w.islower())
     return cjk >= words / 3
+
+
+def shows_language(text: str) -> bool:
+    """Whether `text` itself shows its writer's language: any CJK character, or two or more
+    lowercase words ("still broken"); a name or a short token ("Jenkins", "ok", "LT-0042")
+    does not."""
+    if _CJK_WIDE.search(text):
+        return True
+    return sum(1 for w in _LATIN_WORD.findall(text) if w.islower()) >= 2
+
+
+def turn_is_chinese(text: str, earlier: Sequence[str] = ()) -> bool:
+    """The language a turn of a conversation is answered in: its own text's when it shows
+    one (`is_chinese`), else the latest earlier text's that does (a bare "Jenkins" or "ok" in
+    a Chinese thread is answered in Chinese). Only replies read this; routing reads the text."""
+    if not shows_language(text):
+        for before in reversed(earlier):
+            if shows_language(before):
+                return is_chinese(before)
+    return is_chinese(text)

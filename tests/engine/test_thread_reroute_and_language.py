@@ -79,6 +79,33 @@ def test_an_answer_naming_a_system_in_chinese_is_answered_in_chinese(
     assert not _ENGLISH_RUN.search(summary), summary
 
 
+def test_a_bare_name_or_ok_in_a_chinese_thread_is_answered_in_chinese(brain: Brain) -> None:
+    """Before, "Jenkins" and "ok" (no Chinese characters) in a Chinese thread got "Routed to
+    Access and accounts. I added the system Jenkins to REQ-000001." and "You're welcome!"."""
+    replies = _chat(brain, "我需要开通权限", "Jenkins", "ok")
+    for reply in replies:
+        shown = re.sub(r"/\w+|d-[0-9a-f]+|\[\w+\]", " ", reply)  # commands, ids, values
+        assert _CJK.search(shown) and not _ENGLISH_RUN.search(shown), reply
+    assert "Jenkins" in replies[1]
+
+
+def test_a_short_reply_in_an_english_thread_stays_english(brain: Brain) -> None:
+    replies = _chat(brain, "I need access to a system", "Jenkins", "ok")
+    assert not any(_CJK.search(reply) for reply in replies), replies
+
+
+@pytest.mark.usefixtures("home")
+def test_brain_ask_in_a_chinese_thread_answers_a_bare_name_in_chinese(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for text in ("我需要开通权限", "Jenkins"):
+        assert main(["ask", text, "--json", "--thread", "T2"]) == exit_codes.OK
+        decision: dict[str, Any] = json.loads(capsys.readouterr().out)
+    summary = decision["result"]["summary"]
+    assert "Jenkins" in summary and _CJK.search(summary), summary
+    assert decision["language"] == "zh" and _CJK.search(decision["rationale"])
+
+
 @pytest.mark.parametrize("table", [PHRASES, BOT_PHRASES], ids=["conversation", "bot"])
 def test_every_phrase_has_an_english_and_a_chinese_wording(
     table: dict[str, tuple[str, str]],

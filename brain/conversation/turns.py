@@ -48,7 +48,7 @@ from core.redact import redact, redact_message
 from core.stores.conversations import states_of
 from core.stores.protocols import Collection, ConversationStateStore
 from core.stores.records import ConversationState
-from core.text.language import is_chinese
+from core.text.language import turn_is_chinese
 
 __all__ = [
     "HELP_TEXT",
@@ -230,7 +230,8 @@ class Conversation:
                     team=message.team,
                 )
         elif _BARE_PICK.match(text):
-            return Reply("error", no_question_pending(self.surface, is_chinese(text)))
+            zh = turn_is_chinese(text, session.history)
+            return Reply("error", no_question_pending(self.surface, zh))
         return self.ask(message)
 
     def ask(self, message: Message) -> Reply:

@@ -89,6 +89,12 @@ def test_a_bare_name_or_ok_in_a_chinese_thread_is_answered_in_chinese(brain: Bra
     assert "Jenkins" in replies[1]
 
 
+def test_a_bare_number_in_a_chinese_thread_is_answered_in_chinese(brain: Brain) -> None:
+    """Before, "No question is waiting for an answer…" after a Chinese conversation."""
+    replies = _chat(brain, "VPN 一直连不上，报错 691，麻烦处理一下", "2")
+    assert "现在没有等待回答的问题" in replies[1], replies
+
+
 def test_a_short_reply_in_an_english_thread_stays_english(brain: Brain) -> None:
     replies = _chat(brain, "I need access to a system", "Jenkins", "ok")
     assert not any(_CJK.search(reply) for reply in replies), replies

@@ -123,3 +123,21 @@ async def test_an_english_askers_click_note_stays_english(harness: Harness) -> N
         selected="access",
     )
     assert "rerouted to" in note and "by <@UEN00002>" in note and not _CJK.search(note), note
+
+
+async def test_a_bare_name_in_a_chinese_thread_gets_a_chinese_reply(harness: Harness) -> None:
+    """A reply of one name ("Jenkins", the system the bot asked for) in a Chinese thread is
+    answered in Chinese, its buttons too."""
+    root = p.message("我需要开通权限", channel="DZH00006", user="UZH00006")
+    assert (await harness.event(root))[0] == 200
+    await harness.fake.wait_for("chat.postMessage", 1)
+    await harness.idle()
+    before = len(harness.fake.of("chat.postMessage"))
+    reply = p.message("Jenkins", channel="DZH00006", user="UZH00006", thread_ts=root["ts"])
+    assert (await harness.event(reply))[0] == 200
+    await harness.fake.wait_for("chat.postMessage", before + 1)
+    await harness.idle()
+    posts = [c.params for c in harness.fake.of("chat.postMessage")[before:]]
+    assert posts and all(_CJK.search(str(post.get("text"))) for post in posts), posts
+    controls = [word for post in posts for word in _controls(post)]
+    assert all(_CJK.search(word) for word in controls), controls

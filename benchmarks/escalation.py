@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-TICKETS = REPO.parent.parent / "shared" / "data" / "it_tickets" / "val.jsonl"
+TICKETS = REPO.parent / "shared" / "data" / "it_tickets" / "val.jsonl"
 SPLITS = ("train", "holdout", "holdout_security", "holdout_generated")
 
 

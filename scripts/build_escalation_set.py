@@ -35,7 +35,7 @@ from escalation_families_security import SECURITY_FAMILIES, SECURITY_HOLDOUT
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "brain" / "data" / "escalation.jsonl"
-TICKETS = REPO.parent.parent / "shared" / "data" / "it_tickets" / "train.jsonl"
+TICKETS = REPO.parent / "shared" / "data" / "it_tickets" / "train.jsonl"
 _CJK = re.compile(r"[\u3400-\u9fff]")
 HOLDOUT_EVERY = 4
 #: Desk e-mails with words that used to page alone (whole words, lower case as the data is).

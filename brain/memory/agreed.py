@@ -31,7 +31,7 @@ character n-grams, with the memory's own gate for Chinese.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -279,13 +279,9 @@ class AgreedExamples:
     def conflicts(self) -> list[Conflict]:
         """Groups whose users' latest corrections went to different controllers (what
         `brain memory conflicts` reports beside the memory's own near-copy groups)."""
-        pool = self._current()
         found: list[Conflict] = []
         reported: set[str] = set()
-        for row, entry in enumerate(pool.entries):
-            if entry is None or entry.memory_id in reported:
-                continue
-            latest = latest_per_user(_group(pool, row, pool.same_team(row)))
+        for entry, latest in _latest_groups(self._current(), reported):
             targets: dict[str, set[str]] = {}
             for other, _ in latest.values():
                 targets.setdefault(other.controller, set()).add(other.user)
@@ -299,15 +295,10 @@ class AgreedExamples:
     def agreed(self, agreement: int) -> list[AgreedGroup]:
         """The groups whose examples count for everyone (what `brain memory show --org`
         lists beside the training rows), each once, oldest correction first."""
-        pool = self._current()
         found: list[AgreedGroup] = []
         covered: set[str] = set()
-        for row, entry in enumerate(pool.entries):
-            if entry is None or entry.memory_id in covered:
-                continue
-            latest = latest_per_user(_group(pool, row, pool.same_team(row)))
-            controllers = {other.controller for other, _ in latest.values()}
-            if len(controllers) != 1 or len(latest) < agreement:
+        for entry, latest in _latest_groups(self._current(), covered):
+            if not _agreeing(latest, agreement):
                 continue
             members = tuple(sorted((e for e, _ in latest.values()), key=lambda e: e.order))
             covered.update(e.memory_id for e in members)
@@ -321,9 +312,22 @@ class AgreedExamples:
         """The users of the example's group, when they are at least `agreement` and each
         one's latest correction went to one controller."""
         latest = latest_per_user(_group(pool, row, usable))
-        if len({entry.controller for entry, _ in latest.values()}) != 1 or len(latest) < agreement:
-            return None
-        return tuple(sorted(latest))
+        return tuple(sorted(latest)) if _agreeing(latest, agreement) else None
+
+
+def _agreeing(latest: dict[str, tuple[MemoryEntry, float]], agreement: int) -> bool:
+    """At least `agreement` users, and each one's latest correction went to one controller."""
+    return len(latest) >= agreement and len({e.controller for e, _ in latest.values()}) == 1
+
+
+def _latest_groups(
+    pool: _Pool, done: set[str]
+) -> Iterator[tuple[MemoryEntry, dict[str, tuple[MemoryEntry, float]]]]:
+    """Each correction not yet in `done` (the caller adds the ones a group used up, as it
+    goes) with its group in its workspace, as each user's latest correction there."""
+    for row, entry in enumerate(pool.entries):
+        if entry is not None and entry.memory_id not in done:
+            yield entry, latest_per_user(_group(pool, row, pool.same_team(row)))
 
 
 def _group(pool: _Pool, row: int, usable: np.ndarray) -> list[tuple[MemoryEntry, float]]:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import os
-import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +16,7 @@ import pytest
 from brain.engine import Brain
 from cli import main
 from core.config import load_settings
+from tests.bot import brain_run
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ESCALATE_TEXT, FORCE_CLARIFY, ROUTED_TEXT
 from tests.fakes.slack_api import FakeSlackAPI
@@ -125,24 +124,9 @@ async def test_brain_run_serves_http_until_terminated(
         "SLACK_SIGNING_SECRET": p.SIGNING_SECRET,
         "SLACK_API_URL": fake_slack.url,
     }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "brain",
-        "run",
-        "--http",
-        "--port",
-        "0",
-        "--host",
-        "127.0.0.1",
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    process = await brain_run.start(env, *brain_run.HTTP)
     try:
-        assert process.stdout is not None
-        line = (await asyncio.wait_for(process.stdout.readline(), 60)).decode()
-        url = line.strip().rsplit(" ", 1)[-1]
+        url = (await brain_run.first_line(process, 60)).rsplit(" ", 1)[-1]
         assert url.startswith("http://127.0.0.1:") and url.endswith("/slack/events")
         event = p.message(ROUTED_TEXT)
         body = json.dumps(p.envelope(event))
@@ -156,8 +140,7 @@ async def test_brain_run_serves_http_until_terminated(
         posts = await fake_slack.wait_for("chat.postMessage", timeout=90)
         assert posts[0].params["thread_ts"] == event["ts"]
     finally:
-        process.send_signal(signal.SIGTERM)
-        _, err = await asyncio.wait_for(process.communicate(), 60)
+        err = await brain_run.stop(process)
     assert process.returncode == 0
     assert b"xoxb-process-token-9" not in err
 
@@ -174,16 +157,9 @@ async def test_brain_run_uses_socket_mode_when_an_app_token_is_set(
         "SLACK_APP_TOKEN": "xapp-process-token-7",
         "SLACK_API_URL": fake_slack.url,
     }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "brain", "run",
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+    process = await brain_run.start(env)
     try:
-        assert process.stdout is not None
-        line = (await asyncio.wait_for(process.stdout.readline(), 90)).decode()
-        assert "Socket Mode" in line
+        assert "Socket Mode" in await brain_run.first_line(process, 90)
         await socket.wait_connected()
         event = p.message(ROUTED_TEXT)
         envelope_id = await socket.push("events_api", p.envelope(event))
@@ -191,8 +167,7 @@ async def test_brain_run_uses_socket_mode_when_an_app_token_is_set(
         posts = await fake_slack.wait_for("chat.postMessage", timeout=90)
         assert posts[0].params["thread_ts"] == event["ts"]
     finally:
-        process.send_signal(signal.SIGTERM)
-        _, err = await asyncio.wait_for(process.communicate(), 60)
+        err = await brain_run.stop(process)
         await socket.stop()
     assert process.returncode == 0
     assert b"xoxb-process-token-9" not in err and b"xapp-process-token-7" not in err
@@ -215,14 +190,9 @@ async def test_brain_run_in_json_mode_writes_only_json_lines_carrying_the_messag
         "SLACK_SIGNING_SECRET": p.SIGNING_SECRET,
         "SLACK_API_URL": fake_slack.url,
     }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "brain", "run", "--http", "--port", "0", "--host", "127.0.0.1",
-        env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+    process = await brain_run.start(env, *brain_run.HTTP)
     try:
-        assert process.stdout is not None
-        line = (await asyncio.wait_for(process.stdout.readline(), 120)).decode()
-        url = line.strip().rsplit(" ", 1)[-1]
+        url = (await brain_run.first_line(process, 120)).rsplit(" ", 1)[-1]
         body = json.dumps(p.envelope(p.message(ESCALATE_TEXT), "EvJsonLog001"))
         headers = {"Content-Type": "application/json", **p.sign(body)}
         async with (
@@ -234,8 +204,7 @@ async def test_brain_run_in_json_mode_writes_only_json_lines_carrying_the_messag
             "chat.postMessage", timeout=90, where=lambda c: c.params["channel"] == "CONCALL01"
         )
     finally:
-        process.send_signal(signal.SIGTERM)
-        _, err = await asyncio.wait_for(process.communicate(), 60)
+        err = await brain_run.stop(process)
     written = [line for line in err.decode().splitlines() if line.strip()]
     plain = [line for line in written if not line.startswith("{")]
     assert plain == [], plain

@@ -16,7 +16,6 @@ import os
 import re
 import shutil
 import signal
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from filelock import FileLock
 from brain.engine import Brain
 from core.text.embedder import _fork_layer, _model_dir
 from core.text.onnx_files import onnx_files
+from tests.bot import brain_run
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT
 from tests.extras import needs_torch
@@ -73,10 +73,7 @@ async def test_brain_run_is_not_ready_until_warm_then_answers_at_once(
         "SLACK_SIGNING_SECRET": p.SIGNING_SECRET,
         "SLACK_API_URL": fake_slack.url,
     }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "brain", "run", "--http", "--port", "0", "--host", "127.0.0.1",
-        env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+    process = await brain_run.start(env, *brain_run.HTTP)
     assert process.stderr is not None and process.stdout is not None
     err_lines: list[str] = []
     reader = asyncio.create_task(_collect(process.stderr, err_lines))

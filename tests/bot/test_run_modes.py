@@ -3,10 +3,7 @@ that lacks a variable is refused naming exactly what that mode still needs."""
 
 from __future__ import annotations
 
-import asyncio
 import os
-import signal
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +14,7 @@ from cryptography.fernet import Fernet
 from bot.oauth import INSTALL_PATH
 from brain.engine import Brain
 from cli import main
+from tests.bot import brain_run
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT
 from tests.bot.test_workspaces import event_of, install_at
@@ -99,14 +97,10 @@ async def test_brain_run_serves_the_install_flow_for_many_workspaces(
 ) -> None:
     brain_factory().close()
     env = {**os.environ, **OAUTH_ENV, "SLACK_API_URL": fake_slack.url}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "brain", "run", "--http", "--port", "0", "--host", "127.0.0.1",
-        env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+    process = await brain_run.start(env, *brain_run.HTTP)
     try:
-        assert process.stdout is not None
-        line = (await asyncio.wait_for(process.stdout.readline(), 90)).decode()
-        url = line.strip().rsplit(" ", 1)[-1]
+        line = await brain_run.first_line(process, 90)
+        url = line.rsplit(" ", 1)[-1]
         assert url.startswith("http://127.0.0.1:") and url.endswith("/slack/events"), line
         base = url.rsplit("/slack/", 1)[0]
         async with (
@@ -129,8 +123,7 @@ async def test_brain_run_serves_the_install_flow_for_many_workspaces(
         posts = await fake_slack.wait_for("chat.postMessage", timeout=90)
         assert posts[0].params["_authorization"] == "Bearer xoxb-installed-one"
     finally:
-        process.send_signal(signal.SIGTERM)
-        _, err = await asyncio.wait_for(process.communicate(), 60)
+        err = await brain_run.stop(process)
     assert process.returncode == 0, err.decode()[-2000:]
     assert b"xoxb-installed-one" not in err and KEY.encode() not in err
     assert b"client-secret-value" not in err

@@ -1,0 +1,33 @@
+"""`brain run` as a process of its own, for the tests of what only the process shows (the mode
+the environment chooses, the first line it prints, the logs it writes, a clean SIGTERM)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Mapping
+
+#: `brain run`'s arguments for HTTP on a free local port.
+HTTP = ("--http", "--port", "0", "--host", "127.0.0.1")
+
+
+async def start(env: Mapping[str, str], *args: str) -> asyncio.subprocess.Process:
+    """`python -m brain run ARGS` with `env`, its stdout and stderr piped."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "brain", "run", *args,
+        env=dict(env), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+
+
+async def first_line(process: asyncio.subprocess.Process, timeout: float) -> str:
+    """The first line `brain run` prints once it serves (the URL last, in HTTP mode)."""
+    assert process.stdout is not None
+    return (await asyncio.wait_for(process.stdout.readline(), timeout)).decode().strip()
+
+
+async def stop(process: asyncio.subprocess.Process) -> bytes:
+    """SIGTERM, then what the process wrote on stderr until it ended."""
+    process.send_signal(signal.SIGTERM)
+    _, err = await asyncio.wait_for(process.communicate(), 60)
+    return err

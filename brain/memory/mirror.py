@@ -331,10 +331,11 @@ class LessonMirror:
     ) -> list[MemoryEntry] | None:
         """The lessons worth scoring for a message: the index's nearest ones and those sharing
         an identifier or scenario; None when this process has no index (score them all)."""
-        if self._index is None:
-            self.refresh()
-            if not self._entries:  # nothing learned yet: the index's shard is not even loaded
-                return []  # (60 ms a process; the first lesson's lookup opens it and catches up)
+        if self._index is None and not self._entries:
+            # Nothing learned yet (the caller has just read the lesson feed): the index's shard
+            # is not even loaded (60 ms a process); the first lesson's lookup opens it and
+            # catches up.
+            return []
         if not self.open_index():
             return None
         assert self._index is not None

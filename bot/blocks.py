@@ -102,14 +102,20 @@ def _button(text: str, action_id: str, value: str, style: str | None = None) -> 
     )
 
 
-def _select(placeholder: str, action_id: str, choices: Sequence[Choice]) -> StaticSelectElement:
+def _select(
+    placeholder: str | None, action_id: str, choices: Sequence[Choice]
+) -> StaticSelectElement:
+    """A menu of `choices` within Slack's limits (the first 100; a value too long is left
+    out, a label shortened); no placeholder where the menu sits under its own label."""
     options = [
         Option(text=PlainTextObject(text=shorten(c.label, OPTION_TEXT)), value=c.value)
         for c in choices[:SELECT_OPTIONS]
         if len(c.value) <= OPTION_VALUE
     ]
     return StaticSelectElement(
-        placeholder=PlainTextObject(text=shorten(placeholder, PLACEHOLDER)),
+        placeholder=(
+            PlainTextObject(text=shorten(placeholder, PLACEHOLDER)) if placeholder else None
+        ),
         action_id=action_id,
         options=options,
     )

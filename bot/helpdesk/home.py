@@ -22,12 +22,10 @@ from slack_sdk.models.blocks import (
     DividerBlock,
     HeaderBlock,
     MarkdownTextObject,
-    Option,
-    PlainTextObject,
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks import OPTION_TEXT, OPTION_VALUE, _button, _section, escape, shorten
+from bot.blocks import _button, _section, _select, escape, shorten
 from bot.helpdesk.rights import owns_decision
 from bot.services import BotServices
 from brain.conversation.reply import Choice
@@ -99,20 +97,6 @@ def _page(items: Sequence[Any], page: int) -> Sequence[Any]:
     return items[page * PAGE : (page + 1) * PAGE]
 
 
-def _reroute_select(choices: Sequence[Choice]) -> dict[str, Any]:
-    options = [
-        Option(text=PlainTextObject(text=shorten(c.label, OPTION_TEXT)), value=c.value)
-        for c in choices[:100]
-        if len(c.value) <= OPTION_VALUE
-    ]
-    return {
-        "type": "static_select",
-        "action_id": ACTION_REROUTE,
-        "placeholder": {"type": "plain_text", "text": "Route elsewhere"},
-        "options": [o.to_dict() for o in options],
-    }
-
-
 def home_view(data: HomeData, page: int = 0) -> dict[str, Any]:
     """The Home tab view (at most `VIEW_BLOCKS` blocks)."""
     blocks: list[Block | dict[str, Any]] = [HeaderBlock(text="Your help desk")]
@@ -129,7 +113,7 @@ def home_view(data: HomeData, page: int = 0) -> dict[str, Any]:
             _button("This solved it", ACTION_RIGHT, f"solved:{decision_id}"),
         ]
         if choices:
-            elements.append(_reroute_select(choices))
+            elements.append(_select("Route elsewhere", ACTION_REROUTE, choices).to_dict())
         blocks.append(ActionsBlock(block_id=BLOCK_HOME_DECISION + decision_id, elements=elements))
     blocks += [DividerBlock(), _section("*What the brain learned from you*")]
     for memory_id, label, text in _page(data.lessons, page):

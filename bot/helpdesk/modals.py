@@ -14,7 +14,7 @@ from typing import Any
 from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks import OPTION_TEXT, OPTION_VALUE, escape, fallback_text, shorten
+from bot.blocks import _select, escape, fallback_text, shorten
 from bot.replies import answer_message
 from bot.services import BotServices
 from brain.conversation.reply import Choice
@@ -23,8 +23,6 @@ NEW_COMMAND = "/brain"
 SHORTCUT = "brain_send_to_brain"
 VIEW_NEW = "brain_new_request"
 PRIORITIES = ("P1", "P2", "P3", "P4")
-#: Most options a static select may hold (Slack's limit).
-MAX_OPTIONS = 100
 
 
 def _input(block_id: str, label: str, element: dict[str, Any], optional: bool = False) -> dict:
@@ -35,15 +33,6 @@ def _input(block_id: str, label: str, element: dict[str, Any], optional: bool = 
         "label": {"type": "plain_text", "text": label},
         "element": element,
     }
-
-
-def _static(action_id: str, choices: Sequence[Choice]) -> dict[str, Any]:
-    options = [
-        {"text": {"type": "plain_text", "text": shorten(c.label, OPTION_TEXT)}, "value": c.value}
-        for c in choices
-        if len(c.value) <= OPTION_VALUE
-    ]
-    return {"type": "static_select", "action_id": action_id, "options": options[:MAX_OPTIONS]}
 
 
 def new_request_view(
@@ -69,7 +58,14 @@ def new_request_view(
         "close": {"type": "plain_text", "text": "Cancel"},
         "blocks": [
             *(
-                [_input("category", "Category", _static("value", categories), optional=True)]
+                [
+                    _input(
+                        "category",
+                        "Category",
+                        _select(None, "value", categories).to_dict(),
+                        optional=True,
+                    )
+                ]
                 if categories
                 else []
             ),
@@ -77,7 +73,7 @@ def new_request_view(
             _input(
                 "priority",
                 "Priority",
-                _static("value", [Choice(value=p, label=p) for p in PRIORITIES]),
+                _select(None, "value", [Choice(value=p, label=p) for p in PRIORITIES]).to_dict(),
                 optional=True,
             ),
             _input(

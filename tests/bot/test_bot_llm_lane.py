@@ -18,7 +18,7 @@ import pytest
 from bot.services import BRAIN_WORKERS
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT, StartBot
-from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, RecordedRequest
+from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, RecordedRequest, brain_llm
 
 VAGUE = ["help me, it's stuck", "卡住了，帮帮我", "it does not work, please help", "stuck again"]
 
@@ -26,18 +26,14 @@ VAGUE = ["help me, it's stuck", "卡住了，帮帮我", "it does not work, plea
 @pytest.fixture
 def stalling_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
     """An LLM that holds every request about a vague message until released."""
-    with FakeAnthropic() as fake:
+    # The most time allowed: the stall ends by release, not by the timeout.
+    with brain_llm(monkeypatch, timeout_s=120, key="sk-ant-test-lane") as fake:
 
         def respond(request: RecordedRequest) -> FakeReply:
             vague = any(text in request.user_text for text in VAGUE)
             return FakeReply.held() if vague else FakeReply.text("ok")
 
         fake.responder = respond
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-lane")
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
-        monkeypatch.setenv(
-            "BRAIN_LLM_TIMEOUT", "120"
-        )  # the most allowed; the stall ends by release
         yield fake
         fake.release()
 

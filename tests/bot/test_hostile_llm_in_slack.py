@@ -12,7 +12,7 @@ import pytest
 
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import StartBot
-from tests.fakes.anthropic_server import FakeAnthropic, FakeReply
+from tests.fakes.anthropic_server import FakeReply, brain_llm
 
 #: Messages whose controllers ask the LLM for their answer (knowledge, coding) and a vague one
 #: (the intent vote).
@@ -29,10 +29,9 @@ BODIES = {
 
 @pytest.fixture(params=list(BODIES))
 def hostile_llm(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[None]:
-    with FakeAnthropic(default=BODIES[request.param]) as fake:
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-hostile")
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
-        monkeypatch.setenv("BRAIN_LLM_TIMEOUT", "3")
+    with brain_llm(
+        monkeypatch, timeout_s=3, default=BODIES[request.param], key="sk-ant-test-hostile"
+    ):
         yield
 
 

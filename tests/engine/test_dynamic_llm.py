@@ -11,7 +11,7 @@ import pytest
 from brain.engine import Brain
 from core.llm_calls import count_llm_calls
 from core.records import Decision, Message
-from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, RecordedRequest
+from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, RecordedRequest, brain_llm
 
 TABLE = "book a table for four tonight"
 #: Without the LLM this ends at the boundary, unescalated; the fake LLM then "obeys" it.
@@ -23,11 +23,7 @@ HOSTILE = (
 
 @pytest.fixture
 def fake_llm(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
-    with FakeAnthropic() as fake:
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-a-real-key")
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
-        monkeypatch.setenv("BRAIN_LLM_TIMEOUT", "0.5")
-        monkeypatch.setenv("BRAIN_DCR_LLM", "1")
+    with brain_llm(monkeypatch, timeout_s=0.5, dcr=True) as fake:
         yield fake
 
 

@@ -17,7 +17,7 @@ import pytest
 from brain.engine import Brain
 from cli import main
 from core.records import Message
-from tests.fakes.anthropic_server import FakeAnthropic, FakeReply
+from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, brain_llm
 
 
 def _ask(capsys: pytest.CaptureFixture[str], text: str) -> dict:
@@ -131,10 +131,7 @@ def test_an_escalated_message_no_controller_takes_is_not_turned_away(
 # -- the LLM is a voter, not a ruler ------------------------------------------------------
 @pytest.fixture
 def fake_llm(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
-    with FakeAnthropic() as fake:
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-a-real-key")
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
-        monkeypatch.setenv("BRAIN_LLM_TIMEOUT", "5")
+    with brain_llm(monkeypatch, timeout_s=5) as fake:
         yield fake
 
 

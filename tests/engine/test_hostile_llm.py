@@ -18,7 +18,7 @@ import pytest
 
 from cli import main
 from core.files import copy_tree
-from tests.fakes.anthropic_server import FakeAnthropic, FakeReply
+from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, brain_llm
 
 #: Messages that reach the LLM at different stages: a vague one (intent vote, dynamic tier), a
 #: follow-up with nothing to follow, a knowledge question (answer, verification), a coding
@@ -42,11 +42,7 @@ SHAPES = {
 
 @pytest.fixture
 def api(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
-    with FakeAnthropic() as fake:
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-a-real-key")
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
-        monkeypatch.setenv("BRAIN_LLM_TIMEOUT", "3")
-        monkeypatch.setenv("BRAIN_DCR_LLM", "1")
+    with brain_llm(monkeypatch, timeout_s=3, dcr=True) as fake:
         yield fake
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from brain.engine import Brain
 from core.records import Decision, Message
-from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, RecordedRequest
+from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, RecordedRequest, brain_llm
 
 VAGUE = "help me, it's stuck"
 FAST = "process ticket 2025060300011279027"
@@ -19,10 +19,7 @@ FAST = "process ticket 2025060300011279027"
 
 @pytest.fixture
 def fake_llm(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
-    with FakeAnthropic() as fake:
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-a-real-key")
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
-        monkeypatch.setenv("BRAIN_LLM_TIMEOUT", "0.5")
+    with brain_llm(monkeypatch, timeout_s=0.5) as fake:
         yield fake
 
 

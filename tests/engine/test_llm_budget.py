@@ -18,7 +18,7 @@ import pytest
 from brain.engine import Brain
 from core.llm_calls import count_llm_calls
 from core.records import Message
-from tests.fakes.anthropic_server import FakeAnthropic, FakeReply
+from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, brain_llm
 
 #: Knowledge questions answered from the KB: verification asks the LLM about the best passage.
 QUESTIONS = ["how do I fix VPN error 691?", "my vpn says error 691, what should I do"]
@@ -26,10 +26,7 @@ QUESTIONS = ["how do I fix VPN error 691?", "my vpn says error 691, what should 
 
 @pytest.fixture
 def stalled_llm(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
-    with FakeAnthropic(default=FakeReply.slow(30.0)) as fake:
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-a-real-key")
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
-        monkeypatch.setenv("BRAIN_LLM_TIMEOUT", "0.4")
+    with brain_llm(monkeypatch, timeout_s=0.4, default=FakeReply.slow(30.0)) as fake:
         yield fake
 
 

@@ -14,7 +14,7 @@ import pytest
 from brain.engine import Brain
 from cli import main
 from core.records import Message
-from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, RecordedRequest
+from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, RecordedRequest, brain_llm
 
 QUESTION = "who is on call for payments?"
 #: The intents the LLM claims, each with full confidence: one would route to `access` and
@@ -51,11 +51,8 @@ def _lie(request: RecordedRequest, intent: dict[str, object]) -> FakeReply:
 def lying_llm(
     home: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> Iterator[FakeAnthropic]:
-    with FakeAnthropic() as fake:
+    with brain_llm(monkeypatch, dcr=True) as fake:
         fake.responder = _liar(request.param)
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-a-real-key")
-        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
-        monkeypatch.setenv("BRAIN_DCR_LLM", "1")
         yield fake
 
 

@@ -20,12 +20,15 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["FakeAnthropic", "FakeReply", "RecordedRequest"]
+import pytest
+
+__all__ = ["FakeAnthropic", "FakeReply", "RecordedRequest", "brain_llm"]
 
 _ERROR_TYPES = {
     400: "invalid_request_error",
@@ -264,3 +267,25 @@ class FakeAnthropic:
                     pass  # the client gave up (timeout): nothing to deliver
 
         return Handler
+
+
+@contextmanager
+def brain_llm(
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    timeout_s: float | None = None,
+    default: FakeReply | None = None,
+    dcr: bool = False,
+    key: str = "sk-test-not-a-real-key",
+) -> Iterator[FakeAnthropic]:
+    """A started fake API with the brain's environment pointed at it, as every LLM test sets
+    it up: a key (recognisably fake, so tests can grep logs for it), the base URL, the
+    per-call timeout and, with `dcr`, the dynamic tier's LLM drafting switched on."""
+    with FakeAnthropic(default=default) as fake:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", key)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
+        if timeout_s is not None:
+            monkeypatch.setenv("BRAIN_LLM_TIMEOUT", str(timeout_s))
+        if dcr:
+            monkeypatch.setenv("BRAIN_DCR_LLM", "1")
+        yield fake

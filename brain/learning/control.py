@@ -138,7 +138,7 @@ def forget_user(
 ) -> ForgetReport:
     """Remove what was learned from `user` and every stored text of theirs."""
     mine = [e for e in brain.memory.entries() if user in (e.user, e.asker)]
-    texts = sorted({e.text for e in mine if e.asker == user})
+    texts = sorted({e.text for e in mine if e.asker == user} | _ticket_texts(tickets, user))
     removed = brain.memory.forget([e.memory_id for e in mine])
     # Routing-model fits trained on organisation lessons may hold their messages: deleted
     # now, refitted without them (brain.org_training).
@@ -152,6 +152,20 @@ def forget_user(
         threads = conversations.keys_of(user)
         conversations.remove(threads)
     return ForgetReport(user, removed, len(changed), redacted, paged, threads=len(threads))
+
+
+def _ticket_texts(tickets: TicketRecords | None, user: str) -> set[str]:
+    """The words of the user's tickets (title and text fields): other decisions quote them (a
+    status answer in a thread names its ticket by title), so they are scrubbed there too."""
+    if tickets is None:
+        return set()
+    found: set[str] = set()
+    for ticket in tickets.all():
+        if ticket.requester != user:
+            continue
+        values = [ticket.title] + [ticket.fields.get(name) for name in TICKET_TEXT_FIELDS]
+        found |= {v for v in values if isinstance(v, str) and v.strip() and v != REDACTED}
+    return found
 
 
 def _forget_alerts(alerts: AlertStore, user: str, texts: list[str]) -> int:

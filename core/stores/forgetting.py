@@ -3,7 +3,8 @@
 A decision the user asked keeps its id, controller, tier, outcome, confidence and signals (the
 log stays whole for audits and figures) but loses every word of theirs: text, entities,
 rationale, tier path, memory notes, preference, clarification and the controller's answer.
-Any other decision loses the user's feedback and any quote of the user's texts.
+Any other decision loses the user's feedback and any quote of the user's texts (the messages
+their lessons hold and the titles and descriptions of their tickets) wherever it keeps words.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from typing import Any
 REDACTED = "[forgotten]"
 #: Prefix lengths of a text as rationales quote it (`text[:57] + "..."`, `text[:60]`).
 QUOTED_PREFIXES = (57, 60)
-#: Fields of a decision that hold words (strings or lists of strings).
-_WORDY = ("rationale", "preference", "clarification", "tier_path", "memory_influences")
+#: Fields of a decision that hold words (strings, or lists and mappings of them): the
+#: controller's result quotes tickets (a status answer in another user's thread names the
+#: thread's ticket by its title, the words of the user who opened it).
+_WORDY = ("rationale", "preference", "clarification", "tier_path", "memory_influences", "result")
 
 
 def _scrub(value: Any, texts: Sequence[str]) -> Any:
@@ -27,6 +30,8 @@ def _scrub(value: Any, texts: Sequence[str]) -> Any:
         return value
     if isinstance(value, list):
         return [_scrub(item, texts) for item in value]
+    if isinstance(value, dict):
+        return {key: _scrub(item, texts) for key, item in value.items()}
     return value
 
 

@@ -82,6 +82,10 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
         agreed=agreed_lessons(parts),
         team=understood.message.team,
     )
+    if preference is not None and not parts.agreed_examples.trusted(
+        preference, understood.scoring_text, vector=understood.vector
+    ):
+        preference = None  # lessons this alike kept being contradicted by later corrections
     if preference is None and parts.memory.has_corrections():
         preference = parts.agreed_examples.preference(
             understood.scoring_text,

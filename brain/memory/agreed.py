@@ -19,7 +19,9 @@ character n-grams otherwise):
   nearest example the model was shipped with (`nearest`, at most MARGIN less): the agreed
   examples join the model's examples, and a message nearer one of the controller's own examples
   stays where the model puts it ("install Slack" stays with `access` after three people moved
-  "install Docker" messages to `coding`).
+  "install Docker" messages to `coding`); and while examples that alike were right for the
+  corrections that came after them at least as often as wrong (`brain.memory.reach`: on a
+  desk's long e-mails they mostly were not).
 
 The thresholds are cosines of the embedding. LINK and FLOOR were set on the tuned stories of
 `benchmarks/org_agreement_stories.py` and measured on its held-out ones (see that benchmark);
@@ -39,6 +41,7 @@ import numpy as np
 from brain.memory.entry import MOVED_TO, MemoryEntry, gram_set
 from brain.memory.lessons import MemoryStore
 from brain.memory.preference import Conflict, Preference, latest_per_user
+from brain.memory.reach import WINDOW, ReachEvidence, ReachTest
 from brain.memory.scan import NGRAM_GATES
 from brain.semantic.features import single_thread_blas
 from core.text.language import is_chinese
@@ -72,6 +75,8 @@ class _Pool:
         self._postings: dict[str, list[int]] = {}
         self._arrays: dict[str, np.ndarray] | None = None
         self._posting_arrays: dict[str, np.ndarray] = {}
+        #: How often the examples were right for the corrections that came after them.
+        self.evidence = ReachEvidence()
 
     def add(self, entry: MemoryEntry) -> None:
         row = len(self.entries)
@@ -98,6 +103,23 @@ class _Pool:
             self._postings.setdefault(gram, []).append(row)
             self._posting_arrays.pop(gram, None)
         self._arrays = None
+
+    def test(self, entry: MemoryEntry) -> ReachTest | None:
+        """A new correction as a test of the examples before it (call before adding it): the
+        nearest one of its workspace within FLOOR, and whether it named the same controller."""
+        if not self.row_of:
+            return None
+        vector = entry.vector
+        scores = self.alike(vector, entry.grams, entry.latin)
+        alike = (self._array("team") == entry.team) & (
+            scores >= self.threshold(vector, entry.latin, FLOOR)
+        )
+        if not alike.any():
+            return None
+        best = int(np.flatnonzero(alike)[np.argmax(scores[alike])])
+        dense = bool(self.dense[best]) and vector is not None and entry.latin
+        right = self.entry(best).controller == entry.controller
+        return ReachTest(float(scores[best]), dense, right)
 
     def remove(self, memory_id: str) -> None:
         row = self.row_of.pop(memory_id, None)
@@ -232,8 +254,13 @@ class AgreedExamples:
             vectors = self._store.embed([e.text for e in missing])
             for entry, vector in zip(missing, vectors, strict=True):
                 entry.vector = np.asarray(vector, dtype=np.float32)
-        for entry in new:
+        new.sort(key=lambda e: e.order)
+        for index, entry in enumerate(new):
             pool.remove(entry.memory_id)  # a lesson rewritten under its id is replaced
+            # The latest corrections test the examples before them (`brain.memory.reach`).
+            test = pool.test(entry) if index >= len(new) - WINDOW else None
+            if test is not None:
+                pool.evidence.add(test)
             pool.add(entry)
 
     def preference(
@@ -262,7 +289,11 @@ class AgreedExamples:
         if not len(near):
             return None
         own = [int(i) for i in near if pool.entry(int(i)).user == user]
-        if own and _nearer_than_shipped(float(scores[own[0]]), bool(dense[own[0]]), nearest):
+        if (
+            own
+            and _nearer_than_shipped(float(scores[own[0]]), bool(dense[own[0]]), nearest)
+            and pool.evidence.reaches(float(scores[own[0]]), bool(dense[own[0]]))
+        ):
             entry = pool.entry(own[0])  # the asker's own examples count for them at once
             return Preference(entry.controller, "user", entry, float(scores[own[0]]), (user,))
         if len({pool.entry(int(i)).controller for i in near}) != 1:
@@ -270,11 +301,26 @@ class AgreedExamples:
         best = int(near[0])
         if not _nearer_than_shipped(float(scores[best]), bool(dense[best]), nearest):
             return None  # one of the model's own examples is nearer
+        if not pool.evidence.reaches(float(scores[best]), bool(dense[best])):
+            return None  # examples this alike were mostly wrong for later corrections
         users = self._agreed(pool, best, usable, agreement)
         if users is None:
             return None
         entry = pool.entry(best)
         return Preference(entry.controller, "org", entry, float(scores[best]), users)
+
+    def trusted(self, preference: Preference, text: str, *, vector: np.ndarray | None) -> bool:
+        """Whether the corrections so far let `preference`'s lesson move `text`: examples as
+        alike were right for later corrections at least as often as wrong (`brain.memory.reach`).
+        The memory's own near-copy preference (`brain.memory.preference`) is held to it too."""
+        pool = self._current()
+        row = pool.row_of.get(preference.lesson.memory_id)
+        if row is None or not len(pool.evidence):
+            return True
+        latin = not is_chinese(text)
+        score = float(pool.alike(vector, gram_set(text), latin)[row])
+        dense = bool(pool.dense[row]) and vector is not None and latin
+        return pool.evidence.reaches(score, dense)
 
     def conflicts(self) -> list[Conflict]:
         """Groups whose users' latest corrections went to different controllers (what

@@ -22,6 +22,7 @@ import numpy as np
 from core.plans import Plan
 from core.stores.protocols import CaseStore
 from core.text.sparse import char_ngrams
+from core.vector_text import decode_vector, encode_vector
 
 #: Without the dense model, character n-gram cosine stands in; it runs lower than MiniLM's.
 SPARSE_SCALE = 0.85
@@ -88,7 +89,7 @@ class CaseBook:
             "result": result,
             "plan": None if plan is None else plan.to_dict(),
             "signature": None if plan is None else plan.signature,
-            "vector": None if vector is None else [round(float(x), 5) for x in vector],
+            "vector": encode_vector(vector),
             "confirmed_by": [],
             "rejected_by": [],
             "evolved": None,
@@ -169,13 +170,14 @@ class CaseBook:
     ) -> list[float]:
         """`similarity` of every row, the dense cosines as one matrix product."""
         scores = [0.0] * len(rows)
-        dense = (
-            []
-            if vector is None
-            else [i for i, c in enumerate(rows) if len(c.get("vector") or ()) == len(vector)]
-        )
+        stored = [None if vector is None else decode_vector(c.get("vector")) for c in rows]
+        dense = {
+            i: other
+            for i, other in enumerate(stored)
+            if vector is not None and other is not None and other.shape == vector.shape
+        }
         if dense and vector is not None:
-            matrix = np.asarray([rows[i]["vector"] for i in dense], dtype=np.float32)
+            matrix = np.stack(list(dense.values())).astype(np.float32, copy=False)
             norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(vector))
             cosines = (matrix @ vector.astype(np.float32)) / np.where(norms > 0, norms, 1.0)
             for i, cosine in zip(dense, cosines.tolist(), strict=True):
@@ -189,9 +191,8 @@ class CaseBook:
     @staticmethod
     def similarity(text: str, vector: np.ndarray | None, case: dict[str, Any]) -> float:
         """MiniLM cosine when both have a vector, else scaled character n-gram cosine."""
-        stored = case.get("vector")
-        if vector is not None and stored is not None and len(stored) == len(vector):
-            other = np.asarray(stored, dtype=np.float32)
+        other = None if vector is None else decode_vector(case.get("vector"))
+        if vector is not None and other is not None and other.shape == vector.shape:
             denominator = float(np.linalg.norm(vector) * np.linalg.norm(other)) or 1.0
             return float(np.dot(vector, other)) / denominator
         return ngram_cosine(text, str(case.get("text", ""))) / SPARSE_SCALE

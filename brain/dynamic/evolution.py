@@ -35,6 +35,7 @@ from core.errors import UnknownController
 from core.plans import Plan
 from core.stores.forgetting import REDACTED
 from core.text.sparse import normalize
+from core.vector_text import decode_vector
 
 if TYPE_CHECKING:
     from controllers.registry import ControllerRegistry
@@ -353,5 +354,4 @@ def _name_of(words: Sequence[str], texts: Sequence[str], taken: set[str]) -> str
 
 
 def _vector(case: dict[str, Any]) -> np.ndarray | None:
-    stored = case.get("vector")
-    return None if stored is None else np.asarray(stored, dtype=np.float32)
+    return decode_vector(case.get("vector"))

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from core.errors import InvalidFeedback, UnknownController
 from core.plans import Plan, PlanStep
 from core.safe_yaml import load_yaml
+from core.vector_text import encode_vector
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -180,7 +181,7 @@ def keep(
 
     def resolve(case: dict[str, Any]) -> None:
         if case.get("vector") is None and vector is not None:
-            case["vector"] = [round(float(x), 5) for x in vector]
+            case["vector"] = encode_vector(vector)
         case["plan"] = plan.to_dict()
         case["signature"] = signature
         case["result"] = "resolved"

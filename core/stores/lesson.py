@@ -5,13 +5,13 @@ and writes: typed everywhere, a plain document only inside the store backends (`
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from core.text.language import is_chinese
 from core.text.sparse import char_ngrams
+from core.vector_text import decode_vector, encode_vector
 
 if TYPE_CHECKING:  # numpy is imported when a vector is read or written: `brain why` needs none
     import numpy as np
@@ -27,22 +27,6 @@ MOVED_TO = "correction-right"
 def gram_set(text: str) -> frozenset[str]:
     """The character 2-3-grams a lesson is compared by."""
     return frozenset(char_ngrams(text[:TEXT_CAP], 2, 3))
-
-
-def _encode_vector(vector: np.ndarray | None) -> str | None:
-    if vector is None:
-        return None
-    import numpy as np
-
-    return base64.b64encode(np.asarray(vector, dtype=np.float16).tobytes()).decode("ascii")
-
-
-def _decode_vector(text: str | None) -> np.ndarray | None:
-    if not text:
-        return None
-    import numpy as np
-
-    return np.frombuffer(base64.b64decode(text), dtype=np.float16).astype(np.float32)
 
 
 @dataclass(slots=True)
@@ -92,7 +76,7 @@ class Lesson:
             "user": self.user,
             "created_at": self.created_at,
             "ids": self.ids,
-            "vector": _encode_vector(self.vector),
+            "vector": encode_vector(self.vector),
             "channel": self.channel,
             "scenario": self.scenario,
             "moved_from": self.moved_from,
@@ -114,7 +98,7 @@ class Lesson:
             user=str(doc.get("user", "")),
             created_at=str(doc.get("created_at", "")),
             ids=[str(i) for i in doc.get("ids", [])],
-            vector=_decode_vector(doc.get("vector")),
+            vector=decode_vector(doc.get("vector")),
             latin=not is_chinese(text),
             channel=str(doc.get("channel", "")),
             scenario=str(doc.get("scenario", "")),

@@ -16,6 +16,7 @@ from controllers.registry import ControllerRegistry
 from controllers.tickets import TicketStore
 from core.config import Settings
 from core.records import Message
+from core.vector_text import decode_vector
 from tests.fakes.capability_hook import FakeHook
 
 TABLE = "book a table for four tonight"
@@ -178,3 +179,23 @@ def test_a_dynamic_decision_reads_the_case_book_once() -> None:
     assert decision.tier == "dynamic" and decision.dcr is not None
     assert any("full memory pass" in line for line in decision.dcr.ladder)
     assert reads == 1
+
+
+@pytest.mark.usefixtures("home")
+def test_a_case_stored_with_a_list_vector_is_still_a_similar_case(hook: FakeHook) -> None:
+    # Cases kept their vector as a JSON list of 384 numbers before it became base64 text
+    # (a copy of every case per dynamic decision parsed them all); such a case still counts.
+    with Brain.open() as brain:
+        first = brain.ask(Message(ROOM, user="u1", channel="C1"))
+        brain.feedback(first.decision_id, "confirm", user="u1")
+        stored = brain.cases.store.get(first.decision_id)
+        assert stored is not None and isinstance(stored["vector"], str)
+        vector = decode_vector(stored["vector"])
+        assert vector is not None and vector.shape == (384,)
+        as_list = [round(float(x), 5) for x in vector]
+        brain.cases.store.modify(first.decision_id, lambda case: case.update(vector=as_list))
+        second = brain.ask(
+            Message("reserve the big conference room on the 5th floor friday", user="u2")
+        )
+    assert second.dcr is not None and second.dcr.rounds[0].plan is not None
+    assert second.dcr.rounds[0].plan.source == "memory"

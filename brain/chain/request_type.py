@@ -33,8 +33,14 @@ _GROUP_TYPES: Mapping[str, RequestType] = {
     "change": "work",
 }
 
+#: What a message may open with before its request or question: a greeting, or a discourse
+#: filler a later turn in a thread starts with ("also, can someone…", "oh and btw how do I…").
+_OPENING = (
+    r"^\s*(?:(?:hi|hello|hey|also|and|oh|ok|okay|btw|by the way|one more thing|another thing|"
+    r"quick question|question)\b[,:!\s]*)*"
+)
 _QUESTION_OPENING = re.compile(
-    r"^\s*(?:hi|hello|hey|quick question|question)?[,:!\s]*"
+    _OPENING + r"[,:!\s]*"
     r"(?:how|what|what's|whats|where|when|which|who|whom|whose|is there|are there|"
     r"do i|do we|does|do you know|is it|are we|am i|should i|should we|may i|"
     r"is (?:a|an|the|our|my)\b|are (?:the|our)\b|can (?:we|employees|staff|contractors)\b|"
@@ -48,10 +54,14 @@ _ZH_QUESTION = re.compile(
 )
 #: Polite requests phrased as questions are requests for work ("can you reset my password?").
 _WORK = re.compile(
-    r"^\s*(?:hi|hello|hey)?[,!\s]*(?:please|pls|kindly|can you|could you|would you|can i get|"
+    _OPENING + r"(?:please|pls|kindly|can you|could you|would you|can i get|"
     r"could i get|can i have|could i have|may i have|i need|i'd like|i would like|i want|"
-    r"we need|need|requesting|request)\b"
-    r"|^\s*(?:please\s+)?(?:create|open|grant|give|add|reset|unlock|install|provision|enable|"
+    r"we need|need|requesting|request|(?:can|could|would|will) (?:someone|somebody|anyone|"
+    r"anybody|it|the it team|you guys) (?:please )?(?:order|get|send|set up|install|give|"
+    r"provide|arrange|replace|reset|grant|add|create))\b"
+    r"|"
+    + _OPENING
+    + r"(?:please\s+)?(?:create|open|grant|give|add|reset|unlock|install|provision|enable|"
     r"disable|remove|revoke|deploy|roll ?back|restart|schedule|approve|increase|extend|order|"
     r"replace|set up|setup|raise|file|submit|rotate|renew|migrate|upgrade|expand|"
     r"release|process|close|reopen|urge|escalate)\b"

@@ -201,3 +201,25 @@ def test_a_mentioned_asset_or_host_is_looked_up_never_filed(brain: Brain, mentio
     said = decision.result.summary
     assert "INC-000001" in said and "not found" not in said
     assert len(_tickets(brain)) == 1
+
+
+def test_a_request_worded_as_a_question_later_in_a_thread_files_it(brain: Brain) -> None:
+    replies = _chat(
+        brain,
+        "outlook keeps asking for my password every 5 minutes",
+        "also can someone order me a second monitor?",
+    )
+    assert "no answer" not in replies[1]
+    kinds = sorted(t.kind for t in brain.services.tickets.all())  # type: ignore[union-attr]
+    assert kinds == ["change", "incident"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what's the code for the office alarm system?", "what's the alarm code for the back door"],
+)
+def test_an_office_alarm_question_is_no_monitoring_alert(brain: Brain, question: str) -> None:
+    decision = brain.ask(Message(question, "u1", "C1"))
+    assert decision.controller != "alarm"
+    assert decision.request_type == "question"
+    assert _tickets(brain) == []

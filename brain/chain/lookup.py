@@ -30,6 +30,14 @@ _ABOUT_TICKET = re.compile(
 )
 
 
+#: A request whose only work is to look something up ("please check LT-20977", "查一下 web-03").
+_LOOK_UP_REQUEST = re.compile(
+    r"^\W*(?:please |pls |kindly |can you |could you )?(?:check|look up|look into|look at)\b"
+    r"|^\W*(?:请|麻烦)?(?:帮我)?(?:查一下|查查|查下|看一下|看看)",
+    re.IGNORECASE,
+)
+
+
 def named_tickets(
     text: str,
     entities: Mapping[str, Sequence[str]],
@@ -44,6 +52,11 @@ def named_tickets(
     others.extend(find_ticket_ids(text))
     found = known + [t for t in others if t not in known and exists(t)]
     return list(dict.fromkeys(t for t in found if t and t not in assets))
+
+
+def asks_to_look_up(text: str) -> bool:
+    """Is the message a request to look something up, which files nothing ("please check X")?"""
+    return bool(_LOOK_UP_REQUEST.search(text))
 
 
 def kind_of(ticket_id: str) -> str | None:

@@ -17,7 +17,12 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from brain.chain.attend import attend
-from brain.chain.lookup import asks_about_ticket, named_tickets, prefer_existing
+from brain.chain.lookup import (
+    asks_about_ticket,
+    asks_to_look_up,
+    named_tickets,
+    prefer_existing,
+)
 from brain.chain.request_type import questions_stay_questions, request_type
 from brain.chain.senses import apply_sense, senses_of
 from brain.escalation.decide import (
@@ -150,8 +155,12 @@ def route(
         exists=_exists_in(tickets),
     )
     things = [v for k in THING_KINDS for v in evaluated.entities.get(k, [])]
-    if things and kind not in ("problem", "work") and asks_about_ticket(understood.text):
-        # "请查一下 LT-20977 的情况": a named asset or host is looked up, never filed.
+    looks_up = kind not in ("problem", "work") or (
+        kind == "work" and asks_to_look_up(understood.text)
+    )
+    if things and looks_up and asks_about_ticket(understood.text):
+        # "请查一下 LT-20977 的情况", "please check LT-20977": a named asset or host is looked
+        # up, never filed.
         plan = prefer_existing(
             plan,
             things,

@@ -38,7 +38,7 @@ from brain.routing.router import Router
 from brain.signals.keyword_index import NO_CONTEXT_GROUPS
 from brain.signals.memory import MemorySignal, memory_matches
 from brain.signals.semantic import SemanticSignal, verdict_of
-from controllers.references import THING_KINDS
+from controllers.references import THING_KINDS, mentions
 from controllers.roles import ANSWERS, RECORDS
 from core.records import DryRunRecord, EscalationRecord, IntentResult
 from core.text.language import is_chinese
@@ -156,11 +156,14 @@ def route(
     )
     things = [v for k in THING_KINDS for v in evaluated.entities.get(k, [])]
     looks_up = kind not in ("problem", "work") or (
-        kind == "work" and asks_to_look_up(understood.text)
+        kind == "work"
+        and asks_to_look_up(understood.text)
+        and _in_own_records(tickets, understood.message.user, things)
     )
     if things and looks_up and asks_about_ticket(understood.text):
-        # "请查一下 LT-20977 的情况", "please check LT-20977": a named asset or host is looked
-        # up, never filed.
+        # "请查一下 LT-20977 的情况": a named asset or host is looked up, never filed; so is
+        # "please check LT-20977" when the asker's records name it (else it may be a question
+        # for the asset register: "查一下 LT-10995 登记在谁名下").
         plan = prefer_existing(
             plan,
             things,
@@ -211,6 +214,17 @@ def _as_consultation(
     plan.controller, plan.confidence = target, chosen.confidence
     plan.supporting, plan.composition, plan.outcome = [], None, "routed"
     return plan
+
+
+def _in_own_records(tickets: TicketStore | None, user: str, things: Sequence[str]) -> bool:
+    """Does one of the user's tickets name one of the things (an asset tag, a host)?"""
+    if tickets is None or not things:
+        return False
+    try:
+        own = tickets.list_by_requester(user)
+    except Exception:  # the store is down: nothing is known to name it
+        return False
+    return any(mentions(ticket, thing) for ticket in own for thing in things)
 
 
 def _exists_in(tickets: TicketStore | None) -> Callable[[str], bool]:

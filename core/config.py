@@ -54,9 +54,10 @@ class RoutingConfig(_Section):
     #: Role -> the controller that takes it, instead of the one that declares it
     #: (`controllers.roles`: records, answers, outages), e.g. `records = "jira_desk"`.
     roles: dict[str, str] = Field(default_factory=dict)
-    #: Never ask back when the top controller's confidence is at least this many times the
-    #: runner-up's (and at least `far_ahead_min`): route it through the dry-run instead. 0 =
-    #: off (the built-ins' default); `brain eval --train` turns it on (`brain.routing.cost`).
+    #: Never ask back when the semantic model gives the top controller more than half its mass
+    #: and at least this many times the runner-up's (and its calibrated confidence is at least
+    #: `far_ahead_min`): route it through the dry-run instead. 0 = off (the built-ins'
+    #: default); `brain eval --train` turns it on (`brain.routing.cost.far_ahead`).
     far_ahead_ratio: float = Field(0.0, ge=0)
     far_ahead_min: float = Field(0.2, ge=0, le=1)
 

@@ -51,25 +51,25 @@ def far_ahead(
     candidates: Sequence[Candidate], routing: RoutingConfig, odds: SemanticOdds | None = None
 ) -> str:
     """Why the top candidate is so far ahead that asking back would only cost a turn ("" when
-    it is not).
+    it is not): it is the semantic model's first choice, with more than half the model's mass
+    (P(in scope and that controller): a wrong route then costs less than a question) and
+    `far_ahead_ratio` times the next controller's (`odds`), and its calibrated confidence is
+    at least `far_ahead_min`.
 
-    Either its calibrated confidence is `far_ahead_ratio` times the runner-up's, or the
-    semantic model's own odds say so (`odds`): it is the model's first choice, with more than
-    half the model's mass and `far_ahead_ratio` times the next controller's. The second reading
-    is needed because the calibration is fitted on the best candidate of each decision, so a
-    runner-up's calibrated confidence is an extrapolation that rarely falls far enough
-    (on 4,000 real IT tickets the first reading alone changed no decision)."""
-    if routing.far_ahead_ratio <= 0 or not candidates:
+    The ratio of calibrated confidences is not a reading: the calibration is fitted on the best
+    candidate of each decision, so a runner-up's calibrated confidence is an extrapolation (0.01
+    behind a 0.25 leader), and "0.33 against 0.01" routed at a confidence where a wrong route
+    costs more than the question. On CLINC150 with one intent per domain unseen in training
+    that reading routed 103 messages below the asking threshold: 28 right, 25 wrong and 50 that
+    no controller should take; on 1,600 real IT tickets (fitted on 4,000) it routed none that
+    the semantic model's odds did not route as well."""
+    if routing.far_ahead_ratio <= 0 or not candidates or odds is None:
         return ""
     top = candidates[0].confidence
-    second = candidates[1].confidence if len(candidates) > 1 else 0.0
     if top < routing.far_ahead_min:
         return ""
-    if top >= routing.far_ahead_ratio * second:
-        return f"confidence {top:.2f} against {second:.2f}"
     if (
-        odds is not None
-        and odds.controller == candidates[0].name
+        odds.controller == candidates[0].name
         and odds.best > 0.5
         and odds.best >= routing.far_ahead_ratio * odds.second
     ):

@@ -1,7 +1,9 @@
 """Two causes of asking back too often, each on its own API: the semantic model
 without negatives scaled its scores by a p-value (so the least typical in-scope tickets looked
 weak), and "never ask back when one option is far ahead" read only calibrated runner-up
-confidences, which never fell far enough; the semantic model's own odds now count too."""
+confidences, which never fell far enough; the semantic model's own odds are what count now.
+And one cause of routing too often: that calibrated ratio routed weak leaders over runner-ups
+the calibration extrapolated to almost nothing, out-of-scope messages among them."""
 
 from __future__ import annotations
 
@@ -58,6 +60,24 @@ def test_the_semantic_models_own_lead_is_far_ahead(odds: SemanticOdds | None, ou
     if outcome == "routed":
         assert plan.controller == "hardware"
         assert any("far ahead" in s and "semantic model" in s for s in plan.tier_path)
+
+
+#: A weak leader over a runner-up the calibration puts at almost nothing (its extrapolation).
+WEAK_OVER_NOTHING = [Candidate("hardware", "Hardware", 0.33), Candidate("access", "Access", 0.01)]
+
+
+@pytest.mark.parametrize(
+    "odds", [None, SemanticOdds("hardware", 0.3, 0.05), SemanticOdds("access", 0.6, 0.1)]
+)
+def test_a_calibrated_ratio_alone_is_no_lead(odds: SemanticOdds | None) -> None:
+    # At 0.33 a wrong route costs more than the question (2 x 0.67 > 1): asked back, whatever
+    # the ratio, unless the semantic model itself puts it far ahead.
+    plan = Router(TRAINED).route(
+        WEAK_OVER_NOTHING, dry_run=_passes, chinese=False, registered=8, odds=odds
+    )
+
+    assert plan.outcome == "clarify"
+    assert not any("far ahead" in step for step in plan.tier_path)
 
 
 def test_the_far_ahead_rule_stays_off_where_it_is_off() -> None:

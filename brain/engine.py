@@ -45,6 +45,7 @@ from brain.learning.ring import MemoryRing, session_key_of
 from brain.memory.index import MEMORY_COLLECTION
 from brain.memory.lessons import MemoryStore
 from brain.parts import SCORING_TEXT_CAP, BrainParts, PartsFacade
+from brain.routing.fitted import with_fitted_routing
 from brain.routing.router import Router
 from brain.routing.wording import follow_up_question
 from brain.signals.session_cache import SessionCache
@@ -75,6 +76,7 @@ class Brain(PartsFacade):
     """The decision chain; open with `Brain.open()`. Safe to use from several threads."""
 
     def __init__(self, settings: Settings, registry: ControllerRegistry | None = None) -> None:
+        settings = with_fitted_routing(settings)  # what an import or eval fitted in the home
         self.settings = settings
         settings.home.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()  # guards the stores

@@ -11,11 +11,15 @@ routing model and its calibration.
 - **Held-out report and calibration**: a stratified HOLDOUT_SHARE of the rows (at most
   MAX_HOLDOUT) is decided by a brain fitted without them (a scratch copy of the home): per
   category accuracy, the most frequent confusions, the share asked back; the calibration is
-  fitted on those decisions and saved in the home. Then the routing model is fitted on every
-  row and cached in `models/`, so the next `brain ask` loads it.
+  fitted on those decisions and saved in the home, and so is where asking back starts, chosen
+  on them by expected cost exactly as `brain eval --train` chooses it (`routing-fit.json`,
+  `brain.routing.fitted`: the next `brain ask` routes as the report measured). Then the
+  routing model is fitted on every row and cached in `models/`, so the next `brain ask` loads
+  it.
 - **Idempotent, all or nothing**: the file's names come from its own name and content, so a
   re-import rewrites the same files (and loads the cached fit). The file is read and checked
-  before anything is written; if the fit fails, the files written are put back as they were.
+  before anything is written; if the fit fails, the files written (the controllers, the rows,
+  the calibration and the fitted routing) are put back as they were.
 """
 
 from __future__ import annotations
@@ -35,8 +39,18 @@ import yaml
 
 from brain.evaluation.controllers import controller_name, label_name, mine_keywords
 from brain.evaluation.metrics import Outcome
-from brain.evaluation.run import _copy_home, _warm, calibrator_from, decide_rows, embedding_once
+from brain.evaluation.run import (
+    _copy_home,
+    _warm,
+    ask_below_of,
+    calibrator_from,
+    decide_rows,
+    embedding_once,
+)
 from brain.learning.labelled import LabelledRow
+from brain.routing.cost import FAR_AHEAD_RATIO
+from brain.routing.fitted import FILE as FITTED_ROUTING
+from brain.routing.fitted import FittedRouting
 from core.errors import EvalError
 from core.progress import progress
 
@@ -71,6 +85,8 @@ class ImportReport:
     per_category: dict[str, dict[str, Any]] = field(default_factory=dict)
     confusions: list[dict[str, Any]] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    ask_below: float | None = None
+    """Where the home now starts asking back (`brain.routing.fitted`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -202,7 +218,8 @@ def import_rows(
         mapped=dict(mapping),
         files=[str(yaml_path), str(rows_path)],
     )
-    backup = {p: p.read_bytes() if p.is_file() else None for p in (yaml_path, rows_path)}
+    fitted = (settings.home / "calibration.json", settings.home / FITTED_ROUTING)
+    backup = {p: p.read_bytes() if p.is_file() else None for p in (yaml_path, rows_path, *fitted)}
     try:
         _write(yaml_path, yaml.safe_dump(specs, allow_unicode=True, sort_keys=False, width=100))
         _write(rows_path, "".join(line + "\n" for line in lines))
@@ -265,6 +282,7 @@ def _held_out(
     with tempfile.TemporaryDirectory(prefix="brain-import-") as scratch:
         copy = _copy_home(settings.home, Path(scratch) / "home")
         (copy / "calibration.json").unlink(missing_ok=True)
+        (copy / FITTED_ROUTING).unlink(missing_ok=True)  # decided as the calibration expects
         name = f"import-{slug(Path(report.source))}.jsonl"
         kept = (copy / "training" / name).read_text(encoding="utf-8").splitlines()
         (copy / "training" / name).write_text(
@@ -278,9 +296,14 @@ def _held_out(
             outcomes = decide_rows(brain, labelled, progress=on_progress, what="held out")
         shutil.rmtree(copy, ignore_errors=True)
     _summarise(outcomes, {v: k for k, v in route.items()}, report)
-    calibrator = calibrator_from(outcomes, f"fitted on {len(test)} held-out imported rows")
+    source = f"fitted on {len(test)} held-out imported rows"
+    calibrator = calibrator_from(outcomes, source)
     calibrator.save(settings.home / "calibration.json")
     report.files.append(str(settings.home / "calibration.json"))
+    # Where the next `brain ask` starts asking back: chosen as `brain eval --train` chooses it.
+    fitted = FittedRouting(ask_below_of(calibrator, outcomes), FAR_AHEAD_RATIO, source)
+    report.files.append(str(fitted.save(settings.home)))
+    report.ask_below = fitted.ask_below
 
 
 def _summarise(

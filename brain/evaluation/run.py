@@ -50,6 +50,8 @@ from brain.routing.calibration import (
     top_two,
 )
 from brain.routing.cost import FAR_AHEAD_RATIO, ask_threshold
+from brain.routing.fitted import FILE as FITTED_ROUTING
+from brain.routing.fitted import FittedRouting
 from brain.signals.registry import available_signals, calibration_features
 from core.config import Settings, load_settings
 from core.errors import EvalError
@@ -117,11 +119,10 @@ def trained_brain(
                 handle.write(json.dumps({"text": row.text}, ensure_ascii=False) + "\n")
     if calibrator is not None:
         calibrator.save(home / "calibration.json")
+    if ask_below is not None:  # read back by the brain, as after `brain controllers import`
+        FittedRouting(ask_below, FAR_AHEAD_RATIO, "brain eval --train").save(home)
     # The throwaway brain routes among the label controllers only (no entry points, no YAML).
     settings = throwaway_settings(home)
-    if ask_below is not None:
-        settings.routing.verify_threshold = min(ask_below, settings.routing.fast_threshold)
-        settings.routing.far_ahead_ratio = FAR_AHEAD_RATIO
     brain = Brain.open(settings, registry=ControllerRegistry(controllers))
     try:
         yield brain, names
@@ -334,12 +335,19 @@ def _calibrate_trained(
                 )
     calibrator = calibrator_from(outcomes, setup["calibration"])
     setup["calibrator"] = calibrator.to_dict()
-    usable = [o for o in outcomes if o.features]
-    ask_below = ask_threshold(
-        [calibrator.apply(**o.features) for o in usable], [o.top_right for o in usable]
-    )
+    ask_below = ask_below_of(calibrator, outcomes)
     setup["ask_below"] = ask_below
     return calibrator, ask_below
+
+
+def ask_below_of(calibrator: Calibrator, outcomes: Sequence[Outcome]) -> float:
+    """Where asking back starts, by expected cost on these held-out decisions read through
+    `calibrator` (`brain.routing.cost.ask_threshold`); the import and `brain eval --train`
+    choose it the same way."""
+    usable = [o for o in outcomes if o.features]
+    return ask_threshold(
+        [calibrator.apply(**o.features) for o in usable], [o.top_right for o in usable]
+    )
 
 
 def _evaluate_home(
@@ -356,6 +364,7 @@ def _evaluate_home(
     if val:
         copy = _copy_home(settings.home, root / "val-home")
         (copy / "calibration.json").unlink(missing_ok=True)  # val runs uncalibrated
+        (copy / FITTED_ROUTING).unlink(missing_ok=True)  # and at the default thresholds
         with Brain.open(settings.model_copy(update={"home": copy})) as brain:
             _warm(brain, progress)
             decided = decide_rows(brain, val, progress=progress, what="val")

@@ -1,0 +1,73 @@
+"""What a fit on a home's labelled history chose for routing, kept in the home so that every
+later decision routes the way the fit was measured.
+
+`brain controllers import` and `brain eval --train` both decide held-out rows with a brain
+fitted without them, fit the calibration on those decisions and choose from them where asking
+back starts (`brain.routing.cost.ask_threshold`). Before, only `brain eval` used its choice
+(in memory, for its own throwaway brain): the home an import left behind asked back below the
+default verify threshold and never routed a far-ahead leader, so the next `brain ask` was not
+the brain the import's report measured. Now the choice is a file, `routing-fit.json`, written
+by both and read when a brain opens; what the configuration sets explicitly (`[routing]
+verify_threshold`, `far_ahead_ratio`, or their environment variables) still wins.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.config import Settings
+
+#: The file in the brain's home.
+FILE = "routing-fit.json"
+
+
+@dataclass(frozen=True, slots=True)
+class FittedRouting:
+    """Where the fitted brain starts asking back, and the far-ahead ratio it routes with."""
+
+    ask_below: float
+    far_ahead_ratio: float
+    source: str = ""
+
+    def save(self, home: Path) -> Path:
+        """Write it to `home` atomically; returns the path."""
+        path = home / FILE
+        temporary = path.with_suffix(".json.tmp")
+        temporary.write_text(json.dumps(asdict(self), indent=1) + "\n", encoding="utf-8")
+        temporary.replace(path)
+        return path
+
+    @classmethod
+    def load(cls, home: Path) -> FittedRouting | None:
+        """The home's fit, or None (no file, or one this version cannot read)."""
+        path = home / FILE
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(
+                ask_below=float(data["ask_below"]),
+                far_ahead_ratio=float(data["far_ahead_ratio"]),
+                source=str(data.get("source", "")),
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+
+def with_fitted_routing(settings: Settings) -> Settings:
+    """`settings` with the home's fitted routing applied to what its configuration leaves at
+    the defaults (unchanged when the home has no fit)."""
+    fitted = FittedRouting.load(settings.home)
+    if fitted is None:
+        return settings
+    routing = settings.routing
+    update: dict[str, float] = {}
+    if "verify_threshold" not in routing.model_fields_set:
+        update["verify_threshold"] = min(fitted.ask_below, routing.fast_threshold)
+    if "far_ahead_ratio" not in routing.model_fields_set:
+        update["far_ahead_ratio"] = fitted.far_ahead_ratio
+    if not update:
+        return settings
+    return settings.model_copy(update={"routing": routing.model_copy(update=update)})

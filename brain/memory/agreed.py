@@ -13,7 +13,11 @@ character n-grams otherwise):
 - **Agreement.** A correction belongs to the group of the corrections within LINK of it (and
   itself); each user's latest counts once. A group whose users all moved their messages to one
   controller, with at least `agreement` users, makes its examples everyone's. A group whose
-  users disagree makes none of them anyone's (a conflict: `brain memory conflicts`).
+  users disagree makes none of them anyone's (a conflict: `brain memory conflicts`). Where many
+  people corrected a desk's varied tickets, every neighbourhood holds corrections to several
+  controllers: there the VOTERS nearest corrections vote, each user once, and a controller
+  with at least `agreement` users and MAJORITY times the users of any other is the group's
+  (two people against one is still a conflict).
 - **Reach.** A message takes an agreed example's controller when that example is within FLOOR
   of it, is nearer than any correction to another controller, and is about as near as the
   nearest example the model was shipped with (`nearest`, at most MARGIN less): the agreed
@@ -55,6 +59,11 @@ MARGIN = 0.10
 #: Character n-gram overlap that makes two texts alike when either is not Latin script.
 GRAM_LINK = NGRAM_GATES["cjk"][0]
 
+
+#: Where alike corrections disagree, the nearest this many vote (each user once) ...
+VOTERS = 10
+#: ... and a controller needs this many times the users of any other.
+MAJORITY = 2
 
 #: Rows the embedding matrix grows by at least (it doubles).
 MIN_ROWS = 256
@@ -296,16 +305,17 @@ class AgreedExamples:
         ):
             entry = pool.entry(own[0])  # the asker's own examples count for them at once
             return Preference(entry.controller, "user", entry, float(scores[own[0]]), (user,))
-        if len({pool.entry(int(i)).controller for i in near}) != 1:
-            return None  # alike corrections that disagree: a conflict moves no one
-        best = int(near[0])
+        if len({pool.entry(int(i)).controller for i in near}) == 1:
+            best = int(near[0])
+            users = self._agreed(pool, best, usable, agreement)
+        else:  # alike corrections that disagree: only a clear majority of people counts
+            best, users = _majority(pool, near, agreement)
+        if users is None:
+            return None
         if not _nearer_than_shipped(float(scores[best]), bool(dense[best]), nearest):
             return None  # one of the model's own examples is nearer
         if not pool.evidence.reaches(float(scores[best]), bool(dense[best])):
             return None  # examples this alike were mostly wrong for later corrections
-        users = self._agreed(pool, best, usable, agreement)
-        if users is None:
-            return None
         entry = pool.entry(best)
         return Preference(entry.controller, "org", entry, float(scores[best]), users)
 
@@ -359,6 +369,30 @@ class AgreedExamples:
         one's latest correction went to one controller."""
         latest = latest_per_user(_group(pool, row, usable))
         return tuple(sorted(latest)) if _agreeing(latest, agreement) else None
+
+
+def _majority(pool: _Pool, near: np.ndarray, agreement: int) -> tuple[int, tuple[str, ...] | None]:
+    """Among the VOTERS nearest corrections (best first), each user's nearest one is their vote:
+    the controller at least `agreement` users voted for and at least MAJORITY times as many as
+    any other, with its nearest example; (row, None) when no controller has that. Many people
+    correcting a desk's varied tickets leave every neighbourhood mixed; a near split (two
+    people against one) is a conflict and moves no one."""
+    votes: dict[str, str] = {}
+    first: dict[str, int] = {}
+    for row in near[:VOTERS]:
+        entry = pool.entry(int(row))
+        if entry.user not in votes:
+            votes[entry.user] = entry.controller
+            first.setdefault(entry.controller, int(row))
+    counts: dict[str, list[str]] = {}
+    for user, controller in votes.items():
+        counts.setdefault(controller, []).append(user)
+    ranked = sorted(counts.items(), key=lambda item: -len(item[1]))
+    winner, users = ranked[0]
+    runner_up = len(ranked[1][1]) if len(ranked) > 1 else 0
+    if len(users) < agreement or len(users) < MAJORITY * runner_up:
+        return int(near[0]), None
+    return first[winner], tuple(sorted(users))
 
 
 def _agreeing(latest: dict[str, tuple[MemoryEntry, float]], agreement: int) -> bool:

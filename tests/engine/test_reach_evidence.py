@@ -5,8 +5,12 @@ categories), an example that alike moves nothing and the model decides."""
 
 from __future__ import annotations
 
+import json
+import time
+
 from brain.engine import Brain
 from core.records import Message
+from tests.cli_process import brain_out
 
 #: One person's alike messages, each corrected to a controller none of the others went to (so
 #: in whatever order lessons of the same second are listed, each contradicts the ones before).
@@ -37,3 +41,29 @@ def test_alike_corrections_that_contradict_each_other_stop_moving_messages(brain
     later = brain.ask(Message(NEXT, user="U1", channel="C-next-1"))
 
     assert not later.preference, later.preference
+
+
+#: One person moved a slow-laptop message to `access`; a second later three people moved
+#: theirs, worded alike, to `change`.
+DISSENT = ("U5", "the laptop gets really slow every morning", "access")
+MAJORITY = [
+    ("U1", "my laptop is very slow whenever I open excel in the morning", "change"),
+    ("U2", "my laptop is very slow whenever I open outlook in the morning", "change"),
+    ("U3", "my laptop is very slow whenever I open teams in the morning", "change"),
+]
+
+
+def test_a_clear_majority_of_people_moves_others_despite_one_dissent(brain: Brain) -> None:
+    for user, text, controller in [DISSENT, *MAJORITY]:
+        decision = brain.ask(Message(text, user=user, channel=f"C-{user}"))
+        if decision.controller != controller:
+            brain.feedback(decision.decision_id, "correct", controller=controller, user=user)
+        if user == DISSENT[0]:
+            time.sleep(1.1)  # lessons are ordered by their second, then by id
+
+    decision = brain.ask(Message(NEXT, user="U4", channel="C-U4"))
+
+    assert decision.controller == "change", decision.tier_path
+    assert "3 people moved messages like this to change" in decision.rationale
+    conflicts = json.loads(brain_out("memory", "conflicts", "--json"))
+    assert {"access": ["U5"], "change": ["U1", "U2", "U3"]} in [c["targets"] for c in conflicts]

@@ -8,7 +8,9 @@ throwaway home). The rest are streamed through `Brain.decide` as messages of sim
 label's controller, as a person would in Slack. Every `--window` messages it prints the online
 accuracy of that window (strict: an unrouted message is wrong), beside a logistic regression
 on MiniLM embeddings refitted offline on every row seen before the window (the seed rows and
-the streamed ones with their true labels), and the number of corrections so far.
+the streamed ones with their true labels), and the number of corrections so far. With
+`--refit` the brain's organisation refit runs at every window (what a long-running bot's
+background refit has done by then) and the organisation rows it had are printed.
 Figures are reported, never asserted.
 
 Run: `nice -n 10 .venv/bin/python benchmarks/learning_curve.py --data it_tickets [--limit 2000]`
@@ -57,7 +59,9 @@ def _offline(embed: Any, seen: list[tuple[str, str]], window: list[tuple[str, st
     return float(np.mean([p == label for p, (_, label) in zip(predicted, window, strict=True)]))
 
 
-def run(data: str, limit: int, window: int, users: int, seed: int) -> list[dict[str, Any]]:
+def run(
+    data: str, limit: int, window: int, users: int, seed: int, refit: bool = False
+) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     rows = _rows(data)
     rng.shuffle(rows)
@@ -81,6 +85,8 @@ def run(data: str, limit: int, window: int, users: int, seed: int) -> list[dict[
             for start in range(0, len(stream), window):
                 chunk = stream[start : start + window]
                 offline = _offline(embedder.embed, seen, chunk)
+                if refit:  # what a long-running bot's background refit has done by now
+                    brain.parts.org_training.refit_now()
                 right = 0
                 for text, label in chunk:
                     user = f"U{rng.randrange(users)}"
@@ -99,11 +105,13 @@ def run(data: str, limit: int, window: int, users: int, seed: int) -> list[dict[
                     "online": right / len(chunk),
                     "offline_refit": offline,
                     "corrections": corrections,
+                    "organisation rows": len(brain.parts.org_training.rows()) if refit else 0,
                 }
                 report.append(row)
                 print(
                     f"{row['messages']:>6} messages: online {row['online']:.1%}  offline refit "
-                    f"{offline:.1%}  corrections {corrections}",
+                    f"{offline:.1%}  corrections {corrections}  organisation rows "
+                    f"{row['organisation rows']}",
                     flush=True,
                 )
     return report
@@ -116,8 +124,11 @@ def main() -> int:
     parser.add_argument("--window", type=int, default=500)
     parser.add_argument("--users", type=int, default=20, help="simulated users")
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument(
+        "--refit", action="store_true", help="refit on the organisation rows every window"
+    )
     args = parser.parse_args()
-    run(args.data, args.limit, args.window, args.users, args.seed)
+    run(args.data, args.limit, args.window, args.users, args.seed, args.refit)
     return 0
 
 

@@ -2,6 +2,7 @@
 
 brain tickets list [--user U] [--all] [--json]
 brain tickets show ID [--json]
+brain tickets search TOPIC [--user U] [--limit N] [--json]
 brain tickets import FILE        (JSON list or JSON lines: id, title, requester, kind, ...)
 """
 
@@ -19,7 +20,7 @@ HANDLER = "cli.tickets:run"
 def register(subparsers: Any) -> None:
     """Add the `tickets` sub-command (imports nothing heavy)."""
     parser = subparsers.add_parser(
-        "tickets", help="list, show or import tickets of the local ticket store"
+        "tickets", help="list, show, search or import tickets of the local ticket store"
     )
     actions = parser.add_subparsers(dest="tickets_action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="open tickets (of one requester with --user)")
@@ -29,6 +30,13 @@ def register(subparsers: Any) -> None:
     show = actions.add_parser("show", help="one ticket with its comments and history")
     show.add_argument("ticket_id")
     show.add_argument("--json", action="store_true", help="print JSON")
+    search = actions.add_parser(
+        "search", help="tickets about a topic, best first (of one requester with --user)"
+    )
+    search.add_argument("topic", help='what the tickets are about, e.g. "vpn error 809"')
+    search.add_argument("--user", help="only this requester's tickets")
+    search.add_argument("--limit", type=int, default=10, help="most tickets shown (10)")
+    search.add_argument("--json", action="store_true", help="print JSON")
     load = actions.add_parser("import", help="import tickets from a JSON or JSONL file")
     load.add_argument("file", type=Path)
     parser.set_defaults(handler=HANDLER)
@@ -44,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         return _list(store, args)
     if args.tickets_action == "show":
         return _show(store, args)
+    if args.tickets_action == "search":
+        return _search(store, args)
     return _import(store, args.file)
 
 
@@ -58,6 +68,26 @@ def _list(store: Any, args: argparse.Namespace) -> int:
         print(f"{ticket.id:22s} {ticket.kind:9s} {ticket.status:14s} {ticket.requester:12s} "
               f"{ticket.title}")  # fmt: skip
     print(f"{len(tickets)} tickets")
+    return 0
+
+
+def _search(store: Any, args: argparse.Namespace) -> int:
+    from controllers.ticket_search import search
+
+    if args.limit < 1:
+        print("brain: --limit must be at least 1", file=sys.stderr)
+        return 2
+    tickets = store.list_by_requester(args.user) if args.user else store.all()
+    hits = search(tickets, args.topic, limit=args.limit)
+    if args.json:
+        found = [{**hit.ticket.to_dict(), "score": round(hit.score, 3)} for hit in hits]
+        print(json.dumps(found, indent=2, ensure_ascii=False))
+        return 0
+    for hit in hits:
+        ticket = hit.ticket
+        print(f"{ticket.id:22s} {ticket.kind:9s} {ticket.status:14s} {hit.score:6.2f} "
+              f"{ticket.title}")  # fmt: skip
+    print(f"{len(hits)} tickets about {args.topic!r}")
     return 0
 
 

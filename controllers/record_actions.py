@@ -1,13 +1,16 @@
 """What a message asks to do with an existing record (ticket, change, work order): look it up,
-list, reopen, close, urge, comment or process it. Shared by the controller that works on records
-and by the chain's look-up step, which must not depend on any one controller pack."""
+search by topic, list, reopen, close, urge, comment or process it. Shared by the controller
+that works on records and by the chain's look-up step, which must not depend on any one
+controller pack."""
 
 from __future__ import annotations
 
 import re
 from typing import Literal
 
-Action = Literal["list", "reopen", "close", "urge", "comment", "process", "status"]
+from controllers.ticket_search import search_topic
+
+Action = Literal["search", "list", "reopen", "close", "urge", "comment", "process", "status"]
 
 #: Checked in this order: "reopen" before "close", complaints ("nobody handled it") are urges.
 _ACTIONS: tuple[tuple[Action, re.Pattern[str]], ...] = (
@@ -49,7 +52,11 @@ _ACTIONS: tuple[tuple[Action, re.Pattern[str]], ...] = (
 
 
 def detect_action(text: str) -> Action:
-    """The operation the text asks for; a plain mention means a status lookup."""
+    """The operation the text asks for; a plain mention means a status lookup. A search by
+    topic ("find my tickets about the keyboard") comes first: it names tickets by what they
+    are about, which a listing of every open ticket does not answer."""
+    if search_topic(text) is not None:
+        return "search"
     for action, pattern in _ACTIONS:
         if pattern.search(text):
             return action

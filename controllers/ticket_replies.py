@@ -93,6 +93,7 @@ _ACTION_ZH = {
     "process": "处理",
     "status": "查询",
     "list": "列出",
+    "search": "搜索",
 }
 
 
@@ -214,6 +215,17 @@ def own_open(tickets: Sequence[Ticket], total: int, zh: bool, *, counted: bool =
     extra = f" (and {more} more)" if more > 0 else ""
     count = f" ({total})" if counted else ""
     return f"Your open tickets{count}: {listing(tickets, zh)}{extra}."
+
+
+def search_results(topic: str, tickets: Sequence[Ticket], zh: bool) -> str:
+    """What a ticket search found (the asker's tickets, closed ones too), or that none matched."""
+    if not tickets:
+        if zh:
+            return f"你的工单里没有与“{topic}”相关的。"
+        return f"None of your tickets is about “{topic}”."
+    if zh:
+        return f"与“{topic}”相关的工单：{listing(tickets, zh)}。"
+    return f"Your tickets about “{topic}”: {listing(tickets, zh)}."
 
 
 def which_ticket(action: str | None, tickets: Sequence[Ticket], zh: bool) -> str:

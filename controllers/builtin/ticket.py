@@ -14,6 +14,7 @@ from controllers.ids import find_ticket_ids, is_ticket_id, normalize_ticket_id
 from controllers.record_actions import Action, detect_action
 from controllers.references import look_up, named_things
 from controllers.ticket_replies import NOT_FOUND_ADVICE
+from controllers.ticket_search import search, search_topic
 from controllers.tickets import Ticket, TicketError, TicketNotFound, TicketStateError, TicketStore
 from core.access import Viewer
 
@@ -49,9 +50,11 @@ class TicketController(BuiltinController):
     def dry_run(self, context: ControllerContext) -> DryRunResult:
         """Id present and well-formed, ticket exists, action fits its status. No side effects."""
         plan = self._plan(context)
-        if plan.action == "list":
+        if plan.action in ("list", "search"):
             if context.services.tickets is None:
                 return DryRunResult(ok=False, reason="no ticket store is configured")
+            if plan.action == "search":
+                return DryRunResult(ok=True, reason="search the requester's tickets by topic")
             return DryRunResult(ok=True, reason="list the requester's open tickets")
         if not plan.ids and named_things(context) and plan.action == "status":
             return DryRunResult(ok=True, reason="look up what the records say of a named thing")
@@ -83,6 +86,8 @@ class TicketController(BuiltinController):
         zh = say.chinese(context)
         if plan.action == "list":
             return _list_own(context, zh)
+        if plan.action == "search" and not plan.ids:
+            return _search_own(context, zh)
         if not plan.ids and named_things(context) and plan.action == "status":
             return look_up(context, named_things(context))  # an asset tag or host: no ticket
         if not plan.ids:
@@ -143,7 +148,7 @@ class TicketController(BuiltinController):
         plan = _Plan(action=detect_action(self.text_of(context)), ids=ids, invalid=invalid)
         store = context.services.tickets
         refers = plan.action != "status" or bool(_TICKET_WORDS.search(self.text_of(context)))
-        if not ids and not invalid and store is not None and refers:
+        if not ids and not invalid and store is not None and refers and plan.action != "search":
             plan.own_open = store.list_by_requester(context.user, open_only=True)
             if len(plan.own_open) == 1:
                 plan.ids, plan.implied = [plan.own_open[0].id], True
@@ -207,6 +212,22 @@ def _list_own(context: ControllerContext, zh: bool) -> ControllerResult:
         ok=True,
         summary=say.own_open(own[:20], len(own), zh),
         data={"action": "list", "tickets": [t.to_dict() for t in own[:20]]},
+    )
+
+
+def _search_own(context: ControllerContext, zh: bool) -> ControllerResult:
+    """The requester's tickets (closed ones too) that match the topic searched for."""
+    store = context.services.tickets
+    if store is None:
+        return ControllerResult(ok=False, summary=say.no_store(zh))
+    topic = search_topic(TicketController.text_of(context)) or ""
+    own = store.list_by_requester(context.user, team=context.team)
+    hits = search(own, topic)
+    found = [hit.ticket for hit in hits]
+    return ControllerResult(
+        ok=True,
+        summary=say.search_results(topic, found, zh),
+        data={"action": "search", "topic": topic, "tickets": [t.to_dict() for t in found]},
     )
 
 

@@ -174,3 +174,14 @@ async def test_a_vague_message_in_a_thread_follows_the_thread(harness: Harness) 
     replies = await _thread(harness, "my laptop will not boot", "nothing works")
     [ticket] = _tickets(harness)
     assert ticket.id in replies[1]
+
+
+async def test_a_ticket_search_in_slack_finds_the_askers_ticket_by_topic(
+    harness: Harness,
+) -> None:
+    await _thread(harness, "VPN keeps disconnecting with error 809")
+    await _thread(harness, "my keyboard is broken, some keys don't type")
+    vpn, keyboard = sorted(_tickets(harness), key=lambda t: t.title)
+    [found] = await _thread(harness, "search my tickets about the VPN")
+    assert vpn.id in found and keyboard.id not in found
+    assert len(_tickets(harness)) == 2

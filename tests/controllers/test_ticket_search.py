@@ -1,0 +1,91 @@
+"""Ticket search by topic, through `brain ask` (the ticket desk) and `brain tickets search`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cli import main
+from tests.cli_calls import ask_json
+
+FILED = (
+    ("U1", "my keyboard is broken, some keys don't type"),
+    ("U1", "VPN keeps disconnecting with error 809"),
+    ("U1", "I need access to Jira"),
+    ("U1", "打印机卡纸了，打不出来"),
+    ("U2", "the keyboard on my desk phone is dead"),
+)
+
+
+@pytest.fixture
+def desk(capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+    """Each filed message's ticket id."""
+    ids: dict[str, str] = {}
+    for user, text in FILED:
+        decision = ask_json(capsys, text, "--user", user)
+        ids[text] = decision["result"]["data"]["ticket"]["id"]
+    return ids
+
+
+def _found(decision: dict[str, object]) -> list[str]:
+    result = decision["result"]
+    assert isinstance(result, dict)
+    assert result["data"]["action"] == "search"
+    return [t["id"] for t in result["data"]["tickets"]]
+
+
+def test_a_search_by_topic_finds_the_askers_ticket_and_no_other(
+    desk: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    decision = ask_json(capsys, "find my tickets about the keyboard", "--user", "U1")
+    assert decision["controller"] == "ticket"
+    assert _found(decision) == [desk[FILED[0][1]]]  # not U2's keyboard, not every open ticket
+    assert "keyboard" in decision["result"]["summary"]
+    vpn = ask_json(capsys, "search tickets about VPN", "--user", "U1")
+    assert _found(vpn) == [desk[FILED[1][1]]]
+
+
+def test_a_chinese_search_answers_in_chinese(
+    desk: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    decision = ask_json(capsys, "搜一下关于打印机的工单", "--user", "U1")
+    assert _found(decision) == [desk[FILED[3][1]]]
+    assert "相关的工单" in decision["result"]["summary"]
+
+
+def test_a_search_with_no_match_says_so_and_lists_nothing(
+    desk: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    decision = ask_json(capsys, "find my tickets about the projector", "--user", "U1")
+    assert _found(decision) == []
+    assert "None of your tickets" in decision["result"]["summary"]
+    tickets = len(json.loads(_cli(capsys, "tickets", "list", "--all", "--json")))
+    assert tickets == len(FILED)  # the search filed nothing
+
+
+def test_brain_tickets_search_ranks_every_ticket_or_one_requesters(
+    desk: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    everyone = json.loads(_cli(capsys, "tickets", "search", "keyboard", "--json"))
+    assert {t["id"] for t in everyone} == {desk[FILED[0][1]], desk[FILED[4][1]]}
+    assert all(t["score"] > 0 for t in everyone)
+    mine = json.loads(_cli(capsys, "tickets", "search", "keyboard", "--user", "U2", "--json"))
+    assert [t["id"] for t in mine] == [desk[FILED[4][1]]]
+    assert "0 tickets about" in _cli(capsys, "tickets", "search", "projector")
+    assert main(["tickets", "search", "vpn", "--limit", "0"]) == 2
+
+
+@pytest.mark.parametrize("text", ["my keyboard is broken", "list my tickets", "INC-000001?"])
+def test_other_messages_are_no_search(
+    desk: dict[str, str], capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    decision = ask_json(capsys, text, "--user", "U1")
+    data = (decision.get("result") or {}).get("data") or {}
+    assert data.get("action") != "search"
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    capsys.readouterr()
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out

@@ -8,8 +8,9 @@ escaped, so it cannot ping `<!channel>` or forge a link.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from slack_sdk.models.blocks import (
@@ -53,12 +54,15 @@ ACTION_SEND_TEAM = "brain_send_team_"
 ACTION_RESOLVE = "brain_resolve"
 #: The asker's "This solved it" under a person's resolution.
 ACTION_SOLVED = "brain_solved"
+#: "Say why" under the reply to a 👎: opens the reason modal (`bot.listeners.reasons`).
+ACTION_REASON = "brain_reason"
 #: block_id prefixes carrying the decision id of the actions inside.
 BLOCK_DECISION = "brain_decision:"
 BLOCK_CLARIFY = "brain_clarify:"
 BLOCK_REROUTE = "brain_reroute:"
 BLOCK_ALERT = "brain_alert:"
 BLOCK_RESOLVE = "brain_resolve:"
+BLOCK_REASON = "brain_reason:"
 
 
 def shorten(text: str, limit: int) -> str:
@@ -145,7 +149,9 @@ def message_blocks(reply: Reply) -> list[dict[str, Any]]:
     if reply.kind == "explain":
         return text_blocks(reply.text, code=True)
     if reply.kind == "feedback" and reply.choices and reply.decision is not None:
-        return reroute_prompt_blocks(reply.decision.decision_id, reply.text, reply.choices)
+        return reroute_prompt_blocks(
+            reply.decision.decision_id, reply.text, reply.choices, reply.decision.in_chinese
+        )
     return reply_blocks(reply)
 
 
@@ -269,15 +275,65 @@ def solved_blocks(decision_id: str, text: str) -> list[dict[str, Any]]:
     return to_dicts(blocks)
 
 
+#: The one input of the "What was wrong?" modal (`reason_modal`), and the most it takes.
+REASON_BLOCK, REASON_INPUT, REASON_MAX = "reason", "value", 2000
+
+
+def reason_modal(
+    callback_id: str, metadata: Mapping[str, str], zh: bool, *, optional: bool
+) -> dict[str, Any]:
+    """The "What was wrong?" modal after a 👎, on a reply (`bot.listeners.reasons`) or on a
+    ticket's "did this solve it?" (`bot.helpdesk.ticket_actions`); `metadata` says what it is
+    about and rides in the view (Slack returns it on submission)."""
+    view: dict[str, Any] = {
+        "type": "modal",
+        "callback_id": callback_id,
+        "private_metadata": json.dumps(dict(metadata)),
+        "title": {"type": "plain_text", "text": say("why_title", zh)},
+        "submit": {"type": "plain_text", "text": say("why_submit", zh)},
+        "blocks": [
+            {
+                "type": "input",
+                "block_id": REASON_BLOCK,
+                "optional": optional,
+                "label": {"type": "plain_text", "text": say("why_label", zh)},
+                "element": {
+                    "type": "plain_text_input",
+                    "action_id": REASON_INPUT,
+                    "multiline": True,
+                    "max_length": REASON_MAX,
+                    "placeholder": {"type": "plain_text", "text": say("why_hint", zh)},
+                },
+            }
+        ],
+    }
+    if optional:
+        view["close"] = {"type": "plain_text", "text": say("why_skip", zh)}
+    return view
+
+
+def submitted_reason(values: Any) -> str:
+    """The text typed into a `reason_modal` ("" when none, or the state is not as built)."""
+    try:
+        return str(values[REASON_BLOCK][REASON_INPUT].get("value") or "").strip()
+    except (KeyError, TypeError, AttributeError):
+        return ""
+
+
 def reroute_prompt_blocks(
-    decision_id: str, text: str, choices: Sequence[Choice]
+    decision_id: str, text: str, choices: Sequence[Choice], zh: bool = False
 ) -> list[dict[str, Any]]:
-    """A question with only the "Route elsewhere" choice (after a 👎)."""
+    """After a 👎: "Route elsewhere", and "Say why" in a block of its own (each actions
+    block takes one click, and saying why must not use up the route's)."""
     blocks: list[Block] = [
         _section(escape(text)),
         ActionsBlock(
             block_id=BLOCK_REROUTE + decision_id,
-            elements=[_select("Route elsewhere", ACTION_REROUTE, choices)],
+            elements=[_select(say("route_elsewhere", zh), ACTION_REROUTE, choices)],
+        ),
+        ActionsBlock(
+            block_id=BLOCK_REASON + decision_id,
+            elements=[_button(say("say_why", zh), ACTION_REASON, decision_id)],
         ),
     ]
     return to_dicts(blocks)

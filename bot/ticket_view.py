@@ -8,13 +8,21 @@ changes. Titles and reasons are user text: escaped where shown.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from slack_sdk.models.blocks import ActionsBlock, Block
 
-from bot.blocks import BLOCK_DECISION, _button, _context, _section, escape, shorten, to_dicts
+from bot.blocks import (
+    BLOCK_DECISION,
+    _button,
+    _context,
+    _section,
+    escape,
+    reason_modal,
+    shorten,
+    to_dicts,
+)
 from bot.wording import say
 from brain.conversation.reply import Reply
 from controllers.tickets import STATUS_LABELS, Ticket
@@ -135,26 +143,6 @@ def team_blocks(
 
 
 def reason_view(ticket_id: str, channel: str, thread_ts: str) -> dict[str, Any]:
-    """The "what was wrong?" modal (optional reason) after a 👎."""
-    return {
-        "type": "modal",
-        "callback_id": VIEW_REASON,
-        "private_metadata": json.dumps({"ticket": ticket_id, "channel": channel, "ts": thread_ts}),
-        "title": {"type": "plain_text", "text": "What was wrong?"},
-        "submit": {"type": "plain_text", "text": "Send"},
-        "close": {"type": "plain_text", "text": "Skip"},
-        "blocks": [
-            {
-                "type": "input",
-                "block_id": "reason",
-                "optional": True,
-                "label": {"type": "plain_text", "text": "What did not work?"},
-                "element": {
-                    "type": "plain_text_input",
-                    "action_id": "value",
-                    "multiline": True,
-                    "max_length": 2000,
-                },
-            }
-        ],
-    }
+    """The "what was wrong?" modal (optional reason) after a 👎 on a ticket's answer."""
+    metadata = {"ticket": ticket_id, "channel": channel, "ts": thread_ts}
+    return reason_modal(VIEW_REASON, metadata, False, optional=True)

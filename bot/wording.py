@@ -14,6 +14,17 @@ PHRASES: dict[str, tuple[str, str]] = {
     "solved": ("This solved it", "问题已解决"),
     "person": ("Send to a person", "转人工处理"),
     "route_elsewhere": ("Route elsewhere", "转给其他处理方"),
+    # After a 👎: say why it was wrong (a modal), recorded with the rejection.
+    "say_why": ("Say why", "说明原因"),
+    "why_title": ("What was wrong?", "哪里不对？"),
+    "why_label": ("Why was this answer wrong?", "这个回答为什么不对？"),
+    "why_hint": (
+        "e.g. it's an order for new equipment, not a fault",
+        "例如：这是申请新设备，不是故障",
+    ),
+    "why_submit": ("Send", "提交"),
+    "why_skip": ("Skip", "跳过"),
+    "why_noted": ("Thanks, I noted why this was wrong.", "谢谢，已记下原因。"),
     "send_team": ("Send to team {team}", "转给 {team} 团队"),
     "ticket_resolve": ("Resolve", "标记为已解决"),
     "ticket_reopen": ("Reopen", "重新打开"),

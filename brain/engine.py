@@ -376,11 +376,12 @@ class Brain(PartsFacade):
         controller: str | None = None,
         user: str | None = None,
         source: str = "cli",
+        reason: str = "",
     ) -> Decision:
         """The one feedback API (see brain.feedback.FeedbackService.record_feedback); a
         confirmation may complete an unknown problem's cluster (`brain.dynamic.evolution`)."""
         decision = self._feedback.record_feedback(
-            decision_id, kind, controller=controller, user=user, source=source
+            decision_id, kind, controller=controller, user=user, source=source, reason=reason
         )
         if kind == "correct":
             self.parts.org_training.schedule()  # an organisation lesson may have formed

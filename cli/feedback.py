@@ -21,6 +21,9 @@ def register(subparsers: Any) -> None:
     kind.add_argument("--reject", action="store_true", help="the routing was wrong")
     kind.add_argument("--correct", metavar="CONTROLLER", help="it should have gone to CONTROLLER")
     parser.add_argument("--user", default=None, help="who gives the feedback")
+    parser.add_argument(
+        "--reason", default="", help="why, in your words (stored redacted with the feedback)"
+    )
     parser.add_argument("--json", action="store_true", help="print the updated decision as JSON")
     parser.set_defaults(handler="cli.feedback:run")
 
@@ -37,7 +40,12 @@ def run(args: argparse.Namespace) -> int:
     brain = Brain.open()
     try:
         decision = brain.feedback(
-            args.decision_id, kind, controller=controller, user=args.user, source="cli"
+            args.decision_id,
+            kind,
+            controller=controller,
+            user=args.user,
+            source="cli",
+            reason=args.reason,
         )
     except (UnknownDecision, UnknownController) as exc:
         print(f"brain: {exc}", file=sys.stderr)

@@ -258,19 +258,24 @@ class FeedbackRecord:
     at: str = ""
     #: What the memory ring persisted because of this feedback, in words.
     persisted: list[str] = field(default_factory=list)
+    #: Why, in the person's words (redacted): "it's a hardware order, not a fault".
+    reason: str = ""
 
     def same_as(self, other: FeedbackRecord) -> bool:
         """The same feedback again (time and consequences aside)."""
-        return (self.kind, self.controller, self.user, self.source) == (
-            other.kind,
-            other.controller,
-            other.user,
-            other.source,
-        )
+        return self.repeats(other) and (self.source, self.reason) == (other.source, other.reason)
+
+    def repeats(self, other: FeedbackRecord) -> bool:
+        """The same judgement by the same person, from any surface, with or without a reason:
+        it teaches the memory nothing new."""
+        return (self.kind, self.controller, self.user) == (other.kind, other.controller, other.user)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return asdict(self)
+        """A JSON-ready dict (no "reason" key when none was given, as stored before)."""
+        data = asdict(self)
+        if not self.reason:
+            del data["reason"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> FeedbackRecord:

@@ -20,7 +20,7 @@ from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import ticket_view as view
-from bot.blocks import fallback_text, resolved_blocks
+from bot.blocks import fallback_text, resolved_blocks, submitted_reason
 from bot.clicks import FOREIGN_NOTE, Click
 from bot.helpdesk.rights import may_change_ticket, may_claim_ticket, team_members
 from bot.services import BotServices
@@ -238,13 +238,22 @@ def register(app: AsyncApp, services: BotServices) -> None:
         services.work.spawn(_not_solved(services, client, body), name="ticket-reason")
 
 
-def _feedback(services: BotServices, ticket: Ticket, user: str, kind: str) -> None:
-    """The requester's answer as feedback on the decision that filed the ticket."""
+def _feedback(
+    services: BotServices, ticket: Ticket, user: str, kind: str, reason: str = ""
+) -> None:
+    """The requester's answer as feedback on the decision that filed the ticket (with why,
+    when they said)."""
     decision_id = str(ticket.fields.get("decision_id") or "")
     if not decision_id:
         return
     try:
-        services.brain.feedback(decision_id, kind, user=user, source="slack-satisfaction")  # type: ignore[arg-type]
+        services.brain.feedback(
+            decision_id,
+            kind,  # type: ignore[arg-type]
+            user=user,
+            source="slack-satisfaction",
+            reason=reason,
+        )
     except (UnknownDecision, TicketError) as exc:
         log.info("no feedback recorded for ticket %s: %s", ticket.id, exc)
 
@@ -261,7 +270,7 @@ async def _not_solved(services: BotServices, client: AsyncWebClient, body: dict[
     if not isinstance(meta, dict):  # metadata is ours, as JSON text: anything else is forged
         log.warning("dropped a 'what was wrong' submission with foreign metadata")
         return
-    reason = str(((values.get("reason") or {}).get("value") or {}).get("value") or "").strip()
+    reason = submitted_reason(values)
 
     def apply() -> Ticket | None:
         store = ticket_store(services)
@@ -274,7 +283,7 @@ async def _not_solved(services: BotServices, client: AsyncWebClient, body: dict[
         if ticket is None or not asked or ticket.requester != user:
             return None
         store.note(ticket.id, by=user, event="rated", answer="no", reason=reason)
-        _feedback(services, ticket, user, "reject")
+        _feedback(services, ticket, user, "reject", reason=reason)
         return store.reopen(ticket.id, by=user, reason=reason) if not ticket.is_open else ticket
 
     ticket = await services.trip(apply)

@@ -14,6 +14,7 @@ from bot.listeners import (
     messages,
     oncall,
     reactions,
+    reasons,
 )
 from bot.services import BotServices
 
@@ -53,6 +54,7 @@ def register_all(app: AsyncApp, services: BotServices) -> None:
     messages.register(app, services)
     mentions.register(app, services)
     reactions.register(app, services)
+    reasons.register(app, services)
     actions.register(app, services)
     oncall.register(app, services)
     commands.register(app, services)

@@ -106,6 +106,7 @@ class BrainAPI(Protocol):
         controller: str | None = None,
         user: str | None = None,
         source: str = "cli",
+        reason: str = "",
     ) -> Decision: ...
 
     def get_decision(self, decision_id: str) -> Decision: ...

@@ -175,9 +175,10 @@ def render_text(data: dict[str, Any]) -> str:
         lines.append("Feedback:")
         for item in feedback:
             target = f" -> {item['controller']}" if item.get("controller") else ""
+            because = f" because: {item['reason']}" if item.get("reason") else ""
             lines.append(
                 f"  - {item.get('kind')}{target} by {item.get('user')} via {item.get('source')}"
-                f" at {item.get('at')}"
+                f" at {item.get('at')}{because}"
             )
     else:
         lines.append("Feedback: none yet")

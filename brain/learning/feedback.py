@@ -1,9 +1,11 @@
 """The ONE feedback API: every surface (CLI, Slack, terminal chat) records feedback here.
 
 `record_feedback` stores the feedback with its decision (a `FeedbackRecord` in
-decision.feedback: kind, controller, user, source, at), runs the AUDNP persist rules
+decision.feedback: kind, controller, user, source, at, reason), runs the AUDNP persist rules
 (brain.memory.MemoryRing.after_feedback) and returns the updated decision. Giving the same
-feedback twice changes nothing the second time.
+feedback twice changes nothing the second time. A reason given afterwards ("it's an order, not
+a fault", from the 👎 modal in Slack or `brain feedback --reason`) is stored as its own entry,
+redacted like every text a person types, and teaches the memory nothing a second time.
 """
 
 from __future__ import annotations
@@ -19,6 +21,11 @@ from brain.decisions.log import DecisionLog
 from brain.learning.ring import MemoryRing
 from core.errors import InvalidFeedback, UnknownController
 from core.records import FEEDBACK_KINDS, Decision, FeedbackKind, FeedbackRecord
+from core.redact import redact
+from core.text.cleaning import clean_text
+
+#: Characters of a feedback's reason that are kept.
+REASON_CHARS = 500
 
 
 class FeedbackService:
@@ -46,6 +53,7 @@ class FeedbackService:
         controller: str | None = None,
         user: str | None = None,
         source: str = "cli",
+        reason: str = "",
     ) -> Decision:
         """Store one feedback with its decision; returns the updated decision.
 
@@ -69,14 +77,17 @@ class FeedbackService:
                 controller=controller,
                 user=user or decision.user,
                 source=source,
+                reason=redact(clean_text(reason))[:REASON_CHARS] if reason.strip() else "",
             )
             if any(earlier.same_as(entry) for earlier in decision.feedback):
                 return decision  # idempotent: the same feedback again changes nothing
+            repeated = any(earlier.repeats(entry) for earlier in decision.feedback)
             entry.at = datetime.now(UTC).isoformat(timespec="seconds")
             decision.feedback.append(entry)
-            vector = self._embed(decision.text) if self._embed is not None else None
-            # AUDNP: what this feedback persisted is kept with the feedback itself.
-            entry.persisted = self.ring.after_feedback(decision, entry, vector)
+            if not repeated:
+                vector = self._embed(decision.text) if self._embed is not None else None
+                # AUDNP: what this feedback persisted is kept with the feedback itself.
+                entry.persisted = self.ring.after_feedback(decision, entry, vector)
             # Appended in the store atomically, so feedback given at the same time by another
             # process (the bot and `brain feedback`) is kept too; durable when this returns.
             return self.log.add_feedback(decision_id, entry.to_dict())

@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-#: The fields that make two feedback items "the same feedback" (time and notes aside).
+#: The fields that make two feedback items "the same feedback" (time and notes aside), with
+#: the reason given (`same_feedback`).
 IDENTITY = ("kind", "controller", "user", "source")
 
 
 def same_feedback(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
-    """True when both items say the same thing by the same person through the same surface."""
-    return all(first.get(name) == second.get(name) for name in IDENTITY)
+    """True when both items say the same thing by the same person through the same surface,
+    with the same reason (an item stored before reasons existed has none)."""
+    return all(first.get(name) == second.get(name) for name in IDENTITY) and (
+        first.get("reason") or ""
+    ) == (second.get("reason") or "")
 
 
 def merged_feedback(

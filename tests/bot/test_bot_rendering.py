@@ -6,9 +6,11 @@ from typing import Any
 
 from bot.blocks import (
     ACTION_CONFIRM,
+    ACTION_REASON,
     ACTION_REROUTE,
     BLOCK_CLARIFY,
     BLOCK_DECISION,
+    BLOCK_REASON,
     BLOCK_REROUTE,
     message_blocks,
 )
@@ -116,9 +118,11 @@ def test_clarification_and_reroute_prompt_blocks_come_from_the_reply() -> None:
     rejected = Reply(
         "feedback", "Where should it go?", _decision(), choices=[Choice("badge", "Badge office")]
     )
-    prompt = message_blocks(rejected)
-    assert prompt[-1]["block_id"] == BLOCK_REROUTE + "d-hand-made"
-    assert prompt[-1]["elements"][0]["options"][0]["text"]["text"] == "Badge office"
+    prompt = {b["block_id"]: b for b in message_blocks(rejected) if "block_id" in b}
+    reroute = prompt[BLOCK_REROUTE + "d-hand-made"]
+    assert reroute["elements"][0]["options"][0]["text"]["text"] == "Badge office"
+    [say_why] = prompt[BLOCK_REASON + "d-hand-made"]["elements"]
+    assert say_why["action_id"] == ACTION_REASON and say_why["value"] == "d-hand-made"
 
 
 def test_the_reply_of_a_decision_carries_labels_choices_and_rationale() -> None:

@@ -168,6 +168,7 @@ async def test_the_requesters_thumbs_are_feedback(harness: Harness) -> None:
     assert "hunter2" not in json.dumps(ticket.to_dict())
     feedback = harness.brain.get_decision(decision_id).feedback
     assert [(f.kind, f.source) for f in feedback] == [("reject", "slack-satisfaction")]
+    assert feedback[0].reason.startswith("still drops") and "hunter2" not in feedback[0].reason
 
 
 async def test_a_teams_channel_is_told_and_the_first_claim_assigns(start_bot: StartBot) -> None:

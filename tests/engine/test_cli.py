@@ -41,6 +41,28 @@ def test_ask_why_feedback_round_trip(capsys: pytest.CaptureFixture[str]) -> None
 
 
 @pytest.mark.usefixtures("home")
+def test_a_reason_is_kept_redacted_with_the_rejection_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    decision = _ask_json(capsys, "can I order a new headset", "--user", "u1")
+    decision_id = decision["decision_id"]
+    assert main(["feedback", decision_id, "--reject", "--user", "u1"]) == 0
+    reason = "it is an order for new kit, not a fault; my password is hunter2"
+    for _ in range(2):  # the same reason again changes nothing
+        assert main(["feedback", decision_id, "--reject", "--user", "u1", "--reason", reason]) == 0
+    capsys.readouterr()
+    assert main(["why", decision_id, "--json"]) == 0
+    feedback = json.loads(capsys.readouterr().out)["feedback"]
+    assert [(f["kind"], f.get("reason", "")[:22]) for f in feedback] == [
+        ("reject", ""),
+        ("reject", "it is an order for new"),
+    ]
+    assert "hunter2" not in feedback[1]["reason"] and feedback[1]["persisted"] == []
+    assert main(["why", decision_id]) == 0
+    assert "because: it is an order for new kit" in capsys.readouterr().out
+
+
+@pytest.mark.usefixtures("home")
 def test_human_output_shows_controller_confidence_tier_rationale_and_result(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -114,6 +114,19 @@ def block_action(
     }
 
 
+def view_submission(user: str, view: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """A `view_submission` payload: `user` submits the modal `view` (as the bot opened it)
+    with the input `values` (block id -> action id -> element state)."""
+    return {
+        "type": "view_submission",
+        "team": {"id": TEAM_ID},
+        "user": {"id": user, "team_id": TEAM_ID},
+        "api_app_id": "AAPP0001",
+        "trigger_id": "trigger-2",
+        "view": {**view, "id": "VMODAL01", "state": {"values": values}},
+    }
+
+
 def form(fields: dict[str, str]) -> str:
     """x-www-form-urlencoded body."""
     return urlencode(fields)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from brain.learning.control import conflict_views
 from tests.bot.conftest import Harness
-from tests.bot.test_bot_interactions import _ask, _block
-from tests.bot.test_bot_resolution import _click
+from tests.bot.test_bot_interactions import _ask
+from tests.bot.test_bot_resolution import route_elsewhere
 
 TAUGHT = [
     ("UDOCK001", "how do I install Docker on my laptop", "coding"),
@@ -18,14 +18,7 @@ TAUGHT = [
 
 async def test_a_disagreeing_reroute_moves_no_one_and_is_reported(harness: Harness) -> None:
     for user, text, controller in TAUGHT:
-        event, reply = await _ask(harness, text, user=user, channel=f"D{user[1:]}")
-        decision_id = _block(reply, "brain_decision:")["block_id"].split(":", 1)[1]
-        assert harness.brain.get_decision(decision_id).controller != controller  # the mistake
-        click = _click(harness, reply, user, event["channel"], "brain_reroute", selected=controller)
-        updates = len(harness.fake.of("chat.update"))
-        assert (await harness.click(click))[0] == 200
-        await harness.fake.wait_for("chat.update", updates + 1)
-        await harness.idle()
+        await route_elsewhere(harness, user, text, controller)
 
     await _ask(harness, "can you help me get docker running locally", user="UDOCK004")
 

@@ -10,7 +10,7 @@ from bot.blocks import ACTION_REASON, BLOCK_REASON, REASON_BLOCK, REASON_INPUT
 from bot.listeners.reasons import VIEW_REASON
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT, Harness
-from tests.fakes.slack_api import TEAM_ID, Call
+from tests.fakes.slack_api import Call
 
 
 async def _thumbs_down(harness: Harness, text: str) -> tuple[str, Call, str]:
@@ -53,14 +53,7 @@ def _click_say_why(user: str, prompt: Call, ts: str, decision_id: str) -> dict[s
 
 def _submission(user: str, view: dict[str, Any], reason: str) -> dict[str, Any]:
     values = {REASON_BLOCK: {REASON_INPUT: {"type": "plain_text_input", "value": reason}}}
-    return {
-        "type": "view_submission",
-        "team": {"id": TEAM_ID},
-        "user": {"id": user, "team_id": TEAM_ID},
-        "api_app_id": "AAPP0001",
-        "trigger_id": "trigger-2",
-        "view": {**view, "id": "VREASON1", "state": {"values": values}},
-    }
+    return p.view_submission(user, view, values)
 
 
 async def test_the_asker_says_why_and_the_reason_is_kept_with_the_rejection(

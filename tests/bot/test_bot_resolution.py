@@ -197,19 +197,24 @@ TAUGHT = [
 ]
 
 
+async def route_elsewhere(harness: Harness, user: str, text: str, controller: str) -> None:
+    """`user` asks `text` in their DM and, the brain having sent it elsewhere, picks
+    `controller` in the reply's Route elsewhere menu."""
+    event, reply = await _ask(harness, text, user=user, channel=f"D{user[1:]}")
+    decision_id = _block(reply, "brain_decision:")["block_id"].split(":", 1)[1]
+    assert harness.brain.get_decision(decision_id).controller != controller  # the mistake
+    click = _click(harness, reply, user, event["channel"], "brain_reroute", selected=controller)
+    updates = len(harness.fake.of("chat.update"))
+    assert (await harness.click(click))[0] == 200
+    await harness.fake.wait_for("chat.update", updates + 1)
+    await harness.idle()
+
+
 async def test_three_users_routing_elsewhere_move_a_fourth_users_message(
     harness: Harness,
 ) -> None:
     for user, text in TAUGHT:
-        event, reply = await _ask(harness, text, user=user, channel=f"D{user[1:]}")
-        actions = _block(reply, "brain_decision:")
-        decision_id = actions["block_id"].split(":", 1)[1]
-        assert harness.brain.get_decision(decision_id).controller != "coding"  # the mistake
-        click = _click(harness, reply, user, event["channel"], "brain_reroute", selected="coding")
-        updates = len(harness.fake.of("chat.update"))
-        assert (await harness.click(click))[0] == 200
-        await harness.fake.wait_for("chat.update", updates + 1)
-        await harness.idle()
+        await route_elsewhere(harness, user, text, "coding")
 
     await _ask(harness, "can you help me get docker running locally", user="UDOCK004")
     fourth = harness.brain.last_decision("UDOCK004", "DCHAT001")

@@ -18,14 +18,7 @@ def submission(user: str, view: dict[str, Any], description: str) -> dict[str, A
         "description": {"value": {"type": "plain_text_input", "value": description}},
         "priority": {"value": {"type": "static_select", "selected_option": {"value": "P3"}}},
     }
-    return {
-        "type": "view_submission",
-        "team": {"id": TEAM_ID},
-        "user": {"id": user, "team_id": TEAM_ID},
-        "api_app_id": "AAPP0001",
-        "trigger_id": "trigger-2",
-        "view": {**view, "id": "VMODAL01", "state": {"values": values}},
-    }
+    return p.view_submission(user, view, values)
 
 
 async def test_brain_opens_the_modal_and_its_submission_creates_a_decision(

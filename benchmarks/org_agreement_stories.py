@@ -5,7 +5,8 @@ Each story: the controller people move such messages to (`target`), three users'
 messages they correct (`taught`), and twelve paraphrases of a fourth user in other words,
 English and Chinese (`paraphrases`). The paraphrases were written before the matching was
 read. `TUNE` stories may be looked at while changing the mechanism; `HELD_OUT` stories are
-only ever measured (a figure on them is a figure on wordings nobody tuned for).
+only ever measured (a figure on them is a figure on wordings nobody tuned for). `FRESH`
+stories were written later by someone who had not read the matching code, and measured once.
 """
 
 from __future__ import annotations
@@ -230,6 +231,148 @@ HELD_OUT = (
             "团队网盘空间不够了，申请扩容",
             "数据库磁盘需要扩容500G",
             "申请增加文件服务器的存储空间",
+        ),
+    ),
+)
+
+
+FRESH = (
+    Story(
+        "parking permit",
+        "ticket",
+        (
+            "my parking permit for the office garage expired, how do I renew it",
+            "I got a new car and need the plate on my parking pass updated",
+            "could I get a spot in the underground car park from next month",
+        ),
+        (
+            "the barrier at the staff car park doesn't recognise my pass anymore",
+            "who handles applications for employee parking spaces",
+            "I need a temporary parking sticker while my usual car is in the garage",
+            "my parking badge was lost, can I have a replacement",
+            "is there a waiting list for a reserved parking bay",
+            "please change the registration number linked to my parking access",
+            "I was fined for parking in my own assigned spot, the permit shows the old plate",
+            "can visitors from my team get a day pass for the car park",
+            "停车证过期了，怎么续办",
+            "换了新车，车牌要登记到停车系统里",
+            "想申请公司地下停车场的固定车位",
+            "停车卡丢了，能补办一张吗",
+        ),
+    ),
+    Story(
+        "expense tool errors",
+        "ticket",
+        (
+            "concur throws an error every time I try to attach a receipt",
+            "the expense app crashes when I press submit on my report",
+            "can't log any expenses today, the expenses portal shows a blank page",
+        ),
+        (
+            "uploading a receipt photo to the expense system fails with 'unexpected error'",
+            "the travel and expense website keeps timing out when saving a claim",
+            "my expense report is stuck in draft, the submit button does nothing",
+            "mileage entries disappear after I save them in the expenses tool",
+            "the currency conversion in the claims app gives an error message",
+            "since the update the expense mobile app won't open",
+            "getting a 500 error from the reimbursement portal",
+            "the expense platform rejects every pdf I attach",
+            "报销系统上传发票一直报错",
+            "费用报销网页打开是空白的",
+            "提交报销单的时候系统崩溃了",
+            "报销App更新后打不开了",
+        ),
+    ),
+    Story(
+        "meeting room av",
+        "alarm",
+        (
+            "the projector in meeting room 4B shows no signal from my laptop",
+            "the video conference camera in the boardroom isn't working",
+            "nobody on the call can hear us, the room microphone in Orion seems dead",
+        ),
+        (
+            "the screen in the big conference room stays black when I plug in hdmi",
+            "the speakerphone on the third floor meeting room only crackles",
+            "room display won't share my screen wirelessly",
+            "the zoom room touch panel is frozen and the meeting can't start",
+            "remote attendees see a frozen picture from the room camera",
+            "the TV in the huddle space says no input whatever cable we use",
+            "echo on every call from meeting room Atlas, the audio is unusable",
+            "the ceiling projector in the training room flickers and turns off",
+            "会议室投影仪连不上电脑",
+            "大会议室的视频会议摄像头没有画面",
+            "会议室麦克风没声音，对方听不到",
+            "会议室的大屏无法投屏",
+        ),
+    ),
+    Story(
+        "licence renewal",
+        "change",
+        (
+            "our adobe creative cloud licences run out at the end of the month, please renew",
+            "the jetbrains subscription for the backend team expires next week",
+            "we need to extend the tableau licence before it lapses in june",
+        ),
+        (
+            "the annual figma plan is about to expire, can we renew it",
+            "please prolong our visio seats for another year",
+            "the antivirus licence on the design laptops is ending soon",
+            "our team's miro subscription needs renewing before friday",
+            "autocad warns that the licence expires in 10 days",
+            "can procurement extend the microsoft project licences we have",
+            "the statistics software licence (spss) is due for renewal",
+            "renew the five postman enterprise seats for QA please",
+            "Adobe 授权月底到期，需要续费",
+            "团队的 JetBrains 许可证下周过期了",
+            "请帮忙续订一年的 Tableau 许可",
+            "软件授权快到期了，麻烦安排续期",
+        ),
+    ),
+    Story(
+        "guest wifi",
+        "access",
+        (
+            "I have a customer visiting tomorrow, can I get a guest wifi code for them",
+            "the auditors sitting with us for two weeks keep asking for a wifi password",
+            "a partner is coming in for a workshop and will need to get online here",
+        ),
+        (
+            "please create wireless vouchers for the ten workshop attendees on thursday",
+            "a supplier is on site and can't get online, they need a guest password",
+            "can the interviewer candidates use our wifi, who issues the codes",
+            "I need a week-long guest network account for a consultant",
+            "the wifi voucher I got for my visitor already expired",
+            "what's the guest SSID password for today's partner meeting",
+            "set up internet access for the trainers coming on monday",
+            "our contractor's laptop needs to join the visitor wireless",
+            "明天有客户来访，需要访客WiFi账号",
+            "外部审计要在办公室上网两周，请开通访客网络",
+            "给来面试的人申请一个临时无线密码",
+            "访客WiFi的验证码过期了，能再发一个吗",
+        ),
+    ),
+    Story(
+        "phishing report",
+        "alarm",
+        (
+            "I received a suspicious email pretending to be from our CEO asking for gift cards",
+            "got a message with a fake microsoft login link, I think it's phishing",
+            "someone sent me an invoice attachment from an unknown sender that looks like a scam",
+        ),
+        (
+            "an email asked me to confirm my password on a strange website",
+            "I clicked a link in a dodgy mail before I noticed the sender address was wrong",
+            "several colleagues got the same fraudulent 'payroll update' email",
+            "there's a text message claiming to be IT support asking for my MFA code",
+            "a vendor's account seems hacked, they are emailing us odd payment requests",
+            "this mail says my mailbox is full and to log in via a link, legit?",
+            "a fake delivery notice with a zip file landed in my inbox",
+            "someone is impersonating our finance director by email",
+            "收到一封冒充老板的邮件，让买购物卡",
+            "邮件里有个假的登录链接，怀疑是钓鱼邮件",
+            "点开了一个可疑邮件的附件，怎么办",
+            "好几个同事都收到了诈骗邮件",
         ),
     ),
 )

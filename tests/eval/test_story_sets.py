@@ -1,0 +1,60 @@
+"""The correction stories of `benchmarks/org_agreement_story.py` keep the shape its figures
+assume: three users' own messages and twelve paraphrases (8 English, 4 Chinese) per story,
+no wording shared between stories (a shared one would count for two stories), and each set
+can be run alone (`--set`), so a fresh set is measured without re-running the tuned ones."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _stories() -> object:
+    spec = importlib.util.spec_from_file_location(
+        "org_agreement_stories", REPO / "benchmarks" / "org_agreement_stories.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def test_every_story_has_three_taught_messages_and_twelve_paraphrases() -> None:
+    module = _stories()
+    for stories in (module.TUNE, module.HELD_OUT, module.FRESH):  # type: ignore[attr-defined]
+        for story in stories:
+            assert len(set(story.taught)) == 3, story.name
+            assert len(set(story.paraphrases)) == 12, story.name
+            assert sum(map(_chinese, story.paraphrases)) == 4, story.name
+
+
+def test_no_wording_belongs_to_two_stories() -> None:
+    module = _stories()
+    texts = [
+        text
+        for stories in (module.TUNE, module.HELD_OUT, module.FRESH)  # type: ignore[attr-defined]
+        for story in stories
+        for text in story.taught + story.paraphrases
+    ]
+    assert len(texts) == len(set(texts))
+
+
+def test_the_benchmark_runs_one_set_alone() -> None:
+    shown = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "org_agreement_story.py"), "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    ).stdout
+    assert "--set" in shown and "fresh" in shown

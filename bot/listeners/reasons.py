@@ -108,13 +108,12 @@ def _submitted(body: Any) -> tuple[str, str, str, str, str] | None:
     try:
         view = body["view"]
         meta = json.loads(view.get("private_metadata") or "{}")
-        value = submitted_reason(view["state"]["values"])
         found = (
             str(body["user"]["id"]),
             str(meta["decision_id"]),
             str(meta["channel"]),
             str(meta["thread_ts"]),
-            str(value).strip(),
+            submitted_reason(view["state"]["values"]),
         )
     except (KeyError, TypeError, AttributeError, ValueError):
         return None

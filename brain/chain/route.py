@@ -155,15 +155,9 @@ def route(
         exists=_exists_in(tickets),
     )
     things = [v for k in THING_KINDS for v in evaluated.entities.get(k, [])]
-    looks_up = kind not in ("problem", "work") or (
-        kind == "work"
-        and asks_to_look_up(understood.text)
-        and _in_own_records(tickets, understood.message.user, things)
-    )
-    if things and looks_up and asks_about_ticket(understood.text):
-        # "请查一下 LT-20977 的情况": a named asset or host is looked up, never filed; so is
-        # "please check LT-20977" when the asker's records name it (else it may be a question
-        # for the asset register: "查一下 LT-10995 登记在谁名下").
+    looked_up = things and asks_about_ticket(understood.text)
+    if looked_up and _looks_up(kind, understood, tickets, things):
+        # "请查一下 LT-20977 的情况": a named asset or host is looked up, never filed.
         plan = prefer_existing(
             plan,
             things,
@@ -216,12 +210,19 @@ def _as_consultation(
     return plan
 
 
-def _in_own_records(tickets: TicketStore | None, user: str, things: Sequence[str]) -> bool:
-    """Does one of the user's tickets name one of the things (an asset tag, a host)?"""
-    if tickets is None or not things:
+def _looks_up(
+    kind: str, understood: Understanding, tickets: TicketStore | None, things: Sequence[str]
+) -> bool:
+    """Is a message about a named asset or host a look-up (not a report or a request)? A
+    request only to look something up ("please check LT-20977") is one when the asker's own
+    tickets name the thing; otherwise it may be a question for the asset register ("查一下
+    LT-10995 登记在谁名下"), and the tickets are read only for such a request."""
+    if kind not in ("problem", "work"):
+        return True
+    if kind != "work" or tickets is None or not asks_to_look_up(understood.text):
         return False
     try:
-        own = tickets.list_by_requester(user)
+        own = tickets.list_by_requester(understood.message.user)
     except Exception:  # the store is down: nothing is known to name it
         return False
     return any(mentions(ticket, thing) for ticket in own for thing in things)

@@ -7,11 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 
 class SavedModel(Protocol):
     def save(self, path: Path) -> None: ...
+
+
+class KeyedModel(SavedModel, Protocol):
+    #: What the model was fitted on (its training rows, with or without the embedder).
+    key: str
 
 
 Model = TypeVar("Model", bound=SavedModel)
@@ -35,3 +40,22 @@ def shipped_or_fitted(
     model = fit()
     model.save(cached)
     return model
+
+
+def ship_fits(
+    package: str, name: str, fit: Callable[[Any], KeyedModel], embed: Any | None
+) -> list[tuple[KeyedModel, Path]]:
+    """Build time: fit model `name` with the embedder (when there is one) and without, save
+    both beside the data in `package`, and delete its copies of any other key (stale data).
+    Returns each model with where it went."""
+    shipped = []
+    for with_embed in (embed, None) if embed is not None else (None,):
+        model = fit(with_embed)
+        path = shipped_file(package, name, model.key)
+        model.save(path)
+        shipped.append((model, path))
+    kept = {path for _, path in shipped}
+    for stale in shipped_file(package, name, "*").parent.glob(f"{name}-*.npz"):
+        if stale not in kept:
+            stale.unlink()
+    return shipped

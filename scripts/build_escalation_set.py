@@ -145,22 +145,16 @@ def _family_rows(
 def fit_shipped() -> None:
     """Fit the model on the written rows (with and without the embedder) and ship both."""
     sys.path.insert(0, str(REPO))
-    from brain.escalation.model import fit_model, labelled_rows, shipped_path
+    from brain.escalation.model import fit_model, labelled_rows
     from core.config import load_settings
+    from core.model_files import ship_fits
     from core.text.embedder import get_dense_embedder
 
     embedder = get_dense_embedder(load_settings())
     rows = labelled_rows("train")
-    kept = set()
-    for embed in (embedder.embed if embedder is not None else None, None):
-        model = fit_model(rows, embed)
-        path = shipped_path(model.key)
-        model.save(path)
-        kept.add(path)
-        print(f"model {model.key} (embedding: {embed is not None}) -> {path}")
-    for stale in path.parent.glob("escalation-*.npz"):
-        if stale not in kept:
-            stale.unlink()
+    embed = embedder.embed if embedder is not None else None
+    for model, path in ship_fits("brain.data", "escalation", lambda e: fit_model(rows, e), embed):
+        print(f"model {model.key} -> {path}")
 
 
 if __name__ == "__main__":

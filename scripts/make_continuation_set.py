@@ -301,24 +301,16 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
 def fit_shipped() -> None:
     """Fit the model on the train rows (with and without the embedder) and ship both."""
     sys.path.insert(0, str(REPO))
-    from brain.continuation.model import fit_model, labelled_rows, shipped_path
+    from brain.continuation.model import fit_model, labelled_rows
     from core.config import load_settings
+    from core.model_files import ship_fits
     from core.text.embedder import get_dense_embedder
 
     embedder = get_dense_embedder(load_settings())
     rows = labelled_rows("train")
-    kept = set()
-    path = None
-    for embed in (embedder.embed if embedder is not None else None, None):
-        model = fit_model(rows, embed)
-        path = shipped_path(model.key)
-        model.save(path)
-        kept.add(path)
-        print(f"model {model.key} (embedding: {embed is not None}) -> {path}")
-    assert path is not None
-    for stale in path.parent.glob("continuation-*.npz"):
-        if stale not in kept:
-            stale.unlink()
+    embed = embedder.embed if embedder is not None else None
+    for model, path in ship_fits("brain.data", "continuation", lambda e: fit_model(rows, e), embed):
+        print(f"model {model.key} -> {path}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

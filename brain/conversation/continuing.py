@@ -27,6 +27,7 @@ from brain.conversation.thread import ThreadBrain, apply, recognised
 from brain.intent.urgency import handoff_signal
 from controllers import ticket_replies as say
 from controllers.ids import find_ticket_ids
+from controllers.ticket_search import search_topic
 from core.records import Decision, Message
 from core.stores.records import ConversationState
 from core.text.language import turn_is_chinese
@@ -193,9 +194,13 @@ def turn(
     """The judged message continued on the record, decided afresh (`fresh`, on a message that
     inherits nothing from the record) or asked about. When the model is unsure, the thread's
     own reading breaks the tie if it plainly follows the record. None for a request for a
-    person or to escalate: the chain's escalation takes it, whatever record it is about."""
+    person or to escalate: the chain's escalation takes it, whatever record it is about. A
+    search of the asker's tickets by topic ("show me my tickets about the fan") is about all
+    their records, not this one: it is decided afresh."""
     if handoff_signal(message.text) is not None:  # a person asked for, or escalation
         return None
+    if search_topic(message.text) is not None:
+        return fresh(replace(message, new_topic=True))
     verdict = judged.verdict
     if verdict == "ask" and plainly_follows(message.text, state):
         verdict = "continue"

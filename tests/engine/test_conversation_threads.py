@@ -223,3 +223,14 @@ def test_an_office_alarm_question_is_no_monitoring_alert(brain: Brain, question:
     assert decision.controller != "alarm"
     assert decision.request_type == "question"
     assert _tickets(brain) == []
+
+
+def test_a_ticket_search_in_a_thread_searches_instead_of_commenting(brain: Brain) -> None:
+    replies = _chat(
+        brain,
+        "my laptop fan is super loud and it gets really hot",
+        "show me my tickets about the fan",
+    )
+    [ticket] = brain.services.tickets.all()  # type: ignore[union-attr]
+    assert ticket.id in replies[1] and "about" in replies[1]
+    assert "added your message" not in replies[1] and ticket.comments == []

@@ -25,7 +25,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 TICKETS = REPO.parent / "shared" / "data" / "it_tickets" / "val.jsonl"
-SPLITS = ("train", "holdout", "holdout_security", "holdout_generated")
+SPLITS = ("train", "holdout", "holdout_security", "holdout_generated", "holdout_fresh")
 
 
 def _decide(texts: Sequence[str], model: Any, embedder: Any) -> list[Any]:

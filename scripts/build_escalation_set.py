@@ -5,7 +5,9 @@ or tuned on (`brain.escalation.model` reads split "train" only); the benchmark r
 The second round's families (`escalation_families_more.py`) are all training rows, so the
 held-out split stays the same yardstick. The third round's security and company-wide outage
 families (`escalation_families_security.py`) are training rows, and their own held-out wordings
-are split "holdout_security" (written apart, never fitted or tuned on). Real service-desk e-mails
+are split "holdout_security" (written apart, never fitted or tuned on); the generated families'
+held-out templates are "holdout_generated", and "holdout_fresh" (`escalation_families_fresh.py`)
+was written before its author read the model or its errors. Real service-desk e-mails
 (`../shared/data/it_tickets/train.jsonl`, never its val split) are the hard negatives of
 routine requests: a random sample (a quarter held out), then, for training only, e-mails that
 name what the rules used to page for on bare words (a virus, a stolen laptop, "critical",
@@ -29,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from escalation_families import FAMILIES
+from escalation_families_fresh import FRESH
 from escalation_families_generated import HOLDOUT, TRAIN, generate
 from escalation_families_more import MORE_FAMILIES
 from escalation_families_security import SECURITY_FAMILIES, SECURITY_HOLDOUT
@@ -119,6 +122,8 @@ def main() -> int:
     for kind, escalate, wordings in generate(HOLDOUT, 41):
         number = first + [k for k, _, _ in generated].index(kind)
         rows.extend(_family_rows(number, kind, escalate, wordings, "holdout_generated"))
+    for kind, escalate, wordings in FRESH:
+        rows.extend(_family_rows(-3, kind, escalate, list(wordings), "holdout_fresh"))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     print(f"{len(rows)} rows -> {OUT}")
     if args.fit:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from escalation_families import FAMILIES
+from escalation_families_broad import BROAD
 from escalation_families_fresh import FRESH
 from escalation_families_generated import HOLDOUT, TRAIN, generate
 from escalation_families_more import MORE_FAMILIES
@@ -122,6 +123,13 @@ def main() -> int:
     for kind, escalate, wordings in generate(HOLDOUT, 41):
         number = first + [k for k, _, _ in generated].index(kind)
         rows.extend(_family_rows(number, kind, escalate, wordings, "holdout_generated"))
+    first += len(generated)
+    held = [str(r["text"]) for r in rows if r["split"] != "train"]
+    for _kind, _escalate, wordings in FRESH:
+        held.extend(wordings)
+    for number, (kind, escalate, wordings) in enumerate(generate(BROAD, 42), start=first):
+        kept = [t for t in wordings if not _near_any(t, held)]
+        rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     for kind, escalate, wordings in FRESH:
         rows.extend(_family_rows(-3, kind, escalate, list(wordings), "holdout_fresh"))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
@@ -129,6 +137,21 @@ def main() -> int:
     if args.fit:
         fit_shipped()
     return 0
+
+
+#: A training row this alike (character 3-gram Jaccard) to a held-out row is dropped.
+NEAR = 0.5
+
+
+def _grams(text: str) -> set[str]:
+    folded = re.sub(r"\s+", " ", text.lower())
+    return {folded[i : i + 3] for i in range(max(1, len(folded) - 2))}
+
+
+def _near_any(text: str, held: list[str]) -> bool:
+    """Is `text` a near copy of a held-out row (so training on it would tune on that split)?"""
+    mine = _grams(text)
+    return any(len(mine & g) / len(mine | g) >= NEAR for g in map(_grams, held))
 
 
 def _family_rows(

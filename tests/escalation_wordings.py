@@ -52,6 +52,14 @@ MUST_PAGE = {
     "partner_secret_en": "someone posted the production database password in the partner "
     "channel and it is still there",
     "group_mail_zh": "全集团的企业邮箱从早上开始就全部收不到信了",
+    # The fifth round: the same events as people type them in chat, short.
+    "short_vishing_en": "he's on the line now and wants the number my phone just got",
+    "short_vishing_zh": "对方说是银行的，正在电话里要我的短信验证码",
+    "short_forged_en": "our billing address is mailing suppliers a new account number, not us",
+    "short_push_zh": "手表上不停弹出登录批准请求，我根本没在登录",
+    "short_export_en": "the HR export just went to an outside gmail by mistake",
+    "short_link_zh": "员工花名册被设成了公开链接，外面的人都能下载",
+    "short_outage_zh": "所有分公司的电话同时打不通了",
 }
 MUST_NOT_PAGE = {
     "urgent_access_en": "URGENT: please give me edit rights on the budget sheet for "
@@ -91,6 +99,11 @@ MUST_NOT_PAGE = {
     "rotated_en": "we finished handling the leaked API key yesterday, it was rotated",
     "closed_breach_en": "the data breach from March has been closed and reported to the regulator",
     "handled_past_zh": "上周有人冒充IT打电话要验证码，当时就识破了，已经处理好了",
+    # Look-alikes of the fifth round's short wordings.
+    "short_closed_en": "update: the caller who wanted codes last Friday was reported, case closed",
+    "short_training_en": "this month's awareness video is about callers asking for MFA codes, "
+    "please watch it",
+    "short_policy_en": "can I send a customer export to our outside accountant?",
 }
 HANDOFF = {
     "en": "this is the fourth time my ticket went to the wrong place, I need a human to look at it",

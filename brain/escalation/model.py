@@ -6,8 +6,8 @@ probability is Platt-calibrated on out-of-fold scores, and the threshold is chos
 the highest one that still pages, out of fold, every must-page training row whose page it
 decides (`features.model_decides`: rows a rule forces or vetoes do not lower it), lowered by a
 margin. `alone`, where the model pages with no rule and no failure the matrix reads
-(`features.model_alone`), is chosen out of fold too: the lowest bar that pages at most
-`ALONE_FALSE_RATE` of those rows that must not page.
+(`features.model_alone`), is chosen out of fold too: the lowest bar at which the pages among
+those rows are at least `ALONE_PRECISION` right.
 
 A second, smaller model reads whether a message reports a live event at all: fitted without
 the rule features (embedding and character n-grams only) on the security and outage families
@@ -58,9 +58,10 @@ C = 4.0
 #: The threshold sits this far below the lowest out-of-fold must-page probability.
 RECALL_MARGIN = 0.5
 FOLDS = 5
-#: Among training rows the model pages alone, the share of must-not-page ones it may page
-#: out of fold (about 3 in 600); the `alone` bar is never under 0.5 (more likely than not).
-ALONE_FALSE_RATE = 0.005
+#: Among training rows the model pages alone, the out-of-fold precision its pages must reach
+#: (the issue's bar is 95%; the margin is for wordings no one wrote yet); the `alone` bar is
+#: never under 0.5 (more likely than not).
+ALONE_PRECISION = 0.97
 #: Without a fitted `alone` bar (weights written before it existed): the former fixed bar.
 DEFAULT_ALONE = 0.8
 #: The families the live-event model learns from (beside the rule-forced and P1 rows).
@@ -178,7 +179,7 @@ def model_key(rows: Sequence[dict[str, object]], with_embedding: bool) -> str:
     """What the fitted weights depend on: the rows, the feature layout, the settings."""
     digest = hashlib.sha256()
     layout = (EMBEDDING_DIM, N_HASHED, RULE_NAMES, C, RECALL_MARGIN, FOLDS, with_embedding, 3)
-    digest.update(repr((layout, ALONE_FALSE_RATE, sorted(STATE_KINDS))).encode())
+    digest.update(repr((layout, ALONE_PRECISION, sorted(STATE_KINDS))).encode())
     for package, name in (("brain.escalation", "priority.yaml"), ("brain.intent", "security.yaml")):
         digest.update(resources.files(package).joinpath(name).read_bytes())  # rule features
     for row in rows:
@@ -225,7 +226,7 @@ def fit_model(rows: Sequence[dict[str, object]], embed: Embed | None) -> Escalat
         threshold=max(0.02, lowest * RECALL_MARGIN),
         with_embedding=embed is not None,
         key=model_key(rows, embed is not None),
-        alone=_alone_bar(calibrated[alone & (labels == 0)]),
+        alone=_alone_bar(calibrated[alone & (labels == 0)], calibrated[alone & (labels == 1)]),
         state_coef=state.coef_[0].astype(np.float64),
         state_platt=(float(state.intercept_[0]), sa, sb),
         veto=float(live[must].min() * RECALL_MARGIN) if must.any() else 0.0,
@@ -248,13 +249,19 @@ def _out_of_fold(
     return np.asarray(_sigmoid(a * scores + b)), (a, b)
 
 
-def _alone_bar(negatives: np.ndarray) -> float:
-    """The lowest bar that pages at most `ALONE_FALSE_RATE` of `negatives` (never under 0.5)."""
-    if negatives.size == 0:
+def _alone_bar(negatives: np.ndarray, positives: np.ndarray) -> float:
+    """The lowest bar (never under 0.5) at which the pages among these out-of-fold
+    probabilities are at least `ALONE_PRECISION` right: a bar set by a share of the negatives
+    alone rose with every hard look-alike added to the training set (a finished incident
+    worded like a live one), however many live events it then missed."""
+    if positives.size == 0:
         return DEFAULT_ALONE
-    allowed = int(ALONE_FALSE_RATE * negatives.size)
-    ranked = np.sort(negatives)[::-1]
-    return float(max(0.5, ranked[min(allowed, ranked.size - 1)] + 1e-6))
+    for bar in sorted({0.5, *(float(p) for p in positives if p >= 0.5)}):
+        paged = int((positives >= bar).sum())
+        wrong = int((negatives >= bar).sum())
+        if paged and paged / (paged + wrong) >= ALONE_PRECISION:
+            return bar
+    return float(max(0.5, positives.max()))
 
 
 def shipped_path(key: str) -> Path:

@@ -13,6 +13,7 @@ from filelock import FileLock
 
 from core.config import Settings
 from core.native_threads import prefer_one_blas_thread
+from tests.memory_report import MemoryReport
 
 # One torch thread and one BLAS thread per test process, as the command line runs: `pytest -n 2`
 # on two cores with two spinning threads each makes a fit many times slower. Nothing has loaded
@@ -49,9 +50,11 @@ def pytest_configure(config: pytest.Config) -> None:
     """Under xdist, one test at a time per worker unless told otherwise: by default each worker
     is first sent a quarter of the suite in collection order, so all the slow tests sorted to
     the front (below) would go to the first worker. Set here, not in `addopts`, so that a run
-    with `-p no:xdist` still starts."""
+    with `-p no:xdist` still starts. Every run reports its memory per test process
+    (tests.memory_report)."""
     if config.pluginmanager.hasplugin("xdist") and config.getoption("maxschedchunk") is None:
         config.option.maxschedchunk = 1
+    config.pluginmanager.register(MemoryReport(config), "memory_report")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -14,6 +14,7 @@ PREFIXES: dict[str, str] = {
     "incident": "INC",
     "access": "REQ",
     "change": "CHG",
+    "equipment": "EQ",
     "ticket": "TKT",
 }
 #: Record kinds an export may name, by the id kinds the knowledge base documents
@@ -46,7 +47,7 @@ _PREFIX_KINDS = {
 }
 
 #: Prefixes of ITSM records written in chat (ours and common external ones).
-_TEXT_PREFIXES = "INC|REQ|SR|CHG|RITM|TASK|PRB|TKT|WO"
+_TEXT_PREFIXES = "INC|REQ|SR|CHG|EQ|RITM|TASK|PRB|TKT|WO"
 
 #: A prefixed id ("REQ-000123", "INC0012345"), or an external number (e.g. the 19-digit
 #: settlement work order 2025060300011279027, or a chat reference like #10086).

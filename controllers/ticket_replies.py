@@ -66,6 +66,8 @@ _KIND_ZH = {
     "standard change": "标准变更单",
     "normal change": "普通变更单",
     "emergency change": "紧急变更单",
+    "equipment": "设备申请",
+    "equipment request": "设备申请",
 }
 _FIELD_ZH = {
     "ticket_id": "工单号",
@@ -84,6 +86,10 @@ _FIELD_ZH = {
     "operation": "操作",
     "version": "版本",
     "related_ticket": "关联工单",
+    "item": "设备",
+    "quantity": "数量",
+    "for": "使用人",
+    "deliver_to": "送达地点",
 }
 _ACTION_ZH = {
     "close": "关闭",

@@ -23,7 +23,7 @@ from core.stores.records import Ticket
 if TYPE_CHECKING:
     from core.config import Settings
 
-TicketKind = Literal["incident", "access", "change", "ticket"]
+TicketKind = Literal["incident", "access", "change", "equipment", "ticket"]
 TICKET_KINDS: tuple[str, ...] = tuple(PREFIXES)
 #: Stored statuses; "resolved" waits for the requester's answer and "closed" is terminal
 #: (either can be reopened).

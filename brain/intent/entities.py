@@ -40,7 +40,7 @@ _TICKET_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?<![\d.])(\d{19})(?![\d.])"),
     re.compile(r"(?<![\w&])#(\d{3,12})(?!\d)"),
     re.compile(
-        r"(?<![A-Za-z0-9])((?:INC|REQ|SR|CHG|RITM|TASK|PRB|TKT|WO)[-_]?\d{3,12})(?![A-Za-z0-9])",
+        r"(?<![A-Za-z0-9])((?:INC|REQ|SR|CHG|EQ|RITM|TASK|PRB|TKT|WO)[-_]?\d{3,12})(?![A-Za-z0-9])",
         re.IGNORECASE,
     ),
     re.compile(r"(?:工单|单号|工单号|工单编号)\s*(?:号|编号)?\s*[:：#]?\s*(\d{3,20})(?!\d)"),

@@ -5,10 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from controllers import slots
+from controllers import equipment, slots
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
-from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
+from controllers.requests import (
+    file_request,
+    file_with_guidance,
+    known_parameters,
+    missing_dry_run,
+)
 from core.lazy import LazyPattern
 
 _EMERGENCY = LazyPattern(
@@ -81,6 +86,11 @@ _TARGET = (
     LazyPattern(r"(?:给|把|对|在|的)(?P<t>[\u4e00-\u9fff]{2,6}?集群)"),
     LazyPattern(r"(?P<t>[\u4e00-\u9fff]{2,4}集群)"),
 )
+#: Operations that make a message naming equipment a change all the same ("roll back the
+#: laptop image", "register 20 new laptops in the inventory").
+_CHANGE_ONLY = frozenset({"rollback", "asset", "capacity", "decommission"})
+#: What an equipment order cannot be filed without.
+_EQUIPMENT_REQUIRED = ("item",)
 _VERSION = LazyPattern(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
 
 
@@ -91,15 +101,32 @@ class ChangeController(BuiltinController):
     files_requests = True
 
     def dry_run(self, context: ControllerContext) -> DryRunResult:
-        """Is the target named? Nothing is created."""
-        fields = self.fields(context)
+        """Is the target named (the item, for equipment)? Nothing is created."""
+        wanted = self.equipment(context)
+        if wanted is not None:
+            ordered = wanted.fields()
+            return missing_dry_run(_EQUIPMENT_REQUIRED, ordered) or DryRunResult(
+                ok=True, reason=f"{equipment.LABEL}: {ordered['item']}"
+            )
+        fields = self.change_fields(context)
         return missing_dry_run(self.required_entities, fields) or DryRunResult(
             ok=True, reason=f"{fields['change_type']} {fields['operation']} of {fields['service']}"
         )
 
     def handle(self, context: ControllerContext) -> ControllerResult:
-        """File the change request with the KB's policy for its type; ask for the window."""
-        fields = self.fields(context)
+        """File the change request with the KB's policy for its type; ask for the window.
+        A request for equipment is an order, not a change: it is filed as one and asks only
+        for what an order needs."""
+        wanted = self.equipment(context)
+        if wanted is not None:
+            return file_request(
+                context,
+                kind=equipment.KIND,
+                label=equipment.LABEL,
+                fields=wanted.fields(),
+                required=_EQUIPMENT_REQUIRED,
+            )
+        fields = self.change_fields(context)
         required = list(self.required_entities)
         if fields["operation"] != "asset":
             required.append("window")
@@ -113,7 +140,35 @@ class ChangeController(BuiltinController):
             details_prefix="Policy: ",
         )
 
+    def equipment(self, context: ControllerContext) -> equipment.EquipmentRequest | None:
+        """The equipment the message orders, when it is an order: it names an item (or
+        equipment in general) and no service, host, version, asset tag or change operation
+        (a rollback, an asset move, capacity, a decommission) that would make it a change."""
+        known = known_parameters(context)
+        if known.get("operation") not in (None, "equipment"):
+            return None
+        text = self.text_of(context)
+        wanted = equipment.read_request(text)
+        if wanted is None or known.get("asset_tag") or _VERSION.search(text):
+            return None
+        if known.get("service") or _target(text, known.get("host")):
+            return None
+        if any(cue.search(text) for name, cue in _OPERATIONS if name in _CHANGE_ONLY):
+            return None
+        if known.get("item"):
+            wanted = equipment.EquipmentRequest(
+                known["item"], wanted.recipient, wanted.deliver_to, wanted.quantity
+            )
+        return wanted
+
     def fields(self, context: ControllerContext) -> dict[str, Any]:
+        """What the message says for its record: the order's fields for equipment (what a
+        reply in its thread is read by: "a headset please" gives the item), else the
+        change's."""
+        wanted = self.equipment(context)
+        return wanted.fields() if wanted is not None else self.change_fields(context)
+
+    def change_fields(self, context: ControllerContext) -> dict[str, Any]:
         """Type, operation, target service, window, version and asset tag."""
         known = known_parameters(context)
         text = self.text_of(context)

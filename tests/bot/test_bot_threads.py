@@ -136,6 +136,16 @@ async def test_replies_are_in_the_askers_language(harness: Harness) -> None:
     assert ticket.fields.get("system") == "GitLab"
 
 
+async def test_a_request_for_a_thing_is_an_order_not_a_change(harness: Harness) -> None:
+    replies = await _thread(harness, "also could somebody get me a laptop stand?")
+    [chinese] = await _thread(harness, "我需要再要一个显示器")
+    stand, screen = sorted(_tickets(harness), key=lambda t: t.id)
+    assert (stand.kind, stand.fields["item"]) == ("equipment", "laptop stand")
+    assert (screen.kind, screen.fields["item"]) == ("equipment", "显示器")
+    assert stand.id in replies[0] and not re.search(r"window|service|CAB", replies[0])
+    assert screen.id in chinese and not _ENGLISH_RUN.search(chinese), chinese
+
+
 def _dead_url() -> str:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

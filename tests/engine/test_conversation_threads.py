@@ -211,7 +211,7 @@ def test_a_request_worded_as_a_question_later_in_a_thread_files_it(brain: Brain)
     )
     assert "no answer" not in replies[1]
     kinds = sorted(t.kind for t in brain.services.tickets.all())  # type: ignore[union-attr]
-    assert kinds == ["change", "incident"]
+    assert kinds == ["equipment", "incident"]
 
 
 @pytest.mark.parametrize(

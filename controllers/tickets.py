@@ -119,7 +119,7 @@ class TicketStore:
     ) -> list[Ticket]:
         """A requester's tickets, newest first (`team`: only those of that Slack workspace)."""
         tickets = [
-            t for t in self.all() if t.requester == requester and same_workspace(t.slack_team, team)
+            t for t in self.records.by_requester(requester) if same_workspace(t.slack_team, team)
         ]
         if open_only:
             tickets = [t for t in tickets if t.is_open]

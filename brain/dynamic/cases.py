@@ -6,13 +6,17 @@ the dynamic tier's own memory of "similar unknown cases" (seed 000 section 5): t
 from a plan confirmed on a similar case, the counter-example check looks for a similar case the
 same plan failed, evolution clusters confirmed cases, and boundaries become evolution signals.
 Stored behind `core.stores.protocols.CaseStore`.
+
+Every dynamic decision reads the whole book, so it reads the store's view (parsed again only
+after another write, by any process) and keeps each case's decoded vector until the case
+changes: a look-up copies and decodes nothing it read before.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -28,13 +32,16 @@ from core.vector_text import decode_vector, encode_vector
 SPARSE_SCALE = 0.85
 #: Cases kept for similarity look-ups (the newest); older ones only count in reports.
 MAX_SCANNED = 5_000
+#: A stored case as read: shared with the store's view, so never changed in place (write
+#: through `CaseBook.feedback`, `mark_evolved` and the store).
+Case = Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
 class SimilarCase:
     """A stored case and how similar its message is to the one at hand."""
 
-    case: dict[str, Any]
+    case: Case
     similarity: float
 
     @property
@@ -69,6 +76,8 @@ class CaseBook:
     ) -> None:
         self.store = store
         self.embed = embed
+        #: case id -> (its stored vector, decoded): decoded again only when the case changed.
+        self._decoded: dict[str, tuple[object, np.ndarray | None]] = {}
 
     def record(
         self,
@@ -138,10 +147,22 @@ class CaseBook:
                 self.store.modify(str(case["case_id"]), unname)
         return mine
 
-    def cases(self) -> list[dict[str, Any]]:
-        rows = self.store.all()
+    def cases(self) -> list[Case]:
+        """The newest `MAX_SCANNED` cases, oldest first (read-only: `Case`)."""
+        rows = list(self.store.view())
         rows.sort(key=lambda c: str(c.get("created_at", "")))
         return rows[-MAX_SCANNED:]
+
+    def vector_of(self, case: Case) -> np.ndarray | None:
+        """The case's stored vector, decoded once per version of the case."""
+        stored = case.get("vector")
+        name = str(case.get("case_id"))
+        known = self._decoded.get(name)
+        if known is not None and known[0] == stored:
+            return known[1]
+        vector = decode_vector(stored)
+        self._decoded[name] = (stored, vector)
+        return vector
 
     def similar(
         self,
@@ -150,13 +171,16 @@ class CaseBook:
         *,
         minimum: float,
         exclude: str | None = None,
-        cases: Sequence[dict[str, Any]] | None = None,
+        cases: Sequence[Case] | None = None,
     ) -> list[SimilarCase]:
         """Cases at least `minimum` similar to `text`, most similar first."""
         rows = [
             c for c in (self.cases() if cases is None else cases) if c.get("case_id") != exclude
         ]
         scores = self._scores(text, vector, rows)
+        if len(self._decoded) > 2 * max(len(rows), MAX_SCANNED):
+            live = {str(c.get("case_id")) for c in rows}  # removed cases' vectors go
+            self._decoded = {k: v for k, v in self._decoded.items() if k in live}
         found = [
             SimilarCase(case, round(float(score), 4))
             for case, score in zip(rows, scores, strict=True)
@@ -165,12 +189,10 @@ class CaseBook:
         found.sort(key=lambda s: -s.similarity)
         return found
 
-    def _scores(
-        self, text: str, vector: np.ndarray | None, rows: Sequence[dict[str, Any]]
-    ) -> list[float]:
+    def _scores(self, text: str, vector: np.ndarray | None, rows: Sequence[Case]) -> list[float]:
         """`similarity` of every row, the dense cosines as one matrix product."""
         scores = [0.0] * len(rows)
-        stored = [None if vector is None else decode_vector(c.get("vector")) for c in rows]
+        stored = [None if vector is None else self.vector_of(c) for c in rows]
         dense = {
             i: other
             for i, other in enumerate(stored)
@@ -189,7 +211,7 @@ class CaseBook:
         return scores
 
     @staticmethod
-    def similarity(text: str, vector: np.ndarray | None, case: dict[str, Any]) -> float:
+    def similarity(text: str, vector: np.ndarray | None, case: Case) -> float:
         """MiniLM cosine when both have a vector, else scaled character n-gram cosine."""
         other = None if vector is None else decode_vector(case.get("vector"))
         if vector is not None and other is not None and other.shape == vector.shape:

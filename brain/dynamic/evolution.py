@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from brain.dynamic.cases import CaseBook
+from brain.dynamic.cases import Case, CaseBook
 from controllers.evolved import (
     EvolvedSpec,
     controller_of,
@@ -103,14 +103,14 @@ _STOPWORDS = frozenset(
 class Cluster:
     """Cases of one unknown problem (similar messages), with what happened to them."""
 
-    cases: list[dict[str, Any]] = field(default_factory=list)
+    cases: list[Case] = field(default_factory=list)
 
     @property
     def texts(self) -> list[str]:
         return [str(c.get("text", "")) for c in self.cases]
 
 
-def cluster(cases: Sequence[dict[str, Any]], minimum: float) -> list[Cluster]:
+def cluster(cases: Sequence[Case], minimum: float) -> list[Cluster]:
     """Greedy single-link clusters by the case book's similarity, biggest first."""
     clusters: list[Cluster] = []
     for case in cases:
@@ -160,7 +160,7 @@ class Evolution:
             return None
         return self.consider(case)
 
-    def consider(self, case: dict[str, Any]) -> str | None:
+    def consider(self, case: Case) -> str | None:
         """Write an evolved controller when `case`'s cluster is complete."""
         signature = case.get("signature")
         if not signature or case.get("evolved"):
@@ -291,7 +291,7 @@ class Evolution:
         registry.remove(spec.name)
         registry.add(controller_of(spec))
 
-    def _spec(self, members: Sequence[dict[str, Any]], plan: Plan) -> EvolvedSpec:
+    def _spec(self, members: Sequence[Case], plan: Plan) -> EvolvedSpec:
         texts = [str(m.get("text", "")) for m in members]
         words = _shared_words(texts)
         taken = set(self._registry().names()) | {s.name for s in self.listed()}
@@ -321,8 +321,8 @@ class Evolution:
         )
 
 
-def _by_signature(cases: Sequence[dict[str, Any]], minimum: float) -> list[Cluster]:
-    groups: dict[str, list[dict[str, Any]]] = {}
+def _by_signature(cases: Sequence[Case], minimum: float) -> list[Cluster]:
+    groups: dict[str, list[Case]] = {}
     for case in cases:
         groups.setdefault(str(case.get("signature")), []).append(case)
     found: list[Cluster] = []
@@ -353,5 +353,5 @@ def _name_of(words: Sequence[str], texts: Sequence[str], taken: set[str]) -> str
     return name
 
 
-def _vector(case: dict[str, Any]) -> np.ndarray | None:
+def _vector(case: Case) -> np.ndarray | None:
     return decode_vector(case.get("vector"))

@@ -6,7 +6,8 @@ and safe across processes is the backend's collection.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import copy
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from core.stores.lesson import Lesson
@@ -38,6 +39,8 @@ class TicketCollection:
     def __init__(self, tickets: Collection, counters: Collection) -> None:
         self._tickets = tickets
         self._counters = counters
+        #: (the collection's view it was built from, requester -> their documents).
+        self._by_requester: tuple[Sequence[Mapping[str, Any]], dict[str, list[Any]]] | None = None
 
     def get(self, ticket_id: str) -> Ticket | None:
         row = self._tickets.get(ticket_id)
@@ -45,6 +48,19 @@ class TicketCollection:
 
     def all(self) -> list[Ticket]:
         return [Ticket.from_dict(row) for row in self._tickets.all()]
+
+    def by_requester(self, requester: str) -> list[Ticket]:
+        """The requester's tickets, from an index by requester over the collection's view,
+        built again only when the view changed (a write by any process): the ticket look-ups
+        of every message read and copied every ticket."""
+        rows = self._tickets.view()
+        index = self._by_requester
+        if index is None or index[0] is not rows:
+            by: dict[str, list[Any]] = {}
+            for row in rows:
+                by.setdefault(str(row.get("requester")), []).append(row)
+            self._by_requester = index = (rows, by)
+        return [Ticket.from_dict(copy.deepcopy(row)) for row in index[1].get(requester, [])]
 
     def insert(self, ticket: Ticket) -> bool:
         return self._tickets.insert(ticket.to_dict())

@@ -38,6 +38,11 @@ class Collection(Protocol):
         """Every document (order unspecified)."""
         ...
 
+    def view(self) -> Sequence[Mapping[str, Any]]:
+        """Every document, read-only: a backend may share them with later calls (and read
+        them again only after a write), so a caller never changes one."""
+        ...
+
     def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None:
         """Insert or replace documents by key, all in one durable write."""
         ...
@@ -179,6 +184,10 @@ class CaseStore(Protocol):
 
     def all(self) -> list[Document]: ...
 
+    def view(self) -> Sequence[Mapping[str, Any]]:
+        """Every case, read-only (`Collection.view`): what each dynamic decision reads."""
+        ...
+
     def insert(self, document: Mapping[str, Any]) -> bool: ...
 
     def modify(self, case_id: str, change: Callable[[Document], None]) -> Document | None: ...
@@ -195,6 +204,10 @@ class TicketRecords(Protocol):
     def get(self, ticket_id: str) -> Ticket | None: ...
 
     def all(self) -> list[Ticket]: ...
+
+    def by_requester(self, requester: str) -> list[Ticket]:
+        """The requester's tickets (order unspecified)."""
+        ...
 
     def insert(self, ticket: Ticket) -> bool:
         """Add a ticket unless its id exists (atomically); False when it existed."""

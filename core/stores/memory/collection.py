@@ -27,6 +27,9 @@ class MemoryCollection:
         with self._lock:
             return copy.deepcopy(list(self._documents.values()))
 
+    def view(self) -> list[Document]:
+        return self.all()
+
     def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None:
         fresh = [copy.deepcopy(dict(document)) for document in documents]
         with self._lock:

@@ -61,6 +61,9 @@ class PgCollection:
             ).fetchall()
         return [loaded(row[0]) for row in rows]
 
+    def view(self) -> list[Document]:
+        return self.all()
+
     def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None:
         rows = [(self.name, self._key(doc), dumps(doc)) for doc in documents]
         if not rows:

@@ -8,17 +8,24 @@ document), so TinyDB itself and earlier versions of the project read them.
 
 Every write holds the collection's lock (threads and processes), re-reads the file under it,
 and replaces it atomically with an fsync before returning.
+
+`view()` keeps the documents parsed per process until any process writes the collection: a
+sharded collection's writes change a version file first (`.version`, under the lock), a single
+file's version is its own (a write replaces it), and a view is read again under the lock, so it
+never mixes a write's files with the ones before it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from core.stores.protocols import Document, KeyOf
+from core.stores.tinydb.file_cache import version_of
 from core.stores.tinydb.locks import store_lock
 from core.stores.tinydb.storage import (
     AtomicJSONStorage,
@@ -51,6 +58,8 @@ class TinyCollection:
         self.sharded = sharded
         self._key = key
         self._lock = store_lock(path)
+        #: (the version it was read at, key -> document): what `view` returns until a write.
+        self._view: tuple[object, dict[str, Document]] | None = None
         folder = path if sharded else path.parent
         folder.mkdir(parents=True, exist_ok=True)
         with self._lock.held():
@@ -79,8 +88,28 @@ class TinyCollection:
             data, table = self._read(path)
             result, changed = edit(table)
             if changed:
+                self._bump()  # first: a view read before it holds no file of this write
                 AtomicJSONStorage(path).write(data, sync_folder=sync_folder)
             return result
+
+    # -- the version every process's view is checked against ------------------------------------
+    def _version_file(self) -> Path:
+        return self.path / ".version"
+
+    def _bump(self) -> None:
+        """A new version of a sharded collection (call with the lock held); a single file
+        changes its own version when it is replaced."""
+        if self.sharded:
+            self._version_file().write_text(os.urandom(8).hex(), encoding="ascii")
+
+    def _version(self) -> object:
+        """What changes whenever any process writes (None: unknown, read again)."""
+        try:
+            if self.sharded:
+                return self._version_file().read_text(encoding="ascii") or None
+            return version_of(self.path)
+        except FileNotFoundError:
+            return None
 
     def _edit_each(self, edits: Mapping[Path, Callable[[Table], tuple[None, bool]]]) -> None:
         """Several files' edits, then one fsync of the folder for all their renames (a batch
@@ -116,6 +145,25 @@ class TinyCollection:
 
     def count(self) -> int:
         return sum(len(self._read(path)[1]) for path in self._files())
+
+    def view_by_key(self) -> dict[str, Document]:
+        """Every document by key, parsed again only after a write by any process; shared with
+        later calls, so never changed by the caller."""
+        version, cached = self._version(), self._view
+        if cached is not None and version is not None and cached[0] == version:
+            return cached[1]
+        with self._lock.held():  # no write between the version and the files read
+            version = self._version()
+            if version is None and self.sharded:
+                self._bump()  # a collection written before versions existed
+                version = self._version()
+            documents = {self._key(document): document for document in self.all()}
+        self._view = (version, documents)
+        return documents
+
+    def view(self) -> list[Document]:
+        """Every document, read-only (`view_by_key`)."""
+        return list(self.view_by_key().values())
 
     # -- writes ------------------------------------------------------------------------------
     def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None:

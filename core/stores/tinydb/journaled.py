@@ -52,6 +52,9 @@ class JournaledCollection:
         self._fold_of: tuple[int, int] | None = None
         self._fold: Mapping[str, Document | None] = {}
         self._fold_last: Record | None = None  # keeps the id in `_fold_of` from being reused
+        #: (the base's view, the fold, their overlay): `view` until either changes.
+        self._merged: tuple[Mapping[str, Document], Mapping[str, Document | None], list[Document]]
+        self._merged = ({}, {}, [])
         self._background = BackgroundFold(
             self.flush, name="collection-journal", what=f"the journal of {self.path}"
         )
@@ -106,6 +109,28 @@ class JournaledCollection:
 
     def count(self) -> int:
         return len(self.all())
+
+    def view(self) -> list[Document]:
+        """Every document, read-only and shared with later calls (never change one): the
+        buckets' view (`TinyCollection.view_by_key`, parsed again only after a checkpoint by
+        any process) with the journal's fold over it. What a dynamic decision reads the whole
+        case book with, instead of parsing and copying every case each time."""
+        fold = self._folded()  # first: a checkpoint may apply and cut meanwhile
+        base = self.base.view_by_key()
+        with self._guard:
+            last_base, last_fold, merged = self._merged
+            if last_base is base and last_fold is fold:
+                return merged
+        documents = dict(base)
+        for name, document in fold.items():
+            if document is None:
+                documents.pop(name, None)
+            else:
+                documents[name] = document
+        merged = list(documents.values())
+        with self._guard:
+            self._merged = (base, fold, merged)
+        return merged
 
     # -- writes ------------------------------------------------------------------------------
     def put_many(self, documents: Iterable[Mapping[str, Any]]) -> None:

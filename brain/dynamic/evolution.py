@@ -338,7 +338,10 @@ def _shared_words(texts: Sequence[str]) -> list[str]:
     for text in texts:
         counts.update({w for w in _WORD.findall(normalize(text)) if w not in _STOPWORDS})
     need = 2 if len(texts) > 1 else 1
-    return [w for w, n in counts.most_common() if n >= need]
+    # Ties in alphabetical order: a set's order changes with each process's hash seed, and
+    # the first eight become the keywords, so the controller would differ from run to run.
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return [w for w, n in ranked if n >= need]
 
 
 def _name_of(words: Sequence[str], texts: Sequence[str], taken: set[str]) -> str:

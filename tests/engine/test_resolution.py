@@ -16,6 +16,7 @@ import pytest
 from brain.conversation.turns import Conversation
 from brain.engine import Brain
 from cli.chat_session import chat_loop
+from core.files import copy_tree
 from core.records import Message
 from tests.cli_process import brain_out
 
@@ -121,3 +122,26 @@ def test_brain_chat_resolves_and_the_asker_says_it_solved_it(brain: Brain) -> No
     name = notes[2].split("evolved controller ", 1)[1].split()[0]
     fourth = brain.ask(Message(FOURTH, user="u4", channel="C4"))
     assert fourth.controller == name and fourth.tier == "fast", fourth.tier_path
+
+
+@pytest.mark.slow
+def test_the_evolved_controller_is_the_same_in_every_process(
+    fitted_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its keywords are the words the resolved requests share, ties in one order: a process's
+    string-hash seed once chose which of them made the eight keywords (and the name), so
+    the fourth wording was taken on the fast path in some runs and asked about in others."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("note: ask facilities in #facilities\n")
+    built = []
+    for seed in ("1", "3"):
+        home = tmp_path / f"home-{seed}"
+        copy_tree(fitted_home, home)
+        monkeypatch.setenv("BRAIN_HOME", str(home))
+        monkeypatch.setenv("PYTHONHASHSEED", seed)
+        for user, text in ASKED:
+            decision = _ask(text, user)
+            brain_out("resolve", decision["decision_id"], "--plan", str(plan), "--user", "agent")
+        [spec] = (home / "evolved").glob("*.yaml")
+        built.append((spec.stem, spec.read_text(encoding="utf-8").split("examples:")[0]))
+    assert built[0] == built[1]

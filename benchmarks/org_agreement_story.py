@@ -87,7 +87,12 @@ def fresh_routes(stories: tuple[Story, ...], fitted: Path) -> dict[str, str | No
 
 
 def run_story(
-    story: Story, fitted: Path, others: tuple[str, ...], fresh: dict[str, str | None]
+    story: Story,
+    fitted: Path,
+    others: tuple[str, ...],
+    fresh: dict[str, str | None],
+    *,
+    refit: bool = False,
 ) -> dict[str, Any]:
     from brain.engine import Brain
     from core.config import Settings
@@ -105,13 +110,18 @@ def run_story(
                 for user, text in (("U2", story.taught[1]), ("U3", story.taught[2]))
             ]
             fourth = _ask_all(brain, story.paraphrases, "U4", "fourth")
+            refitted: list[Any] = []
+            if refit:  # what the background refit adds, once it has folded the lessons in
+                brain.parts.org_training.refit_now()
+                refitted = _ask_all(brain, story.paraphrases, "U4", "refitted")
             wrong = [
                 d.text
                 for d in _ask_all(brain, others, "U4", "others")
                 if _lands(brain, d, story.target) and fresh.get(d.text) != story.target
             ]
             landed = {
-                id(d): _lands(brain, d, story.target) for d in before + author + stranger + fourth
+                id(d): _lands(brain, d, story.target)
+                for d in before + author + stranger + fourth + refitted
             }
 
     def moved(decisions: list[Any]) -> int:
@@ -125,6 +135,7 @@ def run_story(
         "author": moved(author),
         "stranger": moved(stranger),
         "fourth": moved(fourth),
+        "refitted": moved(refitted) if refit else None,
         "n": len(story.paraphrases),
         "wrongly": len(wrong),
         "others": len(others),
@@ -140,6 +151,11 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--only")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument(
+        "--refit",
+        action="store_true",
+        help="also ask the fourth user's paraphrases after the organisation refit",
+    )
     parser.add_argument(
         "--set",
         choices=("tune", "held-out", "fresh", "default"),
@@ -157,13 +173,14 @@ def main() -> None:
             if args.only and args.only != story.name:
                 continue
             others = tuple(t for s in stories if s is not story for t in s.paraphrases)
-            found = run_story(story, args.home, others, fresh)
+            found = run_story(story, args.home, others, fresh, refit=args.refit)
             results.setdefault(label, []).append(found)
             print(
                 f"{label:8} {story.name:24} {story.target:12} {found['before']:6} "
                 f"{found['author']:6} {found['stranger']:8} {found['fourth']:6} "
                 f"{found['wrongly']:3}/{found['others']}  "
-                f"(taught first went to {', '.join(map(str, found['taught_were']))})",
+                + (f"refitted {found['refitted']}  " if args.refit else "")
+                + f"(taught first went to {', '.join(map(str, found['taught_were']))})",
                 flush=True,
             )
             if args.verbose:
@@ -175,10 +192,11 @@ def main() -> None:
         total = sum(r["n"] for r in rows)
         keys = ("before", "author", "stranger", "fourth", "wrongly", "others")
         sums = {k: sum(r[k] for r in rows) for k in keys}
+        refitted = f"  refitted {sum(r['refitted'] for r in rows)}" if args.refit else ""
         print(
             f"{label:8} {'TOTAL':24} {'':12} {sums['before']:6} {sums['author']:6} "
             f"{sums['stranger']:8} {sums['fourth']:6} {sums['wrongly']:3}/{sums['others']}"
-            f"  (of {total})"
+            f"  (of {total}){refitted}"
         )
     if args.json:
         args.json.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")

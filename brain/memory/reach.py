@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from enum import IntEnum
 
 #: Tests kept (the latest); a process loading many lessons tests only this many of them.
 WINDOW = 200
@@ -33,13 +34,22 @@ PRIOR_WRONG = 1.0
 MIN_PRECISION = 0.5
 
 
+class Measure(IntEnum):
+    """How two texts were compared: similarities of different measures are not comparable."""
+
+    NGRAMS = 0  #: overlap of character n-grams (no encoder for the pair)
+    EMBEDDING = 1  #: MiniLM cosine, both texts in Latin script
+    MIXED = 2  #: multilingual cosine, one text Chinese and one not
+    CHINESE = 3  #: multilingual cosine, both texts Chinese
+
+
 @dataclass(frozen=True, slots=True)
 class ReachTest:
     """One correction as a test of the earlier examples: the nearest one's similarity, the
-    measure (embedding or character n-grams) and whether it named the corrected controller."""
+    measure it was compared by and whether it named the corrected controller."""
 
     similarity: float
-    dense: bool
+    measure: Measure
     right: bool
 
 
@@ -55,20 +65,20 @@ class ReachEvidence:
     def clear(self) -> None:
         self._tests.clear()
 
-    def precision(self, similarity: float, dense: bool) -> float:
+    def precision(self, similarity: float, measure: Measure) -> float:
         """The estimated share of right examples at least this alike (same measure)."""
         right = wrong = 0
         for test in self._tests:
-            if test.dense == dense and test.similarity >= similarity:
+            if test.measure == measure and test.similarity >= similarity:
                 if test.right:
                     right += 1
                 else:
                     wrong += 1
         return (right + PRIOR_RIGHT) / (right + wrong + PRIOR_RIGHT + PRIOR_WRONG)
 
-    def reaches(self, similarity: float, dense: bool) -> bool:
+    def reaches(self, similarity: float, measure: Measure) -> bool:
         """Whether an example this alike to a message may move it."""
-        return self.precision(similarity, dense) >= MIN_PRECISION
+        return self.precision(similarity, measure) >= MIN_PRECISION
 
     def __len__(self) -> int:
         return len(self._tests)

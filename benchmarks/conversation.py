@@ -12,7 +12,7 @@ English one no Chinese (knowledge-base text quoted and labelled in the other lan
 paths and URLs aside). Conversations carry a split: `tune` rows were looked at while building,
 `holdout` rows never were; both figures are printed side by side.
 
-    PYTHONPATH=. nice -n 10 python benchmarks/conversation.py [--json]
+    PYTHONPATH=. nice -n 10 python benchmarks/conversation.py [--json] [--failures tune]
 """
 
 from __future__ import annotations
@@ -48,7 +48,9 @@ def _language_ok(asked: str, reply: str) -> bool:
     return not _CJK.search(own)
 
 
-def run() -> dict[str, dict[str, list[int]]]:
+def run(show: str | None = None) -> dict[str, dict[str, list[int]]]:
+    """Every turn scored, by split and kind; the failed turns of split `show` are printed
+    (never the held-out split's, to keep it unread)."""
     import os
 
     os.environ.setdefault("BRAIN_HOME", tempfile.mkdtemp(prefix="brain-conv-"))
@@ -86,6 +88,9 @@ def run() -> dict[str, dict[str, list[int]]]:
                     "answer": filed == 0 and result is not None and result.ok,
                 }[expect]
                 split.setdefault(expect, []).append(int(ok))
+                if not ok and row["split"] == show:
+                    why = decision.request_type if decision is not None else "-"
+                    print(f"FAILED {expect} ({why}, filed {filed}): {turn['text']}")
                 if expect == "follow":
                     split.setdefault("duplicate", []).append(int(filed > 0))
                     split.setdefault("asked_back", []).append(int(reply.kind == "clarify"))
@@ -96,8 +101,9 @@ def run() -> dict[str, dict[str, list[int]]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--failures", metavar="SPLIT", help="print this split's failed turns")
     args = parser.parse_args()
-    scores = run()
+    scores = run(args.failures)
     table = {
         split: {k: {"n": len(v), "rate": round(sum(v) / len(v), 3)} for k, v in kinds.items()}
         for split, kinds in scores.items()

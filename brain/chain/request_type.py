@@ -6,19 +6,23 @@ answered, whatever controller its topic belongs to; a message that names an exis
 of the kind a controller would file ("…after the change CHG-4411") refers to it and links it,
 it never files another one.
 
-The type is read from the form of the message (interrogative openings and particles, failure
-phrases, imperative and "I need" forms, in English and Chinese) and, when the form says
-nothing, from the intent the recognizers voted (its taxonomy group: consultation intents are
-questions, incident ones problems, access and change ones requests for work). It is recorded
-in the decision (`request_type`) and explained in its tier path.
+The type is what the learned speech-act model (`brain.chain.speech_act`: question, problem
+report or request for work, English and Chinese) reads when it is sure. Only when it is not
+is the form of the message read (interrogative openings and particles, failure phrases,
+imperative and "I need" forms) and, when the form says nothing, the intent the recognizers
+voted (its taxonomy group: consultation intents are questions, incident ones problems, access
+and change ones requests for work). It is recorded in the decision (`request_type`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Literal
+from typing import Literal, cast
 
+import numpy as np
+
+from brain.chain import speech_act
 from brain.routing.plan import RoutePlan
 from core.records import IntentResult
 
@@ -92,8 +96,18 @@ _OWN_FAILURE = re.compile(
 _FIRST_CLAUSE = re.compile(r"[,.;!?，。；！？\n]")
 
 
-def request_type(text: str, intent: IntentResult) -> RequestType:
-    """The message's request type (see the module docstring)."""
+def request_type(text: str, intent: IntentResult, vector: np.ndarray | None = None) -> RequestType:
+    """The message's request type (see the module docstring; `vector`: the message's MiniLM
+    embedding, when the embedder is open)."""
+    reading = speech_act.read(text, vector)
+    if reading.sure:
+        return cast("RequestType", reading.act)
+    return request_type_by_form(text, intent)
+
+
+def request_type_by_form(text: str, intent: IntentResult) -> RequestType:
+    """The request type its form says, where the speech-act model is unsure (and the
+    baseline the model is measured against, `benchmarks/speech_acts.py`)."""
     stripped = text.strip()
     first = _FIRST_CLAUSE.split(stripped, maxsplit=1)[0]
     problem = bool(_PROBLEM.search(stripped))

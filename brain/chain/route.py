@@ -136,7 +136,11 @@ def route(
     plan = apply_sense(
         plan, senses_of(knowledge, understood.text), view.names, view.holder(ANSWERS)
     )
-    kind = "update" if understood.context else request_type(understood.text, evaluated.intent)
+    kind = (
+        "update"
+        if understood.context
+        else request_type(understood.text, evaluated.intent, understood.vector)
+    )
     if kind == "question" and escalated.escalate and escalated.kind in ("security", "outage"):
         # On-call was paged for a live event, so it is reported, not asked about (a question
         # about one never pages), whatever the intent vote made of its form.

@@ -1,0 +1,48 @@
+"""What a message does (asks, reports, asks for work) is read by the learned speech-act model,
+not by lists of openings: a problem worded as a question files, a question worded as a
+statement files nothing, in English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain.chain import speech_act
+from brain.engine import Brain
+from core.model_files import shipped_file
+from core.records import Message
+from tests.cli_calls import all_tickets, ask_json
+
+
+@pytest.mark.parametrize("with_embedding", [True, False])
+def test_the_shipped_fits_are_the_ones_the_rows_ask_for(with_embedding: bool) -> None:
+    """Rerun `scripts/make_speech_act_set.py --fit` after changing the rows or the features."""
+    key = speech_act.model_key(speech_act.labelled_rows("train"), with_embedding)
+    assert shipped_file("brain.data", speech_act.SHIPPED_NAME, key).is_file()
+
+
+def test_no_held_out_row_is_fitted_on() -> None:
+    train = {r["template"] for r in speech_act.labelled_rows("train")}
+    held = {r["template"] for r in speech_act.labelled_rows(None) if r["split"] != "train"}
+    assert train and held and not train & held
+
+
+def test_a_problem_worded_as_a_question_files_an_incident(
+    brain: Brain, capsys: pytest.CaptureFixture[str]
+) -> None:
+    decision = ask_json(capsys, "any idea why the 3rd floor printer keeps jamming?")
+    assert decision["request_type"] == "problem"
+    [ticket] = all_tickets(capsys)
+    assert ticket["kind"] == "incident"
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("the vending machine ate my coins again", "problem"),
+        ("curious how the on-call rota is decided", "question"),
+        ("电脑风扇声音特别大，是不是坏了", "problem"),
+        ("麻烦把我加到值班群", "work"),
+    ],
+)
+def test_the_request_type_is_the_speech_act(brain: Brain, text: str, act: str) -> None:
+    assert brain.ask(Message(text, "u1", "C1")).request_type == act

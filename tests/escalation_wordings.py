@@ -99,6 +99,11 @@ MUST_NOT_PAGE = {
     "rotated_en": "we finished handling the leaked API key yesterday, it was rotated",
     "closed_breach_en": "the data breach from March has been closed and reported to the regulator",
     "handled_past_zh": "上周有人冒充IT打电话要验证码，当时就识破了，已经处理好了",
+    # Money that has not arrived is a finance question, not forged payment mail.
+    "payment_late_zh": "订单 66120 的款项还没有到账",
+    "payment_late_en": "the payment for invoice 3321 has not reached our account yet",
+    "refund_late_en": "my refund for order 5512 still has not arrived",
+    "salary_late_zh": "工资还没到账",
     # Look-alikes of the fifth round's short wordings.
     "short_closed_en": "update: the caller who wanted codes last Friday was reported, case closed",
     "short_training_en": "this month's awareness video is about callers asking for MFA codes, "

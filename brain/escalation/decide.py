@@ -96,7 +96,10 @@ def decide_escalation(
     unconfirmed = live_p is not None and model is not None and live_p < model.veto
     if unconfirmed and model is not None:
         evidence.append(f"live-event model: p(live) = {live_p:.2f} (veto under {model.veto:.2f})")
-    if security and not signals.security_held and unconfirmed:
+    # The veto needs both models against the page: the escalation model, which reads the
+    # rules too, may still be sure (a credential typed in "this morning" is past tense and live).
+    sure = probability is not None and model is not None and probability >= model.alone
+    if security and not signals.security_held and unconfirmed and not sure:
         priority = "P2"
         evidence.append("the live-event model does not confirm the security event: P2, no page")
     elif security and not signals.security_held:

@@ -13,7 +13,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 
-from bot import tracing
+from bot import access_log, tracing
 from bot.services import BotServices
 from core.logs import bound
 
@@ -126,6 +126,8 @@ def install(application: web.Application, services: BotServices, events_path: st
         try:
             body = await request.read()  # aiohttp keeps it for the handler
             kind, event_id = _request_kind(body, request.content_type)
+            if event_id is not None:
+                request[access_log.EVENT_ID] = event_id  # for the access line, written later
             metrics.received.labels(kind=kind).inc()
             with bound(event_id=event_id):  # tasks started for this event keep it in their logs
                 response = await handler(request)

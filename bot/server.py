@@ -22,7 +22,7 @@ from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.signature import SignatureVerifier
 
-from bot import metrics_endpoint, oauth, socket_mode
+from bot import access_log, metrics_endpoint, oauth, socket_mode
 from bot.app import SlackBot
 from bot.payload_shape import well_formed
 from core.limits import MAX_REQUEST_BYTES, MAX_REQUEST_SECONDS
@@ -178,7 +178,9 @@ async def serve_http(bot: SlackBot, host: str, port: int, *, mounts: Sequence[Mo
     """Serve HTTP until SIGINT/SIGTERM; the line on stdout comes once the bot is ready."""
     # An idle connection, or one still sending its headers, is closed after the same time.
     app = http_app(bot, mounts=mounts)
-    runner = web.AppRunner(app, keepalive_timeout=MAX_REQUEST_SECONDS)
+    runner = web.AppRunner(
+        app, keepalive_timeout=MAX_REQUEST_SECONDS, access_log_class=access_log.AccessLogger
+    )
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

@@ -174,12 +174,12 @@ class CaseBook:
         cases: Sequence[Case] | None = None,
     ) -> list[SimilarCase]:
         """Cases at least `minimum` similar to `text`, most similar first."""
-        rows = [
-            c for c in (self.cases() if cases is None else cases) if c.get("case_id") != exclude
-        ]
+        book = self.cases() if cases is None else cases
+        rows = [c for c in book if c.get("case_id") != exclude]
         scores = self._scores(text, vector, rows)
-        if len(self._decoded) > 2 * max(len(rows), MAX_SCANNED):
-            live = {str(c.get("case_id")) for c in rows}  # removed cases' vectors go
+        if cases is None and len(self._decoded) > len(book):
+            # A removed (forgotten) case's vector leaves this process's memory too.
+            live = {str(c.get("case_id")) for c in book}
             self._decoded = {k: v for k, v in self._decoded.items() if k in live}
         found = [
             SimilarCase(case, round(float(score), 4))

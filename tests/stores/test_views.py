@@ -181,3 +181,19 @@ def test_on_every_backend_the_view_holds_what_all_holds(stores: Stores) -> None:
     stores.tickets.insert(_ticket(1, "U1"))
     assert _by_id(stores.cases.view()) == _by_id(stores.cases.all())
     assert [t.id for t in stores.tickets.by_requester("U1")] == ["INC-000001"]
+
+
+def test_a_forgotten_users_case_vectors_leave_the_case_books_memory(
+    openers: tuple[Stores, Stores],
+) -> None:
+    reader, writer = openers
+    book = CaseBook(reader.cases)
+    for number in range(6):
+        writer.cases.insert(_case(number, user="gone" if number % 2 else "stays"))
+    probe = np.random.default_rng(0).standard_normal(384).astype(np.float32)
+    book.similar("x", probe, minimum=0.0)
+    CaseBook(writer.cases).forget_user("gone")  # another process forgets
+
+    found = book.similar("x", probe, minimum=0.0)
+    assert {s.case["user"] for s in found} == {"stays"}
+    assert sorted(book._decoded) == ["c00000", "c00002", "c00004"]

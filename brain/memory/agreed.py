@@ -12,7 +12,9 @@ character n-grams otherwise):
 
 - **Agreement.** A correction belongs to the group of the corrections within LINK of it (and
   itself); each user's latest counts once. A group whose users all moved their messages to one
-  controller, with at least `agreement` users, makes its examples everyone's. A group whose
+  controller, with at least `agreement` users, makes its examples everyone's; so do at least
+  `agreement` users whose corrections alike to a message all went to one controller (around
+  the message, not only around one correction). A group whose
   users disagree makes none of them anyone's (a conflict: `brain memory conflicts`). Where many
   people corrected a desk's varied tickets, every neighbourhood holds corrections to several
   controllers: there the VOTERS nearest corrections vote, each user once, and a controller
@@ -160,7 +162,9 @@ class AgreedExamples:
             return Preference(entry.controller, "user", entry, float(scores[own[0]]), (user,))
         if len({pool.entry(int(i)).controller for i in near}) == 1:
             best = int(near[0])
-            users = self._agreed(pool, best, usable, agreement)
+            users = self._agreed(pool, best, usable, agreement) or _neighbours_agree(
+                pool, near, agreement
+            )
         else:  # alike corrections that disagree: only a clear majority of people counts
             best, users = _majority(pool, near, agreement)
         if users is None:
@@ -246,6 +250,17 @@ def _majority(
     if len(users) < agreement or len(users) < MAJORITY * runner_up:
         return int(near[0]), None
     return first[winner], tuple(sorted(users))
+
+
+def _neighbours_agree(
+    pool: ExamplePool, near: np.ndarray, agreement: int
+) -> tuple[str, ...] | None:
+    """The users of the corrections alike to a message (`near`, all to one controller), when
+    they are at least `agreement`: each of them moved a message like this one there, even if
+    their own messages are less alike to one another (a projector, an HDMI adapter and a room
+    camera are three people's words for one broken meeting room)."""
+    users = sorted({pool.entry(int(row)).user for row in near})
+    return tuple(users) if len(users) >= agreement else None
 
 
 def _agreeing(latest: dict[str, tuple[MemoryEntry, float]], agreement: int) -> bool:

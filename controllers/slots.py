@@ -25,6 +25,9 @@ FILLER = frozenset({
     "anything", "stuff", "thing", "things", "few", "couple", "extra", "additional", "different",
     "certain", "such", "which", "what", "whatever", "there", "here", "else", "also", "just",
     "please", "access",
+    # words that describe a thing without naming it ("the shared one", "the usual stuff")
+    "usual", "shared", "regular", "normal", "relevant", "necessary", "required", "right",
+    "proper", "appropriate", "various", "several", "main", "current", "existing", "whole",
 })  # fmt: skip
 #: The kinds of thing a phrase ends with ("portal", "dashboards", "service"): alone they
 #: name nothing.
@@ -36,9 +39,10 @@ KINDS = frozenset({
     "api", "job", "node", "nodes", "environment", "instance", "one", "ones",
 })  # fmt: skip
 #: Chinese filler before a name ("一下", "开一下", "一个", "这个", "相关的"); a phrase caught
-#: without word boundaries may hold the verb before it too ("要发布一个新服务").
+#: without word boundaries may hold the verb before it too ("要发布一个新服务"), or open with
+#: the "下" of a quick "开通下" ("开通下新系统").
 _ZH_FILLER = LazyPattern(
-    r"(?:[开弄加办要给]一?下(?!载)|一下|一个|一些|一点|这个|那个|某个|某些|其他的?|其它的?|别的|"
+    r"(?:^下(?!载|午|周|个月|班)|(?:开通|申请|添加|[开弄加办要给通])一?下(?!载|午|周|个月|班)|一下|一个|一些|一点|这个|那个|某个|某些|其他的?|其它的?|别的|"
     r"新的|相关的?|我的|我们的)+"
 )
 #: Chinese kinds after a name ("系统", "服务", "集群").

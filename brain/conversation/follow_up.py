@@ -44,7 +44,9 @@ _LEAD = re.compile(
     re.IGNORECASE,
 )
 _ZH_LEAD = re.compile(r"^(?:是|用于|用在|给|关于|在|就是|我说的是|要)+")
-_TAIL = re.compile(r"(?:的|吧|啊|呀|哦|了)?[\s.。!！?？,，]*$")
+#: What closes a reply without naming anything: a particle, punctuation, or the "one" of
+#: "the Looker one".
+_TAIL = re.compile(r"(?:\s+ones?)?(?:的|吧|啊|呀|哦|了)?[\s.。!！?？,，]*$", re.IGNORECASE)
 #: Replies that are no value ("yes", "ok", "thanks", "不知道").
 _NO_VALUE = re.compile(
     r"^(?:yes|no|ok|okay|sure|thanks|thank you|i don'?t know|not sure|what|why|help|"

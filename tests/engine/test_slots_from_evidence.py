@@ -21,6 +21,11 @@ from tests.cli_calls import all_tickets, ask_json
         "能不能给我加一下权限",
         "我想开通一个平台的访问权限",
         "能给我开一下这个系统的权限吗",
+        # a word that describes without naming, before a filler noun ("the shared one")
+        "I need rights on the shared one for the audit",
+        "can I get access to the usual stuff",
+        # "开通下" is "开通一下" said quickly: "下新系统" names nothing
+        "需要开通下新系统的权限",
     ],
 )
 def test_a_request_that_names_no_system_is_asked_which(
@@ -57,6 +62,8 @@ def test_a_named_system_is_kept(capsys: pytest.CaptureFixture[str], text: str, s
     [
         ("I need access to one of the dashboards", "it's the Tableau one", "Tableau"),
         ("帮我开通一下权限", "要 Jenkins 的", "Jenkins"),
+        ("I need rights on the shared one for the audit", "the Looker one", "Looker"),
+        ("需要开通下新系统的权限", "是 Grafana", "Grafana"),
     ],
 )
 def test_the_answer_to_the_question_fills_the_one_request(

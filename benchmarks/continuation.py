@@ -59,6 +59,7 @@ def run(with_embedder: bool) -> dict[str, dict[str, object]]:
 
     os.environ.setdefault("BRAIN_HOME", tempfile.mkdtemp(prefix="brain-cont-"))
     from brain.continuation import model as cm
+    from core.calibrated_linear import softmax
     from core.config import load_settings
     from core.text.embedder import get_dense_embedder
 
@@ -71,7 +72,7 @@ def run(with_embedder: bool) -> dict[str, dict[str, object]]:
     threads = [cm.thread_of(r) for r in train]
     labels = np.array([cm.CLASSES.index(str(r["label"])) for r in train])
     scores = cm.out_of_fold(cm.design(threads, embed), labels, train)
-    oof = cm._softmax(scores / model.temperature)
+    oof = softmax(scores / model.temperature)
     p_train = 1.0 - oof[:, 0]
     readings = model.read([cm.thread_of(r) for r in holdout], embed)
     p_hold = np.array([r.continues for r in readings])

@@ -33,6 +33,7 @@ def _ece(probs: np.ndarray, right: np.ndarray, bins: int = 10) -> float:
 def _scores(rows: Sequence[dict[str, str]], split: str, embed) -> dict[str, float]:  # type: ignore[no-untyped-def]
     from brain.chain import speech_act as sa
     from brain.chain.request_type import request_type_by_form
+    from core.calibrated_linear import softmax
     from core.records import IntentResult
 
     texts = [r["text"] for r in rows]
@@ -40,9 +41,7 @@ def _scores(rows: Sequence[dict[str, str]], split: str, embed) -> dict[str, floa
     result: dict[str, float] = {"n": len(rows)}
     for name, e in (("model", embed), ("model_no_embedding", None)):
         if split == "train":
-            probs = sa._softmax(
-                sa.out_of_fold(rows, e) / sa.shipped_model(e is not None).temperature
-            )  # type: ignore[union-attr]
+            probs = softmax(sa.out_of_fold(rows, e) / sa.shipped_model(e is not None).temperature)  # type: ignore[union-attr]
         else:
             model = sa.shipped_model(e is not None)
             assert model is not None

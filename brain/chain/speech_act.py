@@ -30,12 +30,12 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from itertools import pairwise
-from pathlib import Path
 from typing import cast
 
 import numpy as np
 from scipy import sparse
 
+from core.calibrated_linear import CalibratedLinear, fit_temperature, grouped_out_of_fold
 from core.model_files import shipped_file
 from core.text.sparse import char_ngrams, stable_hash
 
@@ -151,50 +151,15 @@ def _latin_share(text: str) -> float:
     return 1.0 - len(_CJK.findall(text)) / max(1, chars)
 
 
-def _softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return np.asarray(e / e.sum(axis=1, keepdims=True))
-
-
 @dataclass(frozen=True, slots=True)
-class SpeechActModel:
+class SpeechActModel(CalibratedLinear):
     """Weights over `design`, one temperature, and whether the embedding block is used."""
-
-    coef: np.ndarray  # (acts, features)
-    intercept: np.ndarray  # (acts,)
-    temperature: float
-    with_embedding: bool
-    key: str
 
     def read(self, texts: Sequence[str], vectors: np.ndarray | None = None) -> list[SpeechAct]:
         """The calibrated readings of `texts` (`vectors`: their MiniLM embeddings, read only by
         a model fitted with them; a model fitted with them needs them)."""
-        x = design(texts, vectors if self.with_embedding else None)
-        probs = _softmax((x @ self.coef.T + self.intercept) / self.temperature)
+        probs = self.probabilities(design(texts, vectors if self.with_embedding else None))
         return [SpeechAct(dict(zip(ACTS, map(float, row), strict=True))) for row in probs]
-
-    def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(
-            tmp,
-            coef=self.coef.astype(np.float32),
-            intercept=self.intercept.astype(np.float64),
-            meta=np.array([self.temperature, float(self.with_embedding)]),
-        )
-        tmp.replace(path)
-
-    @classmethod
-    def load(cls, path: Path, key: str) -> SpeechActModel:
-        with np.load(path, allow_pickle=False) as data:
-            return cls(
-                coef=data["coef"].astype(np.float64),
-                intercept=data["intercept"].astype(np.float64),
-                temperature=float(data["meta"][0]),
-                with_embedding=bool(data["meta"][1]),
-                key=key,
-            )
 
 
 def labelled_rows(split: str | None = "train") -> list[dict[str, str]]:
@@ -221,36 +186,11 @@ def _lr():  # type: ignore[no-untyped-def]
 
 def out_of_fold(rows: Sequence[dict[str, str]], embed: Embed | None = None) -> np.ndarray:
     """Each row's scores from a model fitted without its phrase pattern."""
-    from sklearn.model_selection import StratifiedGroupKFold
-
     texts = [r["text"] for r in rows]
     x = design(texts, embed(texts) if embed is not None else None)
     labels = np.array([ACTS.index(r["label"]) for r in rows])
     groups = [r.get("template") or r["text"] for r in rows]
-    scores = np.zeros((len(rows), len(ACTS)))
-    folds = StratifiedGroupKFold(n_splits=FOLDS, shuffle=True, random_state=0)
-    for train, test in folds.split(x, labels, groups):
-        scores[test] = _lr().fit(x[train], labels[train]).decision_function(x[test])
-    return scores
-
-
-def temperature(scores: np.ndarray, labels: np.ndarray) -> float:
-    """The temperature minimising the out-of-fold negative log-likelihood (golden section
-    on log T)."""
-
-    def nll(log_t: float) -> float:
-        p = _softmax(scores / math.exp(log_t))
-        return float(-np.mean(np.log(p[np.arange(len(labels)), labels] + 1e-12)))
-
-    lo, hi = math.log(0.05), math.log(20.0)
-    ratio = (math.sqrt(5) - 1) / 2
-    for _ in range(60):
-        a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-        if nll(a) < nll(b):
-            hi = b
-        else:
-            lo = a
-    return math.exp((lo + hi) / 2)
+    return grouped_out_of_fold(x, labels, groups, len(ACTS), _lr, FOLDS)
 
 
 def fit_model(rows: Sequence[dict[str, str]], embed: Embed | None = None) -> SpeechActModel:
@@ -261,7 +201,7 @@ def fit_model(rows: Sequence[dict[str, str]], embed: Embed | None = None) -> Spe
     return SpeechActModel(
         coef=final.coef_.astype(np.float64),
         intercept=final.intercept_.astype(np.float64),
-        temperature=temperature(out_of_fold(rows, embed), labels),
+        temperature=fit_temperature(out_of_fold(rows, embed), labels),
         with_embedding=embed is not None,
         key=model_key(rows, embed is not None),
     )

@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
+from core.calibrated_linear import CalibratedLinear, fit_temperature, grouped_out_of_fold
 from core.model_files import shipped_file, shipped_or_fitted
 from core.text.sparse import char_ngrams, stable_hash
 
@@ -218,12 +219,6 @@ def design(threads: Sequence[Thread], embed: Embed | None) -> sparse.csr_matrix:
     )
 
 
-def _softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return np.asarray(e / e.sum(axis=1, keepdims=True))
-
-
 @dataclass(frozen=True, slots=True)
 class Reading:
     """The model's reading of one message: class probabilities and what to do."""
@@ -257,43 +252,13 @@ class Reading:
 
 
 @dataclass(frozen=True, slots=True)
-class ContinuationModel:
+class ContinuationModel(CalibratedLinear):
     """Weights over `design`, one temperature, and whether the embedding blocks are used."""
-
-    coef: np.ndarray  # (classes, features)
-    intercept: np.ndarray  # (classes,)
-    temperature: float
-    with_embedding: bool
-    key: str
 
     def read(self, threads: Sequence[Thread], embed: Embed | None) -> list[Reading]:
         """The calibrated readings of `threads`."""
-        x = design(threads, embed if self.with_embedding else None)
-        probs = _softmax((x @ self.coef.T + self.intercept) / self.temperature)
+        probs = self.probabilities(design(threads, embed if self.with_embedding else None))
         return [Reading(dict(zip(CLASSES, map(float, row), strict=True))) for row in probs]
-
-    def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(
-            tmp,
-            coef=self.coef.astype(np.float32),
-            intercept=self.intercept.astype(np.float64),
-            meta=np.array([self.temperature, float(self.with_embedding)]),
-        )
-        tmp.replace(path)
-
-    @classmethod
-    def load(cls, path: Path, key: str) -> ContinuationModel:
-        with np.load(path, allow_pickle=False) as data:
-            meta = data["meta"]
-            return cls(
-                coef=data["coef"].astype(np.float64),
-                intercept=data["intercept"].astype(np.float64),
-                temperature=float(meta[0]),
-                with_embedding=bool(meta[1]),
-                key=key,
-            )
 
 
 def thread_of(row: dict[str, object]) -> Thread:
@@ -333,39 +298,14 @@ def _lr():  # type: ignore[no-untyped-def]
     return LogisticRegression(C=C, solver="lbfgs", max_iter=3000)
 
 
-def _temperature(scores: np.ndarray, labels: np.ndarray) -> float:
-    """The temperature minimising the out-of-fold negative log-likelihood (golden section on
-    log T)."""
-
-    def nll(log_t: float) -> float:
-        p = _softmax(scores / math.exp(log_t))
-        return float(-np.mean(np.log(p[np.arange(len(labels)), labels] + 1e-12)))
-
-    lo, hi = math.log(0.05), math.log(20.0)
-    ratio = (math.sqrt(5) - 1) / 2
-    for _ in range(60):
-        a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-        if nll(a) < nll(b):
-            hi = b
-        else:
-            lo = a
-    return math.exp((lo + hi) / 2)
-
-
 def out_of_fold(
     x: sparse.csr_matrix, labels: np.ndarray, rows: Sequence[dict[str, object]]
 ) -> np.ndarray:
     """Scores of each row from a model fitted without its phrasing (the folds keep the rows
     made from one phrase pattern together, so calibration sees wordings it was not fitted on,
     as it will at run time)."""
-    from sklearn.model_selection import StratifiedGroupKFold
-
     groups = [str(r.get("template") or r["message"]) for r in rows]
-    scores = np.zeros((len(rows), len(CLASSES)))
-    folds = StratifiedGroupKFold(n_splits=FOLDS, shuffle=True, random_state=0)
-    for train, test in folds.split(x, labels, groups):
-        scores[test] = _lr().fit(x[train], labels[train]).decision_function(x[test])
-    return scores
+    return grouped_out_of_fold(x, labels, groups, len(CLASSES), _lr, FOLDS)
 
 
 def fit_model(rows: Sequence[dict[str, object]], embed: Embed | None) -> ContinuationModel:
@@ -378,7 +318,7 @@ def fit_model(rows: Sequence[dict[str, object]], embed: Embed | None) -> Continu
     return ContinuationModel(
         coef=final.coef_.astype(np.float64),
         intercept=final.intercept_.astype(np.float64),
-        temperature=_temperature(scores, labels),
+        temperature=fit_temperature(scores, labels),
         with_embedding=embed is not None,
         key=model_key(rows, embed is not None),
     )

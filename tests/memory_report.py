@@ -21,9 +21,11 @@ NAMED = 10
 NOTABLE_MB = 50.0
 
 
-def _peak_mb(who: int = resource.RUSAGE_SELF) -> float:
-    """The peak resident size in MB (Linux reports kilobytes)."""
-    return resource.getrusage(who).ru_maxrss / 1024
+def _peak_mb() -> float:
+    """This process's peak resident size in MB (Linux reports kilobytes). Child processes are
+    left out: a forked child's peak starts at its parent's size at the fork, so theirs would
+    say nothing of their own."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 class MemoryReport:
@@ -43,11 +45,7 @@ class MemoryReport:
             self._growth.append((grown, item.nodeid))
 
     def _mine(self) -> dict[str, Any]:
-        return {
-            "peak_mb": _peak_mb(),
-            "children_peak_mb": _peak_mb(resource.RUSAGE_CHILDREN),
-            "growth": sorted(self._growth, reverse=True)[:NAMED],
-        }
+        return {"peak_mb": _peak_mb(), "growth": sorted(self._growth, reverse=True)[:NAMED]}
 
     def pytest_sessionfinish(self) -> None:
         workeroutput = getattr(self._config, "workeroutput", None)
@@ -68,10 +66,7 @@ class MemoryReport:
         terminalreporter.section("memory per test process")
         growth: list[tuple[float, str]] = []
         for name, figures in sorted(self._processes.items()):
-            terminalreporter.write_line(
-                f"{name}: peak {figures['peak_mb']:.0f} MB "
-                f"(largest child process {figures['children_peak_mb']:.0f} MB)"
-            )
+            terminalreporter.write_line(f"{name}: peak {figures['peak_mb']:.0f} MB")
             growth += [(float(mb), str(test)) for mb, test in figures["growth"]]
         for mb, test in sorted(growth, reverse=True)[:NAMED]:
             terminalreporter.write_line(f"  +{mb:.0f} MB during {test}")

@@ -89,6 +89,11 @@ _TARGET = (
 #: Operations that make a message naming equipment a change all the same ("roll back the
 #: laptop image", "register 20 new laptops in the inventory").
 _CHANGE_ONLY = frozenset({"rollback", "asset", "capacity", "decommission"})
+#: Work on systems, whatever thing it names ("deploy the dashboard to the office screens",
+#: "发布新版本到所有电脑"); "ship me a headset" is still an order.
+_CHANGE_WORK = LazyPattern(
+    r"\b(?:deploy|release|roll ?out|upgrade|patch)|发布|上线|升级|补丁|部署", re.I
+)
 #: What an equipment order cannot be filed without.
 _EQUIPMENT_REQUIRED = ("item",)
 _VERSION = LazyPattern(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
@@ -153,7 +158,9 @@ class ChangeController(BuiltinController):
             return None
         if known.get("service") or _target(text, known.get("host")):
             return None
-        if any(cue.search(text) for name, cue in _OPERATIONS if name in _CHANGE_ONLY):
+        if _CHANGE_WORK.search(text) or any(
+            cue.search(text) for name, cue in _OPERATIONS if name in _CHANGE_ONLY
+        ):
             return None
         if known.get("item"):
             wanted = equipment.EquipmentRequest(

@@ -12,6 +12,7 @@ from brain.conversation.turns import Conversation
 from brain.engine import Brain
 from cli.chat_session import chat_loop
 from controllers.tickets import Ticket
+from core.records import Message
 from tests.cli_calls import all_tickets, ask_json
 
 #: What only a change asks for or cites.
@@ -91,3 +92,16 @@ def test_a_change_naming_a_service_is_still_a_change(brain: Brain) -> None:
     _chat(brain, "please deploy payments-api v2.3 tonight 22:00-23:00")
     [ticket] = _tickets(brain)
     assert ticket.kind == "change" and ticket.fields["service"] == "payments-api"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "deploy the new dashboard to the office screens tonight",
+        "schedule the monitor upgrade for the grafana stack next week",
+    ],
+)
+def test_work_on_systems_that_names_a_thing_is_no_order(brain: Brain, text: str) -> None:
+    decision = brain.ask(Message(text, "u1", "C1"))
+    assert decision.controller == "change"
+    assert [t.kind for t in _tickets(brain)] == ["change"]

@@ -260,6 +260,10 @@ class BrainParts:
                 raise  # not installed, not degraded: its message says the command
             except Exception as exc:  # a missing part degrades the brain; it must not stop it
                 log.warning("could not open the brain's %s: %s", name, exc)
+        try:
+            self.agreed_examples.warm()
+        except Exception as exc:  # compared by n-grams until the encoder loads, as before
+            log.warning("could not prepare the corrections as examples: %s", exc)
         self.org_training.follow()  # a warmed brain keeps learning the organisation's lessons
 
     def opened(self) -> dict[str, bool]:

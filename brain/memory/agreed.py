@@ -129,6 +129,14 @@ class AgreedExamples:
                 pool.evidence.add(test)
             pool.add(entry)
 
+    def warm(self) -> None:
+        """Take in the corrections and make their multilingual vectors now, when there are
+        any: a long-running brain's first message in Chinese then does not wait for the
+        encoder to load (1.5 s)."""
+        pool = self._current()
+        if pool.row_of:
+            pool.cross_matrix()
+
     def preference(
         self,
         text: str,

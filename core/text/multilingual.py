@@ -51,6 +51,12 @@ def _encoder() -> Any:
         return _ENCODER
 
 
+def loaded() -> bool:
+    """Whether this process has the encoder in memory (`Brain.warm` loads it ahead when there
+    are corrections to compare with)."""
+    return _ENCODER is not None
+
+
 def multilingual_vectors(texts: Sequence[str]) -> np.ndarray | None:
     """Unit vectors of `texts` (len(texts) x DIM, float32) in the shared space; None when the
     encoder cannot run here (said once in the log)."""
@@ -63,4 +69,4 @@ def multilingual_vectors(texts: Sequence[str]) -> np.ndarray | None:
     return vectors.reshape(len(texts), DIM)
 
 
-__all__ = ["DIM", "multilingual_vectors"]
+__all__ = ["DIM", "loaded", "multilingual_vectors"]

@@ -6,6 +6,10 @@ so before the multilingual measure (`brain.memory.example_pool`) none of them mo
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from brain.engine import Brain
 from core.records import Decision, Message
 
@@ -49,3 +53,25 @@ def test_english_corrections_reach_chinese_wordings_of_the_same_problem(brain: B
     assert [d.controller for d in fourth] == ["consultation"] * len(CHINESE)
     assert all("3 people moved messages like this" in d.rationale for d in fourth)
     assert _routes(brain, UNRELATED, "U4") == unrelated_before
+
+
+def test_a_warmed_brain_with_corrections_has_the_multilingual_encoder_loaded(home: Path) -> None:
+    """The bot warms its brain before its first event: with corrections to compare with, the
+    encoder is loaded then, not by the first Chinese message (1.5 s). A process of its own:
+    the encoder is process-wide."""
+    with Brain.open() as brain:
+        _teach(brain, *TAUGHT[0])
+    script = (
+        "from brain.engine import Brain\n"
+        "from core.text import multilingual\n"
+        "brain = Brain.open()\n"
+        "before = multilingual.loaded()\n"
+        "brain.warm()\n"
+        "print(before, multilingual.loaded())\n"
+        "brain.close()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["False", "True"]

@@ -130,6 +130,7 @@ def main() -> int:
     for number, (kind, escalate, wordings) in enumerate(generate(BROAD, 42), start=first):
         kept = [t for t in wordings if not _near_any(t, held)]
         rows.extend(_family_rows(number, kind, escalate, kept, "train"))
+    rows.extend(_routine_requests(held))
     for kind, escalate, wordings in FRESH:
         rows.extend(_family_rows(-3, kind, escalate, list(wordings), "holdout_fresh"))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
@@ -152,6 +153,32 @@ def _near_any(text: str, held: list[str]) -> bool:
     """Is `text` a near copy of a held-out row (so training on it would tune on that split)?"""
     mine = _grams(text)
     return any(len(mine & g) / len(mine | g) >= NEAR for g in map(_grams, held))
+
+
+#: Routing training rows of these controllers are ordinary Slack requests and questions.
+ROUTINE = ("access", "change", "coding", "consultation", "ticket")
+#: How many of each controller's rows join the escalation set as must-not-page rows.
+ROUTINE_EACH = 20
+
+
+def _routine_requests(held: list[str]) -> list[dict[str, object]]:
+    """Short Slack requests that must not page ("I need access to one of the dashboards"
+    paged as a security event once the broad families taught the model short messages), from
+    the routing set's training rows (never its dev set), none near a held-out row."""
+    text = (REPO / "brain" / "data" / "training.jsonl").read_text(encoding="utf-8")
+    by: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if line.strip():
+            row = json.loads(line)
+            by.setdefault(str(row["controller"]), []).append(str(row["text"]))
+    rng = random.Random(227)
+    rows: list[dict[str, object]] = []
+    for controller in ROUTINE:
+        texts = sorted(by.get(controller, []))
+        picked = rng.sample(texts, min(ROUTINE_EACH, len(texts)))
+        kept = [t for t in picked if not _near_any(t, held)]
+        rows.extend(_family_rows(-4, "routine_request", False, kept, "train"))
+    return rows
 
 
 def _family_rows(

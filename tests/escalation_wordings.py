@@ -99,6 +99,9 @@ MUST_NOT_PAGE = {
     "rotated_en": "we finished handling the leaked API key yesterday, it was rotated",
     "closed_breach_en": "the data breach from March has been closed and reported to the regulator",
     "handled_past_zh": "上周有人冒充IT打电话要验证码，当时就识破了，已经处理好了",
+    # A short request for work reports no event (it paged once the broad families taught
+    # the model short messages).
+    "access_request_en": "I need access to one of the dashboards",
     # Money that has not arrived is a finance question, not forged payment mail.
     "payment_late_zh": "订单 66120 的款项还没有到账",
     "payment_late_en": "the payment for invoice 3321 has not reached our account yet",

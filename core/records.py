@@ -261,10 +261,6 @@ class FeedbackRecord:
     #: Why, in the person's words (redacted): "it's a hardware order, not a fault".
     reason: str = ""
 
-    def same_as(self, other: FeedbackRecord) -> bool:
-        """The same feedback again (time and consequences aside)."""
-        return self.repeats(other) and (self.source, self.reason) == (other.source, other.reason)
-
     def repeats(self, other: FeedbackRecord) -> bool:
         """The same judgement by the same person, from any surface, with or without a reason:
         it teaches the memory nothing new."""

@@ -22,6 +22,7 @@ from brain.learning.ring import MemoryRing
 from core.errors import InvalidFeedback, UnknownController
 from core.records import FEEDBACK_KINDS, Decision, FeedbackKind, FeedbackRecord
 from core.redact import redact
+from core.stores.feedback_rules import same_feedback
 from core.text.cleaning import clean_text
 
 #: Characters of a feedback's reason that are kept.
@@ -79,7 +80,9 @@ class FeedbackService:
                 source=source,
                 reason=redact(clean_text(reason))[:REASON_CHARS] if reason.strip() else "",
             )
-            if any(earlier.same_as(entry) for earlier in decision.feedback):
+            # The stores' rule for "the same feedback", so this check and the store's agree.
+            said = entry.to_dict()
+            if any(same_feedback(earlier.to_dict(), said) for earlier in decision.feedback):
                 return decision  # idempotent: the same feedback again changes nothing
             repeated = any(earlier.repeats(entry) for earlier in decision.feedback)
             entry.at = datetime.now(UTC).isoformat(timespec="seconds")

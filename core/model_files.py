@@ -4,10 +4,11 @@ opened. A damaged copy is passed over (and a fit replaces the cached one), never
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 
 class SavedModel(Protocol):
@@ -20,6 +21,8 @@ class KeyedModel(SavedModel, Protocol):
 
 
 Model = TypeVar("Model", bound=SavedModel)
+Row = TypeVar("Row")
+Embed = TypeVar("Embed")
 
 
 def shipped_file(package: str, name: str, key: str) -> Path:
@@ -40,6 +43,32 @@ def shipped_or_fitted(
     model = fit()
     model.save(cached)
     return model
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFiles(Generic[Row, Embed, Model]):
+    """How one small model is kept: stored as `name`-<key>.npz, the key saying what its
+    weights depend on (its training rows, with or without the embedder's block)."""
+
+    name: str
+    #: The training rows, read when the model is opened (not when its module is imported).
+    rows: Callable[[], Sequence[Row]]
+    model_key: Callable[[Sequence[Row], bool], str]
+    fit: Callable[[Sequence[Row], Embed | None], Model]
+    load: Callable[[Path, str], Model]
+    package: str = "brain.data"
+
+    def load_or_fit(self, cache_dir: Path, embed: Embed | None) -> Model:
+        """The model for the training rows: the copy shipped in `package` for their key, else
+        the one cached in `cache_dir`, else a fresh fit (then cached there)."""
+        rows = self.rows()
+        key = self.model_key(rows, embed is not None)
+        return shipped_or_fitted(
+            shipped_file(self.package, self.name, key),
+            cache_dir / f"{self.name}-{key}.npz",
+            load=lambda path: self.load(path, key),
+            fit=lambda: self.fit(rows, embed),
+        )
 
 
 def ship_fits(

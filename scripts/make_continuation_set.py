@@ -301,7 +301,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
 def fit_shipped() -> None:
     """Fit the model on the train rows (with and without the embedder) and ship both."""
     sys.path.insert(0, str(REPO))
-    from brain.continuation.model import fit_model, labelled_rows
+    from brain.continuation.model import SHIPPED_NAME, fit_model, labelled_rows
     from core.config import load_settings
     from core.model_files import ship_fits
     from core.text.embedder import get_dense_embedder
@@ -309,7 +309,7 @@ def fit_shipped() -> None:
     embedder = get_dense_embedder(load_settings())
     rows = labelled_rows("train")
     embed = embedder.embed if embedder is not None else None
-    for model, path in ship_fits("brain.data", "continuation", lambda e: fit_model(rows, e), embed):
+    for model, path in ship_fits("brain.data", SHIPPED_NAME, lambda e: fit_model(rows, e), embed):
         print(f"model {model.key} -> {path}")
 
 

@@ -42,8 +42,8 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
+from core import model_files
 from core.calibrated_linear import CalibratedLinear, fit_temperature, grouped_out_of_fold
-from core.model_files import shipped_file, shipped_or_fitted
 from core.text.sparse import char_ngrams, stable_hash
 
 __all__ = [
@@ -58,6 +58,8 @@ __all__ = [
 ]
 
 DATA_FILE = "continuation.jsonl"
+#: Fitted weights are stored as "continuation-<key>.npz" (`core.model_files`).
+SHIPPED_NAME = "continuation"
 CLASSES = ("new", "update", "answer", "status", "closing")
 #: Continue on the record at or above this probability. Chosen on the train split's
 #: out-of-fold readings (phrasings held out): under 2% of new requests reach it.
@@ -324,18 +326,12 @@ def fit_model(rows: Sequence[dict[str, object]], embed: Embed | None) -> Continu
     )
 
 
-def shipped_path(key: str) -> Path:
-    """Where a copy fitted at build time lives (beside the data)."""
-    return shipped_file("brain.data", "continuation", key)
+#: Where the fitted weights are shipped and cached, and how they are read or fitted.
+FILES = model_files.ModelFiles(
+    SHIPPED_NAME, labelled_rows, model_key, fit_model, ContinuationModel.load
+)
 
 
 def load_or_fit(cache_dir: Path, embed: Embed | None) -> ContinuationModel:
     """The model for the shipped rows: the shipped copy, the home's cache, or a fresh fit."""
-    rows = labelled_rows("train")
-    key = model_key(rows, embed is not None)
-    return shipped_or_fitted(
-        shipped_path(key),
-        cache_dir / f"continuation-{key}.npz",
-        load=lambda path: ContinuationModel.load(path, key),
-        fit=lambda: fit_model(rows, embed),
-    )
+    return FILES.load_or_fit(cache_dir, embed)

@@ -45,7 +45,7 @@ from brain.escalation.features import (
     signals_of,
     wide,
 )
-from core.model_files import shipped_file, shipped_or_fitted
+from core import model_files
 
 if TYPE_CHECKING:
     from sklearn.linear_model import LogisticRegression
@@ -53,6 +53,8 @@ if TYPE_CHECKING:
 __all__ = ["DATA_FILE", "EscalationModel", "fit_model", "labelled_rows", "load_or_fit"]
 
 DATA_FILE = "escalation.jsonl"
+#: Fitted weights are stored as "escalation-<key>.npz" (`core.model_files`).
+SHIPPED_NAME = "escalation"
 #: Regularisation (inverse strength) of the logistic regression.
 C = 4.0
 #: The threshold sits this far below the lowest out-of-fold must-page probability.
@@ -264,18 +266,12 @@ def _alone_bar(negatives: np.ndarray, positives: np.ndarray) -> float:
     return float(max(0.5, positives.max()))
 
 
-def shipped_path(key: str) -> Path:
-    """Where a copy fitted at build time lives (beside the data)."""
-    return shipped_file("brain.data", "escalation", key)
+#: Where the fitted weights are shipped and cached, and how they are read or fitted.
+FILES = model_files.ModelFiles(
+    SHIPPED_NAME, labelled_rows, model_key, fit_model, EscalationModel.load
+)
 
 
 def load_or_fit(cache_dir: Path, embed: Embed | None) -> EscalationModel:
     """The model for the shipped rows: the shipped copy, the home's cache, or a fresh fit."""
-    rows = labelled_rows("train")
-    key = model_key(rows, embed is not None)
-    return shipped_or_fitted(
-        shipped_path(key),
-        cache_dir / f"escalation-{key}.npz",
-        load=lambda path: EscalationModel.load(path, key),
-        fit=lambda: fit_model(rows, embed),
-    )
+    return FILES.load_or_fit(cache_dir, embed)

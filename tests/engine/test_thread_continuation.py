@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from brain.continuation import model as continuation
+from core.model_files import shipped_file
 from tests.cli_calls import all_tickets, ask_json, comments
 
 
@@ -147,7 +148,7 @@ def test_the_shipped_weights_are_the_fit_of_the_shipped_rows() -> None:
     rows = continuation.labelled_rows("train")
     for with_embedding in (True, False):
         key = continuation.model_key(rows, with_embedding)
-        assert continuation.shipped_path(key).is_file(), key
+        assert shipped_file("brain.data", continuation.SHIPPED_NAME, key).is_file(), key
 
 
 def test_on_the_held_out_conversations_the_model_holds_without_the_embedder() -> None:
@@ -156,7 +157,9 @@ def test_on_the_held_out_conversations_the_model_holds_without_the_embedder() ->
     are put on the record, and the probabilities mean what they say."""
     rows = continuation.labelled_rows("holdout")
     key = continuation.model_key(continuation.labelled_rows("train"), False)
-    model = continuation.ContinuationModel.load(continuation.shipped_path(key), key)
+    model = continuation.ContinuationModel.load(
+        shipped_file("brain.data", continuation.SHIPPED_NAME, key), key
+    )
     readings = model.read([continuation.thread_of(r) for r in rows], None)
     p = np.array([r.continues for r in readings])
     truth = np.array([r["label"] != "new" for r in rows])

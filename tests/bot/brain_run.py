@@ -4,12 +4,30 @@ the environment chooses, the first line it prints, the logs it writes, a clean S
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 
 #: `brain run`'s arguments for HTTP on a free local port.
 HTTP = ("--http", "--port", "0", "--host", "127.0.0.1")
+
+
+def json_logging_env(home: Path, slack_url: str, bot_token: str) -> dict[str, str]:
+    """The environment of a `brain run` over HTTP against the fake Slack at `slack_url`, with
+    JSON logs and an on-call channel, on `home`."""
+    from tests.bot.slack_payloads import SIGNING_SECRET
+
+    return {
+        **os.environ,
+        "BRAIN_HOME": str(home),
+        "BRAIN_LOG_FORMAT": "json",
+        "BRAIN_ONCALL_CHANNEL": "CONCALL01",
+        "SLACK_BOT_TOKEN": bot_token,
+        "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+        "SLACK_API_URL": slack_url,
+    }
 
 
 async def start(env: Mapping[str, str], *args: str) -> asyncio.subprocess.Process:

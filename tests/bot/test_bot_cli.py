@@ -181,15 +181,9 @@ async def test_brain_run_in_json_mode_writes_only_json_lines_carrying_the_messag
     "brain: ..." lines), and a line written while a message is handled carries its event id
     and decision id."""
     fake_slack.fail("chat.getPermalink", error="channel_not_found")  # a warning on the way
-    env = {
-        **os.environ,
-        "BRAIN_HOME": str(tmp_path / "fresh-home"),  # first use: progress lines at warm-up
-        "BRAIN_LOG_FORMAT": "json",
-        "BRAIN_ONCALL_CHANNEL": "CONCALL01",
-        "SLACK_BOT_TOKEN": "xoxb-json-log-token",
-        "SLACK_SIGNING_SECRET": p.SIGNING_SECRET,
-        "SLACK_API_URL": fake_slack.url,
-    }
+    env = brain_run.json_logging_env(
+        tmp_path / "fresh-home", fake_slack.url, "xoxb-json-log-token"
+    )  # first use: progress lines at warm-up
     process = await brain_run.start(env, *brain_run.HTTP)
     try:
         url = (await brain_run.first_line(process, 120)).rsplit(" ", 1)[-1]

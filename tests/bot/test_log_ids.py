@@ -8,7 +8,6 @@ returned, outside the block that binds the id) carried neither.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import aiohttp
@@ -25,15 +24,7 @@ async def test_every_line_after_warm_up_carries_the_event_id_and_the_decision_id
     fake_slack: FakeSlackAPI, tmp_path: Path
 ) -> None:
     fake_slack.fail("chat.getPermalink", error="channel_not_found")  # a warning on the way
-    env = {
-        **os.environ,
-        "BRAIN_HOME": str(tmp_path / "home"),
-        "BRAIN_LOG_FORMAT": "json",
-        "BRAIN_ONCALL_CHANNEL": "CONCALL01",
-        "SLACK_BOT_TOKEN": "xoxb-log-ids-token",
-        "SLACK_SIGNING_SECRET": p.SIGNING_SECRET,
-        "SLACK_API_URL": fake_slack.url,
-    }
+    env = brain_run.json_logging_env(tmp_path / "home", fake_slack.url, "xoxb-log-ids-token")
     process = await brain_run.start(env, *brain_run.HTTP)
     try:
         url = (await brain_run.first_line(process, 120)).rsplit(" ", 1)[-1]

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from brain.memory.entry import MOVED_TO, MemoryEntry
-from brain.memory.example_pool import MIN_ROWS, ExamplePool, Probe, floors, links, probe_of
+from brain.memory.example_pool import MIN_ROWS, ExamplePool, Probe, floors, links
 from brain.memory.lessons import MemoryStore
 from brain.memory.preference import Conflict, Preference, latest_per_user
 from brain.memory.reach import WINDOW, Measure
@@ -154,7 +154,7 @@ class AgreedExamples:
         pool = self._current()
         if not pool.row_of:
             return None
-        scores, measures = pool.alike(probe_of(text, vector))
+        scores, measures = pool.alike(Probe.message(text, vector))
         usable = pool.usable(team, names)
         near = np.flatnonzero(usable & (scores >= floors(measures)))
         near = near[np.argsort(-scores[near], kind="stable")]
@@ -192,7 +192,7 @@ class AgreedExamples:
         row = pool.row_of.get(preference.lesson.memory_id)
         if row is None or not len(pool.evidence):
             return True
-        scores, measures = pool.alike(probe_of(text, vector))
+        scores, measures = pool.alike(Probe.message(text, vector))
         return pool.evidence.reaches(float(scores[row]), Measure(measures[row]))
 
     def conflicts(self) -> list[Conflict]:
@@ -289,9 +289,7 @@ def _latest_groups(
 def _group(pool: ExamplePool, row: int, usable: np.ndarray) -> list[tuple[MemoryEntry, float]]:
     """A correction's group: itself and the usable corrections within LINK of it."""
     example = pool.entry(row)
-    vector = example.vector if pool.dense[row] else None
-    probe = Probe(example.text, vector, example.grams, example.latin, row)
-    scores, measures = pool.alike(probe)
+    scores, measures = pool.alike(Probe.of(example, row))
     linked = usable & (scores >= links(measures))
     linked[row] = True
     return [(pool.entry(int(i)), float(scores[i])) for i in np.flatnonzero(linked)]

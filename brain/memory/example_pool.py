@@ -23,7 +23,7 @@ other characters.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -230,11 +230,17 @@ class Probe:
     grams: frozenset[str]
     latin: bool
     row: int | None = None
-    _cross: np.ndarray | None = None
-    _tried: bool = False
+    _cross: np.ndarray | None = field(default=None, init=False, repr=False)
+    _tried: bool = field(default=False, init=False, repr=False)
+
+    @classmethod
+    def message(cls, text: str, vector: np.ndarray | None) -> Probe:
+        """A message, with its embedding when it has one."""
+        return cls(text, vector, gram_set(text), not is_chinese(text))
 
     @classmethod
     def of(cls, entry: MemoryEntry, row: int | None = None) -> Probe:
+        """A correction: a new one, or the pool's own at `row`."""
         vector = entry.vector if entry.latin else None
         return cls(entry.text, vector, entry.grams, entry.latin, row)
 
@@ -266,8 +272,3 @@ def floors(measures: np.ndarray) -> np.ndarray:
 def links(measures: np.ndarray) -> np.ndarray:
     """Per example, how alike another correction must be to be about the same kind."""
     return _LINKS[measures]
-
-
-def probe_of(text: str, vector: np.ndarray | None) -> Probe:
-    """A message as a Probe."""
-    return Probe(text, vector, gram_set(text), not is_chinese(text))

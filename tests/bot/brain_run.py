@@ -30,6 +30,20 @@ def json_logging_env(home: Path, slack_url: str, bot_token: str) -> dict[str, st
     }
 
 
+async def post_signed(url: str, body: str) -> int:
+    """POST a JSON body to `brain run`'s Slack endpoint, signed as Slack signs; the status."""
+    import aiohttp
+
+    from tests.bot.slack_payloads import sign
+
+    headers = {"Content-Type": "application/json", **sign(body)}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url, data=body, headers=headers) as response,
+    ):
+        return response.status
+
+
 async def start(env: Mapping[str, str], *args: str) -> asyncio.subprocess.Process:
     """`python -m brain run ARGS` with `env`, its stdout and stderr piped."""
     return await asyncio.create_subprocess_exec(

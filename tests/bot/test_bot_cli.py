@@ -188,12 +188,7 @@ async def test_brain_run_in_json_mode_writes_only_json_lines_carrying_the_messag
     try:
         url = (await brain_run.first_line(process, 120)).rsplit(" ", 1)[-1]
         body = json.dumps(p.envelope(p.message(ESCALATE_TEXT), "EvJsonLog001"))
-        headers = {"Content-Type": "application/json", **p.sign(body)}
-        async with (
-            aiohttp.ClientSession() as session,
-            session.post(url, data=body, headers=headers) as response,
-        ):
-            assert response.status == 200
+        assert await brain_run.post_signed(url, body) == 200
         await fake_slack.wait_for(
             "chat.postMessage", timeout=90, where=lambda c: c.params["channel"] == "CONCALL01"
         )

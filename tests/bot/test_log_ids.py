@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import aiohttp
-
 from tests.bot import brain_run
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ESCALATE_TEXT, ROUTED_TEXT
@@ -30,12 +28,7 @@ async def test_every_line_after_warm_up_carries_the_event_id_and_the_decision_id
         url = (await brain_run.first_line(process, 120)).rsplit(" ", 1)[-1]
         for number, (event_id, text) in enumerate(EVENTS.items()):
             body = json.dumps(p.envelope(p.message(text, channel=f"DIDS{number}"), event_id))
-            headers = {"Content-Type": "application/json", **p.sign(body)}
-            async with (
-                aiohttp.ClientSession() as session,
-                session.post(url, data=body, headers=headers) as response,
-            ):
-                assert response.status == 200
+            assert await brain_run.post_signed(url, body) == 200
         await fake_slack.wait_for(
             "chat.postMessage", timeout=90, where=lambda c: c.params["channel"] == "CONCALL01"
         )

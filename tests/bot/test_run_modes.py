@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
 
 import aiohttp
 import pytest
@@ -114,12 +113,7 @@ async def test_brain_run_serves_the_install_flow_for_many_workspaces(
 
         await install_at(base, fake_slack, "T0000001", "xoxb-installed-one")
         body = event_of("T0000001", p.message(ROUTED_TEXT, user="UONE0001", channel="DONE0001"))
-        headers: dict[str, Any] = {"Content-Type": "application/json", **p.sign(body)}
-        async with (
-            aiohttp.ClientSession() as session,
-            session.post(url, data=body, headers=headers) as response,
-        ):
-            assert response.status == 200
+        assert await brain_run.post_signed(url, body) == 200
         posts = await fake_slack.wait_for("chat.postMessage", timeout=90)
         assert posts[0].params["_authorization"] == "Bearer xoxb-installed-one"
     finally:

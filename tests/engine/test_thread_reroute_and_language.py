@@ -45,12 +45,14 @@ def test_wrong_on_a_follow_up_moves_the_threads_record(brain: Brain) -> None:
         "it's for the VPN portal",
         "bye",
     )
-    assert "INC-000001" in replies[1]
     tickets = _tickets(brain)
+    # What each turn said and what was filed: a failure here has been seen once in CI only.
+    story = "\n".join([*replies, *(f"{t.id} {t.status} {t.title}" for t in tickets.values())])
+    assert "INC-000001" in replies[1], story
+    assert set(tickets) == {"INC-000001", "REQ-000002"}, story
     incident, request = tickets["INC-000001"], tickets["REQ-000002"]
     assert incident.status == "closed" and "moved" in incident.history[-1]["reason"]
     assert request.is_open and request.fields["description"].startswith("my laptop keeps")
-    assert len(tickets) == 2
     assert "REQ-000002" in replies[3]  # the thread is about the moved record now
     assert [c["text"] for c in request.comments] == ["it's for the VPN portal"]
     assert "REQ-000002" in replies[4] and "bye" not in [c["text"] for c in request.comments]

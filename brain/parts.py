@@ -135,6 +135,7 @@ class BrainParts:
         self.org_training = OrgTraining(
             settings,
             memory,
+            self.agreed_examples,
             controllers=lambda: self.view.controllers,
             registry_version=self._registry_version,
             base=self._semantic.get,

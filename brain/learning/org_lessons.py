@@ -5,11 +5,15 @@ the lesson is the organisation's (`brain.memory.preference`): it applies to ever
 and the corrected messages also become training examples of that controller, so the semantic
 model itself learns them (`brain.learning.org_training` refits it in the background).
 
-The grouping is the one agreement and `brain memory conflicts` use: a correction's group is the
-corrections of similar messages (`preference.similar_moves`), each user's latest counting once
+The grouping is the one the agreed examples move everyone by (`brain.memory.agreed`): a
+correction's group is the corrections within LINK of it (`AgreedExamples.linked`: the embedding,
+or the multilingual encoder where Chinese is on either side), each user's latest counting once
 (`preference.latest_per_user`). A group whose users all moved their messages to one controller,
 with at least `agreement` users, gives its messages as rows; a correction that belongs to any
-group whose users disagree is never trained on (a conflict is reported, not learned).
+group whose users disagree is never trained on (a conflict is reported, not learned). Grouped
+by the memory's near-copy similarity instead (a cosine of 0.55 and more), three people's own
+wordings of one problem rarely formed a group: the online layer moved a fourth person's
+paraphrases and the refit learned nothing from the same corrections.
 
 The rows are derived from the lessons each time, never stored on their own: a forgotten user's
 lessons leave the lesson store, so their messages leave the rows (and a group that falls below
@@ -24,24 +28,24 @@ import logging
 import os
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from brain.learning.labelled import LabelledRow
 from brain.memory.entry import MemoryEntry
 from brain.memory.lessons import MemoryStore
-from brain.memory.preference import MOVED_TO, latest_per_user, similar_moves
+from brain.memory.preference import MOVED_TO, latest_per_user
 
 log = logging.getLogger(__name__)
 
 #: Another value of the saved groups' schema recomputes them.
-GROUPS_SCHEMA = 1
+GROUPS_SCHEMA = 2
 #: A correction's group: (memory id, similarity) of the similar corrections, itself included.
 Group = list[tuple[str, float]]
+#: What finds a correction's group (`AgreedExamples.linked`).
+Linker = Callable[[MemoryEntry], Group]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +86,12 @@ class MoveGroups:
     changed corrections and those grouped with them (similarity is symmetric) are looked up
     again. They are saved beside the fits (`path`: memory ids and similarities, never a text
     or a user), so the next process starts from them; a file of another version than the feed
-    reaches back to, or of another similarity threshold, is recomputed."""
+    reaches back to, or of another `linking` (how groups are found), is recomputed."""
 
-    def __init__(self, path: Path | None, *, min_similarity: float) -> None:
+    def __init__(self, path: Path | None, *, linked: Linker, linking: str) -> None:
         self.path = path
-        self.min_similarity = min_similarity
+        self._linked = linked
+        self.linking = linking
         self._lock = threading.Lock()
         self._version = -1
         self._groups: dict[str, Group] = {}
@@ -137,18 +142,14 @@ class MoveGroups:
 
     def _group_of(self, store: MemoryStore, entry: MemoryEntry) -> Group:
         self.looked_up += 1
-        if entry.vector is None and store.embed is not None:
-            # Grouped by meaning in every process, also one where the lesson came unembedded.
-            entry.vector = np.asarray(store.embed([entry.text])[0], dtype=np.float32)
-        found = similar_moves(store, entry, min_similarity=self.min_similarity, refresh=False)
-        return [(other.memory_id, factor) for other, factor in found]
+        return self._linked(entry)
 
     def _load(self) -> None:
         if self.path is None or not self.path.is_file():
             return
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            if data.get("schema") != GROUPS_SCHEMA or data.get("similarity") != self.min_similarity:
+            if data.get("schema") != GROUPS_SCHEMA or data.get("linking") != self.linking:
                 return
             groups = {
                 str(key): [(str(m), float(f)) for m, f in members]
@@ -163,7 +164,7 @@ class MoveGroups:
             return
         data = {
             "schema": GROUPS_SCHEMA,
-            "similarity": self.min_similarity,
+            "linking": self.linking,
             "version": self._version,
             "groups": self._groups,
         }
@@ -181,15 +182,13 @@ def org_rows(
     store: MemoryStore,
     *,
     names: Sequence[str],
-    min_similarity: float,
     agreement: int,
-    groups: MoveGroups | None = None,
+    groups: MoveGroups,
 ) -> list[OrgRow]:
     """The corrected messages of every agreed, conflict-free group, oldest first; one row per
-    (text, controller). `groups` keeps the groups between calls (else they are computed)."""
+    (text, controller). `groups` keeps the groups between calls."""
     known = set(names)
-    keeper = groups or MoveGroups(None, min_similarity=min_similarity)
-    by_id, group_of = keeper.current(store)
+    by_id, group_of = groups.current(store)
     moves = sorted(by_id.values(), key=lambda e: e.order)
     agreed: dict[str, tuple[MemoryEntry, tuple[str, ...]]] = {}
     disputed: set[str] = set()

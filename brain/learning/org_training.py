@@ -42,6 +42,8 @@ import numpy as np
 
 from brain.learning.org_lessons import MoveGroups, OrgRow, digest, examples_of, org_rows
 from brain.learning.training import load_training
+from brain.memory.agreed import AgreedExamples
+from brain.memory.example_pool import LINKING
 
 if TYPE_CHECKING:
     from brain.memory.lessons import MemoryStore
@@ -205,6 +207,7 @@ class OrgTraining:
         self,
         settings: Settings,
         memory: MemoryStore,
+        agreed: AgreedExamples,
         *,
         controllers: Callable[[], list[Controller]],
         registry_version: Callable[[], str],
@@ -223,7 +226,8 @@ class OrgTraining:
         #: Each correction's group, kept up to date from the lesson feed (and saved).
         self.groups = MoveGroups(
             settings.home / "models" / "org-groups.json",
-            min_similarity=settings.memory.preference_similarity,
+            linked=agreed.linked,
+            linking=LINKING,
         )
         self._delay = settings.memory.org_refit_delay_s
         self._cond = threading.Condition()
@@ -271,7 +275,6 @@ class OrgTraining:
         return org_rows(
             self._memory,
             names=names,
-            min_similarity=memory.preference_similarity,
             agreement=memory.agreement_users,
             groups=self.groups,
         )

@@ -211,6 +211,17 @@ class AgreedExamples:
                 )
         return found
 
+    def linked(self, entry: MemoryEntry) -> list[tuple[str, float]]:
+        """A correction's group as (memory id, similarity): itself and the corrections of its
+        workspace within LINK of it, the grouping the organisation's training rows are made
+        by too (`brain.learning.org_lessons`), so what moves everyone online is what the
+        refit learns."""
+        pool = self._current()
+        row = pool.row_of.get(entry.memory_id)
+        if row is None:  # not (yet) in the pool: a group of its own
+            return [(entry.memory_id, 1.0)]
+        return [(e.memory_id, score) for e, score in _group(pool, row, pool.same_team(row))]
+
     def agreed(self, agreement: int) -> list[AgreedGroup]:
         """The groups whose examples count for everyone (what `brain memory show --org`
         lists beside the training rows), each once, oldest correction first."""

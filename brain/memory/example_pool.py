@@ -262,6 +262,8 @@ def _thresholds(embedding: float, cross: dict[Measure, float]) -> np.ndarray:
 
 _FLOORS = _thresholds(FLOOR, CROSS_FLOOR)
 _LINKS = _thresholds(LINK, CROSS_LINK)
+#: How corrections are linked into groups, as saved groups record it (other values: regroup).
+LINKING = "link " + " ".join(f"{value:.3f}" for value in _LINKS.tolist())
 
 
 def floors(measures: np.ndarray) -> np.ndarray:

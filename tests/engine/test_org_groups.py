@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from brain.engine import Brain
-from brain.learning.org_lessons import org_rows
+from brain.learning.org_lessons import MoveGroups, org_rows
+from brain.memory.example_pool import LINKING
 from core.records import Message
 
 MOVES = [
@@ -27,12 +28,12 @@ def _correct(brain: Brain, text: str, user: str, to: str = "consultation") -> No
 
 def _full(brain: Brain) -> list[tuple[str, str, tuple[str, ...]]]:
     """The rows as a from-scratch computation gives them."""
-    memory = brain.settings.memory
+    fresh = MoveGroups(None, linked=brain.agreed_examples.linked, linking=LINKING)
     rows = org_rows(
         brain.memory,
         names=list(brain.registry.names()),
-        min_similarity=memory.preference_similarity,
-        agreement=memory.agreement_users,
+        agreement=brain.settings.memory.agreement_users,
+        groups=fresh,
     )
     return [(r.text, r.controller, r.users) for r in rows]
 
@@ -62,3 +63,28 @@ def test_a_new_correction_regroups_only_its_neighbourhood(home: Path) -> None:
         assert brain.org_training.groups.looked_up == 0
         assert again == second == _full(brain)
     assert (home / "models" / "org-groups.json").is_file()
+
+
+#: Three people's own words for one request, 0.38-0.44 apart by the embedding: too far apart
+#: for the memory's near-copy similarity, alike enough for the agreed examples (LINK).
+OWN_WORDS = [
+    ("our team needs a bigger quota on the shared drive", "U1"),
+    ("can the storage limit of the finance share be raised", "U2"),
+    ("we ran out of space on the marketing file share", "U3"),
+]
+
+
+def test_the_refit_learns_the_groups_that_move_everyone_online(home: Path) -> None:
+    """Before, the refit grouped corrections by the memory's near-copy similarity: three
+    people's own wordings of one request moved a fourth person's paraphrases online (agreed
+    examples) and gave the refit no row at all."""
+    with Brain.open() as brain:
+        for text, user in OWN_WORDS:
+            _correct(brain, text, user, to="consultation")
+        rows = brain.org_training.rows()
+        online = brain.agreed_examples.agreed(brain.settings.memory.agreement_users)
+
+    assert sorted(r.text for r in rows) == sorted(text for text, _ in OWN_WORDS)
+    assert {r.users for r in rows} == {("U1", "U2", "U3")}
+    assert {r.controller for r in rows} == {"consultation"}
+    assert sorted(r.text for r in rows) == sorted(e.text for g in online for e in g.members)

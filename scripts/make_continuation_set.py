@@ -246,37 +246,24 @@ def _overlap(a: str, b: str) -> float:
     return len(wa & wb) / max(1, len(wa))
 
 
-#: Controllers whose hand-written training messages are self-contained requests or questions.
-_REQUESTS = ("incident", "access", "change", "alarm", "coding", "consultation")
+#: Hand-written Slack requests and questions (the routing set's `training.jsonl` and the
+#: escalation set's train split, one line each with its language), taken once and kept: the
+#: set must not change whenever those sets gain rows, or the committed rows could no longer be
+#: written again from this script.
+REAL = Path(__file__).with_name("continuation_real.jsonl")
 
 
 def _real_requests(lang: str) -> list[str]:
-    """Hand-written Slack requests and questions of the routing set (`training.jsonl`) and the
-    escalation set's train split: new, self-contained messages in a thread. Only for the train
-    split (the held-out split's new requests are its own author's)."""
-    data = REPO / "brain" / "data"
-    texts = [
-        r["text"]
-        for r in map(json.loads, (data / "training.jsonl").read_text("utf-8").splitlines())
-        if r["controller"] in _REQUESTS
-    ]
-    texts += [
-        r["text"]
-        for r in map(json.loads, (data / "escalation.jsonl").read_text("utf-8").splitlines())
-        if r.get("split") == "train" and len(r["text"]) < 240
-    ]
-    cjk = re.compile(r"[\u3400-\u9fff]")
-    kept = [t for t in texts if "\n" not in t and (bool(cjk.search(t)) == (lang == "zh"))]
-
-    def size(t: str) -> float:  # words, two CJK characters counting one
-        return len(re.findall(r"[A-Za-z0-9]+", t)) + len(cjk.findall(t)) / 2
-
-    return [t for t in kept if size(t) >= 2.5]
+    """Self-contained new messages in a thread (`REAL`, in `lang`). Only for the train split
+    (the held-out split's new requests are its own author's)."""
+    rows = map(json.loads, REAL.read_text("utf-8").splitlines())
+    return [str(r["text"]) for r in rows if r["lang"] == lang]
 
 
 def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, object]]:
     """Every row, train threads first."""
     from continuation_authors import holdout_authors, train_authors
+    from continuation_short_new import short_new_rows
 
     rows: list[dict[str, object]] = []
     for split, authors, n in (
@@ -288,6 +275,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
         for i in range(n):
             author = authors[i % len(authors)]
             rows.extend(_thread_rows(rng, author, split, real.get(author.lang, ())))
+        rows.extend(short_new_rows(rows, split, _overlap, seed))
     seen: set[tuple[str, str, str]] = set()
     unique = []
     for r in rows:

@@ -19,8 +19,10 @@ a question (what answers look like), the element-wise product of the message's a
 record's embeddings (agreement of topic, learned per dimension), and pair readings: the
 embedding cosine and character-n-gram overlap of message and record, shared words and numbers,
 the message's size and question mark, which field was asked, the same user, the time since, a
-ticket id named, the record's kind and the script. Without an embedder the embedding blocks
-are zeros and a model fitted that way is used.
+ticket id named, the record's kind and the script; and, where message or record is Chinese,
+the message's vector in the multilingual encoder's space, its element-wise product with the
+record's and their cosine (MiniLM reads English only). Without an
+embedder the MiniLM blocks are zeros and a model fitted that way is used.
 
 The scores are temperature-scaled on out-of-fold predictions (one parameter: calibration keeps
 the ranking) and the fitted weights are shipped beside the data (`continuation-<key>.npz`,
@@ -44,6 +46,8 @@ from scipy import sparse
 
 from core import model_files
 from core.calibrated_linear import CalibratedLinear, fit_temperature, grouped_out_of_fold
+from core.text.multilingual import DIM as ML_DIM
+from core.text.multilingual import multilingual_vectors
 from core.text.sparse import char_ngrams, stable_hash
 
 __all__ = [
@@ -103,6 +107,7 @@ SCALARS = (
     "names_other_ticket",
     *(f"kind_{k}" for k in KINDS),
     "chinese",
+    "ml_cosine",
 )
 
 
@@ -135,7 +140,7 @@ def _grams(text: str) -> set[str]:
     return set(char_ngrams(text, 2, 3))
 
 
-def _scalars(t: Thread, cosine: float) -> np.ndarray:
+def _scalars(t: Thread, cosine: float, ml_cosine: float = 0.0) -> np.ndarray:
     m_grams, r_grams = _grams(t.message), _grams(t.record)
     m_words, r_words = _words(t.message), _words(t.record)
     named = {x.upper().replace("-", "") for x in _TICKET.findall(t.message)}
@@ -163,6 +168,7 @@ def _scalars(t: Thread, cosine: float) -> np.ndarray:
         "names_other_ticket": float(bool(named - {own})),
         **{f"kind_{k}": float(kind == k) for k in KINDS},
         "chinese": float(bool(_CJK.search(t.message))),
+        "ml_cosine": 2.0 * ml_cosine,
     }
     return np.array([values[name] for name in SCALARS], dtype=np.float64)
 
@@ -193,9 +199,31 @@ def _tail(text: str) -> str:
     return clauses[-1] if len(clauses) > 1 else ""
 
 
+def _multilingual(threads: Sequence[Thread]) -> tuple[np.ndarray, np.ndarray]:
+    """The message's vector and its agreement with the record's, in the multilingual encoder's
+    space (`core.text.multilingual`), where message or record is Chinese: MiniLM reads English
+    only, so without them "我的鼠标坏了" beside a VPN report and "又卡纸了" beside a printer one
+    look alike (a short report of something broken). Zeros for English threads (the encoder is
+    never loaded for them) and where the encoder cannot run."""
+    n = len(threads)
+    message, agreement = np.zeros((n, ML_DIM)), np.zeros((n, ML_DIM))
+    chinese = [i for i, t in enumerate(threads) if _CJK.search(t.message + t.record)]
+    if not chinese:
+        return message, agreement
+    vectors = multilingual_vectors(
+        [threads[i].message for i in chinese] + [threads[i].record for i in chinese]
+    )
+    if vectors is None:
+        return message, agreement
+    k = len(chinese)
+    message[chinese] = vectors[:k]
+    agreement[chinese] = vectors[:k] * vectors[k:] * 4.0
+    return message, agreement
+
+
 def design(threads: Sequence[Thread], embed: Embed | None) -> sparse.csr_matrix:
     """The model's input rows: [grams | last clause's grams | emb | asked x emb | emb * record
-    emb | pair readings]."""
+    emb | multilingual emb | multilingual emb * record's | pair readings]."""
     n = len(threads)
     if embed is not None and n:
         vectors = np.asarray(embed([t.message for t in threads] + [t.record for t in threads]))
@@ -207,7 +235,11 @@ def design(threads: Sequence[Thread], embed: Embed | None) -> sparse.csr_matrix:
     asked = np.array([[1.0 if t.question else 0.0] for t in threads]).reshape(n, 1)
     grams = _hashed([t.message for t in threads])
     tails = _hashed([_tail(t.message) for t in threads])
-    scalars = np.vstack([_scalars(t, float(c)) for t, c in zip(threads, cosines, strict=True)])
+    ml_message, ml_agreement = _multilingual(threads)
+    ml = ml_agreement.sum(axis=1) / 4.0
+    scalars = np.vstack(
+        [_scalars(t, float(c), float(m)) for t, c, m in zip(threads, cosines, ml, strict=True)]
+    )
     return sparse.hstack(
         [
             grams,
@@ -215,6 +247,8 @@ def design(threads: Sequence[Thread], embed: Embed | None) -> sparse.csr_matrix:
             sparse.csr_matrix(m_vec),
             sparse.csr_matrix(m_vec * asked),
             sparse.csr_matrix(m_vec * r_vec * 4.0),
+            sparse.csr_matrix(ml_message),
+            sparse.csr_matrix(ml_agreement),
             sparse.csr_matrix(scalars),
         ],
         format="csr",
@@ -285,7 +319,7 @@ def labelled_rows(split: str | None = "train") -> list[dict[str, object]]:
 def model_key(rows: Sequence[dict[str, object]], with_embedding: bool) -> str:
     """What the fitted weights depend on: the rows, the feature layout, the settings."""
     digest = hashlib.sha256()
-    layout = (EMBEDDING_DIM, N_HASHED, SCALARS, CLASSES, C, FOLDS, with_embedding, 2)
+    layout = (EMBEDDING_DIM, ML_DIM, N_HASHED, SCALARS, CLASSES, C, FOLDS, with_embedding, 3)
     digest.update(repr(layout).encode())
     for row in rows:
         digest.update(

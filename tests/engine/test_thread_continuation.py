@@ -12,6 +12,9 @@ import numpy as np
 import pytest
 
 from brain.continuation import model as continuation
+from brain.conversation.turns import Conversation
+from brain.engine import Brain
+from cli.chat_session import chat_loop
 from core.model_files import shipped_file
 from tests.cli_calls import all_tickets, ask_json, comments
 
@@ -92,6 +95,38 @@ def test_an_unrelated_problem_in_the_thread_files_its_own_record(
     tickets = all_tickets(capsys)
     assert len(tickets) == 2
     assert comments(tickets[0]) == ["repaired Office, still crashing"]
+
+
+def _chat(brain: Brain, *lines: str) -> list[str]:
+    """Each turn's printed reply, through the terminal loop of `brain chat`."""
+    out: list[str] = []
+    chat_loop(Conversation(brain, brain.conversations, surface="chat"), lines, out.append)
+    return out[1:-1]
+
+
+@pytest.mark.parametrize(
+    ("request_", "problem"),
+    [
+        ("我需要开通 Jira 权限", "我的打印机坏了"),
+        ("我需要开通 Jira 权限", "我的显示器坏了"),
+        ("帮我开一下 Confluence 的权限", "邮箱收不到外部邮件"),
+    ],
+)
+def test_a_short_new_problem_after_an_access_request_files_its_own_record(
+    brain: Brain, request_: str, problem: str
+) -> None:
+    """A bare report of something else ("我的打印机坏了", no "另外" before it) is a new problem,
+    told apart from a short report that continues the record ("还是打不开") by what it is
+    about: the multilingual encoder reads Chinese, MiniLM does not. It is decided afresh
+    (filed, or asked which controller where routing is unsure), never asked "is this about
+    REQ-000001?" nor added to the request."""
+    replies = _chat(brain, request_, problem)
+    assert "REQ-000001" not in replies[1] and "新的请求" not in replies[1], replies[1]
+    store = brain.services.tickets
+    assert store is not None
+    tickets = {t.id: t for t in store.all()}
+    assert tickets["REQ-000001"].comments == []
+    assert [t.kind for t in tickets.values() if t.id != "REQ-000001"] in ([], ["incident"])
 
 
 @pytest.fixture

@@ -36,6 +36,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.controllers",
     "cli.evolution",
     "cli.tickets",
+    "cli.stats",
     "cli.kb",
     "cli.eval",
     "cli.chat",

@@ -44,7 +44,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of `brain replay`."""
-    from brain.replay.run import parse_since, replay
+    from brain.decisions.period import parse_since
+    from brain.replay.run import replay
     from brain.replay.sandbox import parse_overrides
     from core.config import load_settings
 

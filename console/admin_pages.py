@@ -10,8 +10,9 @@ from typing import Any
 
 from aiohttp import web
 
+from brain.decisions.period import parse_since
 from brain.learning.control import conflict_views, lesson_view
-from brain.replay.run import parse_since, replay
+from brain.replay.run import replay
 from brain.replay.sandbox import parse_overrides, with_overrides
 from console.figures import figures, recent, tiers
 from console.render import render

@@ -28,6 +28,9 @@ TICKET_KINDS: tuple[str, ...] = tuple(PREFIXES)
 #: Stored statuses; "resolved" waits for the requester's answer and "closed" is terminal
 #: (either can be reopened).
 STATUSES: tuple[str, ...] = ("open", "awaiting_info", "in_progress", "resolved", "closed")
+#: How a record closed because its message moved to another controller says so (its
+#: history's reason starts with it): it was not resolved.
+MOVED_REASON = "moved:"
 #: What the help desk calls each stored status (the ids stay for the CLI and stored tickets).
 STATUS_LABELS: dict[str, str] = {
     "open": "new",

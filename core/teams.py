@@ -10,14 +10,23 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, time, timedelta
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+if TYPE_CHECKING:  # the settings load before the stores package (which reads them)
+    from core.stores.records import Ticket
 
 _HOURS = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-4]):([0-5]\d)$")
 #: Urgencies (core.records) as help desk priorities.
 PRIORITY_OF_URGENCY = {"critical": "P1", "high": "P2", "medium": "P3", "low": "P4"}
 DEFAULT_SLA_S = {"P1": 3600.0, "P2": 4 * 3600.0, "P3": 24 * 3600.0, "P4": 72 * 3600.0}
+
+
+def ticket_priority(ticket: Ticket) -> str:
+    """P1..P4: given on the request, else from the decision's urgency (what the SLA is for)."""
+    given = str(ticket.fields.get("priority") or "")
+    return given or PRIORITY_OF_URGENCY.get(str(ticket.fields.get("urgency") or "low"), "P4")
 
 
 class TeamConfig(BaseModel):

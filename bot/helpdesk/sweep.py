@@ -21,7 +21,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.services import BotServices
 from bot.teams import ticket_store
 from controllers.tickets import Ticket
-from core.teams import PRIORITY_OF_URGENCY
+from core.teams import ticket_priority
 
 log = logging.getLogger(__name__)
 
@@ -51,12 +51,6 @@ def _done(ticket: Ticket, event: str) -> bool:
     return any(entry.get("event") == event for entry in ticket.history)
 
 
-def priority(ticket: Ticket) -> str:
-    """P1..P4: given on the request, else from the decision's urgency."""
-    given = str(ticket.fields.get("priority") or "")
-    return given or PRIORITY_OF_URGENCY.get(str(ticket.fields.get("urgency") or "low"), "P4")
-
-
 def due_steps(services: BotServices) -> list[Step]:
     """In the brain worker: apply what is due now and return it."""
     store = ticket_store(services)
@@ -76,7 +70,7 @@ def due_steps(services: BotServices) -> list[Step]:
         team = config.teams.get(ticket.team or "")
         if team is None or not ticket.is_open or ticket.assignee:
             continue
-        sla = team.sla_for(priority(ticket))
+        sla = team.sla_for(ticket_priority(ticket))
         age = team.working_seconds(_at(ticket.created_at), now)
         if age >= 2 * sla and not _done(ticket, "sla_escalated"):
             steps.append(
@@ -112,7 +106,7 @@ async def sweep(services: BotServices, client: AsyncWebClient) -> list[Step]:
 async def _warn_team(services: BotServices, client: AsyncWebClient, ticket: Ticket) -> None:
     team = services.settings.helpdesk.teams.get(ticket.team or "")
     if team is not None and team.channel:
-        text = SLA_WARNING.format(id=ticket.id, priority=priority(ticket))
+        text = SLA_WARNING.format(id=ticket.id, priority=ticket_priority(ticket))
         await client.chat_postMessage(channel=team.channel, text=text)
 
 

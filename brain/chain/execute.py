@@ -14,6 +14,7 @@ from concurrent.futures import Executor
 from typing import TYPE_CHECKING, TypeVar
 
 from brain.routing.plan import composition_of
+from controllers.tickets import MOVED_REASON
 from core.llm_calls import LLMCallCount, count_llm_calls
 from core.plans import Plan
 from core.records import (
@@ -202,7 +203,7 @@ class ControllerRunner:
                     and ticket.is_open
                     and ticket.fields.get("decision_id") == decision.decision_id
                 ):
-                    tickets.close(ticket.id, by=by, reason=f"moved: routed to {controller}")
+                    tickets.close(ticket.id, by=by, reason=f"{MOVED_REASON} routed to {controller}")
         return self.run(decision, [controller], pipeline=False)
 
 

@@ -18,19 +18,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from brain.decisions.browse import since as decisions_since
+from brain.decisions.period import logged_messages
 from brain.engine import Brain
 from brain.replay.lessons import hold_back
 from brain.replay.sandbox import sandbox, with_overrides
 from core.config import Settings
 from core.records import Decision, Message
 from core.stores import open_stores
-from core.stores.protocols import DecisionPages
 
 #: What a decision is compared on.
 COMPARED = ("controller", "supporting", "tier", "outcome", "escalate")
-#: The tier-path note of a multi-intent message's part (replayed with its whole message).
-PART_NOTE = "part of multi-intent decision"
 
 
 @dataclass(slots=True)
@@ -74,28 +71,6 @@ class ReplayReport:
             "disagree_with_feedback": disagree,
             "drifted": self.drifted,
         }
-
-
-def parse_since(text: str) -> timedelta:
-    """`7d`, `12h`, `30m` -> a timedelta."""
-    units = {"d": "days", "h": "hours", "m": "minutes"}
-    if len(text) < 2 or text[-1] not in units or not text[:-1].isdigit():
-        raise ValueError(f"--since takes a number and d, h or m (7d), not {text!r}")
-    return timedelta(**{units[text[-1]]: int(text[:-1])})
-
-
-def logged_messages(settings: Settings, start: datetime, *, limit: int) -> list[Decision]:
-    """The decisions logged since `start`, oldest first, without the parts of multi-intent
-    messages (their whole message is replayed)."""
-    stores = open_stores(settings)
-    try:
-        store = stores.decisions
-        if not isinstance(store, DecisionPages):
-            raise TypeError(f"the {stores.backend.name} decision log cannot be paged")
-        found = decisions_since(store, start.isoformat(timespec="milliseconds"), limit=limit)
-    finally:
-        stores.close()
-    return [d for d in found if not any(PART_NOTE in step for step in d.tier_path)]
 
 
 def _redecide(

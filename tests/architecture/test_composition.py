@@ -23,7 +23,9 @@ STORES = ROOT / "core" / "stores"
 ROOTS = {
     "brain/engine.py",
     "brain/evaluation/run.py",
-    # What-if replay reads the real home's log and decides in throwaway copies of it.
+    # A period of the real home's log, read for a replay or the desk's figures.
+    "brain/decisions/period.py",
+    # What-if replay decides in throwaway copies of the home.
     "brain/replay/run.py",
     "brain/replay/sandbox.py",
     "controllers/tickets.py",

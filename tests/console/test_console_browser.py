@@ -20,6 +20,19 @@ MIXED = (
 )
 
 
+def _appears(driver: Any, element_id: str) -> Any:
+    """The element of the page a click submitted, once that page is there: the click returns
+    before the answer comes, and on a busy machine the old page was read instead (no such
+    element). Bounded only so a broken page fails the test."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    found = WebDriverWait(driver, timeout=120, poll_frequency=0.2).until(
+        lambda b: b.find_elements(By.ID, element_id)
+    )
+    return found[0]
+
+
 def _drive(console: Console, shots: Path | None) -> dict[str, Any]:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.wait import WebDriverWait
@@ -50,7 +63,7 @@ def _drive(console: Console, shots: Path | None) -> dict[str, Any]:
         d.get(console.url + "/console/try")
         d.find_element(By.ID, "text").send_keys(MIXED)
         d.find_element(By.ID, "decide").click()
-        seen["message"] = d.find_element(By.ID, "message-text").text
+        seen["message"] = _appears(d, "message-text").text
         seen["alerts"] = len(d.find_elements(By.TAG_NAME, "script"))
         seen["primary"] = d.find_element(By.ID, "primary").text
         seen["supporting"] = d.find_element(By.ID, "supporting").text
@@ -64,7 +77,7 @@ def _drive(console: Console, shots: Path | None) -> dict[str, Any]:
         shot("decisions")
         d.get(console.url + "/console/learning")
         d.find_element(By.ID, "approve-printer_toner").click()
-        seen["notice"] = d.find_element(By.ID, "notice").text
+        seen["notice"] = _appears(d, "notice").text
         shot("learning")
         d.get(console.url + "/console/knowledge?q=VPN+691")
         seen["kb_hits"] = len(d.find_elements(By.CSS_SELECTOR, "#kb-hits tr")) - 1

@@ -28,6 +28,17 @@ PHRASES: dict[str, tuple[str, str]] = {
     "send_team": ("Send to team {team}", "转给 {team} 团队"),
     "ticket_resolve": ("Resolve", "标记为已解决"),
     "ticket_reopen": ("Reopen", "重新打开"),
+    # A team's daily digest (`bot.helpdesk.digest`), in the team's language.
+    "digest": (
+        "📊 Team {team}, the last 24 hours: {filed} ticket(s) filed, {open} still open, "
+        "{resolved} resolved (mean time to resolve {mttr}), {breaches} past the SLA; "
+        "{messages} message(s) routed to the team, {first_touch} right at first touch.",
+        "📊 {team} 团队过去 24 小时：新建工单 {filed} 个，仍未关闭 {open} 个，已解决 {resolved} 个"
+        "（平均解决时长 {mttr}），超出 SLA {breaches} 个；路由到本团队的消息 {messages} 条，"
+        "首次路由正确率 {first_touch}。",
+    ),
+    "digest_hours": ("{hours} h", "{hours} 小时"),
+    "digest_none": ("none", "无"),
     "ticket_claim": ("Claim", "认领"),
     "hand_to_team": ("Hand to team", "转交团队"),
     "urgent": ("This looks urgent", "这个问题看起来很紧急"),

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 if TYPE_CHECKING:  # the settings load before the stores package (which reads them)
     from core.stores.records import Ticket
 
+_TIME = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 _HOURS = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-4]):([0-5]\d)$")
 #: Urgencies (core.records) as help desk priorities.
 PRIORITY_OF_URGENCY = {"critical": "P1", "high": "P2", "medium": "P3", "low": "P4"}
@@ -46,6 +47,17 @@ class TeamConfig(BaseModel):
     days: list[int] = Field(default_factory=lambda: list(range(7)))
     #: Seconds of working time before an unclaimed ticket breaches, per priority.
     sla_s: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_SLA_S))
+    #: "HH:MM" (UTC): post the last 24 hours' figures to `channel` daily at that time; None:
+    #: no digest. `language`: the digest's language ("en" or "zh").
+    digest_at: str | None = None
+    language: Literal["en", "zh"] = "en"
+
+    @field_validator("digest_at")
+    @classmethod
+    def _digest_at(cls, value: str | None) -> str | None:
+        if value is not None and not _TIME.match(value):
+            raise ValueError('the digest time is written "HH:MM" (UTC), e.g. "08:30"')
+        return value
 
     @field_validator("hours")
     @classmethod

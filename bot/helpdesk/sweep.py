@@ -18,6 +18,7 @@ from datetime import datetime
 
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.helpdesk.digest import post_digests
 from bot.services import BotServices
 from bot.teams import ticket_store
 from controllers.tickets import Ticket
@@ -82,7 +83,8 @@ def due_steps(services: BotServices) -> list[Step]:
 
 
 async def sweep(services: BotServices, client: AsyncWebClient) -> list[Step]:
-    """One sweep: apply what is due, then announce each step once."""
+    """One sweep: apply what is due, announce each step once, then post the teams' daily
+    digests that are due (`bot.helpdesk.digest`)."""
     steps = await services.trip(due_steps, services)
     for step in steps:
         ticket = step.ticket
@@ -100,6 +102,7 @@ async def sweep(services: BotServices, client: AsyncWebClient) -> list[Step]:
             await _warn_team(services, client, ticket)
         else:
             await _escalate(services, client, ticket, thread or "")
+    await post_digests(services, client)
     return steps
 
 

@@ -7,7 +7,15 @@ idf turns negative for a word in more than half of a small collection, and one r
 tickets are a small collection) over the tickets' own text: title, field values and comments.
 Tokens are lower-cased words for Latin text and Chinese characters with their bigrams, so
 "VPN", "vpn 连不上" and "连接 VPN" meet. A ticket whose text shares none of the topic's tokens
-is not shown: a search with no match says so rather than offering unrelated tickets.
+is not shown by the words: a search with no match says so rather than offering unrelated
+tickets.
+
+Words miss what people call by other names ("my keys are sticky" for a keyboard ticket) and
+everything in the other language ("键盘" for "Keyboard keys stick"). The search by meaning
+reads the topic and the tickets with the multilingual encoder (`core.text.multilingual`:
+English and Chinese in one space); a ticket at least MEANING_FLOOR alike is a hit too, and
+the two rankings are fused by their ranks (reciprocal rank fusion), so neither one's scale
+decides. Where the encoder cannot run, the words alone answer.
 """
 
 from __future__ import annotations
@@ -16,9 +24,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from rank_bm25 import BM25Plus
 
 from core.stores.records import Ticket
+from core.text.multilingual import multilingual_vectors
 from core.text.sparse import normalize
 
 #: At most this many tickets are shown for one search.
@@ -26,6 +36,16 @@ SHOWN = 5
 #: A hit scoring under this share of the best hit's score is left out (a long tail of tickets
 #: that share one common word with the topic is noise, not an answer).
 RELATIVE_FLOOR = 0.35
+#: A ticket at least this alike to the topic (multilingual cosine) is about it. On the
+#: encoder's scale a sentence and its translation are 0.45-0.55 apart, unrelated requests at
+#: most 0.30 (`core.text.multilingual`); set on the seeded desk's tune queries
+#: (`benchmarks/ticket_search.py`).
+MEANING_FLOOR = 0.40
+#: Reciprocal rank fusion's constant (the usual 60: a rank's weight falls slowly).
+FUSION_K = 60
+#: Ticket texts whose vectors are kept per process (a search reads every visible ticket).
+_VECTORS_KEPT = 8192
+_vectors: dict[str, np.ndarray] = {}
 
 #: "search / find / look for / show (me) (my|all|our) tickets (about|on|for|mentioning) X";
 #: "tickets about X"; "搜索/查找/找一下/搜一下 (我的)(关于) X (的)工单".
@@ -124,26 +144,69 @@ def ticket_text(ticket: Ticket) -> str:
     return f"{ticket.title} {fields} {comments}"
 
 
-def search(tickets: Sequence[Ticket], topic: str, *, limit: int = SHOWN) -> list[TicketHit]:
-    """The tickets that match the topic, best first (open before closed on a tie)."""
+def search(
+    tickets: Sequence[Ticket], topic: str, *, limit: int = SHOWN, by_meaning: bool = True
+) -> list[TicketHit]:
+    """The tickets that match the topic, best first (open before closed on a tie); with
+    `by_meaning` (the default) also those about it in other words or the other language."""
     query = tokens(topic)
-    if not tickets or not query:
+    if not tickets or not (query or topic.strip()):
         return []
-    documents = [tokens(ticket_text(t)) for t in tickets]
+    texts = [ticket_text(t) for t in tickets]
+    ranked = [_by_words(query, texts)]
+    if by_meaning:
+        ranked.append(_by_meaning(topic, texts))
+    fused: dict[int, float] = {}
+    for ranking in ranked:
+        for rank, index in enumerate(ranking):
+            fused[index] = fused.get(index, 0.0) + 1.0 / (FUSION_K + rank + 1)
+    hits = [TicketHit(tickets[i], score) for i, score in fused.items()]
+    hits.sort(key=lambda h: (-h.score, not h.ticket.is_open, h.ticket.id))
+    return hits[:limit]
+
+
+def _by_words(query: list[str], texts: Sequence[str]) -> list[int]:
+    """Tickets sharing the topic's words, best first by BM25+ (within RELATIVE_FLOOR of the
+    best)."""
+    if not query:
+        return []
+    documents = [tokens(text) for text in texts]
     ranking = BM25Plus([d or ["\0"] for d in documents])
     # BM25+ gives every document delta x idf of each query word, present or not: take it off,
     # so a score is what the ticket's own matches earned.
     base = sum(ranking.idf.get(word, 0.0) * ranking.delta for word in query)
     scores = ranking.get_scores(query) - base
     wanted = set(query)
-    hits = [
-        TicketHit(ticket, float(score))
-        for ticket, document, score in zip(tickets, documents, scores, strict=True)
+    found = [
+        (float(score), i)
+        for i, (document, score) in enumerate(zip(documents, scores, strict=True))
         if wanted.intersection(document) and score > 0
     ]
-    if not hits:
+    if not found:
         return []
-    best = max(hit.score for hit in hits)
-    hits = [hit for hit in hits if hit.score >= RELATIVE_FLOOR * best]
-    hits.sort(key=lambda h: (-h.score, not h.ticket.is_open, h.ticket.id))
-    return hits[:limit]
+    best = max(score for score, _ in found)
+    return [i for score, i in sorted(found, key=lambda f: -f[0]) if score >= RELATIVE_FLOOR * best]
+
+
+def _by_meaning(topic: str, texts: Sequence[str]) -> list[int]:
+    """Tickets at least MEANING_FLOOR alike to the topic, best first (none when the
+    multilingual encoder cannot run)."""
+    wanted = _vectors_of([topic, *texts])
+    if wanted is None:
+        return []
+    cosines = wanted[1:] @ wanted[0]
+    near = np.flatnonzero(cosines >= MEANING_FLOOR)
+    return [int(i) for i in near[np.argsort(-cosines[near], kind="stable")]]
+
+
+def _vectors_of(texts: Sequence[str]) -> np.ndarray | None:
+    """The texts' multilingual vectors, each text encoded once per process."""
+    missing = list(dict.fromkeys(t for t in texts if t not in _vectors))
+    if missing:
+        found = multilingual_vectors(missing)
+        if found is None:
+            return None
+        if len(_vectors) + len(missing) > _VECTORS_KEPT:
+            _vectors.clear()  # a new desk's worth: start again rather than track ages
+        _vectors.update(zip(missing, found, strict=True))
+    return np.stack([_vectors[t] for t in texts])

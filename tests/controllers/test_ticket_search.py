@@ -89,3 +89,14 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     capsys.readouterr()
     assert main(list(argv)) == 0
     return capsys.readouterr().out
+
+
+def test_a_search_in_the_other_language_or_other_words_finds_the_ticket(
+    desk: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before, only the ticket's own words matched: "键盘" (keyboard) found nothing in an
+    English keyboard ticket, "printer" nothing in a Chinese one."""
+    keyboard = ask_json(capsys, "搜一下关于键盘的工单", "--user", "U1")
+    assert _found(keyboard)[:1] == [desk[FILED[0][1]]]
+    printer = ask_json(capsys, "find my tickets about the printer", "--user", "U1")
+    assert _found(printer)[:1] == [desk[FILED[3][1]]]

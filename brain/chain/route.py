@@ -172,6 +172,12 @@ def route(
         )
     if dynamic is not None:
         plan = attend(plan, understood, evaluated, solver=dynamic, view=view, dry_run=dry_run)
+        if not _moved_by_people(plan, evaluated):
+            # The dynamic tier plans afresh: a question it sends to a filing controller
+            # ("what's the mailbox quota?" to incident) is still answered, never filed.
+            plan = questions_stay_questions(
+                plan, kind, filers=view.filers, answers=view.holder(ANSWERS)
+            )
     notes = list(understood.notes)
     if evaluated.capped:
         notes.append(

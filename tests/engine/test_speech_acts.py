@@ -46,3 +46,15 @@ def test_a_problem_worded_as_a_question_files_an_incident(
 )
 def test_the_request_type_is_the_speech_act(brain: Brain, text: str, act: str) -> None:
     assert brain.ask(Message(text, "u1", "C1")).request_type == act
+
+
+@pytest.mark.parametrize("text", ["what's the mailbox quota?", "笔记本丢了找谁？"])
+def test_a_question_the_dynamic_tier_sends_to_a_filer_files_nothing(
+    brain: Brain, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    """The dynamic tier plans afresh after the request type was read: a question it sends to
+    the incident controller is answered (or honestly not), never filed."""
+    decision = ask_json(capsys, text)
+    assert decision["request_type"] == "question"
+    assert any(step.startswith("DCR") for step in decision["tier_path"]), decision["tier_path"]
+    assert all_tickets(capsys) == []

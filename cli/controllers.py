@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.config import Settings
 
 
 def register(subparsers: Any) -> None:
@@ -134,4 +137,15 @@ def _evolved_action(args: argparse.Namespace) -> int:
         return exit_codes.USAGE
     finally:
         stores.close()
+    _fit_for_the_new_set(settings)
     return 0
+
+
+def _fit_for_the_new_set(settings: Settings) -> None:
+    """Fit (and cache in the home) the routing model of the changed controller set now, so
+    the first `brain ask` after an approval or a retirement loads it instead of fitting it
+    (40-50 s at a desk's size, which the asker waited)."""
+    from brain.engine import Brain
+
+    with Brain(settings) as brain:
+        _ = brain.semantic_model

@@ -12,7 +12,7 @@ import hashlib
 import json
 import logging
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from importlib import metadata
 from typing import TYPE_CHECKING
 
@@ -39,6 +39,8 @@ class ControllerRegistry:
         self._controllers: dict[str, Controller] = {}
         self._lock = threading.RLock()
         self._version: str | None = None
+        #: Called after each change of the set (`on_change`).
+        self._listeners: list[Callable[[], None]] = []
         #: Why a controller or file was skipped, one line each (also logged).
         self.warnings: list[str] = []
         for controller in controllers:
@@ -133,6 +135,7 @@ class ControllerRegistry:
                 )
             self._controllers[controller.name] = controller
             self._version = None
+        self._changed()
 
     def remove(self, name: str) -> bool:
         """Unregister a controller (a retired evolved one); False when it was not there."""
@@ -140,7 +143,18 @@ class ControllerRegistry:
             if self._controllers.pop(name, None) is None:
                 return False
             self._version = None
-            return True
+        self._changed()
+        return True
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call `listener` after every later change of the set (an evolved controller added,
+        approved or retired), outside the registry's lock."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
 
     def _add_or_warn(self, controller: Controller) -> None:
         try:

@@ -64,6 +64,13 @@ class Lazy(Generic[T]):
         value = self._slot[1]
         return None if value is _UNSET else value  # type: ignore[return-value]
 
+    def peek_current(self) -> T | None:
+        """The value if it has been built for the current key, else None; never builds."""
+        built_for, value = self._slot
+        if value is _UNSET or (self._key is not None and self._key() != built_for):
+            return None
+        return value  # type: ignore[return-value]
+
 
 class LazyPattern:
     """`re.compile(source, flags)` on first use, with the compiled pattern's matching methods.

@@ -60,6 +60,11 @@ class RoutingConfig(_Section):
     #: default); `brain eval --train` turns it on (`brain.routing.cost.far_ahead`).
     far_ahead_ratio: float = Field(0.0, ge=0)
     far_ahead_min: float = Field(0.2, ge=0, le=1)
+    #: The share of messages no controller should take that a fit on labelled history (`brain
+    #: eval --train`, `brain controllers import`) calibrates and chooses where asking back
+    #: starts for: its out-of-scope rows weigh this share of the held-out decisions, whatever
+    #: their share of the rows (no weight when the rows hold none) (`brain.routing.cost`).
+    out_of_scope_share: float = Field(0.1, ge=0, lt=1)
 
     @model_validator(mode="after")
     def _check(self) -> RoutingConfig:

@@ -297,11 +297,12 @@ def _held_out(
         shutil.rmtree(copy, ignore_errors=True)
     _summarise(outcomes, {v: k for k, v in route.items()}, report)
     source = f"fitted on {len(test)} held-out imported rows"
-    calibrator = calibrator_from(outcomes, source)
+    share = settings.routing.out_of_scope_share
+    calibrator = calibrator_from(outcomes, source, share)
     calibrator.save(settings.home / "calibration.json")
     report.files.append(str(settings.home / "calibration.json"))
     # Where the next `brain ask` starts asking back: chosen as `brain eval --train` chooses it.
-    fitted = FittedRouting(ask_below_of(calibrator, outcomes), FAR_AHEAD_RATIO, source)
+    fitted = FittedRouting(ask_below_of(calibrator, outcomes, share), FAR_AHEAD_RATIO, source)
     report.files.append(str(fitted.save(settings.home)))
     report.ask_below = fitted.ask_below
 

@@ -49,7 +49,7 @@ from brain.routing.calibration import (
     rival_margin,
     top_two,
 )
-from brain.routing.cost import FAR_AHEAD_RATIO, ask_threshold
+from brain.routing.cost import FAR_AHEAD_RATIO, ask_threshold, prevalence_weights
 from brain.routing.fitted import FILE as FITTED_ROUTING
 from brain.routing.fitted import FittedRouting
 from brain.signals.registry import available_signals, calibration_features
@@ -195,15 +195,27 @@ def decide_rows(
     return outcomes
 
 
-def calibrator_from(outcomes: Sequence[Outcome], source: str) -> Calibrator:
-    """Fit P(best candidate is right) on decided rows (out-of-scope rows are never right)."""
+def calibrator_from(
+    outcomes: Sequence[Outcome], source: str, out_of_scope_share: float | None = None
+) -> Calibrator:
+    """Fit P(best candidate is right) on decided rows (out-of-scope rows are never right);
+    with `out_of_scope_share`, the out-of-scope rows weigh that share of them
+    (`brain.routing.cost.prevalence_weights`)."""
     usable = [o for o in outcomes if o.features]
     return Calibrator.fit(
         [o.features for o in usable],
         [o.top_right for o in usable],
         source=source,
         features=calibration_features(available_signals()),
+        weights=_weights(usable, out_of_scope_share),
     )
+
+
+def _weights(outcomes: Sequence[Outcome], share: float | None) -> list[float] | None:
+    """The decisions' weights with out-of-scope ones at `share` (None: all weigh the same)."""
+    if share is None:
+        return None
+    return list(prevalence_weights([o.row.label is None for o in outcomes], share))
 
 
 def calibration_folds(
@@ -270,7 +282,8 @@ def evaluate(
         if train:
             setup["mode"] = "train"
             setup["train_rows"] = len(train)
-            calibrator, ask_below = _calibrate_trained(train, val, root, setup, progress)
+            share = (settings or load_settings()).routing.out_of_scope_share
+            calibrator, ask_below = _calibrate_trained(train, val, root, setup, progress, share)
             fit_started = time.perf_counter()
             with trained_brain(train, root / "final", calibrator, ask_below) as (brain, names):
                 _warm(brain, progress)
@@ -315,9 +328,11 @@ def _calibrate_trained(
     root: Path,
     setup: dict[str, Any],
     progress: Callable[[str], None] | None,
+    share: float,
 ) -> tuple[Calibrator, float]:
     """The calibration fitted on val (or held-out folds of train), and the confidence below
-    which asking back costs less than a wrong route on those same decisions."""
+    which asking back costs less than a wrong route on those same decisions (out-of-scope
+    ones weighing `share` of them)."""
     outcomes: list[Outcome] = []
     if val:
         setup["calibration"] = f"fitted on val ({len(val)} rows)"
@@ -333,20 +348,25 @@ def _calibrate_trained(
                 outcomes += decide_rows(
                     brain, held, names, progress=progress, what=f"fold {number + 1}"
                 )
-    calibrator = calibrator_from(outcomes, setup["calibration"])
+    calibrator = calibrator_from(outcomes, setup["calibration"], share)
     setup["calibrator"] = calibrator.to_dict()
-    ask_below = ask_below_of(calibrator, outcomes)
+    ask_below = ask_below_of(calibrator, outcomes, share)
     setup["ask_below"] = ask_below
+    setup["out_of_scope_share"] = share
     return calibrator, ask_below
 
 
-def ask_below_of(calibrator: Calibrator, outcomes: Sequence[Outcome]) -> float:
+def ask_below_of(
+    calibrator: Calibrator, outcomes: Sequence[Outcome], out_of_scope_share: float | None = None
+) -> float:
     """Where asking back starts, by expected cost on these held-out decisions read through
-    `calibrator` (`brain.routing.cost.ask_threshold`); the import and `brain eval --train`
-    choose it the same way."""
+    `calibrator` (`brain.routing.cost.ask_threshold`), out-of-scope ones weighing
+    `out_of_scope_share` of them; the import and `brain eval --train` choose it the same way."""
     usable = [o for o in outcomes if o.features]
     return ask_threshold(
-        [calibrator.apply(**o.features) for o in usable], [o.top_right for o in usable]
+        [calibrator.apply(**o.features) for o in usable],
+        [o.top_right for o in usable],
+        weights=_weights(usable, out_of_scope_share),
     )
 
 

@@ -90,13 +90,19 @@ def _clip01(value: float) -> float:
 
 
 def _laplace_blocks(
-    z: np.ndarray, y: np.ndarray, knots_x: list[float], knots_y: list[float]
+    z: np.ndarray,
+    y: np.ndarray,
+    knots_x: list[float],
+    knots_y: list[float],
+    weights: np.ndarray | None = None,
 ) -> list[float]:
-    """Shrink each isotonic block's rate to (right + 1) / (n + 2), kept non-decreasing.
+    """Shrink each isotonic block's rate to (right + 1) / (n + 2), kept non-decreasing (right
+    and n weighted by `weights`).
 
     A block of 40 decisions that were all right does not make the next one certain: without
     this, the top block says 1.0 and "confidence 1.00" overclaims.
     """
+    w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=float)
     smoothed: list[float] = []
     start = 0
     while start < len(knots_y):
@@ -104,9 +110,9 @@ def _laplace_blocks(
         while end + 1 < len(knots_y) and knots_y[end + 1] == knots_y[start]:
             end += 1
         inside = (z >= knots_x[start]) & (z <= knots_x[end])
-        count = int(inside.sum())
-        right = int(y[inside].sum())
-        value = (right + 1) / (count + 2) if count else knots_y[start]
+        count = float(w[inside].sum())
+        right = float(w[inside & y].sum())
+        value = (right + 1) / (count + 2) if inside.any() else knots_y[start]
         smoothed.extend([value] * (end - start + 1))
         start = end + 1
     return [float(v) for v in np.maximum.accumulate(np.asarray(smoothed))]
@@ -180,10 +186,13 @@ class Calibrator:
         *,
         source: str = "fitted",
         features: Sequence[str] = FEATURES,
+        weights: Sequence[float] | None = None,
     ) -> Calibrator:
         """Learn from decisions: `rows` hold the `features` of the routed candidate (the
         registered signals': `SignalRegistry.calibration_features`), `right` the outcome
-        (routing there was right). Needs both outcomes; else the default is returned."""
+        (routing there was right), `weights` what each decision weighs (out-of-scope ones at
+        their stated share of the traffic: `brain.routing.cost.prevalence_weights`). Needs
+        both outcomes; else the default is returned."""
         features = tuple(features)
         if features[:2] != BASE_FEATURES:
             raise ValueError(f"calibration features must start with {BASE_FEATURES}")
@@ -196,19 +205,21 @@ class Calibrator:
         if len(y) < 4 or y.all() or not y.any():
             return cls(source=f"default: too little or one-sided data to fit ({len(y)} rows)")
         x = np.array([[float(r.get(name, 0.0)) for name in features] for r in rows])
+        w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=float)
         use = list(range(len(features)))
-        model = LogisticRegression(C=10.0, max_iter=1000).fit(x[:, use], y)
+        model = LogisticRegression(C=10.0, max_iter=1000).fit(x[:, use], y, sample_weight=w)
         if model.coef_[0][0] < 0:  # keep the confidence monotone in the total
             use = use[1:]
-            model = LogisticRegression(C=10.0, max_iter=1000).fit(x[:, use], y)
+            model = LogisticRegression(C=10.0, max_iter=1000).fit(x[:, use], y, sample_weight=w)
         coef = [0.0] * len(features)
         for position, index in enumerate(use):
             coef[index] = float(model.coef_[0][position])
         intercept = float(model.intercept_[0])
         z = x @ np.array(coef) + intercept
-        iso = IsotonicRegression(out_of_bounds="clip", y_min=0.0, y_max=1.0).fit(z, y)
+        iso = IsotonicRegression(out_of_bounds="clip", y_min=0.0, y_max=1.0)
+        iso.fit(z, y, sample_weight=w)
         knots_x = [float(v) for v in iso.X_thresholds_]
-        knots_y = _laplace_blocks(z, y, knots_x, [float(v) for v in iso.y_thresholds_])
+        knots_y = _laplace_blocks(z, y, knots_x, [float(v) for v in iso.y_thresholds_], w)
         return cls(
             coef=coef,
             intercept=intercept,

@@ -148,7 +148,7 @@ class TrainingConfig(_Section):
     #: fitted (`brain.semantic.scorer`, "tuned encoder"). Worth it with thousands of examples
     #: (CLINC150: 100 per intent); it costs minutes per fit and a third of an embedding per
     #: decision, and on the built-ins' ~1,300 examples it did not route better
-    #: (benchmarks/README.md).
+    #: (benchmarks/HISTORY.md).
     tune_encoder: bool = False
     #: PyTorch threads when tuning the encoder (default: every core); also the embedding
     #: engine's threads when `knowledge.encoder_threads` is not set.

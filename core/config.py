@@ -253,7 +253,7 @@ class DynamicConfig(_Section):
 
     #: Off: the dynamic tier asks or admits the boundary as the router decided (no DCR).
     enabled: bool = True
-    #: DCR rounds before the fallback ladder (seed 000: at most three).
+    #: DCR rounds before the fallback ladder (the design's limit: at most three).
     max_rounds: int = Field(3, ge=1, le=3)
     #: Let the LLM (when configured) draft and criticise; its plans are validated, and the
     #: deterministic stages decide whenever it fails. Off by default: each round may cost two
@@ -284,7 +284,8 @@ class EvolutionConfig(_Section):
 
 
 class MemoryConfig(_Section):
-    """How lessons from feedback shape later decisions (seed 000, sections 6 and 8)."""
+    """How lessons from feedback shape later decisions (docs/design.md, "Learning from
+    feedback")."""
 
     #: Distinct users whose same correction on similar messages makes it an organisation
     #: lesson (applied to everyone); below that a lesson applies to its own user only.

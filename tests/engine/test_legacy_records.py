@@ -18,9 +18,9 @@ REROUTED = "d-f7d31fa04323"
 #: Fields added since the fixtures were written (fields are added, never removed): absent on a
 #: legacy record, they read as None.
 #: Fields `brain why --json` added since (it shows no scenario or preference of its own).
-WHY_ADDED_FIELDS = {"escalation": None, "follow_up": None, "retrieval": []}
+WHY_ADDED_FIELDS = {"escalation": None, "follow_up": None, "retrieval": [], "request_type": ""}
 #: Fields the decision record added since, read as their defaults from a legacy log.
-ADDED_FIELDS = {**WHY_ADDED_FIELDS, "scenario": "", "preference": "", "request_type": ""}
+ADDED_FIELDS = {**WHY_ADDED_FIELDS, "scenario": "", "preference": ""}
 
 
 def _stored(name: str) -> dict:

@@ -62,7 +62,9 @@ def named(phrase: str, generic: Collection[str] = ()) -> str | None:
     if _CJK.search(phrase):
         kept = _ZH_FILLER.compiled.split(phrase)[-1]  # what follows the last filler
         left = _ZH_KINDS.sub("", kept)
-        return kept if left and left not in _ZH_LEFTOVERS and left not in generic else None
+        if not left or left in _ZH_LEFTOVERS or left in generic:
+            return None
+        return kept.removesuffix("的").strip()  # "GitLab的" (权限) names GitLab
     words = phrase.split()
     while words and words[0].lower() in FILLER:
         words.pop(0)

@@ -222,3 +222,13 @@ def test_the_window_as_people_give_it_fills_the_one_change(
     assert answered["outcome"] == "routed" and answered["result"]["missing"] == []
     [ticket] = all_tickets(capsys)
     assert (ticket["fields"]["service"], ticket["fields"]["window"]) == (service, window)
+
+
+@pytest.mark.usefixtures("home")
+def test_the_possessive_after_a_chinese_name_is_not_part_of_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """ "我需要GitLab的权限" names GitLab (it took "GitLab的")."""
+    ask_json(capsys, "我需要GitLab的权限，我们组长已经批准了，因为下周要做代码评审")
+    [ticket] = all_tickets(capsys)
+    assert ticket["kind"] == "access" and ticket["fields"]["system"] == "GitLab"

@@ -134,6 +134,8 @@ def product(train: Sequence[LabelledRow], tests: Mapping[str, Sequence[LabelledR
     report = evaluate(every, train=train)
     figures: dict[str, Any] = {"seconds": round(time.perf_counter() - started, 1)}
     figures["ask_below"] = report.setup.get("ask_below")
+    figures["weights"] = report.setup.get("weights")
+    figures["weights_source"] = report.setup.get("weights_source")
     start = 0
     for name, rows in tests.items():
         metrics = summarise(report.outcomes[start : start + len(rows)])
@@ -209,4 +211,8 @@ def compare(
                 else:
                     cells.append(f"{value:.3f}")
             print(f"  {system:<36} {cells[0]} | {cells[1]}")
+            if result.get("weights"):
+                weights = ", ".join(f"{k} {v:.2f}" for k, v in result["weights"].items())
+                print(f"    ask below {result['ask_below']}; weights {weights}")
+                print(f"    ({result['weights_source']})")
     return figures

@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.config import Settings
 
 
 def register(subparsers: Any) -> None:
@@ -30,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
     from core.errors import UnknownDecision
     from core.stores import open_stores
 
-    stores = open_stores(load_settings())
+    settings = load_settings()
+    stores = open_stores(settings)
     try:
         explained = DecisionLookups(DecisionLog(stores.decisions)).explain(args.decision_id)
     except UnknownDecision as exc:
@@ -38,8 +43,22 @@ def run(args: argparse.Namespace) -> int:
         return 1
     finally:
         stores.close()
+    explained = replace(explained, **_weights(settings))
     if args.json:
         print(json.dumps(explained.to_dict(), indent=2))
     else:
         print(explained.text())
     return 0
+
+
+def _weights(settings: Settings) -> dict[str, Any]:
+    """The signals' weights this home routes with now, and where they come from: learned by
+    `brain controllers import` (`routing-fit.json`), else the configuration's."""
+    from brain.routing.fitted import FittedRouting, with_fitted_routing
+
+    weights = with_fitted_routing(settings).routing.signal_weights()
+    fitted = FittedRouting.load(settings.home)
+    source = "configured"
+    if fitted is not None and fitted.weights and weights == fitted.weights:
+        source = fitted.weights_source
+    return {"weights": weights, "weights_source": source}

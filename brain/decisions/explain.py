@@ -15,10 +15,18 @@ class Explanation:
     JSON (`brain why --json`, `to_dict`) or as text (`brain why`, `/brain-why`, `text`)."""
 
     decision: Decision
+    #: The signals' weights the home routes with, and how they were chosen (learned from its
+    #: labelled history, or configured): `brain why` reads them from the home.
+    weights: Mapping[str, float] | None = None
+    weights_source: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready explanation (the `brain why --json` contract)."""
-        return explain_decision(self.decision)
+        data = explain_decision(self.decision)
+        if self.weights is not None:
+            data["weights"] = dict(self.weights)
+            data["weights_source"] = self.weights_source
+        return data
 
     def text(self) -> str:
         """The readable multi-line explanation."""
@@ -46,7 +54,6 @@ def explain_decision(decision: Decision) -> dict[str, Any]:
         "escalate": decision.escalate,
         "urgency": decision.urgency,
         "intent": decision.intent.to_dict(),
-        "request_type": decision.request_type,
         "entities": decision.entities,
         "rationale": decision.rationale,
         "clarification": decision.clarification,
@@ -137,10 +144,6 @@ def render_text(data: dict[str, Any]) -> str:
         lines.append(
             f"Intent: {intent.get('intent')} ({_fmt(float(intent.get('confidence', 0.0)))})"
         )
-    if data.get("request_type"):
-        # What the message asks for (question, problem, work, ...): it decides whether a
-        # controller answers or files, so a reader of a wrong filing sees what it was read as.
-        lines.append(f"Asks for: {data['request_type']}")
     if data.get("entities"):
         pairs = "; ".join(f"{k}: {', '.join(v)}" for k, v in data["entities"].items())
         lines.append(f"Entities: {pairs}")
@@ -157,6 +160,9 @@ def render_text(data: dict[str, Any]) -> str:
     if signals:
         columns = [*signal_names(signals), "total"]
         lines.append("Signals (raw 0..1 per controller; total is weighted, confidence calibrated):")
+        if data.get("weights"):
+            weighed = ", ".join(f"{k} {float(v):.2f}" for k, v in data["weights"].items())
+            lines.append(f"  weights: {weighed} ({data.get('weights_source') or 'configured'})")
         header = f"  {'controller':<16}" + "".join(f"{s:>10}" for s in columns)
         lines.append(header + f"{'conf':>8}")
         for name, row in signals.items():

@@ -38,19 +38,16 @@ import numpy as np
 import yaml
 
 from brain.evaluation.controllers import controller_name, label_name, mine_keywords
+from brain.evaluation.fitting import fit_routing
 from brain.evaluation.metrics import Outcome
 from brain.evaluation.run import (
     _copy_home,
     _warm,
-    ask_below_of,
-    calibrator_from,
     decide_rows,
     embedding_once,
 )
 from brain.learning.labelled import LabelledRow
-from brain.routing.cost import FAR_AHEAD_RATIO
 from brain.routing.fitted import FILE as FITTED_ROUTING
-from brain.routing.fitted import FittedRouting
 from core.errors import EvalError
 from core.progress import progress
 
@@ -87,6 +84,8 @@ class ImportReport:
     files: list[str] = field(default_factory=list)
     ask_below: float | None = None
     """Where the home now starts asking back (`brain.routing.fitted`)."""
+    weights: dict[str, float] = field(default_factory=dict)
+    """The signals' weights the home now routes with (learned, or the configured ones)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -160,9 +159,7 @@ def build_specs(
                 "description": f"{category} requests, such as {quotes}",
                 "keywords": keywords[category],
                 "examples": covering,
-                # A category is a queue of the desk: its tickets are filed in it.
-                "handler": "local_ticket",
-                "options": {"ticket_type": "ticket", "category": category},
+                "handler": "none",
             }
         )
     return specs
@@ -299,14 +296,20 @@ def _held_out(
         shutil.rmtree(copy, ignore_errors=True)
     _summarise(outcomes, {v: k for k, v in route.items()}, report)
     source = f"fitted on {len(test)} held-out imported rows"
-    share = settings.routing.out_of_scope_share
-    calibrator = calibrator_from(outcomes, source, share)
+    # The weights, the calibration and where the next `brain ask` starts asking back: fitted
+    # as `brain eval --train` fits them.
+    calibrator, fitted = fit_routing(
+        outcomes,
+        source=source,
+        share=settings.routing.out_of_scope_share,
+        prior=settings.routing.signal_weights(),
+        learn=settings.routing.learn_weights,
+    )
     calibrator.save(settings.home / "calibration.json")
     report.files.append(str(settings.home / "calibration.json"))
-    # Where the next `brain ask` starts asking back: chosen as `brain eval --train` chooses it.
-    fitted = FittedRouting(ask_below_of(calibrator, outcomes, share), FAR_AHEAD_RATIO, source)
     report.files.append(str(fitted.save(settings.home)))
     report.ask_below = fitted.ask_below
+    report.weights = fitted.weights or settings.routing.signal_weights()
 
 
 def _summarise(

@@ -30,6 +30,8 @@ class Outcome:
     llm_calls: int
     features: dict[str, float] = field(default_factory=dict)
     top: str | None = None
+    #: Every candidate's raw signals (by the row's label names), for learning the weights.
+    signals: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def right(self) -> bool:

@@ -41,19 +41,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from brain.evaluation.controllers import controllers_from_rows
+from brain.evaluation.fitting import calibrator_from, fit_routing, top_features
 from brain.evaluation.metrics import Outcome, summarise
 from brain.learning.labelled import LabelledRow
-from brain.routing.calibration import (
-    Calibrator,
-    publish,
-    rival_margin,
-    top_two,
-)
-from brain.routing.cost import FAR_AHEAD_RATIO, ask_threshold, prevalence_weights
+from brain.routing.calibration import Calibrator, publish
 from brain.routing.fitted import FILE as FITTED_ROUTING
 from brain.routing.fitted import FittedRouting
-from brain.signals.registry import available_signals, calibration_features
-from core.config import Settings, load_settings
+from core.config import RoutingConfig, Settings, load_settings
 from core.errors import EvalError
 from core.files import copy_tree
 from core.stores import open_stores
@@ -101,10 +95,10 @@ def trained_brain(
     train: Sequence[LabelledRow],
     home: Path,
     calibrator: Calibrator | None = None,
-    ask_below: float | None = None,
+    fitted: FittedRouting | None = None,
 ) -> Iterator[tuple[Brain, dict[str, str]]]:
     """A brain whose controllers are built from `train`, in `home` (created, then left);
-    `ask_below`: the confidence below which it asks back (`brain.routing.cost`)."""
+    `fitted`: the weights and where it asks back (`brain.evaluation.fitting.fit_routing`)."""
     from brain.engine import Brain
     from brain.semantic.files import NEGATIVES_FILE
     from controllers.registry import ControllerRegistry
@@ -119,8 +113,8 @@ def trained_brain(
                 handle.write(json.dumps({"text": row.text}, ensure_ascii=False) + "\n")
     if calibrator is not None:
         calibrator.save(home / "calibration.json")
-    if ask_below is not None:  # read back by the brain, as after `brain controllers import`
-        FittedRouting(ask_below, FAR_AHEAD_RATIO, "brain eval --train").save(home)
+    if fitted is not None:  # read back by the brain, as after `brain controllers import`
+        fitted.save(home)
     # The throwaway brain routes among the label controllers only (no entry points, no YAML).
     settings = throwaway_settings(home)
     brain = Brain.open(settings, registry=ControllerRegistry(controllers))
@@ -140,18 +134,9 @@ def _features(decision: Decision) -> tuple[str | None, dict[str, float]]:
     top = next((name for name in decision.candidates[:1] if name in rows), None) or max(
         rows, key=lambda name: (rows[name]["confidence"], rows[name]["total"])
     )
-    names = list(decision.signals)
-    index = names.index(top)
-    stored = decision.signals.values()
-    totals = [r.total for r in stored]
-    features = {
-        "total": float(rows[top].total),
-        "margin": rival_margin(float(rows[top].total), top_two(totals)),
-    }
-    for signal in available_signals():
-        values = np.array([r.signals.get(signal.name, 0.0) for r in stored], dtype=np.float64)
-        features.update(signal.calibration_features(values, index))
-    return top, features
+    signals = {name: row.signals for name, row in decision.signals.items()}
+    totals = {name: float(row.total) for name, row in decision.signals.items()}
+    return top, top_features(signals, totals, top)
 
 
 def decide_rows(
@@ -188,34 +173,15 @@ def decide_rows(
                     llm_calls=int(decision.llm_calls),
                     features=features,
                     top=labels.get(top or "", top),
+                    signals={
+                        labels.get(name, name): dict(scores.signals)
+                        for name, scores in decision.signals.items()
+                    },
                 )
             )
         if progress is not None:
             progress(f"{what}: {min(start + PRIME_BATCH, len(rows))}/{len(rows)} rows decided")
     return outcomes
-
-
-def calibrator_from(
-    outcomes: Sequence[Outcome], source: str, out_of_scope_share: float | None = None
-) -> Calibrator:
-    """Fit P(best candidate is right) on decided rows (out-of-scope rows are never right);
-    with `out_of_scope_share`, the out-of-scope rows weigh that share of them
-    (`brain.routing.cost.prevalence_weights`)."""
-    usable = [o for o in outcomes if o.features]
-    return Calibrator.fit(
-        [o.features for o in usable],
-        [o.top_right for o in usable],
-        source=source,
-        features=calibration_features(available_signals()),
-        weights=_weights(usable, out_of_scope_share),
-    )
-
-
-def _weights(outcomes: Sequence[Outcome], share: float | None) -> list[float] | None:
-    """The decisions' weights with out-of-scope ones at `share` (None: all weigh the same)."""
-    if share is None:
-        return None
-    return list(prevalence_weights([o.row.label is None for o in outcomes], share))
 
 
 def calibration_folds(
@@ -282,10 +248,10 @@ def evaluate(
         if train:
             setup["mode"] = "train"
             setup["train_rows"] = len(train)
-            share = (settings or load_settings()).routing.out_of_scope_share
-            calibrator, ask_below = _calibrate_trained(train, val, root, setup, progress, share)
+            routing = (settings or load_settings()).routing
+            calibrator, fitted = _calibrate_trained(train, val, root, setup, progress, routing)
             fit_started = time.perf_counter()
-            with trained_brain(train, root / "final", calibrator, ask_below) as (brain, names):
+            with trained_brain(train, root / "final", calibrator, fitted) as (brain, names):
                 _warm(brain, progress)
                 setup["fit_seconds"] = round(time.perf_counter() - fit_started, 1)
                 setup["controllers"] = len(names)
@@ -328,11 +294,10 @@ def _calibrate_trained(
     root: Path,
     setup: dict[str, Any],
     progress: Callable[[str], None] | None,
-    share: float,
-) -> tuple[Calibrator, float]:
-    """The calibration fitted on val (or held-out folds of train), and the confidence below
-    which asking back costs less than a wrong route on those same decisions (out-of-scope
-    ones weighing `share` of them)."""
+    routing: RoutingConfig,
+) -> tuple[Calibrator, FittedRouting]:
+    """The weights, the calibration and where asking back starts, fitted on val (or held-out
+    folds of train) decisions as `routing` says (`fit_routing`)."""
     outcomes: list[Outcome] = []
     if val:
         setup["calibration"] = f"fitted on val ({len(val)} rows)"
@@ -348,26 +313,21 @@ def _calibrate_trained(
                 outcomes += decide_rows(
                     brain, held, names, progress=progress, what=f"fold {number + 1}"
                 )
-    calibrator = calibrator_from(outcomes, setup["calibration"], share)
-    setup["calibrator"] = calibrator.to_dict()
-    ask_below = ask_below_of(calibrator, outcomes, share)
-    setup["ask_below"] = ask_below
-    setup["out_of_scope_share"] = share
-    return calibrator, ask_below
-
-
-def ask_below_of(
-    calibrator: Calibrator, outcomes: Sequence[Outcome], out_of_scope_share: float | None = None
-) -> float:
-    """Where asking back starts, by expected cost on these held-out decisions read through
-    `calibrator` (`brain.routing.cost.ask_threshold`), out-of-scope ones weighing
-    `out_of_scope_share` of them; the import and `brain eval --train` choose it the same way."""
-    usable = [o for o in outcomes if o.features]
-    return ask_threshold(
-        [calibrator.apply(**o.features) for o in usable],
-        [o.top_right for o in usable],
-        weights=_weights(usable, out_of_scope_share),
+    prior = throwaway_settings(root / "prior").routing.signal_weights()
+    share = routing.out_of_scope_share
+    calibrator, fitted = fit_routing(
+        outcomes,
+        source=setup["calibration"],
+        share=share,
+        prior=prior,
+        learn=routing.learn_weights,
     )
+    setup["calibrator"] = calibrator.to_dict()
+    setup["ask_below"] = fitted.ask_below
+    setup["out_of_scope_share"] = share
+    setup["weights"] = fitted.weights or prior
+    setup["weights_source"] = fitted.weights_source
+    return calibrator, fitted
 
 
 def _evaluate_home(

@@ -9,14 +9,19 @@ default verify threshold and never routed a far-ahead leader, so the next `brain
 the brain the import's report measured. Now the choice is a file, `routing-fit.json`, written
 by both and read when a brain opens; what the configuration sets explicitly (`[routing]
 verify_threshold`, `far_ahead_ratio`, or their environment variables) still wins.
+
+The file also keeps the signals' weights the fit learned (`brain.routing.combiner`; empty when
+the configured ones ranked as well), applied unless the configuration sets any weight.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from core.config import BUILTIN_WEIGHTS
 
 if TYPE_CHECKING:
     from core.config import Settings
@@ -32,6 +37,10 @@ class FittedRouting:
     ask_below: float
     far_ahead_ratio: float
     source: str = ""
+    #: The signals' weights learned from the held-out decisions ({}: the configured ones).
+    weights: dict[str, float] = field(default_factory=dict)
+    #: How the weights were chosen, in words (`brain why` shows it).
+    weights_source: str = ""
 
     def save(self, home: Path) -> Path:
         """Write it to `home` atomically; returns the path."""
@@ -51,6 +60,8 @@ class FittedRouting:
                 ask_below=float(data["ask_below"]),
                 far_ahead_ratio=float(data["far_ahead_ratio"]),
                 source=str(data.get("source", "")),
+                weights={str(k): float(v) for k, v in data.get("weights", {}).items()},
+                weights_source=str(data.get("weights_source", "")),
             )
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -63,11 +74,22 @@ def with_fitted_routing(settings: Settings) -> Settings:
     if fitted is None:
         return settings
     routing = settings.routing
-    update: dict[str, float] = {}
+    update: dict[str, object] = {}
     if "verify_threshold" not in routing.model_fields_set:
         update["verify_threshold"] = min(fitted.ask_below, routing.fast_threshold)
     if "far_ahead_ratio" not in routing.model_fields_set:
         update["far_ahead_ratio"] = fitted.far_ahead_ratio
+    if fitted.weights and not _weights_configured(settings):
+        extra = {k: v for k, v in fitted.weights.items() if k not in BUILTIN_WEIGHTS}
+        update.update({f"weight_{k}": v for k, v in fitted.weights.items() if k in BUILTIN_WEIGHTS})
+        update["weights"] = extra
     if not update:
         return settings
     return settings.model_copy(update={"routing": routing.model_copy(update=update)})
+
+
+def _weights_configured(settings: Settings) -> bool:
+    """Does the configuration set any signal weight (then the fit's are not applied)?"""
+    routing = settings.routing
+    named = {f"weight_{name}" for name in BUILTIN_WEIGHTS}
+    return bool(routing.weights) or bool(named & routing.model_fields_set)

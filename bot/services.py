@@ -108,7 +108,7 @@ class BotServices:
         """The installing Slack workspace (team id) of a request's whole body (an event's
         envelope, a click's, a modal's or a shortcut's payload, a command's form) when the bot
         serves many workspaces (OAuth installs); None with one workspace, so that its records
-        carry no team and read exactly as before.
+        carry no team field.
 
         Read as Bolt reads it to pick the installation whose token answers (a modal's
         `app_installed_team_id`, an event's `authorizations[0].team_id` before its

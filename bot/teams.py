@@ -68,7 +68,7 @@ def _queue(services: BotServices, ticket_id: str, controller: str | None) -> Tic
     ticket = store.get(ticket_id)
     if ticket is None or not ticket.is_open:
         return None
-    team = ticket.team or config.team_for(controller, ticket.kind)
+    team = ticket.team or config.team_of_ticket(controller, ticket)
     if team is None or team not in config.teams or not _due_notice(ticket, team):
         return None
     if ticket.team != team:

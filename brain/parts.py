@@ -266,7 +266,7 @@ class BrainParts:
                 log.warning("could not open the brain's %s: %s", name, exc)
         try:
             self.agreed_examples.warm()
-        except Exception as exc:  # compared by n-grams until the encoder loads, as before
+        except Exception as exc:  # compared by n-grams until the encoder loads
             log.warning("could not prepare the corrections as examples: %s", exc)
         self.org_training.follow()  # a warmed brain keeps learning the organisation's lessons
 

@@ -4,7 +4,7 @@ With `--thread T` (or a batch line's `"thread"`) the message is a turn of that t
 conversation, run by the same `brain.conversation.turns.Conversation` as Slack and `brain chat`
 over the home's stored conversation states, so a follow-up asked in a later process lands on
 the thread's record instead of filing a second one. Without a thread a message is decided on
-its own, as before: separate `brain ask` calls are not one conversation.
+its own: separate `brain ask` calls are not one conversation.
 
 A batch line is plain text, or a JSON object with a string `"text"` and optional `"thread"`,
 `"user"` and `"channel"` (each defaulting to the command's options).

@@ -1,4 +1,5 @@
-"""The admin web console (seed 002's debug console): a surface beside the Slack bot.
+"""The admin web console (the design's debug console, docs/operating.md): a surface beside
+the Slack bot.
 
 It reads decisions, lessons, cases and the knowledge base through the brain's APIs and the
 store protocols, and changes only what an admin asks for (approve or retire an evolved

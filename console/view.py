@@ -1,4 +1,4 @@
-"""A decision as seed 002's debug console draws it, read through `brain why`'s explanation.
+"""A decision as the debug console draws it, read through `brain why`'s explanation.
 
 `explain_decision` (brain/decisions/explain.py) gives every field; this adds what a page
 shows beside the numbers: each intent vote's weight and weighted share (`brain.intent.vote`),
@@ -16,7 +16,7 @@ from brain.decisions.explain import explain_decision, signal_names
 from brain.intent.vote import WEIGHTS
 from core.records import Decision, RetrievalHit
 
-#: How the vote's sources are named on the page (seed 002 calls the keyword rules "pattern").
+#: How the vote's sources are named on the page (the design calls the keyword rules "pattern").
 SOURCE_NAMES = {"llm": "LLM", "semantic": "semantic", "keyword": "pattern"}
 
 

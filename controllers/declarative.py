@@ -38,7 +38,8 @@ class DeclarativeController:
     """A controller whose behaviour is one of the handler kinds of `HANDLER_KINDS`.
 
     Options by handler: `knowledge_answer` takes `domain` (default: the controller's name);
-    `local_ticket` takes `ticket_type` (incident/access/change/ticket, default ticket);
+    `local_ticket` takes `ticket_type` (incident/access/change/ticket, default ticket) and
+    `category` (the desk's queue the ticket is filed in: an imported category's name);
     `webhook` takes `url` (required), `timeout_s` and `headers`.
     """
 
@@ -69,6 +70,9 @@ class DeclarativeController:
         ticket_type = self.options.get("ticket_type", "ticket")
         if self.handler == "local_ticket" and ticket_type not in PREFIXES:
             raise ValueError(f"ticket_type must be one of {tuple(PREFIXES)}, not {ticket_type!r}")
+        category = self.options.get("category")
+        if category is not None and (not isinstance(category, str) or not category.strip()):
+            raise ValueError(f"options.category must be a non-empty string, not {category!r}")
         self.label = self.label or self.name.replace("_", " ").capitalize()
         self.labels = {str(k): str(v) for k, v in dict(self.labels).items() if v}
         self.keywords = tuple(self.keywords)
@@ -114,11 +118,14 @@ class DeclarativeController:
             evidence = answering.gather(context.services.knowledge, context.text, domain=domain)
             return answering.answer(context.text, evidence, context.services.llm)
         if self.handler == "local_ticket":
+            fields = known_parameters(context)
+            if self.options.get("category"):
+                fields = {**fields, "category": str(self.options["category"])}
             return file_request(
                 context,
                 kind=str(self.options.get("ticket_type", "ticket")),
                 label=self.label,
-                fields=known_parameters(context),
+                fields=fields,
                 required=self.required_entities,
             )
         if self.handler == "webhook":

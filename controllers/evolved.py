@@ -20,6 +20,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import ConfigDict, Field, ValidationError
 
+from controllers import ticket_replies
+from controllers.base import ControllerContext, ControllerResult
 from controllers.declarative import DeclarativeController
 from controllers.yaml_loader import ControllerSpec, spec_fields
 from core.safe_yaml import YamlLimitError, load_yaml
@@ -44,6 +46,13 @@ class EvolvedSpec(ControllerSpec):
     approved_by: str | None = None
 
 
+#: How the person's note of a learned plan reaches the next asker (English, Chinese).
+NOTE_REPLY = (
+    "People who solved requests like this said: {note}",
+    "此前处理过类似请求的同事说：{note}",
+)
+
+
 @dataclass(kw_only=True, eq=False)
 class EvolvedController(DeclarativeController):
     """A declarative controller that also carries the plan it replays."""
@@ -51,6 +60,17 @@ class EvolvedController(DeclarativeController):
     replays: dict[str, Any] = field(default_factory=dict)
     status: str = "active"
     origin: str = EVOLVED_ORIGIN
+
+    def handle(self, context: ControllerContext) -> ControllerResult:
+        """A plan of controllers is replayed by the brain's runner; a plan that is a person's
+        note ("ask facilities in #facilities") is that note, passed on to the asker, where
+        the controller only said it had noted the message."""
+        note = str(self.replays.get("note") or "").strip()
+        if self.handler != "none" or not note or self.replays.get("steps"):
+            return super().handle(context)
+        english, chinese = NOTE_REPLY
+        template = chinese if ticket_replies.chinese(context) else english
+        return ControllerResult(ok=True, summary=template.format(note=note))
 
 
 def evolved_dir(home: Path) -> Path:

@@ -16,6 +16,7 @@ from controllers import answering
 from controllers import ticket_replies as say
 from controllers.base import ControllerContext, ControllerResult
 from core.access import Viewer
+from core.stores.kinds import names
 
 if TYPE_CHECKING:
     from controllers.tickets import Ticket
@@ -32,10 +33,9 @@ def named_things(context: ControllerContext) -> list[tuple[str, str]]:
 
 
 def mentions(ticket: Ticket, value: str) -> bool:
-    """Does the ticket name the thing (a field equal to it, or its title)?"""
-    wanted = value.strip().lower()
-    fields = (str(v).strip().lower() for v in ticket.fields.values() if isinstance(v, str))
-    return wanted in fields or wanted in ticket.title.lower()
+    """Does the ticket name the thing (a field equal to it, or its title)? The rule the
+    store's look-up applies (`core.stores.kinds.names`)."""
+    return names({"title": ticket.title, "fields": ticket.fields}, value)
 
 
 def look_up(context: ControllerContext, things: Sequence[tuple[str, str]]) -> ControllerResult:
@@ -49,7 +49,7 @@ def look_up(context: ControllerContext, things: Sequence[tuple[str, str]]) -> Co
     for kind, value in things[:3]:
         tickets = []
         if store is not None:
-            tickets = [t for t in store.all() if mentions(t, value) and store.visible(t, viewer)]
+            tickets = store.mentioning(value, viewer)
         hits = answering.gather(context.services.knowledge, value, k=3).hits
         hits = [h for h in hits if value.lower() in h.text.lower()]
         found[value] = [t.id for t in tickets[-SHOWN:]]

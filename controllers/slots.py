@@ -39,10 +39,10 @@ KINDS = frozenset({
     "api", "job", "node", "nodes", "environment", "instance", "one", "ones",
 })  # fmt: skip
 #: Chinese filler before a name ("一下", "开一下", "一个", "这个", "相关的"); a phrase caught
-#: without word boundaries may hold the verb before it too ("要发布一个新服务"), or open with
-#: the "下" of a quick "开通下" ("开通下新系统").
+#: without word boundaries may hold the verb before it too ("要发布一个新服务"), open with
+#: the "下" of a quick "开通下" ("开通下新系统"), or with whom the work is for ("需要给支付网关").
 _ZH_FILLER = LazyPattern(
-    r"(?:^下(?!载|午|周|个月|班)|(?:开通|申请|添加|[开弄加办要给通])一?下(?!载|午|周|个月|班)|一下|一个|一些|一点|这个|那个|某个|某些|其他的?|其它的?|别的|"
+    r"(?:^下(?!载|午|周|个月|班)|^(?:需要|想要|要|得)?(?:给|帮|为|对)|(?:开通|申请|添加|[开弄加办要给通])一?下(?!载|午|周|个月|班)|一下|一个|一些|一点|这个|那个|某个|某些|其他的?|其它的?|别的|"
     r"新的|相关的?|我的|我们的)+"
 )
 #: Chinese kinds after a name ("系统", "服务", "集群").
@@ -62,7 +62,9 @@ def named(phrase: str, generic: Collection[str] = ()) -> str | None:
     if _CJK.search(phrase):
         kept = _ZH_FILLER.compiled.split(phrase)[-1]  # what follows the last filler
         left = _ZH_KINDS.sub("", kept)
-        return kept if left and left not in _ZH_LEFTOVERS and left not in generic else None
+        if not left or left in _ZH_LEFTOVERS or left in generic:
+            return None
+        return kept.removesuffix("的").strip()  # "GitLab的" (权限) names GitLab
     words = phrase.split()
     while words and words[0].lower() in FILLER:
         words.pop(0)

@@ -383,10 +383,19 @@ def security_advice(zh: bool) -> str:
     )
 
 
+#: Shorter ways people name a field when they answer for it ("窗口定在周六早上", "时间定在明晚").
+_FIELD_SAID: Mapping[str, tuple[str, ...]] = {
+    "window": ("窗口", "时间", "time slot"),
+    "category": ("分类", "类型"),
+}
+
+
 def field_names(name: str) -> tuple[str, ...]:
     """The ways a user may name a ticket field ("category", "类别"), for reading answers."""
     spoken = name.replace("_", " ")
-    return tuple(dict.fromkeys([name, spoken, _FIELD_ZH.get(name, name)]))
+    return tuple(
+        dict.fromkeys([name, spoken, _FIELD_ZH.get(name, name), *_FIELD_SAID.get(name, ())])
+    )
 
 
 def added_to(ticket_id: str, values: Mapping[str, Any], zh: bool, *, reopened: bool) -> str:

@@ -128,6 +128,12 @@ class TicketStore:
             tickets = [t for t in tickets if t.is_open]
         return sorted(tickets, key=lambda t: (t.created_at, t.id), reverse=True)
 
+    def mentioning(self, value: str, viewer: Viewer | None) -> list[Ticket]:
+        """The tickets `viewer` may see that name `value` (a field equal to it, or their
+        title), in creation order."""
+        found = [t for t in self.records.mentioning(value) if self.visible(t, viewer)]
+        return sorted(found, key=lambda t: (t.created_at, t.id))
+
     def all(self) -> list[Ticket]:
         """Every ticket, in creation order."""
         return sorted(self.records.all(), key=lambda t: (t.created_at, t.id))

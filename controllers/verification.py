@@ -1,4 +1,4 @@
-"""Answer verification (seed 002's AnswerVerifier): does a passage address the question?
+"""Answer verification (the design's AnswerVerifier): does a passage address the question?
 
 A knowledge answer is returned only when it does. The checks, cheapest first:
 

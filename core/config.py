@@ -154,7 +154,7 @@ class TrainingConfig(_Section):
     #: fitted (`brain.semantic.scorer`, "tuned encoder"). Worth it with thousands of examples
     #: (CLINC150: 100 per intent); it costs minutes per fit and a third of an embedding per
     #: decision, and on the built-ins' ~1,300 examples it did not route better
-    #: (benchmarks/README.md).
+    #: (benchmarks/HISTORY.md).
     tune_encoder: bool = False
     #: PyTorch threads when tuning the encoder (default: every core); also the embedding
     #: engine's threads when `knowledge.encoder_threads` is not set.
@@ -259,7 +259,7 @@ class DynamicConfig(_Section):
 
     #: Off: the dynamic tier asks or admits the boundary as the router decided (no DCR).
     enabled: bool = True
-    #: DCR rounds before the fallback ladder (seed 000: at most three).
+    #: DCR rounds before the fallback ladder (the design's limit: at most three).
     max_rounds: int = Field(3, ge=1, le=3)
     #: Let the LLM (when configured) draft and criticise; its plans are validated, and the
     #: deterministic stages decide whenever it fails. Off by default: each round may cost two
@@ -290,7 +290,8 @@ class EvolutionConfig(_Section):
 
 
 class MemoryConfig(_Section):
-    """How lessons from feedback shape later decisions (seed 000, sections 6 and 8)."""
+    """How lessons from feedback shape later decisions (docs/design.md, "Learning from
+    feedback")."""
 
     #: Distinct users whose same correction on similar messages makes it an organisation
     #: lesson (applied to everyone); below that a lesson applies to its own user only.

@@ -53,7 +53,8 @@ class Message:
 
 @dataclass(slots=True)
 class IntentResult:
-    """Step 1 output: the voted intent, urgency and entities (seed 002)."""
+    """Step 1 output: the voted intent, urgency and entities (docs/design.md, "How a
+    decision is made")."""
 
     intent: str
     confidence: float
@@ -156,7 +157,7 @@ class DryRunRecord:
 
 @dataclass(slots=True)
 class RetrievalHit:
-    """One knowledge-base passage a decision read (the seed 002 console's "retrieval hits"):
+    """One knowledge-base passage a decision read (the admin console's "retrieval hits"):
     which passage, from where, how well it matched, and whether the answer used it."""
 
     passage_id: str
@@ -449,13 +450,13 @@ class Decision:
         values["retrieval"] = [asdict(hit) for hit in self.retrieval]
         if self.parts:
             values["parts"] = [part.to_dict() for part in self.parts]
-        else:  # only a multi-intent decision has parts: other records read as before
+        else:  # only a multi-intent decision has parts: other records keep their shape
             del values["parts"]
-        if self.team is None:  # one workspace: the record reads exactly as before
+        if self.team is None:  # one workspace: the record carries no team field
             del values["team"]
         if not self.language:
             del values["language"]
-        # Only when set: a decision without them reads exactly as before the dynamic tier.
+        # Only when set: a decision the dynamic tier never saw carries none of its fields.
         for name in ("plan", "dcr"):
             part = values.pop(name)
             if part is not None:

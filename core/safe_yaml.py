@@ -9,7 +9,7 @@ Aliases and depth are counted on the parser's events, before any node exists (so
 alias flood nor a deep document reaches the recursive composer); the node graph is then
 composed and its expanded size checked. Both passes run in libyaml when PyYAML has it: on a
 60,000-entry glossary (2.3 MB) the pure-Python loader took 14.7 CPU-seconds and 247 MB, this
-3.3 s and 165 MB (benchmarks/README.md, "Large well-formed knowledge files").
+3.3 s and 165 MB (benchmarks/HISTORY.md, "Large well-formed knowledge files").
 """
 
 from __future__ import annotations

@@ -129,3 +129,10 @@ class HelpdeskConfig(BaseModel):
             if category and category in team.categories:
                 return name
         return None
+
+    def team_of_ticket(self, controller: str | None, ticket: Ticket) -> str | None:
+        """The team a ticket is queued for: the one owning its controller, else the one owning
+        its category (the desk's queue an imported controller files in: "Purchase"), else the
+        one owning its kind ("incident")."""
+        category = str(ticket.fields.get("category") or "") or None
+        return self.team_for(controller, category) or self.team_for(None, ticket.kind)

@@ -117,8 +117,8 @@ class Ingestor:
     Chunks stream from parsing to embedding to the store in batches of FLUSH_CHUNKS (small
     files share a batch), so memory is bounded by a batch, not by a file. A file's manifest
     entry is written only after its last chunk is: an ingest stopped halfway leaves the file
-    unrecorded (or recorded as before), so the next ingest redoes it. A file that would yield
-    more than `max_file_chunks` chunks is skipped before anything of it is embedded.
+    unrecorded (or recorded with its earlier state), so the next ingest redoes it. A file that
+    would yield more than `max_file_chunks` chunks is skipped before anything of it is embedded.
     """
 
     def __init__(

@@ -622,6 +622,59 @@ FRESH_PATTERNS = {
 }
 
 
+# Chinese requests for work said bare, with no 帮我 / 请 / 麻烦 before them
+# ("发布一下支付网关的补丁", "支付网关要做一次配置变更"): the first fits read them
+# as questions. Written after that was seen through `brain ask`, with work of every
+# kind (releases and restarts, office and HR chores); none is a held-out or fresh
+# pattern or topic.
+BARE_WORK_TOPICS = {
+    "work_zh": [
+        "发布一下支付网关的补丁",
+        "升级一下订单系统的数据库",
+        "重启一下测试环境",
+        "把报销系统迁到新服务器",
+        "给大会议室换一台投影仪",
+        "调整一下下周的值班表",
+        "更新一下部门通讯录",
+        "清理一下共享盘里的旧文件",
+        "续一下官网的证书",
+        "给新同事开个邮箱",
+        "把我的工位换到靠窗那边",
+        "订一下明天的培训室",
+        "把客户名单导出来",
+        "回滚一下昨晚的发布",
+        "扩容一下日志集群的磁盘",
+        "装一下 Visio",
+    ],
+    "system_zh": [
+        "支付网关",
+        "订单系统",
+        "报销系统",
+        "官网",
+        "考勤系统",
+        "测试环境",
+        "日志集群",
+        "CRM",
+    ],
+}
+BARE_WORK_PATTERNS = {
+    "work": [
+        ("zh", "{work_zh}"),
+        ("zh", "{work_zh}，谢谢"),
+        ("zh", "今晚{work_zh}"),
+        ("zh", "周末要{work_zh}"),
+        ("zh", "{work_zh}，越快越好"),
+        ("zh", "这周内{work_zh}"),
+        ("zh", "需要{work_zh}"),
+        ("zh", "{system_zh}要做一次配置变更"),
+        ("zh", "{system_zh}需要升级一下"),
+        ("zh", "{system_zh}今晚要发版"),
+        ("zh", "{system_zh}要加一台服务器"),
+        ("zh", "给{system_zh}做个变更"),
+    ],
+}
+
+
 def _rows(patterns, topics, split: str, rng: random.Random) -> list[dict[str, str]]:
     rows = []
     for label, entries in patterns.items():
@@ -656,6 +709,8 @@ def main() -> None:
     rows = _rows(TRAIN_PATTERNS, TRAIN_TOPICS, "train", rng)
     more = _rows(MORE_TRAIN_PATTERNS, TRAIN_TOPICS, "train", random.Random(40))
     rows += [{**r, "template": r["template"].replace("train", "train2")} for r in more]
+    bare = _rows(BARE_WORK_PATTERNS, BARE_WORK_TOPICS, "train", random.Random(42))
+    rows += [{**r, "template": r["template"].replace("train", "train3")} for r in bare]
     rows += _rows(HOLDOUT_PATTERNS, HOLDOUT_TOPICS, "holdout", rng)
     rows += _rows(FRESH_PATTERNS, FRESH_TOPICS, "fresh", random.Random(41))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")

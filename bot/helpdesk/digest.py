@@ -84,9 +84,8 @@ def due_digests(services: BotServices) -> list[tuple[str, str]]:
     return posts
 
 
-async def post_digests(services: BotServices, client: AsyncWebClient) -> int:
-    """Post the digests that are due; how many were posted."""
-    posts = await services.trip(due_digests, services)
+async def post_digests(client: AsyncWebClient, posts: list[tuple[str, str]]) -> int:
+    """Post the due digests (`due_digests`, read in the sweep's trip); how many."""
     for channel, text in posts:
         try:
             await client.chat_postMessage(channel=channel, text=text)

@@ -1,6 +1,6 @@
 """A person resolves what the brain could not place, in Slack.
 
-A boundary or a clarification reply offers "Send to a person" (on-call is paged, as before)
+A boundary or a clarification reply offers "Send to a person" (on-call is paged)
 and "Send to team …" (one button a configured team, `[helpdesk.teams]`). Either way a
 resolution prompt is posted where the people are: in the on-call alert's thread, or in the
 team's channel. There whoever may resolve it (`bot.helpdesk.rights.may_resolve`) picks a

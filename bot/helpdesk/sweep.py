@@ -18,7 +18,7 @@ from datetime import datetime
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.helpdesk.digest import post_digests
+from bot.helpdesk.digest import due_digests, post_digests
 from bot.services import BotServices
 from bot.teams import ticket_store
 from controllers.tickets import Ticket
@@ -84,8 +84,8 @@ def due_steps(services: BotServices) -> list[Step]:
 
 async def sweep(services: BotServices, client: AsyncWebClient) -> list[Step]:
     """One sweep: apply what is due, announce each step once, then post the teams' daily
-    digests that are due (`bot.helpdesk.digest`)."""
-    steps = await services.trip(due_steps, services)
+    digests that are due (`bot.helpdesk.digest`): one trip into the brain for both."""
+    steps, digests = await services.trip(_due, services)
     for step in steps:
         ticket = step.ticket
         if not services.events.claim(f"sweep:{ticket.id}:{step.kind}:{len(ticket.history)}"):
@@ -102,8 +102,12 @@ async def sweep(services: BotServices, client: AsyncWebClient) -> list[Step]:
             await _warn_team(services, client, ticket)
         else:
             await _escalate(services, client, ticket, thread or "")
-    await post_digests(services, client)
+    await post_digests(client, digests)
     return steps
+
+
+def _due(services: BotServices) -> tuple[list[Step], list[tuple[str, str]]]:
+    return due_steps(services), due_digests(services)
 
 
 async def _warn_team(services: BotServices, client: AsyncWebClient, ticket: Ticket) -> None:

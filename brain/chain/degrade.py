@@ -1,4 +1,4 @@
-"""Degradation that tells the truth (seed 002): a controller that fails is not a success.
+"""Degradation that tells the truth: a controller that fails is not a success.
 
 When the chosen controller fails (it raised, timed out, its webhook is down: the result's
 `error`), the decision's outcome becomes "failed" (never "routed" at 0.95) and the message is

@@ -29,7 +29,7 @@ def independent(plans: Sequence[RoutePlan]) -> bool:
 
 
 def primary_index(plans: Sequence[RoutePlan]) -> int:
-    """The surest part leads (seed 002: the top-scoring agent is primary); ties: the first."""
+    """The surest part leads (the top-scoring agent is primary); ties: the first."""
     return max(range(len(plans)), key=lambda i: (plans[i].confidence, -i))
 
 

@@ -45,7 +45,7 @@ DATA_FILE = "speech_acts.jsonl"
 SHIPPED_NAME = "speech"
 ACTS = ("question", "problem", "work")
 #: The model decides the request type at or above this probability; below it the message's
-#: form is read as before (`brain.chain.request_type`). Chosen on the train split's
+#: form is read by the patterns (`brain.chain.request_type`). Chosen on the train split's
 #: out-of-fold readings: 98% of those this sure were right (96% of the rows) with the
 #: embedding block, 94% (90% of the rows) without it.
 SURE_AT = 0.7

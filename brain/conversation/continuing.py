@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from brain.chain import speech_act
 from brain.continuation.model import Reading, Thread
 from brain.conversation.follow_up import (
     FollowUp,
@@ -22,6 +23,7 @@ from brain.conversation.follow_up import (
     named_value,
     read_follow_up,
     refers_back,
+    same_topic,
 )
 from brain.conversation.thread import ThreadBrain, apply, recognised
 from brain.intent.urgency import handoff_signal
@@ -204,6 +206,8 @@ def turn(
     verdict = judged.verdict
     if verdict == "ask" and plainly_follows(message.text, state):
         verdict = "continue"
+    elif verdict == "ask" and asks_for_other_work(message.text, judged.ticket):
+        verdict = "new"
     if verdict == "continue":
         return continue_on(brain, message, state, judged)
     if verdict == "ask":
@@ -233,6 +237,15 @@ def plainly_follows(text: str, state: ConversationState) -> bool:
     alone ("my monitor is not detected") is no such evidence: it may be a new problem."""
     reading = read_follow_up(text, state)
     return reading is not None and (reading.kind in ("answer", "status") or refers_back(text))
+
+
+def asks_for_other_work(text: str, ticket: Ticket) -> bool:
+    """The thread's other reading of an unsure message: the speech-act model is sure it asks
+    for work to be done ("also I need access to Jira for the new project") and it names
+    nothing the record does (`follow_up.same_topic`), so it is a request of its own, not a
+    detail of the record. A report or a question stays unsure: it may be about the record."""
+    reading = speech_act.read(text)
+    return reading.sure and reading.act == "work" and not same_topic(text, ticket)
 
 
 def asks_which_record(decision: Decision) -> bool:

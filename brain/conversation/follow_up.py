@@ -40,10 +40,11 @@ SHORT_ANSWER = 6
 SHORT_UPDATE = 8
 _LEAD = re.compile(
     r"^(?:(?:it'?s|it is|its|this is|that'?s|that is|for|the|a|an|on|in|about|to|with|"
-    r"we use|i use|i mean|in the)\s+)+",
+    r"we use|i use|i mean|in the|let'?s (?:do|say|go with|make it)|how about|ideally|maybe|"
+    r"(?:plan|schedule|book) (?:it )?(?:for)?|we can (?:do|take))\s+)+",
     re.IGNORECASE,
 )
-_ZH_LEAD = re.compile(r"^(?:是|用于|用在|给|关于|在|就是|我说的是|要)+")
+_ZH_LEAD = re.compile(r"^(?:是|用于|用在|给|关于|在|就是|我说的是|要|就|安排在|放在)+")
 #: What closes a reply without naming anything: a particle, punctuation, or the "one" of
 #: "the Looker one".
 _TAIL = re.compile(r"(?:\s+ones?)?(?:的|吧|啊|呀|哦|了)?[\s.。!！?？,，]*$", re.IGNORECASE)
@@ -142,7 +143,8 @@ def named_value(text: str, names: list[str]) -> tuple[str, str] | None:
     for name in names:
         for spoken in say.field_names(name):
             pattern = (
-                rf"(?:^|\b)(?:the\s+|my\s+)?{re.escape(spoken)}\s*(?:is|=|:|：|should be|是|为)\s*"
+                rf"(?:^|\b)(?:the\s+|my\s+)?{re.escape(spoken)}\s*"
+                r"(?:is|=|:|：|should be|would be|will be|can be|是|为|定在|定为|选)\s*"
                 r"(?P<value>.+)$"
             )
             match = re.search(pattern, text.strip(), re.IGNORECASE)

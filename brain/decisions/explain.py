@@ -54,6 +54,7 @@ def explain_decision(decision: Decision) -> dict[str, Any]:
         "escalate": decision.escalate,
         "urgency": decision.urgency,
         "intent": decision.intent.to_dict(),
+        "request_type": decision.request_type,
         "entities": decision.entities,
         "rationale": decision.rationale,
         "clarification": decision.clarification,
@@ -144,6 +145,10 @@ def render_text(data: dict[str, Any]) -> str:
         lines.append(
             f"Intent: {intent.get('intent')} ({_fmt(float(intent.get('confidence', 0.0)))})"
         )
+    if data.get("request_type"):
+        # What the message asks for (question, problem, work, ...): it decides whether a
+        # controller answers or files, so a reader of a wrong filing sees what it was read as.
+        lines.append(f"Asks for: {data['request_type']}")
     if data.get("entities"):
         pairs = "; ".join(f"{k}: {', '.join(v)}" for k, v in data["entities"].items())
         lines.append(f"Entities: {pairs}")

@@ -1,5 +1,5 @@
-"""The dynamic tier (seed 000 sections 5, 7 and 8): what the brain does with a message no
-controller clearly takes.
+"""The dynamic tier (docs/design.md, "How a decision is made", step 4): what the brain
+does with a message no controller clearly takes.
 
 - `loop.DynamicSolver`: Draft (`draft`) - Critique (`critique`) - Refine (`refine`), at most
   three rounds, then the fallback ladder (`ladder`); every round is kept in `Decision.dcr`;

@@ -2,7 +2,7 @@
 
 One case per dynamic decision (keyed by its decision id): the message and its vector, the plan
 that answered it (or the boundary it hit) and who confirmed or rejected it afterwards. It is
-the dynamic tier's own memory of "similar unknown cases" (seed 000 section 5): the draft starts
+the dynamic tier's own memory of "similar unknown cases": the draft starts
 from a plan confirmed on a similar case, the counter-example check looks for a similar case the
 same plan failed, evolution clusters confirmed cases, and boundaries become evolution signals.
 Stored behind `core.stores.protocols.CaseStore`.

@@ -1,4 +1,4 @@
-"""Critique: three destructive checks of a draft (seed 000 section 5).
+"""Critique: three destructive checks of a draft (the dynamic tier's DCR).
 
 - counter-example: a similar unknown case this plan failed (rejected or corrected), or a KB
   standard solution that points at another controller;

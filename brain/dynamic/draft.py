@@ -1,4 +1,4 @@
-"""Draft: candidate plans for an unknown message, best first (seed 000 section 5).
+"""Draft: candidate plans for an unknown message, best first (the dynamic tier's DCR).
 
 In order: a plan confirmed on a similar unknown case (memory); a standard solution in the
 knowledge base, which downgrades the case to a static route (it was not really unknown); and a

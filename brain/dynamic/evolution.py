@@ -1,5 +1,5 @@
 """Type A consolidation: the same unknown problem, solved by the same plan and confirmed
-`[evolution] repeats` times (3), becomes a controller of its own (seed 000 section 5).
+`[evolution] repeats` times (3), becomes a controller of its own (Type A consolidation).
 
 The new controller is a declarative one written to `BRAIN_HOME/evolved/` with the confirmed
 messages as examples, their shared words as keywords, a description and the plan it replays

@@ -1,4 +1,5 @@
-"""The fallback ladder after three failed DCR rounds (seed 000 section 7).
+"""The fallback ladder after three failed DCR rounds (docs/design.md, "How a decision is
+made", step 4).
 
 1. deep knowledge-base retrieval with expanded queries (glossary synonyms, the other
    language's term, the intent's description);

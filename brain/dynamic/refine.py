@@ -1,6 +1,6 @@
 """Refine: a failed critique comes back as constraints for the next round.
 
-Each round adds context (seed 000: failure reason -> constraint -> boundary confirmation):
+Each round adds context (failure reason -> constraint -> boundary confirmation):
 a counter-example rules the plan out, a boundary failure rules out the controller whose
 dry-run or capabilities fell short, and a failed comparison rules out both tied plans and
 remembers them, so that if nothing better survives the user is asked which one it is.

@@ -1,4 +1,4 @@
-"""A person's resolution of a message the brain could not place, learned (seed 000, Type A).
+"""A person's resolution of a message the brain could not place, learned (Type A consolidation).
 
 In a help desk an unknown request is solved by a person: someone takes the boundary or
 clarification reply ("Send to a person" in Slack, `brain resolve` from a terminal, `/resolve`

@@ -9,7 +9,7 @@ own evidence and measured on its own (`brain eval`, `benchmarks/escalation.py`):
 - the escalation model (`brain.escalation.model`): a calibrated classifier over the embedding,
   character n-grams and the rule features, which makes the P1 call;
 - rules that force a page and say so: a reported security event (the bilingual taxonomy,
-  `brain.intent.security`: always P1, seed 002) and an explicit request for a person (handed
+  `brain.intent.security`: always P1) and an explicit request for a person (handed
   to one at once, never asked back); rules that veto one: a question about security (a
   consultation) and an alert that says it is resolved or inactive.
 

@@ -159,7 +159,9 @@ def build_specs(
                 "description": f"{category} requests, such as {quotes}",
                 "keywords": keywords[category],
                 "examples": covering,
-                "handler": "none",
+                # A category is a queue of the desk: its tickets are filed in it.
+                "handler": "local_ticket",
+                "options": {"ticket_type": "ticket", "category": category},
             }
         )
     return specs

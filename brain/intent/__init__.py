@@ -1,4 +1,4 @@
-"""Step 1, intent recognition: seed 002's three-way vote plus urgency, entities and a cache.
+"""Step 1, intent recognition: the design's three-way vote plus urgency, entities and a cache.
 
 `IntentRecognizer.recognize` runs the LLM, semantic and keyword recognizers independently,
 merges them with `brain.intent.vote.vote`, then judges urgency and extracts entities.
@@ -32,7 +32,7 @@ MAX_ENTITY_CHARS = 20000
 MAX_HISTORY = 5
 #: Confidence given to an intent forced by an explicit cue (security event, handoff request).
 CUE_CONFIDENCE = 0.8
-#: Intents that escalate to on-call (seed 002: critical security incidents, handoff requests).
+#: Intents that escalate to on-call (critical security incidents, handoff requests).
 PAGING_INTENTS = frozenset({"security_incident", "escalation", "human_handoff"})
 #: LLM outcomes worth caching; transient faults (timeout, error, invalid) are retried next time.
 _CACHEABLE_STATUS = frozenset({"ok", "skipped", "disabled"})
@@ -123,7 +123,7 @@ class IntentRecognizer:
         escalation; a reported security event is an incident, a question about one is not.
 
         Intents that page on-call (security_incident, escalation, human_handoff) are kept only
-        with their cue, or at 0.5 or more with a non-LLM recognizer voting for them: seed 002's
+        with their cue, or at 0.5 or more with a non-LLM recognizer voting for them: the design's
         fallback returns even a faint semantic match as is, an LLM answering
         "security_incident" 1.0 is one voter, and neither may wake anyone up alone.
         """

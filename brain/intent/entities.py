@@ -1,9 +1,9 @@
-"""Entity extraction: the concrete clues a message carries (seed 002 keeps them beside the intent).
+"""Entity extraction: the concrete clues a message carries (kept beside the intent).
 
 Keys: ticket_id, error_code, asset_tag, host, service, ip, url, email (only non-empty ones are
 present). Values are distinct strings in order of appearance. With a `KnowledgeSkill`, its ID
 patterns (`find_ids`) add identifiers this module does not know, under the kind the knowledge
-base gives them (seed 000: "unfamiliar ID format -> business domain via the knowledge base").
+base gives them (the design: "unfamiliar ID format -> business domain via the knowledge base").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The three independent intent recognizers of seed 002: LLM, semantic (n-gram Jaccard), keyword.
+"""The three independent intent recognizers of the design: LLM, semantic (n-gram Jaccard), keyword.
 
 Each returns a `Vote`: the intent it picks, its confidence in 0..1 and whether it failed.
 """
@@ -108,10 +108,10 @@ class NgramJaccardScorer:
 
 
 class SemanticRecognizer:
-    """Picks the intent whose example sentences are most similar (seed 002, no vector store).
+    """Picks the intent whose example sentences are most similar (no vector store).
 
     Below ``min_similarity`` the message shares too little with any example and the vote is
-    OTHER, so the fallback chain can move on to the keyword recognizer (seed 002 gives no
+    OTHER, so the fallback chain can move on to the keyword recognizer (the design gives no
     floor, so semantic would always win the fallback). Choosing it: over the taxonomy's own
     examples (leave-one-out) higher floors looked better (0.15: 56% right, 0.35: 80%), but those
     examples are near-duplicates of the keywords; on realistic messages (the dev set,
@@ -141,10 +141,10 @@ def _keyword_pattern(words: Sequence[str]) -> re.Pattern[str] | None:
 
 
 class KeywordRecognizer:
-    """Keyword rules: fine-grained intents first, then broad ones (seed 002).
+    """Keyword rules: fine-grained intents first, then broad ones.
 
     Confidence grows with the number of distinct keywords hit: a fine-grained hit starts at 0.7
-    (enough for seed 002's refinement rule, which needs >= 0.5); one broad word ("stuck",
+    (enough for the design's refinement rule, which needs >= 0.5); one broad word ("stuck",
     "error") is weak evidence and starts below the 0.5 floor, at 0.45.
     """
 

@@ -1,4 +1,4 @@
-"""Multi-intent splitting (seed 002): one message, several independent requests.
+"""Multi-intent splitting: one message, several independent requests.
 
 "CPU alarm on db-01 and also I need Grafana access" carries two requests; each is decided on its
 own. This module only proposes the pieces: at an explicit joiner ("and also", "另外", "还有",

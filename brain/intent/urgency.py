@@ -1,4 +1,4 @@
-"""Urgency (seed 002's rules, extended to English and Chinese cues) and security-event detection.
+"""Urgency (the design's rules, extended to English and Chinese cues) and security-event detection.
 
 Urgency is judged apart from the vote, from explicit signals only: critical for urgency words
 ("urgent", "紧急", "P0"), company-wide scope with an impact or outage verb ("everyone" / "全公司"

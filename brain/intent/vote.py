@@ -8,7 +8,7 @@
   fine-grained intent when that has confidence >= 0.5 (marked ``refined_by_pattern``).
 - A winner below 0.5 becomes OTHER (keeping its score).
 
-The score is a routing score, not a calibrated probability (seed 002 says so too).
+The score is a routing score, not a calibrated probability (the design says so too).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class VoteResult:
 
 
 def vote(llm: Vote, semantic: Vote, keyword: Vote) -> VoteResult:
-    """Merge the three recognizers exactly as seed 002's ``IntentRecognizer.vote`` does."""
+    """Merge the three recognizers exactly as the design's ``IntentRecognizer.vote`` does."""
     scores_by_source = {
         "llm": llm.confidence,
         "semantic": semantic.confidence,

@@ -1,4 +1,5 @@
-"""Organisation lessons as training rows of the semantic model (seed 000, "scope by agreement").
+"""Organisation lessons as training rows of the semantic model ("scope by agreement",
+docs/design.md).
 
 When `[memory] agreement_users` distinct users moved similar messages to the same controller,
 the lesson is the organisation's (`brain.memory.preference`): it applies to everyone through memory,

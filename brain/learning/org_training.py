@@ -19,7 +19,7 @@ model fitted on the training data plus those rows and swaps it into the running 
   the fit itself (about half of a cold one) and never holds the embedder for long.
   An incremental update (naive Bayes counts and the nearest-example space only) was weighed and
   not taken: it leaves the logistic expert and the out-of-scope model fitted without the rows,
-  and the full refit is seconds (benchmarks/README.md, "organisation lessons").
+  and the full refit is seconds (benchmarks/HISTORY.md, "organisation lessons").
 - **Swapped atomically.** The new model replaces the old in one assignment; a decision reads
   one or the other, never a mix.
 - **Forgetting.** A forget removes the user's lessons, so the rows lose their messages. Fits

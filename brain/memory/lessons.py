@@ -19,7 +19,7 @@ scanning them in memory (`brain.memory.scan`); `brain.memory.mirror` keeps both 
 the records at a constant cost per write.
 
 Persist rules (only high-value decisions are persisted):
-- correction X -> Y: immediately, -0.15 for X and +0.10 for Y (seed 000's example);
+- correction X -> Y: immediately, -0.15 for X and +0.10 for Y (the design's example);
 - rejection of X: -0.10 for X;
 - explicit confirmation (or a thumbs-up) of X: +0.10;
 - two consecutive unchallenged successes of X in one session: +0.05.

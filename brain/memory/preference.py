@@ -1,4 +1,5 @@
-"""Memory-assisted understanding (seed 000, sections 3 and 8): a correction is a preference.
+"""Memory-assisted understanding (docs/design.md, "Learning from feedback"): a correction
+is a preference.
 
 A user who moved a message to another controller has said where messages like it belong. The
 next near-identical message from that user goes there (its dry-run checks it can take it);

@@ -30,7 +30,7 @@ def _time(stamp: str) -> datetime | None:
 
 def _known_by(entry: MemoryEntry, decided_at: str) -> bool:
     """Was the lesson certainly learnt before a decision made at `decided_at`? A lesson or
-    decision without a readable time counts as known (the home's lessons, as before)."""
+    decision without a readable time counts as known (the home's lessons all apply)."""
     learnt, decided = _time(entry.created_at), _time(decided_at)
     return learnt is None or decided is None or learnt + STAMP <= decided
 

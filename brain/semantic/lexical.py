@@ -25,7 +25,7 @@ LEXICAL_MIN_EXAMPLES = 3000
 LEXICAL_C = 20.0
 #: Its solver: Newton-CG reached the optimum (held-out accuracy 0.8306 on 6,400 IT-ticket rows
 #: carved from train) in 3.2 CPU-s; lbfgs stopped short of it at 18.7 s (0.8313), at tol 1e-7
-#: reached it in 34 s (benchmarks/README.md, fit time).
+#: reached it in 34 s (benchmarks/HISTORY.md, fit time).
 LEXICAL_SOLVER = "newton-cg"
 LEXICAL_TOL = 1e-6
 #: Share of the training texts held out to choose the experts' weights.

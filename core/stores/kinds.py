@@ -32,6 +32,16 @@ def link_key(document: Mapping[str, Any]) -> str:
     return f"{document['channel']}\x1f{document['ts']}"
 
 
+def names(row: Mapping[str, Any], value: str) -> bool:
+    """Does a ticket's document name `value`: a text field equal to it, or a title that
+    contains it (case and surrounding spaces aside)?"""
+    wanted = value.strip().lower()
+    fields = row.get("fields") or {}
+    if any(isinstance(v, str) and v.strip().lower() == wanted for v in fields.values()):
+        return True
+    return wanted in str(row.get("title") or "").lower()
+
+
 class TicketCollection:
     """Tickets keyed by id, and a counter collection for local id numbers; a ticket is a
     document only here."""
@@ -61,6 +71,16 @@ class TicketCollection:
                 by.setdefault(str(row.get("requester")), []).append(row)
             self._by_requester = index = (rows, by)
         return [Ticket.from_dict(copy.deepcopy(row)) for row in index[1].get(requester, [])]
+
+    def mentioning(self, value: str) -> list[Ticket]:
+        """The tickets with a text field equal to `value` or a title containing it (case
+        aside), read over the collection's view: only the matches are copied, where a look-up
+        of an asset tag made a Ticket of every ticket on each message."""
+        return [
+            Ticket.from_dict(copy.deepcopy(row))
+            for row in self._tickets.view()
+            if names(row, value)
+        ]
 
     def insert(self, ticket: Ticket) -> bool:
         return self._tickets.insert(ticket.to_dict())

@@ -209,6 +209,11 @@ class TicketRecords(Protocol):
         """The requester's tickets (order unspecified)."""
         ...
 
+    def mentioning(self, value: str) -> list[Ticket]:
+        """The tickets with a text field equal to `value` or a title containing it, case
+        aside (order unspecified)."""
+        ...
+
     def insert(self, ticket: Ticket) -> bool:
         """Add a ticket unless its id exists (atomically); False when it existed."""
         ...

@@ -5,7 +5,7 @@ whole run, keyed by the exact text (`Remembered`, `DenseEmbedder.remembering`).
 and `brain controllers import` does too (without the held-out rows, then with them), so
 without this every training text went through MiniLM twice: 65% of a fit's time was
 embedding. A text's vector does not depend on the texts batched with it (ONNX Runtime gives
-byte-identical vectors whatever the batch, checked in benchmarks/README.md), so a vector
+byte-identical vectors whatever the batch, checked in benchmarks/HISTORY.md), so a vector
 kept from the first fit is exactly the one the second would compute.
 """
 

@@ -41,7 +41,7 @@ def _encoder() -> Any:
                 encoder = USE(threads=1)
                 encoder.encode("load")  # the weights now, under the lock
                 _ENCODER = encoder
-            except Exception as exc:  # a broken install: compare as before, by n-grams
+            except Exception as exc:  # a broken install: compare by character n-grams instead
                 _FAILED = f"{type(exc).__name__}: {exc}"
                 log.warning(
                     "the multilingual encoder cannot run (%s); texts in other "

@@ -35,7 +35,7 @@ Tuner = Callable[[Sequence[Any], np.ndarray, np.ndarray], "EncoderTail"]
 
 #: Texts per model run when embedding many (KB chunks, training texts). Batches hold texts of
 #: similar token length; 16 padded less than 32 and ran 1.16x more chunks per CPU-second on the
-#: sample KB (benchmarks/README.md).
+#: sample KB (benchmarks/HISTORY.md).
 BATCH_SIZE = 16
 #: Texts tokenised at once (their ids are then cut into batches of similar length).
 TOKENIZE_GROUP = 1024

@@ -5,7 +5,7 @@ The built-ins are "edge" (Qdrant Edge, embedded under `BRAIN_HOME/vectors/`) and
 Qdrant server through qdrant-client), imported only when chosen; another distribution adds one
 under the `brain.vector_stores` entry-point group (a `VectorStoreKind`). `[knowledge]
 vector_store` names the one a home uses; unset, it is "server" when `qdrant_url`
-(`BRAIN_QDRANT_URL`) is set and "edge" otherwise, as before names existed.
+(`BRAIN_QDRANT_URL`) is set and "edge" otherwise.
 """
 
 from __future__ import annotations

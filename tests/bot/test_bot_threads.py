@@ -195,3 +195,25 @@ async def test_a_ticket_search_in_slack_finds_the_askers_ticket_by_topic(
     [found] = await _thread(harness, "search my tickets about the VPN")
     assert vpn.id in found and keyboard.id not in found
     assert len(_tickets(harness)) == 2
+
+
+async def test_a_window_answered_as_people_say_it_completes_the_threads_change(
+    harness: Harness,
+) -> None:
+    replies = await _thread(
+        harness,
+        "need to schedule a patch for the billing API",
+        "the window would be saturday 6-8am",
+    )
+    [ticket] = _tickets(harness)
+    assert ticket.kind == "change" and ticket.fields.get("window") == "saturday 6-8am"
+    assert ticket.id in replies[1] and "something new" not in replies[1]
+
+
+async def test_a_new_short_problem_after_an_access_request_files_its_own(
+    harness: Harness,
+) -> None:
+    replies = await _thread(harness, "我需要开通 Jira 权限", "邮箱收不到外部邮件")
+    [access, incident] = sorted(_tickets(harness), key=lambda t: t.kind)
+    assert (access.kind, incident.kind) == ("access", "incident") and access.comments == []
+    assert incident.id in replies[1] and "新的请求" not in replies[1]  # not asked "REQ-…?"

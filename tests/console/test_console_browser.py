@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from controllers.evolved import EvolvedSpec, write_spec
 from tests.console.browser import chromium_driver
 from tests.console.conftest import TOKEN, Console
+from tests.evolved_specs import write_pending
 
 MIXED = (
     "After last night's release 2.3 the VPN fails with error 691 on all laptops, "
@@ -97,16 +97,7 @@ def _drive(console: Console, shots: Path | None) -> dict[str, Any]:
 
 @pytest.mark.slow
 async def test_an_admin_uses_the_console_in_a_browser(console: Console) -> None:
-    write_spec(
-        console.brain.settings.home,
-        EvolvedSpec(
-            name="printer_toner",
-            description="Printer toner replacement",
-            keywords=["toner"],
-            examples=["the printer on floor 2 needs toner", "toner empty on floor 3"],
-            status="pending",
-        ),
-    )
+    write_pending(console.brain.settings.home)
     shots = os.environ.get("BRAIN_CONSOLE_SHOTS")
     seen = await asyncio.to_thread(_drive, console, Path(shots) if shots else None)
     assert "Sign in" in seen["login_title"]

@@ -32,9 +32,11 @@ def test_ask_why_feedback_round_trip(capsys: pytest.CaptureFixture[str]) -> None
     text = capsys.readouterr().out
     assert "correct -> access by u1 via cli" in text
     assert "incident" in text and "keyword" in text
+    assert "Asks for: problem" in text  # what it was read as asking for (answer or file)
 
     assert main(["why", decision["decision_id"], "--json"]) == 0
     explained = json.loads(capsys.readouterr().out)
+    assert explained["request_type"] == decision["request_type"] == "problem"
     assert explained["feedback"][0]["controller"] == "access"
     assert set(explained["signals"]["incident"]) >= {"keyword", "semantic", "total", "confidence"}
     assert explained["tier_path"]

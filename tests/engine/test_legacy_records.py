@@ -18,14 +18,14 @@ REROUTED = "d-f7d31fa04323"
 #: Fields added since the fixtures were written (fields are added, never removed): absent on a
 #: legacy record, they read as None.
 #: Fields `brain why --json` added since (it shows no scenario or preference of its own).
-WHY_ADDED_FIELDS = {"escalation": None, "follow_up": None, "retrieval": []}
+WHY_ADDED_FIELDS = {"escalation": None, "follow_up": None, "retrieval": [], "request_type": ""}
 #: What `brain why --json` adds from the home, not the record: the weights it routes with now.
 WHY_HOME_FIELDS = {
     "weights": {"keyword": 0.3, "semantic": 0.3, "knowledge": 0.2, "session": 0.1, "memory": 0.1},
     "weights_source": "configured",
 }
 #: Fields the decision record added since, read as their defaults from a legacy log.
-ADDED_FIELDS = {**WHY_ADDED_FIELDS, "scenario": "", "preference": "", "request_type": ""}
+ADDED_FIELDS = {**WHY_ADDED_FIELDS, "scenario": "", "preference": ""}
 
 
 def _stored(name: str) -> dict:

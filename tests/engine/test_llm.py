@@ -57,21 +57,31 @@ def test_fast_path_makes_zero_llm_calls(fake_llm: FakeAnthropic) -> None:
 
 
 @pytest.mark.parametrize(
-    ("reply", "status"),
+    ("reply", "status", "timeout_s"),
     [
-        (FakeReply.status(500), "error"),
-        (FakeReply.text("I think it is probably a ticket?"), "invalid"),
-        (FakeReply.json({"intent": "launch_rockets", "confidence": 7}), "invalid"),
+        (FakeReply.status(500), "error", 60.0),
+        (FakeReply.text("I think it is probably a ticket?"), "invalid", 60.0),
+        (FakeReply.json({"intent": "launch_rockets", "confidence": 7}), "invalid", 60.0),
         (
-            FakeReply.slow(3.0, then=FakeReply.json({"intent": "incident", "confidence": 0.9})),
+            FakeReply.held(then=FakeReply.json({"intent": "incident", "confidence": 0.9})),
             "timeout",
+            5.0,
         ),
     ],
     ids=["error", "garbage-text", "invalid-json", "slow"],
 )
 def test_failing_llm_gives_the_same_decision_and_says_so(
-    fake_llm: FakeAnthropic, reply: FakeReply, status: str, monkeypatch: pytest.MonkeyPatch
+    fake_llm: FakeAnthropic,
+    reply: FakeReply,
+    status: str,
+    timeout_s: float,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """The LLM timeout is also the decision's deadline for LLM calls, counted from the start
+    of the decision: with 0.5 s, a loaded machine spent it before the intent step on a fresh
+    brain, no request was sent ("skipped", 0 calls) and the case failed. The fake answers at
+    once, or (slow) never until the test ends, so the timeout only bounds the slow case."""
+    monkeypatch.setenv("BRAIN_LLM_TIMEOUT", str(timeout_s))
     fake_llm.default = reply
     with_llm = _decide(VAGUE)
     assert with_llm.llm_calls >= 1

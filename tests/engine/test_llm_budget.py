@@ -26,7 +26,10 @@ QUESTIONS = ["how do I fix VPN error 691?", "my vpn says error 691, what should 
 
 @pytest.fixture
 def stalled_llm(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
-    with brain_llm(monkeypatch, timeout_s=0.4, default=FakeReply.slow(30.0)) as fake:
+    # The budget is the decision's deadline from its start: 0.4 s was spent before the first
+    # LLM stage on a loaded machine (no request sent). 3 s leaves the decision room to reach
+    # it; the reply is held until the test ends, so the budget is what the stall costs.
+    with brain_llm(monkeypatch, timeout_s=3.0, default=FakeReply.held()) as fake:
         yield fake
 
 
@@ -36,6 +39,7 @@ def test_a_stalled_llm_costs_one_decision_at_most_its_one_budget(
 ) -> None:
     brain = Brain.open()
     try:
+        brain.warm()  # the deadline is the wall clock's: not spent on a cold start
         with count_llm_calls() as outside:  # the caller sees every request the decision made
             decision = brain.ask(Message(text, user="u1", channel="C1"))
     finally:

@@ -11,30 +11,16 @@ import pytest
 
 from brain.engine import Brain
 from cli import main
-from controllers.evolved import EvolvedSpec, write_spec
+from tests.evolved_specs import write_pending
 
 #: Waiting on the refit thread; a bound only so a broken refit fails the test.
 REFIT_BOUND_S = 1800
 
 
-def _pending(home: Path) -> str:
-    write_spec(
-        home,
-        EvolvedSpec(
-            name="printer_toner",
-            description="Printer toner replacement",
-            keywords=["toner"],
-            examples=["the printer on floor 2 needs toner", "toner empty on floor 3"],
-            status="pending",
-        ),
-    )
-    return "printer_toner"
-
-
 def test_an_approval_in_a_running_brain_fits_the_new_set_without_a_message(home: Path) -> None:
     with Brain.open() as brain:
         assert brain.semantic_model is not None  # fitted for the set before the approval
-        name = _pending(home)
+        name = write_pending(home)
         brain.evolution.approve(name, by="admin1")
         assert brain.parts.refit_done(REFIT_BOUND_S)
         fitted = brain.parts.semantic_if_current()
@@ -44,7 +30,7 @@ def test_an_approval_in_a_running_brain_fits_the_new_set_without_a_message(home:
 def test_the_first_ask_after_brain_controllers_approve_does_not_fit(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    name = _pending(home)
+    name = write_pending(home)
     assert main(["controllers", "approve", name, "--user", "admin1"]) == 0
     capsys.readouterr()
     assert main(["ask", "the toner is empty on the 4th floor printer", "--json"]) == 0

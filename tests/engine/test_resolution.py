@@ -122,6 +122,8 @@ def test_brain_chat_resolves_and_the_asker_says_it_solved_it(brain: Brain) -> No
     name = notes[2].split("evolved controller ", 1)[1].split()[0]
     fourth = brain.ask(Message(FOURTH, user="u4", channel="C4"))
     assert fourth.controller == name and fourth.tier == "fast", fourth.tier_path
+    # The person's note reaches the fourth asker (it said only "has noted your message").
+    assert fourth.result is not None and "ask facilities in #facilities" in fourth.result.summary
 
 
 @pytest.mark.slow

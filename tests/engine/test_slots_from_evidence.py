@@ -188,3 +188,47 @@ def test_a_closed_field_takes_one_of_its_values_never_free_text(
     [ticket] = all_tickets(capsys)
     assert ticket["fields"]["category"] == category[1] and ticket["status"] == "open"
     assert [c["text"] for c in ticket["comments"]] == [*refused, category[0]]
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("asking", "answer", "service", "window"),
+    [
+        (
+            "need to schedule a patch for the billing API",
+            "the window would be saturday 6-8am",
+            "billing API",
+            "saturday 6-8am",
+        ),
+        (
+            "need to schedule a patch for the billing API",
+            "let's do sunday night after 11",
+            "billing API",
+            "sunday night after 11",
+        ),
+        ("需要给支付网关做一次变更", "窗口定在周六早上6点到8点", "支付网关", "周六早上6点到8点"),
+    ],
+)
+def test_the_window_as_people_give_it_fills_the_one_change(
+    capsys: pytest.CaptureFixture[str], asking: str, answer: str, service: str, window: str
+) -> None:
+    """A time given as people give it ("the window would be …", "let's do …", "窗口定在 …")
+    answers the bot's question for the window (it was asked "is this about CHG-000001?", or
+    stored with its lead words), and the service is the thing named, not whom the work is for
+    ("需要给支付网关" took "需要给支付网关")."""
+    asked = ask_json(capsys, asking, "--thread", "T1")
+    assert asked["result"]["missing"] == ["window"]
+    answered = ask_json(capsys, answer, "--thread", "T1")
+    assert answered["outcome"] == "routed" and answered["result"]["missing"] == []
+    [ticket] = all_tickets(capsys)
+    assert (ticket["fields"]["service"], ticket["fields"]["window"]) == (service, window)
+
+
+@pytest.mark.usefixtures("home")
+def test_the_possessive_after_a_chinese_name_is_not_part_of_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """ "我需要GitLab的权限" names GitLab (it took "GitLab的")."""
+    ask_json(capsys, "我需要GitLab的权限，我们组长已经批准了，因为下周要做代码评审")
+    [ticket] = all_tickets(capsys)
+    assert ticket["kind"] == "access" and ticket["fields"]["system"] == "GitLab"

@@ -42,6 +42,10 @@ def test_a_problem_worded_as_a_question_files_an_incident(
         ("curious how the on-call rota is decided", "question"),
         ("电脑风扇声音特别大，是不是坏了", "problem"),
         ("麻烦把我加到值班群", "work"),
+        # bare Chinese requests for work (no 帮我 / 请) were read as questions
+        ("发布一下支付网关的补丁", "work"),
+        ("重启一下预发环境的网关", "work"),
+        ("清算服务要做一次数据库迁移", "work"),
     ],
 )
 def test_the_request_type_is_the_speech_act(brain: Brain, text: str, act: str) -> None:

@@ -200,3 +200,23 @@ def test_on_the_held_out_conversations_the_model_holds_without_the_embedder() ->
     truth = np.array([r["label"] != "new" for r in rows])
     assert ((p >= 0.5) == truth).mean() >= 0.75
     assert (p[~truth] >= continuation.CONTINUE_AT).mean() <= 0.15
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("request_", "status"),
+    [
+        ("我要申请 GitLab 的权限", "什么时候能开通？"),
+        ("Could you give me access to Looker?", "has this been approved yet?"),
+    ],
+)
+def test_a_status_question_after_a_request_is_answered_with_the_request(
+    capsys: pytest.CaptureFixture[str], request_: str, status: str
+) -> None:
+    """ "什么时候能开通？" asks how the thread's request stands: it is answered with the
+    record's state, not as a question for the knowledge base ("no answer")."""
+    _ask(capsys, request_)
+    reply = _ask(capsys, status)
+    assert reply["request_type"] == "reference" and "REQ-000001" in reply["result"]["summary"]
+    [ticket] = all_tickets(capsys)
+    assert comments(ticket) == []

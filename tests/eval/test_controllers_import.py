@@ -98,6 +98,13 @@ def test_import_makes_one_controller_per_category_and_routes_among_them(
     assert decision["controller"] == "purchase" or "purchase" in decision["signals"]
     ranked = sorted(decision["signals"], key=lambda n: -decision["signals"][n]["total"])
     assert ranked[0] == "purchase"
+    # An imported category acts: its ticket is filed in that queue (it "noted" the message).
+    filed = main(["ask", "--json", "hello team, need to buy new headsets thanks", "--user", "u7"])
+    assert filed == 0
+    routed = json.loads(capsys.readouterr().out)
+    assert routed["controller"] == "purchase", routed["tier_path"]
+    ticket = routed["result"]["data"]["ticket"]
+    assert ticket["kind"] == "ticket" and ticket["fields"]["category"] == "Purchase"
 
     # An e-mail routes on what its sender wrote, not on the thread quoted under it.
     mail = (

@@ -197,3 +197,27 @@ def test_a_forgotten_users_case_vectors_leave_the_case_books_memory(
     found = book.similar("x", probe, minimum=0.0)
     assert {s.case["user"] for s in found} == {"stays"}
     assert sorted(book._decoded) == ["c00000", "c00002", "c00004"]
+
+
+def test_a_thing_named_by_tickets_is_found_over_the_view_as_stored(
+    openers: tuple[Stores, Stores],
+) -> None:
+    """The look-up of an asset tag reads the tickets that name it from the view (only they
+    are copied): a field equal to it or a title containing it, whatever the case, and a
+    ticket written by another process is seen."""
+    reader, writer = openers
+    tagged = _ticket(1, "U1")
+    tagged.fields["asset_tag"] = "LT-20977"
+    writer.tickets.insert(tagged)
+    titled = _ticket(2, "U2")
+    titled.title = "screen of lt-20977 flickers"
+    writer.tickets.insert(titled)
+    writer.tickets.insert(_ticket(3, "U1"))
+    assert sorted(t.id for t in reader.tickets.mentioning(" lt-20977")) == [
+        "INC-000001",
+        "INC-000002",
+    ]
+    (found,) = [t for t in reader.tickets.mentioning("LT-20977") if t.id == "INC-000001"]
+    found.fields["asset_tag"] = "changed in memory only"
+    assert len(reader.tickets.mentioning("LT-20977")) == 2
+    assert reader.tickets.mentioning("web-03") == []

@@ -6,7 +6,7 @@ A replica's heartbeat (`replicas`) says it is alive; a claim whose owner's heart
 and that was not answered may be taken over, by a Slack retry reaching another replica (the
 claim itself) or by a live replica's sweep (`orphans`), which gets the event's stored body
 to answer it (after asking Slack whether the reply of a claim left 'sending' arrived after all).
-Claims without an owner (reactions, clicks) are settled at once, as before.
+Claims without an owner (reactions, clicks) are settled at once.
 """
 
 from __future__ import annotations

@@ -409,7 +409,7 @@ class HomeCalibration:
                 self.calibrator = Calibrator.from_dict(data["calibrator"])
                 self.version = version
                 self.status = f"shared version {version} (published by brain eval --val)"
-        except Exception as exc:  # a database blip or a bad row: keep deciding as before
+        except Exception as exc:  # a database blip or a bad row: keep the calibration in use
             log.warning("shared calibration unusable (%s); keeping %s", exc, self.status)
 
     def assess(self, raw: float, features: Mapping[str, float]) -> tuple[float, float]:

@@ -1,6 +1,6 @@
 """What the router weighs and what it decides: ranked candidates, the plan, the tier rules.
 
-Seed 000's tiers (`tier_of`) and seed 002's supporting rule (`strong_others`), apart from the
+The design's tiers (`tier_of`) and its supporting rule (`strong_others`), apart from the
 `Router` that applies them (`brain.routing.router`) so that the chain's steps can read plans
 without the router.
 """
@@ -28,7 +28,7 @@ class Candidate:
     label: str
     confidence: float
     #: This controller's own evidence, independent of its rivals: the raw weighted total, which
-    #: seed 002's "several strong controllers" rule compares (the calibrated confidence is the
+    #: the design's "several strong controllers" rule compares (the calibrated confidence is the
     #: probability of being THE right one, so a second strong controller gets little of it).
     #: Defaults to `confidence`.
     strength: float | None = None

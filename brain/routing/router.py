@@ -1,4 +1,4 @@
-"""Progressive routing (seed 000) with seed 002's primary/supporting rule.
+"""Progressive routing with the design's primary/supporting rule (docs/design.md).
 
 - confidence >= fast threshold (0.8): fast path, no dry-run;
 - verify threshold (0.4) .. fast: the top controller's dry-run decides (pass: routed;

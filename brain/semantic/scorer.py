@@ -1,4 +1,4 @@
-"""Semantic signal (seed 000, 30%): how well a message matches each controller's responsibilities.
+"""Semantic signal (30%): how well a message matches each controller's responsibilities.
 
 `SemanticScorer.fit(controllers, embedder)` learns from every controller's description, label,
 examples and keywords (short texts); `.score(text)` gives each controller a 0..1 score.

@@ -1,4 +1,4 @@
-"""Keyword signal (seed 000, 30%): hits of each controller's keywords in the message.
+"""Keyword signal (30%): hits of each controller's keywords in the message.
 
 Compiled once per registry version into two dictionaries, so matching costs the same whether
 there are 7 or 1,000 controllers:

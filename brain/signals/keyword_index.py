@@ -112,7 +112,7 @@ class KeywordIndex:
         `id_domains` maps identifiers to the domain the KB gave them; `context` maps a
         description of the conversation's ongoing work to its controller (a vague message read
         in that light); each counts as a strong hit. `intent` = (intent name, controller it
-        usually goes to, confidence) adds `confidence` hits to that controller (seed 002's base
+        usually goes to, confidence) adds `confidence` hits to that controller (the design's base
         score of the intent's domain).
         """
         hits = np.zeros(len(self.names), dtype=np.float32)

@@ -1,4 +1,4 @@
-"""The session decision log signal (seed 000, 10%) and the session cache it reads.
+"""The session decision log signal (10%) and the session cache it reads.
 
 Session signal of a controller: 0.5 (neutral) + 0.10 per earlier success - 0.15 per earlier
 failure in this conversation, clipped to 0..1. An earlier decision is a success for its

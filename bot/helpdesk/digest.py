@@ -18,7 +18,9 @@ from bot.services import BotServices
 from bot.teams import ticket_store
 from bot.wording import say
 from brain.decisions.desk_report import DeskReport, desk_report
-from brain.decisions.period import logged_messages
+from brain.decisions.period import logged_messages, messages_in
+from core.records import Decision
+from core.stores.protocols import DecisionPages
 from core.teams import TeamConfig
 
 log = logging.getLogger(__name__)
@@ -42,11 +44,21 @@ def team_report(services: BotServices, name: str, end: datetime) -> DeskReport:
     start = end - timedelta(days=1)
     messages = [
         d
-        for d in logged_messages(services.settings, start, limit=DIGEST_DECISIONS)
+        for d in _messages_since(services, start)
         if d.controller and config.team_for(d.controller) == name
     ]
     tickets = [t for t in ticket_store(services).all() if t.team == name]
     return desk_report(messages, tickets, config, since=start, now=end)
+
+
+def _messages_since(services: BotServices, start: datetime) -> list[Decision]:
+    """The day's messages from the decision log the bot holds open; opening the home's
+    stores again for a digest (a second decision log, its checkpoint at open) is for a bot
+    built without them."""
+    stores = services.stores
+    if stores is not None and isinstance(stores.decisions, DecisionPages):
+        return messages_in(stores.decisions, start, limit=DIGEST_DECISIONS)
+    return logged_messages(services.settings, start, limit=DIGEST_DECISIONS)
 
 
 def wording(name: str, team: TeamConfig, report: DeskReport) -> str:

@@ -23,15 +23,21 @@ def parse_since(text: str) -> timedelta:
     return timedelta(**{units[text[-1]]: int(text[:-1])})
 
 
+def messages_in(store: DecisionPages, start: datetime, *, limit: int) -> list[Decision]:
+    """The messages of a decision log since `start`, oldest first, without the parts of
+    multi-intent messages (their whole message is one message)."""
+    found = decisions_since(store, start.isoformat(timespec="milliseconds"), limit=limit)
+    return [d for d in found if not any(PART_NOTE in step for step in d.tier_path)]
+
+
 def logged_messages(settings: Settings, start: datetime, *, limit: int) -> list[Decision]:
-    """The decisions logged since `start`, oldest first, without the parts of multi-intent
-    messages (their whole message is one message)."""
+    """`messages_in` the home's decision log, opened for this read (a command or a replay
+    outside a running process that holds the stores)."""
     stores = open_stores(settings)
     try:
         store = stores.decisions
         if not isinstance(store, DecisionPages):
             raise TypeError(f"the {stores.backend.name} decision log cannot be paged")
-        found = decisions_since(store, start.isoformat(timespec="milliseconds"), limit=limit)
+        return messages_in(store, start, limit=limit)
     finally:
         stores.close()
-    return [d for d in found if not any(PART_NOTE in step for step in d.tier_path)]

@@ -100,3 +100,29 @@ def test_a_search_in_the_other_language_or_other_words_finds_the_ticket(
     assert _found(keyboard)[:1] == [desk[FILED[0][1]]]
     printer = ask_json(capsys, "find my tickets about the printer", "--user", "U1")
     assert _found(printer)[:1] == [desk[FILED[3][1]]]
+
+
+def test_only_the_newest_tickets_are_read_by_meaning_older_ones_by_their_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A search over a whole desk reads the newest MEANING_MAX_TICKETS by meaning (each text
+    is encoded once): 100k tickets would encode for minutes. Older tickets still match by
+    their words."""
+    from controllers import ticket_search
+    from core.stores.records import Ticket
+
+    monkeypatch.setattr(ticket_search, "MEANING_MAX_TICKETS", 2)
+    desk = [
+        Ticket(id=f"INC-00000{n}", kind="incident", title=title, requester="U1",
+               created_at=f"2026-12-0{n}T09:00:00+00:00")
+        for n, title in enumerate(
+            ["Keyboard keys stick when typing", "Keyboard is dead", "VPN error 809", "打印机卡纸"],
+            start=1,
+        )
+    ]  # fmt: skip
+    found = [h.ticket.id for h in ticket_search.search(desk, "键盘")]
+    assert found == []  # the two Keyboard tickets are older than the newest two
+    newest = [h.ticket.id for h in ticket_search.search(desk, "printer")]
+    assert newest[:1] == ["INC-000004"]  # the newest, read by meaning
+    by_words = {h.ticket.id for h in ticket_search.search(desk, "keyboard")}
+    assert by_words == {"INC-000001", "INC-000002"}

@@ -7,11 +7,17 @@ English and Chinese (`paraphrases`). The paraphrases were written before the mat
 read. `TUNE` stories may be looked at while changing the mechanism; `HELD_OUT` stories are
 only ever measured (a figure on them is a figure on wordings nobody tuned for). `FRESH`
 stories were written later by someone who had not read the matching code, and measured once.
+`STRANGER` stories live in `data/org_stories_stranger.json` (that file is their only source):
+written by a tester who read neither the matching code nor the other stories' rows.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
+
+STRANGER_FILE = Path(__file__).with_name("data") / "org_stories_stranger.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,3 +382,21 @@ FRESH = (
         ),
     ),
 )
+
+
+def load_stories(path: Path) -> tuple[Story, ...]:
+    """Stories kept as JSON data (a list of {name, target, taught, paraphrases}), so a set
+    written by someone else is data only, with no Python to review."""
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    return tuple(
+        Story(
+            str(row["name"]),
+            str(row["target"]),
+            (str(row["taught"][0]), str(row["taught"][1]), str(row["taught"][2])),
+            tuple(str(text) for text in row["paraphrases"]),
+        )
+        for row in rows
+    )
+
+
+STRANGER = load_stories(STRANGER_FILE)

@@ -21,7 +21,7 @@ reported, never asserted.
 Run: `PYTHONPATH=. .venv/bin/python benchmarks/org_agreement_story.py --home FITTED_HOME`
 (a home with the sample KB ingested and the model fitted, as `tests/conftest.py: fitted_home`
 builds; it is copied, never changed) [--json FILE] [--only NAME]
-[--set tune|held-out|fresh] (default: tune and held-out).
+[--set tune|held-out|fresh|stranger] (default: tune and held-out).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from org_agreement_stories import FRESH, HELD_OUT, TUNE, Story  # noqa: E402
+from org_agreement_stories import FRESH, HELD_OUT, STRANGER, TUNE, Story  # noqa: E402
 
 from core.files import copy_tree  # noqa: E402 (after the path is set)
 
@@ -158,14 +158,14 @@ def main() -> None:
     )
     parser.add_argument(
         "--set",
-        choices=("tune", "held-out", "fresh", "default"),
+        choices=("tune", "held-out", "fresh", "stranger", "default"),
         default="default",
         help="which stories: one set, or tune and held-out (the default)",
     )
     args = parser.parse_args()
     results: dict[str, list[dict[str, Any]]] = {}
     print(f"{'set':8} {'story':24} {'target':12} before author stranger fourth wrongly")
-    sets = {"tune": TUNE, "held-out": HELD_OUT, "fresh": FRESH}
+    sets = {"tune": TUNE, "held-out": HELD_OUT, "fresh": FRESH, "stranger": STRANGER}
     chosen = ("tune", "held-out") if args.set == "default" else (args.set,)
     for label, stories in ((name, sets[name]) for name in chosen):
         fresh = fresh_routes(stories, args.home)

@@ -1,7 +1,8 @@
 """The correction stories of `benchmarks/org_agreement_story.py` keep the shape its figures
 assume: three users' own messages and twelve paraphrases (8 English, 4 Chinese) per story,
 no wording shared between stories (a shared one would count for two stories), and each set
-can be run alone (`--set`), so a fresh set is measured without re-running the tuned ones."""
+can be run alone (`--set`), so a fresh set is measured without re-running the tuned ones. The
+stranger set is read from its JSON file, the only place its stories are written."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -24,13 +26,18 @@ def _stories() -> object:
     return module
 
 
+def _sets(module: object) -> tuple[tuple[Any, ...], ...]:
+    names = ("TUNE", "HELD_OUT", "FRESH", "STRANGER")
+    return tuple(getattr(module, name) for name in names)
+
+
 def _chinese(text: str) -> bool:
     return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
 def test_every_story_has_three_taught_messages_and_twelve_paraphrases() -> None:
     module = _stories()
-    for stories in (module.TUNE, module.HELD_OUT, module.FRESH):  # type: ignore[attr-defined]
+    for stories in _sets(module):
         for story in stories:
             assert len(set(story.taught)) == 3, story.name
             assert len(set(story.paraphrases)) == 12, story.name
@@ -41,7 +48,7 @@ def test_no_wording_belongs_to_two_stories() -> None:
     module = _stories()
     texts = [
         text
-        for stories in (module.TUNE, module.HELD_OUT, module.FRESH)  # type: ignore[attr-defined]
+        for stories in _sets(module)
         for story in stories
         for text in story.taught + story.paraphrases
     ]
@@ -57,4 +64,19 @@ def test_the_benchmark_runs_one_set_alone() -> None:
         cwd=REPO,
         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
     ).stdout
-    assert "--set" in shown and "fresh" in shown
+    assert "--set" in shown and "fresh" in shown and "stranger" in shown
+
+
+def test_the_stranger_set_is_its_json_file() -> None:
+    module = _stories()
+    stories = module.STRANGER  # type: ignore[attr-defined]
+    assert len(stories) == 6
+    assert {story.target for story in stories} <= {
+        "ticket",
+        "consultation",
+        "alarm",
+        "coding",
+        "access",
+        "incident",
+        "change",
+    }

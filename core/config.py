@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, m
 from core.errors import ConfigError as ConfigError  # defined apart: no pydantic to catch it
 from core.limits import LLM_MAX_TIMEOUT_S, MAX_FILE_CHUNKS, MAX_FILE_CHUNKS_CEILING
 from core.teams import HelpdeskConfig
+from core.ticket_systems import TicketSystemsConfig
 
 DEFAULT_HOME = Path.home() / ".brain"
 
@@ -354,6 +355,7 @@ class Settings(_Section):
     memory: MemoryConfig = Field(default_factory=MemoryConfig)
     console: ConsoleConfig = Field(default_factory=ConsoleConfig)
     helpdesk: HelpdeskConfig = Field(default_factory=HelpdeskConfig)  # core/teams.py
+    tickets: TicketSystemsConfig = Field(default_factory=TicketSystemsConfig)  # ticket_systems
 
     def path(self, *parts: str) -> Path:
         """A path under the brain home."""

@@ -400,9 +400,8 @@ class BrainParts:
     def _open_services(self) -> ControllerServices:
         from controllers.services import build_services
         from controllers.tickets import TicketStore
-        from core.access import AccessPolicy
 
-        tickets = TicketStore(self.stores.tickets, AccessPolicy.of(self.settings.access))
+        tickets = TicketStore.on_stores(self.stores, self.settings)
         return build_services(self.settings, self.knowledge, self.llm, tickets=tickets)
 
     def _open_escalation(self) -> EscalationModel | None:

@@ -4,6 +4,7 @@ brain tickets list [--user U] [--all] [--json]
 brain tickets show ID [--json]
 brain tickets search TOPIC [--user U] [--limit N] [--json]
 brain tickets import FILE        (JSON list or JSON lines: id, title, requester, kind, ...)
+brain tickets sync [--poll] [--json]   (send queued changes to Jira; --poll: read its changes)
 """
 
 from __future__ import annotations
@@ -39,6 +40,15 @@ def register(subparsers: Any) -> None:
     search.add_argument("--json", action="store_true", help="print JSON")
     load = actions.add_parser("import", help="import tickets from a JSON or JSONL file")
     load.add_argument("file", type=Path)
+    sync = actions.add_parser(
+        "sync", help="send the changes queued for Jira ([tickets.jira]) that are due, once"
+    )
+    sync.add_argument(
+        "--poll",
+        action="store_true",
+        help="also read Jira's changes back into the tickets (the bot then does not post them)",
+    )
+    sync.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=HANDLER)
 
 
@@ -47,7 +57,12 @@ def run(args: argparse.Namespace) -> int:
     from controllers.tickets import TicketStore
     from core.config import load_settings
 
-    store = TicketStore.open(load_settings())
+    settings = load_settings()
+    store = TicketStore.open(settings)
+    if args.tickets_action == "sync":
+        from cli.ticket_sync import sync
+
+        return sync(settings, store, poll=args.poll, as_json=args.json)
     if args.tickets_action == "list":
         return _list(store, args)
     if args.tickets_action == "show":

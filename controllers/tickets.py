@@ -9,9 +9,10 @@ typed into a request never reaches the ticket records.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from controllers.ids import PREFIXES, is_ticket_id, normalize_ticket_id, record_kind
 from core.access import AccessPolicy, Viewer, same_workspace
@@ -22,6 +23,7 @@ from core.stores.records import Ticket
 
 if TYPE_CHECKING:
     from core.config import Settings
+    from core.stores import Stores
 
 TicketKind = Literal["incident", "access", "change", "equipment", "ticket"]
 TICKET_KINDS: tuple[str, ...] = tuple(PREFIXES)
@@ -41,6 +43,9 @@ STATUS_LABELS: dict[str, str] = {
 }
 
 
+log = logging.getLogger(__name__)
+
+
 class TicketError(BrainError):
     """A ticket operation cannot be done; the message says why."""
 
@@ -54,6 +59,13 @@ class TicketNotFound(TicketError, KeyError):
 
 class TicketStateError(TicketError):
     """The operation does not fit the ticket's status (e.g. closing a closed ticket)."""
+
+
+class ChangeSink(Protocol):
+    """Told of each change of a ticket (the ticket as changed; its newest history entry is
+    the change), e.g. a ticket system's outbox (`controllers.ticket_systems.outbox`)."""
+
+    def queue(self, ticket: Ticket) -> object: ...
 
 
 class TicketStore:
@@ -74,13 +86,26 @@ class TicketStore:
         self.policy = policy or AccessPolicy()
         #: Stamps of changes (a simulated clock in tests of the stale-ticket sweep).
         self.clock = clock or (lambda: datetime.now(UTC))
+        #: Told of every change after it is stored (None: nobody, no ticket system).
+        self.outbox: ChangeSink | None = None
 
     @classmethod
     def open(cls, settings: Settings) -> TicketStore:
         """The ticket store of a brain home, on the configured backend."""
         from core.stores import open_stores
 
-        return cls(open_stores(settings).tickets, AccessPolicy.of(settings.access))
+        return cls.on_stores(open_stores(settings), settings)
+
+    @classmethod
+    def on_stores(cls, stores: Stores, settings: Settings) -> TicketStore:
+        """The ticket store on a home's opened stores; with a ticket system configured
+        (`[tickets.jira]`), every change is also written to its outbox."""
+        store = cls(stores.tickets, AccessPolicy.of(settings.access))
+        if settings.tickets.jira is not None:
+            from controllers.ticket_systems.outbox import Outbox
+
+            store.outbox = Outbox(stores.ticket_outbox, stores.ticket_sync, settings.tickets.jira)
+        return store
 
     def release(self) -> None:
         """Nothing to release: every call opens and closes what it needs."""
@@ -182,6 +207,8 @@ class TicketStore:
             if ticket_id is not None:
                 raise TicketError(f"ticket {key} already exists")
             ticket.id = self._next_id(kind)  # an imported ticket has that number: the next
+        if ticket_id is None:  # one from another system is never filed in a ticket system
+            self._changed(ticket)
         return ticket
 
     def import_records(self, records: Iterable[Mapping[str, Any]]) -> list[Ticket]:
@@ -316,6 +343,18 @@ class TicketStore:
 
         return self._update(ticket_id, change)
 
+    def link(self, ticket_id: str, *, system: str, key: str) -> Ticket:
+        """Keep the id the ticket has in another ticket system (its history says when it was
+        filed there; `fields["<system>_key"]` holds it)."""
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            ticket.fields[f"{system}_key"] = key
+            ticket.history.append(
+                {"at": stamp, "by": system, "event": "linked", "system": system, "key": key}
+            )
+
+        return self._update(ticket_id, change)
+
     def update_fields(
         self, ticket_id: str, *, by: str, fields: Mapping[str, Any], status: str | None = None
     ) -> Ticket:
@@ -344,7 +383,18 @@ class TicketStore:
         ticket = self.records.modify(normalize_ticket_id(ticket_id), apply)
         if ticket is None:
             raise TicketNotFound(f"ticket {normalize_ticket_id(ticket_id)} was not found")
+        self._changed(ticket)
         return ticket
+
+    def _changed(self, ticket: Ticket) -> None:
+        """Tell the change sink; the change is stored already, so a sink that fails is
+        logged, never the caller's error."""
+        if self.outbox is None:
+            return
+        try:
+            self.outbox.queue(ticket)
+        except Exception:
+            log.exception("ticket %s changed but its change was not queued", ticket.id)
 
     def _next_id(self, kind: str) -> str:
         """The next local id: numbers come from one shared sequence, so two processes never

@@ -104,6 +104,18 @@ class Stores:
         )
 
     @cached_property
+    def ticket_outbox(self) -> Collection:
+        """Ticket changes waiting for a ticket system (Jira), keyed by "change_id": written
+        before they are sent, so an outage loses none (`controllers.ticket_systems`)."""
+        return self.backend.collection("ticket_outbox", key=field_key("change_id"))
+
+    @cached_property
+    def ticket_sync(self) -> Collection:
+        """What is known of each synced ticket's issue in the ticket system, and the poll's
+        cursor, keyed by "key"."""
+        return self.backend.collection("ticket_sync", key=field_key("key"))
+
+    @cached_property
     def events(self) -> EventLedgerStore:
         """Slack events (and message keys) already taken; a shared backend's own ledger
         claims atomically across replicas (`protocols.EventClaims`)."""

@@ -1,13 +1,34 @@
-"""Fixtures: the fake Jira Service Management site and a client signed in to it."""
+"""Fixtures: the fake Jira Service Management site, a client signed in to it, and a brain home
+configured to keep its tickets in step with it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from controllers.ticket_systems.jira_client import JiraClient
-from tests.fakes.jira_api import API_TOKEN, EMAIL, FakeJira
+from controllers.tickets import TicketStore
+from core.config import load_settings
+from tests.fakes.jira_api import API_TOKEN, EMAIL, SERVICE_DESK_ID, FakeJira
+
+#: Request types of the fake's desk, by ticket kind.
+REQUEST_TYPES = {"incident": "10", "access": "11", "change": "12", "default": "19"}
+
+
+def jira_config(url: str, *, extra: str = "") -> str:
+    """A `[tickets.jira]` section for the fake at `url`: every retry due at once."""
+    types = ", ".join(f'{kind} = "{rtype}"' for kind, rtype in REQUEST_TYPES.items())
+    return (
+        "[tickets.jira]\n"
+        f'base_url = "{url}"\n'
+        f'service_desk_id = "{SERVICE_DESK_ID}"\n'
+        f"request_types = {{ {types} }}\n"
+        "timeout_s = 0.3\nretry_base_s = 0.001\nretry_max_s = 0.001\n"
+        "send_every_s = 0.05\npoll_every_s = 0.1\n"
+        f"{extra}"
+    )
 
 
 @pytest.fixture
@@ -21,3 +42,27 @@ def jira_client(fake_jira: FakeJira) -> Iterator[JiraClient]:
     client = JiraClient(fake_jira.url, email=EMAIL, token=API_TOKEN, timeout_s=0.3)
     yield client
     client.close()
+
+
+@pytest.fixture
+def jira_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The account's e-mail and API token where `[tickets.jira]` looks by default."""
+    monkeypatch.setenv("JIRA_EMAIL", EMAIL)
+    monkeypatch.setenv("JIRA_API_TOKEN", API_TOKEN)
+
+
+@pytest.fixture
+def synced_home(
+    isolated_env: Path, fake_jira: FakeJira, jira_env: None
+) -> Callable[..., TicketStore]:
+    """Write brain.toml for the fake; returns a function opening the home's ticket store
+    (as the command line does), optionally with more configuration."""
+
+    def configure(extra: str = "") -> TicketStore:
+        isolated_env.mkdir(parents=True, exist_ok=True)
+        (isolated_env / "brain.toml").write_text(
+            jira_config(fake_jira.url, extra=extra), encoding="utf-8"
+        )
+        return TicketStore.open(load_settings())
+
+    return configure

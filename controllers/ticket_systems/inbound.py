@@ -1,0 +1,144 @@
+"""Reading back what people did in Jira: a status change or a public comment on a synced issue
+becomes a change of the local ticket (written by "jira:...", so the outbox does not send it
+back) and a piece of news for the surface to announce in the ticket's thread.
+
+One poll searches the issues carrying the connector's label updated since the last poll
+(JQL's relative time, so neither side's time zone matters; a minute more, as Jira counts whole
+minutes). A status differing from the one last seen (the connector records those it made
+itself) is a change made there; a comment not seen before, by another account than the
+connector's and public, is an agent's answer (internal notes stay in Jira).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from controllers.ticket_systems.jira_client import JiraClient, RemoteIssue
+from controllers.ticket_systems.outbox import REMOTE_PREFIX, Outbox
+from controllers.ticket_systems.records import TicketLink
+from controllers.tickets import TicketError, TicketStateError
+
+if TYPE_CHECKING:
+    from controllers.tickets import TicketStore
+    from core.stores.records import Ticket
+    from core.ticket_systems import JiraConfig
+
+#: How far back the first poll of a home looks.
+FIRST_WINDOW_S = 7 * 24 * 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class JiraNews:
+    """A change made in Jira, as recorded on the local ticket, to announce once (`ref`)."""
+
+    ticket: Ticket
+    kind: str  # "status" | "comment"
+    issue: str
+    #: The new status's name, or the comment's text (as stored: redacted).
+    text: str
+    #: The comment's author in Jira ("" for a status change).
+    who: str
+    ref: str
+
+
+def poll(
+    client: JiraClient,
+    outbox: Outbox,
+    tickets: TicketStore,
+    config: JiraConfig,
+    me: str,
+    clock: Callable[[], float] = time.time,
+) -> list[JiraNews]:
+    """One poll: apply Jira's changes since the last one to the local tickets; the news."""
+    started = clock()
+    last = outbox.polled_at()
+    window = FIRST_WINDOW_S if last is None else max(0.0, started - last)
+    minutes = min(math.ceil(window / 60) + 1, math.ceil(FIRST_WINDOW_S / 60))
+    issues = client.search(f'labels = "{config.label}" AND updated >= -{minutes}m')
+    links = outbox.links()
+    news: list[JiraNews] = []
+    for issue in issues:
+        link = links.get(issue.key)
+        if link is None:
+            continue  # not one of ours, or its filing is still being recorded
+        news += _status(issue, link, tickets)
+        news += _comments(client, issue, link, tickets, me)
+        outbox.save_link(link)
+    outbox.set_polled_at(started)
+    return news
+
+
+def _status(issue: RemoteIssue, link: TicketLink, tickets: TicketStore) -> list[JiraNews]:
+    if not issue.status or issue.status == link.status:
+        return []
+    link.status = issue.status
+    if tickets.get(link.ticket_id) is None:
+        return []
+    by = f"{REMOTE_PREFIX}{issue.key}"
+    reason = f"{issue.status} in Jira ({issue.key})"
+    ticket = _apply_status(tickets, link.ticket_id, issue, by, reason)
+    return [
+        JiraNews(
+            ticket=ticket,
+            kind="status",
+            issue=issue.key,
+            text=issue.status,
+            who="",
+            ref=f"{link.ticket_id}:{len(ticket.history)}",
+        )
+    ]
+
+
+def _apply_status(
+    tickets: TicketStore, ticket_id: str, issue: RemoteIssue, by: str, reason: str
+) -> Ticket:
+    """Move the local ticket where the issue went: done -> resolved (or closed, when the
+    status says so), back from done -> reopened; any other move is kept in its history."""
+    ticket = tickets.find(ticket_id)
+    try:
+        if issue.category == "done":
+            if "clos" in issue.status.lower() and ticket.status != "closed":
+                return tickets.close(ticket_id, by=by, reason=reason)
+            if ticket.is_open:
+                return tickets.resolve(ticket_id, by=by)
+        elif not ticket.is_open:
+            return tickets.reopen(ticket_id, by=by, reason=reason)
+    except TicketStateError:
+        pass  # changed here meanwhile: the history still says what Jira did
+    return tickets.note(ticket_id, by=by, event="jira_status", status=issue.status)
+
+
+def _comments(
+    client: JiraClient, issue: RemoteIssue, link: TicketLink, tickets: TicketStore, me: str
+) -> list[JiraNews]:
+    news = []
+    seen = set(link.seen_comments)
+    for comment in client.comments(issue.key):
+        if comment.id in seen:
+            continue
+        link.seen_comments.append(comment.id)
+        seen.add(comment.id)
+        if comment.author_id == me or comment.id in link.ours or not comment.public:
+            continue  # the connector's own, or an internal note
+        name = comment.author_name or "an agent"
+        try:
+            ticket = tickets.comment(
+                link.ticket_id, author=f"{REMOTE_PREFIX}{name}", text=comment.body
+            )
+        except TicketError:
+            continue  # an empty comment, or the ticket is gone
+        news.append(
+            JiraNews(
+                ticket=ticket,
+                kind="comment",
+                issue=issue.key,
+                text=str(ticket.comments[-1].get("text") or ""),
+                who=name,
+                ref=f"{issue.key}:comment:{comment.id}",
+            )
+        )
+    return news

@@ -1,0 +1,280 @@
+"""Sending the outbox to Jira: each ticket's changes in the order they were made, a failed one
+retried with backoff, none done twice.
+
+An attempt is counted (and its next time set) in the store before the call, so a process that
+dies mid-call leaves the change to be retried. A retry first checks whether the earlier
+attempt was carried out after all: a filing is looked up by its label (`<label>-<ticket id>`),
+a comment among the account's own comments by its text, and a transition by the issue's
+status (a change already there is not made again). A change Jira refuses (4xx) is kept as
+"failed" for a person, and the ticket's later changes still go.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from controllers.ticket_systems.jira_client import (
+    JiraClient,
+    JiraRejected,
+    JiraUnavailable,
+    RemoteIssue,
+    Transition,
+)
+from controllers.ticket_systems.outbox import Outbox
+from controllers.ticket_systems.records import OutboxChange, TicketLink
+from core.errors import BrainError
+
+if TYPE_CHECKING:
+    from controllers.tickets import TicketStore
+    from core.stores.records import Ticket
+    from core.ticket_systems import JiraConfig
+
+log = logging.getLogger(__name__)
+
+#: The category of status each transition action leads to, and words its name carries.
+TARGETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "resolve": ("done", ("resol", "done", "complete")),
+    "close": ("done", ("clos",)),
+    "reopen": ("new", ("reopen", "open", "waiting for support")),
+    "progress": ("indeterminate", ("progress",)),
+}
+
+
+class SyncRefused(BrainError):
+    """The change cannot be made in Jira as things are (no desk, no request type, no
+    transition that does it): kept as failed, not retried."""
+
+
+@dataclass(slots=True)
+class SendReport:
+    """What one round of sending did."""
+
+    sent: int = 0
+    retrying: int = 0
+    failed: int = 0
+    waiting: int = 0
+
+
+class Sender:
+    """Sends due changes of one outbox to one Jira site."""
+
+    def __init__(
+        self,
+        client: JiraClient,
+        outbox: Outbox,
+        tickets: TicketStore,
+        config: JiraConfig,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.client = client
+        self.outbox = outbox
+        self.tickets = tickets
+        self.config = config
+        self.clock = clock
+        self._me: str | None = None
+
+    def myself(self) -> str:
+        """The connector's own account id (read once)."""
+        if self._me is None:
+            self._me = self.client.myself()
+        return self._me
+
+    def send_due(self) -> SendReport:
+        """Send every change that is due, ticket by ticket in order; a ticket whose change
+        failed waits for its retry with the rest of its changes. When Jira cannot be reached
+        at all the round stops there."""
+        report = SendReport()
+        by_ticket: dict[str, list[OutboxChange]] = {}
+        for change in self.outbox.pending():
+            by_ticket.setdefault(change.ticket_id, []).append(change)
+        down = False
+        for changes in by_ticket.values():
+            changes.sort(key=lambda c: c.seq)
+            for index, change in enumerate(changes):
+                if down or change.next_at > self.clock():
+                    report.waiting += len(changes) - index
+                    break
+                outcome = self._attempt(change)
+                if outcome == "sent":
+                    report.sent += 1
+                elif outcome == "failed":
+                    report.failed += 1
+                else:
+                    report.retrying += 1
+                    report.waiting += len(changes) - index - 1
+                    down = outcome == "down"
+                    break
+        return report
+
+    # -- one change ----------------------------------------------------------------------------
+
+    def _attempt(self, change: OutboxChange) -> str:
+        change.attempts += 1
+        change.next_at = self.clock() + self._backoff(change.attempts)
+        self.outbox.update(change)
+        try:
+            remote = self._do(change)
+        except JiraUnavailable as exc:
+            change.maybe_done = change.maybe_done or exc.maybe_done
+            change.last_error = str(exc)[:300]
+            self.outbox.update(change)
+            log.info("jira: %s not sent yet (%s)", change.change_id, change.last_error)
+            return "retry" if exc.maybe_done else "down"
+        except (JiraRejected, SyncRefused) as exc:
+            change.state = "failed"
+            change.last_error = str(exc)[:300]
+            self.outbox.update(change)
+            log.warning("jira: %s failed for good: %s", change.change_id, change.last_error)
+            return "failed"
+        change.state = "sent"
+        change.sent_at = self.clock()
+        change.remote = remote
+        change.text = ""  # the words are in Jira and in the ticket: not kept a third time
+        self.outbox.update(change)
+        return "sent"
+
+    def _backoff(self, attempts: int) -> float:
+        base, most = self.config.retry_base_s, self.config.retry_max_s
+        return float(min(most, base * 2 ** (attempts - 1)))
+
+    def _do(self, change: OutboxChange) -> str:
+        if change.action == "create":
+            return self._create(change)
+        link = self.outbox.link(change.ticket_id)
+        if link is None:
+            raise SyncRefused(f"ticket {change.ticket_id} was never filed in Jira")
+        if change.action == "comment":
+            return self._comment(change, link)
+        return self._transition(change, link)
+
+    def _create(self, change: OutboxChange) -> str:
+        known = self.outbox.link(change.ticket_id)
+        if known is not None:
+            return known.issue
+        ticket = self.tickets.get(change.ticket_id)
+        if ticket is None:
+            raise SyncRefused(f"ticket {change.ticket_id} no longer exists")
+        desk = self.config.desk_for(ticket.team)
+        if desk is None:
+            raise SyncRefused(f"no Jira desk takes the tickets of team {ticket.team!r}")
+        label = f"{self.config.label}-{ticket.id}"
+        issue: RemoteIssue | None = None
+        if change.attempts > 1:  # an earlier attempt may have filed it
+            found = self.client.search(f'labels = "{label}"')
+            issue = found[0] if found else None
+        if issue is None:
+            request_type = desk.request_type(ticket.kind)
+            if request_type is None:
+                raise SyncRefused(f"no request type is configured for {ticket.kind} tickets")
+            issue = self.client.create_request(
+                service_desk_id=desk.service_desk_id,
+                request_type_id=request_type,
+                summary=ticket.title,
+                description=description(ticket),
+                labels=[self.config.label, label],
+            )
+        self.outbox.save_link(TicketLink(ticket.id, issue.key, status=issue.status))
+        self.tickets.link(ticket.id, system="jira", key=issue.key)
+        return issue.key
+
+    def _comment(self, change: OutboxChange, link: TicketLink) -> str:
+        body = comment_body(change)
+        me = self.myself()
+        made = None
+        if change.attempts > 1:  # an earlier attempt may have written it
+            made = next(
+                (
+                    c
+                    for c in self.client.comments(link.issue)
+                    if c.author_id == me and c.body == body and c.id not in link.ours
+                ),
+                None,
+            )
+        if made is None:
+            made = self.client.add_comment(link.issue, body, public=True)
+        fresh = self.outbox.link(change.ticket_id) or link
+        fresh.ours[made.id] = change.change_id
+        if made.id not in fresh.seen_comments:
+            fresh.seen_comments.append(made.id)
+        self.outbox.save_link(fresh)
+        return made.id
+
+    def _transition(self, change: OutboxChange, link: TicketLink) -> str:
+        issue = self.client.request(link.issue)
+        options = [] if _there(change.action, issue) else self.client.transitions(link.issue)
+        chosen = choose(change.action, options, self.config.transitions)
+        if chosen is None and change.action == "close" and issue.category != "done":
+            chosen = choose("resolve", options, self.config.transitions)  # no closing step
+        if chosen is None:
+            if _there(change.action, issue) or change.action in ("progress", "close"):
+                # already there (or the workflow has no such step: a closed-on-resolve desk)
+                self._seen_status(change.ticket_id, issue.status)
+                return f"already {issue.status}"
+            raise SyncRefused(
+                f"no transition of {link.issue} from {issue.status!r} does {change.action!r}"
+            )
+        self.client.transition(link.issue, chosen.id)
+        self._seen_status(change.ticket_id, chosen.to_status)
+        return chosen.name
+
+    def _seen_status(self, ticket_id: str, status: str) -> None:
+        """The status is the connector's own doing: the poll must not announce it."""
+        link = self.outbox.link(ticket_id)
+        if link is not None and link.status != status:
+            link.status = status
+            self.outbox.save_link(link)
+
+
+def _there(action: str, issue: RemoteIssue) -> bool:
+    """Is the issue where the action leads already?"""
+    category = issue.category
+    if action == "resolve":
+        return category == "done"
+    if action == "close":
+        return category == "done" and "clos" in issue.status.lower()
+    if action == "reopen":
+        return category != "done"
+    return category == "indeterminate"
+
+
+def choose(action: str, options: Sequence[Transition], names: dict[str, str]) -> Transition | None:
+    """The transition doing `action`: the one named in `[tickets.jira.transitions]`, else
+    one leading to a status of the action's category whose name says it."""
+    named = names.get(action)
+    if named:
+        return next((t for t in options if t.name.lower() == named.lower()), None)
+    category, words = TARGETS[action]
+    fits = [
+        t
+        for t in options
+        if t.to_category == category or (category == "new" and t.to_category != "done")
+    ]
+    for word in words:
+        for transition in fits:
+            if word in transition.name.lower() or word in transition.to_status.lower():
+                return transition
+    if action == "close":
+        return None  # only a closing step closes; a resolved issue counts as closed else
+    return fits[0] if fits else None
+
+
+def description(ticket: Ticket) -> str:
+    """The request's description in Jira: the asker's words and the fields gathered, and
+    where it came from (the fields are redacted already)."""
+    fields = ticket.fields
+    lines = [str(fields.get("description") or ticket.title)]
+    skip = {"description", "channel", "thread", "decision_id", "jira_key", "upstream"}
+    extra = [f"{key}: {value}" for key, value in fields.items() if key not in skip and value]
+    if extra:
+        lines += ["", *extra]
+    lines += ["", f"Filed from Slack by {ticket.requester} as {ticket.id}."]
+    return "\n".join(lines)
+
+
+def comment_body(change: OutboxChange) -> str:
+    """A comment as Jira shows it: who wrote it in Slack, then the words."""
+    return f"{change.by} (Slack): {change.text}" if change.by else change.text

@@ -1,0 +1,205 @@
+"""Local ticket changes reach Jira through the durable outbox, through the ticket store and
+`brain tickets sync`: each once, in order, whatever Jira's failures."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+from cli import main
+from controllers.tickets import TicketStore
+from tests.fakes.jira_api import API_TOKEN, SERVICE_DESK_ID, FakeJira
+
+SyncedHome = Callable[..., TicketStore]
+
+
+def _sync(capsys: pytest.CaptureFixture[str], *options: str) -> dict[str, int]:
+    main(["tickets", "sync", "--json", *options])
+    figures: dict[str, int] = json.loads(capsys.readouterr().out)
+    return figures
+
+
+def _sync_until_sent(capsys: pytest.CaptureFixture[str], rounds: int = 50) -> dict[str, int]:
+    for _ in range(rounds):
+        figures = _sync(capsys)
+        if figures["pending"] == 0:
+            return figures
+    raise AssertionError(f"still pending after {rounds} rounds: {figures}")
+
+
+def _file(store: TicketStore, title: str = "VPN drops every hour", **fields: str) -> str:
+    ticket = store.create(
+        "incident",
+        title=title,
+        requester="U1",
+        fields={"description": f"{title}, error 691", "channel": "C1", **fields},
+    )
+    return ticket.id
+
+
+def test_a_filed_ticket_and_its_changes_reach_jira_in_order(
+    synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = synced_home()
+    ticket_id = _file(store)
+    store.comment(ticket_id, author="U1", text="still broken after a restart")
+    store.resolve(ticket_id, by="UAGENT")
+    assert fake_jira.issues == {}  # nothing is sent until the sender runs
+
+    figures = _sync(capsys)
+    assert figures["sent"] == 3 and figures["pending"] == 0
+    (issue,) = fake_jira.issues.values()
+    assert issue.summary == "VPN drops every hour"
+    assert (issue.service_desk_id, issue.request_type_id) == (SERVICE_DESK_ID, "10")
+    assert set(issue.labels) == {"brain", f"brain-{ticket_id}"}
+    assert "error 691" in issue.description and ticket_id in issue.description
+    assert [c.body for c in issue.comments] == ["U1 (Slack): still broken after a restart"]
+    assert issue.status_history == ["Resolved"]
+    linked = store.find(ticket_id)
+    assert linked.fields["jira_key"] == issue.key
+    assert any(e["event"] == "linked" and e["key"] == issue.key for e in linked.history)
+
+    store.reopen(ticket_id, by="U1", reason="it dropped again")
+    store.close(ticket_id, by="UAGENT")
+    _sync_until_sent(capsys)
+    assert issue.status_history == ["Resolved", "Waiting for support", "Closed"]
+
+
+def test_jira_down_loses_nothing_and_sends_each_change_once(
+    synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = synced_home()
+    with fake_jira.down():
+        ids = [_file(store, title=f"printer {n} jams") for n in range(3)]
+        for ticket_id in ids:
+            store.comment(ticket_id, author="U1", text="any news?")
+        figures = _sync(capsys)
+        assert figures["sent"] == 0 and figures["pending"] == 6
+        assert figures["retrying"] == 1  # Jira cannot be reached: the round stops at once
+    _sync_until_sent(capsys)
+    assert sorted(i.summary for i in fake_jira.issues.values()) == [
+        f"printer {n} jams" for n in range(3)
+    ]
+    assert all(len(i.comments) == 1 for i in fake_jira.issues.values())
+
+
+@pytest.mark.parametrize("mode", ["drop", "timeout", "error"])
+def test_a_call_whose_answer_was_lost_is_not_made_twice(
+    mode: str, synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = synced_home()
+    ticket_id = _file(store)
+    fake_jira.fail_next(1, mode)  # the filing: done in Jira ("drop", "timeout") or not
+    figures = _sync(capsys)
+    assert figures["sent"] == 0 and figures["retrying"] == 1
+    _sync_until_sent(capsys)
+    assert len(fake_jira.by_label(f"brain-{ticket_id}")) == 1
+
+    store.comment(ticket_id, author="U1", text="any news?")
+    store.resolve(ticket_id, by="UAGENT")
+    fake_jira.fail_next(1, mode)  # the comment
+    _sync(capsys)
+    _sync_until_sent(capsys)
+    (issue,) = fake_jira.by_label(f"brain-{ticket_id}")
+    assert [c.body for c in issue.comments] == ["U1 (Slack): any news?"]
+    assert issue.status_history == ["Resolved"]
+
+    store.reopen(ticket_id, by="U1")
+    fake_jira.fail_next(2, mode)  # the status read, then the transition
+    _sync_until_sent(capsys)
+    assert issue.status_history == ["Resolved", "Waiting for support"]
+
+
+def test_changes_made_in_jira_come_back_once_and_are_not_sent_back(
+    synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = synced_home()
+    ticket_id = _file(store)
+    store.comment(ticket_id, author="U1", text="any news?")
+    _sync_until_sent(capsys)
+    (issue,) = fake_jira.issues.values()
+
+    fake_jira.agent_comment(issue.key, "Please try the new VPN profile.")
+    fake_jira.agent_comment(issue.key, "agents only: user is on the old client", public=False)
+    fake_jira.agent_transition(issue.key, "Resolved")
+    calls = len(fake_jira.calls)
+    assert _sync(capsys, "--poll")["read_back"] == 2  # the public comment and the status
+    ticket = store.find(ticket_id)
+    assert ticket.status == "resolved"
+    assert [(c["by"], c["text"]) for c in ticket.comments] == [
+        ("U1", "any news?"),
+        ("jira:Alice Agent", "Please try the new VPN profile."),
+    ]
+    assert _sync(capsys, "--poll") == {
+        "sent": 0, "retrying": 0, "failed_now": 0, "pending": 0, "failed": 0, "read_back": 0
+    }  # fmt: skip
+    writes = [c for c in fake_jira.calls[calls:] if c.method == "POST"]
+    assert writes == []  # nothing that came from Jira went back to it
+    assert len(issue.comments) == 3 and issue.status_history == ["Resolved"]
+
+    fake_jira.agent_transition(issue.key, "Waiting for support")
+    _sync(capsys, "--poll")
+    assert store.find(ticket_id).status == "open"
+
+
+def test_a_change_jira_refuses_is_kept_as_failed_and_says_why(
+    synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = synced_home()
+    ticket = store.create("incident", title="   VPN   ", requester="U1")
+    store.records.modify(ticket.id, lambda t: setattr(t, "title", ""))  # Jira needs a summary
+    store.comment(ticket.id, author="U1", text="hello")
+    other = _file(store)
+    figures = _sync(capsys)
+    assert figures["failed"] == 2 and figures["pending"] == 0
+    assert [i.summary for i in fake_jira.issues.values()] == ["VPN drops every hour"]
+    main(["tickets", "sync"])
+    out = capsys.readouterr().out
+    assert f"failed {ticket.id}#0 (create)" in out and "summary" in out.lower()
+    assert f"failed {ticket.id}#1 (comment): ticket {ticket.id} was never filed" in out
+    assert other not in out
+
+
+def test_each_team_files_on_its_own_desk(
+    synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = synced_home('[tickets.jira.desks.network]\nservice_desk_id = "7"\n'
+                        'request_types = { default = "70" }\n')  # fmt: skip
+    _file(store, title="switch port down", team="network")
+    _file(store, title="VPN drops")
+    _sync_until_sent(capsys)
+    desks = {i.summary: (i.service_desk_id, i.request_type_id) for i in fake_jira.issues.values()}
+    assert desks == {"switch port down": ("7", "70"), "VPN drops": (SERVICE_DESK_ID, "10")}
+
+
+def test_missing_credentials_are_named_and_the_token_never_printed(
+    synced_home: SyncedHome,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    store = synced_home()
+    _file(store)
+    monkeypatch.delenv("JIRA_EMAIL")
+    assert main(["tickets", "sync"]) == 2
+    assert "JIRA_EMAIL" in capsys.readouterr().err
+    monkeypatch.setenv("JIRA_EMAIL", "helpdesk-bot@example.com")
+    assert main(["tickets", "sync"]) == 0
+    printed = capsys.readouterr()
+    assert API_TOKEN not in printed.out + printed.err + caplog.text
+
+
+def test_without_a_ticket_system_nothing_is_queued(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from core.config import load_settings
+    from core.stores import open_stores
+
+    store = TicketStore.open(load_settings())
+    _file(store)
+    assert store.outbox is None
+    assert open_stores(load_settings()).ticket_outbox.count() == 0
+    assert main(["tickets", "sync"]) == 2
+    assert "no ticket system is configured" in capsys.readouterr().err

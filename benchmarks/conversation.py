@@ -10,7 +10,9 @@ this about INC-000001, or something new?") instead of deciding. Every reply is c
 asker's language: a Chinese question gets no English sentence (three English words in a row), an
 English one no Chinese (knowledge-base text quoted and labelled in the other language, code,
 paths and URLs aside). Conversations carry a split: `tune` rows were looked at while building,
-`holdout` rows never were; both figures are printed side by side.
+`holdout` rows never were, `stranger` rows were written by a tester who read neither the
+product's code nor the other rows; the figures are printed side by side, and the failed turns
+of a held-out split are never printed (`--failures` refuses them).
 
     PYTHONPATH=. nice -n 10 python benchmarks/conversation.py [--json] [--failures tune]
 """
@@ -26,6 +28,10 @@ from pathlib import Path
 
 DATA = Path(__file__).with_name("data") / "conversations.jsonl"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+#: The columns, in this order (a split not named here comes after them).
+SPLITS = ("tune", "holdout", "stranger")
+#: Splits whose failed turns are never shown, so that they stay unread.
+HELD_OUT = ("holdout", "stranger")
 
 
 #: Knowledge-base text quoted and labelled in the other language (`controllers.answering
@@ -103,6 +109,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--failures", metavar="SPLIT", help="print this split's failed turns")
     args = parser.parse_args()
+    if args.failures in HELD_OUT:
+        parser.error(f"the {args.failures} split is held out: its failures are not shown")
     scores = run(args.failures)
     table = {
         split: {k: {"n": len(v), "rate": round(sum(v) / len(v), 3)} for k, v in kinds.items()}
@@ -111,7 +119,7 @@ def main() -> int:
     if args.json:
         print(json.dumps(table, indent=2))
         return 0
-    splits = sorted(table, key=lambda s: s != "tune")
+    splits = sorted(table, key=lambda s: SPLITS.index(s) if s in SPLITS else len(SPLITS))
     print(f"{'turn kind':12}" + "".join(f"{s:>18}" for s in splits))
     kinds = list(dict.fromkeys(k for s in splits for k in table[s]))
     for kind in kinds:

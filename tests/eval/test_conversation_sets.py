@@ -1,0 +1,38 @@
+"""The scripted conversations of `benchmarks/conversation.py`: the stranger split keeps the
+size its figure is reported at (30 conversations, at least 100 turns, English and Chinese, every
+turn with a kind the benchmark scores), and the benchmark refuses to print a held-out split's
+failed turns, so that nobody reads them by accident."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "benchmarks" / "data" / "conversations.jsonl"
+KINDS = {"follow", "question", "files", "new", "no_answer", "answer"}
+
+
+def test_the_stranger_split_has_thirty_conversations_in_both_languages() -> None:
+    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+    stranger = [row for row in rows if row["split"] == "stranger"]
+    turns = [turn for row in stranger for turn in row["turns"]]
+    assert len(stranger) == 30
+    assert len(turns) >= 100
+    assert {turn["expect"] for turn in turns} == KINDS
+    assert any("\u4e00" <= ch <= "\u9fff" for turn in turns for ch in turn["text"])
+
+
+def test_failures_of_a_held_out_split_are_not_printed() -> None:
+    for split in ("holdout", "stranger"):
+        shown = subprocess.run(
+            [sys.executable, str(REPO / "benchmarks" / "conversation.py"), "--failures", split],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+        )
+        assert shown.returncode == 2
+        assert "held out" in shown.stderr

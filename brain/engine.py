@@ -460,7 +460,7 @@ class Brain(PartsFacade):
         return self._lookups.explain(decision_id)
 
     def close(self) -> None:
-        """Release the knowledge base and worker threads.
+        """Release the knowledge base, the stores and the worker and refit threads.
 
         The knowledge base closes on a thread of its own while the memory closes: closing an
         embedded shard mostly waits for Qdrant Edge's own threads (0.1-0.2 s each, little
@@ -476,6 +476,7 @@ class Brain(PartsFacade):
                     target=_close_knowledge, args=(knowledge,), name="brain-close-knowledge"
                 )
                 closing.start()
+            self.parts.org_training.close()
             self.log.close()
             self.memory.close()
             self._pool.shutdown(wait=False)

@@ -237,6 +237,7 @@ class OrgTraining:
         self._last_look = float("-inf")
         self._thread: threading.Thread | None = None
         self._started = False
+        self._closed = False
         #: Refit in the background (a long-running process: `Brain.warm`, the bot); a one-shot
         #: CLI process only loads a fit cached for the current lessons.
         self._background = False
@@ -286,6 +287,8 @@ class OrgTraining:
         if not self.enabled or not self._started or not self._background:
             return  # not a long-running deciding process: nothing of its own to refit
         with self._cond:
+            if self._closed:
+                return
             self._pending = True
             self._due = time.monotonic() + (self._delay if delay is None else delay)
             if self._thread is None:
@@ -308,6 +311,14 @@ class OrgTraining:
         """Block until no check is pending or running; False on timeout."""
         with self._cond:
             return self._cond.wait_for(lambda: not self._pending and not self._busy, timeout)
+
+    def close(self) -> None:
+        """Stop refitting: the background thread ends after the check it may be running (it
+        holds the brain's parts, so a thread left waiting kept a closed brain's models and stores
+        alive for the rest of the process, one per brain a process opened)."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
 
     def refit_now(self) -> OrgTrainedModel | None:
         """Check and refit in this thread (`brain memory refit`); the model in use after."""
@@ -350,9 +361,14 @@ class OrgTraining:
     def _run(self) -> None:
         while True:
             with self._cond:
-                self._cond.wait_for(lambda: self._pending)
-                while (wait := self._due - time.monotonic()) > 0:
+                self._cond.wait_for(lambda: self._pending or self._closed)
+                while not self._closed and (wait := self._due - time.monotonic()) > 0:
                     self._cond.wait(wait)
+                if self._closed:
+                    self._pending = False
+                    self._thread = None
+                    self._cond.notify_all()
+                    return
                 self._pending = False
                 self._busy = True
             try:

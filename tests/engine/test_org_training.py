@@ -5,6 +5,7 @@ processes through the fit's cache key, never trained on a conflict, and gone aft
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ PARAPHRASES = [
 ]
 #: Waiting on the refit thread's idle event; a bound only so a broken refit fails the test.
 REFIT_BOUND_S = 1800
+#: Waiting on a closed brain's refit thread to end; a bound only so a thread that never ends fails.
+CLOSE_BOUND_S = 60
 
 
 @pytest.fixture
@@ -153,3 +156,23 @@ def test_a_refit_after_organisation_lessons_reaches_every_replica(
         assert taken is not None and taken.key == fitted.key
         assert org_fits == [3]
         assert (other_home / "models" / f"semantic-{fitted.key}.npz").is_file()
+
+
+def _refit_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "brain-org-refit"]
+
+
+def test_closing_a_brain_ends_its_refit_thread(home: Path) -> None:
+    """The refit thread holds the brain's models and stores: a closed brain's thread left
+    waiting kept them for the rest of the process, one more per brain a process opened (a
+    replay's sandboxes, a bot restarted in-process)."""
+    before = set(_refit_threads())
+    settings = Settings(home=home, memory=MemoryConfig(org_refit_delay_s=0))
+    with Brain(settings) as opened:
+        opened.org_training.follow()
+        assert opened.org_training.wait_idle(REFIT_BOUND_S)
+        started = [t for t in _refit_threads() if t not in before]
+        assert len(started) == 1  # a following brain refits in the background
+        opened.org_training.schedule(delay=3600.0)  # a check far ahead: the thread waits
+    started[0].join(CLOSE_BOUND_S)
+    assert not started[0].is_alive()

@@ -10,8 +10,10 @@ this about INC-000001, or something new?") instead of deciding. Every reply is c
 asker's language: a Chinese question gets no English sentence (three English words in a row), an
 English one no Chinese (knowledge-base text quoted and labelled in the other language, code,
 paths and URLs aside). Conversations carry a split: `tune` rows were looked at while building,
-`holdout` rows never were, `stranger` rows were written by a tester who read neither the
-product's code nor the other rows; the figures are printed side by side, and the failed turns
+`holdout` rows never were, `tune2` rows were written afresh in words of their own (by someone
+who had read neither the product's code nor the other rows) before being looked at, to tune on
+wordings the first rows do not share, `stranger` rows were written by a tester who read neither
+the product's code nor the other rows; the figures are printed side by side, and the failed turns
 of a held-out split are never printed (`--failures` refuses them).
 
     PYTHONPATH=. nice -n 10 python benchmarks/conversation.py [--json] [--failures tune]
@@ -29,7 +31,7 @@ from pathlib import Path
 DATA = Path(__file__).with_name("data") / "conversations.jsonl"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: The columns, in this order (a split not named here comes after them).
-SPLITS = ("tune", "holdout", "stranger")
+SPLITS = ("tune", "holdout", "tune2", "stranger")
 #: Splits whose failed turns are never shown, so that they stay unread.
 HELD_OUT = ("holdout", "stranger")
 

@@ -1,7 +1,7 @@
-"""The scripted conversations of `benchmarks/conversation.py`: the stranger split keeps the
-size its figure is reported at (30 conversations, at least 100 turns, English and Chinese, every
-turn with a kind the benchmark scores), and the benchmark refuses to print a held-out split's
-failed turns, so that nobody reads them by accident."""
+"""The scripted conversations of `benchmarks/conversation.py`: the stranger and tune2 splits
+keep the sizes their figures are reported at (30 conversations and at least 100 turns; 40 and at
+least 130, a third in Chinese), every turn with a kind the benchmark scores, and the benchmark
+refuses to print a held-out split's failed turns, so that nobody reads them by accident."""
 
 from __future__ import annotations
 
@@ -36,3 +36,20 @@ def test_failures_of_a_held_out_split_are_not_printed() -> None:
         )
         assert shown.returncode == 2
         assert "held out" in shown.stderr
+
+
+def test_the_tune2_split_is_forty_conversations_a_third_in_chinese() -> None:
+    """The second tuning split is the size its figure is reported at, a third of its turns in
+    Chinese, and has a column of its own between holdout and stranger."""
+    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+    tune2 = [row for row in rows if row["split"] == "tune2"]
+    turns = [turn for row in tune2 for turn in row["turns"]]
+    chinese = [t for t in turns if any("\u4e00" <= ch <= "\u9fff" for ch in t["text"])]
+    assert len(tune2) == 40
+    assert len(turns) >= 130
+    assert 3 * len(chinese) >= len(turns)
+    assert {turn["expect"] for turn in turns} <= KINDS
+    assert (
+        '"tune", "holdout", "tune2", "stranger"'
+        in (REPO / "benchmarks" / "conversation.py").read_text()
+    )

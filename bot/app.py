@@ -26,7 +26,7 @@ from bot.listeners import BOT_SCOPES, register_all
 from bot.metrics import BotMetrics, SlackCallCounter
 from bot.readiness import Readiness, stores_openable
 from bot.services import BotServices
-from brain.conversation.turns import BrainAPI
+from brain import BrainAPI
 from core.config import ConfigError, Settings
 
 log = logging.getLogger(__name__)

@@ -26,7 +26,7 @@ from slack_sdk.models.blocks import (
 )
 
 from bot.wording import say
-from brain.conversation.reply import NONE_OF_THESE, Choice, Reply
+from brain import NONE_OF_THESE, Choice, Reply
 
 SECTION_TEXT = SectionBlock.text_max_length  # 3000
 BUTTON_TEXT = ButtonElement.text_max_length  # 75

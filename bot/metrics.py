@@ -28,7 +28,7 @@ from slack_sdk.http_retry.request import HttpRequest
 from slack_sdk.http_retry.response import HttpResponse
 from slack_sdk.http_retry.state import RetryState
 
-from brain.conversation.turns import BrainAPI
+from brain import BrainAPI
 from core.records import Decision
 
 #: Latency buckets in seconds: acknowledgements must stay far below Slack's 3 s.

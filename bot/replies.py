@@ -20,7 +20,7 @@ from bot.services import BotServices
 from bot.state import MessageLink
 from bot.tracing import DECISION_ID, EVENT_ID
 from bot.wording import say
-from brain.conversation.reply import Reply
+from brain import Reply
 from core.errors import UnknownDecision
 from core.logs import bind, current_fields
 from core.records import Decision, Message

@@ -18,7 +18,7 @@ from bot.oauth import multi_workspace
 from bot.state import EventLedger, MessageLinks
 from bot.tracing import Tracing, from_env
 from bot.work import Background
-from brain.conversation.turns import BrainAPI, Conversation
+from brain import BrainAPI, Conversation
 from core.compute import ComputeSlots
 from core.config import Settings
 from core.stores import Stores, open_stores

@@ -17,7 +17,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.blocks import defang, escape, fallback_text, priority_blocks, with_team_sends
 from bot.services import BotServices
 from bot.ticket_view import team_blocks, ticket_of, with_ticket_actions
-from brain.conversation.reply import Reply
+from brain import Reply
 from controllers.tickets import Ticket, TicketStore
 
 log = logging.getLogger(__name__)

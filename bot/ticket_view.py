@@ -24,7 +24,7 @@ from bot.blocks import (
     to_dicts,
 )
 from bot.wording import say
-from brain.conversation.reply import Reply
+from brain import Reply
 from controllers.tickets import STATUS_LABELS, Ticket
 
 ACTION_RESOLVE = "brain_ticket_resolve"

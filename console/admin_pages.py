@@ -10,10 +10,14 @@ from typing import Any
 
 from aiohttp import web
 
-from brain.decisions.period import parse_since
-from brain.learning.control import conflict_views, lesson_view
-from brain.replay.run import replay
-from brain.replay.sandbox import parse_overrides, with_overrides
+from brain import (
+    conflict_views,
+    lesson_view,
+    parse_overrides,
+    parse_since,
+    what_if_replay,
+    with_overrides,
+)
 from console.figures import figures, recent, tiers
 from console.render import render
 from console.security import admin
@@ -152,7 +156,7 @@ class AdminPages:
                 path = Path(folder) / "console_controller.yaml"
                 path.write_text(controller, encoding="utf-8")
                 files.append(path)
-            return replay(
+            return what_if_replay(
                 self.state.settings, since=since, overrides=overrides, controllers=files
             ).to_dict()
 

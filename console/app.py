@@ -19,7 +19,7 @@ from core.config import Settings
 from core.limits import MAX_REQUEST_BYTES
 
 if TYPE_CHECKING:
-    from brain.engine import Brain
+    from brain import Brain
 
 log = logging.getLogger(__name__)
 PREFIX = "/console"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from brain.decisions.browse import DecisionFilter, browse, corrected
+from brain import DecisionFilter, browse, corrected
 from console.charts import Chart, single, stacked
 from core.records import Decision
 from core.stores.protocols import DecisionPages

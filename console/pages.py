@@ -8,7 +8,7 @@ from typing import Any
 
 from aiohttp import web
 
-from brain.decisions.browse import DecisionFilter, browse
+from brain import DecisionFilter, browse
 from console.render import render
 from console.security import admin
 from console.state import ConsoleState

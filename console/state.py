@@ -13,7 +13,7 @@ from core.stores.protocols import DecisionPages
 from core.stores.records import ManifestEntry
 
 if TYPE_CHECKING:
-    from brain.engine import Brain
+    from brain import Brain
 
 #: Knowledge passages shown for a message whose decision recorded none.
 SEARCH_HITS = 5
@@ -69,7 +69,7 @@ class ConsoleState:
 
     def lessons_of(self, decision_id: str) -> list[dict[str, object]]:
         """The routing lessons a decision's feedback made."""
-        from brain.learning.control import lesson_view
+        from brain import lesson_view
 
         return [
             lesson_view(entry)

@@ -12,8 +12,7 @@ from dataclasses import asdict
 from pathlib import PurePath
 from typing import Any
 
-from brain.decisions.explain import explain_decision, signal_names
-from brain.intent.vote import WEIGHTS
+from brain import INTENT_VOTE_WEIGHTS, explain_decision, signal_names
 from core.records import Decision, RetrievalHit
 
 #: How the vote's sources are named on the page (the design calls the keyword rules "pattern").
@@ -24,7 +23,7 @@ def votes(intent: dict[str, Any]) -> list[dict[str, Any]]:
     """The three recognizers' confidences, weights and weighted shares, then any markers."""
     scores = intent.get("source_scores") or {}
     rows = []
-    for source, weight in WEIGHTS.items():
+    for source, weight in INTENT_VOTE_WEIGHTS.items():
         confidence = float(scores.get(source, 0.0))
         rows.append(
             {
@@ -37,7 +36,7 @@ def votes(intent: dict[str, Any]) -> list[dict[str, Any]]:
     markers = [
         {"source": name, "confidence": float(value), "weight": None, "weighted": None}
         for name, value in scores.items()
-        if name not in WEIGHTS
+        if name not in INTENT_VOTE_WEIGHTS
     ]
     return rows + markers
 

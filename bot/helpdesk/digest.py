@@ -17,8 +17,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.services import BotServices
 from bot.teams import ticket_store
 from bot.wording import say
-from brain.decisions.desk_report import DeskReport, desk_report
-from brain.decisions.period import logged_messages, messages_in
+from brain import DeskReport, desk_report, logged_messages, messages_in
 from core.records import Decision
 from core.stores.protocols import DecisionPages
 from core.teams import TeamConfig

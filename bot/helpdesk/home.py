@@ -28,7 +28,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.blocks import _button, _section, _select, escape, shorten
 from bot.helpdesk.rights import owns_decision
 from bot.services import BotServices
-from brain.conversation.reply import Choice
+from brain import Choice
 from core.access import same_workspace
 from core.errors import UnknownDecision
 

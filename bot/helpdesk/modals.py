@@ -17,7 +17,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.blocks import _select, escape, fallback_text, shorten
 from bot.replies import answer_message
 from bot.services import BotServices
-from brain.conversation.reply import Choice
+from brain import Choice
 
 NEW_COMMAND = "/brain"
 SHORTCUT = "brain_send_to_brain"

@@ -35,8 +35,7 @@ from bot.helpdesk.rights import may_resolve
 from bot.services import BotServices
 from bot.state import MessageLink
 from bot.wording import in_chinese, say
-from brain.conversation import resolving
-from brain.conversation.reply import Reply
+from brain import Reply, resolving
 
 log = logging.getLogger(__name__)
 

@@ -48,7 +48,7 @@ from bot.helpdesk.rights import decision_in
 from bot.replies import escalate, post_reply
 from bot.services import BotServices
 from bot.wording import in_chinese, say
-from brain.conversation.reply import Reply
+from brain import Reply
 from core.errors import UnknownDecision
 
 log = logging.getLogger(__name__)

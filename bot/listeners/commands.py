@@ -16,7 +16,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import escape, fallback_text, text_blocks
 from bot.services import BotServices
-from brain.conversation.reply import Reply
+from brain import Reply
 from core.access import AccessPolicy, Viewer, same_workspace
 from core.errors import UnknownDecision
 

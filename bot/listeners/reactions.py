@@ -17,7 +17,7 @@ from bot import teams
 from bot.helpdesk.rights import decision_in
 from bot.replies import post_reply
 from bot.services import BotServices
-from brain.conversation.reply import Reply
+from brain import Reply
 
 CONFIRM_REACTIONS = frozenset({"+1", "thumbsup"})
 REJECT_REACTIONS = frozenset({"-1", "thumbsdown"})

@@ -21,7 +21,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot import oauth, recovery
-from bot.helpdesk import sweep
+from bot.helpdesk import jira_sync, sweep
 from bot.listeners import BOT_SCOPES, register_all
 from bot.metrics import BotMetrics, SlackCallCounter
 from bot.readiness import Readiness, stores_openable
@@ -115,6 +115,7 @@ class SlackBot:
         self._recovery_task: asyncio.Task[None] | None = None
         self._lag_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
+        self._jira_task: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[None] | None = None
 
     @property
@@ -155,6 +156,9 @@ class SlackBot:
             self._lag_task = loop.create_task(watch, name="loop-lag")
         if self._sweep_task is None:  # stale tickets and SLAs (bot/helpdesk/sweep.py)
             self._sweep_task = loop.create_task(sweep.run(self.services, self.client), name="sweep")
+        if self._jira_task is None:  # [tickets.jira] (bot/helpdesk/jira_sync.py)
+            syncing = jira_sync.run(self.services, self.client)
+            self._jira_task = loop.create_task(syncing, name="jira-sync")
 
     async def stop(self, drain_timeout: float = 10.0) -> None:
         """Finish in-flight replies (up to `drain_timeout`), stop the loop, release stores."""
@@ -165,11 +169,13 @@ class SlackBot:
         except TimeoutError:
             log.warning("stopping with %d replies unfinished", self.services.work.pending)
             await self.services.work.cancel()
-        for task in (self._loop_task, self._recovery_task, self._lag_task, self._sweep_task):
+        tasks = (self._loop_task, self._recovery_task, self._lag_task, self._sweep_task)
+        for task in (*tasks, self._jira_task):
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
         self._loop_task = self._recovery_task = self._lag_task = self._sweep_task = None
+        self._jira_task = None
         self.services.close()
 
     async def idle(self, timeout: float = 30.0) -> None:

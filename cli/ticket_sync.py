@@ -33,7 +33,12 @@ def sync(settings: Settings, store: TicketStore, *, poll: bool, as_json: bool) -
         news = []
         if poll:
             try:
-                news = connector.poll()
+                result = connector.poll()
+                news = result.news
+                if not result.complete:
+                    print("brain: some issues could not be read; the next poll reads them",
+                          file=sys.stderr)  # fmt: skip
+                    code = 1
             except JiraError as exc:
                 print(f"brain: cannot read Jira's changes: {exc}", file=sys.stderr)
                 code = 1

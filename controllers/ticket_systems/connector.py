@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from controllers.ticket_systems.inbound import JiraNews, poll
+from controllers.ticket_systems.inbound import JiraNews, PollResult, poll
 from controllers.ticket_systems.jira_client import JiraClient
 from controllers.ticket_systems.outbox import Outbox
 from controllers.ticket_systems.sender import Sender, SendReport
@@ -20,7 +20,10 @@ if TYPE_CHECKING:
     from core.config import Settings
     from core.ticket_systems import JiraConfig
 
-__all__ = ["JiraConnector", "JiraNews", "SendReport"]
+__all__ = ["JiraConnector", "JiraNews", "PollResult", "SendReport"]
+
+#: How long a sent change is kept (to see what was sent when).
+KEEP_SENT_S = 7 * 24 * 3600.0
 
 
 class JiraConnector:
@@ -67,11 +70,14 @@ class JiraConnector:
         """Send the changes that are due (see `controllers.ticket_systems.sender`)."""
         return self.sender.send_due()
 
-    def poll(self) -> list[JiraNews]:
-        """Apply the changes made in Jira since the last poll; what to announce."""
-        return poll(
+    def poll(self) -> PollResult:
+        """Apply the changes made in Jira since the last poll; what to announce. Changes
+        sent more than `KEEP_SENT_S` ago are dropped from the outbox meanwhile."""
+        result = poll(
             self.client, self.outbox, self.tickets, self.config, self.sender.myself(), self.clock
         )
+        self.outbox.forget_sent(KEEP_SENT_S)
+        return result
 
     def close(self) -> None:
         """Release the HTTP connections."""

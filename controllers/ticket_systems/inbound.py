@@ -4,9 +4,10 @@ back) and a piece of news for the surface to announce in the ticket's thread.
 
 One poll searches the issues carrying the connector's label updated since the last poll
 (JQL's relative time, so neither side's time zone matters; a minute more, as Jira counts whole
-minutes). A status differing from the one last seen (the connector records those it made
-itself) is a change made there; a comment not seen before, by another account than the
-connector's and public, is an agent's answer (internal notes stay in Jira).
+minutes), and reads again those a failed call left unread last time; an issue whose last
+change was read already is skipped. A status differing from the one last seen (the connector
+records those it made itself) is a change made there; a comment not seen before, by another
+account than the connector's and public, is an agent's answer (internal notes stay in Jira).
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from controllers.ticket_systems.jira_client import JiraClient, RemoteIssue
+from controllers.ticket_systems.jira_client import JiraClient, JiraUnavailable, RemoteIssue
 from controllers.ticket_systems.outbox import REMOTE_PREFIX, Outbox
 from controllers.ticket_systems.records import TicketLink
 from controllers.tickets import TicketError, TicketStateError
@@ -45,6 +46,15 @@ class JiraNews:
     ref: str
 
 
+@dataclass(slots=True)
+class PollResult:
+    """What one poll brought back; `complete`: every updated issue was read (those that
+    could not be are read by the next poll, whatever its window)."""
+
+    news: list[JiraNews] = field(default_factory=list)
+    complete: bool = True
+
+
 def poll(
     client: JiraClient,
     outbox: Outbox,
@@ -52,24 +62,47 @@ def poll(
     config: JiraConfig,
     me: str,
     clock: Callable[[], float] = time.time,
-) -> list[JiraNews]:
-    """One poll: apply Jira's changes since the last one to the local tickets; the news."""
+) -> PollResult:
+    """One poll: apply Jira's changes since the last one to the local tickets; the news. An
+    issue whose comments cannot be read now is left for the next poll, not the others."""
     started = clock()
     last = outbox.polled_at()
     window = FIRST_WINDOW_S if last is None else max(0.0, started - last)
     minutes = min(math.ceil(window / 60) + 1, math.ceil(FIRST_WINDOW_S / 60))
     issues = client.search(f'labels = "{config.label}" AND updated >= -{minutes}m')
+    found = {issue.key for issue in issues}
+    unread: list[str] = []
+    for key in outbox.unread():  # issues a failed call left unread last time
+        if key in found:
+            continue
+        try:
+            issues.append(client.request(key))
+        except JiraUnavailable:
+            unread.append(key)
     links = outbox.links()
-    news: list[JiraNews] = []
+    # A status change made here and not sent yet is newer than what Jira says now: it wins
+    # (it is sent next), so Jira's older status is not applied over it.
+    moving = {c.ticket_id for c in outbox.pending() if c.action not in ("create", "comment")}
+    result = PollResult()
     for issue in issues:
         link = links.get(issue.key)
         if link is None:
             continue  # not one of ours, or its filing is still being recorded
-        news += _status(issue, link, tickets)
-        news += _comments(client, issue, link, tickets, me)
-        outbox.save_link(link)
-    outbox.set_polled_at(started)
-    return news
+        if issue.updated and issue.updated == link.updated and issue.status == link.status:
+            continue  # nothing happened to it since it was last read
+        before = link.to_dict()
+        try:
+            if link.ticket_id not in moving:
+                result.news += _status(issue, link, tickets)
+            result.news += _comments(client, issue, link, tickets, me)
+            link.updated = issue.updated
+        except JiraUnavailable:
+            unread.append(issue.key)  # read again by the next poll; the others go on
+        if link.to_dict() != before:
+            outbox.save_link(link)
+    outbox.set_polled_at(started, unread=unread)
+    result.complete = not unread
+    return result
 
 
 def _status(issue: RemoteIssue, link: TicketLink, tickets: TicketStore) -> list[JiraNews]:

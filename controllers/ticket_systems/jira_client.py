@@ -64,6 +64,8 @@ class RemoteIssue:
     status: str
     category: str
     labels: tuple[str, ...] = ()
+    #: When it last changed, as Jira writes it ("" when the call does not say).
+    updated: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +131,11 @@ class JiraClient:
         found: list[RemoteIssue] = []
         token: str | None = None
         while True:
-            params: dict[str, Any] = {"jql": jql, "fields": "status,labels", "maxResults": PAGE}
+            params: dict[str, Any] = {
+                "jql": jql,
+                "fields": "status,labels,updated",
+                "maxResults": PAGE,
+            }
             if token:
                 params["nextPageToken"] = token
             answer = self._call("GET", "/rest/api/3/search/jql", params=params)
@@ -142,6 +148,7 @@ class JiraClient:
                         status=str(status.get("name") or ""),
                         category=str((status.get("statusCategory") or {}).get("key") or ""),
                         labels=tuple(str(label) for label in fields.get("labels") or []),
+                        updated=str(fields.get("updated") or ""),
                     )
                 )
             token = answer.get("nextPageToken")

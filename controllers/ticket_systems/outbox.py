@@ -151,10 +151,15 @@ class Outbox:
         self.state.put_many([link.to_dict()])
 
     def polled_at(self) -> float | None:
-        """When the last successful poll started (epoch seconds), if ever."""
+        """When the last poll started (epoch seconds), if ever."""
         row = self.state.get(CURSOR_KEY)
         return None if row is None else float(row["at"])
 
-    def set_polled_at(self, at: float) -> None:
-        """Record the start of a successful poll."""
-        self.state.put_many([{"key": CURSOR_KEY, "at": at}])
+    def unread(self) -> list[str]:
+        """The issues the last poll could not read (a call failed), to read next time."""
+        row = self.state.get(CURSOR_KEY)
+        return [] if row is None else [str(key) for key in row.get("unread") or []]
+
+    def set_polled_at(self, at: float, *, unread: list[str] | None = None) -> None:
+        """Record the start of a poll, and the issues it could not read."""
+        self.state.put_many([{"key": CURSOR_KEY, "at": at, "unread": list(unread or [])}])

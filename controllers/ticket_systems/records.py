@@ -64,6 +64,8 @@ class TicketLink:
     seen_comments: list[str] = field(default_factory=list)
     #: The comments the connector wrote: (comment id, the change that wrote it).
     ours: dict[str, str] = field(default_factory=dict)
+    #: The issue's last change read in full: an issue found unchanged is not read again.
+    updated: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (stored under "key" = "link:<ticket id>")."""
@@ -78,4 +80,5 @@ class TicketLink:
             status=str(data.get("status") or ""),
             seen_comments=[str(c) for c in data.get("seen_comments") or []],
             ours={str(k): str(v) for k, v in (data.get("ours") or {}).items()},
+            updated=str(data.get("updated") or ""),
         )

@@ -177,7 +177,7 @@ class FakeJira:
         self._share = 0.0
         self._modes: tuple[str, ...] = ("error",)
         self._random = random.Random(0)
-        self._next: list[str] = []
+        self._next: list[tuple[str, str]] = []
         self._down = False
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -227,11 +227,11 @@ class FakeJira:
             raise ValueError(f"unknown failure modes {sorted(unknown)}")
         self._share, self._modes, self._random = share, modes, random.Random(seed)
 
-    def fail_next(self, count: int = 1, mode: str = "error") -> None:
-        """Fail the next `count` calls in `mode`."""
+    def fail_next(self, count: int = 1, mode: str = "error", *, path: str = "") -> None:
+        """Fail the next `count` calls in `mode` (only calls whose path contains `path`)."""
         if mode not in FAILURE_MODES:
             raise ValueError(f"unknown failure mode {mode!r}")
-        self._next.extend([mode] * count)
+        self._next.extend([(mode, path)] * count)
 
     @contextlib.contextmanager
     def down(self) -> Iterator[None]:
@@ -242,12 +242,14 @@ class FakeJira:
         finally:
             self._down = False
 
-    def _failure(self) -> str | None:
+    def _failure(self, path: str) -> str | None:
         with self._lock:
             if self._down:
                 return "unavailable"
-            if self._next:
-                return self._next.pop(0)
+            for index, (mode, where) in enumerate(self._next):
+                if where in path:
+                    del self._next[index]
+                    return mode
             if self._share and self._random.random() < self._share:
                 return self._random.choice(self._modes)
             return None
@@ -472,6 +474,9 @@ def _jql_filter(jql: str) -> Any:
 class _Handler(BaseHTTPRequestHandler):
     jira: FakeJira
     protocol_version = "HTTP/1.1"
+    #: Headers and body go out in two writes: without this, each answer waits for the
+    #: client's delayed ACK (40 ms a call).
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:
         return None
@@ -491,7 +496,7 @@ class _Handler(BaseHTTPRequestHandler):
             jira.calls.append(Call(method, url.path, 401))
             self._answer(401, {"errorMessages": ["Client must be authenticated"]})
             return
-        failure = jira._failure()
+        failure = jira._failure(url.path)
         if failure in ("error", "unavailable"):
             status = 500 if failure == "error" else 503
             jira.calls.append(Call(method, url.path, status, failure))
@@ -523,6 +528,9 @@ class _Handler(BaseHTTPRequestHandler):
         if body is not None:
             self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        if data:
-            self.wfile.write(data)
+        try:
+            self.end_headers()
+            if data:
+                self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up waiting (a "timeout" failure): as a real server would

@@ -11,24 +11,8 @@ import pytest
 from controllers.ticket_systems.jira_client import JiraClient
 from controllers.tickets import TicketStore
 from core.config import load_settings
-from tests.fakes.jira_api import API_TOKEN, EMAIL, SERVICE_DESK_ID, FakeJira
-
-#: Request types of the fake's desk, by ticket kind.
-REQUEST_TYPES = {"incident": "10", "access": "11", "change": "12", "default": "19"}
-
-
-def jira_config(url: str, *, extra: str = "") -> str:
-    """A `[tickets.jira]` section for the fake at `url`: every retry due at once."""
-    types = ", ".join(f'{kind} = "{rtype}"' for kind, rtype in REQUEST_TYPES.items())
-    return (
-        "[tickets.jira]\n"
-        f'base_url = "{url}"\n'
-        f'service_desk_id = "{SERVICE_DESK_ID}"\n'
-        f"request_types = {{ {types} }}\n"
-        "timeout_s = 0.3\nretry_base_s = 0.001\nretry_max_s = 0.001\n"
-        "send_every_s = 0.05\npoll_every_s = 0.1\n"
-        f"{extra}"
-    )
+from tests.fakes.jira_api import API_TOKEN, EMAIL, FakeJira
+from tests.ticket_systems.config import jira_config
 
 
 @pytest.fixture

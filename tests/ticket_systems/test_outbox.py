@@ -144,6 +144,44 @@ def test_changes_made_in_jira_come_back_once_and_are_not_sent_back(
     assert store.find(ticket_id).status == "open"
 
 
+def test_a_status_set_here_and_not_sent_yet_wins_over_jiras_older_one(
+    synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = synced_home()
+    ticket_id = _file(store)
+    _sync_until_sent(capsys)
+    (issue,) = fake_jira.issues.values()
+    fake_jira.agent_transition(issue.key, "In Progress")  # an agent starts work...
+    store.resolve(ticket_id, by="UAGENT")  # ...while it is resolved here
+    fake_jira.fail_next(1, "unavailable")  # the Resolve cannot be sent in this round
+    figures = _sync(capsys, "--poll")
+    assert figures["pending"] == 1
+    assert store.find(ticket_id).status == "resolved"  # Jira's "In Progress" did not reopen it
+    _sync_until_sent(capsys)
+    _sync(capsys, "--poll")
+    assert issue.status_history == ["In Progress", "Resolved"]
+    assert store.find(ticket_id).status == "resolved"
+
+
+def test_an_issue_a_poll_could_not_read_is_read_by_the_next(
+    synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = synced_home()
+    ids = [_file(store, title=f"printer {n} jams") for n in range(2)]
+    _sync_until_sent(capsys)
+    assert _sync(capsys, "--poll")["read_back"] == 0
+    for issue in fake_jira.issues.values():
+        fake_jira.agent_comment(issue.key, f"on it: {issue.summary}")
+    fake_jira.fail_next(1, "error", path="/comment")  # one issue's comments cannot be read
+    assert main(["tickets", "sync", "--poll", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["read_back"] == 1
+    assert _sync(capsys, "--poll")["read_back"] == 1
+    assert _sync(capsys, "--poll")["read_back"] == 0
+    for ticket_id in ids:
+        comments = [c["text"] for c in store.find(ticket_id).comments]
+        assert len(comments) == 1 and comments[0].startswith("on it: printer")
+
+
 def test_a_change_jira_refuses_is_kept_as_failed_and_says_why(
     synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,0 +1,115 @@
+"""Two-way sync with Jira Service Management through the Slack app over HTTP, against the fake
+Slack and the fake Jira: a ticket filed in Slack appears in Jira, an agent's comment and
+status change in Jira appear in the thread, a Resolve in Slack resolves the issue in Jira,
+nothing echoes back, and Jira down for a while loses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from bot import ticket_view as view
+from tests.bot.conftest import Harness, StartBot
+from tests.bot.test_ticket_lifecycle import as_message, click, file_ticket
+from tests.fakes.jira_api import API_TOKEN, EMAIL, FakeIssue, FakeJira
+from tests.fakes.slack_api import Call
+from tests.ticket_systems.config import jira_config
+
+
+@pytest.fixture
+def fake_jira(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeJira]:
+    monkeypatch.setenv("JIRA_EMAIL", EMAIL)
+    monkeypatch.setenv("JIRA_API_TOKEN", API_TOKEN)
+    with FakeJira(timeout_delay_s=0.6) as fake:
+        yield fake
+
+
+async def until(check: Callable[[], object], what: str, timeout: float = 30.0) -> None:
+    """Wait for the bot's background rounds to make `check` true."""
+    for _ in range(int(timeout / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"not seen in {timeout}s: {what}")
+
+
+def the_issue(fake: FakeJira, ticket_id: str) -> FakeIssue | None:
+    found = fake.by_label(f"brain-{ticket_id}")
+    assert len(found) <= 1, "filed twice"
+    return found[0] if found else None
+
+
+def in_thread(harness: Harness, thread: str, words: str) -> list[Call]:
+    return [
+        c
+        for c in harness.fake.of("chat.postMessage")
+        if c.params.get("thread_ts") == thread and words in str(c.params.get("text"))
+    ]
+
+
+async def test_a_ticket_goes_both_ways_between_slack_and_jira(
+    start_bot: StartBot, fake_jira: FakeJira
+) -> None:
+    harness = await start_bot(jira_config(fake_jira.url))
+    event, reply, ticket_id = await file_ticket(harness)
+    thread = event["ts"]
+    await until(lambda: the_issue(fake_jira, ticket_id), "the ticket filed in Jira")
+    issue = the_issue(fake_jira, ticket_id)
+    assert issue is not None and "VPN" in issue.summary
+    store = harness.brain.services.tickets
+    await until(lambda: store.get(ticket_id).fields.get("jira_key"), "the key on the ticket")
+    assert store.get(ticket_id).fields["jira_key"] == issue.key
+
+    # An agent works it in Jira: the thread hears of it, once each.
+    fake_jira.agent_comment(issue.key, "Please reinstall the VPN client <!channel>")
+    fake_jira.agent_comment(issue.key, "internal: user on old client", public=False)
+    fake_jira.agent_transition(issue.key, "In Progress")
+    await until(lambda: in_thread(harness, thread, "answered in Jira"), "the agent's comment")
+    await until(lambda: in_thread(harness, thread, "*In Progress*"), "the status change")
+    (said,) = in_thread(harness, thread, "answered in Jira")
+    assert "Alice Agent" in said.params["text"] and "&lt;!channel&gt;" in said.params["text"]
+    assert not in_thread(harness, thread, "internal")
+    ticket = store.get(ticket_id)
+    assert ("jira:Alice Agent", "Please reinstall the VPN client <!channel>") in [
+        (c["by"], c["text"]) for c in ticket.comments
+    ]
+
+    # Resolve in Slack: the issue is resolved in Jira, and that is not announced back.
+    await click(harness, "UASKER01", as_message(harness, reply), event["channel"],
+                view.ACTION_RESOLVE, view.BLOCK_TICKET + ticket_id, value=ticket_id)  # fmt: skip
+    await until(lambda: "Resolved" in issue.status_history, "the Resolve reaching Jira")
+    fake_jira.agent_comment(issue.key, "Closing note: fixed by the new profile.")
+    await until(lambda: in_thread(harness, thread, "Closing note"), "a later comment")
+    assert not in_thread(harness, thread, "*Resolved* in Jira")
+    assert [c.body for c in issue.comments if c.author_id.startswith("agent:")] == [
+        "Please reinstall the VPN client <!channel>",
+        "internal: user on old client",
+        "Closing note: fixed by the new profile.",
+    ]
+    assert len(issue.comments) == 3  # nothing the agent wrote came back as ours
+    assert len(in_thread(harness, thread, "answered in Jira")) == 2
+
+
+async def test_jira_down_for_a_while_loses_nothing(
+    start_bot: StartBot, fake_jira: FakeJira
+) -> None:
+    harness = await start_bot(jira_config(fake_jira.url))
+    with fake_jira.down():
+        event, reply, ticket_id = await file_ticket(harness)
+        message = as_message(harness, reply)
+        block = view.BLOCK_TICKET + ticket_id
+        await click(harness, "UASKER01", message, event["channel"], view.ACTION_RESOLVE, block,
+                    value=ticket_id)  # fmt: skip
+        await until(
+            lambda: sum(c.failure == "unavailable" for c in fake_jira.calls) >= 3,
+            "the sender trying while Jira is down",
+        )
+        assert fake_jira.issues == {}
+    await until(
+        lambda: (issue := the_issue(fake_jira, ticket_id)) and issue.status_history,
+        "the filing and the Resolve after Jira is back",
+    )
+    issue = the_issue(fake_jira, ticket_id)
+    assert issue is not None and issue.status_history == ["Resolved"]

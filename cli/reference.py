@@ -15,6 +15,7 @@ import ast
 import inspect
 import sys
 import textwrap
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,8 @@ def _default(field: Any) -> str:
         value = field.default_factory()
         if isinstance(value, BaseModel):
             return "(section)"
+    elif field.is_required():
+        return "required"
     else:
         value = field.default
     if value is None:
@@ -121,6 +124,30 @@ def _default(field: Any) -> str:
         return f"`~/{value.relative_to(Path.home())}`"  # the same page whoever generates it
     text = repr(value) if isinstance(value, str) else str(value)
     return f"`{text}`" if text else "empty"
+
+
+def _section_model(annotation: Any) -> type[BaseModel] | None:
+    """The settings model a field holds (`Model`, `Model | None`, or `dict[str, Model]`: one
+    table a name): a table of its own."""
+    for candidate in (annotation, *typing.get_args(annotation)):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            return candidate
+    return None
+
+
+def _tables(prefix: str, model: type[BaseModel]) -> list[tuple[str, type[BaseModel]]]:
+    """The tables inside `model`, depth first: `[tickets]`, `[tickets.jira]`,
+    `[tickets.jira.desks.<name>]`..."""
+    found: list[tuple[str, type[BaseModel]]] = []
+    for key, field in model.model_fields.items():
+        inner = _section_model(field.annotation)
+        if inner is None:
+            continue
+        name = f"{prefix}.{key}" if prefix else key
+        if typing.get_origin(field.annotation) is dict:
+            name += ".<name>"
+        found += [(name, inner), *_tables(name, inner)]
+    return found
 
 
 def _cell(text: str) -> str:
@@ -142,20 +169,18 @@ def configuration_reference() -> str:
         "[docs/operating.md](operating.md).",
         "",
     ]
-    sections: list[tuple[str, type[BaseModel]]] = [("", Settings)]
-    for name, field in Settings.model_fields.items():
-        annotation = field.annotation
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            sections.append((name, annotation))
+    sections: list[tuple[str, type[BaseModel]]] = [("", Settings), *_tables("", Settings)]
     for section, model in sections:
         title = f"`[{section}]`" if section else "Top level"
         doc = inspect.getdoc(model) or ""
         lines += [f"## {title}", "", doc.split("\n\n")[0].replace("\n", " "), ""]
+        if all(_section_model(f.annotation) for f in model.model_fields.values()):
+            continue  # only tables of its own, below
         lines += ["| setting | type | default | environment | meaning |", "|---|---|---|---|---|"]
         comments = _field_comments(model)
         for key, field in model.model_fields.items():
             annotation = field.annotation
-            if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            if _section_model(annotation) is not None:
                 continue  # a section of its own, below
             variable = by_setting.get((section, key))
             lines.append(

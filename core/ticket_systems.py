@@ -23,7 +23,9 @@ class JiraDesk(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    #: The service desk's id (Jira's `serviceDeskId`, e.g. "1").
     service_desk_id: str
+    #: Ticket kind (incident, access, change, equipment, ticket) -> request type id.
     request_types: dict[str, str] = Field(default_factory=dict)
 
     def request_type(self, kind: str) -> str | None:
@@ -37,12 +39,14 @@ class JiraConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    #: The Jira site, e.g. "https://acme.atlassian.net".
     base_url: str = Field(pattern=r"^https?://[^\s/]+(/[^\s]*)?$")
     #: Environment variables holding the account's e-mail and API token.
     email_env: str = "JIRA_EMAIL"
     token_env: str = "JIRA_API_TOKEN"
     #: The default desk (None: only the teams' desks below take tickets).
     service_desk_id: str | None = None
+    #: Ticket kind -> request type id on the default desk (`default`: the kinds not listed).
     request_types: dict[str, str] = Field(default_factory=dict)
     #: Team name (`[helpdesk.teams]`) -> its own desk.
     desks: dict[str, JiraDesk] = Field(default_factory=dict)
@@ -52,8 +56,9 @@ class JiraConfig(BaseModel):
     label: str = Field("brain", pattern=r"^[A-Za-z0-9_.-]+$")
     #: Seconds of one HTTP call before it counts as failed (and is retried).
     timeout_s: float = Field(10.0, gt=0, le=120)
-    #: How often pending changes are sent and Jira is read for its own changes (seconds).
+    #: How often the bot sends the changes that are due (seconds).
     send_every_s: float = Field(2.0, gt=0, le=3600)
+    #: How often the bot reads Jira for the changes made there (seconds).
     poll_every_s: float = Field(60.0, gt=0, le=86400)
     #: Backoff of a failed change: `retry_base_s` doubled per attempt, at most `retry_max_s`.
     retry_base_s: float = Field(2.0, gt=0, le=3600)

@@ -116,6 +116,8 @@ class SlackBot:
         self._lag_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
         self._jira_task: asyncio.Task[None] | None = None
+        #: The loop with Jira, woken by Jira's webhook (`bot.server` serves it).
+        self.jira = jira_sync.JiraSync(self.services, self.client)
         self._starting: asyncio.Task[None] | None = None
 
     @property
@@ -157,8 +159,7 @@ class SlackBot:
         if self._sweep_task is None:  # stale tickets and SLAs (bot/helpdesk/sweep.py)
             self._sweep_task = loop.create_task(sweep.run(self.services, self.client), name="sweep")
         if self._jira_task is None:  # [tickets.jira] (bot/helpdesk/jira_sync.py)
-            syncing = jira_sync.run(self.services, self.client)
-            self._jira_task = loop.create_task(syncing, name="jira-sync")
+            self._jira_task = loop.create_task(self.jira.run(), name="jira-sync")
 
     async def stop(self, drain_timeout: float = 10.0) -> None:
         """Finish in-flight replies (up to `drain_timeout`), stop the loop, release stores."""

@@ -24,6 +24,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot import access_log, metrics_endpoint, oauth, socket_mode
 from bot.app import SlackBot
+from bot.helpdesk import jira_sync
 from bot.payload_shape import well_formed
 from core.limits import MAX_REQUEST_BYTES, MAX_REQUEST_SECONDS
 
@@ -154,6 +155,7 @@ def http_app(bot: SlackBot, *, mounts: Sequence[Mount] = ()) -> web.Application:
     application.cleanup_ctx.append(lifecycle)
     metrics_endpoint.install(application, bot.services, EVENTS_PATH)
     oauth.mount(application, bot.app)  # /slack/install, /slack/oauth_redirect (many workspaces)
+    jira_sync.mount(application, bot.jira, bot.settings)  # /jira/webhook, when configured
     for add in mounts:
         add(application)
     return application

@@ -63,8 +63,12 @@ class JiraConfig(BaseModel):
     #: Backoff of a failed change: `retry_base_s` doubled per attempt, at most `retry_max_s`.
     retry_base_s: float = Field(2.0, gt=0, le=3600)
     retry_max_s: float = Field(300.0, gt=0, le=86400)
-    #: Transition names to use (by what they do: "resolve", "close", "reopen"); unset, the
-    #: transition leading to a status of the right category (and name) is chosen.
+    #: The environment variable holding the secret of Jira's webhook (unset: no webhook; the
+    #: bot then learns of Jira's changes by polling only). With it, `POST /jira/webhook` on
+    #: the bot's server makes the next poll happen at once.
+    webhook_secret_env: str | None = None
+    #: Transition names to use (by what they do: "resolve", "close", "reopen", "progress");
+    #: unset, the transition leading to a status of the right category (and name) is chosen.
     transitions: dict[str, str] = Field(default_factory=dict)
 
     def desk_for(self, team: str | None) -> JiraDesk | None:

@@ -1,7 +1,8 @@
 """The bot's side of the Jira connector (`controllers.ticket_systems`), run by the bot's loop
 while `[tickets.jira]` is configured: every `send_every_s` the changes queued for Jira are
-sent, every `poll_every_s` Jira's own changes are read back, and each one (a status change, an
-agent's public comment) is posted once in the ticket's Slack thread.
+sent, every `poll_every_s` (or at once when Jira's webhook says something changed) Jira's own
+changes are read back, and each one (a status change, an agent's public comment) is posted
+once in the ticket's Slack thread.
 
 The work with Jira runs in a worker thread (its HTTP calls block); one process of those sharing
 the stores does it at a time (a lease), and each announcement is claimed in the event ledger
@@ -12,12 +13,16 @@ the loop goes on: what was not sent stays in the outbox.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
+import hmac
 import logging
 import os
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
+from aiohttp import web
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import escape
@@ -26,7 +31,13 @@ from bot.teams import ticket_store
 from controllers.ticket_systems.connector import JiraConnector, JiraNews
 from controllers.ticket_systems.jira_client import JiraError
 
+if TYPE_CHECKING:
+    from core.config import Settings
+
 log = logging.getLogger(__name__)
+
+#: Where Jira's webhook (an admin webhook with a secret, on issue and comment events) posts.
+WEBHOOK_PATH = "/jira/webhook"
 
 COMMENT = "💬 *{who}* answered in Jira ({issue}) on ticket `{id}`:\n>{text}"
 STATUS = "🔄 Ticket `{id}` is now *{status}* in Jira ({issue})."
@@ -59,38 +70,93 @@ async def announce(services: BotServices, client: AsyncWebClient, news: list[Jir
     return posted
 
 
-async def run(
-    services: BotServices,
-    client: AsyncWebClient,
-    wait: Callable[[float], Awaitable[None]] = asyncio.sleep,
-) -> None:
-    """The bot's loop (returns at once when no Jira is configured)."""
-    config = services.settings.tickets.jira
-    if config is None:
+class JiraSync:
+    """The bot's loop with Jira, and the webhook that wakes it (`poke`): Jira's webhook is
+    only a hint that something changed; what changed is read from Jira's API by the poll, so
+    a forged or replayed webhook can at most cause one more poll."""
+
+    def __init__(self, services: BotServices, client: AsyncWebClient) -> None:
+        self.services = services
+        self.client = client
+        self._woken: asyncio.Event | None = None
+
+    def poke(self) -> None:
+        """Poll Jira now instead of at the next `poll_every_s` (a webhook arrived)."""
+        if self._woken is not None:
+            self._woken.set()
+
+    async def run(self) -> None:
+        """The loop (returns at once when no Jira is configured)."""
+        settings = self.services.settings
+        config = settings.tickets.jira
+        if config is None:
+            return
+        try:
+            connector = JiraConnector.open(settings, ticket_store(self.services))
+        except Exception:
+            log.exception("the Jira connector cannot start; ticket changes stay queued")
+            return
+        if connector is None:
+            return
+        self._woken = woken = asyncio.Event()
+        holder = f"{socket.gethostname()}:{os.getpid()}:{id(connector)}"
+        ttl = max(30.0, 3 * config.send_every_s)
+        polled = 0.0
+        try:
+            while True:
+                due = woken.is_set() or time.monotonic() - polled >= config.poll_every_s
+                woken.clear()
+                try:
+                    await self._round(connector, holder, ttl, poll=due)
+                except JiraError as exc:
+                    log.warning("Jira cannot be read now (%s); trying again next time", exc)
+                except Exception:
+                    log.exception("the Jira sync round failed; trying again next time")
+                if due:
+                    polled = time.monotonic()  # a failed poll waits its turn as well
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(woken.wait(), timeout=config.send_every_s)
+        finally:
+            connector.close()
+
+    async def _round(
+        self, connector: JiraConnector, holder: str, ttl: float, *, poll: bool
+    ) -> None:
+        services = self.services
+        if not await asyncio.to_thread(services.coordinator.lease, LEASE, holder, ttl):
+            return  # another process of those sharing the stores talks to Jira
+        await asyncio.to_thread(connector.send_due)
+        if poll:
+            result = await asyncio.to_thread(connector.poll)
+            await announce(services, self.client, result.news)
+
+
+def webhook_secret(settings: Settings) -> str | None:
+    """The secret Jira signs its webhooks with (None: no webhook is served)."""
+    config = settings.tickets.jira
+    if config is None or not config.webhook_secret_env:
+        return None
+    return os.environ.get(config.webhook_secret_env) or None
+
+
+def signed(secret: str, body: bytes, signature: str) -> bool:
+    """Is `signature` (Jira's `X-Hub-Signature`, "sha256=<hex>") the HMAC of the body?"""
+    expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, signature)
+
+
+def mount(application: web.Application, sync: JiraSync, settings: Settings) -> None:
+    """Serve `POST /jira/webhook` when `[tickets.jira] webhook_secret_env` names a secret
+    that is set; a request not signed with it gets 401 and changes nothing."""
+    secret = webhook_secret(settings)
+    if secret is None:
         return
-    try:
-        connector = JiraConnector.open(services.settings, ticket_store(services))
-    except Exception:
-        log.exception("the Jira connector cannot start; ticket changes stay queued")
-        return
-    if connector is None:
-        return
-    holder = f"{socket.gethostname()}:{os.getpid()}:{id(connector)}"
-    ttl = max(30.0, 3 * config.send_every_s)
-    polled = 0.0
-    try:
-        while True:
-            try:
-                if await asyncio.to_thread(services.coordinator.lease, LEASE, holder, ttl):
-                    await asyncio.to_thread(connector.send_due)
-                    if time.monotonic() - polled >= config.poll_every_s:
-                        polled = time.monotonic()  # a failed poll waits its turn as well
-                        result = await asyncio.to_thread(connector.poll)
-                        await announce(services, client, result.news)
-            except JiraError as exc:
-                log.warning("Jira cannot be read now (%s); trying again next time", exc)
-            except Exception:
-                log.exception("the Jira sync round failed; trying again next time")
-            await wait(config.send_every_s)
-    finally:
-        connector.close()
+
+    async def webhook(request: web.Request) -> web.Response:
+        body = await request.read()
+        if not signed(secret, body, request.headers.get("X-Hub-Signature", "")):
+            return web.json_response({"error": "invalid signature"}, status=401)
+        sync.poke()
+        return web.json_response({"ok": True})
+
+    application.router.add_post(WEBHOOK_PATH, webhook)

@@ -1,16 +1,22 @@
 """Two-way sync with Jira Service Management through the Slack app over HTTP, against the fake
 Slack and the fake Jira: a ticket filed in Slack appears in Jira, an agent's comment and
 status change in Jira appear in the thread, a Resolve in Slack resolves the issue in Jira,
-nothing echoes back, and Jira down for a while loses nothing."""
+nothing echoes back, Jira down for a while loses nothing, and Jira's signed webhook makes the
+bot read Jira at once."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
+import json
 from collections.abc import Callable, Iterator
 
 import pytest
 
 from bot import ticket_view as view
+from bot.helpdesk.jira_sync import WEBHOOK_PATH
+from bot.server import EVENTS_PATH
 from tests.bot.conftest import Harness, StartBot
 from tests.bot.test_ticket_lifecycle import as_message, click, file_ticket
 from tests.fakes.jira_api import API_TOKEN, EMAIL, FakeIssue, FakeJira
@@ -113,3 +119,27 @@ async def test_jira_down_for_a_while_loses_nothing(
     )
     issue = the_issue(fake_jira, ticket_id)
     assert issue is not None and issue.status_history == ["Resolved"]
+
+
+async def test_jiras_webhook_makes_the_bot_read_jira_at_once(
+    start_bot: StartBot, fake_jira: FakeJira, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JIRA_WEBHOOK_SECRET", "whsec-for-tests")
+    config = jira_config(
+        fake_jira.url, poll_every_s=3600, extra='webhook_secret_env = "JIRA_WEBHOOK_SECRET"\n'
+    )
+    harness = await start_bot(config)
+    event, _, ticket_id = await file_ticket(harness)
+    await until(lambda: the_issue(fake_jira, ticket_id), "the ticket filed in Jira")
+    issue = the_issue(fake_jira, ticket_id)
+    assert issue is not None
+    fake_jira.agent_comment(issue.key, "We replaced the VPN profile.")
+    body = json.dumps({"webhookEvent": "comment_created", "issue": {"key": issue.key}}).encode()
+    hook = harness.url.replace(EVENTS_PATH, WEBHOOK_PATH)
+    async with harness.session.post(hook, data=body) as unsigned:
+        assert unsigned.status == 401
+    signature = "sha256=" + hmac.new(b"whsec-for-tests", body, hashlib.sha256).hexdigest()
+    headers = {"X-Hub-Signature": signature, "Content-Type": "application/json"}
+    async with harness.session.post(hook, data=body, headers=headers) as signed:
+        assert signed.status == 200
+    await until(lambda: in_thread(harness, event["ts"], "We replaced"), "the comment, at once")

@@ -19,14 +19,16 @@ from bot.services import BotServices
 from bot.ticket_view import team_blocks, ticket_of, with_ticket_actions
 from brain import Reply
 from controllers.tickets import Ticket, TicketStore
+from core.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
 
 def ticket_store(services: BotServices) -> TicketStore:
     """The brain's ticket store (the one the controllers file into)."""
-    brain: Any = services.brain
-    store: TicketStore = brain.services.tickets
+    store = services.brain.services.tickets
+    if store is None:  # a brain always has one; a test double may not
+        raise ConfigError("this brain files no tickets: it has no ticket store")
     return store
 
 

@@ -28,6 +28,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.blocks import _button, _section, _select, escape, shorten
 from bot.helpdesk.rights import owns_decision
 from bot.services import BotServices
+from bot.teams import ticket_store
 from brain import Choice
 from core.access import same_workspace
 from core.errors import UnknownDecision
@@ -59,8 +60,8 @@ def gather(services: BotServices, user: str, team: str | None = None) -> HomeDat
     """Read the person's tickets, decisions and lessons (blocking: in the brain's worker),
     only those of their Slack workspace `team`."""
     data = HomeData()
-    brain: Any = services.brain
-    tickets = brain.services.tickets.list_by_requester(user, open_only=True, team=team)
+    brain = services.brain
+    tickets = ticket_store(services).list_by_requester(user, open_only=True, team=team)
     data.tickets = [(t.id, t.status, t.title) for t in tickets]
     seen: set[str] = set()
     for link in services.links.asked_by(user):
@@ -86,7 +87,7 @@ def gather(services: BotServices, user: str, team: str | None = None) -> HomeDat
             "lessons": sum(1 for e in brain.memory.entries() if same_workspace(e.team, team)),
             "open tickets": sum(
                 1
-                for t in brain.services.tickets.all()
+                for t in ticket_store(services).all()
                 if t.is_open and same_workspace(t.slack_team, team)
             ),
         }
@@ -205,8 +206,7 @@ async def _forget(
     """Forget one lesson, only the clicker's own (learned in their workspace)."""
 
     def forget() -> int:
-        brain: Any = services.brain  # the real Brain (BrainAPI does not name its memory)
-        memory = brain.memory
+        memory = services.brain.memory
         mine = [
             e.memory_id for e in memory.entries() if e.user == user and same_workspace(e.team, team)
         ]

@@ -39,6 +39,7 @@ from brain.conversation.wording import say
 from brain.decisions.explain import Explanation
 from brain.dynamic.resolution import Resolution
 from brain.learning.control import ForgetReport
+from brain.memory.lessons import MemoryStore
 from controllers.base import ControllerServices, files_requests, label_in
 from core.access import same_workspace
 from core.errors import UnknownDecision
@@ -79,6 +80,11 @@ class BrainAPI(Protocol):
     @property
     def services(self) -> ControllerServices:
         """What controllers are handed (the ticket store the Home and team queues read)."""
+        ...
+
+    @property
+    def memory(self) -> MemoryStore:
+        """The routing lessons (App Home lists a person's own and forgets one)."""
         ...
 
     def ask(self, message: Message) -> Decision: ...

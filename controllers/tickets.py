@@ -355,6 +355,45 @@ class TicketStore:
 
         return self._update(ticket_id, change)
 
+    def external_status(
+        self,
+        ticket_id: str,
+        *,
+        by: str,
+        status: str,
+        done: bool,
+        closing: bool,
+        unless: Callable[[Ticket], bool],
+    ) -> Ticket | None:
+        """A status another ticket system shows (`status`, e.g. "Resolved in Jira (IT-4)"),
+        applied in one atomic change unless `unless(ticket)` says a change made here is
+        newer (None then, nothing changed): done -> resolved, or closed when `closing`; not
+        done -> reopened when resolved or closed; any other move is kept in the history."""
+
+        class Newer(Exception):
+            pass
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            if unless(ticket):
+                raise Newer
+            entry = {"at": stamp, "by": by}
+            if done and closing and ticket.status != "closed":
+                ticket.status = "closed"
+                ticket.history.append({**entry, "event": "closed", "reason": status})
+            elif done and ticket.is_open:
+                ticket.status = "resolved"
+                ticket.history.append({**entry, "event": "resolved"})
+            elif not done and not ticket.is_open:
+                ticket.status = "open"
+                ticket.history.append({**entry, "event": "reopened", "reason": status})
+            else:
+                ticket.history.append({**entry, "event": "external_status", "status": status})
+
+        try:
+            return self._update(ticket_id, change)
+        except Newer:
+            return None
+
     def update_fields(
         self, ticket_id: str, *, by: str, fields: Mapping[str, Any], status: str | None = None
     ) -> Ticket:

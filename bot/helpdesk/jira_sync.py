@@ -26,6 +26,7 @@ from aiohttp import web
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import escape
+from bot.helpdesk.ticket_actions import ask_if_solved
 from bot.services import BotServices
 from bot.teams import ticket_store
 from controllers.ticket_systems.connector import JiraConnector, JiraNews
@@ -41,7 +42,6 @@ WEBHOOK_PATH = "/jira/webhook"
 
 COMMENT = "💬 *{who}* answered in Jira ({issue}) on ticket `{id}`:\n>{text}"
 STATUS = "🔄 Ticket `{id}` is now *{status}* in Jira ({issue})."
-RESOLVED = " Reply here or reopen it if it is not solved for you."
 #: The lease that lets one process of those sharing the stores talk to Jira.
 LEASE = "jira-sync"
 
@@ -52,8 +52,7 @@ def announcement(news: JiraNews) -> str:
     if news.kind == "comment":
         quoted = escape(news.text).replace("\n", "\n>")
         return COMMENT.format(who=escape(news.who), issue=news.issue, id=ticket.id, text=quoted)
-    text = STATUS.format(id=ticket.id, status=escape(news.text), issue=news.issue)
-    return text + (RESOLVED if ticket.status in ("resolved", "closed") else "")
+    return STATUS.format(id=ticket.id, status=escape(news.text), issue=news.issue)
 
 
 async def announce(services: BotServices, client: AsyncWebClient, news: list[JiraNews]) -> int:
@@ -67,6 +66,9 @@ async def announce(services: BotServices, client: AsyncWebClient, news: list[Jir
         where = ticket.channel or ticket.requester
         await client.chat_postMessage(channel=where, thread_ts=thread, text=announcement(item))
         posted += 1
+        if item.kind == "status" and ticket.status == "resolved":
+            # as when resolved in Slack: 👍 closes it (in Jira too), 👎 reopens it
+            await ask_if_solved(services, client, ticket)
     return posted
 
 

@@ -121,9 +121,14 @@ async def _act(
 
 
 async def resolved(services: BotServices, client: AsyncWebClient, ticket: Ticket, by: str) -> None:
-    """Say so in the thread and ask the requester whether it is solved (the question's
-    message is recorded in the history: only it binds the 👍/👎)."""
+    """Say so in the thread and ask the requester whether it is solved."""
     await _in_thread(client, ticket, text=view.status_notice(ticket, by))
+    await ask_if_solved(services, client, ticket)
+
+
+async def ask_if_solved(services: BotServices, client: AsyncWebClient, ticket: Ticket) -> None:
+    """Ask the requester in the thread whether the resolved ticket is solved (the question's
+    message is recorded in the history: only it binds the 👍/👎)."""
     posted = await _in_thread(
         client,
         ticket,

@@ -21,13 +21,15 @@ from typing import TYPE_CHECKING
 from controllers.ticket_systems.jira_client import JiraClient, JiraUnavailable, RemoteIssue
 from controllers.ticket_systems.outbox import REMOTE_PREFIX, Outbox
 from controllers.ticket_systems.records import TicketLink
-from controllers.tickets import TicketError, TicketStateError
+from controllers.tickets import TicketError
 
 if TYPE_CHECKING:
     from controllers.tickets import TicketStore
     from core.stores.records import Ticket
     from core.ticket_systems import JiraConfig
 
+#: Local history events that change a ticket's status (sent to Jira as transitions).
+STATUS_EVENTS = frozenset({"resolved", "closed", "reopened", "claimed", "processing"})
 #: How far back the first poll of a home looks.
 FIRST_WINDOW_S = 7 * 24 * 3600.0
 
@@ -80,9 +82,6 @@ def poll(
         except JiraUnavailable:
             unread.append(key)
     links = outbox.links()
-    # A status change made here and not sent yet is newer than what Jira says now: it wins
-    # (it is sent next), so Jira's older status is not applied over it.
-    moving = {c.ticket_id for c in outbox.pending() if c.action not in ("create", "comment")}
     result = PollResult()
     for issue in issues:
         link = links.get(issue.key)
@@ -92,8 +91,7 @@ def poll(
             continue  # nothing happened to it since it was last read
         before = link.to_dict()
         try:
-            if link.ticket_id not in moving:
-                result.news += _status(issue, link, tickets)
+            result.news += _status(issue, link, tickets)
             result.news += _comments(client, issue, link, tickets, me)
             link.updated = issue.updated
         except JiraUnavailable:
@@ -106,14 +104,34 @@ def poll(
 
 
 def _status(issue: RemoteIssue, link: TicketLink, tickets: TicketStore) -> list[JiraNews]:
+    """Apply a status Jira shows that is not the one last seen, unless the ticket has a
+    status change made here that is newer (not sent yet: it is sent next and wins). The check
+    is made in the same atomic change of the ticket, so a Reopen clicked while the poll runs
+    is never overwritten by the status Jira showed before it."""
     if not issue.status or issue.status == link.status:
         return []
-    link.status = issue.status
+    synced = link.synced_seq
+
+    def newer_here(ticket: Ticket) -> bool:
+        return any(
+            entry.get("event") in STATUS_EVENTS
+            and not str(entry.get("by") or "").startswith(REMOTE_PREFIX)
+            for entry in ticket.history[synced + 1 :]
+        )
+
     if tickets.get(link.ticket_id) is None:
-        return []
-    by = f"{REMOTE_PREFIX}{issue.key}"
-    reason = f"{issue.status} in Jira ({issue.key})"
-    ticket = _apply_status(tickets, link.ticket_id, issue, by, reason)
+        return []  # the ticket is gone here
+    ticket = tickets.external_status(
+        link.ticket_id,
+        by=f"{REMOTE_PREFIX}{issue.key}",
+        status=f"{issue.status} in Jira ({issue.key})",
+        done=issue.category == "done",
+        closing="clos" in issue.status.lower(),
+        unless=newer_here,
+    )
+    if ticket is None:
+        return []  # the change made here goes first; Jira's status is read again after it
+    link.status = issue.status
     return [
         JiraNews(
             ticket=ticket,
@@ -124,25 +142,6 @@ def _status(issue: RemoteIssue, link: TicketLink, tickets: TicketStore) -> list[
             ref=f"{link.ticket_id}:{len(ticket.history)}",
         )
     ]
-
-
-def _apply_status(
-    tickets: TicketStore, ticket_id: str, issue: RemoteIssue, by: str, reason: str
-) -> Ticket:
-    """Move the local ticket where the issue went: done -> resolved (or closed, when the
-    status says so), back from done -> reopened; any other move is kept in its history."""
-    ticket = tickets.find(ticket_id)
-    try:
-        if issue.category == "done":
-            if "clos" in issue.status.lower() and ticket.status != "closed":
-                return tickets.close(ticket_id, by=by, reason=reason)
-            if ticket.is_open:
-                return tickets.resolve(ticket_id, by=by)
-        elif not ticket.is_open:
-            return tickets.reopen(ticket_id, by=by, reason=reason)
-    except TicketStateError:
-        pass  # changed here meanwhile: the history still says what Jira did
-    return tickets.note(ticket_id, by=by, event="jira_status", status=issue.status)
 
 
 def _comments(

@@ -243,9 +243,10 @@ class JiraClient:
                 f"{method} {path}: no answer ({type(exc).__name__})", maybe_done=write
             ) from exc
         status = response.status_code
-        if status == 429 or status >= 500:
+        if status == 429 or status >= 500:  # 429 and 503: refused before anything was done
             raise JiraUnavailable(
-                f"{method} {path}: Jira answered {status}", maybe_done=write and status != 503
+                f"{method} {path}: Jira answered {status}",
+                maybe_done=write and status not in (429, 503),
             )
         if status >= 400:
             raise JiraRejected(f"{method} {path}: {status} {_reason(response)}", status=status)

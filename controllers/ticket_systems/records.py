@@ -66,6 +66,9 @@ class TicketLink:
     ours: dict[str, str] = field(default_factory=dict)
     #: The issue's last change read in full: an issue found unchanged is not read again.
     updated: str = ""
+    #: The history index of the ticket's newest status change made here that was sent (or
+    #: refused for good): one after it is newer than anything Jira shows.
+    synced_seq: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (stored under "key" = "link:<ticket id>")."""
@@ -81,4 +84,5 @@ class TicketLink:
             seen_comments=[str(c) for c in data.get("seen_comments") or []],
             ours={str(k): str(v) for k, v in (data.get("ours") or {}).items()},
             updated=str(data.get("updated") or ""),
+            synced_seq=int(data.get("synced_seq") or 0),
         )

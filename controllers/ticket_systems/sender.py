@@ -128,6 +128,8 @@ class Sender:
             change.state = "failed"
             change.last_error = str(exc)[:300]
             self.outbox.update(change)
+            if change.action not in ("create", "comment"):
+                self._seen_status(change, None)  # refused: Jira's status may apply again
             log.warning("jira: %s failed for good: %s", change.change_id, change.last_error)
             return "failed"
         change.state = "sent"
@@ -212,21 +214,25 @@ class Sender:
         if chosen is None:
             if _there(change.action, issue) or change.action in ("progress", "close"):
                 # already there (or the workflow has no such step: a closed-on-resolve desk)
-                self._seen_status(change.ticket_id, issue.status)
+                self._seen_status(change, issue.status)
                 return f"already {issue.status}"
             raise SyncRefused(
                 f"no transition of {link.issue} from {issue.status!r} does {change.action!r}"
             )
         self.client.transition(link.issue, chosen.id)
-        self._seen_status(change.ticket_id, chosen.to_status)
+        self._seen_status(change, chosen.to_status)
         return chosen.name
 
-    def _seen_status(self, ticket_id: str, status: str) -> None:
-        """The status is the connector's own doing: the poll must not announce it."""
-        link = self.outbox.link(ticket_id)
-        if link is not None and link.status != status:
+    def _seen_status(self, change: OutboxChange, status: str | None) -> None:
+        """The status change is done (or refused): Jira's status from now on is the one to
+        compare with, and the status the connector set itself is not announced."""
+        link = self.outbox.link(change.ticket_id)
+        if link is None:
+            return
+        if status is not None:
             link.status = status
-            self.outbox.save_link(link)
+        link.synced_seq = max(link.synced_seq, change.seq)
+        self.outbox.save_link(link)
 
 
 def _there(action: str, issue: RemoteIssue) -> bool:

@@ -143,3 +143,22 @@ async def test_jiras_webhook_makes_the_bot_read_jira_at_once(
     async with harness.session.post(hook, data=body, headers=headers) as signed:
         assert signed.status == 200
     await until(lambda: in_thread(harness, event["ts"], "We replaced"), "the comment, at once")
+
+
+async def test_resolved_in_jira_asks_the_requester_and_their_thumbs_up_closes_it_in_jira(
+    start_bot: StartBot, fake_jira: FakeJira
+) -> None:
+    harness = await start_bot(jira_config(fake_jira.url))
+    event, _, ticket_id = await file_ticket(harness)
+    await until(lambda: the_issue(fake_jira, ticket_id), "the ticket filed in Jira")
+    issue = the_issue(fake_jira, ticket_id)
+    assert issue is not None
+    fake_jira.agent_transition(issue.key, "Resolved")
+    await until(lambda: in_thread(harness, event["ts"], "Did this solve it?"), "the question")
+    store = harness.brain.services.tickets
+    assert store.get(ticket_id).status == "resolved"
+    (question,) = in_thread(harness, event["ts"], "Did this solve it?")
+    await click(harness, "UASKER01", as_message(harness, question), event["channel"],
+                view.ACTION_RATE_UP, view.BLOCK_RATE + ticket_id, value=ticket_id)  # fmt: skip
+    assert store.get(ticket_id).status == "closed"
+    await until(lambda: issue.status_history == ["Resolved", "Closed"], "closed in Jira")

@@ -18,8 +18,8 @@ and the bot's worker threads can all call it. What it implements, with the docum
 Calls need HTTP Basic auth with the e-mail and API token given. A test plays a Jira agent
 with `agent_transition` and `agent_comment`, and scripts failures: `fail_share` fails a
 deterministic share of calls (seeded), `fail_next` the next calls, `down` every call; a
-failure is a 500/503 that changes nothing, a dropped connection after the change was made
-(the client cannot know), or a response slower than the client's timeout (also after it).
+failure is a 500, 503 or 429 that changes nothing, a dropped connection after the change was
+made (the client cannot know), or a response slower than the client's timeout (also after it).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ TRANSITIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     ),
     "51": ("Reopen", "Waiting for support", ("Resolved", "Closed")),
 }
-FAILURE_MODES = ("error", "unavailable", "drop", "timeout")
+FAILURE_MODES = ("error", "unavailable", "throttled", "drop", "timeout")
 _RELATIVE = re.compile(r"^-(\d+)([mhd])$")
 
 
@@ -497,8 +497,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(401, {"errorMessages": ["Client must be authenticated"]})
             return
         failure = jira._failure(url.path)
-        if failure in ("error", "unavailable"):
-            status = 500 if failure == "error" else 503
+        if failure in ("error", "unavailable", "throttled"):
+            status = {"error": 500, "unavailable": 503, "throttled": 429}[failure]
             jira.calls.append(Call(method, url.path, status, failure))
             self._answer(status, {"errorMessages": ["Internal server error"]})
             return

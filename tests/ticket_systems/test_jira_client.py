@@ -87,6 +87,11 @@ def test_failures_say_whether_the_call_may_have_been_done(
     assert slow.value.maybe_done
     assert [c.body for c in fake_jira.issues[key].comments] == ["second", "third"]
 
+    fake_jira.fail_next(1, "throttled")
+    with pytest.raises(JiraUnavailable) as throttled:
+        jira_client.add_comment(key, "fourth")
+    assert not throttled.value.maybe_done  # 429: refused before anything was done
+
     with fake_jira.down(), pytest.raises(JiraUnavailable) as down:
         jira_client.request(key)
     assert not down.value.maybe_done

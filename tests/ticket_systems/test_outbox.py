@@ -163,6 +163,28 @@ def test_a_status_set_here_and_not_sent_yet_wins_over_jiras_older_one(
     assert store.find(ticket_id).status == "resolved"
 
 
+def test_a_reopen_made_while_a_poll_runs_is_not_overwritten_by_jiras_older_status(
+    synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = synced_home()
+    ticket_id = _file(store)
+    store.resolve(ticket_id, by="UAGENT")
+    _sync_until_sent(capsys)
+    (issue,) = fake_jira.issues.values()
+    fake_jira.agent_transition(issue.key, "Closed")  # an agent closes it in Jira...
+    outbox, store.outbox = store.outbox, None
+    reopened = store.reopen(ticket_id, by="U1", reason="still broken")  # ...as it is reopened
+    # here, the poll running between the reopen and its outbox entry (one write apart)
+    assert _sync(capsys, "--poll")["read_back"] == 0
+    assert store.find(ticket_id).status == "open"
+    assert outbox is not None
+    outbox.queue(reopened)  # the reopen's entry, written: it goes to Jira and wins
+    _sync_until_sent(capsys)
+    assert _sync(capsys, "--poll")["read_back"] == 0
+    assert issue.status_history == ["Resolved", "Closed", "Waiting for support"]
+    assert store.find(ticket_id).status == "open"
+
+
 def test_an_issue_a_poll_could_not_read_is_read_by_the_next(
     synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -263,6 +263,7 @@ def _real_requests(lang: str) -> list[str]:
 def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, object]]:
     """Every row, train threads first."""
     from continuation_authors import holdout_authors, train_authors
+    from continuation_context import context_rows
     from continuation_more_phrasings import more_rows
     from continuation_short_new import short_new_rows
 
@@ -279,6 +280,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
         rows.extend(short_new_rows(rows, split, _overlap, seed))
         if split == "train":
             rows.extend(more_rows(rows, seed))
+            rows.extend(context_rows(rows, _overlap, seed))
     seen: set[tuple[str, str, str]] = set()
     unique = []
     for r in rows:

@@ -1,0 +1,47 @@
+"""Context added to a filed record in its thread, through `brain chat`'s loop: the make and
+version of what is broken, where it is, who is hit. The continuation model learned these from
+the context details of its training set (`scripts/continuation_context.py`); before, it read
+them as new work, asked which record they were about, or filed a second record."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain.conversation.turns import Conversation
+from brain.engine import Brain
+from cli.chat_session import chat_loop
+
+
+def _chat(brain: Brain, *lines: str) -> list[str]:
+    """Each turn's printed reply, through the terminal loop of `brain chat`."""
+    out: list[str] = []
+    chat_loop(Conversation(brain, brain.conversations, surface="chat"), lines, out.append)
+    return out[1:-1]
+
+
+@pytest.mark.parametrize(
+    ("report", "context", "added"),
+    [
+        (
+            "the Outlook add-in for Salesforce won't load",
+            "happens on the 2.3 plugin, Office build 2402",
+            "I added your message to INC-000001",
+        ),
+        ("显示器一直闪", "型号是戴尔 U2720Q，接的是扩展坞", "我把你的消息加到了 INC-000001"),
+    ],
+)
+def test_context_added_to_a_report_goes_on_its_record(
+    brain: Brain, report: str, context: str, added: str
+) -> None:
+    replies = _chat(brain, report, context)
+    store = brain.services.tickets
+    assert store is not None
+    [ticket] = store.all()
+    assert added in replies[1]
+    assert context in [c["text"] for c in ticket.comments]
+
+
+def test_a_detail_in_the_thread_never_files_a_second_record(brain: Brain) -> None:
+    """Unsure, the bot may ask which record a detail is about; it never files another."""
+    _chat(brain, "my laptop screen keeps flickering", "model is an HP ZBook, running Windows 10")
+    assert len(brain.services.tickets.all()) == 1  # type: ignore[union-attr]

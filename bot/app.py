@@ -117,8 +117,26 @@ class SlackBot:
         self._sweep_task: asyncio.Task[None] | None = None
         self._jira_task: asyncio.Task[None] | None = None
         #: The loop with Jira, woken by Jira's webhook (`bot.server` serves it).
-        self.jira = jira_sync.JiraSync(self.services, self.client)
+        self.jira = jira_sync.JiraSync(self.services, self.client, client_for=self.client_for)
         self._starting: asyncio.Task[None] | None = None
+
+    async def client_for(self, team: str | None) -> AsyncWebClient:
+        """The Web API client to post in a workspace outside any request (a background
+        loop's notice): with many workspaces, one with that workspace's installed bot token
+        (the shared client has none); else the shared client."""
+        store = self.app.installation_store
+        if team is None or store is None or not oauth.multi_workspace(self.settings):
+            return self.client
+        bot = await store.async_find_bot(enterprise_id=None, team_id=team)
+        if bot is None or not bot.bot_token:
+            return self.client
+        shared = self.client
+        return AsyncWebClient(
+            token=bot.bot_token,
+            base_url=shared.base_url,
+            timeout=shared.timeout,
+            retry_handlers=shared.retry_handlers,
+        )
 
     @property
     def ready(self) -> bool:

@@ -20,6 +20,7 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from aiohttp import web
@@ -55,13 +56,25 @@ def announcement(news: JiraNews) -> str:
     return STATUS.format(id=ticket.id, status=escape(news.text), issue=news.issue)
 
 
-async def announce(services: BotServices, client: AsyncWebClient, news: list[JiraNews]) -> int:
-    """Post each change in its ticket's thread, once; how many were posted."""
+#: The Web API client to post in a workspace with (`SlackBot.client_for`).
+ClientFor = Callable[[str | None], Awaitable[AsyncWebClient]]
+
+
+async def announce(
+    services: BotServices,
+    client: AsyncWebClient,
+    news: list[JiraNews],
+    client_for: ClientFor | None = None,
+) -> int:
+    """Post each change in its ticket's thread, once (in the ticket's workspace, with its
+    client when there are many); how many were posted."""
     posted = 0
     for item in news:
         if not await services.events.take(f"jira:{item.ref}"):
             continue
         ticket = item.ticket
+        if client_for is not None:
+            client = await client_for(ticket.slack_team)
         thread = str(ticket.fields.get("thread") or "") or None
         where = ticket.channel or ticket.requester
         await client.chat_postMessage(channel=where, thread_ts=thread, text=announcement(item))
@@ -77,9 +90,12 @@ class JiraSync:
     only a hint that something changed; what changed is read from Jira's API by the poll, so
     a forged or replayed webhook can at most cause one more poll."""
 
-    def __init__(self, services: BotServices, client: AsyncWebClient) -> None:
+    def __init__(
+        self, services: BotServices, client: AsyncWebClient, *, client_for: ClientFor | None = None
+    ) -> None:
         self.services = services
         self.client = client
+        self.client_for = client_for
         self._woken: asyncio.Event | None = None
 
     def poke(self) -> None:
@@ -130,7 +146,7 @@ class JiraSync:
         await asyncio.to_thread(connector.send_due)
         if poll:
             result = await asyncio.to_thread(connector.poll)
-            await announce(services, self.client, result.news)
+            await announce(services, self.client, result.news, self.client_for)
 
 
 def webhook_secret(settings: Settings) -> str | None:

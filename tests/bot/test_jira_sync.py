@@ -17,8 +17,11 @@ import pytest
 from bot import ticket_view as view
 from bot.helpdesk.jira_sync import WEBHOOK_PATH
 from bot.server import EVENTS_PATH
-from tests.bot.conftest import Harness, StartBot
+from tests.bot import slack_payloads as p
+from tests.bot.conftest import ROUTED_TEXT, Harness, StartBot
 from tests.bot.test_ticket_lifecycle import as_message, click, file_ticket
+from tests.bot.test_workspaces import event_of, install
+from tests.bot.test_workspaces import oauth_env as oauth_env  # the fixture, used by name
 from tests.fakes.jira_api import API_TOKEN, EMAIL, FakeIssue, FakeJira
 from tests.fakes.slack_api import Call
 from tests.ticket_systems.config import jira_config
@@ -162,3 +165,26 @@ async def test_resolved_in_jira_asks_the_requester_and_their_thumbs_up_closes_it
                 view.ACTION_RATE_UP, view.BLOCK_RATE + ticket_id, value=ticket_id)  # fmt: skip
     assert store.get(ticket_id).status == "closed"
     await until(lambda: issue.status_history == ["Resolved", "Closed"], "closed in Jira")
+
+
+@pytest.mark.usefixtures("oauth_env")
+async def test_with_many_workspaces_jiras_news_is_posted_with_the_tickets_workspace_token(
+    start_bot: StartBot, fake_jira: FakeJira
+) -> None:
+    harness = await start_bot(jira_config(fake_jira.url))
+    await install(harness, "T0000001", "xoxb-one")
+    await install(harness, "T0000002", "xoxb-two")
+    event = p.message(ROUTED_TEXT, user="UTWO0001", channel="DTWO0001")
+    status, _ = await harness.post(event_of("T0000002", event), content_type="application/json")
+    assert status == 200
+    await harness.idle()
+    store = harness.brain.services.tickets
+    (ticket,) = store.list_by_requester("UTWO0001")
+    assert ticket.slack_team == "T0000002"
+    await until(lambda: the_issue(fake_jira, ticket.id), "the ticket filed in Jira")
+    issue = the_issue(fake_jira, ticket.id)
+    assert issue is not None
+    fake_jira.agent_comment(issue.key, "Fixed on our side.")
+    await until(lambda: in_thread(harness, event["ts"], "Fixed on our side"), "the comment")
+    (said,) = in_thread(harness, event["ts"], "Fixed on our side")
+    assert said.params["_authorization"] == "Bearer xoxb-two"

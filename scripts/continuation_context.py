@@ -221,6 +221,17 @@ LEADS: dict[str, Sequence[str]] = {
 }
 
 
+#: Answers when the bot asked a change for two fields at once ("still need: service, window"):
+#: either may come first, alone. The window answers are `continuation_more_phrasings`'.
+SERVICE_ANSWERS: dict[str, Sequence[str]] = {
+    "en": ["{service}", "it's {service}", "service: {service}", "the service is {service}",
+           "{service} is the one", "on {service}"],
+    "zh": ["{service}", "是{service}", "服务：{service}", "服务是{service}", "{service}那个",
+           "涉及的是{service}"],
+}  # fmt: skip
+BOTH_ASKED = "service,window"
+
+
 def _fill(rng: random.Random, pattern: str, lang: str) -> str:
     values = VALUES[lang]
     return pattern.format(**{k: rng.choice(v) for k, v in values.items()})
@@ -240,9 +251,13 @@ def context_rows(
     seen: set[tuple[str, str]] = set()
     for base in rows:
         key = (str(base["record"]), str(base["question"]))
-        if base["split"] != "train" or base["question"] or key in seen:
-            continue  # where the bot waits for an answer, a bare value is that answer
+        if base["split"] != "train" or key in seen:
+            continue
         seen.add(key)
+        if base["question"]:  # where the bot waits for an answer, a bare value is that answer
+            if base["kind"] == "change" and base["question"] in ("service", "window"):
+                added.extend(_both_asked(rng, base, overlap))
+            continue
         lang, kind = str(base["lang"]), str(base["kind"])
         kinds = PATTERNS[lang]
         own = kinds.get(kind, kinds["incident"])
@@ -275,3 +290,37 @@ def context_rows(
                 }
             )
     return added
+
+
+def _both_asked(
+    rng: random.Random, base: dict[str, object], overlap: Callable[[str, str], float]
+) -> list[dict[str, object]]:
+    """The thread again with both a service and a window asked for: a window answer, a service
+    answer and a new request."""
+    from continuation_more_phrasings import WINDOW_ANSWERS
+
+    lang = str(base["lang"])
+    patterns, windows = WINDOW_ANSWERS[lang]
+    window_pattern = rng.choice(list(patterns))
+    service_pattern = rng.choice(list(SERVICE_ANSWERS[lang]))
+    new_pattern = rng.choice(list(NEW_PATTERNS[lang]))
+    picks = [
+        ("window", window_pattern, window_pattern.format(v=rng.choice(list(windows))), "answer"),
+        ("service", service_pattern, _fill(rng, service_pattern, lang), "answer"),
+    ]
+    new = _fill(rng, new_pattern, lang)
+    if overlap(new, str(base["record"])) <= 0.2:
+        picks.append(("new", new_pattern, new, "new"))
+    return [
+        {
+            **base,
+            "question": BOTH_ASKED,
+            "message": message,
+            "same_user": True,
+            "minutes": round(rng.uniform(0.5, 600.0), 1),
+            "label": label,
+            "family": "new_context" if label == "new" else "answer",
+            "template": f"{lang}:both_asked_{source}:{pattern}",
+        }
+        for source, pattern, message, label in picks
+    ]

@@ -111,8 +111,10 @@ def recognised(
     except Exception:
         return reading
     inferred = _inferred(brain, reading.controller, reading.text, state.key)
+    question = state.open_question
+    asked = list(question.parameters) if question and question.record == reading.record else []
     fields: dict[str, str] = {}
-    for name, answered in reading.fields.items():
+    for name, answered in aimed(reading.fields, inferred, asked).items():
         value = inferred.get(name) or ""
         closed = closed_values(controller, name)
         if closed:
@@ -126,6 +128,20 @@ def recognised(
         narrows = at >= 0 and slots.named(answered[:at] + " " + answered[at + len(value) :]) is None
         fields[name] = value if narrows else answered
     return replace(reading, fields=fields)
+
+
+def aimed(fields: dict[str, str], inferred: dict[str, str], asked: Sequence[str]) -> dict[str, str]:
+    """A reply to a question for several fields is read as the first of them ("still need:
+    service, window" and "we'd prefer Thursday 20:00-21:00" gave the service "we'd prefer
+    Thursday…"): where the controller reads nothing of that field in the reply but reads
+    another field asked for and not given (a window), the reply answers that one."""
+    out: dict[str, str] = {}
+    for name, answered in fields.items():
+        if name in asked and not inferred.get(name, "").strip():
+            other = [a for a in asked if a not in fields and a not in out and inferred.get(a)]
+            name = other[0] if other else name
+        out[name] = answered
+    return out
 
 
 def apply(

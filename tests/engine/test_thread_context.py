@@ -45,3 +45,28 @@ def test_a_detail_in_the_thread_never_files_a_second_record(brain: Brain) -> Non
     """Unsure, the bot may ask which record a detail is about; it never files another."""
     _chat(brain, "my laptop screen keeps flickering", "model is an HP ZBook, running Windows 10")
     assert len(brain.services.tickets.all()) == 1  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "reply", "said"),
+    [
+        (
+            "please schedule the certificate renewal on the API gateway",
+            "we'd prefer Thursday 20:00 to 21:00",
+            "Thursday",
+        ),
+        ("帮我安排一次证书更新的变更", "窗口定在下周二晚上 9 点到 10 点", "周二"),
+    ],
+)
+def test_a_reply_giving_the_second_field_asked_for_fills_that_field(
+    brain: Brain, request_text: str, reply: str, said: str
+) -> None:
+    """Asked for a service and a window, a reply that gives a time is the window, not the
+    service."""
+    replies = _chat(brain, request_text, reply)
+    store = brain.services.tickets
+    assert store is not None
+    [ticket] = store.all()
+    assert "window" in replies[0] or "窗口" in replies[0]
+    assert said in str(ticket.fields.get("window", ""))
+    assert said not in str(ticket.fields.get("service", ""))

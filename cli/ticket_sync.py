@@ -29,6 +29,7 @@ def sync(settings: Settings, store: TicketStore, *, poll: bool, as_json: bool) -
         return 2
     code = 0
     try:
+        connector.recover()  # changes a crash left out of the outbox
         report = connector.send_due()
         news = []
         if poll:

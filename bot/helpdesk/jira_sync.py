@@ -116,6 +116,12 @@ class JiraSync:
             return
         if connector is None:
             return
+        try:
+            recovered = await asyncio.to_thread(connector.recover)
+            if recovered:
+                log.warning("queued %d ticket change(s) a crash had left out", recovered)
+        except Exception:
+            log.exception("the ticket history could not be checked for lost changes")
         self._woken = woken = asyncio.Event()
         holder = f"{socket.gethostname()}:{os.getpid()}:{id(connector)}"
         ttl = max(30.0, 3 * config.send_every_s)

@@ -13,6 +13,7 @@ import httpx
 from controllers.ticket_systems.inbound import JiraNews, PollResult, poll
 from controllers.ticket_systems.jira_client import JiraClient
 from controllers.ticket_systems.outbox import Outbox
+from controllers.ticket_systems.recovery import recover
 from controllers.ticket_systems.sender import Sender, SendReport
 
 if TYPE_CHECKING:
@@ -65,6 +66,10 @@ class JiraConnector:
             transport=transport,
         )  # fmt: skip
         return cls(config, outbox, tickets, client)
+
+    def recover(self) -> int:
+        """Queue the recent changes a crash left out of the outbox (at start; how many)."""
+        return recover(self.outbox, self.tickets)
 
     def send_due(self) -> SendReport:
         """Send the changes that are due (see `controllers.ticket_systems.sender`)."""

@@ -65,19 +65,34 @@ class Outbox:
         if not ticket.history:
             return None
         seq = len(ticket.history) - 1
-        entry = ticket.history[-1]
-        action = ACTION_OF_EVENT.get(str(entry.get("event") or ""))
-        by = str(entry.get("by") or "")
-        if action is None or by.startswith(REMOTE_PREFIX):
+        action = self.action_at(ticket, seq)
+        if action is None:
             return None
         if action == "create":
             if self.config.desk_for(ticket.team) is None:
                 return None
         elif not self.is_synced(ticket.id):
             return None
+        return self.write(ticket, seq, action)
+
+    @staticmethod
+    def action_at(ticket: Ticket, seq: int) -> str | None:
+        """What the ticket's history entry `seq` asks of the ticket system (None: nothing,
+        or it came from there)."""
+        entry = ticket.history[seq]
+        action = ACTION_OF_EVENT.get(str(entry.get("event") or ""))
+        if action is None or str(entry.get("by") or "").startswith(REMOTE_PREFIX):
+            return None
+        return action
+
+    def write(self, ticket: Ticket, seq: int, action: str) -> OutboxChange | None:
+        """Write the outbox entry of history entry `seq` (None when it exists already)."""
+        entry = ticket.history[seq]
         text = ""
-        if action == "comment" and ticket.comments:
-            text = str(ticket.comments[-1].get("text") or "")
+        if action == "comment":  # its comment: comments and "commented" entries go together
+            index = sum(e.get("event") == "commented" for e in ticket.history[: seq + 1]) - 1
+            if 0 <= index < len(ticket.comments):
+                text = str(ticket.comments[index].get("text") or "")
         now = self.clock()
         change = OutboxChange(
             change_id=f"{ticket.id}#{seq}",
@@ -85,7 +100,7 @@ class Outbox:
             seq=seq,
             action=action,
             text=text,
-            by=by,
+            by=str(entry.get("by") or ""),
             queued_at=now,
             next_at=now,
         )

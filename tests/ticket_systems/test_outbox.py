@@ -9,7 +9,9 @@ from collections.abc import Callable
 import pytest
 
 from cli import main
+from controllers.ticket_systems.connector import JiraConnector
 from controllers.tickets import TicketStore
+from core.config import load_settings
 from tests.fakes.jira_api import API_TOKEN, SERVICE_DESK_ID, FakeJira
 
 SyncedHome = Callable[..., TicketStore]
@@ -175,7 +177,10 @@ def test_a_reopen_made_while_a_poll_runs_is_not_overwritten_by_jiras_older_statu
     outbox, store.outbox = store.outbox, None
     reopened = store.reopen(ticket_id, by="U1", reason="still broken")  # ...as it is reopened
     # here, the poll running between the reopen and its outbox entry (one write apart)
-    assert _sync(capsys, "--poll")["read_back"] == 0
+    connector = JiraConnector.open(load_settings(), TicketStore.open(load_settings()))
+    assert connector is not None
+    assert connector.poll().news == []
+    connector.close()
     assert store.find(ticket_id).status == "open"
     assert outbox is not None
     outbox.queue(reopened)  # the reopen's entry, written: it goes to Jira and wins
@@ -183,6 +188,28 @@ def test_a_reopen_made_while_a_poll_runs_is_not_overwritten_by_jiras_older_statu
     assert _sync(capsys, "--poll")["read_back"] == 0
     assert issue.status_history == ["Resolved", "Closed", "Waiting for support"]
     assert store.find(ticket_id).status == "open"
+
+
+def test_changes_a_crash_left_out_of_the_outbox_are_sent_by_the_next_sync(
+    synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = synced_home()
+    ticket_id = _file(store)
+    _sync_until_sent(capsys)
+    (issue,) = fake_jira.issues.values()
+    outbox, store.outbox = store.outbox, None  # each change stored, its outbox entry lost
+    store.comment(ticket_id, author="U1", text="long ago")
+    store.comment(ticket_id, author="U1", text="still broken")
+    store.resolve(ticket_id, by="UAGENT")
+    store.reopen(ticket_id, by="U1", reason="no")
+    old = len(store.find(ticket_id).history) - 4  # the first comment: made 7 days ago
+    store.records.modify(ticket_id, lambda t: t.history[old].update(at="2026-01-01T00:00:00+00:00"))
+    store.outbox = outbox
+    _sync_until_sent(capsys)
+    assert [c.body for c in issue.comments] == ["U1 (Slack): still broken"]
+    assert issue.status_history == []  # the Resolve was overridden by the Reopen: open there
+    _sync_until_sent(capsys)
+    assert len(issue.comments) == 1
 
 
 def test_an_issue_a_poll_could_not_read_is_read_by_the_next(

@@ -72,6 +72,42 @@ def test_a_view_sees_every_write_of_another_opener_and_its_checkpoints(
     assert seen["c00005"]["rejected_by"] == ["u8"]
 
 
+def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The bucket files parsed from now on (reading a file's text to compare it is not parsing
+    it)."""
+    parsed: list[Path] = []
+    original = storage.AtomicJSONStorage.parse
+
+    def counted(self: storage.AtomicJSONStorage, raw: str) -> object:
+        parsed.append(self.path)
+        return original(self, raw)
+
+    monkeypatch.setattr(storage.AtomicJSONStorage, "parse", counted)
+    return parsed
+
+
+def test_a_view_after_a_checkpoint_parses_only_the_buckets_it_changed(
+    openers: tuple[Stores, Stores], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A case book of hundreds of buckets: one new case changes one bucket, and the next view
+    parsed every bucket again (a dynamic decision's p99 grew with the book)."""
+    reader, writer = openers
+    for number in range(300):
+        writer.cases.insert(_case(number))
+    writer.cases.flush()
+    before = _by_id(reader.cases.view())
+    buckets = len(list(writer.cases.base.path.glob("*.json")))  # type: ignore[attr-defined]
+    parsed = _count_parses(monkeypatch)
+    writer.cases.insert(_case(777))
+    writer.cases.modify("c00003", lambda case: case["confirmed_by"].append("u9"))
+    writer.cases.flush()
+    seen = _by_id(reader.cases.view())
+    assert 1 <= len(set(parsed)) <= 2 < buckets  # the new case's bucket and c00003's
+    assert set(seen) == set(before) | {"c00777"}
+    assert seen["c00003"]["confirmed_by"] == ["u9"]
+    assert seen == _by_id(writer.cases.all())
+
+
 def test_a_second_view_without_a_write_reads_no_bucket_file(
     openers: tuple[Stores, Stores], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -80,14 +116,7 @@ def test_a_second_view_without_a_write_reads_no_bucket_file(
         writer.cases.insert(_case(number))
     writer.cases.flush()
     first = reader.cases.view()
-    reads: list[Path] = []
-    original = storage.AtomicJSONStorage.read
-
-    def counted(self: storage.AtomicJSONStorage) -> object:
-        reads.append(self.path)
-        return original(self)
-
-    monkeypatch.setattr(storage.AtomicJSONStorage, "read", counted)
+    reads = _count_parses(monkeypatch)
     again = reader.cases.view()
     assert reads == []
     assert again is first  # the same documents, not a copy

@@ -60,6 +60,9 @@ class TinyCollection:
         self._lock = store_lock(path)
         #: (the version it was read at, key -> document): what `view` returns until a write.
         self._view: tuple[object, dict[str, Document]] | None = None
+        #: Each bucket file's documents as the last view read them, by a digest of the file's
+        #: text: a view after a write parses only the buckets that changed.
+        self._buckets: dict[str, tuple[bytes, list[Document]]] = {}
         folder = path if sharded else path.parent
         folder.mkdir(parents=True, exist_ok=True)
         with self._lock.held():
@@ -157,9 +160,46 @@ class TinyCollection:
             if version is None and self.sharded:
                 self._bump()  # a collection written before versions existed
                 version = self._version()
-            documents = {self._key(document): document for document in self.all()}
+            documents = {self._key(document): document for document in self._current()}
         self._view = (version, documents)
         return documents
+
+    def _current(self) -> list[Document]:
+        """Every document (call with the lock held), reusing the documents of each bucket file
+        whose text is unchanged since the last view: one write into a case book of 1,600
+        buckets made the next view parse all of them (80-200 ms, a dynamic decision's p99),
+        where one changed. Reading and hashing a file costs a fraction of parsing it; a file's
+        stat could say "unchanged" wrongly (an inode reused within the clock's tick, the same
+        size). Files are listed and read by name, without a `Path` and a storage object each."""
+        documents: list[Document] = []
+        buckets: dict[str, tuple[bytes, list[Document]]] = {}
+        for name in self._file_names():
+            try:
+                with open(name, encoding="utf-8") as handle:
+                    raw = handle.read()
+            except FileNotFoundError:
+                continue
+            digest = hashlib.blake2b(raw.encode("utf-8"), digest_size=16).digest()
+            known = self._buckets.get(name)
+            if known is None or known[0] != digest:
+                table = (AtomicJSONStorage(name).parse(raw) or {}).get(self.table, {})
+                known = (digest, list(table.values()))
+            buckets[name] = known
+            documents.extend(known[1])
+        self._buckets = buckets
+        return documents
+
+    def _file_names(self) -> list[str]:
+        """The paths of the collection's files as strings, in `_files`'s order."""
+        if not self.sharded:
+            return [str(self.path)]
+        with os.scandir(self.path) as entries:
+            names = [
+                entry.path
+                for entry in entries
+                if entry.name.endswith(".json") and len(entry.name) == _DIGITS + len(".json")
+            ]
+        return sorted(names)
 
     def view(self) -> list[Document]:
         """Every document, read-only (`view_by_key`)."""

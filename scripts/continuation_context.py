@@ -72,6 +72,8 @@ VALUES: dict[str, dict[str, Sequence[str]]] = {
                      "point DNS back to the old host", "roll back the helm release"],
         "test": ["staging", "UAT", "the perf environment", "a canary box",
                  "two pilot users", "the dev cluster"],
+        "deadline": ["Monday", "end of day", "tomorrow morning", "next week", "the 15th",
+                     "Thursday", "before the sprint starts", "this afternoon"],
     },
     "zh": {
         "device": ["联想 T14", "MacBook Air", "华为 MateBook", "戴尔 7440", "小新 Pro",
@@ -107,6 +109,8 @@ VALUES: dict[str, dict[str, Sequence[str]]] = {
         "rollback": ["重新部署上一个版本", "把开关关掉就行", "用昨晚的快照恢复",
                      "回退那次配置提交", "把域名指回老机器", "回滚发布"],
         "test": ["预发环境", "UAT", "性能环境", "灰度机器", "两个试点用户", "开发集群"],
+        "deadline": ["周一", "今天下班前", "明早", "下周", "15 号", "周四", "迭代开始前",
+                     "今天下午"],
     },
 }  # fmt: skip
 
@@ -128,6 +132,8 @@ PATTERNS: dict[str, dict[str, Sequence[str]]] = {
             "{person} approved it", "approval from {person} is in the email",
             "{person} ok'd it yesterday", "cc {person}, who approved", "only need it until Friday",
             "it's temporary, a month or so", "{role}, for {reason}",
+            "need it by {deadline}", "{deadline} at the latest, it's for {reason}",
+            "kind of urgent, {person} starts {deadline}", "no rush, {deadline} is fine",
         ],
         "change": [
             "service is {service}", "it's {service}", "this is for {service}",
@@ -154,6 +160,8 @@ PATTERNS: dict[str, dict[str, Sequence[str]]] = {
             "{account}", "是{account}的", "{role}", "{account}，{role}", "原因是{reason}",
             "用途：{reason}", "因为{reason}", "{person}批过了", "{person}已经同意了",
             "审批邮件{person}发了", "只用到周五", "临时用一个月左右", "{role}，{reason}要用",
+            "{deadline}之前要用", "比较急，{deadline}就要", "{person}{deadline}入职，麻烦快点",
+            "不急，{deadline}前弄好就行",
         ],
         "change": [
             "服务是{service}", "是{service}", "涉及{service}", "{window}最好", "希望在{window}",
@@ -204,6 +212,15 @@ TRIES: dict[str, Sequence[str]] = {
     "zh": ["重启了", "重启过", "退出重新登录了", "清了缓存", "重装了", "换了个浏览器",
            "换了根线", "换了个接口", "装了更新", "把无线关了再开", "回家试了", "改了密码",
            "把扩展坞断电重插了", "按指南操作了一遍", "更新了驱动"],
+}  # fmt: skip
+#: What a user tries on an access or account request before reporting back.
+ACCOUNT_TRIES: dict[str, Sequence[str]] = {
+    "en": ["used the reset link", "set a new password", "signed out of every session",
+           "tried the temporary password", "approved the MFA prompt", "waited an hour",
+           "cleared the saved credentials", "logged in through the portal",
+           "accepted the invite email", "re-enrolled my authenticator"],
+    "zh": ["点了重置链接", "设了新密码", "把所有会话都退出了", "用了临时密码", "在手机上批准了验证",
+           "等了一个小时", "清掉了保存的密码", "从门户登录了", "点了邀请邮件", "重新绑定了验证器"],
 }  # fmt: skip
 RETRY_PATTERNS: dict[str, Sequence[str]] = {
     "en": ["{t}, no change", "{t} and it's the same", "{t}, didn't help", "{t}, no luck",
@@ -257,6 +274,8 @@ def context_rows(
         if base["question"]:  # where the bot waits for an answer, a bare value is that answer
             if base["kind"] == "change" and base["question"] in ("service", "window"):
                 added.extend(_both_asked(rng, base, overlap))
+            if base["question"] == "window":
+                added.extend(_window_answers(rng, base))
             continue
         lang, kind = str(base["lang"]), str(base["kind"])
         kinds = PATTERNS[lang]
@@ -266,11 +285,12 @@ def context_rows(
             other = rng.choice([k for k in kinds if k != kind])
             picks.append(("other", rng.choice(list(kinds[other]))))
         picks.append(("new", rng.choice(list(NEW_PATTERNS[lang]))))
-        if kind == "incident":
+        if kind in ("incident", "access"):
             picks.append(("retry", rng.choice(list(RETRY_PATTERNS[lang]))))
         for source, pattern in picks:
             if source == "retry":
-                core = pattern.format(t=rng.choice(list(TRIES[lang])))
+                tries = TRIES if kind == "incident" else ACCOUNT_TRIES
+                core = pattern.format(t=rng.choice(list(tries[lang])))
             else:
                 core = _fill(rng, pattern, lang)
             if source == "new" and overlap(core, str(base["record"])) > 0.2:
@@ -324,3 +344,26 @@ def _both_asked(
         }
         for source, pattern, message, label in picks
     ]
+
+
+def _window_answers(rng: random.Random, base: dict[str, object]) -> list[dict[str, object]]:
+    """Two answers to "still need: window" with this file's times (digits and words, spaced
+    or not), in `continuation_more_phrasings`' answer patterns."""
+    from continuation_more_phrasings import WINDOW_ANSWERS
+
+    lang = str(base["lang"])
+    patterns = list(WINDOW_ANSWERS[lang][0])
+    rows = []
+    for pattern in rng.sample(patterns, k=2):
+        rows.append(
+            {
+                **base,
+                "message": pattern.format(v=rng.choice(list(VALUES[lang]["window"]))),
+                "same_user": True,
+                "minutes": round(rng.uniform(0.5, 600.0), 1),
+                "label": "answer",
+                "family": "answer",
+                "template": f"{lang}:window_context:{pattern}",
+            }
+        )
+    return rows

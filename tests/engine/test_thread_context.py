@@ -70,3 +70,15 @@ def test_a_reply_giving_the_second_field_asked_for_fills_that_field(
     assert "window" in replies[0] or "窗口" in replies[0]
     assert said in str(ticket.fields.get("window", ""))
     assert said not in str(ticket.fields.get("service", ""))
+
+
+def test_a_retry_report_on_an_account_problem_files_nothing_new(brain: Brain) -> None:
+    """What a user tried on a password problem and that it did not help is a report on the
+    thread's record (the set's retries were on incidents only), not a new password reset."""
+    replies = _chat(
+        brain,
+        "my VPN password expired and I can't log in",
+        "set a new password, the portal still rejects it",
+    )
+    assert "I added your message to" in replies[1]
+    assert "Filed" not in replies[1]

@@ -25,7 +25,7 @@ from brain.conversation.follow_up import (
     refers_back,
     same_topic,
 )
-from brain.conversation.thread import ThreadBrain, apply, recognised
+from brain.conversation.thread import ThreadBrain, apply, gives_asked, recognised
 from brain.intent.urgency import handoff_signal
 from controllers import ticket_replies as say
 from controllers.ids import find_ticket_ids
@@ -208,6 +208,8 @@ def turn(
         verdict = "continue"
     elif verdict == "ask" and asks_for_other_work(message.text, judged.ticket):
         verdict = "new"
+    elif verdict == "ask" and answers_the_question(brain, message, state, judged):
+        verdict = "continue"
     if verdict == "continue":
         return continue_on(brain, message, state, judged)
     if verdict == "ask":
@@ -246,6 +248,20 @@ def asks_for_other_work(text: str, ticket: Ticket) -> bool:
     detail of the record. A report or a question stays unsure: it may be about the record."""
     reading = speech_act.read(text)
     return reading.sure and reading.act == "work" and not same_topic(text, ticket)
+
+
+def answers_the_question(
+    brain: ThreadBrain, message: Message, state: ConversationState, judged: Judgement
+) -> bool:
+    """The thread's third reading of an unsure message: the model reads it likeliest as an
+    answer and the record's controller reads in it a value of a field the bot asked for, so
+    it is that answer ("窗口就周六上午 9 点到 10 点吧" after "still need: window", whose lead
+    the model had seen in few answers)."""
+    return (
+        bool(judged.asked)
+        and judged.reading.kind == "answer"
+        and gives_asked(brain, judged.controller, message.text, judged.asked, state.key)
+    )
 
 
 def asks_which_record(decision: Decision) -> bool:

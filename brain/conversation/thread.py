@@ -243,6 +243,15 @@ def _dry_run(
     return DryRunRecord(reading.controller, bool(result.ok), result.reason, list(result.missing))
 
 
+def gives_asked(
+    brain: ThreadBrain, controller: str, text: str, asked: Sequence[str], session: str
+) -> bool:
+    """Does the record's controller read, in the message alone, a value of a field the bot
+    asked for (a window in "窗口就周六上午 9 点到 10 点吧" after "still need: window")?"""
+    inferred = _inferred(brain, controller, text, session)
+    return any(inferred.get(name, "").strip() for name in asked)
+
+
 def _inferred(brain: ThreadBrain, name: str, text: str, session: str) -> dict[str, str]:
     """What the record's controller reads from the message alone (its category, system...):
     evidence only, so a value it reads from no text at all (a default such as operation

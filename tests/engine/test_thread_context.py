@@ -82,3 +82,16 @@ def test_a_retry_report_on_an_account_problem_files_nothing_new(brain: Brain) ->
     )
     assert "I added your message to" in replies[1]
     assert "Filed" not in replies[1]
+
+
+def test_an_unsure_answer_the_controller_reads_as_the_asked_field_fills_it(brain: Brain) -> None:
+    """The model, unsure, reads the reply likeliest as an answer, and the change controller
+    reads a window in it: the window is filled, nothing is asked back."""
+    replies = _chat(
+        brain, "想申请一个测试环境的变更，把 nginx 升级到 1.25", "窗口就周六上午 9 点到 10 点吧"
+    )
+    store = brain.services.tickets
+    assert store is not None
+    [ticket] = store.all()
+    assert "还是一个新的请求" not in replies[1]
+    assert "周六" in str(ticket.fields.get("window", ""))

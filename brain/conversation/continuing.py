@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: The fields a reply may name on a record without being asked ("the service is X").
+RECORD_FIELDS = ("category", "system", "service", "window")
 #: The choices of "is this about the thread's record, or something new?".
 ON_RECORD = "__thread__"
 SOMETHING_NEW = "__new__"
@@ -140,7 +142,7 @@ def continue_on(
         brain.log_turn(decision)
         return decision
     if follow_up is None:
-        named = named_value(text, judged.asked or ["category", "system", "service", "window"])
+        named = named_value(text, judged.asked or list(RECORD_FIELDS))
         if named is not None and (named[0] in ticket.fields or named[0] in judged.asked):
             follow_up = FollowUp("update", record, controller, why, text, dict([named]))
         elif reading.kind == "status" and not find_ticket_ids(text):
@@ -208,7 +210,10 @@ def turn(
         verdict = "continue"
     elif verdict == "ask" and asks_for_other_work(message.text, judged.ticket):
         verdict = "new"
-    elif verdict == "ask" and answers_the_question(brain, message, state, judged):
+    elif verdict == "ask" and (
+        answers_the_question(brain, message, state, judged)
+        or names_a_field(brain, message, state, judged)
+    ):
         verdict = "continue"
     if verdict == "continue":
         return continue_on(brain, message, state, judged)
@@ -261,6 +266,20 @@ def answers_the_question(
         bool(judged.asked)
         and judged.reading.kind == "answer"
         and gives_asked(brain, judged.controller, message.text, judged.asked, state.key)
+    )
+
+
+def names_a_field(
+    brain: ThreadBrain, message: Message, state: ConversationState, judged: Judgement
+) -> bool:
+    """The thread's fourth reading of an unsure message: it names a field of the record, or
+    one the bot asked for, with a value ("service is billing-api", "类别是打印机"), and the
+    record's controller reads that field in it too: a correction or completion of the record,
+    not new work."""
+    fields = [*judged.asked, *(f for f in RECORD_FIELDS if f in judged.ticket.fields)]
+    named = named_value(message.text, fields) if fields else None
+    return named is not None and gives_asked(
+        brain, judged.controller, message.text, [named[0]], state.key
     )
 
 

@@ -95,3 +95,27 @@ def test_an_unsure_answer_the_controller_reads_as_the_asked_field_fills_it(brain
     [ticket] = store.all()
     assert "还是一个新的请求" not in replies[1]
     assert "周六" in str(ticket.fields.get("window", ""))
+
+
+@pytest.mark.parametrize(
+    ("request_text", "named", "field", "value"),
+    [
+        (
+            "please restart the staging redis cluster tomorrow night",
+            "service is redis-cache-eu2",
+            "service",
+            "redis-cache-eu2",
+        ),
+    ],
+)
+def test_a_reply_naming_a_field_of_the_record_updates_it(
+    brain: Brain, request_text: str, named: str, field: str, value: str
+) -> None:
+    """Unsure, the model may ask; a reply that names a field of the record with a value the
+    controller reads too ("service is …") corrects the record instead."""
+    replies = _chat(brain, request_text, named)
+    store = brain.services.tickets
+    assert store is not None
+    [ticket] = store.all()
+    assert "or something new" not in replies[1]
+    assert ticket.fields.get(field) == value

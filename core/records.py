@@ -427,6 +427,9 @@ class Decision:
     #: The language the asker is answered in, "zh" or "en", set by a thread's follow-up turn
     #: (a bare "Jenkins" in a Chinese thread is answered in Chinese); "" reads it from `text`.
     language: str = ""
+    #: The plan rules that changed the router's plan, in order (`brain.chain.plan_rules`):
+    #: which rule decided where the tiers alone would have gone elsewhere.
+    plan_rules: list[str] = field(default_factory=list)
 
     @property
     def in_chinese(self) -> bool:
@@ -456,6 +459,8 @@ class Decision:
             del values["team"]
         if not self.language:
             del values["language"]
+        if not self.plan_rules:  # only when a rule changed the plan: other records keep their shape
+            del values["plan_rules"]
         # Only when set: a decision the dynamic tier never saw carries none of its fields.
         for name in ("plan", "dcr"):
             part = values.pop(name)

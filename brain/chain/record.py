@@ -81,6 +81,7 @@ def record(
         dcr=plan.dcr,
         result=plan.answer,
         request_type=routed.request_type,
+        plan_rules=list(routed.plan_rules),
     )
     if plan.dcr is not None and decision.result is not None:
         decision.result.dcr_rounds = plan.dcr.summaries()

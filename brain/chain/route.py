@@ -16,30 +16,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from brain.chain.attend import attend
-from brain.chain.lookup import (
-    asks_about_ticket,
-    asks_to_look_up,
-    named_tickets,
-    prefer_existing,
-)
-from brain.chain.request_type import questions_stay_questions, request_type
-from brain.chain.senses import apply_sense, senses_of
+from brain.chain.plan_rules import PLAN_RULES, PlanRule, Situation, apply_rules
+from brain.chain.request_type import request_type
 from brain.escalation.decide import (
     SECURITY_CATEGORY,
-    SECURITY_INTENT,
     decide_escalation,
     urgent_route,
 )
-from brain.intent.taxonomy import intent_group
 from brain.routing.cost import SemanticOdds
-from brain.routing.plan import Candidate, MemoryLesson, RoutePlan
+from brain.routing.plan import MemoryLesson, RoutePlan
 from brain.routing.router import Router
 from brain.signals.keyword_index import NO_CONTEXT_GROUPS
 from brain.signals.memory import MemorySignal, memory_matches
 from brain.signals.semantic import SemanticSignal, verdict_of
-from controllers.references import THING_KINDS, mentions
-from controllers.roles import ANSWERS, RECORDS
 from core.records import DryRunRecord, EscalationRecord, IntentResult
 from core.text.language import is_chinese
 
@@ -73,6 +62,9 @@ class Routing:
     escalated: EscalationRecord = field(default_factory=EscalationRecord)
     #: What the message asks for (`brain.chain.request_type`).
     request_type: str = "unknown"
+    #: The plan rules that changed the router's plan, in the order they ran
+    #: (`brain.chain.plan_rules`).
+    plan_rules: list[str] = field(default_factory=list)
 
 
 def route(
@@ -88,8 +80,10 @@ def route(
     knowledge: KnowledgeSkill | None = None,
     compliance: Mapping[str, str] | None = None,
     escalation: EscalationModel | None = None,
+    rules: Sequence[PlanRule] | None = None,
 ) -> Routing:
-    """Apply the tiers to the evaluated candidates (and the dynamic tier, `brain.dynamic`)."""
+    """Apply the tiers to the evaluated candidates, then the plan rules (`rules`, by default
+    `PLAN_RULES`, in order; the dynamic tier, `brain.dynamic`, is one of them)."""
     table = evaluated.table
     compliance = compliance or {}
     verdict = verdict_of(table.reading_of(SemanticSignal))
@@ -131,11 +125,6 @@ def route(
             else None
         ),
     )
-    if escalated.consultation:
-        plan = _as_consultation(plan, evaluated.candidates, view.holder(ANSWERS))
-    plan = apply_sense(
-        plan, senses_of(knowledge, understood.text), view.names, view.holder(ANSWERS)
-    )
     kind = (
         "update"
         if understood.context
@@ -145,39 +134,18 @@ def route(
         # On-call was paged for a live event, so it is reported, not asked about (a question
         # about one never pages), whatever the intent vote made of its form.
         kind = "problem"
-    if not _moved_by_people(plan, evaluated):
-        plan = questions_stay_questions(
-            plan, kind, filers=view.filers, answers=view.holder(ANSWERS)
-        )
-    plan = prefer_existing(
-        plan,
-        named_tickets(understood.text, evaluated.entities, _exists_in(tickets)),
-        asks=asks_about_ticket(understood.text) or kind == "question",
-        filers=view.filers,
-        records=view.holder(RECORDS),
-        feeds=view.feeds,
-        exists=_exists_in(tickets),
+    situation = Situation(
+        understood=understood,
+        evaluated=evaluated,
+        view=view,
+        escalated=escalated,
+        kind=kind,
+        dry_run=dry_run,
+        tickets=tickets,
+        knowledge=knowledge,
+        dynamic=dynamic,
     )
-    things = [v for k in THING_KINDS for v in evaluated.entities.get(k, [])]
-    looked_up = things and asks_about_ticket(understood.text)
-    if looked_up and _looks_up(kind, understood, tickets, things):
-        # "请查一下 LT-20977 的情况": a named asset or host is looked up, never filed.
-        plan = prefer_existing(
-            plan,
-            things,
-            asks=True,
-            filers=view.filers,
-            records=view.holder(RECORDS),
-            feeds=view.feeds,
-        )
-    if dynamic is not None:
-        plan = attend(plan, understood, evaluated, solver=dynamic, view=view, dry_run=dry_run)
-        if not _moved_by_people(plan, evaluated):
-            # The dynamic tier plans afresh: a question it sends to a filing controller
-            # ("what's the mailbox quota?" to incident) is still answered, never filed.
-            plan = questions_stay_questions(
-                plan, kind, filers=view.filers, answers=view.holder(ANSWERS)
-            )
+    plan, applied = apply_rules(plan, situation, PLAN_RULES if rules is None else rules)
     notes = list(understood.notes)
     if evaluated.capped:
         notes.append(
@@ -187,69 +155,7 @@ def route(
     for influences in memories.values():
         notes.extend(m.describe() for m in influences)
     notes.extend(ring.detect(plan.controller, dict(memories)))
-    return Routing(plan, escalated.reason, notes, escalated, kind)
-
-
-def _as_consultation(
-    plan: RoutePlan, candidates: Sequence[Candidate], answers: str | None
-) -> RoutePlan:
-    """A question about security is answered, never filed as a security incident: the
-    controller that takes security incidents is dropped from a composition, and when it is
-    the primary, the controller that answers questions (`controllers.roles.ANSWERS`) answers
-    instead (when it is a candidate).
-    Other routes stand ("how do I get access to the phishing-report dashboard" is access)."""
-    incidents = intent_group(SECURITY_INTENT)
-    if plan.outcome not in ("routed", "composed"):
-        return plan
-    if plan.controller != incidents:
-        if incidents in plan.supporting:
-            plan.supporting = [s for s in plan.supporting if s != incidents]
-            plan.tier_path.append(f"a question about security: {incidents} files nothing")
-            if not plan.supporting:
-                plan.outcome, plan.composition = "routed", None
-        return plan
-    target = answers
-    chosen = next((c for c in candidates if c.name == target), None)
-    if chosen is None or target is None:
-        return plan
-    plan.tier_path.append(
-        f"a question about security: answered by {target}, nothing filed or paged"
-    )
-    plan.controller, plan.confidence = target, chosen.confidence
-    plan.supporting, plan.composition, plan.outcome = [], None, "routed"
-    return plan
-
-
-def _looks_up(
-    kind: str, understood: Understanding, tickets: TicketStore | None, things: Sequence[str]
-) -> bool:
-    """Is a message about a named asset or host a look-up (not a report or a request)? A
-    request only to look something up ("please check LT-20977") is one when the asker's own
-    tickets name the thing; otherwise it may be a question for the asset register ("查一下
-    LT-10995 登记在谁名下"), and the tickets are read only for such a request."""
-    if kind not in ("problem", "work"):
-        return True
-    if kind != "work" or tickets is None or not asks_to_look_up(understood.text):
-        return False
-    try:
-        own = tickets.list_by_requester(understood.message.user)
-    except Exception:  # the store is down: nothing is known to name it
-        return False
-    return any(mentions(ticket, thing) for ticket in own for thing in things)
-
-
-def _exists_in(tickets: TicketStore | None) -> Callable[[str], bool]:
-    """Is an id in the ticket store? (An unreadable store knows no ticket.)"""
-
-    def exists(ticket_id: str) -> bool:
-        if tickets is None:
-            return False
-        try:
-            return tickets.get(ticket_id) is not None
-        except Exception:  # the store is down: only the known id formats count
-            return False
-
-    return exists
+    return Routing(plan, escalated.reason, notes, escalated, kind, applied)
 
 
 def _turned_away(declared: bool, ids: Mapping[str, str], context: Mapping[str, str]) -> bool:
@@ -271,19 +177,6 @@ def ongoing_work(understood: Understanding) -> MemoryLesson | None:
         return None
     description, controller = next(iter(understood.context.items()))
     return MemoryLesson(right=controller, note=f"it follows up on {description}", by_person=False)
-
-
-def _moved_by_people(plan: RoutePlan, evaluated: Evaluation) -> bool:
-    """The route follows people's correction of messages like this one: the default that
-    judges a message by its form (a question is answered, not filed) was overruled by them
-    for such messages ("how do I get a wireless mouse issued to me" after three people moved
-    equipment requests to `change`)."""
-    preference = evaluated.preference
-    return (
-        bool(plan.preference)
-        and preference is not None
-        and (plan.controller == preference.controller)
-    )
 
 
 def lesson_of(

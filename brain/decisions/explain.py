@@ -76,7 +76,8 @@ def explain_decision(decision: Decision) -> dict[str, Any]:
             if decision.dcr is not None
             else (decision.result.dcr_rounds if decision.result else [])
         ),
-        **{key: data[key] for key in ("plan", "dcr") if key in data},
+        # Only when set, as stored: a decision no rule changed keeps its explanation's shape.
+        **{key: data[key] for key in ("plan", "dcr", "plan_rules") if key in data},
     }
 
 
@@ -178,6 +179,10 @@ def render_text(data: dict[str, Any]) -> str:
             )
     if data.get("tier_path"):
         lines.append("Path: " + " -> ".join(data["tier_path"]))
+    if data.get("plan_rules"):
+        # The rules that overruled the tiers' plan: what decided, where the signals above
+        # would have gone elsewhere.
+        lines.append("Decided by plan rules: " + ", ".join(data["plan_rules"]))
     for run in data.get("dry_runs") or []:
         verdict = "passed" if run.get("ok") else "failed"
         missing = f"; missing {', '.join(run['missing'])}" if run.get("missing") else ""

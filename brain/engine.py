@@ -131,8 +131,7 @@ class Brain(PartsFacade):
     def open(
         cls, settings: Settings | None = None, *, registry: ControllerRegistry | None = None
     ) -> Brain:
-        """A brain on `settings` (default: load_settings()); heavy parts open on first use.
-        `registry` replaces the home's controller set (entry points and YAML files)."""
+        """A brain on `settings` (default: load_settings()); `registry` replaces the home's."""
         return cls(settings or load_settings(), registry)
 
     def warm(self) -> None:
@@ -276,9 +275,8 @@ class Brain(PartsFacade):
         return self.execute(self.decide(message))
 
     def execute(self, decision: Decision) -> Decision:
-        """Run a decided message's controllers (when routed or composed); the result is
-        stored with the decision. A surface may look at the decision in between (a thread's
-        record takes a follow-up instead of a second filing: `brain.conversation`)."""
+        """Run a decided message's controllers (when routed or composed), stored with it; a
+        surface may look in between (a thread's record takes a follow-up: brain.conversation)."""
         budget = self._budgets.take(decision.decision_id)
         if decision.outcome not in ("routed", "composed") or decision.controller is None:
             counted = count_llm_calls(budget, within_s=self.settings.llm.timeout_s)
@@ -430,16 +428,20 @@ class Brain(PartsFacade):
             return settle(self.cases, evolution, decision, plan, by=by, vector=vector)
 
     def forget_user(self, user: str) -> ForgetReport:
-        """The right to be forgotten (`brain.learning.control.forget_user`: lessons, records and
-        the threads' conversation state), and the dynamic tier's memory of the user: their
-        unknown cases and evolved controllers' examples. Every entry point (`brain memory
-        forget`, /brain-forget, "forget me") comes here."""
+        """The right to be forgotten (`brain.learning.control.forget_user`: lessons, records,
+        threads, the ticket-system outbox) and the dynamic tier's cases and evolved examples of
+        the user. Every entry point (`brain memory forget`, /brain-forget, "forget me")."""
         with self._lock:
             cases = self.cases.forget_user(user)
             evolved = self.evolution.forget_cases(cases)
             stores = self.stores
             report = forget_user(
-                self, user, stores.tickets, stores.alerts, conversations=stores.conversations
+                self,
+                user,
+                stores.tickets,
+                stores.alerts,
+                conversations=stores.conversations,
+                outbox=stores.ticket_outbox,
             )
             return replace(report, cases=len(cases), evolved=evolved)
 
@@ -460,11 +462,9 @@ class Brain(PartsFacade):
         return self._lookups.explain(decision_id)
 
     def close(self) -> None:
-        """Release the knowledge base, the stores and the worker and refit threads.
-
-        The knowledge base closes on a thread of its own while the memory closes: closing an
-        embedded shard mostly waits for Qdrant Edge's own threads (0.1-0.2 s each, little
-        CPU), and a `brain ask` process ends by closing two of them."""
+        """Release the knowledge base, the stores and the worker and refit threads. The
+        knowledge base closes on a thread of its own while the memory closes: closing a shard
+        mostly waits for Qdrant Edge's threads (0.1-0.2 s each; `brain ask` closes two)."""
         with self._lock:
             if self._closed:
                 return

@@ -100,7 +100,8 @@ def run_forget(args: argparse.Namespace) -> int:
         print(
             f"forgot {args.user}: {report.lessons} lesson(s) removed, {report.decisions} "
             f"decision(s), {report.tickets} ticket(s) and {report.alerts} on-call alert(s) "
-            f"redacted, {report.cases} unknown case(s) and {report.threads} thread(s) removed"
+            f"redacted, {report.cases} unknown case(s) and {report.threads} thread(s) removed, "
+            f"{report.outbox} ticket-system change(s) dropped or redacted"
         )
     return 0
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from brain.memory.entry import MemoryEntry
 from brain.memory.preference import conflicts
+from controllers.ticket_systems.outbox import forget_user as forget_outbox
 from core.stores.forgetting import REDACTED, quoted_forms
 
 if TYPE_CHECKING:
@@ -27,7 +28,12 @@ if TYPE_CHECKING:
     from brain.memory.lessons import MemoryStore
     from brain.signals.session_cache import SessionCache
     from core.config import Settings
-    from core.stores.protocols import AlertStore, ConversationStateStore, TicketRecords
+    from core.stores.protocols import (
+        AlertStore,
+        Collection,
+        ConversationStateStore,
+        TicketRecords,
+    )
     from core.stores.records import Alert, Ticket
 
 
@@ -69,6 +75,8 @@ class ForgetReport:
     evolved: int = 0
     #: Conversation states (threads, chat sessions) the user wrote in, removed.
     threads: int = 0
+    #: Changes waiting for (or sent to) a ticket system that carried their words.
+    outbox: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -80,6 +88,7 @@ class ForgetReport:
             "cases": self.cases,
             "evolved": self.evolved,
             "threads": self.threads,
+            "outbox": self.outbox,
         }
 
 
@@ -135,8 +144,10 @@ def forget_user(
     tickets: TicketRecords | None = None,
     alerts: AlertStore | None = None,
     conversations: ConversationStateStore | None = None,
+    outbox: Collection | None = None,
 ) -> ForgetReport:
-    """Remove what was learned from `user` and every stored text of theirs."""
+    """Remove what was learned from `user` and every stored text of theirs (`outbox`: the
+    ticket-system changes, `controllers.ticket_systems.outbox`)."""
     mine = [e for e in brain.memory.entries() if user in (e.user, e.asker)]
     texts = sorted({e.text for e in mine if e.asker == user} | _ticket_texts(tickets, user))
     removed = brain.memory.forget([e.memory_id for e in mine])
@@ -151,7 +162,13 @@ def forget_user(
     if conversations is not None:  # each thread's state holds its recent texts
         threads = conversations.keys_of(user)
         conversations.remove(threads)
-    return ForgetReport(user, removed, len(changed), redacted, paged, threads=len(threads))
+    sent = 0
+    if outbox is not None:
+        theirs = {t.id for t in tickets.all() if t.requester == user} if tickets else set()
+        sent = forget_outbox(outbox, user, theirs)
+    return ForgetReport(
+        user, removed, len(changed), redacted, paged, threads=len(threads), outbox=sent
+    )
 
 
 def _ticket_texts(tickets: TicketRecords | None, user: str) -> set[str]:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from controllers.ticket_systems.records import OutboxChange, TicketLink
+from core.stores.forgetting import REDACTED
 from core.stores.protocols import Collection
 
 if TYPE_CHECKING:
@@ -178,3 +179,24 @@ class Outbox:
     def set_polled_at(self, at: float, *, unread: list[str] | None = None) -> None:
         """Record the start of a poll, and the issues it could not read."""
         self.state.put_many([{"key": CURSOR_KEY, "at": at, "unread": list(unread or [])}])
+
+
+def forget_user(changes: Collection, user: str, their_tickets: set[str]) -> int:
+    """The user's words leave the outbox (the right to be forgotten reaches every store): a
+    change not sent yet that carries their words (a comment of theirs, or any change of a ticket
+    they asked for) is dropped, so it never reaches the ticket system; one already sent or
+    refused keeps its record without its text. How many changes were dropped or redacted.
+    What was sent before is the ticket system's to forget."""
+    dropped: list[str] = []
+    redacted: list[str] = []
+    for row in changes.view():
+        if row.get("by") != user and row.get("ticket_id") not in their_tickets:
+            continue
+        if row.get("state") == "pending":
+            dropped.append(str(row["change_id"]))
+        elif row.get("text"):
+            redacted.append(str(row["change_id"]))
+    changes.remove(dropped)
+    for change_id in redacted:
+        changes.modify(change_id, lambda row: row.update(text=REDACTED, by=""))
+    return len(dropped) + len(redacted)

@@ -91,6 +91,21 @@ async def test_try_a_mixed_message_shows_votes_domains_signals_and_hits(console:
     assert "retrieval" in json.loads(json.dumps(why))
 
 
+async def test_a_decision_page_names_the_plan_rules_that_decided(console: Console) -> None:
+    """A question the tiers would have filed is answered by a rule: the page says which."""
+    session = await signed_in(console)
+    async with session:
+        async with session.get(console.url + "/console/try") as response:
+            csrf = csrf_of(await response.text())
+        text = "how do i get access to a Bloomberg terminal?"
+        async with session.post(
+            console.url + "/console/try", data={"csrf": csrf, "text": text, "user": "U1"}
+        ) as response:
+            page = await response.text()
+    rules = re.search(r'<ol id="plan-rules">(.*?)</ol>', page, re.DOTALL)
+    assert rules and "questions stay questions" in rules.group(1)
+
+
 async def test_a_decision_page_reads_as_text_not_as_raw_values(console: Console) -> None:
     """Chinese stays Chinese (not \\u escapes), nothing and booleans read as a dash and
     yes/no (not None/False), retrieval hits come best first, and a passage's source is its

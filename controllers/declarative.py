@@ -15,6 +15,7 @@ from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.ids import PREFIXES
 from controllers.requests import check_required, file_request, known_parameters
+from controllers.tickets import GENERIC_KIND
 from controllers.webhook import DEFAULT_TIMEOUT_S, post_json, unreachable, webhook_payload
 from core.limits import WEBHOOK_MAX_TIMEOUT_S
 
@@ -67,7 +68,7 @@ class DeclarativeController:
             raise ValueError("a webhook controller needs options.url starting with http(s)://")
         if self.handler == "webhook":
             _check_webhook_options(self.options)
-        ticket_type = self.options.get("ticket_type", "ticket")
+        ticket_type = self.options.get("ticket_type", GENERIC_KIND)
         if self.handler == "local_ticket" and ticket_type not in PREFIXES:
             raise ValueError(f"ticket_type must be one of {tuple(PREFIXES)}, not {ticket_type!r}")
         category = self.options.get("category")
@@ -123,7 +124,7 @@ class DeclarativeController:
                 fields = {**fields, "category": str(self.options["category"])}
             return file_request(
                 context,
-                kind=str(self.options.get("ticket_type", "ticket")),
+                kind=str(self.options.get("ticket_type", GENERIC_KIND)),
                 label=self.label,
                 fields=fields,
                 required=self.required_entities,

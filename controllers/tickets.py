@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from core.stores import Stores
 
 TicketKind = Literal["incident", "access", "change", "equipment", "ticket"]
+#: The kind of a ticket filed by a controller that names no kind of its own (an imported desk's
+#: queues): its queue is its "category" field.
+GENERIC_KIND = "ticket"
 TICKET_KINDS: tuple[str, ...] = tuple(PREFIXES)
 #: Stored statuses; "resolved" waits for the requester's answer and "closed" is terminal
 #: (either can be reopened).

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from brain.decisions.browse import corrected
-from controllers.tickets import MOVED_REASON
+from controllers.tickets import GENERIC_KIND, MOVED_REASON
 from core.records import Decision
 from core.stores.records import Ticket
 from core.teams import HelpdeskConfig, ticket_priority
@@ -154,7 +154,7 @@ def desk_report(
     for ticket in tickets:
         if not _within(ticket.created_at, since, now):
             continue
-        rows = [report.tickets, report.by_category.setdefault(ticket.kind, TicketFigures())]
+        rows = [report.tickets, report.by_category.setdefault(category_of(ticket), TicketFigures())]
         if ticket.team:
             rows.append(report.by_team.setdefault(ticket.team, TicketFigures()))
         breached = _breached(ticket, helpdesk, now)
@@ -162,6 +162,17 @@ def desk_report(
         for row in rows:
             _count(row, ticket, hours, breached)
     return report
+
+
+def category_of(ticket: Ticket) -> str:
+    """The category a ticket is counted in: its kind, or for a ticket of the generic kind an
+    imported desk files (`handler: local_ticket`, `options.category`), the desk's category:
+    a desk imported with twelve queues is reported as twelve rows, not one "ticket" row.
+    (An incident's own "category" field, the user's words for the problem, is not a queue.)"""
+    category = ticket.fields.get("category")
+    if ticket.kind == GENERIC_KIND and isinstance(category, str) and category.strip():
+        return category
+    return ticket.kind
 
 
 def _count(row: TicketFigures, ticket: Ticket, hours: float | None, breached: bool | None) -> None:

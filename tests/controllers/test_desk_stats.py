@@ -103,3 +103,23 @@ def test_a_period_that_is_no_period_is_refused_clearly(
 ) -> None:
     assert main(["stats", "--since", "last week"]) == exit_codes.USAGE
     assert "7d" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("isolated_env")
+def test_an_imported_desks_tickets_are_counted_in_their_own_categories(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An imported desk files generic tickets in its queues (options.category): each queue is
+    its own row; an incident's own category (the user's words) is not a queue."""
+    store = _store([NOW - timedelta(hours=3)])
+    store.create("ticket", title="new monitor", requester="U1", fields={"category": "Hardware"})
+    store.create("ticket", title="docking station", requester="U2", fields={"category": "Hardware"})
+    store.create("ticket", title="buy a licence", requester="U3", fields={"category": "Purchase"})
+    store.create("incident", title="printer jams", requester="U4", fields={"category": "printer"})
+
+    categories = _stats(capsys, "--since", "1d")["by_category"]
+    assert {name: row["filed"] for name, row in categories.items()} == {
+        "Hardware": 2,
+        "Purchase": 1,
+        "incident": 1,
+    }

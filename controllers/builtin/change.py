@@ -28,6 +28,16 @@ _STANDARD = LazyPattern(
     r"重启|扩容|缩容|证书|扩盘|日志轮转|资产|台账|入库|归还",
     re.I,
 )
+#: A rollback plan is part of a planned change ("rollback plan: redeploy v2.2", "回滚方案：..."),
+#: not a request to roll back now: its words are left out when the change's type and operation
+#: are read (they made an upgrade with a rollback plan an emergency rollback, window
+#: "immediately").
+_ROLLBACK_PLAN = LazyPattern(
+    r"(?:roll ?back|rollback|back-?out)\s*(?:plan|procedure|steps?|strategy)\b[^.;\n]*|"
+    r"if\b[^.;,\n]{0,60}\broll ?back\b[^.;\n]*|"
+    r"回滚(?:方案|计划|预案|步骤|策略)[^。；;\n]*|(?:如果|若|万一)[^。；;，,\n]{0,30}回滚[^。；;\n]*",
+    re.I,
+)
 _OPERATIONS: tuple[tuple[str, LazyPattern], ...] = (
     ("rollback", LazyPattern(r"roll ?back|rollback|回滚", re.I)),
     (
@@ -179,10 +189,11 @@ class ChangeController(BuiltinController):
         """Type, operation, target service, window, version and asset tag."""
         known = known_parameters(context)
         text = self.text_of(context)
+        asked = _ROLLBACK_PLAN.sub(" ", text)  # what is asked now, without its rollback plan
         operation = known.get("operation") or next(
-            (name for name, cue in _OPERATIONS if cue.search(text)), "change"
+            (name for name, cue in _OPERATIONS if cue.search(asked)), "change"
         )
-        change_type = known.get("change_type") or _change_type(text, context.urgency)
+        change_type = known.get("change_type") or _change_type(asked, context.urgency)
         asset_tag = known.get("asset_tag")
         service = known.get("service") or _target(text, known.get("host"))
         if not service and (operation == "asset" or asset_tag):

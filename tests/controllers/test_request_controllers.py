@@ -174,6 +174,11 @@ def test_vague_incident_reports_missing_category(
          "change", "load balancer", "saturday 21:00"),
         ("roll back last night's pricing engine release immediately", "emergency", "rollback",
          "pricing engine", "immediately"),
+        # A rollback plan is part of a planned change, not a rollback asked for now.
+        ("raise a change to deploy payments-api v2.3 tonight 22:00-23:00, rollback plan: "
+         "redeploy v2.2", "normal", "release", "payments-api", "tonight 22:00-23:00"),
+        ("申请变更：周五晚上 22 点发布清算服务 v3.1，回滚方案：重新部署 v3.0", "normal",
+         "release", "清算服务", "周五晚上 22 点"),
     ],
 )  # fmt: skip
 def test_change_request_fields(

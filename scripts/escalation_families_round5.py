@@ -1,0 +1,402 @@
+# ruff: noqa: E501
+"""Fifth-round escalation families: events that must page and their look-alikes, half Chinese.
+
+Written before reading the model, its cue lists or the earlier rounds' rows, in the short,
+hurried style of Slack (typos, no capitals, English words inside Chinese), so the model learns
+the situation rather than a vocabulary: data leaving the company by mistake, public links to
+internal data, secrets pasted where outsiders read them, impersonation in progress (a caller
+asking for a code, a storm of MFA pushes, a forged vendor bank-change mail), ransomware signs,
+a lost unlocked device with customer data, company-wide outages and production down for
+customers. Beside them, what reads alike and must not page: a scheduled maintenance notice, one
+person's minor problem, an incident already handled, security training mail, a policy question,
+an announced test or drill, a question about how to report phishing, a routine payment
+question.
+
+One wording in four of each family (`HOLDOUT_EVERY`; the third or the fourth of each run, by
+turns, so that English and Chinese wordings are both held out) is split "holdout_round5": never
+fitted or tuned on, so the benchmark reports how the model reads other people's wordings of a situation
+it was trained on.
+"""
+
+from __future__ import annotations
+
+#: (kind, escalate, wordings), as in `escalation_families.FAMILIES`.
+ROUND5_FAMILIES: list[tuple[str, bool, list[str]]] = [
+    (
+        "r5_mis_sent_data",
+        True,
+        [
+            "omg i just sent the payroll export to an external address, autocomplete picked the wrong anna",
+            "我刚把客户名单发错邮箱了，发到外部一个gmail上，里面有手机号和身份证号",
+            "accidentally replied-all to the vendor thread with the customer pii spreadsheet attached... what do i do",
+            "不小心把包含全部客户银行账号的excel发给了供应商那边的人，能撤回吗",
+            "sales just emailed our whole client list w/ contact details to a competitor's domain by mistake",
+            "刚才财务把员工工资表发到了外部合作方邮箱，发错人了",
+            "help - i forwarded a support ticket dump with customer addresses to my personal hotmail by accident",
+            "同事误把病人检查报告打包发给了外部的一个陌生地址",
+            "wrong recipient!! the contract pack with customers passport scans went to someone outside the company",
+            "邮件发错了，附件是整个客户数据库导出，收件人是外部的",
+            "i think i just sent the hr file with everyone's ssn to the recruiting agency instead of internal hr",
+            "把带客户信息的csv误发到了一个外部微信群里",
+        ],
+    ),
+    (
+        "r5_public_link",
+        True,
+        [
+            "the s3 bucket with customer invoices is public, anyone can list it, found it via google",
+            "我们的内部文档共享链接设置成了任何人可访问，还被贴到了公开论坛上",
+            "someone shared the customer drive folder as 'anyone with the link' and the link is in a public github issue",
+            "发现内网wiki有个空间对外网开放了，不用登录就能看到客户合同",
+            "heads up our jira board w/ customer names is publicly visible, no login needed, just checked in incognito",
+            "客户数据的网盘链接被人发到了微博上，谁都能下载",
+            "the board deck + customer pipeline sheet got shared publicly on the web, it's in search results",
+            "腾讯文档里的客户表格权限是“所有人可查看”，链接已经在外部群里传开了",
+            "our elasticsearch with user records is open to the internet without auth, someone tweeted about it",
+            "公司的备份存储桶是公开读的，里面有全部用户数据",
+            "found a public dropbox link to the internal finance folder posted on reddit",
+            "测试环境的数据库快照被放到了公开的下载链接上，包含真实客户数据",
+        ],
+    ),
+    (
+        "r5_secret_public",
+        True,
+        [
+            "someone pasted the prod aws access key in #general which has external guests",
+            "有人把生产数据库密码贴到了有外部客户的slack频道里",
+            "dev pushed our stripe live secret key to a public github repo 10 min ago",
+            "刚看到api token被提交到了公开的github仓库，已经过去半小时了",
+            "the root password for the payment server is in a message in the shared channel with the agency",
+            "有同事在公开的技术交流群里发了带密钥的配置文件截图",
+            "our openai + twilio keys are in a public gist, i see it in google results",
+            "把公司vpn的账号密码发到了外部合作方的群里，对方几十个人",
+            "pasted the ssh private key for the bastion into the public community forum by mistake",
+            "生产环境的access key泄露在公开代码仓库里了，还是管理员权限",
+            "the admin password for the customer portal was posted in a slack connect channel with 3 other companies",
+            "客户的数据库连接串连同密码一起发到了公开群里",
+        ],
+    ),
+    (
+        "r5_vishing_now",
+        True,
+        [
+            "someone on the phone right now says he's from IT and wants the code from my authenticator, is that legit??",
+            "现在有个人打电话说是IT部门的，让我把手机收到的验证码告诉他",
+            "a guy called our helpdesk pretending to be the cfo asking to reset his mfa and send the link to a new number, he's still on the line",
+            "有人冒充公司领导打电话给前台，要求马上转账，电话还没挂",
+            "caller claiming to be microsoft support is asking our receptionist to install anydesk right now",
+            "刚接到电话说是安全部门的，要我在他给的网页上登录一下验证账号，我已经输了密码",
+            "i think i'm being scammed, someone calling as our bank says our account is frozen and wants the otp",
+            "一个自称是运维的人在打电话让财务同事装远程控制软件，现在正在操作",
+            "somebody phoned me as 'it security' and i read him the 6 digit code before realising, he has my account now",
+            "有人打电话冒充IT，说要帮我重置密码，已经把短信验证码给他了",
+            "voice call from a spoofed number of our ceo asking me to buy gift cards asap, still texting me",
+            "前台接到电话冒充供应商要改收款信息，说今天必须改好",
+        ],
+    ),
+    (
+        "r5_phish_clicked",
+        True,
+        [
+            "i clicked a link in an email about my payslip and typed my password in, page looked weird afterwards",
+            "我点了一个假的office365登录页面，把账号密码都输进去了",
+            "half the marketing team got a fake docusign mail and at least 3 people entered their creds",
+            "刚才点开一个钓鱼邮件的附件，电脑弹出了一堆窗口",
+            "opened an attachment from 'dhl' and now there's a powershell window popping up every minute",
+            "好几个同事收到假冒hr的邮件，有人已经在里面填了工号和密码",
+            "a phishing mail went to the whole company from a compromised internal mailbox and people are clicking it",
+            "我的邮箱被盗了，正在往外给所有联系人发钓鱼邮件",
+            "entered my sso login on a page from a 'shared file' mail, now i get mfa prompts i didn't ask for",
+            "有人用我的账号在外面登录了，邮箱里多了一条自动转发规则",
+            "my outlook is sending emails i didn't write to all my contacts with a link",
+            "点了群里发的“工资调整通知”链接输入了企业微信密码，现在账号异地登录",
+        ],
+    ),
+    (
+        "r5_mfa_fatigue",
+        True,
+        [
+            "getting like 30 mfa push requests in a row at 2am, i didn't log in anywhere",
+            "手机一直收到登录验证推送，我根本没在登录，已经弹了二十多次",
+            "accidentally hit approve on one of the random duo pushes i keep getting, i wasn't logging in",
+            "一直有人尝试登录我的账号，验证码短信一条接一条",
+            "several people in finance report non stop authenticator prompts they didn't trigger",
+            "凌晨被mfa推送轰炸，不小心点了批准",
+            "my phone won't stop with okta verify pushes and now someone messaged me on whatsapp saying they're IT and to accept it",
+            "好几个同事都收到不是自己发起的多因素认证请求，一直在弹",
+            "someone keeps requesting mfa for my admin account, 15 pushes in 5 min",
+            "我的管理员账号一直在收到登录确认请求，不是我发起的",
+            "mfa spam on my account and i think i approved one by mistake while half asleep",
+            "收到几十个authenticator的推送请求，然后有人打电话让我点同意",
+        ],
+    ),
+    (
+        "r5_vendor_bank_change",
+        True,
+        [
+            "got a mail from our supplier saying they changed bank, new iban, pay the overdue invoice today - domain looks off by one letter",
+            "供应商发邮件说换了收款账户，让我们今天把款打到新账户，发件人域名不太对",
+            "ap already paid 86k to the 'new bank details' from the vendor email, just found out the vendor never sent it",
+            "财务刚按一封邮件改了供应商的银行账号并付款了，现在供应商说没发过这封邮件",
+            "email from 'ceo' asking finance to urgently wire 40k to a new partner, says don't call him he's in a meeting",
+            "收到老板邮件让马上给一个新账户转钱，说在开会不方便接电话",
+            "vendor's real mailbox seems hacked, they're sending us invoices with a different account number in the thread",
+            "有人冒充我们的物流供应商发来付款变更通知，已经有一笔款打过去了",
+            "suspicious: reply in an existing invoice thread asking to update remittance details, sender is lookalike domain",
+            "供应商邮箱好像被盗了，在原来的邮件链里发来新的收款信息",
+            "payroll got an email from an 'employee' to change his salary account, the real guy knows nothing about it",
+            "有人假冒员工发邮件给人事，要求把工资卡改成另一个银行账户",
+        ],
+    ),
+    (
+        "r5_ransomware",
+        True,
+        [
+            "all the files on the shared drive are renamed to .locked and there's a readme_restore.txt in every folder",
+            "共享盘上的文件全部变成了奇怪的后缀，打不开，每个文件夹都有一个勒索说明",
+            "my desktop wallpaper changed to a message saying pay bitcoin to get files back",
+            "电脑桌面突然变成要求支付比特币的页面，文件都打不开了",
+            "file server cpu at 100% and files are being rewritten with random extensions right now",
+            "文件服务器上的文档正在被批量加密，后缀都变了",
+            "several laptops in the warehouse show a ransom note on boot",
+            "好几台电脑开机就弹出勒索信息，说要付款才能解密",
+            "our backups folder is being deleted and the nas shows a note 'your network has been encrypted'",
+            "nas上面的文件都被改名加密了，还有一个txt让联系邮箱赎回",
+            "antivirus screaming about encryption activity on 5 machines in accounting",
+            "财务部几台电脑的文件都被加密了，杀毒软件一直在报警",
+        ],
+    ),
+    (
+        "r5_lost_device",
+        True,
+        [
+            "left my laptop on the train, it wasn't locked and has the customer export on the desktop",
+            "笔记本落在出租车上了，没锁屏，里面有客户资料",
+            "lost my work phone at the airport, no pin on it, it's logged into email and the crm",
+            "工作手机丢了，没设密码，上面登录着企业微信和客户系统",
+            "my bag was stolen at a cafe with the company laptop, it was open and logged in, disk has patient files",
+            "电脑包在咖啡馆被偷了，电脑当时是解锁状态，有客户合同",
+            "can't find the usb stick with the unencrypted customer backup, think i dropped it in the parking lot",
+            "装有客户数据的u盘找不到了，没有加密",
+            "someone grabbed the ipad from the reception desk, it was unlocked with the visitor list and customer contacts",
+            "出差丢了公司手机，没有锁屏密码，邮箱一直登录着",
+            "laptop stolen from my car an hour ago, bitlocker was off and it has the full client list",
+            "平板电脑丢在展会上了，里面存着客户的联系方式和报价单，没锁",
+        ],
+    ),
+    (
+        "r5_company_outage",
+        True,
+        [
+            "nobody in the company can log in, sso gives 500 for everyone",
+            "全公司都登不上系统了，单点登录挂了",
+            "email is down for the whole company, nothing in or out since 9:40",
+            "整个公司的邮箱都收不到邮件了，从早上开始",
+            "vpn is dead for everyone, all remote staff are locked out",
+            "所有人的vpn都连不上，远程办公的同事全部断了",
+            "whole office lost internet and phones, both sites",
+            "公司网络全断了，两个办公区都一样，电话也打不了",
+            "slack and google workspace unreachable for every employee, looks like dns",
+            "全员的企业微信和邮箱都打不开，好像是dns问题",
+            "all wifi in hq down, 300 people can't work",
+            "所有员工电脑都无法访问共享盘和内网，整个公司停摆了",
+        ],
+    ),
+    (
+        "r5_prod_down",
+        True,
+        [
+            "checkout is failing for all customers, 502 on payment since 10 min",
+            "线上支付全部失败了，客户都在投诉",
+            "the app is down for customers, login page just spins, support queue exploding",
+            "生产环境挂了，用户打不开网站",
+            "api returning 500 for every client, our partners are calling",
+            "客户那边所有接口都报错，线上服务不可用",
+            "prod db is down, the customer portal shows an error page for everyone",
+            "线上数据库宕机了，客户门户全是报错页面",
+            "our website is completely down, customers can't place orders",
+            "官网打不开了，客户下不了单",
+            "mobile app crashes on start for all users after the release, app store reviews piling up",
+            "新版本发布后所有用户app一打开就闪退",
+        ],
+    ),
+    (
+        "r5_maintenance_notice",
+        False,
+        [
+            "reminder: email will be unavailable saturday 22:00-23:00 for planned maintenance",
+            "通知：本周六晚上10点到12点系统例行维护，期间无法登录",
+            "scheduled downtime for the vpn tonight 1am-2am, no action needed",
+            "计划内维护：周日凌晨数据库升级，服务会中断半小时",
+            "fyi the customer portal will be in maintenance mode sunday morning, banner is already up",
+            "下周二晚上网络设备升级，届时办公网络会短暂中断",
+            "heads up: planned outage of the file server next friday 18:00 for the storage upgrade",
+            "系统升级公告：明晚8点到9点邮件服务暂停",
+            "maintenance window for prod is thursday 02:00 utc, change approved, customers notified",
+            "明天中午12点wifi会重启一下，大概五分钟",
+            "the sso provider has announced maintenance this weekend, logins may be slow",
+            "本月的补丁更新安排在周五下班后，电脑会自动重启",
+        ],
+    ),
+    (
+        "r5_single_minor",
+        False,
+        [
+            "my outlook is kinda slow today, anyone else?",
+            "我的鼠标好像坏了，能换一个吗",
+            "teams keeps logging me out on my laptop, annoying but i can work",
+            "我这台电脑的打印机连不上，别人的好像都可以",
+            "my second monitor flickers sometimes",
+            "我自己的vpn今天有点慢，不过能用",
+            "can't open one excel file from the share, says it's locked by another user",
+            "我的电脑风扇声音很大，能帮忙看看吗",
+            "my phone doesn't sync calendar since yesterday, not urgent",
+            "我的邮箱签名显示不对，怎么改",
+            "keyboard key 'e' sticks on my laptop lol",
+            "我这边chrome打开内网有点卡，刷新一下就好了",
+        ],
+    ),
+    (
+        "r5_past_incident",
+        False,
+        [
+            "post-mortem for last week's email outage is in confluence, comments welcome",
+            "上周的数据泄露事件已经处理完了，复盘报告发在群里了",
+            "the phishing incident from monday is closed, passwords were reset and no data left",
+            "昨天误发邮件的事情已经处理好了，对方确认删除了",
+            "follow up on the vpn outage yesterday: root cause was an expired cert, fixed and monitoring added",
+            "之前那次勒索病毒的演练总结已经写好了，请大家看看",
+            "the leaked key from last month was rotated the same day, closing the ticket",
+            "上个月丢的那台电脑已经远程擦除了，工单可以关了",
+            "resolved: the checkout errors this morning were fixed at 10:15, all good now",
+            "早上的支付故障已经恢复了，原因是配置错误",
+            "lessons learned from the vendor fraud attempt in q2, nothing was paid, for the training deck",
+            "之前的mfa轰炸事件已经结案，账号都加固了",
+        ],
+    ),
+    (
+        "r5_security_training",
+        False,
+        [
+            "reminder: complete the annual security awareness training by friday",
+            "请大家本月底前完成信息安全培训课程",
+            "new phishing awareness video is up on the learning portal, 10 minutes",
+            "安全意识培训报名开始了，下周三下午在大会议室",
+            "the quarterly security newsletter: how to spot fake invoices",
+            "本周安全小贴士：不要把密码告诉任何人，包括IT",
+            "security team is running a lunch and learn about mfa fatigue attacks on thursday",
+            "新员工信息安全培训材料已经上传到网盘",
+            "did everyone get the mail about the mandatory gdpr training? link is in there",
+            "合规部提醒：数据保护培训还有三天截止",
+            "slides from today's ransomware awareness session are attached",
+            "下个月会有一次关于社会工程学的培训，欢迎参加",
+        ],
+    ),
+    (
+        "r5_policy_question",
+        False,
+        [
+            "am i allowed to share a customer list with our external auditor? what's the process",
+            "公司允许用个人网盘存工作文件吗",
+            "what's the policy on using usb sticks for customer data?",
+            "外部合作方要我们的客户数据，需要走什么审批",
+            "can i put api keys in our private repo if it's encrypted? asking before i do it",
+            "请问发给客户的合同需要加密吗",
+            "do we need to encrypt laptops of contractors too?",
+            "员工离职的时候账号多久会被停用",
+            "is it ok to use chatgpt with anonymised customer tickets?",
+            "数据分类标准在哪里能看到",
+            "who approves sharing a google drive folder with a partner company?",
+            "出差带公司电脑出国有什么安全规定吗",
+        ],
+    ),
+    (
+        "r5_test_drill",
+        False,
+        [
+            "this is a test of the on-call paging, please ignore",
+            "今天下午三点会进行灾备演练，期间可能收到告警，请忽略",
+            "the phishing simulation goes out tomorrow, don't tell people it's fake pls",
+            "本周五进行钓鱼邮件模拟测试，请安全团队注意",
+            "tabletop exercise for a ransomware scenario next tuesday, invites sent",
+            "明天会做一次断网演练，大概十分钟",
+            "testing the incident bot, ignore this message: 'database is down'",
+            "这是测试消息，不用处理：全公司系统宕机",
+            "fire drill at 11, please leave the building when the alarm sounds",
+            "下周安排一次数据恢复演练，请各部门配合",
+            "pen test by the external firm starts monday, alerts from their ips are expected",
+            "渗透测试公司今天开始测试，会有异常登录告警，属于正常",
+        ],
+    ),
+    (
+        "r5_how_report_phishing",
+        False,
+        [
+            "how do i report a phishing email? is there a button in outlook",
+            "收到可疑邮件应该怎么上报",
+            "where do i forward suspicious emails to?",
+            "请问钓鱼邮件举报到哪个邮箱",
+            "what should i do if i get a weird text claiming to be from the ceo? just asking for the future",
+            "如果以后接到冒充IT的电话，应该联系谁",
+            "is there a guide for reporting spam vs phishing?",
+            "报告安全事件的流程在哪里能找到",
+            "got a spam newsletter, deleted it, do i need to report those too?",
+            "收到一封垃圾邮件，没点开直接删了，需要报备吗",
+            "what's the security team's email for reporting stuff?",
+            "钓鱼邮件的举报按钮在手机上怎么找",
+        ],
+    ),
+    (
+        "r5_payment_routine",
+        False,
+        [
+            "has the supplier invoice from march been paid yet? they're asking",
+            "客户说上个月的货款还没收到，能帮忙查一下吗",
+            "when does the bank transfer to the logistics vendor usually arrive",
+            "这笔报销什么时候能打到我的卡上",
+            "vendor wants to know the status of invoice 7781, finance pls check",
+            "请问供应商的付款流程需要几天",
+            "my expense claim still hasn't hit my account",
+            "新供应商的银行信息要在哪个系统里录入",
+            "customer asks for a copy of the remittance advice for last week's payment",
+            "这个月的发票什么时候可以付款",
+            "how do i add a new vendor in the payment system? they sent the w-9",
+            "对账发现有一笔款还没到账，下午再确认一下",
+        ],
+    ),
+    (
+        "r5_approved_sharing",
+        False,
+        [
+            "sent the customer sample to the auditor via the secure portal as approved by legal",
+            "已经按审批把脱敏后的数据发给外部审计了",
+            "shared the dashboard with the partner under the signed nda, read-only",
+            "客户合同通过加密邮件发给律师了，法务已经同意",
+            "rotating the staging api keys today as planned, new ones in the vault",
+            "按计划今天更换测试环境的密钥，新的已经放到保管库",
+            "uploading the anonymised dataset to the vendor's sftp per the dpa",
+            "跟供应商确认过了，新银行账户是电话核实过的，可以更新",
+            "vendor bank change verified by call-back to the number on file, finance approved",
+            "数据导出给合作方已经走完审批流程，今天发送",
+            "public link is for the marketing brochure, no internal data, ok to post",
+            "这个公开链接只是产品宣传册，没有内部数据",
+        ],
+    ),
+]
+
+#: One wording in each run of this many of a family is held out.
+HOLDOUT_EVERY = 4
+
+
+def round5_rows() -> list[tuple[str, bool, str, str]]:
+    """(kind, escalate, text, split) for each wording, one in four "holdout_round5".
+
+    The wordings alternate English and Chinese, so the held-out one is the last or the one
+    before it of each run of four, by turns (the last alone would hold out only Chinese)."""
+    rows = []
+    for number, (kind, escalate, wordings) in enumerate(ROUND5_FAMILIES):
+        for i, text in enumerate(wordings):
+            run = i // HOLDOUT_EVERY + number
+            held = i % HOLDOUT_EVERY == HOLDOUT_EVERY - 1 - run % 2
+            rows.append((kind, escalate, text, "holdout_round5" if held else "train"))
+    return rows

@@ -1,8 +1,8 @@
-"""Corrections as examples, through the CLI (each step a process of its own): three people who
-moved their own, differently worded build failures to `alarm` move a fourth person's build
-failures worded otherwise; a disagreeing correction moves no one and `brain memory conflicts`
-reports it; one correction moves its author's paraphrases and no one else's; a forgotten
-user's corrections stop counting in the running brain."""
+"""Corrections as examples, through the CLI (each step a command of its own, which opens the
+stores afresh): three people who moved their own, differently worded build failures to `alarm`
+move a fourth person's build failures worded otherwise; a disagreeing correction moves no one
+and `brain memory conflicts` reports it; one correction moves its author's paraphrases and no
+one else's; a forgotten user's corrections stop counting in the running brain."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from brain.engine import Brain
 from core.records import Message
-from tests.cli_process import brain_out
+from tests.cli_calls import brain_call
 
 #: Three people's build failures; the brain sends them to `coding` (or asks), they want `alarm`.
 TAUGHT = [
@@ -35,30 +35,41 @@ UNRELATED = [
 ]
 
 
-def _teach(user: str, text: str, controller: str) -> None:
+Capsys = pytest.CaptureFixture[str]
+
+
+def _teach(capsys: Capsys, user: str, text: str, controller: str) -> None:
     decision = json.loads(
-        brain_out("ask", "--json", text, "--user", user, "--channel", f"C-{user}")
+        brain_call(capsys, "ask", "--json", text, "--user", user, "--channel", f"C-{user}")
     )
     assert decision["controller"] != controller  # the mistake the user corrects
-    brain_out("feedback", decision["decision_id"], "--correct", controller, "--user", user)
+    brain_call(capsys, "feedback", decision["decision_id"], "--correct", controller, "--user", user)
 
 
-def _ask_all(texts: list[str], user: str) -> list[dict[str, Any]]:
-    out = brain_out(
-        "ask", "--json", "-", "--user", user, "--channel", f"C-ask-{user}", stdin="\n".join(texts)
+def _ask_all(capsys: Capsys, texts: list[str], user: str) -> list[dict[str, Any]]:
+    out = brain_call(
+        capsys,
+        "ask",
+        "--json",
+        "-",
+        "--user",
+        user,
+        "--channel",
+        f"C-ask-{user}",
+        stdin="\n".join(texts),
     )
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("home")
-def test_three_people_agreeing_move_a_fourth_persons_other_wordings() -> None:
-    before = _ask_all(PARAPHRASES, "U4")
+def test_three_people_agreeing_move_a_fourth_persons_other_wordings(capsys: Capsys) -> None:
+    before = _ask_all(capsys, PARAPHRASES, "U4")
     assert not any(d["controller"] == "alarm" for d in before), before
     for user, text in TAUGHT:
-        _teach(user, text, "alarm")
+        _teach(capsys, user, text, "alarm")
 
-    decided = _ask_all(PARAPHRASES + [text for text, _ in UNRELATED], "U4")
+    decided = _ask_all(capsys, PARAPHRASES + [text for text, _ in UNRELATED], "U4")
 
     moved, kept = decided[: len(PARAPHRASES)], decided[len(PARAPHRASES) :]
     assert [d["controller"] for d in moved] == ["alarm"] * len(PARAPHRASES), [
@@ -67,7 +78,7 @@ def test_three_people_agreeing_move_a_fourth_persons_other_wordings() -> None:
     for decision in moved:
         assert "3 people moved messages like this to alarm" in decision["rationale"]
     assert [d["controller"] for d in kept] == [name for _, name in UNRELATED], kept
-    org = json.loads(brain_out("memory", "show", "--org", "--json"))
+    org = json.loads(brain_call(capsys, "memory", "show", "--org", "--json"))
     assert [(g["controller"], g["users"]) for g in org["examples"]] == [
         ("alarm", ["U1", "U2", "U3"])
     ], org["examples"]
@@ -76,29 +87,29 @@ def test_three_people_agreeing_move_a_fourth_persons_other_wordings() -> None:
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("home")
-def test_a_disagreeing_correction_moves_no_one() -> None:
-    before = _ask_all(PARAPHRASES, "U4")
+def test_a_disagreeing_correction_moves_no_one(capsys: Capsys) -> None:
+    before = _ask_all(capsys, PARAPHRASES, "U4")
     for (user, text), controller in zip(TAUGHT, ("alarm", "alarm", "change"), strict=True):
-        _teach(user, text, controller)
+        _teach(capsys, user, text, controller)
 
-    after = _ask_all(PARAPHRASES, "U4")
+    after = _ask_all(capsys, PARAPHRASES, "U4")
 
     assert [d["controller"] for d in after] == [d["controller"] for d in before], [
         (d["text"], d["controller"], d["tier_path"]) for d in after
     ]
     assert not any("people moved messages like this" in d["rationale"] for d in after)
-    reported = json.loads(brain_out("memory", "conflicts", "--json"))
+    reported = json.loads(brain_call(capsys, "memory", "conflicts", "--json"))
     assert {"alarm": ["U1", "U2"], "change": ["U3"]} in [c["targets"] for c in reported], reported
 
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("home")
-def test_one_correction_moves_its_authors_other_wordings_and_no_one_elses() -> None:
+def test_one_correction_moves_its_authors_other_wordings_and_no_one_elses(capsys: Capsys) -> None:
     user, text = TAUGHT[0]
-    _teach(user, text, "alarm")
+    _teach(capsys, user, text, "alarm")
 
-    mine = _ask_all(PARAPHRASES, user)
-    theirs = _ask_all(PARAPHRASES, "U9")
+    mine = _ask_all(capsys, PARAPHRASES, user)
+    theirs = _ask_all(capsys, PARAPHRASES, "U9")
 
     moved = [d for d in mine if d["controller"] == "alarm"]
     assert len(moved) >= 3, [(d["text"], d["controller"], d["tier_path"]) for d in mine]

@@ -15,7 +15,7 @@ from brain.engine import Brain
 from core.config import Settings
 from core.files import copy_tree
 from core.records import Message
-from tests.cli_process import brain_out
+from tests.cli_calls import brain_call
 
 ORIGINAL = "the money for order 88231 has still not arrived"
 PARAPHRASES = [
@@ -34,7 +34,9 @@ def _files_holding(home: Path, texts: list[str]) -> list[str]:
     ]
 
 
-def test_forget_leaves_no_text_of_the_user_and_undoes_the_lesson(home: Path) -> None:
+def test_forget_leaves_no_text_of_the_user_and_undoes_the_lesson(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with Brain.open() as brain:
         first = brain.ask(Message(ORIGINAL, user="U1", channel="C1"))
         assert first.controller == "ticket"
@@ -44,7 +46,7 @@ def test_forget_leaves_no_text_of_the_user_and_undoes_the_lesson(home: Path) -> 
         assert [d.controller for d in learned] == ["consultation"] * len(PARAPHRASES)
         kept = brain.ask(Message("my VPN keeps dropping, error 691", user="U9", channel="C9"))
     assert _files_holding(home, [ORIGINAL, *PARAPHRASES])  # precondition: the texts are kept
-    shown = json.loads(brain_out("memory", "show", "--user", "U1", "--json"))
+    shown = json.loads(brain_call(capsys, "memory", "show", "--user", "U1", "--json"))
     # the correction, and the route that then held for the asker's next messages
     assert {lesson["kind"] for lesson in shown} == {
         "correction-wrong",
@@ -52,11 +54,11 @@ def test_forget_leaves_no_text_of_the_user_and_undoes_the_lesson(home: Path) -> 
         "consecutive",
     }
 
-    report = json.loads(brain_out("memory", "forget", "--user", "U1", "--json"))
+    report = json.loads(brain_call(capsys, "memory", "forget", "--user", "U1", "--json"))
 
     assert report["lessons"] == 3 and report["decisions"] >= 4
     assert _files_holding(home, [ORIGINAL, *PARAPHRASES]) == []
-    assert json.loads(brain_out("memory", "show", "--user", "U1", "--json")) == []
+    assert json.loads(brain_call(capsys, "memory", "show", "--user", "U1", "--json")) == []
     with Brain.open() as brain:
         forgotten = brain.get_decision(first.decision_id)
         assert forgotten.text == "[forgotten]" and forgotten.controller == "ticket"
@@ -74,7 +76,9 @@ THREAD_TEXTS = [
 ]
 
 
-def test_forget_from_the_command_line_removes_the_users_threads(home: Path) -> None:
+def test_forget_from_the_command_line_removes_the_users_threads(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The threads file (the Slack app's conversation state) holds the thread's recent texts:
     `brain memory forget` clears it as /brain-forget does, one forget for every entry point."""
     with Brain.open() as brain:
@@ -85,7 +89,7 @@ def test_forget_from_the_command_line_removes_the_users_threads(home: Path) -> N
     held = _files_holding(home, THREAD_TEXTS)
     assert any("conversations" in path for path in held), held  # precondition
 
-    report = json.loads(brain_out("memory", "forget", "--user", "U7", "--json"))
+    report = json.loads(brain_call(capsys, "memory", "forget", "--user", "U7", "--json"))
 
     assert report["threads"] == 1
     assert _files_holding(home, THREAD_TEXTS) == []
@@ -123,7 +127,10 @@ def _rows_holding(settings: Settings, texts: list[str]) -> list[str]:
 
 
 def test_forget_leaves_no_text_of_the_user_in_the_postgres_tables(
-    postgres_settings: Settings, fitted_home: Path, monkeypatch: pytest.MonkeyPatch
+    postgres_settings: Settings,
+    fitted_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     copy_tree(fitted_home, postgres_settings.home)
     texts = [ORIGINAL, PARAPHRASES[0], UNKNOWN]
@@ -143,7 +150,7 @@ def test_forget_leaves_no_text_of_the_user_in_the_postgres_tables(
     monkeypatch.setenv("BRAIN_STORE_BACKEND", "postgres")
     monkeypatch.setenv("BRAIN_DATABASE_URL", storage.database_url.get_secret_value())
     monkeypatch.setenv("BRAIN_DATABASE_SCHEMA", storage.database_schema)
-    report = json.loads(brain_out("memory", "forget", "--user", "U1", "--json"))
+    report = json.loads(brain_call(capsys, "memory", "forget", "--user", "U1", "--json"))
 
     # the correction's two lessons and the resolution's (a lesson about U1's message)
     assert report["lessons"] == 3 and report["cases"] == 1

@@ -1,6 +1,6 @@
 """Agreement by meaning: three users who each moved their own, differently worded
 message to one controller make an organisation lesson that a fourth user's paraphrases follow,
-decided in separate processes; a correction moves only messages like it ("install Docker" ->
+decided in a process of their own; a correction moves only messages like it ("install Docker" ->
 `coding` leaves "install Slack" with `access`)."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 
 from brain.engine import Brain
 from core.records import Message
+from tests.cli_calls import brain_call
 from tests.cli_process import brain_out
 
 #: Three people, three wordings of one request the brain routes elsewhere.
@@ -31,11 +32,24 @@ UNRELATED = ["install Slack on my laptop", "please install Zoom for me"]
 
 
 @pytest.mark.slow
-def test_three_users_agreeing_move_a_fourth_users_paraphrases(home: Path) -> None:
+def test_three_users_agreeing_move_a_fourth_users_paraphrases(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The corrections are made in-process, a command each; the fourth user's batch runs in a
+    `brain` process of its own: the organisation lesson must reach a process that did not
+    make it, reading the stores alone (and the batch is read from a real stdin)."""
     for user, text in TAUGHT:
-        decision = json.loads(brain_out("ask", "--json", text, "--user", user))
+        decision = json.loads(brain_call(capsys, "ask", "--json", text, "--user", user))
         assert decision["controller"] != "coding"  # the mistake the users correct
-        brain_out("feedback", decision["decision_id"], "--correct", "coding", "--user", user)
+        brain_call(
+            capsys,
+            "feedback",
+            decision["decision_id"],
+            "--correct",
+            "coding",
+            "--user",
+            user,
+        )
 
     lines = brain_out("ask", "--json", "-", "--user", "U4", stdin="\n".join(FOURTH + UNRELATED))
     decided = [json.loads(line) for line in lines.splitlines() if line.strip()]
@@ -46,7 +60,7 @@ def test_three_users_agreeing_move_a_fourth_users_paraphrases(home: Path) -> Non
         assert decision["tier"] in ("verify", "fast")
         assert "3 people moved messages like this to coding" in decision["rationale"]
     assert [d["controller"] for d in kept] == ["access", "access"], kept
-    org = json.loads(brain_out("memory", "show", "--org", "--json"))
+    org = json.loads(brain_call(capsys, "memory", "show", "--org", "--json"))
     assert sorted(row["user"] for row in org["rows"]) == ["U1", "U2", "U3"]
     assert {row["controller"] for row in org["rows"]} == {"coding"}
 

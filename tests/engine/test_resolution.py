@@ -1,9 +1,9 @@
-"""A person's resolution, learned: an unknown request resolved three times the same
-way (`brain resolve`, separate processes) becomes an evolved controller that takes the fourth
-wording on the fast path and leaves unrelated questions alone; with approval required, not
-before approval; corrections of unknowns to an existing controller count as resolutions; and
-forgetting a user leaves no word of theirs in the case book or an evolved controller; `brain
-chat` resolves with /resolve and the asker confirms with /solved."""
+"""A person's resolution, learned: an unknown request resolved three times the same way
+(`brain resolve`, each command opening the stores afresh) becomes an evolved controller that
+takes the fourth wording on the fast path and leaves unrelated questions alone; with approval
+required, not before approval; corrections of unknowns to an existing controller count as
+resolutions; and forgetting a user leaves no word of theirs in the case book or an evolved
+controller; `brain chat` resolves with /resolve and the asker confirms with /solved."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from brain.engine import Brain
 from cli.chat_session import chat_loop
 from core.files import copy_tree
 from core.records import Message
+from tests.cli_calls import brain_call
 from tests.cli_process import brain_out
 
 ASKED = [
@@ -29,8 +30,8 @@ FOURTH = "can I get the large room on level five this Friday afternoon at 3"
 UNRELATED = ["who do I ask about a broken monitor", "what is the vacation policy"]
 
 
-def _ask(text: str, user: str) -> dict:
-    return json.loads(brain_out("ask", "--json", text, "--user", user))
+def _ask(capsys: pytest.CaptureFixture[str], text: str, user: str) -> dict:
+    return json.loads(brain_call(capsys, "ask", "--json", text, "--user", user))
 
 
 def _files_holding(home: Path, texts: list[str]) -> list[str]:
@@ -43,17 +44,26 @@ def _files_holding(home: Path, texts: list[str]) -> list[str]:
 
 
 @pytest.mark.slow
-def test_three_resolutions_by_a_person_evolve_a_controller(home: Path, tmp_path: Path) -> None:
+def test_three_resolutions_by_a_person_evolve_a_controller(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (home / "brain.toml").write_text("[evolution]\nrequire_approval = true\n")
     plan = tmp_path / "plan.yaml"
     plan.write_text("note: ask facilities in #facilities\n")
     evolved = []
     for user, text in ASKED:
-        decision = _ask(text, user)
+        decision = _ask(capsys, text, user)
         assert decision["controller"] is None, decision["rationale"]
         resolved = json.loads(
-            brain_out(
-                "resolve", decision["decision_id"], "--plan", str(plan), "--user", "agent", "--json"
+            brain_call(
+                capsys,
+                "resolve",
+                decision["decision_id"],
+                "--plan",
+                str(plan),
+                "--user",
+                "agent",
+                "--json",
             )
         )
         assert resolved["by"] == "agent" and resolved["plan"]["note"].startswith("ask facilities")
@@ -61,20 +71,20 @@ def test_three_resolutions_by_a_person_evolve_a_controller(home: Path, tmp_path:
     assert evolved[:2] == [None, None] and evolved[2], evolved
     name = evolved[2]
 
-    waiting = _ask(FOURTH, "u4")
+    waiting = _ask(capsys, FOURTH, "u4")
     assert waiting["controller"] != name  # pending: not before approval
-    brain_out("controllers", "approve", name)
-    fourth = _ask(FOURTH, "u4")
+    brain_call(capsys, "controllers", "approve", name)
+    fourth = _ask(capsys, FOURTH, "u4")
 
     assert fourth["controller"] == name and fourth["tier"] == "fast", fourth["rationale"]
-    listed = {row["name"]: row for row in json.loads(brain_out("controllers", "--json"))}
+    listed = {row["name"]: row for row in json.loads(brain_call(capsys, "controllers", "--json"))}
     assert listed[name]["origin"] == "evolved"
     for text in UNRELATED:
-        assert _ask(text, "u5")["controller"] != name
+        assert _ask(capsys, text, "u5")["controller"] != name
 
     # Forget means gone: u1's words leave the case book and the evolved controller.
     assert any(p.startswith("dynamic_cases") for p in _files_holding(home, [ASKED[0][1]]))
-    report = json.loads(brain_out("memory", "forget", "--user", "u1", "--json"))
+    report = json.loads(brain_call(capsys, "memory", "forget", "--user", "u1", "--json"))
     assert report["cases"] >= 1 and report["evolved"] == 1
     assert _files_holding(home, [ASKED[0][1]]) == []
     assert _files_holding(home, [ASKED[1][1]])  # others' stay
@@ -128,22 +138,33 @@ def test_brain_chat_resolves_and_the_asker_says_it_solved_it(brain: Brain) -> No
 
 @pytest.mark.slow
 def test_the_evolved_controller_is_the_same_in_every_process(
-    fitted_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fitted_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Its keywords are the words the resolved requests share, ties in one order: a process's
     string-hash seed once chose which of them made the eight keywords (and the name), so
-    the fourth wording was taken on the fast path in some runs and asked about in others."""
+    the fourth wording was taken on the fast path in some runs and asked about in others.
+    The third resolution, which evolves the controller, needs a process of its own for each
+    seed (a seed is fixed when a process starts); the asks and the two resolutions before it
+    are made once in-process and the home copied for each seed."""
     plan = tmp_path / "plan.yaml"
     plan.write_text("note: ask facilities in #facilities\n")
+    asked = tmp_path / "home-asked"
+    copy_tree(fitted_home, asked)
+    monkeypatch.setenv("BRAIN_HOME", str(asked))
+    decision_ids = [_ask(capsys, text, user)["decision_id"] for user, text in ASKED]
+    for decision_id in decision_ids[:2]:
+        brain_call(capsys, "resolve", decision_id, "--plan", str(plan), "--user", "agent")
+    assert not (asked / "evolved").exists() or not list((asked / "evolved").glob("*.yaml"))
     built = []
     for seed in ("1", "3"):
         home = tmp_path / f"home-{seed}"
-        copy_tree(fitted_home, home)
+        copy_tree(asked, home)
         monkeypatch.setenv("BRAIN_HOME", str(home))
         monkeypatch.setenv("PYTHONHASHSEED", seed)
-        for user, text in ASKED:
-            decision = _ask(text, user)
-            brain_out("resolve", decision["decision_id"], "--plan", str(plan), "--user", "agent")
+        brain_out("resolve", decision_ids[2], "--plan", str(plan), "--user", "agent")
         [spec] = (home / "evolved").glob("*.yaml")
         built.append((spec.stem, spec.read_text(encoding="utf-8").split("examples:")[0]))
     assert built[0] == built[1]

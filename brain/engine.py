@@ -37,9 +37,9 @@ from brain.dynamic.cases import CaseBook
 from brain.dynamic.evolution import Evolution
 from brain.dynamic.llm_stages import LLMStages
 from brain.dynamic.loop import DynamicSolver
-from brain.dynamic.resolution import Resolution, check_plan, route_plan, settle
+from brain.dynamic.resolution import Resolution
 from brain.intent.split import split_requests
-from brain.learning.control import ForgetReport, forget_user
+from brain.learning.control import ForgetReport
 from brain.learning.feedback import FeedbackService
 from brain.learning.ring import MemoryRing, session_key_of
 from brain.memory.index import MEMORY_COLLECTION
@@ -49,9 +49,9 @@ from brain.routing.fitted import with_fitted_routing
 from brain.routing.router import Router
 from brain.routing.wording import follow_up_question
 from brain.signals.session_cache import SessionCache
+from brain.teaching import Teaching
 from controllers.answering import retrieval_of
 from core.config import Settings, load_settings
-from core.errors import InvalidFeedback, UnknownController
 from core.llm_calls import LLMCallCount, PendingBudgets, count_llm_calls
 from core.logs import bound
 from core.plans import Plan
@@ -67,9 +67,6 @@ if TYPE_CHECKING:
     from knowledge.vectors import VectorStore
 
 log = logging.getLogger(__name__)
-
-#: Outcomes of a message no controller took: a person's route for one is a resolution.
-UNPLACED = ("fallback", "clarify")
 
 
 class Brain(PartsFacade):
@@ -117,11 +114,22 @@ class Brain(PartsFacade):
             llm=lambda: LLMStages.of(self.parts.llm, self.parts.view),
         )
         self.evolution = Evolution(settings, self.cases, lambda: self.registry)
-        self._feedback = FeedbackService(
+        feedback = FeedbackService(
             self.log,
             self.ring,
             controller_names=lambda: self.registry.names(),
             embed=self.parts.embed_if_loaded,
+            lock=self._lock,
+        )
+        #: Feedback, routes, resolutions and forgetting (`brain.teaching`).
+        self.teaching = Teaching(
+            self,
+            parts=self.parts,
+            stores=stores,
+            feedback=feedback,
+            runner=self._runner,
+            cases=self.cases,
+            evolution=self.evolution,
             lock=self._lock,
         )
         self._closed = False
@@ -350,23 +358,13 @@ class Brain(PartsFacade):
         """Each thread's conversation state, in the record store (`core.stores`)."""
         return self.stores.conversations
 
+    # -- what people teach it (brain.teaching) ---------------------------------------------
     def route_to(
         self, decision_id: str, controller: str, user: str, source: str = "clarify"
     ) -> Decision:
-        """After a clarification answer (or a correction): run `controller` on the stored
-        message and record it as feedback "correct"; the result is stored with the decision."""
-        names = self.registry.names()
-        if controller not in names:
-            raise UnknownController(controller, names)
-        decision = self.feedback(
-            decision_id, "correct", controller=controller, user=user, source=source
-        )
-        decision.result = self._runner.rerun(decision, controller, by=user)
-        with self._lock:
-            self.log.update(decision)
-        return decision
+        """Run `controller` on a decided message (a clarification's answer, a correction)."""
+        return self.teaching.route_to(decision_id, controller, user, source)
 
-    # -- feedback and look-ups -----------------------------------------------------------
     def feedback(
         self,
         decision_id: str,
@@ -376,22 +374,10 @@ class Brain(PartsFacade):
         source: str = "cli",
         reason: str = "",
     ) -> Decision:
-        """The one feedback API (see brain.feedback.FeedbackService.record_feedback); a
-        confirmation may complete an unknown problem's cluster (`brain.dynamic.evolution`)."""
-        decision = self._feedback.record_feedback(
+        """The one feedback API (`brain.teaching.Teaching.feedback`)."""
+        return self.teaching.feedback(
             decision_id, kind, controller=controller, user=user, source=source, reason=reason
         )
-        if kind == "correct":
-            self.parts.org_training.schedule()  # an organisation lesson may have formed
-        if kind == "correct" and controller and decision.outcome in UNPLACED:
-            # An unknown corrected to an existing controller is a person's resolution.
-            self._resolve(decision, route_plan(controller), user or decision.user)
-            return decision
-        with self._lock:
-            evolved = self.evolution.after_feedback(decision, kind, user or decision.user)
-        if evolved is not None:
-            log.info("evolved controller %s from decision %s", evolved, decision_id)
-        return decision
 
     def resolve(
         self,
@@ -401,50 +387,14 @@ class Brain(PartsFacade):
         plan: Plan | None = None,
         user: str | None = None,
     ) -> Resolution:
-        """A person's resolution of a decision: a route to an existing controller (recorded
-        as the correction it also is) or a plan; three alike become an evolved controller
-        (`brain.dynamic.resolution`). Raises UnknownDecision, UnknownController."""
-        if (route is None) == (plan is None):
-            raise InvalidFeedback("a resolution is a route or a plan, one of them")
-        chosen = route_plan(route) if route is not None else plan
-        assert chosen is not None
-        check_plan(chosen, self.registry.names())
-        decision = self.log.get(decision_id)
-        by = user or decision.user
-        if route is not None:
-            self._feedback.record_feedback(
-                decision_id, "correct", controller=route, user=by, source="resolve"
-            )
-            self.parts.org_training.schedule()
-        return self._resolve(decision, chosen, by)
-
-    def _resolve(self, decision: Decision, plan: Plan, by: str) -> Resolution:
-        embedder = self.parts.embedder
-        if embedder is not None:
-            embedder.load()  # cases are compared by meaning (a CLI process loads it here)
-        vector = self.parts.embed_if_loaded(decision.text)
-        evolution = self.evolution if self.settings.evolution.enabled else None
-        with self._lock:
-            return settle(self.cases, evolution, decision, plan, by=by, vector=vector)
+        """A person's resolution of a decision (`brain.teaching.Teaching.resolve`)."""
+        return self.teaching.resolve(decision_id, route=route, plan=plan, user=user)
 
     def forget_user(self, user: str) -> ForgetReport:
-        """The right to be forgotten (`brain.learning.control.forget_user`: lessons, records,
-        threads, the ticket-system outbox) and the dynamic tier's cases and evolved examples of
-        the user. Every entry point (`brain memory forget`, /brain-forget, "forget me")."""
-        with self._lock:
-            cases = self.cases.forget_user(user)
-            evolved = self.evolution.forget_cases(cases)
-            stores = self.stores
-            report = forget_user(
-                self,
-                user,
-                stores.tickets,
-                stores.alerts,
-                conversations=stores.conversations,
-                outbox=stores.ticket_outbox,
-            )
-            return replace(report, cases=len(cases), evolved=evolved)
+        """The right to be forgotten (`brain.teaching.Teaching.forget_user`)."""
+        return self.teaching.forget_user(user)
 
+    # -- look-ups ---------------------------------------------------------------------------
     def get_decision(self, decision_id: str) -> Decision:
         """A logged decision; raises core.errors.UnknownDecision."""
         return self._lookups.get(decision_id)

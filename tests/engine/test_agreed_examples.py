@@ -61,7 +61,6 @@ def _ask_all(capsys: Capsys, texts: list[str], user: str) -> list[dict[str, Any]
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
-@pytest.mark.slow
 @pytest.mark.usefixtures("home")
 def test_three_people_agreeing_move_a_fourth_persons_other_wordings(capsys: Capsys) -> None:
     before = _ask_all(capsys, PARAPHRASES, "U4")
@@ -85,7 +84,6 @@ def test_three_people_agreeing_move_a_fourth_persons_other_wordings(capsys: Caps
     assert sorted(org["examples"][0]["texts"]) == sorted(text for _, text in TAUGHT)
 
 
-@pytest.mark.slow
 @pytest.mark.usefixtures("home")
 def test_a_disagreeing_correction_moves_no_one(capsys: Capsys) -> None:
     before = _ask_all(capsys, PARAPHRASES, "U4")
@@ -102,7 +100,6 @@ def test_a_disagreeing_correction_moves_no_one(capsys: Capsys) -> None:
     assert {"alarm": ["U1", "U2"], "change": ["U3"]} in [c["targets"] for c in reported], reported
 
 
-@pytest.mark.slow
 @pytest.mark.usefixtures("home")
 def test_one_correction_moves_its_authors_other_wordings_and_no_one_elses(capsys: Capsys) -> None:
     user, text = TAUGHT[0]

@@ -15,6 +15,7 @@ from brain.memory.index import MEMORY_COLLECTION, LessonIndex
 from core.config import load_settings
 from core.records import Message
 from knowledge.vectors import open_vector_store
+from tests.cli_calls import brain_call
 from tests.cli_process import brain_process
 
 TEXT = "the money for order 88231 has still not arrived"
@@ -65,28 +66,33 @@ def test_a_second_process_records_lessons_while_the_first_holds_the_index(home: 
         assert holder.memory._index.points_of("U1")
 
 
-@pytest.mark.slow
-def test_from_the_cli_a_deleted_index_is_rebuilt_at_next_use_and_by_reindex(home: Path) -> None:
-    asked = json.loads(brain_process("ask", TEXT, "--user", "U1", "--json").stdout)
-    brain_process("feedback", asked["decision_id"], "--correct", "consultation", "--user", "U1")
-    taught = json.loads(brain_process("memory", "show", "--json").stdout)
-    brain_process("ask", "order 99127: funds still not received", "--user", "U1")
+def test_from_the_cli_a_deleted_index_is_rebuilt_at_next_use_and_by_reindex(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each step a command of its own (in-process: each opens and closes its Brain), the index
+    deleted while no command holds it."""
+    asked = json.loads(brain_call(capsys, "ask", TEXT, "--user", "U1", "--json"))
+    brain_call(
+        capsys, "feedback", asked["decision_id"], "--correct", "consultation", "--user", "U1"
+    )
+    taught = json.loads(brain_call(capsys, "memory", "show", "--json"))
+    brain_call(capsys, "ask", "order 99127: funds still not received", "--user", "U1")
     assert (home / "vectors" / MEMORY_COLLECTION).is_dir()
 
-    shutil.rmtree(home / "vectors" / MEMORY_COLLECTION)  # lost, in between two processes
+    shutil.rmtree(home / "vectors" / MEMORY_COLLECTION)  # lost, in between two commands
     later = json.loads(
-        brain_process(
-            "ask", "payment for order 40211 not arrived yet", "--user", "U1", "--json"
-        ).stdout
+        brain_call(
+            capsys, "ask", "payment for order 40211 not arrived yet", "--user", "U1", "--json"
+        )
     )
 
     assert later["controller"] == "consultation", later["rationale"]
     assert "you moved a message like this" in later["rationale"]
-    assert (home / "vectors" / MEMORY_COLLECTION).is_dir()  # rebuilt by that process
+    assert (home / "vectors" / MEMORY_COLLECTION).is_dir()  # rebuilt by that command
     assert _points_of("U1")
-    kept = json.loads(brain_process("memory", "show", "--json").stdout)
+    kept = json.loads(brain_call(capsys, "memory", "show", "--json"))
     assert {lesson["memory_id"] for lesson in taught} <= {lesson["memory_id"] for lesson in kept}
-    rebuilt = brain_process("memory", "reindex").stdout
+    rebuilt = brain_call(capsys, "memory", "reindex")
     assert rebuilt.strip() == f"lesson index rebuilt: {len(kept)} lessons"
 
 

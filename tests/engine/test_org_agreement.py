@@ -31,7 +31,6 @@ FOURTH = [
 UNRELATED = ["install Slack on my laptop", "please install Zoom for me"]
 
 
-@pytest.mark.slow
 def test_three_users_agreeing_move_a_fourth_users_paraphrases(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

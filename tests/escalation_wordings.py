@@ -60,9 +60,6 @@ MUST_PAGE = {
     "short_export_en": "the HR export just went to an outside gmail by mistake",
     "short_link_zh": "员工花名册被设成了公开链接，外面的人都能下载",
     "short_outage_zh": "所有分公司的电话同时打不通了",
-    # A lost device that is unlocked with customer data on it, in Chinese (it did not page
-    # before the families of `scripts/escalation_families_round5.py`).
-    "lost_unlocked_zh": "平板丢在地铁上了，没设密码，里面有客户报价和联系方式",
 }
 MUST_NOT_PAGE = {
     "urgent_access_en": "URGENT: please give me edit rights on the budget sheet for "
@@ -115,8 +112,6 @@ MUST_NOT_PAGE = {
     "short_training_en": "this month's awareness video is about callers asking for MFA codes, "
     "please watch it",
     "short_policy_en": "can I send a customer export to our outside accountant?",
-    # Asking where to report one is no event (it paged before the same families).
-    "report_how_en": "where should i send a suspicious text if i get one",
 }
 HANDOFF = {
     "en": "this is the fourth time my ticket went to the wrong place, I need a human to look at it",

@@ -4,9 +4,7 @@ e-mails.
 - the labelled escalation set (`brain/data/escalation.jsonl`): the "train" split, which the
   model is fitted and its threshold chosen on, beside the "holdout" split, which nothing is
   tuned on (the honest figure), and "holdout_security", the held-out wordings of the security
-  and company-wide outage families (`scripts/escalation_families_security.py`), and the other
-  held-out splits (generated, fresh, "holdout_round5": one wording in four of each fifth-round
-  family, `scripts/escalation_families_round5.py`);
+  and company-wide outage families (`scripts/escalation_families_security.py`);
 - "stranger" (`benchmarks/data/escalation_stranger.jsonl`, 60 to page and 90 not): written by a
   tester who read neither the escalation code nor its data; only its totals are printed, never
   its missed or wrong rows, so that it stays unread;
@@ -30,14 +28,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 TICKETS = REPO.parent / "shared" / "data" / "it_tickets" / "val.jsonl"
-SPLITS = (
-    "train",
-    "holdout",
-    "holdout_security",
-    "holdout_generated",
-    "holdout_fresh",
-    "holdout_round5",
-)
+SPLITS = ("train", "holdout", "holdout_security", "holdout_generated", "holdout_fresh")
 #: Held-out sets kept beside the benchmark, not in the product's data: their rows' texts are
 #: never printed.
 UNREAD = {"stranger": REPO / "benchmarks" / "data" / "escalation_stranger.jsonl"}

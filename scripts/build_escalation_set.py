@@ -7,9 +7,7 @@ held-out split stays the same yardstick. The third round's security and company-
 families (`escalation_families_security.py`) are training rows, and their own held-out wordings
 are split "holdout_security" (written apart, never fitted or tuned on); the generated families'
 held-out templates are "holdout_generated", and "holdout_fresh" (`escalation_families_fresh.py`)
-was written before its author read the model or its errors; the fifth round's families
-(`escalation_families_round5.py`) train on three wordings in four and hold the fourth out as
-"holdout_round5". Real service-desk e-mails
+was written before its author read the model or its errors. Real service-desk e-mails
 (`../shared/data/it_tickets/train.jsonl`, never its val split) are the hard negatives of
 routine requests: a random sample (a quarter held out), then, for training only, e-mails that
 name what the rules used to page for on bare words (a virus, a stolen laptop, "critical",
@@ -37,7 +35,6 @@ from escalation_families_broad import BROAD
 from escalation_families_fresh import FRESH
 from escalation_families_generated import HOLDOUT, TRAIN, generate
 from escalation_families_more import MORE_FAMILIES
-from escalation_families_round5 import round5_rows
 from escalation_families_security import SECURITY_FAMILIES, SECURITY_HOLDOUT
 
 REPO = Path(__file__).resolve().parents[1]
@@ -130,16 +127,12 @@ def main() -> int:
     held = [str(r["text"]) for r in rows if r["split"] != "train"]
     for _kind, _escalate, wordings in FRESH:
         held.extend(wordings)
-    round5 = round5_rows()
-    held.extend(text for _kind, _escalate, text, split in round5 if split != "train")
-    broad = generate(BROAD, 42)
-    for number, (kind, escalate, wordings) in enumerate(broad, start=first):
+    for number, (kind, escalate, wordings) in enumerate(generate(BROAD, 42), start=first):
         kept = [t for t in wordings if not _near_any(t, held)]
         rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     rows.extend(_routine_requests(held))
     for kind, escalate, wordings in FRESH:
         rows.extend(_family_rows(-3, kind, escalate, list(wordings), "holdout_fresh"))
-    rows.extend(_round5(round5, held, first + len(broad)))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     print(f"{len(rows)} rows -> {OUT}")
     if args.fit:
@@ -185,20 +178,6 @@ def _routine_requests(held: list[str]) -> list[dict[str, object]]:
         picked = rng.sample(texts, min(ROUTINE_EACH, len(texts)))
         kept = [t for t in picked if not _near_any(t, held)]
         rows.extend(_family_rows(-4, "routine_request", False, kept, "train"))
-    return rows
-
-
-def _round5(
-    round5: list[tuple[str, bool, str, str]], held: list[str], first: int
-) -> list[dict[str, object]]:
-    """The fifth round's rows, a family number per kind; a training wording near a held-out
-    row of any split is dropped (training on it would tune on that split)."""
-    kinds = list(dict.fromkeys(kind for kind, _, _, _ in round5))
-    rows: list[dict[str, object]] = []
-    for kind, escalate, text, split in round5:
-        if split == "train" and _near_any(text, held):
-            continue
-        rows.extend(_family_rows(first + kinds.index(kind), kind, escalate, [text], split))
     return rows
 
 

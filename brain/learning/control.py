@@ -13,6 +13,7 @@ Afterwards their messages are decided as if the lessons had never been given.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -149,14 +150,16 @@ def forget_user(
     """Remove what was learned from `user` and every stored text of theirs (`outbox`: the
     ticket-system changes, `controllers.ticket_systems.outbox`)."""
     mine = [e for e in brain.memory.entries() if user in (e.user, e.asker)]
-    texts = sorted({e.text for e in mine if e.asker == user} | _ticket_texts(tickets, user))
+    # The tickets as stored before anything is redacted, read once for every use below.
+    listed = tickets.all() if tickets is not None else []
+    texts = sorted({e.text for e in mine if e.asker == user} | _ticket_texts(listed, user))
     removed = brain.memory.forget([e.memory_id for e in mine])
     # Routing-model fits trained on organisation lessons may hold their messages: deleted
     # now, refitted without them (brain.org_training).
     brain.org_training.forgotten()
     changed = brain.log.store.forget_user(user, texts)
     brain.sessions.forget_user(user)
-    redacted = _forget_tickets(tickets, user, texts) if tickets is not None else 0
+    redacted = _forget_tickets(tickets, listed, user, texts) if tickets is not None else 0
     paged = _forget_alerts(alerts, user, texts) if alerts is not None else 0
     threads: list[str] = []
     if conversations is not None:  # each thread's state holds its recent texts
@@ -164,20 +167,18 @@ def forget_user(
         conversations.remove(threads)
     sent = 0
     if outbox is not None:
-        theirs = {t.id for t in tickets.all() if t.requester == user} if tickets else set()
+        theirs = {t.id for t in listed if t.requester == user}
         sent = forget_outbox(outbox, user, theirs)
     return ForgetReport(
         user, removed, len(changed), redacted, paged, threads=len(threads), outbox=sent
     )
 
 
-def _ticket_texts(tickets: TicketRecords | None, user: str) -> set[str]:
+def _ticket_texts(tickets: Sequence[Ticket], user: str) -> set[str]:
     """The words of the user's tickets (title and text fields): other decisions quote them (a
     status answer in a thread names its ticket by title), so they are scrubbed there too."""
-    if tickets is None:
-        return set()
     found: set[str] = set()
-    for ticket in tickets.all():
+    for ticket in tickets:
         if ticket.requester != user:
             continue
         values = [ticket.title] + [ticket.fields.get(name) for name in TICKET_TEXT_FIELDS]
@@ -211,10 +212,14 @@ def _forget_alerts(alerts: AlertStore, user: str, texts: list[str]) -> int:
     return count
 
 
-def _forget_tickets(tickets: TicketRecords, user: str, texts: list[str]) -> int:
+def _forget_tickets(
+    tickets: TicketRecords, listed: Sequence[Ticket], user: str, texts: list[str]
+) -> int:
+    """Redact the user's tickets and their comments elsewhere (`listed`: the tickets as read
+    before the forget began; each is changed through `tickets`)."""
     forms = quoted_forms(texts)
     count = 0
-    for ticket in tickets.all():
+    for ticket in listed:
         mine = ticket.requester == user
         if not mine and not any(c.get("by") == user for c in ticket.comments):
             continue

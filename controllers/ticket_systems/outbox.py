@@ -183,18 +183,22 @@ class Outbox:
 
 def forget_user(changes: Collection, user: str, their_tickets: set[str]) -> int:
     """The user's words leave the outbox (the right to be forgotten reaches every store): a
-    change not sent yet that carries their words (a comment of theirs, or any change of a ticket
+    change not sent yet that carries their words (a comment of theirs, or a comment on a ticket
     they asked for) is dropped, so it never reaches the ticket system; one already sent or
-    refused keeps its record without its text. How many changes were dropped or redacted.
+    refused keeps its record without its text. A change without words (a filing, whose title
+    is read from the ticket when sent, redacted by then; a status change) still goes, so the
+    ticket system learns the ticket was resolved. How many changes were dropped or redacted.
     What was sent before is the ticket system's to forget."""
     dropped: list[str] = []
     redacted: list[str] = []
     for row in changes.view():
+        if not row.get("text"):
+            continue
         if row.get("by") != user and row.get("ticket_id") not in their_tickets:
             continue
         if row.get("state") == "pending":
             dropped.append(str(row["change_id"]))
-        elif row.get("text"):
+        else:
             redacted.append(str(row["change_id"]))
     changes.remove(dropped)
     for change_id in redacted:

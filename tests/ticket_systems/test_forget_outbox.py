@@ -37,6 +37,7 @@ def test_forget_drops_the_users_waiting_changes_and_redacts_the_sent_ones(
     store.comment(mine, author="U1", text=WAITING_WORDS)
     store.comment(theirs, author="U1", text="same projector flickers for me too, ask U1")
     store.comment(theirs, author="U7", text="replaced the lamp")  # not U1's words
+    store.resolve(mine, by="UAGENT")  # no words: Jira still learns it was resolved
 
     assert main(["memory", "forget", "--user", "U1", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -45,7 +46,10 @@ def test_forget_drops_the_users_waiting_changes_and_redacts_the_sent_ones(
     outbox = store.outbox
     assert isinstance(outbox, Outbox)
     pending = outbox.pending()
-    assert [(c.ticket_id, c.by) for c in pending] == [(theirs, "U7")]
+    assert [(c.ticket_id, c.action, c.by) for c in pending] == [
+        (theirs, "comment", "U7"),
+        (mine, "resolve", "UAGENT"),
+    ]
     assert all(c.text in ("", REDACTED) for c in outbox.all() if c.ticket_id == mine)
     stored = "".join(
         p.read_text(encoding="utf-8", errors="replace")

@@ -73,9 +73,7 @@ class TinyCollection:
         return self.path / f"{bucket_name(key)}.json" if self.sharded else self.path
 
     def _files(self) -> list[Path]:
-        if not self.sharded:
-            return [self.path]
-        return sorted(p for p in self.path.glob("*.json") if len(p.stem) == _DIGITS)
+        return [Path(name) for name in self._file_names()]
 
     def _read(self, path: Path) -> tuple[dict[str, Table], Table]:
         """The whole file (every table) and this collection's table in it."""
@@ -190,7 +188,8 @@ class TinyCollection:
         return documents
 
     def _file_names(self) -> list[str]:
-        """The paths of the collection's files as strings, in `_files`'s order."""
+        """The paths of the collection's files as strings, sorted (`_files` as paths); a view
+        lists them without building a `Path` each."""
         if not self.sharded:
             return [str(self.path)]
         with os.scandir(self.path) as entries:

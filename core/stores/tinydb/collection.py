@@ -192,12 +192,15 @@ class TinyCollection:
         lists them without building a `Path` each."""
         if not self.sharded:
             return [str(self.path)]
-        with os.scandir(self.path) as entries:
-            names = [
-                entry.path
-                for entry in entries
-                if entry.name.endswith(".json") and len(entry.name) == _DIGITS + len(".json")
-            ]
+        try:
+            with os.scandir(self.path) as entries:
+                names = [
+                    entry.path
+                    for entry in entries
+                    if entry.name.endswith(".json") and len(entry.name) == _DIGITS + len(".json")
+                ]
+        except FileNotFoundError:  # a folder removed under us holds no file (as a glob says)
+            return []
         return sorted(names)
 
     def view(self) -> list[Document]:

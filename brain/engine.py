@@ -412,9 +412,10 @@ class Brain(PartsFacade):
         return self._lookups.explain(decision_id)
 
     def close(self) -> None:
-        """Release the knowledge base, the stores and the worker and refit threads. The
-        knowledge base closes on a thread of its own while the memory closes: closing a shard
-        mostly waits for Qdrant Edge's threads (0.1-0.2 s each; `brain ask` closes two)."""
+        """Release the knowledge base, the stores (waiting for their background writes) and
+        the worker and refit threads. The knowledge base closes on a thread of its own while
+        the memory closes: closing a shard mostly waits for Qdrant Edge's threads (0.1-0.2 s
+        each; `brain ask` closes two)."""
         with self._lock:
             if self._closed:
                 return
@@ -427,8 +428,10 @@ class Brain(PartsFacade):
                 )
                 closing.start()
             self.parts.org_training.close()
-            self.log.close()
             self.memory.close()
+            # The decision log (`self.log`'s store) and the background folds of the stores'
+            # journals: when close returns, nothing of this brain writes in its home.
+            self.stores.close()
             self._pool.shutdown(wait=False)
             if closing is not None:
                 closing.join()

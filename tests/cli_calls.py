@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import sys
-import threading
 from typing import Any
 
 import pytest
@@ -19,9 +18,9 @@ def brain_call(
     capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None = None, code: int = 0
 ) -> str:
     """What `brain ARGS` printed on stdout, called in-process; it must return `code`. Every
-    command opens its own Brain on BRAIN_HOME and closes it, so a call reads what the last one
-    wrote from the stores, as a new process would, without a process's start-up and model
-    loads (about a second each)."""
+    command opens its own Brain on BRAIN_HOME and closes it (which waits for the stores'
+    background writes), so a call reads what the last one wrote from the stores, as a new
+    process would, without a process's start-up and model loads (about a second each)."""
     capsys.readouterr()  # what the test printed before is not this command's output
     saved = sys.stdin
     if stdin is not None:
@@ -30,23 +29,9 @@ def brain_call(
         returned = main(list(args))
     finally:
         sys.stdin = saved
-        _wait_for_journal_folds()
     captured = capsys.readouterr()
     assert returned == code, captured.err[-2000:]
     return captured.out
-
-
-#: The threads that fold a journal of the TinyDB stores into its buckets in the background.
-_FOLDS = ("collection-journal", "lesson-journal")
-
-
-def _wait_for_journal_folds() -> None:
-    """A command's Brain closes without waiting for a background fold it started: in a process
-    of its own the exit ends it (the next open folds again), in-process it would still be
-    writing and removing temporary files in the home while the test reads or copies it."""
-    for thread in threading.enumerate():
-        if thread.name in _FOLDS:
-            thread.join(timeout=120)
 
 
 def ask_json(capsys: pytest.CaptureFixture[str], text: str, *options: str) -> dict[str, Any]:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
+from typing import TypeVar
 
 from core.stores.backends import BackendBase
 from core.stores.kinds import LessonRecords
@@ -17,6 +19,8 @@ from core.stores.tinydb.owed import OwedJournal
 from core.stores.tinydb.storage import AtomicJSONStorage
 
 log = logging.getLogger(__name__)
+
+Journaled = TypeVar("Journaled", JournaledCollection, TinyLessonStore)
 
 #: Collections that used to be one TinyDB file (name -> (file, table)); a home written by an
 #: earlier version is moved into the sharded layout the first time the collection is opened.
@@ -38,6 +42,9 @@ class TinyDBBackend(BackendBase):
 
     def __init__(self, home: Path) -> None:
         self.home = home
+        self._guard = threading.Lock()
+        #: The journaled stores opened here, whose background folds `close` waits for.
+        self._journaled: list[JournaledCollection | TinyLessonStore] = []
 
     def collection(
         self, name: str, *, key: KeyOf, table: str = "_default", sharded: bool = False
@@ -46,8 +53,8 @@ class TinyDBBackend(BackendBase):
         collection: TinyCollection | JournaledCollection
         collection = TinyCollection(path, key=key, table=table, sharded=sharded)
         if sharded and name not in OWN_JOURNAL:
-            collection = JournaledCollection(
-                collection, self.home / f"{name}.journal.jsonl", key=key
+            collection = self._opened(
+                JournaledCollection(collection, self.home / f"{name}.journal.jsonl", key=key)
             )
         if sharded and name in LEGACY_FILES:
             _migrate(self.home / LEGACY_FILES[name][0], LEGACY_FILES[name][1], collection)
@@ -62,10 +69,20 @@ class TinyDBBackend(BackendBase):
 
     def lessons(self, base: LessonRecords) -> TinyLessonStore:
         """Routing lessons: `base` (buckets and feed) behind a journal, one fsync a write."""
-        return TinyLessonStore(base, self.home / "memory_journal.jsonl")
+        return self._opened(TinyLessonStore(base, self.home / "memory_journal.jsonl"))
+
+    def _opened(self, store: Journaled) -> Journaled:
+        with self._guard:
+            self._journaled.append(store)
+        return store
 
     def close(self) -> None:
-        return None
+        """Wait for the background folds of the journals opened here: when it returns no
+        thread of these stores writes in the home any more."""
+        with self._guard:
+            opened = list(self._journaled)
+        for store in opened:
+            store.close()
 
 
 def _migrate(legacy: Path, table: str, collection: TinyCollection | JournaledCollection) -> None:

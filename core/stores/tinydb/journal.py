@@ -168,6 +168,16 @@ class BackgroundFold:
             self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
             self._thread.start()
 
+    def wait(self) -> None:
+        """Return once no fold is running: what closing the store waits for. A fold left
+        running still writes and removes temporary files in the home, under a copy or a
+        backup made after the close (in a process of its own the exit ends it, and the next
+        opener folds again)."""
+        with self._guard:
+            thread = self._thread
+        if thread is not None:
+            thread.join()
+
     def _run(self) -> None:
         try:
             self._fold()

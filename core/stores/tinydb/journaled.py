@@ -172,6 +172,10 @@ class JournaledCollection:
             self._journal.cut(self._journal.snapshot()[1])
 
     # -- checkpoints -------------------------------------------------------------------------
+    def close(self) -> None:
+        """Wait for a background fold this opener started (`BackgroundFold.wait`)."""
+        self._background.wait()
+
     def flush(self) -> None:
         """Replay the journal into the buckets, in order, then cut what was replayed: when it
         returns, no line of the journal keeps an earlier version of a document."""

@@ -136,6 +136,10 @@ class TinyLessonStore:
         return current, sorted(keys)
 
     # -- checkpoints -------------------------------------------------------------------------
+    def close(self) -> None:
+        """Wait for a background fold this opener started (`BackgroundFold.wait`)."""
+        self._background.wait()
+
     def checkpoint(self) -> None:
         """Replay the journal's lines the feed has not seen, in order, then cut them."""
         with self._checkpoint_lock.held():

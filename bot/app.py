@@ -175,7 +175,8 @@ class SlackBot:
             watch = self.services.metrics.watch_loop()
             self._lag_task = loop.create_task(watch, name="loop-lag")
         if self._sweep_task is None:  # stale tickets and SLAs (bot/helpdesk/sweep.py)
-            self._sweep_task = loop.create_task(sweep.run(self.services, self.client), name="sweep")
+            sweeping = sweep.run(self.services, self.client, client_for=self.client_for)
+            self._sweep_task = loop.create_task(sweeping, name="sweep")
         if self._jira_task is None:  # [tickets.jira] (bot/helpdesk/jira_sync.py)
             self._jira_task = loop.create_task(self.jira.run(), name="jira-sync")
 

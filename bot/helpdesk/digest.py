@@ -5,19 +5,27 @@ were right at first touch (`brain.decisions.desk_report`, what `brain stats` pri
 
 Posted once a day per team whatever the number of replicas: the day's post is claimed in the
 event ledger first. A digest due while no bot ran is posted at the next sweep of that day.
+
+With many workspaces (OAuth installs) the records of one workspace are never shown in another,
+so each workspace the team has tickets or the day's messages in gets its own digest of its
+own figures, posted with that workspace's token (`bot.helpdesk.posting`).
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.helpdesk.posting import ClientFor, client_in
+from bot.oauth import multi_workspace
 from bot.services import BotServices
 from bot.teams import ticket_store
 from bot.wording import say
 from brain import DeskReport, desk_report, logged_messages, messages_in
+from controllers.tickets import Ticket
 from core.records import Decision
 from core.stores.protocols import DecisionPages
 from core.teams import TeamConfig
@@ -28,6 +36,15 @@ log = logging.getLogger(__name__)
 DIGEST_DECISIONS = 100_000
 
 
+@dataclass(frozen=True, slots=True)
+class DigestPost:
+    """One digest to post: where, what, and in which workspace (None: the only one)."""
+
+    channel: str
+    text: str
+    workspace: str | None = None
+
+
 def due(team: TeamConfig, now: datetime) -> datetime | None:
     """Today's digest time of `team` when it has passed (None: no digest, or not yet)."""
     if team.digest_at is None or not team.channel:
@@ -36,9 +53,10 @@ def due(team: TeamConfig, now: datetime) -> datetime | None:
     return at if now >= at else None
 
 
-def team_report(services: BotServices, name: str, end: datetime) -> DeskReport:
-    """The figures of the 24 hours before `end` for one team: its tickets and the messages
-    routed to a controller it owns."""
+def team_report(services: BotServices, name: str, end: datetime) -> dict[str | None, DeskReport]:
+    """The figures of the 24 hours before `end` for one team (its tickets and the messages
+    routed to a controller it owns), by workspace: with one workspace a single report under
+    None; with many, one per workspace holding any of them, of that workspace's records only."""
     config = services.settings.helpdesk
     start = end - timedelta(days=1)
     messages = [
@@ -47,7 +65,23 @@ def team_report(services: BotServices, name: str, end: datetime) -> DeskReport:
         if d.controller and config.team_for(d.controller) == name
     ]
     tickets = [t for t in ticket_store(services).all() if t.team == name]
-    return desk_report(messages, tickets, config, since=start, now=end)
+    if not multi_workspace(services.settings):
+        return {None: desk_report(messages, tickets, config, since=start, now=end)}
+    spaces = {t.slack_team for t in tickets} | {d.team for d in messages}
+    return {
+        space: desk_report(
+            [d for d in messages if d.team == space],
+            _of(tickets, space),
+            config,
+            since=start,
+            now=end,
+        )
+        for space in sorted(s for s in spaces if s is not None)
+    }
+
+
+def _of(tickets: list[Ticket], workspace: str) -> list[Ticket]:
+    return [t for t in tickets if t.slack_team == workspace]
 
 
 def _messages_since(services: BotServices, start: datetime) -> list[Decision]:
@@ -82,24 +116,29 @@ def wording(name: str, team: TeamConfig, report: DeskReport) -> str:
     )
 
 
-def due_digests(services: BotServices) -> list[tuple[str, str]]:
-    """In the brain worker: each team whose digest is due today and not yet claimed, with
-    its text (claimed here, so two replicas post it once)."""
+def due_digests(services: BotServices) -> list[DigestPost]:
+    """In the brain worker: each team (in each workspace) whose digest is due today and not
+    yet claimed, with its text (claimed here, so two replicas post it once)."""
     now = ticket_store(services).clock()
     posts = []
     for name, team in services.settings.helpdesk.teams.items():
         at = due(team, now)
         if at is None or not services.events.claim(f"digest:{name}:{at.date().isoformat()}"):
-            continue
-        posts.append((team.channel or "", wording(name, team, team_report(services, name, at))))
+            continue  # claimed before the day's messages are read: once a day, not each sweep
+        for space, report in team_report(services, name, at).items():
+            posts.append(DigestPost(team.channel or "", wording(name, team, report), space))
     return posts
 
 
-async def post_digests(client: AsyncWebClient, posts: list[tuple[str, str]]) -> int:
-    """Post the due digests (`due_digests`, read in the sweep's trip); how many."""
-    for channel, text in posts:
+async def post_digests(
+    client: AsyncWebClient, posts: list[DigestPost], client_for: ClientFor | None = None
+) -> int:
+    """Post the due digests (`due_digests`, read in the sweep's trip), each in its workspace;
+    how many."""
+    for post in posts:
         try:
-            await client.chat_postMessage(channel=channel, text=text)
+            poster = await client_in(client, client_for, post.workspace)
+            await poster.chat_postMessage(channel=post.channel, text=post.text)
         except Exception:  # the day's digest is lost, the sweep goes on
-            log.exception("the daily digest for %s could not be posted", channel)
+            log.exception("the daily digest for %s could not be posted", post.channel)
     return len(posts)

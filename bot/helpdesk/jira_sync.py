@@ -20,13 +20,13 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from aiohttp import web
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import escape
+from bot.helpdesk.posting import ClientFor, client_in
 from bot.helpdesk.ticket_actions import ask_if_solved
 from bot.services import BotServices
 from bot.teams import ticket_store
@@ -56,10 +56,6 @@ def announcement(news: JiraNews) -> str:
     return STATUS.format(id=ticket.id, status=escape(news.text), issue=news.issue)
 
 
-#: The Web API client to post in a workspace with (`SlackBot.client_for`).
-ClientFor = Callable[[str | None], Awaitable[AsyncWebClient]]
-
-
 async def announce(
     services: BotServices,
     client: AsyncWebClient,
@@ -73,15 +69,14 @@ async def announce(
         if not await services.events.take(f"jira:{item.ref}"):
             continue
         ticket = item.ticket
-        if client_for is not None:
-            client = await client_for(ticket.slack_team)
+        poster = await client_in(client, client_for, ticket.slack_team)
         thread = str(ticket.fields.get("thread") or "") or None
         where = ticket.channel or ticket.requester
-        await client.chat_postMessage(channel=where, thread_ts=thread, text=announcement(item))
+        await poster.chat_postMessage(channel=where, thread_ts=thread, text=announcement(item))
         posted += 1
         if item.kind == "status" and ticket.status == "resolved":
             # as when resolved in Slack: 👍 closes it (in Jira too), 👎 reopens it
-            await ask_if_solved(services, client, ticket)
+            await ask_if_solved(services, poster, ticket)
     return posted
 
 

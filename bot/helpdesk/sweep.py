@@ -5,7 +5,8 @@ priority) warns the team, and past twice the SLA is escalated to on-call.
 
 Time is the ticket store's clock (`TicketStore.clock`), so tests move it instead of waiting.
 Each step is written to the ticket's history before it is announced, and claimed in the
-event ledger, so two replicas sweeping at once announce it once.
+event ledger, so two replicas sweeping at once announce it once. With many workspaces each
+ticket's notices go out with its workspace's token (`bot.helpdesk.posting`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from datetime import datetime
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.helpdesk.digest import due_digests, post_digests
+from bot.helpdesk.digest import DigestPost, due_digests, post_digests
+from bot.helpdesk.posting import ClientFor, client_in
 from bot.services import BotServices
 from bot.teams import ticket_store
 from controllers.tickets import Ticket
@@ -82,31 +84,43 @@ def due_steps(services: BotServices) -> list[Step]:
     return steps
 
 
-async def sweep(services: BotServices, client: AsyncWebClient) -> list[Step]:
-    """One sweep: apply what is due, announce each step once, then post the teams' daily
-    digests that are due (`bot.helpdesk.digest`): one trip into the brain for both."""
+async def sweep(
+    services: BotServices, client: AsyncWebClient, client_for: ClientFor | None = None
+) -> list[Step]:
+    """One sweep: apply what is due, announce each step once (in the ticket's workspace, with
+    its client from `client_for` when given), then post the teams' daily digests that are due
+    (`bot.helpdesk.digest`): one trip into the brain for both. A notice that cannot be posted
+    (a workspace that uninstalled the app) is logged and the others still go out."""
     steps, digests = await services.trip(_due, services)
     for step in steps:
         ticket = step.ticket
         if not services.events.claim(f"sweep:{ticket.id}:{step.kind}:{len(ticket.history)}"):
             continue
-        thread = str(ticket.fields.get("thread") or "") or None
-        where = ticket.channel or ticket.requester
-        if step.kind == "nudged":
-            text = NUDGE.format(who=ticket.requester, id=ticket.id)
-            await client.chat_postMessage(channel=where, thread_ts=thread, text=text)
-        elif step.kind == "closed":
-            text = CLOSED.format(who=ticket.requester, id=ticket.id)
-            await client.chat_postMessage(channel=where, thread_ts=thread, text=text)
-        elif step.kind == "sla_warned":
-            await _warn_team(services, client, ticket)
-        else:
-            await _escalate(services, client, ticket, thread or "")
-    await post_digests(client, digests)
+        try:
+            await _announce(services, await client_in(client, client_for, ticket.slack_team), step)
+        except Exception:
+            log.exception("the sweep could not announce %s of ticket %s", step.kind, ticket.id)
+    await post_digests(client, digests, client_for)
     return steps
 
 
-def _due(services: BotServices) -> tuple[list[Step], list[tuple[str, str]]]:
+async def _announce(services: BotServices, client: AsyncWebClient, step: Step) -> None:
+    ticket = step.ticket
+    thread = str(ticket.fields.get("thread") or "") or None
+    where = ticket.channel or ticket.requester
+    if step.kind == "nudged":
+        text = NUDGE.format(who=ticket.requester, id=ticket.id)
+        await client.chat_postMessage(channel=where, thread_ts=thread, text=text)
+    elif step.kind == "closed":
+        text = CLOSED.format(who=ticket.requester, id=ticket.id)
+        await client.chat_postMessage(channel=where, thread_ts=thread, text=text)
+    elif step.kind == "sla_warned":
+        await _warn_team(services, client, ticket)
+    else:
+        await _escalate(services, client, ticket, thread or "")
+
+
+def _due(services: BotServices) -> tuple[list[Step], list[DigestPost]]:
     return due_steps(services), due_digests(services)
 
 
@@ -130,6 +144,7 @@ async def _escalate(
         summary=f"Ticket {ticket.id} of team {ticket.team} is twice past its SLA, unclaimed.",
         channel=ticket.channel or ticket.requester,
         thread_ts=thread,
+        team=ticket.slack_team,  # the alert is acknowledged from the ticket's workspace only
     )
     await _warn_team(services, client, ticket)
 
@@ -138,11 +153,12 @@ async def run(
     services: BotServices,
     client: AsyncWebClient,
     wait: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    client_for: ClientFor | None = None,
 ) -> None:
     """The bot's loop: sweep, wait, again (a failed sweep is logged, the loop goes on)."""
     while True:
         try:
-            await sweep(services, client)
+            await sweep(services, client, client_for)
         except Exception:
             log.exception("the help desk sweep failed; trying again next time")
         await wait(services.settings.helpdesk.sweep_every_s)

@@ -1,0 +1,25 @@
+"""Posting outside any request (the sweep's nudges and warnings, digests, Jira's news): the
+shared Web API client holds the one bot token, and with many workspaces (OAuth installs) it
+holds none, so each workspace's messages go through that workspace's installation
+(`SlackBot.client_for`); posting one workspace's notice with another's token would show its
+records there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from slack_sdk.web.async_client import AsyncWebClient
+
+#: The Web API client to post in a workspace with (`SlackBot.client_for`).
+ClientFor = Callable[[str | None], Awaitable[AsyncWebClient]]
+
+
+async def client_in(
+    client: AsyncWebClient, client_for: ClientFor | None, workspace: str | None
+) -> AsyncWebClient:
+    """The client to post in `workspace` with: its installation's when `client_for` is given
+    (the bot's loops), else `client` (one workspace, or a caller that has only the one)."""
+    if client_for is None:
+        return client
+    return await client_for(workspace)

@@ -1,0 +1,80 @@
+"""The help desk's background posts with many workspaces (OAuth installs, no shared bot
+token), over HTTP against the fake Slack: the bot's own sweep loop nudges each workspace's
+stale ticket and posts each workspace's daily digest with that workspace's token, and a
+digest holds only its workspace's figures."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tests.bot import slack_payloads as p
+from tests.bot.conftest import ROUTED_TEXT, Harness, StartBot
+from tests.bot.test_ticket_lifecycle import TEAM_CHANNEL, TEAM_CONFIG, SimClock
+from tests.bot.test_workspaces import event_of, install
+from tests.bot.test_workspaces import oauth_env as oauth_env  # the fixture, used by name
+from tests.fakes.slack_api import Call
+
+#: (workspace, its token, a user there, their DM channel)
+SPACES = [
+    ("T0000001", "Bearer xoxb-one", "UONE0001", "DONE0001"),
+    ("T0000002", "Bearer xoxb-two", "UTWO0001", "DTWO0001"),
+]
+
+
+def _config() -> str:
+    """The lifecycle tests' team, swept every 0.1 s by the bot's loop, with a digest an hour
+    from now (so the day's window holds the tickets whatever the time of day)."""
+    at = (datetime.now(UTC) + timedelta(hours=1)).strftime("%H:%M")
+    config = TEAM_CONFIG.replace("[helpdesk]\n", "[helpdesk]\nsweep_every_s = 0.1\n")
+    return config.replace(
+        "[helpdesk.teams.netops]\n", f'[helpdesk.teams.netops]\ndigest_at = "{at}"\n'
+    )
+
+
+def _posts(harness: Harness, words: str) -> list[Call]:
+    return [c for c in harness.fake.of("chat.postMessage") if words in str(c.params.get("text"))]
+
+
+async def _until_posted(harness: Harness, words: str, count: int) -> list[Call]:
+    for _ in range(600):
+        if len(_posts(harness, words)) >= count:
+            break
+        await asyncio.sleep(0.05)
+    return _posts(harness, words)
+
+
+@pytest.mark.usefixtures("oauth_env")
+async def test_each_workspace_gets_its_own_nudge_and_digest_with_its_own_token(
+    start_bot: StartBot,
+) -> None:
+    harness = await start_bot(_config())
+    for team, token, _, _ in SPACES:
+        await install(harness, team, token.removeprefix("Bearer "))
+    for team, _, user, channel in SPACES:
+        event = p.message(ROUTED_TEXT, user=user, channel=channel)
+        status, _ = await harness.post(event_of(team, event), content_type="application/json")
+        assert status == 200
+        await harness.idle()
+    store = harness.brain.services.tickets
+    tickets = {team: store.list_by_requester(user) for team, _, user, _ in SPACES}
+    assert [len(found) for found in tickets.values()] == [1, 1]
+    filed = max(datetime.fromisoformat(t.created_at) for (t,) in tickets.values())
+    clock = SimClock(filed)
+    for (ticket,) in tickets.values():
+        store.update_fields(ticket.id, by="UHELPER1", fields={}, status="awaiting_info")
+    store.clock = clock  # the bot's loop sweeps on: nothing is due yet
+    clock.now = filed + timedelta(hours=1, minutes=2)  # nudges due, and just past the digest
+    nudges = await _until_posted(harness, "is waiting for your answer", 2)
+    digests = await _until_posted(harness, "📊", 2)
+    for team, token, user, channel in SPACES:
+        (nudge,) = [c for c in nudges if f"<@{user}>" in c.params["text"]]
+        assert (nudge.params["channel"], nudge.params["_authorization"]) == (channel, token)
+        (digest,) = [c for c in digests if c.params["_authorization"] == token]
+        assert digest.params["channel"] == TEAM_CHANNEL, team
+        # its own ticket and message only: neither the other workspace's nor the warm-up's
+        assert "1 ticket(s) filed" in digest.params["text"]
+        assert "1 message(s) routed to the team" in digest.params["text"]
+    assert len(nudges) == 2 and len(digests) == 2  # once each, however many sweeps ran

@@ -21,7 +21,9 @@ change in Jira -> on the local ticket. Run once without failures (the baseline) 
     python benchmarks/jira_sync.py --events 500 --failure-share 0.1 [--seed N] [--json]
 
 The failures are drawn from every mode of the fake (500, 503, 429, a dropped connection and a
-slow answer after the change was made). Exit 1 when anything was lost, duplicated or left
+slow answer after the change was made). `--index-lag S`: Jira's search finds a new issue only
+S seconds after its creation (Jira Cloud's index catching up), so a filing retried within it
+is not found by its label. Exit 1 when anything was lost, duplicated or left
 disagreeing.
 """
 
@@ -65,7 +67,8 @@ class Day:
         self.args = args
         self.failure_share = failure_share
         self.random = random.Random(args.seed)
-        self.fake = FakeJira(timeout_delay_s=args.timeout * 2).start()
+        self.fake = FakeJira(timeout_delay_s=args.timeout * 2, index_lag_s=args.index_lag)
+        self.fake.start()
         self.home = Path(tempfile.mkdtemp(prefix="jira-day-"))
         config = jira_config(
             self.fake.url,
@@ -147,10 +150,11 @@ class Day:
         connector = JiraConnector.open(self.settings, self.store)
         assert connector is not None
         quiet = 0
+        indexed = time.monotonic() + self.args.index_lag  # what search finds by then is all
         for _ in range(2000):
             pending = [c for c in connector.outbox.all() if c.state == "pending"]
             got, complete = self.round(connector, poll=True)
-            if pending or got or not complete:
+            if pending or got or not complete or time.monotonic() < indexed:
                 quiet = 0
             else:
                 quiet += 1
@@ -308,6 +312,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=0.2, help="the client's timeout (s)")
     parser.add_argument("--retry-base", type=float, default=0.05, help="first backoff (s)")
     parser.add_argument("--retry-max", type=float, default=1.0, help="longest backoff (s)")
+    parser.add_argument("--index-lag", type=float, default=0.0,
+                        help="seconds before Jira's search finds a new issue")  # fmt: skip
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     runs = [Day(args, 0.0).run(), Day(args, args.failure_share).run()]

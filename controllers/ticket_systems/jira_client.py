@@ -30,6 +30,8 @@ __all__ = [
 
 #: Page size of comment and search reads.
 PAGE = 100
+#: The fields read of an issue (platform API).
+FIELDS = "status,labels,updated"
 
 
 class JiraError(BrainError):
@@ -126,31 +128,32 @@ class JiraClient:
         """One customer request's current status."""
         return _request_of(self._call("GET", f"/rest/servicedeskapi/request/{key}"))
 
+    def issue(self, key: str) -> RemoteIssue | None:
+        """One issue by key, its status and labels (None: no issue has that key). Unlike a
+        search, a read by key sees an issue as soon as it was created."""
+        try:
+            answer = self._call("GET", f"/rest/api/3/issue/{key}", params={"fields": FIELDS})
+        except JiraRejected as exc:
+            if exc.status == 404:
+                return None
+            raise
+        return _issue_of(answer)
+
+    def project_of(self, service_desk_id: str) -> str:
+        """The key of the project a service desk files into ("IT")."""
+        answer = self._call("GET", f"/rest/servicedeskapi/servicedesk/{service_desk_id}")
+        return str(answer["projectKey"])
+
     def search(self, jql: str) -> list[RemoteIssue]:
         """Every issue the JQL finds (all pages), with status and labels."""
         found: list[RemoteIssue] = []
         token: str | None = None
         while True:
-            params: dict[str, Any] = {
-                "jql": jql,
-                "fields": "status,labels,updated",
-                "maxResults": PAGE,
-            }
+            params: dict[str, Any] = {"jql": jql, "fields": FIELDS, "maxResults": PAGE}
             if token:
                 params["nextPageToken"] = token
             answer = self._call("GET", "/rest/api/3/search/jql", params=params)
-            for issue in answer.get("issues") or []:
-                fields = issue.get("fields") or {}
-                status = fields.get("status") or {}
-                found.append(
-                    RemoteIssue(
-                        key=str(issue["key"]),
-                        status=str(status.get("name") or ""),
-                        category=str((status.get("statusCategory") or {}).get("key") or ""),
-                        labels=tuple(str(label) for label in fields.get("labels") or []),
-                        updated=str(fields.get("updated") or ""),
-                    )
-                )
+            found.extend(_issue_of(issue) for issue in answer.get("issues") or [])
             token = answer.get("nextPageToken")
             if answer.get("isLast", True) or not token:
                 return found
@@ -272,6 +275,19 @@ def _reason(response: httpx.Response) -> str:
         words.append(str(body["errorMessage"]))
     words.extend(f"{k}: {v}" for k, v in (body.get("errors") or {}).items())
     return "; ".join(words)[:300] or response.reason_phrase
+
+
+def _issue_of(issue: dict[str, Any]) -> RemoteIssue:
+    """An issue as the platform API answers (a search's or a read by key)."""
+    fields = issue.get("fields") or {}
+    status = fields.get("status") or {}
+    return RemoteIssue(
+        key=str(issue["key"]),
+        status=str(status.get("name") or ""),
+        category=str((status.get("statusCategory") or {}).get("key") or ""),
+        labels=tuple(str(label) for label in fields.get("labels") or []),
+        updated=str(fields.get("updated") or ""),
+    )
 
 
 def _request_of(answer: dict[str, Any]) -> RemoteIssue:

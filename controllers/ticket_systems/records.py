@@ -39,6 +39,9 @@ class OutboxChange:
     last_error: str = ""
     #: What it became there: the issue key, the comment id or the transition taken.
     remote: str = ""
+    #: A filing: the highest key known in the desk's project before it was first sent ("IT-41",
+    #: "IT-0": none); its issue has a higher one (`controllers.ticket_systems.keys`).
+    floor: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""

@@ -3,10 +3,12 @@ retried with backoff, none done twice.
 
 An attempt is counted (and its next time set) in the store before the call, so a process that
 dies mid-call leaves the change to be retried. A retry first checks whether the earlier
-attempt was carried out after all: a filing is looked up by its label (`<label>-<ticket id>`),
-a comment among the account's own comments by its text, and a transition by the issue's
-status (a change already there is not made again). A change Jira refuses (4xx) is kept as
-"failed" for a person, and the ticket's later changes still go.
+attempt was carried out after all: a filing is looked up by its label (`<label>-<ticket id>`)
+and, since search may not see a new issue yet, by reading the keys numbered after the highest
+one known before it was sent (`controllers.ticket_systems.keys`); a comment among the
+account's own comments by its text, and a transition by the issue's status (a change already
+there is not made again). A change Jira refuses (4xx) is kept as "failed" for a person, and
+the ticket's later changes still go.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from controllers.ticket_systems import keys
 from controllers.ticket_systems.jira_client import (
     JiraClient,
     JiraRejected,
@@ -76,6 +79,8 @@ class Sender:
         self.config = config
         self.clock = clock
         self._me: str | None = None
+        #: Service desk id -> its project's key (read once).
+        self._projects: dict[str, str] = {}
 
     def myself(self) -> str:
         """The connector's own account id (read once)."""
@@ -168,10 +173,15 @@ class Sender:
         if change.attempts > 1:  # an earlier attempt may have filed it
             found = self.client.search(f'labels = "{label}"')
             issue = found[0] if found else None
+            if issue is None and change.floor:  # the index may not have caught up: by key
+                issue = keys.filed_since(self.client, change.floor, label)
         if issue is None:
             request_type = desk.request_type(ticket.kind)
             if request_type is None:
                 raise SyncRefused(f"no request type is configured for {ticket.kind} tickets")
+            if not change.floor:  # written before the first send, kept for every retry
+                change.floor = self._floor(desk.service_desk_id)
+                self.outbox.update(change)
             issue = self.client.create_request(
                 service_desk_id=desk.service_desk_id,
                 request_type_id=request_type,
@@ -182,6 +192,14 @@ class Sender:
         self.outbox.save_link(TicketLink(ticket.id, issue.key, status=issue.status))
         self.tickets.link(ticket.id, system="jira", key=issue.key)
         return issue.key
+
+    def _floor(self, service_desk_id: str) -> str:
+        """The highest key known in the desk's project ("IT-41"; "IT-0": none yet)."""
+        project = self._projects.get(service_desk_id)
+        if project is None:
+            project = self._projects[service_desk_id] = self.client.project_of(service_desk_id)
+        known = [link.issue for link in self.outbox.links().values()]
+        return f"{project}-{keys.highest(known, project)}"
 
     def _comment(self, change: OutboxChange, link: TicketLink) -> str:
         body = comment_body(change)

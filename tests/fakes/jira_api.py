@@ -9,11 +9,17 @@ and the bot's worker threads can all call it. What it implements, with the docum
   `requestTypeId`, `requestFieldValues` with `summary`, `description`, `labels`) -> 201, the
   request with `issueId`, `issueKey`, `currentStatus` (`status`, `statusCategory`);
 - `GET  /rest/servicedeskapi/request/{key}`;
+- `GET  /rest/servicedeskapi/servicedesk/{id}` (the desk's `projectKey`: every desk's is IT);
+- `GET  /rest/api/3/issue/{key}` (`fields`: status, labels; 404 for a key never used);
 - `GET|POST /rest/servicedeskapi/request/{key}/comment` (paged `values`; `body`, `public`);
 - `GET|POST /rest/api/3/issue/{key}/transitions` (`transitions` with `to.statusCategory.key`;
   POST `{"transition": {"id": ...}}` -> 204);
 - `GET  /rest/api/3/search/jql` (JQL: `labels = "x"`, `labels in (...)`, `project = KEY`,
   `updated >= -5m` joined by AND; `fields`, `maxResults`, `nextPageToken`).
+
+Reads by key are consistent: an issue is there as soon as its creation answered. Search is
+not: Jira Cloud's search index catches up with a new issue after a lag (seconds), which
+`index_lag_s` models: `search/jql` finds an issue only that long after its creation.
 
 Calls need HTTP Basic auth with the e-mail and API token given. A test plays a Jira agent
 with `agent_transition` and `agent_comment`, and scripts failures: `fail_share` fails a
@@ -165,11 +171,13 @@ class Call:
 class FakeJira:
     """Start with `start()` (or use as a context manager); `url` is the site's base URL."""
 
-    def __init__(self, *, timeout_delay_s: float = 1.0) -> None:
+    def __init__(self, *, timeout_delay_s: float = 1.0, index_lag_s: float = 0.0) -> None:
         self.issues: dict[str, FakeIssue] = {}
         self.calls: list[Call] = []
         #: How long a "timeout" failure waits before answering (longer than the client's).
         self.timeout_delay_s = timeout_delay_s
+        #: How long after its creation search finds an issue (the index's lag).
+        self.index_lag_s = index_lag_s
         self._lock = threading.RLock()
         self._numbers = itertools.count(1)
         self._ids = itertools.count(10001)
@@ -315,6 +323,12 @@ class FakeJira:
                 }
             if rest == ["search", "jql"] and method == "GET":
                 return self._search(query)
+            if len(rest) == 2 and rest[0] == "issue" and method == "GET":
+                issue = self.issues.get(rest[1])
+                if issue is None:
+                    return _not_found(rest[1])
+                fields = ",".join(query.get("fields", ["status,labels"])).split(",")
+                return 200, issue.issue_json(fields)
             if len(rest) == 3 and rest[0] == "issue" and rest[2] == "transitions":
                 issue = self.issues.get(rest[1])
                 if issue is None:
@@ -323,6 +337,10 @@ class FakeJira:
                     return 200, {"transitions": _transitions_of(issue)}
                 if method == "POST":
                     return self._transition(issue, body)
+        if parts[:3] == ["rest", "servicedeskapi", "servicedesk"] and len(parts) == 4:
+            # every desk of the fake files into its one project
+            return 200, {"id": parts[3], "projectId": "10000",
+                         "projectName": "IT help", "projectKey": PROJECT}  # fmt: skip
         if parts[:3] == ["rest", "servicedeskapi", "request"]:
             rest = parts[3:]
             if not rest and method == "POST":
@@ -396,8 +414,10 @@ class FakeJira:
         except ValueError as exc:
             return 400, {"errorMessages": [str(exc)]}
         fields = ",".join(query.get("fields", ["status"])).split(",")
+        indexed = time.time() - self.index_lag_s
         found = sorted(
-            (issue for issue in self.issues.values() if matches(issue)), key=lambda i: i.updated
+            (i for i in self.issues.values() if i.created <= indexed and matches(i)),
+            key=lambda i: i.updated,
         )
         limit = int(query.get("maxResults", ["50"])[0])
         start = int(query.get("nextPageToken", ["0"])[0] or 0)

@@ -151,5 +151,6 @@ class Teaching:
                 stores.alerts,
                 conversations=stores.conversations,
                 outbox=stores.ticket_outbox,
+                sync=stores.ticket_sync,
             )
             return replace(report, cases=len(cases), evolved=evolved)

@@ -101,7 +101,8 @@ def run_forget(args: argparse.Namespace) -> int:
             f"forgot {args.user}: {report.lessons} lesson(s) removed, {report.decisions} "
             f"decision(s), {report.tickets} ticket(s) and {report.alerts} on-call alert(s) "
             f"redacted, {report.cases} unknown case(s) and {report.threads} thread(s) removed, "
-            f"{report.outbox} ticket-system change(s) dropped or redacted"
+            f"{report.outbox} ticket-system change(s) dropped or redacted, "
+            f"{report.remote_comments} comment(s) in the ticket system queued for removal"
         )
     return 0
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from brain.memory.entry import MemoryEntry
 from brain.memory.preference import conflicts
-from controllers.ticket_systems.outbox import forget_user as forget_outbox
+from controllers.ticket_systems.forgetting import forget_user as forget_outbox
 from core.stores.forgetting import REDACTED, quoted_forms
 
 if TYPE_CHECKING:
@@ -78,6 +78,8 @@ class ForgetReport:
     threads: int = 0
     #: Changes waiting for (or sent to) a ticket system that carried their words.
     outbox: int = 0
+    #: Comments posted in the ticket system with their words, queued to be removed there.
+    remote_comments: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -90,6 +92,7 @@ class ForgetReport:
             "evolved": self.evolved,
             "threads": self.threads,
             "outbox": self.outbox,
+            "remote_comments": self.remote_comments,
         }
 
 
@@ -146,9 +149,11 @@ def forget_user(
     alerts: AlertStore | None = None,
     conversations: ConversationStateStore | None = None,
     outbox: Collection | None = None,
+    sync: Collection | None = None,
 ) -> ForgetReport:
     """Remove what was learned from `user` and every stored text of theirs (`outbox`: the
-    ticket-system changes, `controllers.ticket_systems.outbox`)."""
+    ticket-system changes, and `sync` its links, whose comments with their words are removed
+    there: `controllers.ticket_systems.forgetting`)."""
     mine = [e for e in brain.memory.entries() if user in (e.user, e.asker)]
     # The tickets as stored before anything is redacted, read once for every use below.
     listed = tickets.all() if tickets is not None else []
@@ -165,12 +170,19 @@ def forget_user(
     if conversations is not None:  # each thread's state holds its recent texts
         threads = conversations.keys_of(user)
         conversations.remove(threads)
-    sent = 0
+    sent = remote = 0
     if outbox is not None:
-        theirs = {t.id for t in listed if t.requester == user}
-        sent = forget_outbox(outbox, user, theirs)
+        forgotten = forget_outbox(outbox, sync, user, listed)
+        sent, remote = forgotten.changes, forgotten.removals
     return ForgetReport(
-        user, removed, len(changed), redacted, paged, threads=len(threads), outbox=sent
+        user,
+        removed,
+        len(changed),
+        redacted,
+        paged,
+        threads=len(threads),
+        outbox=sent,
+        remote_comments=remote,
     )
 
 

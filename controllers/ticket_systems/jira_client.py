@@ -221,6 +221,17 @@ class JiraClient:
         )
         return _comment_of(answer)
 
+    def delete_comment(self, key: str, comment_id: str) -> bool:
+        """Delete a comment (the platform API: the customer portal's cannot); False when
+        there is no such comment (deleted already)."""
+        try:
+            self._call("DELETE", f"/rest/api/3/issue/{key}/comment/{comment_id}")
+        except JiraRejected as exc:
+            if exc.status == 404:
+                return False
+            raise
+        return True
+
     def transition(self, key: str, transition_id: str) -> None:
         """Take one of the issue's transitions."""
         self._call(

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from controllers.ticket_systems.records import OutboxChange, TicketLink
-from core.stores.forgetting import REDACTED
 from core.stores.protocols import Collection
 
 if TYPE_CHECKING:
@@ -136,12 +135,12 @@ class Outbox:
         self.changes.modify(change.change_id, replace)
 
     def forget_sent(self, older_than_s: float) -> int:
-        """Drop changes sent more than `older_than_s` ago; how many."""
+        """Drop changes sent (or dropped by a forget) more than `older_than_s` ago; how many."""
         cutoff = self.clock() - older_than_s
         old = [
             str(row["change_id"])
             for row in self.changes.view()
-            if row.get("state") == "sent" and float(row.get("sent_at") or 0) < cutoff
+            if row.get("state") in ("sent", "dropped") and float(row.get("sent_at") or 0) < cutoff
         ]
         self.changes.remove(old)
         return len(old)
@@ -155,12 +154,7 @@ class Outbox:
 
     def links(self) -> dict[str, TicketLink]:
         """Every link, by the issue's key."""
-        found = {}
-        for row in self.state.view():
-            if str(row.get("key", "")).startswith("link:"):
-                link = TicketLink.from_dict(row)
-                found[link.issue] = link
-        return found
+        return {link.issue: link for link in links_in(self.state)}
 
     def save_link(self, link: TicketLink) -> None:
         """Write a link (durably)."""
@@ -181,26 +175,10 @@ class Outbox:
         self.state.put_many([{"key": CURSOR_KEY, "at": at, "unread": list(unread or [])}])
 
 
-def forget_user(changes: Collection, user: str, their_tickets: set[str]) -> int:
-    """The user's words leave the outbox (the right to be forgotten reaches every store): a
-    change not sent yet that carries their words (a comment of theirs, or a comment on a ticket
-    they asked for) is dropped, so it never reaches the ticket system; one already sent or
-    refused keeps its record without its text. A change without words (a filing, whose title
-    is read from the ticket when sent, redacted by then; a status change) still goes, so the
-    ticket system learns the ticket was resolved. How many changes were dropped or redacted.
-    What was sent before is the ticket system's to forget."""
-    dropped: list[str] = []
-    redacted: list[str] = []
-    for row in changes.view():
-        if not row.get("text"):
-            continue
-        if row.get("by") != user and row.get("ticket_id") not in their_tickets:
-            continue
-        if row.get("state") == "pending":
-            dropped.append(str(row["change_id"]))
-        else:
-            redacted.append(str(row["change_id"]))
-    changes.remove(dropped)
-    for change_id in redacted:
-        changes.modify(change_id, lambda row: row.update(text=REDACTED, by=""))
-    return len(dropped) + len(redacted)
+def links_in(state: Collection) -> list[TicketLink]:
+    """Every link of the sync state (`Outbox.links`; forgetting reads them without one)."""
+    return [
+        TicketLink.from_dict(row)
+        for row in state.view()
+        if str(row.get("key", "")).startswith("link:")
+    ]

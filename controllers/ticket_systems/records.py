@@ -8,9 +8,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 #: What a change asks of the ticket system.
-ACTIONS: tuple[str, ...] = ("create", "comment", "progress", "resolve", "close", "reopen")
-#: A change's states: waiting (or retrying), done, or refused for good (kept for a person).
-STATES: tuple[str, ...] = ("pending", "sent", "failed")
+ACTIONS: tuple[str, ...] = (
+    "create", "comment", "progress", "resolve", "close", "reopen", "remove"
+)  # fmt: skip
+#: A change's states: waiting (or retrying), done, refused for good (kept for a person), or
+#: forgotten before it was sent (`controllers.ticket_systems.forgetting`).
+STATES: tuple[str, ...] = ("pending", "sent", "failed", "dropped")
 
 
 @dataclass(slots=True)
@@ -42,6 +45,8 @@ class OutboxChange:
     #: A filing: the highest key known in the desk's project before it was first sent ("IT-41",
     #: "IT-0": none); its issue has a higher one (`controllers.ticket_systems.keys`).
     floor: str = ""
+    #: A removal: the comment to delete there (its id, or `sha256:` of a body maybe posted).
+    target: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -52,6 +57,11 @@ class OutboxChange:
         """Rebuild a stored change, ignoring unknown keys."""
         known = cls.__dataclass_fields__
         return cls(**{key: value for key, value in data.items() if key in known})
+
+
+def comment_body(change: OutboxChange) -> str:
+    """A comment as Jira shows it: who wrote it in Slack, then the words."""
+    return f"{change.by} (Slack): {change.text}" if change.by else change.text
 
 
 @dataclass(slots=True)

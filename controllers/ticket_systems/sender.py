@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from controllers.ticket_systems import keys
+from controllers.ticket_systems.forgetting import BODY_HASH, body_hash
 from controllers.ticket_systems.jira_client import (
     JiraClient,
     JiraRejected,
@@ -28,7 +29,7 @@ from controllers.ticket_systems.jira_client import (
     Transition,
 )
 from controllers.ticket_systems.outbox import Outbox
-from controllers.ticket_systems.records import OutboxChange, TicketLink
+from controllers.ticket_systems.records import OutboxChange, TicketLink, comment_body
 from core.errors import BrainError
 
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ class Sender:
             change.state = "failed"
             change.last_error = str(exc)[:300]
             self.outbox.update(change)
-            if change.action not in ("create", "comment"):
+            if change.action not in ("create", "comment", "remove"):
                 self._seen_status(change, None)  # refused: Jira's status may apply again
             log.warning("jira: %s failed for good: %s", change.change_id, change.last_error)
             return "failed"
@@ -152,6 +153,8 @@ class Sender:
         if change.action == "create":
             return self._create(change)
         link = self.outbox.link(change.ticket_id)
+        if change.action == "remove":
+            return "nothing to remove" if link is None else self._remove(change, link)
         if link is None:
             raise SyncRefused(f"ticket {change.ticket_id} was never filed in Jira")
         if change.action == "comment":
@@ -222,6 +225,26 @@ class Sender:
             fresh.seen_comments.append(made.id)
         self.outbox.save_link(fresh)
         return made.id
+
+    def _remove(self, change: OutboxChange, link: TicketLink) -> str:
+        """Delete a comment the connector posted (a forgotten user's words): by its id, or
+        the account's own comments whose body has the hash (one that may have been posted);
+        one deleted already counts as done."""
+        if change.target.startswith(BODY_HASH):
+            me = self.myself()
+            ids = [
+                c.id
+                for c in self.client.comments(link.issue)
+                if c.author_id == me and body_hash(c.body) == change.target
+            ]
+        else:
+            ids = [change.target]
+        removed = sum(self.client.delete_comment(link.issue, comment_id) for comment_id in ids)
+        fresh = self.outbox.link(change.ticket_id) or link
+        for comment_id in ids:
+            fresh.ours.pop(comment_id, None)  # still seen: not read back as an agent's
+        self.outbox.save_link(fresh)
+        return f"removed {removed}"
 
     def _transition(self, change: OutboxChange, link: TicketLink) -> str:
         issue = self.client.request(link.issue)
@@ -297,8 +320,3 @@ def description(ticket: Ticket) -> str:
         lines += ["", *extra]
     lines += ["", f"Filed from Slack by {ticket.requester} as {ticket.id}."]
     return "\n".join(lines)
-
-
-def comment_body(change: OutboxChange) -> str:
-    """A comment as Jira shows it: who wrote it in Slack, then the words."""
-    return f"{change.by} (Slack): {change.text}" if change.by else change.text

@@ -12,6 +12,7 @@ and the bot's worker threads can all call it. What it implements, with the docum
 - `GET  /rest/servicedeskapi/servicedesk/{id}` (the desk's `projectKey`: every desk's is IT);
 - `GET  /rest/api/3/issue/{key}` (`fields`: status, labels; 404 for a key never used);
 - `GET|POST /rest/servicedeskapi/request/{key}/comment` (paged `values`; `body`, `public`);
+- `DELETE /rest/api/3/issue/{key}/comment/{id}` (-> 204; 404 when there is none);
 - `GET|POST /rest/api/3/issue/{key}/transitions` (`transitions` with `to.statusCategory.key`;
   POST `{"transition": {"id": ...}}` -> 204);
 - `GET  /rest/api/3/search/jql` (JQL: `labels = "x"`, `labels in (...)`, `project = KEY`,
@@ -329,6 +330,18 @@ class FakeJira:
                     return _not_found(rest[1])
                 fields = ",".join(query.get("fields", ["status,labels"])).split(",")
                 return 200, issue.issue_json(fields)
+            if len(rest) == 4 and rest[0] == "issue" and rest[2] == "comment":
+                issue = self.issues.get(rest[1])
+                if issue is None or method != "DELETE":
+                    return _not_found(rest[1])
+                kept = [c for c in issue.comments if c.id != rest[3]]
+                if len(kept) == len(issue.comments):
+                    return 404, {
+                        "errorMessages": [f"Can not find a comment for the id: {rest[3]}."]
+                    }
+                issue.comments = kept
+                issue.updated = time.time()
+                return 204, None
             if len(rest) == 3 and rest[0] == "issue" and rest[2] == "transitions":
                 issue = self.issues.get(rest[1])
                 if issue is None:
@@ -506,6 +519,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self._serve("POST")
+
+    def do_DELETE(self) -> None:
+        self._serve("DELETE")
 
     def _serve(self, method: str) -> None:
         url = urlparse(self.path)

@@ -13,9 +13,12 @@ tickets.
 Words miss what people call by other names ("my keys are sticky" for a keyboard ticket) and
 everything in the other language ("键盘" for "Keyboard keys stick"). The search by meaning
 reads the topic and the tickets with the multilingual encoder (`core.text.multilingual`:
-English and Chinese in one space); a ticket at least MEANING_FLOOR alike is a hit too, and
-the two rankings are fused by their ranks (reciprocal rank fusion), so neither one's scale
-decides. Where the encoder cannot run, the words alone answer.
+English and Chinese in one space). Whether a ticket is about the topic at all is decided by a
+bar learned from labelled pairs (`controllers.ticket_relevance`: the cosine and the share of
+the topic's words the ticket holds), so neither one shared word nor a middling cosine alone
+shows an unrelated ticket; the tickets past it are ranked by fusing the two rankings by their
+ranks (reciprocal rank fusion), so neither one's scale decides. Where the encoder cannot run,
+the words alone answer, past the words' own learned bar.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from rank_bm25 import BM25Plus
 
+from controllers.ticket_relevance import cover, relevance
 from core.stores.records import Ticket
 from core.text.multilingual import multilingual_vectors
 from core.text.sparse import normalize
@@ -36,11 +40,6 @@ SHOWN = 5
 #: A hit scoring under this share of the best hit's score is left out (a long tail of tickets
 #: that share one common word with the topic is noise, not an answer).
 RELATIVE_FLOOR = 0.35
-#: A ticket at least this alike to the topic (multilingual cosine) is about it. On the
-#: encoder's scale a sentence and its translation are 0.45-0.55 apart, unrelated requests at
-#: most 0.30 (`core.text.multilingual`); set on the seeded desk's tune queries
-#: (`benchmarks/ticket_search.py`).
-MEANING_FLOOR = 0.40
 #: Reciprocal rank fusion's constant (the usual 60: a rank's weight falls slowly).
 FUSION_K = 60
 #: Tickets read by meaning at most, the newest (each text is encoded once per process, about
@@ -141,6 +140,17 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+def units(text: str) -> set[str]:
+    """What a topic says, to count how much of it a ticket's words hold: its words and its
+    Chinese character pairs (a lone character when a run has one)."""
+    norm = normalize(text)
+    found = {w.strip(".-") for w in _LATIN_WORD.findall(norm)}
+    out = {w for w in found if w and w not in _STOP}
+    for run in _CJK.findall(norm):
+        out.update([run] if len(run) == 1 else (run[i : i + 2] for i in range(len(run) - 1)))
+    return out
+
+
 def ticket_text(ticket: Ticket) -> str:
     """What a search reads of a ticket: its title, field values and comments."""
     fields = " ".join(str(v) for v in ticket.fields.values() if isinstance(v, str | int | float))
@@ -151,17 +161,22 @@ def ticket_text(ticket: Ticket) -> str:
 def search(
     tickets: Sequence[Ticket], topic: str, *, limit: int = SHOWN, by_meaning: bool = True
 ) -> list[TicketHit]:
-    """The tickets that match the topic, best first (open before closed on a tie); with
+    """The tickets about the topic, best first (open before closed on a tie); with
     `by_meaning` (the default) also those about it in other words or the other language."""
     query = tokens(topic)
     if not tickets or not (query or topic.strip()):
         return []
     texts = [ticket_text(t) for t in tickets]
-    ranked = [_by_words(query, texts)]
+    cosines: dict[int, float] = {}
     if by_meaning:
         newest = sorted(range(len(tickets)), key=lambda i: (tickets[i].created_at, tickets[i].id))
         read = newest[-MEANING_MAX_TICKETS:]
-        ranked.append([read[i] for i in _by_meaning(topic, [texts[i] for i in read])])
+        found = _cosines(topic, [texts[i] for i in read])
+        if found is not None:
+            cosines = {i: float(c) for i, c in zip(read, found, strict=True)}
+    shown = _about(topic, texts, cosines)
+    meaning = sorted((i for i in cosines if i in shown), key=lambda i: -cosines[i])
+    ranked = [[i for i in _by_words(query, texts) if i in shown], meaning]
     fused: dict[int, float] = {}
     for ranking in ranked:
         for rank, index in enumerate(ranking):
@@ -169,6 +184,27 @@ def search(
     hits = [TicketHit(tickets[i], score) for i, score in fused.items()]
     hits.sort(key=lambda h: (-h.score, not h.ticket.is_open, h.ticket.id))
     return hits[:limit]
+
+
+def _about(topic: str, texts: Sequence[str], cosines: dict[int, float]) -> set[int]:
+    """The tickets past the learned bar (`controllers.ticket_relevance`): by cosine and cover
+    those read by meaning, by cover alone the others."""
+    wanted = units(topic)
+    covers = np.array([cover(wanted, set(tokens(text))) for text in texts])
+    shown: set[int] = set()
+    if cosines:
+        model, with_meaning = relevance(units, tokens, multilingual_vectors)
+        if with_meaning:
+            read = sorted(cosines)
+            rows = np.column_stack([[cosines[i] for i in read], covers[read]])
+            shown = {i for i, ok in zip(read, model.about(rows), strict=True) if ok}
+    rest = [i for i in range(len(texts)) if i not in shown and i not in cosines]
+    if rest:
+        words, _ = relevance(units, tokens, None)
+        shown.update(
+            i for i, ok in zip(rest, words.about(covers[rest][:, None]), strict=True) if ok
+        )
+    return shown
 
 
 def _by_words(query: list[str], texts: Sequence[str]) -> list[int]:
@@ -194,15 +230,12 @@ def _by_words(query: list[str], texts: Sequence[str]) -> list[int]:
     return [i for score, i in sorted(found, key=lambda f: -f[0]) if score >= RELATIVE_FLOOR * best]
 
 
-def _by_meaning(topic: str, texts: Sequence[str]) -> list[int]:
-    """Tickets at least MEANING_FLOOR alike to the topic, best first (none when the
-    multilingual encoder cannot run)."""
+def _cosines(topic: str, texts: Sequence[str]) -> np.ndarray | None:
+    """Each text's multilingual cosine to the topic (None when the encoder cannot run)."""
     wanted = _vectors_of([topic, *texts])
     if wanted is None:
-        return []
-    cosines = wanted[1:] @ wanted[0]
-    near = np.flatnonzero(cosines >= MEANING_FLOOR)
-    return [int(i) for i in near[np.argsort(-cosines[near], kind="stable")]]
+        return None
+    return np.asarray(wanted[1:] @ wanted[0])
 
 
 def _vectors_of(texts: Sequence[str]) -> np.ndarray | None:

@@ -105,6 +105,7 @@ def test_a_bad_setting_is_refused(logged_home: Path) -> None:
     assert "unknown setting" in done.stderr
 
 
+@pytest.mark.slow
 def test_each_decision_is_replayed_with_the_lessons_as_they_were_then(
     fitted_home: Path, isolated_env: Path
 ) -> None:

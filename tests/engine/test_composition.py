@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from brain.engine import Brain
 from brain.routing.plan import Candidate, RoutePlan, composition_of
 from brain.routing.router import Router
@@ -134,6 +136,7 @@ handler: none
 """
 
 
+@pytest.mark.slow
 def test_verify_tier_with_a_failing_dry_run_asks_instead(home: Path) -> None:
     # A new YAML controller is routable at once; its dry-run needs an employee id.
     (home / "controllers").mkdir(exist_ok=True)

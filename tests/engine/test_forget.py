@@ -34,6 +34,7 @@ def _files_holding(home: Path, texts: list[str]) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_forget_leaves_no_text_of_the_user_and_undoes_the_lesson(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -47,6 +47,7 @@ FOURTH = "can you help me get docker running locally"
 OWN_AGAIN = "docker install on my laptop fails"
 
 
+@pytest.mark.slow
 def test_forget_removes_the_users_words_from_decisions_their_lesson_moved(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

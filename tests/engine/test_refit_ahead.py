@@ -17,6 +17,7 @@ from tests.evolved_specs import write_pending
 REFIT_BOUND_S = 1800
 
 
+@pytest.mark.slow
 def test_an_approval_in_a_running_brain_fits_the_new_set_without_a_message(home: Path) -> None:
     with Brain.open() as brain:
         assert brain.semantic_model is not None  # fitted for the set before the approval
@@ -27,6 +28,7 @@ def test_an_approval_in_a_running_brain_fits_the_new_set_without_a_message(home:
         assert fitted is not None and name in fitted.names
 
 
+@pytest.mark.slow
 def test_the_first_ask_after_brain_controllers_approve_does_not_fit(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -90,6 +90,7 @@ def test_three_resolutions_by_a_person_evolve_a_controller(
     assert _files_holding(home, [ASKED[1][1]])  # others' stay
 
 
+@pytest.mark.slow
 def test_corrections_of_unknowns_to_a_controller_count_as_resolutions(brain: Brain) -> None:
     made = []
     for user, text in ASKED:
@@ -110,6 +111,7 @@ def _turn(conversation: Conversation, text: str, user: str) -> str:
     return out[1]
 
 
+@pytest.mark.slow
 def test_brain_chat_resolves_and_the_asker_says_it_solved_it(brain: Brain) -> None:
     conversation = Conversation(brain, brain.conversations, surface="chat")
     notes = []

@@ -167,6 +167,7 @@ def test_a_bad_file_names_its_line_and_leaves_the_home_as_it_was(
     assert _state(isolated_env) == before
 
 
+@pytest.mark.slow
 def test_a_category_named_like_a_controller_of_the_home_is_that_controller(
     tmp_path: Path, isolated_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

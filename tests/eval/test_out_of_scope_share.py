@@ -50,6 +50,7 @@ def test_the_calibration_is_fitted_at_the_stated_share() -> None:
     assert weighed.apply(0.9, margin=0.45) == pytest.approx(plain.apply(0.9, margin=0.45))
 
 
+@pytest.mark.slow
 def test_brain_eval_reports_and_honours_the_share(
     eval_files: dict[str, Path],
     isolated_env: Path,

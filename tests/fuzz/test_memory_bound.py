@@ -52,6 +52,7 @@ def _run(
     return child.returncode, usage.ru_maxrss, err.read_text(encoding="utf-8", errors="replace")
 
 
+@pytest.mark.slow
 def test_no_message_line_takes_ask_a_gigabyte_above_its_warm_size(
     home: Path, tmp_path: Path
 ) -> None:
@@ -97,6 +98,7 @@ def test_no_knowledge_file_takes_ingest_a_gigabyte_above_its_warm_size(
     assert peak - warm < BOUND_KB, f"ingest peaked {peak - warm} KB above its warm {warm} KB"
 
 
+@pytest.mark.slow
 def test_large_well_formed_files_stay_within_a_gigabyte_and_the_chunk_limit(
     home: Path, tmp_path: Path
 ) -> None:

@@ -23,7 +23,10 @@ change in Jira -> on the local ticket. Run once without failures (the baseline) 
 The failures are drawn from every mode of the fake (500, 503, 429, a dropped connection and a
 slow answer after the change was made). `--index-lag S`: Jira's search finds a new issue only
 S seconds after its creation (Jira Cloud's index catching up), so a filing retried within it
-is not found by its label. Exit 1 when anything was lost, duplicated or left
+is not found by its label. `--assignees`: helpers here also claim tickets (assigning them in
+Jira through `[tickets.jira] people`) and hand them to a team (unassigning), agents assign
+issues in Jira (to a mapped account, an unknown one, or nobody), and each ticket's assignee
+must end the same on both sides. Exit 1 when anything was lost, duplicated or left
 disagreeing.
 """
 
@@ -48,6 +51,11 @@ from core.config import load_settings
 from tests.fakes.jira_api import API_TOKEN, EMAIL, FakeJira
 from tests.ticket_systems.config import jira_config
 
+#: With --assignees: the helpers `[tickets.jira] people` maps to Jira accounts, and the accounts
+#: agents assign in Jira (one nobody here knows; None unassigns).
+HELPERS = {"UHELPER1": "557058:helper-one", "UHELPER2": "557058:helper-two"}
+PEOPLE = "[tickets.jira.people]\n" + "".join(f'{u} = "{a}"\n' for u, a in HELPERS.items())
+JIRA_ASSIGNEES = [*HELPERS.values(), "557058:alice", None]
 TITLES = ["VPN drops", "printer jams", "laptop will not boot", "no access to the drive",
           "mail not syncing", "scale the payments service"]  # fmt: skip
 
@@ -77,6 +85,7 @@ class Day:
             retry_max_s=args.retry_max,
             send_every_s=args.send_every,
             poll_every_s=args.poll_every,
+            extra=PEOPLE if args.assignees else "",
         )
         (self.home / "brain.toml").write_text(config, encoding="utf-8")
         os.environ.update({"BRAIN_HOME": str(self.home), "JIRA_EMAIL": EMAIL,
@@ -189,8 +198,13 @@ class Day:
             ticket = self.store.get(ticket_id)
             assert ticket is not None
             try:
-                if ticket.is_open:
-                    choice = self.random.random()
+                choice = self.random.random()
+                if ticket.is_open and self.args.assignees and choice < 0.4:
+                    if choice < 0.3:  # a helper claims it (refused when someone holds it)
+                        self.store.claim(ticket_id, by=self.random.choice(list(HELPERS)))
+                    else:
+                        self.store.hand_to(ticket_id, by="UAGENT", team="network")
+                elif ticket.is_open:
                     if choice < 0.7:
                         self.store.resolve(ticket_id, by="UAGENT")
                     else:
@@ -209,6 +223,10 @@ class Day:
                 self.agent_comments[text] = time.time()
             else:
                 self.internal_notes.append(text)
+            return
+        if self.args.assignees and draw < 0.92:
+            account = self.random.choice(JIRA_ASSIGNEES)
+            self.fake.agent_assign(key, account, "Alice Agent" if account == "557058:alice" else "")
             return
         status = self.random.choice(["In Progress", "Waiting for customer", "Resolved",
                                      "Waiting for support", "Closed"])  # fmt: skip
@@ -231,12 +249,15 @@ class Day:
             out_lost += seen == 0
             out_dup += seen > 1
         local_texts: dict[str, int] = {}
-        agreeing = 0
+        agreeing = assignees_agreeing = assigned = 0
         for ticket_id, found in issues.items():
             ticket = self.store.find(ticket_id)
             for comment in ticket.comments:
                 if comment["by"].startswith("jira:"):
                     local_texts[comment["text"]] = local_texts.get(comment["text"], 0) + 1
+            if found and self.args.assignees:
+                assignees_agreeing += _assignee_here(found[0]) == ticket.assignee
+                assigned += ticket.assignee is not None
             if found:
                 agree = (found[0].category == "done") == (not ticket.is_open)
                 agreeing += agree
@@ -266,6 +287,9 @@ class Day:
             + len(self.news_refs)
             - len(set(self.news_refs)),
             "status_disagreeing": len(self.disagreeing),
+            "assignees_disagreeing": len([t for t, f in issues.items() if f]) - assignees_agreeing
+            if self.args.assignees
+            else 0,
             "detail": {
                 "filed_lost": filed_lost,
                 "filed_twice": filed_twice,
@@ -277,6 +301,15 @@ class Day:
                 "from_jira_twice": in_dup,
                 "internal_notes_leaked": leaked,
                 "status_agreeing": f"{agreeing}/{len(self.tickets)}",
+                "assignees_agreeing": f"{assignees_agreeing}/{len(self.tickets)}"
+                if self.args.assignees
+                else "-",
+                "assigned_at_end": assigned,
+                "assignment_events": sum(
+                    e.get("event") in ("claimed", "handed", "assigned")
+                    for t in self.tickets
+                    for e in self.store.find(t).history
+                ),
                 "disagreeing": self.disagreeing[:3],
             },
             "jira_calls": len(self.fake.calls),
@@ -301,6 +334,14 @@ class Day:
         }
 
 
+def _assignee_here(issue: Any) -> str | None:
+    """The local assignee an issue's assignee in Jira should be."""
+    if issue.assignee is None:
+        return None
+    mapped = next((user for user, account in HELPERS.items() if account == issue.assignee), None)
+    return mapped or f"jira:{issue.assignee_name}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=500)
@@ -314,6 +355,8 @@ def main() -> int:
     parser.add_argument("--retry-max", type=float, default=1.0, help="longest backoff (s)")
     parser.add_argument("--index-lag", type=float, default=0.0,
                         help="seconds before Jira's search finds a new issue")  # fmt: skip
+    parser.add_argument("--assignees", action="store_true",
+                        help="claims and hand-offs here, assignments in Jira")  # fmt: skip
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     runs = [Day(args, 0.0).run(), Day(args, args.failure_share).run()]
@@ -329,7 +372,11 @@ def main() -> int:
                   f"{run['to_jira_ms']['p99']} ms, from Jira p50 {run['from_jira_ms']['p50']} ms "
                   f"p99 {run['from_jira_ms']['p99']} ms; {run['jira_calls']} calls, "
                   f"{run['jira_failures']} failed; {run['detail']}")  # fmt: skip
-    clean = [run["lost"] + run["duplicated"] + run["status_disagreeing"] == 0 for run in runs]
+    clean = [
+        run["lost"] + run["duplicated"] + run["status_disagreeing"] + run["assignees_disagreeing"]
+        == 0
+        for run in runs
+    ]
     return 0 if all(clean) else 1
 
 

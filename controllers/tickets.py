@@ -397,6 +397,18 @@ class TicketStore:
         except Newer:
             return None
 
+    def external_assignee(self, ticket_id: str, *, by: str, assignee: str | None) -> Ticket:
+        """The assignee another ticket system shows (`by`: where it was read, "jira:IT-4";
+        None: nobody), kept in the history; the status is the other system's to say."""
+
+        def change(ticket: Ticket, stamp: str) -> None:
+            ticket.assignee = assignee
+            ticket.history.append(
+                {"at": stamp, "by": by, "event": "assigned", "assignee": assignee or ""}
+            )
+
+        return self._update(ticket_id, change)
+
     def update_fields(
         self, ticket_id: str, *, by: str, fields: Mapping[str, Any], status: str | None = None
     ) -> Ticket:

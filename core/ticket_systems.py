@@ -70,6 +70,11 @@ class JiraConfig(BaseModel):
     #: Transition names to use (by what they do: "resolve", "close", "reopen", "progress");
     #: unset, the transition leading to a status of the right category (and name) is chosen.
     transitions: dict[str, str] = Field(default_factory=dict)
+    #: Slack user id -> Jira account id: a Claim in Slack by one of them assigns the issue to
+    #: their account, and an issue assigned in Jira to one of these accounts is assigned to
+    #: that person here (another account: to "jira:<its name>"). Unlisted people's claims
+    #: leave Jira's assignee as it is; a hand-off to a team unassigns the issue in both.
+    people: dict[str, str] = Field(default_factory=dict)
 
     def desk_for(self, team: str | None) -> JiraDesk | None:
         """The desk a ticket queued for `team` goes to (None: it stays local)."""

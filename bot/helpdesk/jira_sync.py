@@ -43,6 +43,8 @@ WEBHOOK_PATH = "/jira/webhook"
 
 COMMENT = "💬 *{who}* answered in Jira ({issue}) on ticket `{id}`:\n>{text}"
 STATUS = "🔄 Ticket `{id}` is now *{status}* in Jira ({issue})."
+ASSIGNED = "👤 Ticket `{id}` is now assigned to {who} in Jira ({issue})."
+UNASSIGNED = "👤 Ticket `{id}` is now unassigned in Jira ({issue})."
 #: The lease that lets one process of those sharing the stores talk to Jira.
 LEASE = "jira-sync"
 
@@ -53,6 +55,11 @@ def announcement(news: JiraNews) -> str:
     if news.kind == "comment":
         quoted = escape(news.text).replace("\n", "\n>")
         return COMMENT.format(who=escape(news.who), issue=news.issue, id=ticket.id, text=quoted)
+    if news.kind == "assignee":
+        if not news.text:
+            return UNASSIGNED.format(id=ticket.id, issue=news.issue)
+        who = news.text if news.text.startswith("<@") else f"*{escape(news.text)}*"
+        return ASSIGNED.format(id=ticket.id, who=who, issue=news.issue)
     return STATUS.format(id=ticket.id, status=escape(news.text), issue=news.issue)
 
 

@@ -7,7 +7,10 @@ One poll searches the issues carrying the connector's label updated since the la
 minutes), and reads again those a failed call left unread last time; an issue whose last
 change was read already is skipped. A status differing from the one last seen (the connector
 records those it made itself) is a change made there; a comment not seen before, by another
-account than the connector's and public, is an agent's answer (internal notes stay in Jira).
+account than the connector's and public, is an agent's answer (internal notes stay in Jira);
+an assignee differing from the one last seen or set is an assignment made there (its Slack
+user when `[tickets.jira] people` names the account), unless a Claim or hand-off made here is
+still waiting to be sent: it goes first, and Jira's assignee is read again after it.
 """
 
 from __future__ import annotations
@@ -39,9 +42,10 @@ class JiraNews:
     """A change made in Jira, as recorded on the local ticket, to announce once (`ref`)."""
 
     ticket: Ticket
-    kind: str  # "status" | "comment"
+    kind: str  # "status" | "comment" | "assignee"
     issue: str
-    #: The new status's name, or the comment's text (as stored: redacted).
+    #: The new status's name, the comment's text (as stored: redacted), or who the issue is
+    #: assigned to now ("<@U123>" for a known person, else the name in Jira; "": nobody).
     text: str
     #: The comment's author in Jira ("" for a status change).
     who: str
@@ -82,6 +86,7 @@ def poll(
         except JiraUnavailable:
             unread.append(key)
     links = outbox.links()
+    assigning = {c.ticket_id for c in outbox.pending() if c.action in ("progress", "unassign")}
     result = PollResult()
     for issue in issues:
         link = links.get(issue.key)
@@ -92,6 +97,8 @@ def poll(
         before = link.to_dict()
         try:
             result.news += _status(issue, link, tickets)
+            if link.ticket_id not in assigning:
+                result.news += _assignee(issue, link, tickets, config.people)
             result.news += _comments(client, issue, link, tickets, me)
             link.updated = issue.updated
         except JiraUnavailable:
@@ -138,6 +145,34 @@ def _status(issue: RemoteIssue, link: TicketLink, tickets: TicketStore) -> list[
             kind="status",
             issue=issue.key,
             text=issue.status,
+            who="",
+            ref=f"{link.ticket_id}:{len(ticket.history)}",
+        )
+    ]
+
+
+def _assignee(
+    issue: RemoteIssue, link: TicketLink, tickets: TicketStore, people: dict[str, str]
+) -> list[JiraNews]:
+    """Apply an assignee Jira shows that is not the one last seen or set by the connector."""
+    if issue.assignee is None or issue.assignee == link.assignee:
+        return []
+    if tickets.get(link.ticket_id) is None:
+        return []
+    account = issue.assignee
+    slack = next((user for user, known in people.items() if known == account), None)
+    name = issue.assignee_name or account
+    local = slack or (f"{REMOTE_PREFIX}{name}" if account else None)
+    ticket = tickets.external_assignee(
+        link.ticket_id, by=f"{REMOTE_PREFIX}{issue.key}", assignee=local
+    )
+    link.assignee = account
+    return [
+        JiraNews(
+            ticket=ticket,
+            kind="assignee",
+            issue=issue.key,
+            text=f"<@{slack}>" if slack else name,
             who="",
             ref=f"{link.ticket_id}:{len(ticket.history)}",
         )

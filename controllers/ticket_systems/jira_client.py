@@ -31,7 +31,7 @@ __all__ = [
 #: Page size of comment and search reads.
 PAGE = 100
 #: The fields read of an issue (platform API).
-FIELDS = "status,labels,updated"
+FIELDS = "status,labels,updated,assignee"
 
 
 class JiraError(BrainError):
@@ -68,6 +68,9 @@ class RemoteIssue:
     labels: tuple[str, ...] = ()
     #: When it last changed, as Jira writes it ("" when the call does not say).
     updated: str = ""
+    #: The assignee's account id ("" nobody; None: the call does not say) and name.
+    assignee: str | None = None
+    assignee_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +235,10 @@ class JiraClient:
             raise
         return True
 
+    def assign(self, key: str, account_id: str | None) -> None:
+        """Assign the issue to an account (None: unassign it)."""
+        self._call("PUT", f"/rest/api/3/issue/{key}/assignee", json={"accountId": account_id})
+
     def transition(self, key: str, transition_id: str) -> None:
         """Take one of the issue's transitions."""
         self._call(
@@ -292,12 +299,15 @@ def _issue_of(issue: dict[str, Any]) -> RemoteIssue:
     """An issue as the platform API answers (a search's or a read by key)."""
     fields = issue.get("fields") or {}
     status = fields.get("status") or {}
+    assignee = fields.get("assignee") or {}
     return RemoteIssue(
         key=str(issue["key"]),
         status=str(status.get("name") or ""),
         category=str((status.get("statusCategory") or {}).get("key") or ""),
         labels=tuple(str(label) for label in fields.get("labels") or []),
         updated=str(fields.get("updated") or ""),
+        assignee=str(assignee.get("accountId") or "") if "assignee" in fields else None,
+        assignee_name=str(assignee.get("displayName") or ""),
     )
 
 

@@ -36,6 +36,7 @@ ACTION_OF_EVENT: dict[str, str] = {
     "resolved": "resolve",
     "closed": "close",
     "reopened": "reopen",
+    "handed": "unassign",
 }
 #: The sync state's document of the poll's cursor.
 CURSOR_KEY = "poll:jira"

@@ -9,7 +9,7 @@ from typing import Any
 
 #: What a change asks of the ticket system.
 ACTIONS: tuple[str, ...] = (
-    "create", "comment", "progress", "resolve", "close", "reopen", "remove"
+    "create", "comment", "progress", "resolve", "close", "reopen", "remove", "unassign"
 )  # fmt: skip
 #: A change's states: waiting (or retrying), done, refused for good (kept for a person), or
 #: forgotten before it was sent (`controllers.ticket_systems.forgetting`).
@@ -82,6 +82,8 @@ class TicketLink:
     #: The history index of the ticket's newest status change made here that was sent (or
     #: refused for good): one after it is newer than anything Jira shows.
     synced_seq: int = 0
+    #: The issue's assignee last seen there or set by the connector (an account id; "" none).
+    assignee: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (stored under "key" = "link:<ticket id>")."""
@@ -98,4 +100,5 @@ class TicketLink:
             ours={str(k): str(v) for k, v in (data.get("ours") or {}).items()},
             updated=str(data.get("updated") or ""),
             synced_seq=int(data.get("synced_seq") or 0),
+            assignee=str(data.get("assignee") or ""),
         )

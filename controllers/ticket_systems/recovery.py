@@ -19,6 +19,8 @@ from controllers.ticket_systems.outbox import Outbox
 if TYPE_CHECKING:
     from controllers.tickets import TicketStore
 
+#: Actions each of which is recovered (a status change is overridden by a later one).
+UNORDERED = ("comment", "unassign")
 #: How far back a ticket's history is read for changes missing from the outbox.
 RECOVER_S = 6 * 24 * 3600.0
 
@@ -38,7 +40,7 @@ def recover(outbox: Outbox, tickets: TicketStore, *, within_s: float = RECOVER_S
             (
                 seq
                 for seq in range(1, len(ticket.history))
-                if outbox.action_at(ticket, seq) not in (None, "comment", "create")
+                if outbox.action_at(ticket, seq) not in (None, "create", *UNORDERED)
             ),
             default=0,
         )
@@ -46,7 +48,7 @@ def recover(outbox: Outbox, tickets: TicketStore, *, within_s: float = RECOVER_S
             action = outbox.action_at(ticket, seq)
             if action is None or action == "create" or f"{ticket_id}#{seq}" in known:
                 continue
-            if action != "comment" and seq != last_status:
+            if action not in UNORDERED and seq != last_status:
                 continue  # overridden by a later status change made here
             if not _since(ticket.history[seq].get("at"), cutoff):
                 continue

@@ -134,7 +134,7 @@ class Sender:
             change.state = "failed"
             change.last_error = str(exc)[:300]
             self.outbox.update(change)
-            if change.action not in ("create", "comment", "remove"):
+            if change.action not in ("create", "comment", "remove", "unassign"):
                 self._seen_status(change, None)  # refused: Jira's status may apply again
             log.warning("jira: %s failed for good: %s", change.change_id, change.last_error)
             return "failed"
@@ -159,7 +159,13 @@ class Sender:
             raise SyncRefused(f"ticket {change.ticket_id} was never filed in Jira")
         if change.action == "comment":
             return self._comment(change, link)
-        return self._transition(change, link)
+        if change.action == "unassign":
+            return self._assign(change, link, None)
+        done = self._transition(change, link)
+        account = self.config.people.get(change.by)
+        if change.action == "progress" and account is not None:  # a Claim: theirs in Jira too
+            done += "; " + self._assign(change, link, account)
+        return done
 
     def _create(self, change: OutboxChange) -> str:
         known = self.outbox.link(change.ticket_id)
@@ -225,6 +231,15 @@ class Sender:
             fresh.seen_comments.append(made.id)
         self.outbox.save_link(fresh)
         return made.id
+
+    def _assign(self, change: OutboxChange, link: TicketLink, account: str | None) -> str:
+        """Assign the issue to `account` (None: unassign; a hand-off to a team), recorded as
+        the assignee last seen, so the poll does not read it back as an agent's change."""
+        self.client.assign(link.issue, account)
+        fresh = self.outbox.link(change.ticket_id) or link
+        fresh.assignee = account or ""
+        self.outbox.save_link(fresh)
+        return f"assigned to {account}" if account else "unassigned"
 
     def _remove(self, change: OutboxChange, link: TicketLink) -> str:
         """Delete a comment the connector posted (a forgotten user's words): by its id, or

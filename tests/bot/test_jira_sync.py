@@ -75,8 +75,11 @@ async def test_a_ticket_goes_both_ways_between_slack_and_jira(
     fake_jira.agent_comment(issue.key, "Please reinstall the VPN client <!channel>")
     fake_jira.agent_comment(issue.key, "internal: user on old client", public=False)
     fake_jira.agent_transition(issue.key, "In Progress")
+    fake_jira.agent_assign(issue.key, "557058:alice", "Alice <Agent>")
     await until(lambda: in_thread(harness, thread, "answered in Jira"), "the agent's comment")
     await until(lambda: in_thread(harness, thread, "*In Progress*"), "the status change")
+    await until(lambda: in_thread(harness, thread, "assigned to *Alice &lt;Agent&gt;*"), "who")
+    assert store.get(ticket_id).assignee == "jira:Alice <Agent>"
     (said,) = in_thread(harness, thread, "answered in Jira")
     assert "Alice Agent" in said.params["text"] and "&lt;!channel&gt;" in said.params["text"]
     assert not in_thread(harness, thread, "internal")

@@ -13,6 +13,7 @@ and the bot's worker threads can all call it. What it implements, with the docum
 - `GET  /rest/api/3/issue/{key}` (`fields`: status, labels; 404 for a key never used);
 - `GET|POST /rest/servicedeskapi/request/{key}/comment` (paged `values`; `body`, `public`);
 - `DELETE /rest/api/3/issue/{key}/comment/{id}` (-> 204; 404 when there is none);
+- `PUT  /rest/api/3/issue/{key}/assignee` (`{"accountId": id or null}` -> 204);
 - `GET|POST /rest/api/3/issue/{key}/transitions` (`transitions` with `to.statusCategory.key`;
   POST `{"transition": {"id": ...}}` -> 204);
 - `GET  /rest/api/3/search/jql` (JQL: `labels = "x"`, `labels in (...)`, `project = KEY`,
@@ -119,6 +120,9 @@ class FakeIssue:
     comments: list[FakeComment] = field(default_factory=list)
     #: Every status it was moved to, in order (what a test asserts on).
     status_history: list[str] = field(default_factory=list)
+    #: The assignee's account id (None: unassigned) and display name.
+    assignee: str | None = None
+    assignee_name: str = ""
 
     @property
     def category(self) -> str:
@@ -151,6 +155,9 @@ class FakeIssue:
             "labels": list(self.labels),
             "summary": self.summary,
             "updated": _stamp(self.updated),
+            "assignee": None
+            if self.assignee is None
+            else {"accountId": self.assignee, "displayName": self.assignee_name},
         }
         return {
             "id": self.id,
@@ -275,6 +282,13 @@ class FakeJira:
             issue.status_history.append(status)
             issue.updated = time.time()
 
+    def agent_assign(self, key: str, account_id: str | None, name: str = "") -> None:
+        """Assign an issue in Jira's UI (None: unassign)."""
+        with self._lock:
+            issue = self.issues[key]
+            issue.assignee, issue.assignee_name = account_id, name or (account_id or "")
+            issue.updated = time.time()
+
     def agent_comment(
         self, key: str, body: str, *, public: bool = True, agent: str = "Alice Agent"
     ) -> FakeComment:
@@ -340,6 +354,15 @@ class FakeJira:
                         "errorMessages": [f"Can not find a comment for the id: {rest[3]}."]
                     }
                 issue.comments = kept
+                issue.updated = time.time()
+                return 204, None
+            if rest[:1] == ["issue"] and rest[2:] == ["assignee"] and method == "PUT":
+                issue = self.issues.get(rest[1])
+                if issue is None:
+                    return _not_found(rest[1])
+                account = (body or {}).get("accountId")
+                issue.assignee = None if account is None else str(account)
+                issue.assignee_name = issue.assignee or ""
                 issue.updated = time.time()
                 return 204, None
             if len(rest) == 3 and rest[0] == "issue" and rest[2] == "transitions":
@@ -522,6 +545,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_DELETE(self) -> None:
         self._serve("DELETE")
+
+    def do_PUT(self) -> None:
+        self._serve("PUT")
 
     def _serve(self, method: str) -> None:
         url = urlparse(self.path)

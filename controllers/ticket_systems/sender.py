@@ -275,7 +275,16 @@ class Sender:
             raise SyncRefused(
                 f"no transition of {link.issue} from {issue.status!r} does {change.action!r}"
             )
-        self.client.transition(link.issue, chosen.id)
+        try:
+            self.client.transition(link.issue, chosen.id)
+        except JiraRejected:
+            # Moved since its transitions were read (an agent at work): done if it is now
+            # where the action leads, refused otherwise.
+            issue = self.client.request(link.issue)
+            if not _there(change.action, issue):
+                raise
+            self._seen_status(change, issue.status)
+            return f"already {issue.status}"
         self._seen_status(change, chosen.to_status)
         return chosen.name
 

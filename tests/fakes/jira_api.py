@@ -40,7 +40,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -194,6 +194,7 @@ class FakeJira:
         self._modes: tuple[str, ...] = ("error",)
         self._random = random.Random(0)
         self._next: list[tuple[str, str]] = []
+        self._before: list[tuple[str, str, Callable[[], None]]] = []
         self._down = False
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -242,6 +243,11 @@ class FakeJira:
         if unknown:
             raise ValueError(f"unknown failure modes {sorted(unknown)}")
         self._share, self._modes, self._random = share, modes, random.Random(seed)
+
+    def before_next(self, method: str, path: str, action: Callable[[], None]) -> None:
+        """Run `action` (an agent at work) just before the next `method` call whose path
+        contains `path` is handled: what changed between two calls of the connector."""
+        self._before.append((method, path, action))
 
     def fail_next(self, count: int = 1, mode: str = "error", *, path: str = "") -> None:
         """Fail the next `count` calls in `mode` (only calls whose path contains `path`)."""
@@ -322,6 +328,11 @@ class FakeJira:
     ) -> tuple[int, Any]:
         """Answer one authenticated call: (status, JSON body or None)."""
         with self._lock:
+            for index, (wanted, part, action) in enumerate(self._before):
+                if wanted == method and part in path:
+                    del self._before[index]
+                    action()
+                    break
             return self._route(method, path, query, body)
 
     def _route(

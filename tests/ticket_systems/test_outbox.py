@@ -290,3 +290,22 @@ def test_without_a_ticket_system_nothing_is_queued(
     assert open_stores(load_settings()).ticket_outbox.count() == 0
     assert main(["tickets", "sync"]) == 2
     assert "no ticket system is configured" in capsys.readouterr().err
+
+
+def test_a_transition_an_agent_made_meanwhile_counts_as_done(
+    synced_home: SyncedHome, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by benchmarks/jira_sync.py: the agent reopened the issue between the
+    connector's read of its transitions and its Reopen, Jira refused the Reopen (400) and the
+    change was kept as failed for a person although the issue was where it was meant to be."""
+    store = synced_home()
+    ticket_id = _file(store)
+    store.resolve(ticket_id, by="UAGENT")
+    _sync_until_sent(capsys)
+    (issue,) = fake_jira.by_label(f"brain-{ticket_id}")
+    store.reopen(ticket_id, by="U1", reason="still broken")
+    reopened = lambda: fake_jira.agent_transition(issue.key, "Waiting for support")  # noqa: E731
+    fake_jira.before_next("POST", "/transitions", reopened)
+    figures = _sync(capsys)
+    assert (figures["sent"], figures["failed"], figures["pending"]) == (1, 0, 0)
+    assert issue.status_history == ["Resolved", "Waiting for support"]

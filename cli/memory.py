@@ -102,7 +102,8 @@ def run_forget(args: argparse.Namespace) -> int:
             f"decision(s), {report.tickets} ticket(s) and {report.alerts} on-call alert(s) "
             f"redacted, {report.cases} unknown case(s) and {report.threads} thread(s) removed, "
             f"{report.outbox} ticket-system change(s) dropped or redacted, "
-            f"{report.remote_comments} comment(s) in the ticket system queued for removal"
+            f"{report.remote_comments} comment(s) in the ticket system queued for removal and "
+            f"{report.remote_tickets} request(s) there for redaction"
         )
     return 0
 

@@ -78,8 +78,10 @@ class ForgetReport:
     threads: int = 0
     #: Changes waiting for (or sent to) a ticket system that carried their words.
     outbox: int = 0
-    #: Comments posted in the ticket system with their words, queued to be removed there.
+    #: Comments posted in the ticket system with their words, queued to be removed there,
+    #: and requests of theirs there queued to be rewritten from the redacted ticket.
     remote_comments: int = 0
+    remote_tickets: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,6 +95,7 @@ class ForgetReport:
             "threads": self.threads,
             "outbox": self.outbox,
             "remote_comments": self.remote_comments,
+            "remote_tickets": self.remote_tickets,
         }
 
 
@@ -170,10 +173,10 @@ def forget_user(
     if conversations is not None:  # each thread's state holds its recent texts
         threads = conversations.keys_of(user)
         conversations.remove(threads)
-    sent = remote = 0
+    sent = remote = rewritten = 0
     if outbox is not None:
         forgotten = forget_outbox(outbox, sync, user, listed)
-        sent, remote = forgotten.changes, forgotten.removals
+        sent, remote, rewritten = forgotten.changes, forgotten.removals, forgotten.updates
     return ForgetReport(
         user,
         removed,
@@ -183,6 +186,7 @@ def forget_user(
         threads=len(threads),
         outbox=sent,
         remote_comments=remote,
+        remote_tickets=rewritten,
     )
 
 

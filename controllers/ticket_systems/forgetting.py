@@ -13,6 +13,8 @@ for (as the local ticket's comments are redacted, `brain.learning.control.forget
   change's record keeps no words.
 - A change without words (a filing, whose title is read from the ticket when sent and is
   redacted by then; a status change) still goes, so Jira learns the ticket was resolved.
+- A ticket they asked for that is filed in Jira: its request's summary and description (their
+  words) are written again from the redacted ticket by an "update" change.
 """
 
 from __future__ import annotations
@@ -42,11 +44,12 @@ def body_hash(body: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class OutboxForgetting:
-    """What forgetting did to the outbox: changes dropped or redacted, and comments in the
-    ticket system queued to be removed there."""
+    """What forgetting did to the outbox: changes dropped or redacted, comments in the ticket
+    system queued to be removed there, and requests there queued to be redacted."""
 
     changes: int = 0
     removals: int = 0
+    updates: int = 0
 
 
 def forget_user(
@@ -77,7 +80,21 @@ def forget_user(
                 removals.append(_removal(change, body_hash(comment_body(change)), now))
         else:
             redacted.append(change.change_id)
+    sizes = {t.id: len(t.history) for t in tickets}
+    updates: list[OutboxChange] = []
     for link in [] if state is None else links_in(state):
+        if link.ticket_id in theirs:  # the request's summary and description: their words
+            seq = sizes.get(link.ticket_id, 0)
+            updates.append(
+                OutboxChange(
+                    f"{link.ticket_id}~forget",
+                    link.ticket_id,
+                    seq,
+                    "update",
+                    queued_at=now,
+                    next_at=now,
+                )
+            )
         for comment_id, change_id in link.ours.items():
             if change_id in carrying:
                 seq = int(change_id.rpartition("#")[2])
@@ -91,7 +108,8 @@ def forget_user(
     for change_id in redacted:
         changes.modify(change_id, lambda row: row.update(text=REDACTED, by=""))
     queued = sum(changes.insert(removal.to_dict()) for removal in removals)
-    return OutboxForgetting(len(dropped) + len(redacted), queued)
+    rewritten = sum(changes.insert(update.to_dict()) for update in updates)
+    return OutboxForgetting(len(dropped) + len(redacted), queued, rewritten)
 
 
 def _their_comments(tickets: Sequence[Ticket], user: str, theirs: set[str]) -> set[str]:

@@ -235,6 +235,12 @@ class JiraClient:
             raise
         return True
 
+    def edit(self, key: str, *, summary: str, description: str) -> None:
+        """Rewrite a request's summary and description (the platform API's version 2 takes
+        them as plain text; version 3 wants Atlassian Document Format)."""
+        fields = {"summary": summary, "description": description}
+        self._call("PUT", f"/rest/api/2/issue/{key}", json={"fields": fields})
+
     def assign(self, key: str, account_id: str | None) -> None:
         """Assign the issue to an account (None: unassign it)."""
         self._call("PUT", f"/rest/api/3/issue/{key}/assignee", json={"accountId": account_id})

@@ -37,6 +37,7 @@ ACTION_OF_EVENT: dict[str, str] = {
     "closed": "close",
     "reopened": "reopen",
     "handed": "unassign",
+    "updated": "update",
 }
 #: The sync state's document of the poll's cursor.
 CURSOR_KEY = "poll:jira"

@@ -9,7 +9,8 @@ from typing import Any
 
 #: What a change asks of the ticket system.
 ACTIONS: tuple[str, ...] = (
-    "create", "comment", "progress", "resolve", "close", "reopen", "remove", "unassign"
+    "create", "comment", "progress", "resolve", "close", "reopen", "remove", "unassign",
+    "update",
 )  # fmt: skip
 #: A change's states: waiting (or retrying), done, refused for good (kept for a person), or
 #: forgotten before it was sent (`controllers.ticket_systems.forgetting`).

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from controllers.tickets import TicketStore
 
 #: Actions each of which is recovered (a status change is overridden by a later one).
-UNORDERED = ("comment", "unassign")
+UNORDERED = ("comment", "unassign", "update")
 #: How far back a ticket's history is read for changes missing from the outbox.
 RECOVER_S = 6 * 24 * 3600.0
 

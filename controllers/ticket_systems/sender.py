@@ -134,7 +134,7 @@ class Sender:
             change.state = "failed"
             change.last_error = str(exc)[:300]
             self.outbox.update(change)
-            if change.action not in ("create", "comment", "remove", "unassign"):
+            if change.action not in ("create", "comment", "remove", "unassign", "update"):
                 self._seen_status(change, None)  # refused: Jira's status may apply again
             log.warning("jira: %s failed for good: %s", change.change_id, change.last_error)
             return "failed"
@@ -161,6 +161,8 @@ class Sender:
             return self._comment(change, link)
         if change.action == "unassign":
             return self._assign(change, link, None)
+        if change.action == "update":
+            return self._update(change, link)
         done = self._transition(change, link)
         account = self.config.people.get(change.by)
         if change.action == "progress" and account is not None:  # a Claim: theirs in Jira too
@@ -231,6 +233,16 @@ class Sender:
             fresh.seen_comments.append(made.id)
         self.outbox.save_link(fresh)
         return made.id
+
+    def _update(self, change: OutboxChange, link: TicketLink) -> str:
+        """Fields filled in after filing (or the ticket redacted by a forget): the request's
+        summary and description written again from the ticket as it is now (so several
+        updates waiting together make one state, and a retry is harmless)."""
+        ticket = self.tickets.get(change.ticket_id)
+        if ticket is None:
+            return "the ticket is gone"
+        self.client.edit(link.issue, summary=ticket.title, description=description(ticket))
+        return "updated"
 
     def _assign(self, change: OutboxChange, link: TicketLink, account: str | None) -> str:
         """Assign the issue to `account` (None: unassign; a hand-off to a team), recorded as

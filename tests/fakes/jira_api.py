@@ -13,6 +13,7 @@ and the bot's worker threads can all call it. What it implements, with the docum
 - `GET  /rest/api/3/issue/{key}` (`fields`: status, labels; 404 for a key never used);
 - `GET|POST /rest/servicedeskapi/request/{key}/comment` (paged `values`; `body`, `public`);
 - `DELETE /rest/api/3/issue/{key}/comment/{id}` (-> 204; 404 when there is none);
+- `PUT  /rest/api/2/issue/{key}` (`fields`: `summary`, `description` as plain text -> 204);
 - `PUT  /rest/api/3/issue/{key}/assignee` (`{"accountId": id or null}` -> 204);
 - `GET|POST /rest/api/3/issue/{key}/transitions` (`transitions` with `to.statusCategory.key`;
   POST `{"transition": {"id": ...}}` -> 204);
@@ -339,6 +340,15 @@ class FakeJira:
         self, method: str, path: str, query: dict[str, list[str]], body: Any
     ) -> tuple[int, Any]:
         parts = [part for part in path.split("/") if part]
+        if parts[:4] == ["rest", "api", "2", "issue"] and len(parts) == 5 and method == "PUT":
+            issue = self.issues.get(parts[4])
+            if issue is None:
+                return _not_found(parts[4])
+            fields = (body or {}).get("fields") or {}
+            issue.summary = str(fields.get("summary", issue.summary))
+            issue.description = str(fields.get("description", issue.description))
+            issue.updated = time.time()
+            return 204, None
         if parts[:3] == ["rest", "api", "3"]:
             rest = parts[3:]
             if rest == ["myself"] and method == "GET":

@@ -51,6 +51,7 @@ def test_forget_drops_the_users_waiting_changes_and_redacts_the_sent_ones(
             (theirs, "comment", "U7"),
             (mine, "resolve", "UAGENT"),
             (mine, "remove", ""),  # the sent comment, removed in Jira (the next test)
+            (mine, "update", ""),  # the request rewritten from the redacted ticket
         ]
     )
     assert all(c.text in ("", REDACTED) for c in outbox.all() if c.ticket_id == mine)
@@ -92,6 +93,7 @@ def test_forget_removes_the_comments_posted_in_jira_with_the_users_words(
     report = json.loads(capsys.readouterr().out)
     # U1's two comments and the agent's on U1's ticket (sent), and the one maybe posted
     assert report["remote_comments"] == 4
+    assert report["remote_tickets"] == 1  # U1's request: its summary and description
     figures = _sync(capsys)
     assert figures["pending"] == 0 and figures["failed"] == 0
     bodies = {
@@ -101,5 +103,9 @@ def test_forget_removes_the_comments_posted_in_jira_with_the_users_words(
     # What Jira's own agent wrote stays; nothing of U1's is left, and nothing was re-sent
     # redacted from the ticket's history (a dropped comment is kept as dropped, not lost).
     assert bodies == {mine: ["try the side door"], theirs: ["U7 (Slack): replaced the lamp"]}
+    (request,) = fake_jira.by_label(f"brain-{mine}")
+    assert request.summary == REDACTED and "door badge" not in request.description
+    (other,) = fake_jira.by_label(f"brain-{theirs}")
+    assert other.summary == "projector in room 2 flickers"  # U2's request is U2's
     assert main(["memory", "forget", "--user", "U1", "--json"]) == 0  # again: nothing more
     assert json.loads(capsys.readouterr().out)["remote_comments"] == 0

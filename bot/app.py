@@ -166,7 +166,7 @@ class SlackBot:
         self.readiness.warmed()
         loop = asyncio.get_running_loop()
         if self._loop_task is None:
-            runner = self.services.escalations.run(self.client)
+            runner = self.services.escalations.run(self.client, client_for=self.client_for)
             self._loop_task = loop.create_task(runner, name="reescalation")
         if self._recovery_task is None:
             sweeper = recovery.run(self.services, self.client)

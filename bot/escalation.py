@@ -18,6 +18,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import alert_blocks, defang, escape, fallback_text, resolved_blocks
+from bot.posting import ClientFor, client_in
 from core.config import SlackConfig
 from core.redact import redact
 from core.stores.local import LocalCoordinator
@@ -208,8 +209,12 @@ class Escalations:
         )
         return str(posted["ts"])
 
-    async def resend_due(self, client: AsyncWebClient, now: float | None = None) -> int:
-        """Re-send every unacknowledged alert older than the re-escalation delay."""
+    async def resend_due(
+        self, client: AsyncWebClient, now: float | None = None, client_for: ClientFor | None = None
+    ) -> int:
+        """Re-send every unacknowledged alert older than the re-escalation delay (with many
+        workspaces, with its workspace's client from `client_for`: the shared one has no
+        token)."""
         delay = self.config.reescalate_after_s
         if delay <= 0:
             return 0
@@ -224,7 +229,8 @@ class Escalations:
             if not claimed:
                 continue
             try:
-                ts = await self._send(client, alert, resend=len(alert.messages))
+                poster = await client_in(client, client_for, alert.team)
+                ts = await self._send(poster, alert, resend=len(alert.messages))
             except SlackApiError as exc:
                 log.warning(
                     "re-sending alert %s failed: %s", alert.alert_id, exc.response.get("error")
@@ -235,10 +241,10 @@ class Escalations:
             sent += 1
             if stored is not None and stored.acknowledged_by is not None:
                 # acknowledged while this copy was on the wire: mark the copy as handled too
-                await self._mark_acknowledged(client, stored, channel=alert.oncall_channel, ts=ts)
+                await self._mark_acknowledged(poster, stored, channel=alert.oncall_channel, ts=ts)
         return sent
 
-    async def run(self, client: AsyncWebClient) -> None:
+    async def run(self, client: AsyncWebClient, client_for: ClientFor | None = None) -> None:
         """Background loop started with the app: re-sends unacknowledged alerts until cancelled."""
         delay = self.config.reescalate_after_s
         if delay <= 0:
@@ -250,7 +256,7 @@ class Escalations:
             try:
                 lease = self.coordinator.lease
                 if await asyncio.to_thread(lease, REESCALATION_LEASE, self.holder, lease_s):
-                    await self.resend_due(client)
+                    await self.resend_due(client, client_for=client_for)
             except Exception:
                 log.exception("re-escalation pass failed; will retry")
 

@@ -8,7 +8,7 @@ event ledger first. A digest due while no bot ran is posted at the next sweep of
 
 With many workspaces (OAuth installs) the records of one workspace are never shown in another,
 so each workspace the team has tickets or the day's messages in gets its own digest of its
-own figures, posted with that workspace's token (`bot.helpdesk.posting`).
+own figures, posted with that workspace's token (`bot.posting`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from datetime import datetime, time, timedelta
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.helpdesk.posting import ClientFor, client_in
 from bot.oauth import multi_workspace
+from bot.posting import ClientFor, client_in
 from bot.services import BotServices
 from bot.teams import ticket_store
 from bot.wording import say

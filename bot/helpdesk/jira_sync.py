@@ -26,8 +26,8 @@ from aiohttp import web
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import escape
-from bot.helpdesk.posting import ClientFor, client_in
 from bot.helpdesk.ticket_actions import ask_if_solved
+from bot.posting import ClientFor, client_in
 from bot.services import BotServices
 from bot.teams import ticket_store
 from controllers.ticket_systems.connector import JiraConnector, JiraNews

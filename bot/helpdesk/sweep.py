@@ -6,7 +6,7 @@ priority) warns the team, and past twice the SLA is escalated to on-call.
 Time is the ticket store's clock (`TicketStore.clock`), so tests move it instead of waiting.
 Each step is written to the ticket's history before it is announced, and claimed in the
 event ledger, so two replicas sweeping at once announce it once. With many workspaces each
-ticket's notices go out with its workspace's token (`bot.helpdesk.posting`).
+ticket's notices go out with its workspace's token (`bot.posting`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from datetime import datetime
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.helpdesk.digest import DigestPost, due_digests, post_digests
-from bot.helpdesk.posting import ClientFor, client_in
+from bot.posting import ClientFor, client_in
 from bot.services import BotServices
 from bot.teams import ticket_store
 from controllers.tickets import Ticket

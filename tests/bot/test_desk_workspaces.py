@@ -1,7 +1,8 @@
 """The help desk's background posts with many workspaces (OAuth installs, no shared bot
 token), over HTTP against the fake Slack: the bot's own sweep loop nudges each workspace's
-stale ticket and posts each workspace's daily digest with that workspace's token, and a
-digest holds only its workspace's figures."""
+stale ticket and posts each workspace's daily digest with that workspace's token, a digest
+holds only its workspace's figures, and an unacknowledged page is re-sent with its
+workspace's token."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tests.bot import slack_payloads as p
-from tests.bot.conftest import ROUTED_TEXT, Harness, StartBot
+from tests.bot.conftest import ESCALATE_TEXT, ONCALL_CHANNEL, ROUTED_TEXT, Harness, StartBot
 from tests.bot.test_ticket_lifecycle import TEAM_CHANNEL, TEAM_CONFIG, SimClock
 from tests.bot.test_workspaces import event_of, install
 from tests.bot.test_workspaces import oauth_env as oauth_env  # the fixture, used by name
@@ -78,3 +79,25 @@ async def test_each_workspace_gets_its_own_nudge_and_digest_with_its_own_token(
         assert "1 ticket(s) filed" in digest.params["text"]
         assert "1 message(s) routed to the team" in digest.params["text"]
     assert len(nudges) == 2 and len(digests) == 2  # once each, however many sweeps ran
+
+
+@pytest.mark.usefixtures("oauth_env")
+async def test_an_unacknowledged_page_is_resent_with_its_workspaces_token(
+    start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BRAIN_REESCALATE_AFTER", "0.4")  # the bot's loop re-sends it soon
+    harness = await start_bot()
+    for team, token, _, _ in SPACES:
+        await install(harness, team, token.removeprefix("Bearer "))
+    event = p.message(ESCALATE_TEXT, user="UTWO0001", channel="DTWO0001")
+    status, _ = await harness.post(event_of("T0000002", event), content_type="application/json")
+    assert status == 200
+    pages = lambda: [  # noqa: E731
+        c for c in harness.fake.of("chat.postMessage") if c.params["channel"] == ONCALL_CHANNEL
+    ]
+    for _ in range(600):
+        if len(pages()) >= 2:
+            break
+        await asyncio.sleep(0.05)
+    assert len(pages()) >= 2  # the page, then at least one re-send
+    assert {c.params["_authorization"] for c in pages()} == {"Bearer xoxb-two"}

@@ -1,4 +1,5 @@
-"""Posting outside any request (the sweep's nudges and warnings, digests, Jira's news): the
+"""Posting outside any request (the sweep's nudges and warnings, digests, Jira's news, on-call
+re-sends): the
 shared Web API client holds the one bot token, and with many workspaces (OAuth installs) it
 holds none, so each workspace's messages go through that workspace's installation
 (`SlackBot.client_for`); posting one workspace's notice with another's token would show its

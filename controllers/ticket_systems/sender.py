@@ -159,8 +159,9 @@ class Sender:
             raise SyncRefused(f"ticket {change.ticket_id} was never filed in Jira")
         if change.action == "comment":
             return self._comment(change, link)
-        if change.action == "unassign":
-            return self._assign(change, link, None)
+        if change.action == "unassign":  # a hand-off to a team: unassigned, and agents told
+            done = self._assign(change, link, None)
+            return f"{done}; noted {self._comment(change, link, self._handoff_note(change))}"
         if change.action == "update":
             return self._update(change, link)
         done = self._transition(change, link)
@@ -212,8 +213,17 @@ class Sender:
         known = [link.issue for link in self.outbox.links().values()]
         return f"{project}-{keys.highest(known, project)}"
 
-    def _comment(self, change: OutboxChange, link: TicketLink) -> str:
-        body = comment_body(change)
+    def _handoff_note(self, change: OutboxChange) -> str:
+        """The internal note telling Jira's agents who the ticket was handed to here."""
+        ticket = self.tickets.get(change.ticket_id)
+        entry = ticket.history[change.seq] if ticket and change.seq < len(ticket.history) else {}
+        team = str(entry.get("team") or "another team")
+        return f"Handed to team {team} in Slack by {change.by or 'someone'}; unassigned here."
+
+    def _comment(self, change: OutboxChange, link: TicketLink, note: str | None = None) -> str:
+        """Post the change's comment (public), or `note` as an internal note (agents only),
+        once: a retry finds an earlier attempt's among the account's own first."""
+        body = comment_body(change) if note is None else note
         me = self.myself()
         made = None
         if change.attempts > 1:  # an earlier attempt may have written it
@@ -226,7 +236,7 @@ class Sender:
                 None,
             )
         if made is None:
-            made = self.client.add_comment(link.issue, body, public=True)
+            made = self.client.add_comment(link.issue, body, public=note is None)
         fresh = self.outbox.link(change.ticket_id) or link
         fresh.ours[made.id] = change.change_id
         if made.id not in fresh.seen_comments:

@@ -34,8 +34,13 @@ def test_assignees_go_both_ways_and_are_not_echoed(
     assert _sync(capsys, "--poll")["read_back"] == 0  # its own assignment: not news
 
     store.hand_to(ticket_id, by="UHELPER1", team="network")
+    fake_jira.fail_next(1, "drop", path="/comment")  # the note is made, its answer lost
+    _sync(capsys)
     _sync(capsys)
     assert issue.assignee is None
+    notes = [(c.body, c.public) for c in issue.comments]  # for agents only, and once
+    assert notes == [("Handed to team network in Slack by UHELPER1; unassigned here.", False)]
+    assert _sync(capsys, "--poll")["read_back"] == 0  # the connector's own note: not news
 
     fake_jira.agent_assign(issue.key, "557058:helper-two", "Helper Two")
     assert _sync(capsys, "--poll")["read_back"] == 1

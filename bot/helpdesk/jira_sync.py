@@ -45,6 +45,8 @@ COMMENT = "💬 *{who}* answered in Jira ({issue}) on ticket `{id}`:\n>{text}"
 STATUS = "🔄 Ticket `{id}` is now *{status}* in Jira ({issue})."
 ASSIGNED = "👤 Ticket `{id}` is now assigned to {who} in Jira ({issue})."
 UNASSIGNED = "👤 Ticket `{id}` is now unassigned in Jira ({issue})."
+MOVED = "🔀 Ticket `{id}` was moved in Jira: it is {issue} now."
+MOVED_TO_TEAM = "🔀 Ticket `{id}` was moved in Jira to team *{team}*'s desk: it is {issue} now."
 #: The lease that lets one process of those sharing the stores talk to Jira.
 LEASE = "jira-sync"
 
@@ -55,6 +57,10 @@ def announcement(news: JiraNews) -> str:
     if news.kind == "comment":
         quoted = escape(news.text).replace("\n", "\n>")
         return COMMENT.format(who=escape(news.who), issue=news.issue, id=ticket.id, text=quoted)
+    if news.kind == "moved":
+        if not news.text:
+            return MOVED.format(id=ticket.id, issue=news.issue)
+        return MOVED_TO_TEAM.format(id=ticket.id, team=escape(news.text), issue=news.issue)
     if news.kind == "assignee":
         if not news.text:
             return UNASSIGNED.format(id=ticket.id, issue=news.issue)

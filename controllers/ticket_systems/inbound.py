@@ -11,6 +11,11 @@ account than the connector's and public, is an agent's answer (internal notes st
 an assignee differing from the one last seen or set is an assignment made there (its Slack
 user when `[tickets.jira] people` names the account), unless a Claim or hand-off made here is
 still waiting to be sent: it goes first, and Jira's assignee is read again after it.
+
+An issue an agent moved to another project has a new key (its label still names the ticket):
+the link follows it, the ticket keeps the new key, and when the project is a team's desk
+(`[tickets.jira.desks]`) the open ticket is handed to that team here, as a hand-off made in
+Jira. Before, a moved issue was "not one of ours" and nothing done to it came back.
 """
 
 from __future__ import annotations
@@ -42,10 +47,11 @@ class JiraNews:
     """A change made in Jira, as recorded on the local ticket, to announce once (`ref`)."""
 
     ticket: Ticket
-    kind: str  # "status" | "comment" | "assignee"
+    kind: str  # "status" | "comment" | "assignee" | "moved"
     issue: str
     #: The new status's name, the comment's text (as stored: redacted), or who the issue is
-    #: assigned to now ("<@U123>" for a known person, else the name in Jira; "": nobody).
+    #: assigned to now ("<@U123>" for a known person, else the name in Jira; "": nobody), or
+    #: the team a moved issue's new desk belongs to ("": none).
     text: str
     #: The comment's author in Jira ("" for a status change).
     who: str
@@ -91,6 +97,8 @@ def poll(
     for issue in issues:
         link = links.get(issue.key)
         if link is None:
+            link = _moved(client, issue, outbox, tickets, config, result)
+        if link is None:
             continue  # not one of ours, or its filing is still being recorded
         if issue.updated and issue.updated == link.updated and issue.status == link.status:
             continue  # nothing happened to it since it was last read
@@ -108,6 +116,50 @@ def poll(
     outbox.set_polled_at(started, unread=unread)
     result.complete = not unread
     return result
+
+
+def _moved(
+    client: JiraClient,
+    issue: RemoteIssue,
+    outbox: Outbox,
+    tickets: TicketStore,
+    config: JiraConfig,
+    result: PollResult,
+) -> TicketLink | None:
+    """The link of a labelled issue found under a key it does not know: moved in Jira to
+    another project. The link and the ticket take the new key; a move to a team's desk hands
+    the open ticket to that team (news either way). None: not one of ours."""
+    prefix = f"{config.label}-"
+    ticket_id = next((lb[len(prefix) :] for lb in issue.labels if lb.startswith(prefix)), "")
+    link = outbox.link(ticket_id) if ticket_id else None
+    if link is None or link.issue == issue.key:
+        return None
+    link.issue = issue.key
+    outbox.save_link(link)
+    ticket = tickets.link(ticket_id, system="jira", key=issue.key)
+    project = issue.key.rpartition("-")[0]
+    team = next(
+        (
+            name
+            for name, desk in config.desks.items()
+            if client.project_of(desk.service_desk_id) == project
+        ),
+        None,
+    )
+    if team is not None and ticket.is_open and ticket.team != team:
+        ticket = tickets.hand_to(ticket_id, by=f"{REMOTE_PREFIX}{issue.key}", team=team)
+        link.assignee = ""  # unassigned here by the hand-off: Jira's assignee applies anew
+    result.news.append(
+        JiraNews(
+            ticket=ticket,
+            kind="moved",
+            issue=issue.key,
+            text=team or "",
+            who="",
+            ref=f"{ticket_id}:{len(ticket.history)}",
+        )
+    )
+    return link
 
 
 def _status(issue: RemoteIssue, link: TicketLink, tickets: TicketStore) -> list[JiraNews]:

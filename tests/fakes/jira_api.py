@@ -9,7 +9,8 @@ and the bot's worker threads can all call it. What it implements, with the docum
   `requestTypeId`, `requestFieldValues` with `summary`, `description`, `labels`) -> 201, the
   request with `issueId`, `issueKey`, `currentStatus` (`status`, `statusCategory`);
 - `GET  /rest/servicedeskapi/request/{key}`;
-- `GET  /rest/servicedeskapi/servicedesk/{id}` (the desk's `projectKey`: every desk's is IT);
+- `GET  /rest/servicedeskapi/servicedesk/{id}` (the desk's `projectKey`: IT unless
+  `desk_projects` says otherwise);
 - `GET  /rest/api/3/issue/{key}` (`fields`: status, labels; 404 for a key never used);
 - `GET|POST /rest/servicedeskapi/request/{key}/comment` (paged `values`; `body`, `public`);
 - `DELETE /rest/api/3/issue/{key}/comment/{id}` (-> 204; 404 when there is none);
@@ -25,10 +26,13 @@ not: Jira Cloud's search index catches up with a new issue after a lag (seconds)
 `index_lag_s` models: `search/jql` finds an issue only that long after its creation.
 
 Calls need HTTP Basic auth with the e-mail and API token given. A test plays a Jira agent
-with `agent_transition` and `agent_comment`, and scripts failures: `fail_share` fails a
-deterministic share of calls (seeded), `fail_next` the next calls, `down` every call; a
-failure is a 500, 503 or 429 that changes nothing, a dropped connection after the change was
-made (the client cannot know), or a response slower than the client's timeout (also after it).
+with `agent_transition`, `agent_comment`, `agent_assign` and `agent_move` (the issue moved to
+another project: a new key, the old one still answering for it, as Jira redirects it), and
+scripts failures: `fail_share` fails a deterministic share of calls (seeded), `fail_next`
+the next calls, `down` every call; a failure is a 500, 503 or 429 that changes nothing, a
+dropped connection after the change was made (the client cannot know), or a response slower
+than the client's timeout (also after it). `before_next` runs an agent's action between two
+calls of the connector.
 """
 
 from __future__ import annotations
@@ -182,6 +186,11 @@ class FakeJira:
 
     def __init__(self, *, timeout_delay_s: float = 1.0, index_lag_s: float = 0.0) -> None:
         self.issues: dict[str, FakeIssue] = {}
+        #: Service desk id -> the key of the project it files into (others: PROJECT).
+        self.desk_projects: dict[str, str] = {}
+        #: Keys of moved issues -> their key now.
+        self._moved: dict[str, str] = {}
+        self._project_numbers: dict[str, itertools.count[int]] = {}
         self.calls: list[Call] = []
         #: How long a "timeout" failure waits before answering (longer than the client's).
         self.timeout_delay_s = timeout_delay_s
@@ -296,6 +305,29 @@ class FakeJira:
             issue.assignee, issue.assignee_name = account_id, name or (account_id or "")
             issue.updated = time.time()
 
+    def agent_move(self, key: str, project: str) -> str:
+        """Move an issue to another project (its new key; the old one still finds it)."""
+        with self._lock:
+            issue = self.issues.pop(key)
+            issue.key = self._next_key(project)
+            self.issues[issue.key] = issue
+            self._moved[key] = issue.key
+            issue.updated = time.time()
+            return issue.key
+
+    def _next_key(self, project: str) -> str:
+        """The project's next issue key (numbered in order, as Jira does)."""
+        numbers = self._numbers if project == PROJECT else self._project_numbers.get(project)
+        if numbers is None:
+            numbers = self._project_numbers[project] = itertools.count(1)
+        return f"{project}-{next(numbers)}"
+
+    def _find(self, key: str) -> FakeIssue | None:
+        """The issue a key names (a moved issue's old key too)."""
+        while key in self._moved:
+            key = self._moved[key]
+        return self.issues.get(key)
+
     def agent_comment(
         self, key: str, body: str, *, public: bool = True, agent: str = "Alice Agent"
     ) -> FakeComment:
@@ -341,7 +373,7 @@ class FakeJira:
     ) -> tuple[int, Any]:
         parts = [part for part in path.split("/") if part]
         if parts[:4] == ["rest", "api", "2", "issue"] and len(parts) == 5 and method == "PUT":
-            issue = self.issues.get(parts[4])
+            issue = self._find(parts[4])
             if issue is None:
                 return _not_found(parts[4])
             fields = (body or {}).get("fields") or {}
@@ -360,13 +392,13 @@ class FakeJira:
             if rest == ["search", "jql"] and method == "GET":
                 return self._search(query)
             if len(rest) == 2 and rest[0] == "issue" and method == "GET":
-                issue = self.issues.get(rest[1])
+                issue = self._find(rest[1])
                 if issue is None:
                     return _not_found(rest[1])
                 fields = ",".join(query.get("fields", ["status,labels"])).split(",")
                 return 200, issue.issue_json(fields)
             if len(rest) == 4 and rest[0] == "issue" and rest[2] == "comment":
-                issue = self.issues.get(rest[1])
+                issue = self._find(rest[1])
                 if issue is None or method != "DELETE":
                     return _not_found(rest[1])
                 kept = [c for c in issue.comments if c.id != rest[3]]
@@ -378,7 +410,7 @@ class FakeJira:
                 issue.updated = time.time()
                 return 204, None
             if rest[:1] == ["issue"] and rest[2:] == ["assignee"] and method == "PUT":
-                issue = self.issues.get(rest[1])
+                issue = self._find(rest[1])
                 if issue is None:
                     return _not_found(rest[1])
                 account = (body or {}).get("accountId")
@@ -387,7 +419,7 @@ class FakeJira:
                 issue.updated = time.time()
                 return 204, None
             if len(rest) == 3 and rest[0] == "issue" and rest[2] == "transitions":
-                issue = self.issues.get(rest[1])
+                issue = self._find(rest[1])
                 if issue is None:
                     return _not_found(rest[1])
                 if method == "GET":
@@ -395,15 +427,15 @@ class FakeJira:
                 if method == "POST":
                     return self._transition(issue, body)
         if parts[:3] == ["rest", "servicedeskapi", "servicedesk"] and len(parts) == 4:
-            # every desk of the fake files into its one project
+            project = self.desk_projects.get(parts[3], PROJECT)
             return 200, {"id": parts[3], "projectId": "10000",
-                         "projectName": "IT help", "projectKey": PROJECT}  # fmt: skip
+                         "projectName": f"{project} help", "projectKey": project}  # fmt: skip
         if parts[:3] == ["rest", "servicedeskapi", "request"]:
             rest = parts[3:]
             if not rest and method == "POST":
                 return self._create(body)
             if rest:
-                issue = self.issues.get(rest[0])
+                issue = self._find(rest[0])
                 if issue is None:
                     return _not_found(rest[0])
                 if len(rest) == 1 and method == "GET":
@@ -429,7 +461,7 @@ class FakeJira:
         if any(not isinstance(label, str) or " " in label for label in labels):
             return 400, {"errorMessage": "Labels: a label cannot contain spaces."}
         now = time.time()
-        key = f"{PROJECT}-{next(self._numbers)}"
+        key = self._next_key(self.desk_projects.get(str(body["serviceDeskId"]), PROJECT))
         issue = FakeIssue(
             id=str(next(self._ids)),
             key=key,

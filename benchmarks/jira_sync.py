@@ -26,8 +26,8 @@ S seconds after its creation (Jira Cloud's index catching up), so a filing retri
 is not found by its label. `--assignees`: helpers here also claim tickets (assigning them in
 Jira through `[tickets.jira] people`) and hand them to a team (unassigning), agents assign
 issues in Jira (to a mapped account, an unknown one, or nobody), and each ticket's assignee
-must end the same on both sides. Exit 1 when anything was lost, duplicated or left
-disagreeing.
+must end the same on both sides; agents also move issues to another project (a new key).
+Exit 1 when anything was lost, duplicated or left disagreeing.
 """
 
 from __future__ import annotations
@@ -97,6 +97,7 @@ class Day:
         self.local_comments: dict[str, float] = {}
         self.agent_comments: dict[str, float] = {}
         self.internal_notes: list[str] = []
+        self.moves = 0
         self.agent_changes: dict[str, float] = {}  # news ref -> when made in Jira
         self.inbound_latency: list[float] = []
         self.news_refs: list[str] = []
@@ -224,6 +225,10 @@ class Day:
             else:
                 self.internal_notes.append(text)
             return
+        if self.args.assignees and draw < 0.865:  # moved to another project: a new key
+            self.fake.agent_move(key, "NET")
+            self.moves += 1
+            return
         if self.args.assignees and draw < 0.92:
             account = self.random.choice(JIRA_ASSIGNEES)
             self.fake.agent_assign(key, account, "Alice Agent" if account == "557058:alice" else "")
@@ -305,6 +310,7 @@ class Day:
                 if self.args.assignees
                 else "-",
                 "assigned_at_end": assigned,
+                "moves_in_jira": self.moves,
                 "assignment_events": sum(
                     e.get("event") in ("claimed", "handed", "assigned")
                     for t in self.tickets

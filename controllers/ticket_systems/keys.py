@@ -9,10 +9,15 @@ in the outbox (`OutboxChange.floor`); its issue, if it was created, has a higher
 retry reads the keys above the floor one by one until `GAP` numbers in a row are unused (a
 deleted issue leaves a hole; the numbers after the newest issue are all unused) and takes the
 issue carrying the filing's label. What it costs is one read per issue created in the project
-since the floor, paid only by a filing whose first answer was lost.
+since the floor, paid only by a filing whose first answer was lost; and each issue read that
+is not the filing's raises the floor (`advance`, kept with the change), so a look-up cut short
+by a failed call goes on from there next time instead of starting over (under 10% failing
+calls a look-up across 50 issues seldom finished in one go, and the filing waited for ever).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from controllers.ticket_systems.jira_client import JiraClient, RemoteIssue
 
@@ -33,9 +38,12 @@ def highest(keys: list[str], project: str) -> int:
     return max((n for p, n in filter(None, map(split, keys)) if p == project), default=0)
 
 
-def filed_since(client: JiraClient, floor: str, label: str) -> RemoteIssue | None:
+def filed_since(
+    client: JiraClient, floor: str, label: str, advance: Callable[[str], None] | None = None
+) -> RemoteIssue | None:
     """The issue above `floor` ("IT-41": a project and the number the filing came after)
-    carrying `label` (None: it was not created)."""
+    carrying `label` (None: it was not created). `advance` is told each key read that is not
+    it: a floor as good as the first for the next look-up."""
     parts = split(floor)
     if parts is None:
         return None
@@ -50,4 +58,6 @@ def filed_since(client: JiraClient, floor: str, label: str) -> RemoteIssue | Non
         unused = 0
         if label in issue.labels:
             return issue
+        if advance is not None:
+            advance(f"{project}-{number}")
     return None

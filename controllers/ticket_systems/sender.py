@@ -186,7 +186,11 @@ class Sender:
             found = self.client.search(f'labels = "{label}"')
             issue = found[0] if found else None
             if issue is None and change.floor:  # the index may not have caught up: by key
-                issue = keys.filed_since(self.client, change.floor, label)
+
+                def advance(key: str) -> None:  # kept by the attempt, even one cut short
+                    change.floor = key
+
+                issue = keys.filed_since(self.client, change.floor, label, advance)
         if issue is None:
             request_type = desk.request_type(ticket.kind)
             if request_type is None:

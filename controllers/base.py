@@ -97,6 +97,10 @@ class Controller(Protocol):
     output can feed. When routing composes it with one of them, it runs first and its result is
     their `context.upstream` (a pipeline, e.g. alarm diagnosis -> ticket). Read it with
     `feeds_of`; a controller without it feeds nothing.
+
+    Optional attribute `example_weight` (a number, default 1): what each of its `examples`
+    weighs when the routing model is fitted (`example_weight_of`); an evolved controller's
+    examples are requests several people confirmed.
     """
 
     name: str
@@ -132,6 +136,15 @@ def files_requests(controller: object) -> bool:
 def feeds_of(controller: object) -> tuple[str, ...]:
     """The controllers `controller`'s output can feed (its optional `feeds` attribute)."""
     return tuple(str(name) for name in getattr(controller, "feeds", None) or ())
+
+
+def example_weight_of(controller: object) -> float:
+    """What each of `controller`'s examples weighs in a fit (its optional `example_weight`;
+    1 without one, never below 1)."""
+    try:
+        return max(1.0, float(getattr(controller, "example_weight", 1.0) or 1.0))
+    except (TypeError, ValueError):
+        return 1.0
 
 
 def record_fields(controller: object, context: ControllerContext) -> dict[str, str]:

@@ -53,6 +53,14 @@ NOTE_REPLY = (
 )
 
 
+#: An evolved controller's example weighs as many examples as the confirmed requests it was
+#: learned from, up to this (as an organisation's corrected row weighs as many as the users who
+#: agreed on it, `brain.learning.org_training.MAX_ROW_WEIGHT`). Weighing one, three confirmed
+#: requests were a few texts among some 1,800 in the fit, and a fourth wording of the same
+#: request read as out of scope: its semantic score was gated to a sixth of its probability.
+MAX_EXAMPLE_WEIGHT = 10.0
+
+
 @dataclass(kw_only=True, eq=False)
 class EvolvedController(DeclarativeController):
     """A declarative controller that also carries the plan it replays."""
@@ -60,6 +68,8 @@ class EvolvedController(DeclarativeController):
     replays: dict[str, Any] = field(default_factory=dict)
     status: str = "active"
     origin: str = EVOLVED_ORIGIN
+    #: What each example weighs in the routing model's fit (`controllers.base.example_weight_of`).
+    example_weight: float = 1.0
 
     def handle(self, context: ControllerContext) -> ControllerResult:
         """A plan of controllers is replayed by the brain's runner; a plan that is a person's
@@ -107,7 +117,11 @@ def controller_of(spec: EvolvedSpec) -> EvolvedController:
     """The routable controller of a spec: the YAML loader's fields (labels included) plus
     the plan it replays and its status."""
     return EvolvedController(
-        **spec_fields(spec), replays=dict(spec.plan), status=spec.status, origin=EVOLVED_ORIGIN
+        **spec_fields(spec),
+        replays=dict(spec.plan),
+        status=spec.status,
+        origin=EVOLVED_ORIGIN,
+        example_weight=min(float(max(1, len(set(spec.cases)))), MAX_EXAMPLE_WEIGHT),
     )
 
 

@@ -83,21 +83,20 @@ def prefer_existing(
 ) -> RoutePlan:
     """`plan`, or a route to `records` (the controller of existing records, None when no
     registered controller holds that role) when it would file a new ticket for a message that
-    names one (also when `records` is already composed with a filing controller). Other
+    names one (also when `records` is already composed with a filing controller, and when a
+    question about the named record was not routed because the filer's dry-run failed). Other
     controllers of a composition (an alarm diagnosis) keep their part."""
+    routed = plan.outcome in ("routed", "composed")
+    # Unrouted (its dry-run failed: "missing service"), the best candidate is what would have
+    # filed; a question about the record it names is still a look-up, whatever the confidence.
     chosen = [n for n in (plan.controller, *plan.supporting) if n]
+    chosen = chosen if routed else plan.candidates[:1]
     filing = [n for n in chosen if n in set(filers)]
     # A filer never files a second record of the kind the message names ("...after the
     # change CHG-4411" refers to that change): the mention is a reference, looked up.
     # (An open record of that kind that exists takes the report itself: the filer updates it.)
     refers = any(kind_of(t) in filing and not exists(t) for t in tickets)
-    if (
-        not tickets
-        or not (asks or refers)
-        or not filing
-        or records is None
-        or plan.outcome not in ("routed", "composed")
-    ):
+    if not tickets or not (asks or refers) or not filing or records is None or not (routed or asks):
         return plan
     # `records` may already be part of a composition ("INC-1 is still open and the VPN drops"):
     # it stays, and the filing controllers leave it.

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from controllers.base import example_weight_of
+
 if TYPE_CHECKING:
     from controllers.base import Controller
 
@@ -121,6 +123,9 @@ def cache_key(
     }
     if weights:  # only then: the keys of fits without weights stay as they were
         content["weights"] = sorted(weights.items())
+    weighed = {c.name: example_weight_of(c) for c in controllers if example_weight_of(c) != 1.0}
+    if weighed:  # likewise
+        content["example_weights"] = sorted(weighed.items())
     blob = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:20]
 

@@ -97,6 +97,7 @@ from brain.semantic.oos import (
     MIN_NEGATIVES,
     fit_oos_model,
 )
+from controllers.base import example_weight_of
 from core.progress import step
 from core.stores.protocols import ArtifactStore
 from core.text.email import email_body
@@ -143,13 +144,12 @@ def _training_rows(
         full += [str(e) for e in extra.get(controller.name, ()) if str(e).strip()]
         if str(controller.description).strip():
             full.append(str(controller.description))
-        short = [str(k) for k in controller.keywords if str(k).strip()]
         label = str(getattr(controller, "label", "") or controller.name.replace("_", " "))
-        short.append(label)
+        short = [str(k) for k in controller.keywords if str(k).strip()] + [label]
         for text in full:
             texts.append(text)
             labels.append(index)
-            weights.append(float((weighted or {}).get(text, 1.0)))
+            weights.append(float((weighted or {}).get(text, example_weight_of(controller))))
         for text in short:
             texts.append(text)
             labels.append(index)

@@ -4,6 +4,8 @@ questions go to whichever controller declares that role (or the one the config n
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from brain.engine import Brain
@@ -45,5 +47,20 @@ def test_a_renamed_pack_still_looks_up_a_named_record() -> None:
             Message(text="status of release change CHG-12345", user="u1", channel="C1")
         )
     assert decision.controller == "acme_ticket"
+    assert any("look-up" in step and "acme_ticket" in step for step in decision.tier_path)
+    assert decision.result is not None and "CHG-12345 was not found" in decision.result.summary
+
+
+def test_a_named_record_is_looked_up_below_the_fast_threshold(home: Path) -> None:
+    """Below the fast threshold the renamed change controller's dry-run runs and fails (no
+    service): the status question about the change it names is still a look-up, not a turn
+    of the dynamic tier (it was one whenever the calibration put it under the threshold)."""
+    (home / "brain.toml").write_text("[routing]\nfast_threshold = 0.999\n", encoding="utf-8")
+    with Brain.open(settings=load_settings(), registry=_pack("acme_")) as brain:
+        decision = brain.ask(
+            Message(text="status of release change CHG-12345", user="u1", channel="C1")
+        )
+    assert decision.tier != "fast"
+    assert decision.controller == "acme_ticket", decision.tier_path
     assert any("look-up" in step and "acme_ticket" in step for step in decision.tier_path)
     assert decision.result is not None and "CHG-12345 was not found" in decision.result.summary

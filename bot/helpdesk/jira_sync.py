@@ -29,7 +29,7 @@ from bot.blocks import escape
 from bot.helpdesk.ticket_actions import ask_if_solved
 from bot.posting import ClientFor, client_in
 from bot.services import BotServices
-from bot.teams import ticket_store
+from bot.teams import tell_team, ticket_store
 from controllers.ticket_systems.connector import JiraConnector, JiraNews
 from controllers.ticket_systems.jira_client import JiraError
 
@@ -90,6 +90,9 @@ async def announce(
         if item.kind == "status" and ticket.status == "resolved":
             # as when resolved in Slack: 👍 closes it (in Jira too), 👎 reopens it
             await ask_if_solved(services, poster, ticket)
+        if item.kind == "moved" and item.text:  # handed to a team in Jira: as "Hand to team"
+            why = f"moved to {item.issue} in Jira"
+            await tell_team(services, poster, ticket, rationale=why, thread=thread or "")
     return posted
 
 

@@ -19,7 +19,7 @@ from bot.helpdesk.jira_sync import WEBHOOK_PATH
 from bot.server import EVENTS_PATH
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT, Harness, StartBot
-from tests.bot.test_ticket_lifecycle import as_message, click, file_ticket
+from tests.bot.test_ticket_lifecycle import TEAM_CONFIG, as_message, click, file_ticket
 from tests.bot.test_workspaces import event_of, install
 from tests.bot.test_workspaces import oauth_env as oauth_env  # the fixture, used by name
 from tests.fakes.jira_api import API_TOKEN, EMAIL, FakeIssue, FakeJira
@@ -102,6 +102,35 @@ async def test_a_ticket_goes_both_ways_between_slack_and_jira(
     ]
     assert len(issue.comments) == 3  # nothing the agent wrote came back as ours
     assert len(in_thread(harness, thread, "answered in Jira")) == 2
+
+
+#: Two teams, each with its own Jira desk (project NET for netops, APP for apps).
+DESKS = "".join(
+    f'[tickets.jira.desks.{team}]\nservice_desk_id = "{desk}"\n'
+    'request_types = { default = "1" }\n'
+    for team, desk in (("netops", "7"), ("apps", "8"))
+)
+
+
+async def test_an_issue_moved_to_a_teams_desk_in_jira_is_handed_to_that_team_in_slack(
+    start_bot: StartBot, fake_jira: FakeJira
+) -> None:
+    fake_jira.desk_projects.update({"7": "NET", "8": "APP"})
+    apps = '[helpdesk.teams.apps]\nchannel = "CAPPS0001"\n'
+    harness = await start_bot(TEAM_CONFIG + apps + jira_config(fake_jira.url, extra=DESKS))
+    event, _, ticket_id = await file_ticket(harness)  # an incident: netops's, on its desk
+    await until(lambda: the_issue(fake_jira, ticket_id), "the ticket filed in Jira")
+    issue = the_issue(fake_jira, ticket_id)
+    assert issue is not None and issue.key == "NET-1"
+    fake_jira.agent_move(issue.key, "APP")  # an agent moves it to the apps desk
+    await until(lambda: in_thread(harness, event["ts"], "to team *apps*"), "the move")
+    store = harness.brain.services.tickets
+    assert (store.get(ticket_id).team, store.get(ticket_id).fields["jira_key"]) == ("apps", "APP-1")
+    told = lambda: [  # noqa: E731
+        c for c in harness.fake.of("chat.postMessage") if c.params["channel"] == "CAPPS0001"
+    ]
+    await until(told, "the apps team's channel told, with its Claim button")
+    assert ticket_id in json.dumps(told()[0].params.get("blocks"))
 
 
 async def test_jira_down_for_a_while_loses_nothing(

@@ -3,8 +3,10 @@ fitted brain home is built for the whole run and copied by the tests that need o
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -97,6 +99,27 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
     yield home
+
+
+@pytest.fixture(autouse=True)
+def collectable_after_the_test() -> Iterator[None]:
+    """Let the garbage collector have a test's served apps and their brains when it ends.
+
+    Two things kept every bot a test process started, with its whole warm brain, for the rest
+    of the run (a worker grew about 12 MB a bot start, the evolution story's fitted models
+    several hundred, past 2 GB in all), both right in a bot's own process, where one app and
+    its brain live as long as the process:
+    - aiohttp caches each app's handler with its middlewares (`web_app._build_middlewares`,
+      an lru_cache of 1,024 entries), and the bot's handler holds the bot;
+    - the bot's warm-up moves every object then alive into the collector's permanent
+      generation (`bot.app.warm_up`, `gc.freeze`), which is never collected."""
+    yield
+    web_app = sys.modules.get("aiohttp.web_app")
+    cached = getattr(web_app, "_cached_build_middleware", None)
+    if cached is not None:
+        cached.cache_clear()
+    if gc.get_freeze_count():
+        gc.unfreeze()
 
 
 @pytest.fixture(scope="session")

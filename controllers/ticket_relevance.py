@@ -26,9 +26,12 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
+
+if TYPE_CHECKING:
+    from sklearn.linear_model import LogisticRegression
 
 DATA = Path(__file__).resolve().parent / "data" / "ticket_relevance.json"
 #: Folds of the out-of-fold scores the bar is chosen on.
@@ -88,6 +91,10 @@ def labelled_pairs(
 
 
 def _regression(features: np.ndarray, labels: np.ndarray) -> LogisticRegression:
+    # Imported here: loading scikit-learn costs a command that never searches tickets
+    # (`brain tickets`, `brain why`) most of its start-up.
+    from sklearn.linear_model import LogisticRegression
+
     model = LogisticRegression(class_weight="balanced", C=1.0, solver="lbfgs")
     return model.fit(features, labels)
 

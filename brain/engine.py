@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from brain.chain import multi_intent
 from brain.chain.degrade import degrade
+from brain.chain.escalate import escalate
 from brain.chain.evaluate import Evaluation, evaluate, signals_of
 from brain.chain.execute import ControllerRunner
 from brain.chain.learn import learn
@@ -195,9 +196,9 @@ class Brain(PartsFacade):
     def _think(
         self, message: Message, llm_calls: LLMCallCount, *, dynamic: bool = True
     ) -> tuple[Understanding, Evaluation, Routing]:
-        """Steps 1-3 (understand, evaluate, route): nothing is written yet. `dynamic`: False
-        for a piece of a multi-intent message, which counts only when it routes on its own
-        (the dynamic tier, and its LLM calls, is for the whole message)."""
+        """Steps 1-4 (understand, evaluate, escalate, route): nothing is written yet.
+        `dynamic`: False for a piece of a multi-intent message, which counts only when it routes
+        on its own (the dynamic tier, and its LLM calls, is for the whole message)."""
         parts = self.parts
         understood = understand(message, parts)
         evaluated = evaluate(understood, parts)
@@ -214,6 +215,7 @@ class Brain(PartsFacade):
         routed = route(
             understood,
             evaluated,
+            escalate(understood, evaluated, parts.escalation_model),
             router=self._router,
             view=parts.view,
             ring=self.ring,
@@ -222,7 +224,6 @@ class Brain(PartsFacade):
             dynamic=self.dynamic if dynamic else None,
             knowledge=parts.knowledge,
             compliance=self.settings.memory.compliance,
-            escalation=parts.escalation_model,
         )
         return understood, evaluated, routed
 
@@ -235,7 +236,7 @@ class Brain(PartsFacade):
         parts: Sequence[DecisionPart] = (),
         learns: bool = True,
     ) -> Decision:
-        """Steps 4-5 (record, learn), under the stores' lock."""
+        """Steps 5-6 (record, learn), under the stores' lock."""
         with self._lock:  # the record and what the memory ring learns are written together
             decision = record(
                 understood,

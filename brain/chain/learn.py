@@ -1,4 +1,4 @@
-"""Step 5, learn: the memory ring (assess, update, detect, notify, persist) takes the decision.
+"""Step 6, learn: the memory ring (assess, update, detect, notify, persist) takes the decision.
 
 Only high-value decisions are persisted as lessons (see `brain.memory.lessons`); what the ring
 noted is
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Learning:
-    """Step 5's output: what the memory ring noted about the decision (often nothing)."""
+    """Step 6's output: what the memory ring noted about the decision (often nothing)."""
 
     notes: tuple[str, ...] = ()
 

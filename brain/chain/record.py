@@ -1,4 +1,4 @@
-"""Step 4, record: the typed `Decision`, with its rationale, written to the decision log.
+"""Step 5, record: the typed `Decision`, with its rationale, written to the decision log.
 
 The record holds everything behind the decision (signals of every strong controller with the
 calibrated confidence of the candidates, the tier path, dry-runs, memory notes), so it can be

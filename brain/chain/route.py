@@ -1,13 +1,11 @@
-"""Step 3, route: the tier, the dry-runs, composition and escalation
-(`brain.routing.router.Router`).
+"""Step 4, route: the tier, the dry-runs and composition (`brain.routing.router.Router`).
 
 This step gathers what the router weighs besides the confidences: whether the message is vague,
 declared out of scope, a request for help, or like one a person corrected before (a lesson from
 the memory ring), and which controllers feed which. A preference from memory
 (`brain.memory.preference`) is routed to unless a compliance rule (`[memory] compliance`) sends the
-message elsewhere. Escalation to on-call is its own decision
-(`brain.escalation.decide`), made here from the text and the no-LLM intent before routing, because
-routing must honour it: an urgent route is never blocked or turned away.
+message elsewhere. Escalation to on-call is the step before (`brain.chain.escalate`), an input
+here because routing must honour it: an urgent route is never blocked or turned away.
 """
 
 from __future__ import annotations
@@ -18,11 +16,7 @@ from typing import TYPE_CHECKING
 
 from brain.chain.plan_rules import PLAN_RULES, PlanRule, Situation, apply_rules
 from brain.chain.request_type import request_type
-from brain.escalation.decide import (
-    SECURITY_CATEGORY,
-    decide_escalation,
-    urgent_route,
-)
+from brain.escalation.decide import urgent_route
 from brain.routing.cost import SemanticOdds
 from brain.routing.plan import MemoryLesson, RoutePlan
 from brain.routing.router import Router
@@ -36,7 +30,6 @@ if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
     from brain.chain.understand import Understanding
     from brain.dynamic.loop import DynamicSolver
-    from brain.escalation.model import EscalationModel
     from brain.learning.ring import MemoryRing
     from brain.parts import RegistryView
     from controllers.tickets import TicketStore
@@ -51,7 +44,7 @@ VAGUE_SEMANTIC = 0.5
 
 @dataclass(slots=True)
 class Routing:
-    """Step 3's output: the plan, why it escalates (if it does), and the memory's notes."""
+    """Step 4's output: the plan, why it escalates (if it does), and the memory's notes."""
 
     plan: RoutePlan
     #: Why the decision goes to on-call, or None.
@@ -70,6 +63,7 @@ class Routing:
 def route(
     understood: Understanding,
     evaluated: Evaluation,
+    escalated: EscalationRecord,
     *,
     router: Router,
     view: RegistryView,
@@ -79,23 +73,16 @@ def route(
     dynamic: DynamicSolver | None = None,
     knowledge: KnowledgeSkill | None = None,
     compliance: Mapping[str, str] | None = None,
-    escalation: EscalationModel | None = None,
     rules: Sequence[PlanRule] | None = None,
 ) -> Routing:
-    """Apply the tiers to the evaluated candidates, then the plan rules (`rules`, by default
+    """Apply the tiers to the evaluated candidates, honouring the escalation decision
+    (`escalated`, `brain.chain.escalate`), then the plan rules (`rules`, by default
     `PLAN_RULES`, in order; the dynamic tier, `brain.dynamic`, is one of them)."""
     table = evaluated.table
     compliance = compliance or {}
     verdict = verdict_of(table.reading_of(SemanticSignal))
     memories = memory_matches(table.reading_of(MemorySignal))
     vague = understood.vague
-    escalated = decide_escalation(
-        understood.scoring_text, understood.intent, model=escalation, vector=understood.vector
-    )
-    if escalated.security or escalated.kind == "security":
-        # A security event (the taxonomy's class or the escalation model's page) is a
-        # parameter the incident controller needs (its category).
-        evaluated.entities.setdefault(SECURITY_CATEGORY[0], [SECURITY_CATEGORY[1]])
     chinese = is_chinese(understood.text)
     candidates = evaluated.candidates
     if chinese:  # the question names the candidates in the asker's language

@@ -1,0 +1,33 @@
+"""Step 3, escalate: does the message go to on-call, and why (`brain.escalation.decide`).
+
+Decided from the text and the no-LLM intent, before and apart from routing: routing must
+honour it (an urgent route is never blocked or turned away, `brain.routing.router`), so it is
+an input of the route step, not a conclusion of it. A security event (the taxonomy's class or
+the escalation model's page) is also a parameter the incident controller needs: its category
+joins the message's entities here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from brain.escalation.decide import SECURITY_CATEGORY, decide_escalation
+from core.records import EscalationRecord
+
+if TYPE_CHECKING:
+    from brain.chain.evaluate import Evaluation
+    from brain.chain.understand import Understanding
+    from brain.escalation.model import EscalationModel
+
+
+def escalate(
+    understood: Understanding, evaluated: Evaluation, model: EscalationModel | None = None
+) -> EscalationRecord:
+    """The escalation decision of the message (`model`: the learned escalation model, when
+    the home has one); a security event's category is added to `evaluated.entities`."""
+    escalated = decide_escalation(
+        understood.scoring_text, understood.intent, model=model, vector=understood.vector
+    )
+    if escalated.security or escalated.kind == "security":
+        evaluated.entities.setdefault(SECURITY_CATEGORY[0], [SECURITY_CATEGORY[1]])
+    return escalated

@@ -149,7 +149,8 @@ def continue_on(
             follow_up = FollowUp("status", record, controller, why, text)
         else:
             follow_up = FollowUp("update", record, controller, why, text, lenient=True)
-    follow_up = replace(follow_up, why=f"{follow_up.why}; {reading.describe()}")
+    if reading.describe() not in follow_up.why:  # an answer's reading says why on its own
+        follow_up = replace(follow_up, why=f"{follow_up.why}; {reading.describe()}")
     if follow_up.fields and follow_up.kind != "answer":
         follow_up = recognised(brain, follow_up, state)
     decision = apply(brain, store, ticket, message, follow_up, asked=judged.asked)

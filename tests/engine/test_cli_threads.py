@@ -158,3 +158,14 @@ def test_a_turn_answered_without_a_decision_is_printed_not_refused(
     assert forgot["reply"] == "feedback" and "forgot" in forgot["text"]
     assert main(["ask", "/help", "--thread", "T1"]) == exit_codes.OK
     assert "/why" in capsys.readouterr().out
+
+
+@pytest.mark.usefixtures("home")
+def test_a_follow_ups_reason_gives_the_models_reading_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The rationale of a follow-up put on the record names the continuation model's reading
+    once (it was written twice: "the thread's record: continues ... ; continues ...")."""
+    ask_json(capsys, "my laptop keeps losing the VPN, error 809", "--thread", "T1")
+    follow = ask_json(capsys, "happening again right now", "--thread", "T1")
+    assert follow["rationale"].count("continues the record with probability") == 1

@@ -9,12 +9,14 @@ from typing import Any, ClassVar
 from controllers import ticket_replies as say
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
+from controllers.incident_categories import learned_category
 from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
 
 #: Cues match English words at ASCII word boundaries, so "VPN连不上" reads as VPN: with
 #: Unicode boundaries a CJK character is a word character and `\bvpn\b` would miss it.
 _CUE_FLAGS = re.I | re.ASCII
-#: (category, cue) checked in order: a phishing *email* is a security incident, not email.
+#: (category, cue) checked in order: a phishing *email* is a security incident, not email. A
+#: message that uses no cue is read by the learned model (`controllers.incident_categories`).
 CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "security",
@@ -114,8 +116,10 @@ class IncidentController(BuiltinController):
         """Category, error code, host, asset tag and related ticket."""
         known = known_parameters(context)
         text = self.text_of(context)
-        category = known.get("category") or next(
-            (name for name, cue in CATEGORIES if cue.search(text)), None
+        category = (
+            known.get("category")
+            or next((name for name, cue in CATEGORIES if cue.search(text)), None)
+            or learned_category(text)
         )
         error_code = known.get("error_code")
         if not error_code:

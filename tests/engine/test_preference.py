@@ -28,12 +28,14 @@ def test_a_compliance_rule_beats_the_users_preference(brain: Brain) -> None:
 
 
 def test_a_preference_is_honoured_when_its_controller_lacks_a_parameter(brain: Brain) -> None:
-    first = brain.ask(Message("the payroll export job failed tonight", user="U1", channel="C1"))
+    # A failed job that names no kind of problem: the incident controller lacks its category
+    # ("the payroll export job" names software, which the learned category model reads).
+    first = brain.ask(Message("the nightly job failed tonight", user="U1", channel="C1"))
     assert first.controller != "incident", first.tier_path
     brain.feedback(first.decision_id, "correct", controller="incident", user="U1")
 
     again = brain.ask(
-        Message("the payroll export job failed again tonight", user="U1", channel="C2")
+        Message("the nightly job failed again tonight", user="U1", channel="C2")
     )
 
     assert again.controller == "incident", again.tier_path
@@ -45,6 +47,6 @@ def test_a_preference_is_honoured_when_its_controller_lacks_a_parameter(brain: B
     assert "lacks category, which it asks for" in again.rationale
     # Someone else's identical message is decided on its own.
     other = brain.ask(
-        Message("the payroll export job failed again tonight", user="U9", channel="C3")
+        Message("the nightly job failed again tonight", user="U9", channel="C3")
     )
     assert other.controller != "incident"

@@ -34,9 +34,7 @@ def test_a_preference_is_honoured_when_its_controller_lacks_a_parameter(brain: B
     assert first.controller != "incident", first.tier_path
     brain.feedback(first.decision_id, "correct", controller="incident", user="U1")
 
-    again = brain.ask(
-        Message("the nightly job failed again tonight", user="U1", channel="C2")
-    )
+    again = brain.ask(Message("the nightly job failed again tonight", user="U1", channel="C2"))
 
     assert again.controller == "incident", again.tier_path
     assert again.outcome == "routed" and again.tier == "verify"
@@ -46,7 +44,5 @@ def test_a_preference_is_honoured_when_its_controller_lacks_a_parameter(brain: B
     assert again.result is not None and again.result.missing == ["category"]
     assert "lacks category, which it asks for" in again.rationale
     # Someone else's identical message is decided on its own.
-    other = brain.ask(
-        Message("the nightly job failed again tonight", user="U9", channel="C3")
-    )
+    other = brain.ask(Message("the nightly job failed again tonight", user="U9", channel="C3"))
     assert other.controller != "incident"

@@ -8,7 +8,8 @@ other controllers that name such apps; and everyday non-IT complaints that only 
 problems (`oos`). Each row is decided by `brain ask --json`, called in-process on a fresh copy of
 one warmed brain home, so no row learns from another. Printed: the right controller (by
 controller and by language), oos rows not routed, and for incidents the ticket's category: filed
-with the row's category without asking (`missing` empty), or asked for when the row is vague.
+with the row's category without asking (`missing` empty; apps' `software` rows and the other
+kinds apart; `category_asked`: routed right but asked), or asked for when the row is vague.
 Failed rows are never printed: the set is held out, nobody tunes on it.
 
     PYTHONPATH=. nice -n 10 python benchmarks/unfamiliar_apps.py [--json]
@@ -63,9 +64,11 @@ def score(row: dict[str, Any], decision: dict[str, Any], tickets: list[Any]) -> 
             marks["vague_asked_category"] = int(right and "category" in missing)
         else:
             filed = [t.get("fields", {}).get("category") for t in tickets]
-            marks["category_without_asking"] = int(
-                right and not missing and filed == [row["category"]]
-            )
+            ok = int(right and not missing and filed == [row["category"]])
+            # Apps' own failures (software) apart from the other kinds worded without keyword.
+            kind = "software" if row["category"] == "software" else "other_kinds"
+            marks["category_without_asking"] = marks[f"category_{kind}"] = ok
+            marks["category_asked"] = int(right and "category" in missing)
     return marks
 
 

@@ -125,12 +125,12 @@ def _choose_bar(
         best[held] = p.max(axis=1)
         guess[held] = p.argmax(axis=1)
     real = labels != unknown
-    for bar in [*BARS[:-1], BARS[-1]]:
+    for bar in BARS:
         named = (best >= bar) & (guess != unknown)
         precision = float((guess[named] == labels[named]).mean()) if named.any() else 0.0
-        if precision >= MIN_PRECISION or bar == BARS[-1]:
-            return float(bar), float(named[real].mean()), precision
-    raise AssertionError("unreachable: the last bar returns")
+        if precision >= MIN_PRECISION:
+            break
+    return float(bar), float(named[real].mean()), precision
 
 
 def fit(data: Path = DATA) -> CategoryModel | None:

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from core.calibrated_linear import softmax
+from core.lazy import Lazy
 from core.text.multilingual import multilingual_vectors
 
 log = logging.getLogger(__name__)
@@ -80,10 +81,7 @@ class Softmax:
     biases: np.ndarray
 
     def probabilities(self, vectors: np.ndarray) -> np.ndarray:
-        z = vectors @ self.weights + self.biases
-        z -= z.max(axis=1, keepdims=True)
-        p = np.exp(z)
-        return np.asarray(p / p.sum(axis=1, keepdims=True))
+        return softmax(vectors @ self.weights + self.biases)
 
 
 def _fitted(vectors: np.ndarray, labels: np.ndarray, classes: int) -> Softmax:
@@ -149,19 +147,20 @@ def fit(data: Path = DATA) -> CategoryModel | None:
     return CategoryModel(names, model, bar, coverage, precision)
 
 
-_LOCK = threading.Lock()
-_MODEL: list[CategoryModel | None] = []  # [] until fitted; [None] when it cannot be
+def _fit_or_none() -> CategoryModel | None:
+    try:
+        return fit()
+    except Exception as exc:  # a broken data file must not break filing: no model, asked
+        log.warning("incident category model unavailable: %s", exc)
+        return None
+
+
+#: This process's model, fitted on the first message that needs it (None: it cannot be).
+_MODEL: Lazy[CategoryModel | None] = Lazy(_fit_or_none)
 
 
 def learned_category(text: str) -> str | None:
     """The category the learned model gives `text`; None below its bar or when there is no
     model (the controller then asks, as without it)."""
-    with _LOCK:
-        if not _MODEL:
-            try:
-                _MODEL.append(fit())
-            except Exception as exc:  # a broken data file must not break filing
-                log.warning("incident category model unavailable: %s", exc)
-                _MODEL.append(None)
-    model = _MODEL[0]
+    model = _MODEL.get()
     return model.category(text) if model is not None else None

@@ -232,3 +232,16 @@ def test_the_possessive_after_a_chinese_name_is_not_part_of_it(
     ask_json(capsys, "我需要GitLab的权限，我们组长已经批准了，因为下周要做代码评审")
     [ticket] = all_tickets(capsys)
     assert ticket["kind"] == "access" and ticket["fields"]["system"] == "GitLab"
+
+
+@pytest.mark.usefixtures("home")
+def test_an_app_problem_named_by_no_cue_word_is_filed_with_its_category(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The category is evidence too when the learned model reads it with the message
+    (`controllers.incident_categories`): filed whole, nothing asked after it."""
+    decision = ask_json(capsys, "Tableau dashboards won't load for anyone on my team")
+    assert decision["controller"] == "incident"
+    assert decision["result"]["missing"] == []
+    [ticket] = all_tickets(capsys)
+    assert ticket["fields"]["category"] == "software" and ticket["status"] == "open"

@@ -8,6 +8,9 @@ e-mails.
 - "stranger" (`benchmarks/data/escalation_stranger.jsonl`, 60 to page and 90 not): written by a
   tester who read neither the escalation code nor its data; only its totals are printed, never
   its missed or wrong rows, so that it stays unread;
+- "holdout_fresh2" (`benchmarks/data/escalation_fresh2.jsonl`, 70 to page and 82 not, 40%
+  Chinese and 10% mixed): written before the escalation model, its families or its cue lists
+  were read, in many registers; printed as totals and by language only, not even by kind;
 - the page rate on the 4,000 `val.jsonl` tickets of `../shared/data/it_tickets/` (real
   service-desk e-mails; the target is at most 1%), with the paged ones listed;
 - `--rules-only`: the same without the model (the service-desk matrix and the rules alone).
@@ -31,7 +34,13 @@ TICKETS = REPO.parent / "shared" / "data" / "it_tickets" / "val.jsonl"
 SPLITS = ("train", "holdout", "holdout_security", "holdout_generated", "holdout_fresh")
 #: Held-out sets kept beside the benchmark, not in the product's data: their rows' texts are
 #: never printed.
-UNREAD = {"stranger": REPO / "benchmarks" / "data" / "escalation_stranger.jsonl"}
+UNREAD = {
+    "stranger": REPO / "benchmarks" / "data" / "escalation_stranger.jsonl",
+    "holdout_fresh2": REPO / "benchmarks" / "data" / "escalation_fresh2.jsonl",
+}
+#: Held-out sets whose figures are printed as totals and by language only: a recall by kind
+#: would say which family to write more rows for, and the split would stop being unseen.
+TOTALS_ONLY = frozenset({"holdout_fresh2"})
 
 
 def _rows(split: str) -> list[dict[str, Any]]:
@@ -104,6 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         report[split] = figures(rows, _decide([str(r["text"]) for r in rows], model, embedder))
         if split in UNREAD:
             report[split]["missed_escalations"] = report[split]["wrong_escalations"] = []
+        if split in TOTALS_ONLY:
+            report[split]["escalation_by_kind"] = {}
     if args.tickets.is_file():
         lines = args.tickets.read_text(encoding="utf-8").splitlines()[: args.limit]
         texts = [json.loads(line)["text"] for line in lines if line.strip()]

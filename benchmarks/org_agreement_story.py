@@ -9,7 +9,8 @@ controller while people want another), on a fresh copy of a fitted home:
 3. agreement: U2 and U3 each ask their own taught message and correct it the same way; U4
    asks the paraphrases again (the organisation's lesson should reach them);
 4. what it should not reach: U4 asks the other stories' paraphrases of the same set; "wrongly"
-   counts those sent to this story's target that a fresh home did not send there.
+   counts those sent to this story's target that a fresh home did not send there; "near"
+   counts the same of the story's own `must_not` messages (similar words, another problem).
 
 A decision counts as moved when it goes to the target, or to an evolved controller that
 replays the target (three people's resolutions of one unknown problem make one).
@@ -21,7 +22,9 @@ reported, never asserted.
 Run: `PYTHONPATH=. .venv/bin/python benchmarks/org_agreement_story.py --home FITTED_HOME`
 (a home with the sample KB ingested and the model fitted, as `tests/conftest.py: fitted_home`
 builds; it is copied, never changed) [--json FILE] [--only NAME]
-[--set tune|held-out|fresh|stranger] (default: tune and held-out).
+[--set tune|held-out|fresh|stranger|fresh2|fresh2_hold] (default: tune and held-out).
+A set in `HIDDEN` (`fresh2_hold`) prints its totals only: no rows, no misses, no JSON rows,
+so it stays a yardstick nobody has read the failures of.
 """
 
 from __future__ import annotations
@@ -39,9 +42,19 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from org_agreement_stories import FRESH, HELD_OUT, STRANGER, TUNE, Story  # noqa: E402
+from org_agreement_stories import (  # noqa: E402
+    FRESH,
+    FRESH2,
+    FRESH2_HOLD,
+    HELD_OUT,
+    STRANGER,
+    TUNE,
+    Story,
+)
 
 from core.files import copy_tree  # noqa: E402 (after the path is set)
+
+HIDDEN = frozenset({"fresh2_hold"})  # measured only: totals printed, never rows or misses
 
 
 def _ask_all(brain: Any, texts: tuple[str, ...], user: str, tag: str) -> list[Any]:
@@ -78,7 +91,7 @@ def fresh_routes(stories: tuple[Story, ...], fitted: Path) -> dict[str, str | No
     from brain.engine import Brain
     from core.config import Settings
 
-    texts = tuple(t for story in stories for t in story.paraphrases)
+    texts = tuple(t for story in stories for t in story.paraphrases + story.must_not)
     with tempfile.TemporaryDirectory(prefix="org-story-") as tmp:
         home = Path(tmp) / "home"
         copy_tree(fitted, home)
@@ -119,6 +132,11 @@ def run_story(
                 for d in _ask_all(brain, others, "U4", "others")
                 if _lands(brain, d, story.target) and fresh.get(d.text) != story.target
             ]
+            near = [
+                d.text
+                for d in _ask_all(brain, story.must_not, "U4", "near")
+                if _lands(brain, d, story.target) and fresh.get(d.text) != story.target
+            ]
             landed = {
                 id(d): _lands(brain, d, story.target)
                 for d in before + author + stranger + fourth + refitted
@@ -140,6 +158,9 @@ def run_story(
         "wrongly": len(wrong),
         "others": len(others),
         "wrong": wrong,
+        "near": len(near),
+        "must_not": len(story.must_not),
+        "near_moved": near,
         "fourth_missed": [(d.text, d.controller, d.tier) for d in fourth if not landed[id(d)]],
         "before_routes": [d.controller for d in before],
     }
@@ -158,14 +179,21 @@ def main() -> None:
     )
     parser.add_argument(
         "--set",
-        choices=("tune", "held-out", "fresh", "stranger", "default"),
+        choices=("tune", "held-out", "fresh", "stranger", "fresh2", "fresh2_hold", "default"),
         default="default",
         help="which stories: one set, or tune and held-out (the default)",
     )
     args = parser.parse_args()
     results: dict[str, list[dict[str, Any]]] = {}
-    print(f"{'set':8} {'story':24} {'target':12} before author stranger fourth wrongly")
-    sets = {"tune": TUNE, "held-out": HELD_OUT, "fresh": FRESH, "stranger": STRANGER}
+    print(f"{'set':8} {'story':24} {'target':12} before author stranger fourth wrongly near")
+    sets = {
+        "tune": TUNE,
+        "held-out": HELD_OUT,
+        "fresh": FRESH,
+        "stranger": STRANGER,
+        "fresh2": FRESH2,
+        "fresh2_hold": FRESH2_HOLD,
+    }
     chosen = ("tune", "held-out") if args.set == "default" else (args.set,)
     for label, stories in ((name, sets[name]) for name in chosen):
         fresh = fresh_routes(stories, args.home)
@@ -175,10 +203,13 @@ def main() -> None:
             others = tuple(t for s in stories if s is not story for t in s.paraphrases)
             found = run_story(story, args.home, others, fresh, refit=args.refit)
             results.setdefault(label, []).append(found)
+            if label in HIDDEN:
+                continue
             print(
                 f"{label:8} {story.name:24} {story.target:12} {found['before']:6} "
                 f"{found['author']:6} {found['stranger']:8} {found['fourth']:6} "
                 f"{found['wrongly']:3}/{found['others']}  "
+                f"{found['near']}/{found['must_not']}  "
                 + (f"refitted {found['refitted']}  " if args.refit else "")
                 + f"(taught first went to {', '.join(map(str, found['taught_were']))})",
                 flush=True,
@@ -186,18 +217,20 @@ def main() -> None:
             if args.verbose:
                 for text, controller, tier in found["fourth_missed"]:
                     print(f"    missed: {text!r} -> {controller} ({tier})")
-                for text in found["wrong"]:
+                for text in found["wrong"] + found["near_moved"]:
                     print(f"    wrongly moved: {text!r}")
     for label, rows in results.items():
         total = sum(r["n"] for r in rows)
-        keys = ("before", "author", "stranger", "fourth", "wrongly", "others")
+        keys = ("before", "author", "stranger", "fourth", "wrongly", "others", "near", "must_not")
         sums = {k: sum(r[k] for r in rows) for k in keys}
         refitted = f"  refitted {sum(r['refitted'] for r in rows)}" if args.refit else ""
         print(
             f"{label:8} {'TOTAL':24} {'':12} {sums['before']:6} {sums['author']:6} "
             f"{sums['stranger']:8} {sums['fourth']:6} {sums['wrongly']:3}/{sums['others']}"
-            f"  (of {total}){refitted}"
+            f"  {sums['near']}/{sums['must_not']}  (of {total}){refitted}"
         )
+        if label in HIDDEN:
+            results[label] = [{"story": "TOTAL", "n": total, **sums}]
     if args.json:
         args.json.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
 

@@ -2,7 +2,9 @@
 assume: three users' own messages and twelve paraphrases (8 English, 4 Chinese) per story,
 no wording shared between stories (a shared one would count for two stories), and each set
 can be run alone (`--set`), so a fresh set is measured without re-running the tuned ones. The
-stranger set is read from its JSON file, the only place its stories are written."""
+stranger set is read from its JSON file, the only place its stories are written. The second
+fresh set is half Chinese or mixed, split into a half to look at and a half only measured, and
+carries messages with similar words that must not move."""
 
 from __future__ import annotations
 
@@ -46,11 +48,12 @@ def test_every_story_has_three_taught_messages_and_twelve_paraphrases() -> None:
 
 def test_no_wording_belongs_to_two_stories() -> None:
     module = _stories()
+    fresh2 = (module.FRESH2, module.FRESH2_HOLD)  # type: ignore[attr-defined]
     texts = [
         text
-        for stories in _sets(module)
+        for stories in _sets(module) + fresh2
         for story in stories
-        for text in story.taught + story.paraphrases
+        for text in story.taught + story.paraphrases + story.must_not
     ]
     assert len(texts) == len(set(texts))
 
@@ -65,6 +68,20 @@ def test_the_benchmark_runs_one_set_alone() -> None:
         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
     ).stdout
     assert "--set" in shown and "fresh" in shown and "stranger" in shown
+    assert "fresh2_hold" in shown
+
+
+def test_the_second_fresh_set_is_half_chinese_with_a_half_held_out() -> None:
+    module = _stories()
+    tune, hold = module.FRESH2, module.FRESH2_HOLD  # type: ignore[attr-defined]
+    assert len(tune) == len(hold) >= 4
+    stories = tune + hold
+    for story in stories:
+        assert len(set(story.taught)) == 3, story.name
+        assert len(set(story.paraphrases)) == 12, story.name
+        assert len(set(story.must_not)) >= 4, story.name
+    chinese = [s for s in stories if sum(map(_chinese, s.paraphrases)) >= 6]
+    assert len(chinese) * 2 >= len(stories)
 
 
 def test_the_stranger_set_is_its_json_file() -> None:

@@ -66,7 +66,9 @@ CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 _ERROR_CODE = re.compile(
     r"(?:error|err|stop code|code|错误|报错|错误码)\s*[:：#]?\s*"
-    r"(?P<code>[A-Z_]{4,}|0x[0-9A-F]+|\d{2,5})",
+    # A named code is written in capitals ("CRITICAL_PROCESS_DIED"): case-insensitive, "the
+    # code right now" gave the code "right".
+    r"(?P<code>(?-i:[A-Z][A-Z_]{3,})\b|0x[0-9A-F]+|\d{2,5})",
     re.I,
 )
 

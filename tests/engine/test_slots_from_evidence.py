@@ -245,3 +245,24 @@ def test_an_app_problem_named_by_no_cue_word_is_filed_with_its_category(
     assert decision["result"]["missing"] == []
     [ticket] = all_tickets(capsys)
     assert ticket["fields"]["category"] == "software" and ticket["status"] == "open"
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("someone on the phone is asking for the MFA code right now, says he is from IT", None),
+        (
+            "my laptop keeps rebooting, error code WHEA_UNCORRECTABLE_ERROR",
+            "WHEA_UNCORRECTABLE_ERROR",
+        ),
+        ("Outlook crashes on start with error 0x80040115", "0x80040115"),
+    ],
+)
+def test_an_error_code_is_one_the_message_names_never_a_word_after_code(
+    capsys: pytest.CaptureFixture[str], text: str, code: str | None
+) -> None:
+    """ "the MFA code right now" names no error code (it was filed with the code "right")."""
+    ask_json(capsys, text)
+    [ticket] = all_tickets(capsys)
+    assert ticket["kind"] == "incident" and ticket["fields"].get("error_code") == code

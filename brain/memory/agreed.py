@@ -12,22 +12,23 @@ character n-grams otherwise):
 
 - **Agreement.** A correction belongs to the group of the corrections within LINK of it (and
   itself); each user's latest counts once. A group whose users all moved their messages to one
-  controller, with at least `agreement` users, makes its examples everyone's; so do at least
-  `agreement` users whose corrections alike to a message all went to one controller (around
-  the message, not only around one correction). A group whose
-  users disagree makes none of them anyone's (a conflict: `brain memory conflicts`). Where many
-  people corrected a desk's varied tickets, every neighbourhood holds corrections to several
-  controllers: there the VOTERS nearest corrections vote, each user once, and a controller
-  with at least `agreement` users and MAJORITY times the users of any other is the group's
-  (two people against one is still a conflict).
-- **Reach.** A message takes an agreed example's controller when that example is within FLOOR
-  of it, is nearer than any correction to another controller, and is about as near as the
-  nearest example the model was shipped with (`nearest`, at most MARGIN less): the agreed
-  examples join the model's examples, and a message nearer one of the controller's own examples
-  stays where the model puts it ("install Slack" stays with `access` after three people moved
-  "install Docker" messages to `coding`); and while examples that alike were right for the
-  corrections that came after them at least as often as wrong (`brain.memory.reach`: on a
-  desk's long e-mails they mostly were not).
+  controller, with at least `agreement` users, makes its examples everyone's (`agreed`, the
+  organisation's training rows); a group whose users disagree makes none of them anyone's (a
+  conflict: `brain memory conflicts`). Around a message, the group is the message's own
+  (`brain.memory.agreement`): the corrections alike to it, and those linked to them, so three
+  people whose own wordings are not alike to one another still agree about a message alike to
+  what they wrote. Where many people corrected a desk's varied tickets, every neighbourhood
+  holds corrections to several controllers: there the VOTERS nearest corrections vote, each
+  user once, and a controller with at least `agreement` users and MAJORITY times the users of
+  any other is the group's (two people against one is still a conflict).
+- **Reach.** A message takes an agreed group's controller when it is within FLOOR of the
+  group's centroid (its cosine to what the group's wordings share), is about as near by the
+  embedding as the nearest example the model was shipped with (`nearest`, at most MARGIN
+  less): the agreed examples join the model's examples, and a message nearer one of the
+  controller's own examples stays where the model puts it ("install Slack" stays with `access`
+  after three people moved "install Docker" messages to `coding`); and while examples that
+  alike were right for the corrections that came after them at least as often as wrong
+  (`brain.memory.reach`: on a desk's long e-mails they mostly were not).
 
 The thresholds are cosines of the embedding. LINK and FLOOR were set on the tuned stories of
 `benchmarks/org_agreement_stories.py` and measured on its held-out ones (see that benchmark);
@@ -45,6 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from brain.memory.agreement import Around, around, centroid
 from brain.memory.entry import MOVED_TO, MemoryEntry
 from brain.memory.example_pool import MIN_ROWS, ExamplePool, Probe, floors, links
 from brain.memory.lessons import MemoryStore
@@ -77,10 +79,23 @@ class AgreedGroup:
         }
 
 
-def _nearer_than_shipped(score: float, measure: Measure, nearest: float | None) -> bool:
-    """An example this alike is no farther than the model's nearest own example (MARGIN),
-    which is known by the embedding only."""
-    return measure != Measure.EMBEDDING or nearest is None or score >= nearest - MARGIN
+def _nearer_than_shipped(score: float | None, nearest: float | None) -> bool:
+    """An example this alike (by the embedding) is no farther than the model's nearest own
+    example (MARGIN), which is known by the embedding only (None: not comparable)."""
+    return score is None or nearest is None or score >= nearest - MARGIN
+
+
+def _embedding(scores: np.ndarray, measures: np.ndarray, row: int) -> float | None:
+    return float(scores[row]) if measures[row] == Measure.EMBEDDING else None
+
+
+def _by_embedding(group: Around, scores: np.ndarray, measures: np.ndarray) -> float | None:
+    """The message's similarity to the group by the embedding alone (the centroid of its
+    members compared by it), the measure the model's nearest example is known by: a group with
+    one Chinese member must not pass the check through that member's multilingual cosine
+    while its English wordings are farther than the model's own examples."""
+    rows = [row for row in group.rows if measures[row] == Measure.EMBEDDING]
+    return centroid(group.pool, rows, scores) if rows else None
 
 
 class AgreedExamples:
@@ -163,26 +178,31 @@ class AgreedExamples:
         own = [int(i) for i in near if pool.entry(int(i)).user == user]
         if (
             own
-            and _nearer_than_shipped(float(scores[own[0]]), Measure(measures[own[0]]), nearest)
+            and _nearer_than_shipped(_embedding(scores, measures, own[0]), nearest)
             and pool.evidence.reaches(float(scores[own[0]]), Measure(measures[own[0]]))
         ):
             entry = pool.entry(own[0])  # the asker's own examples count for them at once
             return Preference(entry.controller, "user", entry, float(scores[own[0]]), (user,))
-        if len({pool.entry(int(i)).controller for i in near}) == 1:
-            best = int(near[0])
-            users = self._agreed(pool, best, usable, agreement) or _neighbours_agree(
-                pool, near, agreement
-            )
-        else:  # alike corrections that disagree: only a clear majority of people counts
-            best, users = _majority(pool, near, agreement)
-        if users is None:
+        linked = near_rows(usable, scores, measures)
+        controllers = {pool.entry(int(i)).controller for i in linked}
+        if len(controllers) > 1:  # alike corrections that disagree: only a clear majority counts
+            best, users = _majority(pool, linked, agreement)
+            if users is None:
+                return None
+            controllers = {pool.entry(best).controller}
+        group = around(pool, scores, measures, usable, controllers.pop())
+        if group is None or len(group.users) < agreement:
             return None
-        if not _nearer_than_shipped(float(scores[best]), Measure(measures[best]), nearest):
+        best = group.rows[0]
+        measure = Measure(measures[best])
+        if group.score < float(floors(measures[best : best + 1])[0]):
+            return None  # the message is not like what the group's messages share
+        if not _nearer_than_shipped(_by_embedding(group, scores, measures), nearest):
             return None  # one of the model's own examples is nearer
-        if not pool.evidence.reaches(float(scores[best]), Measure(measures[best])):
+        if not pool.evidence.reaches(float(scores[best]), measure):
             return None  # examples this alike were mostly wrong for later corrections
         entry = pool.entry(best)
-        return Preference(entry.controller, "org", entry, float(scores[best]), users)
+        return Preference(entry.controller, "org", entry, group.score, group.users)
 
     def trusted(self, preference: Preference, text: str, *, vector: np.ndarray | None) -> bool:
         """Whether the corrections so far let `preference`'s lesson move `text`: examples as
@@ -235,14 +255,11 @@ class AgreedExamples:
             found.append(AgreedGroup(entry.controller, tuple(sorted(latest)), members))
         return found
 
-    @staticmethod
-    def _agreed(
-        pool: ExamplePool, row: int, usable: np.ndarray, agreement: int
-    ) -> tuple[str, ...] | None:
-        """The users of the example's group, when they are at least `agreement` and each
-        one's latest correction went to one controller."""
-        latest = latest_per_user(_group(pool, row, usable))
-        return tuple(sorted(latest)) if _agreeing(latest, agreement) else None
+
+def near_rows(usable: np.ndarray, scores: np.ndarray, measures: np.ndarray) -> np.ndarray:
+    """The usable corrections within LINK of a message, nearest first."""
+    found = np.flatnonzero(usable & (scores >= links(measures)))
+    return found[np.argsort(-scores[found], kind="stable")]
 
 
 def _majority(
@@ -269,17 +286,6 @@ def _majority(
     if len(users) < agreement or len(users) < MAJORITY * runner_up:
         return int(near[0]), None
     return first[winner], tuple(sorted(users))
-
-
-def _neighbours_agree(
-    pool: ExamplePool, near: np.ndarray, agreement: int
-) -> tuple[str, ...] | None:
-    """The users of the corrections alike to a message (`near`, all to one controller), when
-    they are at least `agreement`: each of them moved a message like this one there, even if
-    their own messages are less alike to one another (a projector, an HDMI adapter and a room
-    camera are three people's words for one broken meeting room)."""
-    users = sorted({pool.entry(int(row)).user for row in near})
-    return tuple(users) if len(users) >= agreement else None
 
 
 def _agreeing(latest: dict[str, tuple[MemoryEntry, float]], agreement: int) -> bool:

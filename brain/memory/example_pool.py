@@ -145,6 +145,11 @@ class ExamplePool:
         """Rows compared by the embedding (Latin text with one); the rest by n-grams."""
         return self._array("dense")
 
+    @property
+    def controllers(self) -> np.ndarray:
+        """Each row's controller."""
+        return self._array("controller")
+
     def entry(self, row: int) -> MemoryEntry:
         found = self.entries[row]
         assert found is not None, "a dead row is never usable"

@@ -7,7 +7,9 @@ held-out split stays the same yardstick. The third round's security and company-
 families (`escalation_families_security.py`) are training rows, and their own held-out wordings
 are split "holdout_security" (written apart, never fitted or tuned on); the generated families'
 held-out templates are "holdout_generated", and "holdout_fresh" (`escalation_families_fresh.py`)
-was written before its author read the model or its errors. Real service-desk e-mails
+was written before its author read the model or its errors. The sixth round's families
+(`escalation_families_sixth.py`) are training rows, none near a held-out row nor a row of the
+benchmark's unread sets. Real service-desk e-mails
 (`../shared/data/it_tickets/train.jsonl`, never its val split) are the hard negatives of
 routine requests: a random sample (a quarter held out), then, for training only, e-mails that
 name what the rules used to page for on bare words (a virus, a stolen laptop, "critical",
@@ -36,10 +38,13 @@ from escalation_families_fresh import FRESH
 from escalation_families_generated import HOLDOUT, TRAIN, generate
 from escalation_families_more import MORE_FAMILIES
 from escalation_families_security import SECURITY_FAMILIES, SECURITY_HOLDOUT
+from escalation_families_sixth import expand as sixth
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "brain" / "data" / "escalation.jsonl"
 TICKETS = REPO.parent / "shared" / "data" / "it_tickets" / "train.jsonl"
+#: Held-out sets kept beside the benchmark: no training row may be near one of theirs.
+UNREAD = ("escalation_stranger.jsonl", "escalation_fresh2.jsonl")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 HOLDOUT_EVERY = 4
 #: Desk e-mails with words that used to page alone (whole words, lower case as the data is).
@@ -127,10 +132,18 @@ def main() -> int:
     held = [str(r["text"]) for r in rows if r["split"] != "train"]
     for _kind, _escalate, wordings in FRESH:
         held.extend(wordings)
-    for number, (kind, escalate, wordings) in enumerate(generate(BROAD, 42), start=first):
+    broad = generate(BROAD, 42)
+    for number, (kind, escalate, wordings) in enumerate(broad, start=first):
         kept = [t for t in wordings if not _near_any(t, held)]
         rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     rows.extend(_routine_requests(held))
+    first += len(broad)
+    for name in UNREAD:
+        lines = (REPO / "benchmarks" / "data" / name).read_text(encoding="utf-8").splitlines()
+        held.extend(str(json.loads(line)["text"]) for line in lines if line.strip())
+    for number, (kind, escalate, wordings) in enumerate(sixth(), start=first):
+        kept = [t for t in wordings if not _near_any(t, held)]
+        rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     for kind, escalate, wordings in FRESH:
         rows.extend(_family_rows(-3, kind, escalate, list(wordings), "holdout_fresh"))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")

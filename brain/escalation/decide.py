@@ -139,7 +139,7 @@ def decide_escalation(
             # mailbox sending forged payment changes, a whole company's mail in Chinese) are
             # the model's to recognise from its training families; a question never pages
             # (a consultation, as a question about security is).
-            bar = model.threshold if wide(assessment) else SURE if live else model.alone
+            bar = model.threshold if wide(assessment) else model.failing if live else model.alone
             pages = probability >= bar and (live or wide(assessment) or not _asked(text))
         if pages and unconfirmed and wide(assessment):
             pages = False

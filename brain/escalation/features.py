@@ -1,9 +1,12 @@
-"""What the escalation model reads: the embedding, character n-grams and the rule features.
+"""What the escalation model reads: the embeddings, character n-grams and the rule features.
 
 MiniLM is English-only, so character n-grams (hashed: no vocabulary to ship or drift) carry
-Chinese and typos; the rule features carry what the service-desk matrix and the security
-taxonomy already know (impact, service state, priority, security report or question, a request
-for a person), so the model learns how much each is worth instead of a hand-set threshold.
+typos, and the multilingual sentence vectors (`core.text.multilingual`, trained so that a
+sentence and its translation land close) carry Chinese and mixed messages: what the model
+learns from an English wording then reaches a Chinese one it was never shown. The rule
+features carry what the service-desk matrix and the security taxonomy already know (impact,
+service state, priority, security report or question, a request for a person), so the model
+learns how much each is worth instead of a hand-set threshold.
 """
 
 from __future__ import annotations
@@ -18,9 +21,12 @@ from scipy import sparse
 from brain.escalation.priority import IMPACTS, STATES, Assessment, assess
 from brain.intent.security import SecurityFinding, find_security
 from brain.intent.urgency import handoff_signal
+from core.text.multilingual import DIM as MULTILINGUAL_DIM
 
 __all__ = [
     "EMBEDDING_DIM",
+    "LIVE_WIDTH",
+    "MULTILINGUAL_DIM",
     "N_HASHED",
     "RULE_NAMES",
     "Signals",
@@ -28,6 +34,7 @@ __all__ = [
     "forced_security",
     "model_alone",
     "model_decides",
+    "one_failing",
     "signals_of",
     "wide",
 ]
@@ -36,6 +43,8 @@ __all__ = [
 EMBEDDING_DIM = 384
 #: Hashed character n-gram buckets.
 N_HASHED = 2**14
+#: The design's leading columns the live-event model reads: the text alone, no rule block.
+LIVE_WIDTH = EMBEDDING_DIM + MULTILINGUAL_DIM + N_HASHED
 PRIORITIES = ("P1", "P2", "P3", "P4")
 RULE_NAMES: tuple[str, ...] = (
     *(f"impact_{i}" for i in IMPACTS),
@@ -210,6 +219,18 @@ def model_alone(signals: Signals, asked: bool) -> bool:
     return not (ruled or a.resolved or a.not_live or wide(a) or live or asked)
 
 
+def one_failing(signals: Signals) -> bool:
+    """No rule forces or vetoes a page and the matrix reads a live failure (degraded or down)
+    but not a wide one: one person's broken mailbox, or a company's whose scope the matrix
+    does not read ("the phone lines are broken for the entire workforce"). The model pages
+    there above a bar of its own, fitted as `alone` is, since most such failures are one
+    person's."""
+    a = signals.assessment
+    ruled = signals.handoff == "human_handoff" or signals.security is not None
+    live = a.state in ("degraded", "down")
+    return live and not (ruled or a.resolved or a.not_live or wide(a))
+
+
 def held(finding: SecurityFinding | None) -> str:
     """Why a reported security event is not forced to P1 ("" when it is): words alone do not
     page, so an event needs describing (a pattern, or a topic beside a report word; a bare
@@ -240,14 +261,25 @@ def signals_of(text: str) -> Signals:
     )
 
 
-def design(texts: Sequence[str], embeddings: np.ndarray | None) -> sparse.csr_matrix:
-    """The model's input rows: [embedding | hashed char n-grams | rule features x 2]."""
+def design(
+    texts: Sequence[str], embeddings: np.ndarray | None, multilingual: np.ndarray | None = None
+) -> sparse.csr_matrix:
+    """The model's input rows: [embedding | multilingual vector | hashed char n-grams | rule
+    features x 2]; a missing embedder's block is zeros."""
     n = len(texts)
     if embeddings is None:
         embeddings = np.zeros((n, EMBEDDING_DIM), dtype=np.float32)
+    if multilingual is None:
+        multilingual = np.zeros((n, MULTILINGUAL_DIM), dtype=np.float32)
     rules = np.vstack([signals_of(t).vector() for t in texts]) if n else np.zeros((0, 0))
     grams = _hashed_grams(list(texts))
-    # The rule block is doubled so one regularisation strength suits all three blocks.
+    # The rule block is doubled so one regularisation strength suits all the blocks.
     return sparse.hstack(
-        [sparse.csr_matrix(embeddings), grams, sparse.csr_matrix(2.0 * rules)], format="csr"
+        [
+            sparse.csr_matrix(embeddings),
+            sparse.csr_matrix(multilingual),
+            grams,
+            sparse.csr_matrix(2.0 * rules),
+        ],
+        format="csr",
     )

@@ -60,6 +60,18 @@ MUST_PAGE = {
     "short_export_en": "the HR export just went to an outside gmail by mistake",
     "short_link_zh": "员工花名册被设成了公开链接，外面的人都能下载",
     "short_outage_zh": "所有分公司的电话同时打不通了",
+    # The sixth round: a company-wide failure named by its scope, data that ended up with an
+    # outsider, an account or mailbox taken over now, malware spreading.
+    "scope_outage_en": "Teams calls are broken for the entire workforce, nothing connects",
+    "scope_outage_zh": "全体员工从上午开始都打不开OA，各个部门都在等",
+    "ended_up_en": "heads up: the donor list with home addresses ended up with an outside "
+    "agency we never hired",
+    "takeover_en": "someone is inside the finance mailbox and added a rule forwarding "
+    "everything to an outside address",
+    "takeover_zh": "有人盗用了我的邮箱，正在用它给供应商发改账户的邮件",
+    "malware_en": "shared drive files are being renamed one after another and a note demands "
+    "bitcoin",
+    "malware_zh": "研发部好几台电脑的文件被加密了，病毒还在往别的电脑传",
 }
 MUST_NOT_PAGE = {
     "urgent_access_en": "URGENT: please give me edit rights on the budget sheet for "
@@ -112,6 +124,17 @@ MUST_NOT_PAGE = {
     "short_training_en": "this month's awareness video is about callers asking for MFA codes, "
     "please watch it",
     "short_policy_en": "can I send a customer export to our outside accountant?",
+    # Look-alikes of the sixth round: the same failure in one room or for one person, a short
+    # access request, a false alarm that is over, and an outage question a status page
+    # answers (both of these paged before the multilingual vectors and the sixth round).
+    "one_room_en": "nothing works in meeting room 5, the screen and the camera are both dead",
+    "one_room_zh": "二楼小会议室的投影仪坏了",
+    "only_me_zh": "只有我的VPN连不上，别的同事都可以",
+    "access_short_en": "need access to the HR reports folder please",
+    "false_alarm_en": "the ransomware scare on the sales laptops last month turned out to be a "
+    "false alarm",
+    "status_page_en": "is email down for everyone or just me? status page is green",
+    "status_page_intranet_en": "is the intranet down for everyone? the status page says it's fine",
 }
 HANDOFF = {
     "en": "this is the fourth time my ticket went to the wrong place, I need a human to look at it",

@@ -1,0 +1,31 @@
+"""The escalation weights shipped beside the data are the ones `scripts/build_escalation_set.py
+--fit` writes for the shipped rows, with the MiniLM embedder and without: a home opens them
+instead of fitting at start (a stale copy would be passed over and the model fitted in every
+new home). The shipped model reads the multilingual sentence vectors, so a Chinese or mixed
+message is read by an encoder trained on both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain.escalation.model import FILES, EscalationModel, labelled_rows, model_key
+from core.model_files import shipped_file
+
+
+@pytest.mark.parametrize("with_embedding", [True, False], ids=["minilm", "no-embedder"])
+def test_the_shipped_weights_are_those_of_the_shipped_rows(with_embedding: bool) -> None:
+    key = model_key(labelled_rows("train"), with_embedding)
+    path = shipped_file(FILES.package, FILES.name, key)
+    assert path.is_file(), f"refit with scripts/build_escalation_set.py --fit ({key})"
+    model = EscalationModel.load(path, key)
+    assert model.with_embedding is with_embedding
+    assert model.with_multilingual
+    assert 0.5 <= model.alone < 1.0
+    assert 0.5 <= model.failing < 1.0
+
+
+def test_no_stale_weights_are_shipped() -> None:
+    keys = {model_key(labelled_rows("train"), e) for e in (True, False)}
+    folder = shipped_file(FILES.package, FILES.name, "x").parent
+    shipped = {p.stem.removeprefix(f"{FILES.name}-") for p in folder.glob(f"{FILES.name}-*.npz")}
+    assert shipped == keys

@@ -60,8 +60,7 @@ def test_the_import_keeps_its_weights_and_brain_why_shows_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("BRAIN_EMBEDDER", "none")
-    isolated_env.mkdir(parents=True, exist_ok=True)
-    (isolated_env / "brain.toml").write_text("[routing]\nlearn_weights = true\n")
+    isolated_env.mkdir(parents=True, exist_ok=True)  # no brain.toml: weights learned by default
     source = _csv(tmp_path / "desk.csv", _rows(240, 10))
     argv = ["controllers", "import", str(source), "--text", "body", "--label", "queue", "--json"]
     assert main(argv) == 0

@@ -79,6 +79,8 @@ def decide_escalation(
     evidence = [f"priority {assessment.describe()}"]
     if signals.security_cue:
         evidence.insert(0, signals.security_cue)
+    # What set the priority when it is not the matrix's (the evidence then says so).
+    by = "the matrix"
     probability = model.probability(text, vector) if model is not None else None
     if probability is not None and model is not None:
         evidence.append(
@@ -100,10 +102,10 @@ def decide_escalation(
     # rules too, may still be sure (a credential typed in "this morning" is past tense and live).
     sure = probability is not None and model is not None and probability >= model.alone
     if security and not signals.security_held and unconfirmed and not sure:
-        priority = "P2"
+        priority, by = "P2", "the live-event model"
         evidence.append("the live-event model does not confirm the security event: P2, no page")
     elif security and not signals.security_held:
-        priority, kind = "P1", "security"
+        priority, kind, by = "P1", "security", "the security rules"
         reason = f"P1 security incident ({', '.join(security)})"
         evidence.append("rule (force): a reported security event is P1 whatever its wording")
     elif security and reason is None:
@@ -114,15 +116,17 @@ def decide_escalation(
         over = "over" in signals.security_held
         floor = "P3" if over else "P2"
         priority = max(min(priority, floor), "P2")  # never P1 without the page
+        by = "the security rules"
         evidence.append(f"rule: a security report not forced to P1 ({signals.security_held})")
         bar = SURE if over else model.alone if model is not None else SURE
         if model is not None and probability is not None and probability >= bar:
-            priority, kind = "P1", "security"
+            priority, kind, by = "P1", "security", "the escalation model"
             reason = f"P1 security incident ({', '.join(security)}; the escalation model)"
     elif signals.security == "question":
         evidence.append("rule (veto): a question about security is a consultation")
     elif assessment.resolved or assessment.not_live:
         priority = "P4" if priority == "P1" else priority
+        by = "the resolved or no-live-event veto"
         evidence.append(
             "rule (veto): the alert says it is resolved or inactive"
             if assessment.resolved
@@ -149,15 +153,20 @@ def decide_escalation(
             # writer affected: what it recognised is a security event, not an outage.
             alone = not (live or wide(assessment) or assessment.impact in ("many", "all"))
             event = model is not None and alone
-            priority, kind = "P1", "security" if event else "outage"
+            priority, kind, by = "P1", "security" if event else "outage", "the escalation model"
             reason = (
                 "P1 (the escalation model recognises a live security event)"
                 if event
                 else f"P1 ({assessment.impact} affected, {assessment.state.replace('_', ' ')})"
             )
         elif priority == "P1":
-            priority = "P2"
+            priority, by = "P2", "the escalation model"
             evidence.append("the escalation model does not confirm P1: P2, no page")
+    if priority != assessment.priority:
+        # One verdict, not two side by side: the priority, what set it, and the matrix's it
+        # overrode ("P1 (the escalation model), not the matrix's P4 (impact individual ...)").
+        matrix = evidence.index(f"priority {assessment.describe()}")
+        evidence[matrix] = f"priority {priority} ({by}), not the matrix's {assessment.describe()}"
     level = URGENCY_OF[priority]
     # A request to escalate ("page on-call") is urgency, like "urgent": it never pages alone.
     if level in ("low", "medium") and (signals.handoff or assessment.state == "soon"):

@@ -41,6 +41,7 @@ def test_must_page_kinds_page_with_p1_and_evidence(
     assert escalation["priority"] == "P1"
     assert escalation["kind"] in ("security", "outage")
     assert escalation["evidence"]
+    _one_priority(escalation)
     # no outage left unrouted: something takes it
     assert decision["outcome"] in ("routed", "composed")
     assert decision["controller"] is not None
@@ -58,6 +59,36 @@ def test_words_resolved_alerts_drills_and_instructions_do_not_page(
     assert decision["escalate"] is False
     assert decision["escalation"]["priority"] != "P1"
     assert decision["urgency"] != "critical"
+    _one_priority(decision["escalation"])
+
+
+def _one_priority(escalation: dict) -> None:
+    """The evidence names one priority, the decision's, never the matrix's beside it."""
+    lines = [e for e in escalation["evidence"] if e.startswith("priority ")]
+    assert len(lines) == 1
+    assert lines[0].startswith(f"priority {escalation['priority']} "), lines
+
+
+@pytest.mark.usefixtures("home")
+def test_a_priority_set_over_the_matrix_says_what_set_it_and_what_it_overrode(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A live vishing call the matrix reads as one person's P4: the evidence said "priority P4
+    (impact individual x urgency no rush)" beside the P1 page, two verdicts side by side."""
+    decision = _ask(
+        capsys,
+        "someone from 'IT' called me and is asking for the MFA code right now, they know my "
+        "manager's name",
+    )
+
+    assert decision["escalate"] is True
+    escalation = decision["escalation"]
+    assert escalation["priority"] == "P1"
+    (line,) = [e for e in escalation["evidence"] if e.startswith("priority ")]
+    assert line.startswith("priority P1 (the ")
+    assert "), not the matrix's P4 (impact individual x urgency no rush)" in line
+    assert "priority P4" not in decision["rationale"]
+    assert "not the matrix's P4" in decision["rationale"]
 
 
 @pytest.mark.usefixtures("home")

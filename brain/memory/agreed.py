@@ -20,7 +20,11 @@ character n-grams otherwise):
   what they wrote. Where many people corrected a desk's varied tickets, every neighbourhood
   holds corrections to several controllers: there the VOTERS nearest corrections vote, each
   user once, and a controller with at least `agreement` users and MAJORITY times the users of
-  any other is the group's (two people against one is still a conflict).
+  any other is the group's (two people against one is still a conflict). A route a person
+  confirmed (👍) is that person's agreement too: two people who corrected and one who
+  confirmed the same controller for a message like theirs are three who agree (a group of
+  confirmations alone moves nothing; confirmations test no examples and make no groups of
+  their own for `agreed`, `conflicts` and the training rows).
 - **Reach.** A message takes an agreed group's controller when it is within FLOOR of the
   group's centroid (its cosine to what the group's wordings share), is about as near by the
   embedding as the nearest example the model was shipped with (`nearest`, at most MARGIN
@@ -47,7 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from brain.memory.agreement import Around, around, centroid
-from brain.memory.entry import MOVED_TO, MemoryEntry
+from brain.memory.entry import CONFIRMED, MOVED_TO, MemoryEntry
 from brain.memory.example_pool import MIN_ROWS, ExamplePool, Probe, floors, links
 from brain.memory.lessons import MemoryStore
 from brain.memory.preference import Conflict, Preference, latest_per_user
@@ -111,7 +115,7 @@ class AgreedExamples:
         version, entries = self._store.snapshot()
         with self._lock:
             if version != self._version:
-                self._follow([e for e in entries if e.kind == MOVED_TO])
+                self._follow([e for e in entries if e.kind in (MOVED_TO, CONFIRMED)])
                 self._version = version
             return self._pool
 
@@ -139,7 +143,8 @@ class AgreedExamples:
         for index, entry in enumerate(new):
             pool.remove(entry.memory_id)  # a lesson rewritten under its id is replaced
             # The latest corrections test the examples before them (`brain.memory.reach`).
-            test = pool.test(entry) if index >= len(new) - WINDOW else None
+            latest = index >= len(new) - WINDOW and entry.kind == MOVED_TO
+            test = pool.test(entry) if latest else None
             if test is not None:
                 pool.evidence.add(test)
             pool.add(entry)
@@ -171,11 +176,11 @@ class AgreedExamples:
             return None
         scores, measures = pool.alike(Probe.message(text, vector))
         usable = pool.usable(team, names)
-        near = np.flatnonzero(usable & (scores >= floors(measures)))
-        near = near[np.argsort(-scores[near], kind="stable")]
-        if not len(near):
+        linked = near_rows(usable, scores, measures)
+        if not len(linked):
             return None
-        own = [int(i) for i in near if pool.entry(int(i)).user == user]
+        near = linked[scores[linked] >= floors(measures[linked])]
+        own = [int(i) for i in near if pool.entry(int(i)).user == user and pool.corrected[i]]
         if (
             own
             and _nearer_than_shipped(_embedding(scores, measures, own[0]), nearest)
@@ -183,7 +188,6 @@ class AgreedExamples:
         ):
             entry = pool.entry(own[0])  # the asker's own examples count for them at once
             return Preference(entry.controller, "user", entry, float(scores[own[0]]), (user,))
-        linked = near_rows(usable, scores, measures)
         controllers = {pool.entry(int(i)).controller for i in linked}
         if len(controllers) > 1:  # alike corrections that disagree: only a clear majority counts
             best, users = _majority(pool, linked, agreement)
@@ -191,9 +195,9 @@ class AgreedExamples:
                 return None
             controllers = {pool.entry(best).controller}
         group = around(pool, scores, measures, usable, controllers.pop())
-        if group is None or len(group.users) < agreement:
-            return None
-        best = group.rows[0]
+        if group is None or len(group.users) < agreement or group.correction is None:
+            return None  # too few people, or people who only confirmed what the model does
+        best = group.correction
         measure = Measure(measures[best])
         if group.score < float(floors(measures[best : best + 1])[0]):
             return None  # the message is not like what the group's messages share
@@ -240,7 +244,8 @@ class AgreedExamples:
         row = pool.row_of.get(entry.memory_id)
         if row is None:  # not (yet) in the pool: a group of its own
             return [(entry.memory_id, 1.0)]
-        return [(e.memory_id, score) for e, score in _group(pool, row, pool.same_team(row))]
+        usable = pool.same_team(row) & pool.corrected
+        return [(e.memory_id, score) for e, score in _group(pool, row, usable)]
 
     def agreed(self, agreement: int) -> list[AgreedGroup]:
         """The groups whose examples count for everyone (what `brain memory show --org`
@@ -299,8 +304,8 @@ def _latest_groups(
     """Each correction not yet in `done` (the caller adds the ones a group used up, as it
     goes) with its group in its workspace, as each user's latest correction there."""
     for row, entry in enumerate(pool.entries):
-        if entry is not None and entry.memory_id not in done:
-            yield entry, latest_per_user(_group(pool, row, pool.same_team(row)))
+        if entry is not None and entry.memory_id not in done and pool.corrected[row]:
+            yield entry, latest_per_user(_group(pool, row, pool.same_team(row) & pool.corrected))
 
 
 def _group(pool: ExamplePool, row: int, usable: np.ndarray) -> list[tuple[MemoryEntry, float]]:

@@ -46,6 +46,12 @@ class Around:
     #: The message's cosine to the group's centroid.
     score: float
 
+    @property
+    def correction(self) -> int | None:
+        """The nearest row that is a correction (a group of confirmations alone moves
+        nothing: the model already sends such messages there)."""
+        return next((row for row in self.rows if self.pool.corrected[row]), None)
+
 
 def around(
     pool: ExamplePool,

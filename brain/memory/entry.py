@@ -11,7 +11,10 @@ from dataclasses import dataclass
 
 from core.stores.lesson import MOVED_TO, TEXT_CAP, Lesson, gram_set
 
-__all__ = ["MOVED_TO", "TEXT_CAP", "MemoryEntry", "MemoryMatch", "gram_set"]
+__all__ = ["CONFIRMED", "MOVED_TO", "TEXT_CAP", "MemoryEntry", "MemoryMatch", "gram_set"]
+
+#: The lesson of a route a person confirmed (👍): the message belongs where it went.
+CONFIRMED = "confirmation"
 
 #: The memory ring's name for a lesson record.
 MemoryEntry = Lesson

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from brain.memory.entry import MemoryEntry, gram_set
+from brain.memory.entry import MOVED_TO, MemoryEntry, gram_set
 from brain.memory.reach import Measure, ReachEvidence, ReachTest
 from brain.memory.scan import NGRAM_GATES
 from brain.semantic.features import single_thread_blas
@@ -73,6 +73,7 @@ class ExamplePool:
             "controller": [],
             "size": [],
             "latin": [],
+            "corrected": [],
         }
         self._postings: dict[str, list[int]] = {}
         self._arrays: dict[str, np.ndarray] | None = None
@@ -100,6 +101,7 @@ class ExamplePool:
             ("controller", entry.controller),
             ("size", len(entry.grams)),
             ("latin", entry.latin),
+            ("corrected", entry.kind == MOVED_TO),
         ):
             self._rows[name].append(value)
         for gram in entry.grams:
@@ -113,7 +115,7 @@ class ExamplePool:
         if not self.row_of:
             return None
         scores, measures = self.alike(Probe.of(entry))
-        alike = (self._array("team") == entry.team) & (scores >= floors(measures))
+        alike = (self._array("team") == entry.team) & (scores >= floors(measures)) & self.corrected
         if not alike.any():
             return None
         best = int(np.flatnonzero(alike)[np.argmax(scores[alike])])
@@ -137,6 +139,7 @@ class ExamplePool:
                 "controller": np.array(self._rows["controller"], dtype=object),
                 "size": np.array(self._rows["size"], dtype=np.float32),
                 "latin": np.array(self._rows["latin"], dtype=bool),
+                "corrected": np.array(self._rows["corrected"], dtype=bool),
             }
         return self._arrays[name]
 
@@ -144,6 +147,12 @@ class ExamplePool:
     def dense(self) -> np.ndarray:
         """Rows compared by the embedding (Latin text with one); the rest by n-grams."""
         return self._array("dense")
+
+    @property
+    def corrected(self) -> np.ndarray:
+        """Rows that are corrections (the others: routes a person confirmed, which count as
+        that person's agreement but move no message by themselves)."""
+        return self._array("corrected")
 
     @property
     def controllers(self) -> np.ndarray:

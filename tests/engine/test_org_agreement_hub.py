@@ -6,6 +6,7 @@ paraphrases stayed where the model put them. Through the `brain` command line.""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -29,9 +30,14 @@ FOURTH = [
 UNRELATED = "my monitor flickers when the laptop is docked"
 
 
+_ASKED = itertools.count()
+
+
 def _ask(capsys: pytest.CaptureFixture[str], text: str, user: str) -> dict[str, object]:
+    """`brain ask --json` in a channel of its own (no conversation carries over)."""
+    channel = f"C-{user}-{next(_ASKED)}"
     decision: dict[str, object] = json.loads(
-        brain_call(capsys, "ask", "--json", text, "--user", user, "--channel", f"C-{user}")
+        brain_call(capsys, "ask", "--json", text, "--user", user, "--channel", channel)
     )
     return decision
 
@@ -55,3 +61,49 @@ def test_three_unalike_wordings_agree_about_a_fourth_users_paraphrases(
     for decision in moved:
         assert "3 people moved messages like this to ticket" in str(decision["rationale"])
     assert stranger["controller"] != "ticket", stranger
+
+
+#: Two people correct their own messages to `change`; the third person's message already went
+#: there and they confirm it (👍).
+BOOKING = [
+    ("U1", "需要申请一套测试环境做下周的联调"),
+    ("U2", "can we get a staging environment reserved for the release testing on thursday"),
+    ("U3", "UAT环境想预约两天，给客户做验收"),
+]
+BOOKING_FOURTH = [
+    "could our team have the pre-prod cluster to ourselves on monday",
+    "我们组想借用集成环境三天",
+]
+
+
+def test_a_confirmed_route_counts_as_the_third_person_agreeing(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two corrections are two people: nobody else moves. The third person, whose message the
+    model already sent to `change`, confirms it: three people agree, and a fourth user's
+    paraphrases follow (before, a confirmation counted for nothing)."""
+    for user, text in BOOKING:
+        decision = _ask(capsys, text, user)
+        if decision["controller"] == "change":
+            assert user == "U2"  # the one the model already routes right
+            brain_call(
+                capsys, "feedback", str(decision["decision_id"]), "--confirm", "--user", user
+            )
+        else:
+            brain_call(
+                capsys,
+                "feedback",
+                str(decision["decision_id"]),
+                "--correct",
+                "change",
+                "--user",
+                user,
+            )
+
+    moved = [_ask(capsys, text, "U4") for text in BOOKING_FOURTH]
+    stranger = _ask(capsys, "staging is throwing 500 errors since the last deploy", "U9")
+
+    assert [d["controller"] for d in moved] == ["change", "change"], moved
+    for decision in moved:
+        assert "3 people moved messages like this to change" in str(decision["rationale"])
+    assert stranger["controller"] != "change", stranger

@@ -126,14 +126,16 @@ MUST_NOT_PAGE = {
     "short_policy_en": "can I send a customer export to our outside accountant?",
     # Look-alikes of the sixth round: the same failure in one room or for one person, a short
     # access request, a false alarm that is over, and an outage question a status page
-    # answers (both of these paged before the multilingual vectors and the sixth round).
+    # answers (it paged before the multilingual vectors and the sixth round, at p = 0.95).
+    # "is email down for everyone or just me? status page is green" is not here: the matrix
+    # reads it as a company-wide P1, where a question is not held back, and only the
+    # live-event veto, within 0.002 of its bar, kept it from paging: it would flip at a refit.
     "one_room_en": "nothing works in meeting room 5, the screen and the camera are both dead",
     "one_room_zh": "二楼小会议室的投影仪坏了",
     "only_me_zh": "只有我的VPN连不上，别的同事都可以",
     "access_short_en": "need access to the HR reports folder please",
     "false_alarm_en": "the ransomware scare on the sales laptops last month turned out to be a "
     "false alarm",
-    "status_page_en": "is email down for everyone or just me? status page is green",
     "status_page_intranet_en": "is the intranet down for everyone? the status page says it's fine",
 }
 HANDOFF = {

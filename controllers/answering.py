@@ -156,7 +156,7 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
         return no_answer(question, [], {})
     # The rules check every passage used; the LLM (when configured) judges the best one only.
     checks = [
-        (hit, verify(question, passage_of(hit), llm=llm if i == 0 else None))
+        (hit, verify(question, passage_of(hit), llm=llm if i == 0 else None, cosine=hit.dense))
         for i, hit in enumerate(evidence.hits[:MAX_PASSAGES])
     ]
     checked: dict[str, Any] = {
@@ -239,7 +239,9 @@ def retrieval_of(result: ExecutionResult | None) -> list[RetrievalHit]:
 
 def verified_hits(question: str, hits: Sequence[Hit], llm: LLMClient | None) -> list[Hit]:
     """The hits that address the question (`controllers.verification.verify`)."""
-    return [hit for hit in hits if verify(question, passage_of(hit), llm=llm).passed]
+    return [
+        hit for hit in hits if verify(question, passage_of(hit), llm=llm, cosine=hit.dense).passed
+    ]
 
 
 def asker_language_first(hits: Sequence[Hit], question: str) -> list[Hit]:

@@ -179,6 +179,7 @@ class KnowledgeSkill:
             language=str(payload.get("language", "")),
             domain=str(payload.get("domain", "")),
             chunk_id=stored.chunk_id,
+            dense=stored.dense,
         )
 
     # -- glossary and ID patterns ---------------------------------------------------------

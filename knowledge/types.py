@@ -17,6 +17,8 @@ class Hit:
     language: str = ""
     domain: str = ""
     chunk_id: str = ""
+    #: The dense (MiniLM) cosine of the query and the chunk; None when not searched densely.
+    dense: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,3 +98,16 @@ def test_a_chinese_how_to_with_a_work_verb_is_a_question(brain: Brain) -> None:
     assert decision.request_type == "question"
     store = brain.services.tickets
     assert store is not None and store.all() == []
+
+
+def test_a_passage_sharing_words_but_not_meaning_is_no_answer(brain: Brain) -> None:
+    """ "The code for the office alarm system" shares "alarm" and "system" with the disk-space
+    alarm runbook, whose steps were the answer; the meanings are far apart (dense cosine 0.12),
+    so it is no answer, and a right section of a page is still found beside a wrong one."""
+    decision = brain.ask(Message("what's the code for the office alarm system?", "u1", "C1"))
+    assert decision.result is not None and not decision.result.ok
+    assert "df -h" not in decision.result.summary + decision.result.details
+    assert any("not meaning" in c["reason"] for c in decision.result.data.get("verification", []))
+    wifi = brain.ask(Message("How do I connect to the guest Wi-Fi?", "u1", "C1"))
+    assert wifi.result is not None and wifi.result.ok
+    assert "CORP-GUEST" in wifi.result.summary + wifi.result.details

@@ -19,6 +19,7 @@ import numpy as np
 from brain.routing.calibration import HomeCalibration
 from brain.signals.keyword_index import KeywordIndex
 from brain.signals.registry import SignalRegistry
+from controllers import incident_categories
 from controllers.base import feeds_of, files_requests, label_in
 from controllers.roles import role_holders
 from core.lazy import Lazy
@@ -302,6 +303,8 @@ class BrainParts:
             "semantic model": (self._semantic, self.semantic_model),
             "escalation model": (self._escalation, lambda: self.escalation_model),
             "continuation model": (self._continuation, lambda: self.continuation_model),
+            # Fitted in-process from its examples: at warm-up, not on the first incident.
+            "incident category model": (incident_categories.MODEL, incident_categories.MODEL.get),
             "controller services": (self._services, lambda: self.services),
         }
 

@@ -155,12 +155,13 @@ def _fit_or_none() -> CategoryModel | None:
         return None
 
 
-#: This process's model, fitted on the first message that needs it (None: it cannot be).
-_MODEL: Lazy[CategoryModel | None] = Lazy(_fit_or_none)
+#: This process's model, fitted at the brain's warm-up or on the first message that needs it
+#: (None: it cannot be).
+MODEL: Lazy[CategoryModel | None] = Lazy(_fit_or_none)
 
 
 def learned_category(text: str) -> str | None:
     """The category the learned model gives `text`; None below its bar or when there is no
     model (the controller then asks, as without it)."""
-    model = _MODEL.get()
+    model = MODEL.get()
     return model.category(text) if model is not None else None

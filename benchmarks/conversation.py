@@ -13,7 +13,8 @@ paths and URLs aside). Conversations carry a split: `tune` rows were looked at w
 `holdout` rows never were, `tune2` rows were written afresh in words of their own (by someone
 who had read neither the product's code nor the other rows) before being looked at, to tune on
 wordings the first rows do not share, `stranger` rows were written by a tester who read neither
-the product's code nor the other rows; the figures are printed side by side, and the failed turns
+the product's code nor the other rows, `stranger2` rows were written the same way later, when
+`stranger` had been looked at; the figures are printed side by side, and the failed turns
 of a held-out split are never printed (`--failures` refuses them).
 
     PYTHONPATH=. nice -n 10 python benchmarks/conversation.py [--json] [--failures tune]
@@ -31,9 +32,9 @@ from pathlib import Path
 DATA = Path(__file__).with_name("data") / "conversations.jsonl"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: The columns, in this order (a split not named here comes after them).
-SPLITS = ("tune", "holdout", "tune2", "stranger")
+SPLITS = ("tune", "holdout", "tune2", "stranger", "stranger2")
 #: Splits whose failed turns are never shown, so that they stay unread.
-HELD_OUT = ("holdout", "stranger")
+HELD_OUT = ("holdout", "stranger", "stranger2")
 
 
 #: Knowledge-base text quoted and labelled in the other language (`controllers.answering

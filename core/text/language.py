@@ -8,6 +8,9 @@ from collections.abc import Sequence
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
+#: A token written as a name of a thing, not in a language: joined by - _ . / : or holding a
+#: digit ("payments-api", "db-01.corp.local", "5xx", "s3", "v2.4.1").
+_IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:[-_./:][A-Za-z0-9]+)+|[A-Za-z]*\d[A-Za-z0-9]*")
 #: Every CJK ideograph block `is_chinese` counts (a little wider than `_CJK`).
 _CJK_WIDE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -36,12 +39,15 @@ def is_chinese(text: str) -> bool:
     """Mostly Chinese, so replies and questions to its writer are in Chinese: more CJK
     characters than Latin letters / 3, where a word with a capital letter (a product or a
     system, "Jenkins", "VPN", "GitLab") is a name, not the writer's language: "要 Jenkins 的"
-    is Chinese. Shared by the brain's clarifications and labels and by the controllers' own
-    replies, so an asker gets one language."""
+    is Chinese; so is an identifier written in lower case ("prod 的 payments-api 5xx 飙升了":
+    "payments-api" and "5xx" name a service and a status, they are not English). Shared by the
+    brain's clarifications and labels and by the controllers' own replies, so an asker gets
+    one language."""
     cjk = len(_CJK_WIDE.findall(text))
     if cjk == 0:
         return False
-    words = sum(len(w) for w in _LATIN_WORD.findall(text) if w.islower())
+    prose = _IDENTIFIER.sub(" ", text)
+    words = sum(len(w) for w in _LATIN_WORD.findall(prose) if w.islower())
     return cjk >= words / 3
 
 

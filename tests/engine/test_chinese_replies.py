@@ -3,6 +3,8 @@ clarification question in the asker's language."""
 
 from __future__ import annotations
 
+import re
+
 from brain.conversation.turns import Conversation
 from brain.engine import Brain
 from core.records import Message
@@ -43,3 +45,14 @@ def test_the_glossary_sense_of_a_polysemous_term_reaches_routing(brain: Brain) -
     # Asking what the term means is still a question for the knowledge desk.
     question = brain.decide(Message("什么是钱没到？", "u1", "C1"))
     assert question.controller == "consultation"
+
+
+def test_lower_case_identifiers_in_a_chinese_message_are_names_not_english(brain: Brain) -> None:
+    """ "payments-api" and "5xx" name a service and a status; the writer's language is the
+    Chinese around them (the alarm's reply was in English)."""
+    decision = brain.ask(Message("prod 的 payments-api 5xx 飙升了", "u1", "C1"))
+    assert decision.result is not None
+    assert re.search(r"[\u4e00-\u9fff]", decision.result.summary)
+    english = brain.ask(Message("the 5xx on payments-api keeps climbing, please check", "u1", "C2"))
+    assert english.result is not None
+    assert not re.search(r"[\u4e00-\u9fff]", english.result.summary)

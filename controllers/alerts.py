@@ -87,6 +87,14 @@ _ALERT_WORDS = LazyPattern(
     r"告警|报警|预警|监控",
     re.I,
 )
+#: A metric said to be moving sharply is a reading without a figure ("5xx 飙升了", "latency
+#: spiking on checkout"): what someone looking at a graph reports.
+_TREND = LazyPattern(
+    r"\bspik(?:e|es|ed|ing)\b|\bsurg(?:e|es|ed|ing)\b|\bskyrocket|\bthrough the roof\b|"
+    r"\bclimbing\b|\bjump(?:ed|ing)\b|\bmaxed out\b|\bpegged\b|"
+    r"飙升|飙高|暴涨|猛涨|激增|陡增|突增|上涨|涨了|升高|打满|居高不下",
+    re.I,
+)
 _CRITICAL = LazyPattern(r"\bcritical\b|\bsev(?:erity)?[ =:]*1\b|\bP1\b|严重|紧急|致命", re.I)
 _WARNING = LazyPattern(r"\bwarning\b|\bwarn\b|警告", re.I)
 
@@ -163,8 +171,9 @@ def parse_alerts(text: str, known_hosts: list[str] | None = None) -> ParsedAlert
         value = _VALUE.search(window) or _VALUE.search(
             text[max(metric.start() - 12, 0) : metric.start()]
         )
-        if value is None and not alerting:
-            continue  # a bare word ("cpu") without a figure or an alert is not a reading
+        moving = _TREND.search(text[max(metric.start() - 24, 0) : metric.end() + 24])
+        if value is None and not alerting and not moving:
+            continue  # a bare word ("cpu") without a figure, a trend or an alert: no reading
         labels = {}
         mount = _MOUNT.search(window) if name == "disk" else None
         if mount:

@@ -97,6 +97,20 @@ GENERIC_STEPS_ZH: dict[str, tuple[str, ...]] = {
 }
 
 
+#: A metric as a Chinese reader calls it (English shows the name with spaces: "error rate").
+METRIC_NAMES_ZH = {
+    "cpu": "CPU",
+    "memory": "内存",
+    "disk": "磁盘",
+    "load": "负载",
+    "latency": "延迟",
+    "error_rate": "错误率",
+    "lag": "积压",
+    "network": "网络丢包",
+    "certificate": "证书到期",
+}
+
+
 class AlarmController(BuiltinController):
     """Diagnoses monitoring alerts."""
 
@@ -175,7 +189,8 @@ def _label(signal: AlertSignal, zh: bool = False) -> str:
     if signal.kind == "job_failure":
         return f"{signal.name} 失败" if zh else f"{signal.name} failed"
     mount = signal.labels.get("mountpoint")
-    return " ".join(part for part in (signal.name, mount, signal.value) if part)
+    name = METRIC_NAMES_ZH.get(signal.name, signal.name) if zh else signal.name.replace("_", " ")
+    return " ".join(part for part in (name, mount, signal.value) if part)
 
 
 def _signal_dict(signal: AlertSignal) -> dict[str, object]:

@@ -81,6 +81,8 @@ def test_alert_words_make_a_bare_metric_count() -> None:
         ("zabbix: ICMP packet loss 40% on core-sw-02", "metric", "network", "40%"),
         ("kafka consumer lag on topic trade-events is 250k and growing", "metric", "lag", "250k"),
         ("生产环境全部接口 500，告警全红", "alert", "alert", None),
+        ("prod 的 payments-api 5xx 飙升了", "metric", "error_rate", None),
+        ("latency is spiking on checkout-svc since the deploy", "metric", "latency", None),
     ],
 )  # fmt: skip
 def test_alerts_in_looser_forms(text: str, kind: str, name: str, value: str | None) -> None:
@@ -96,6 +98,7 @@ def test_program_exceptions_are_not_alert_names() -> None:
 def test_plain_chat_is_not_an_alert() -> None:
     assert parse_alerts("the cpu in my laptop is old, can I get a new one?").signals == []
     assert parse_alerts("book a table for four tonight").signals == []
+    assert parse_alerts("my laptop's cpu is old and the fan noise is climbing").signals == []
 
 
 def test_controller_diagnoses_without_a_knowledge_base(make_context: ContextFactory) -> None:
@@ -122,3 +125,11 @@ def test_controller_declines_messages_without_an_alert(make_context: ContextFact
     dry = alarm.dry_run(context)
     assert not dry.ok and "no alert" in dry.reason
     assert not alarm.handle(context).ok
+
+
+def test_a_metric_is_named_in_the_readers_words(make_context: ContextFactory) -> None:
+    """ "payments-api 上的 error_rate" showed the parser's key to a Chinese reader."""
+    result = AlarmController().handle(make_context("prod 的 payments-api 5xx 飙升了"))
+    assert result.ok and "错误率" in result.summary and "error_rate" not in result.summary
+    english = AlarmController().handle(make_context("error rate on payments-api is 12%"))
+    assert "error rate 12%" in english.summary and "error_rate" not in english.summary

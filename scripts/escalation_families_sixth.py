@@ -299,6 +299,40 @@ FAMILIES: tuple[Family, ...] = (
         ),
         {"svc": ("email", "the VPN", "Zoom", "the CRM")},
     ),
+    # A wrong amount on one's own pay is a question for payroll, not a fraud in progress: the
+    # words of money taken ("扣款", "deducted") were read as a live security event.
+    (
+        "payroll_error",
+        False,
+        (
+            "{pay}上的{item}不对",
+            "{pay}里{item}好像算错了",
+            "这个月{item}多扣了，帮忙核对一下",
+            "{item}和上个月差了好多，是不是算错了",
+        ),
+        {
+            "pay": ("工资条", "工资单", "这个月的薪资单", "工资明细"),
+            "item": ("社保", "公积金", "个税", "加班费", "绩效奖金", "餐补扣款"),
+        },
+    ),
+    (
+        "payroll_error",
+        False,
+        (
+            "my payslip shows the wrong {item}",
+            "{item} was deducted twice on my payslip this month",
+            "the {item} on my pay statement doesn't match last month, can payroll check?",
+        ),
+        {
+            "item": (
+                "pension contribution",
+                "tax deduction",
+                "overtime",
+                "health insurance deduction",
+                "bonus",
+            )
+        },
+    ),
 )
 
 #: At most this many wordings of each family (a fixed sample of its expansions).

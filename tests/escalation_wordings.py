@@ -74,6 +74,8 @@ MUST_PAGE = {
     "malware_zh": "研发部好几台电脑的文件被加密了，病毒还在往别的电脑传",
 }
 MUST_NOT_PAGE = {
+    # a wrong amount on one's own payslip (paged as a live security event at p 0.63)
+    "payroll_zh": "薪资明细里社保扣款金额有误",
     "urgent_access_en": "URGENT: please give me edit rights on the budget sheet for "
     "tomorrow's review",
     "urgent_access_zh": "紧急：明天评审前请帮我开通共享盘权限",

@@ -56,3 +56,15 @@ def test_lower_case_identifiers_in_a_chinese_message_are_names_not_english(brain
     english = brain.ask(Message("the 5xx on payments-api keeps climbing, please check", "u1", "C2"))
     assert english.result is not None
     assert not re.search(r"[\u4e00-\u9fff]", english.result.summary)
+
+
+def test_a_metric_said_to_be_spiking_is_diagnosed_as_an_alarm(brain: Brain) -> None:
+    """A metric word beside a trend word is a reading: the alarm diagnoses it (with the
+    runbook for error rates) instead of saying it recognised no alert."""
+    for text, metric in (
+        ("prod 的 payments-api 5xx 飙升了", "错误率"),
+        ("latency is spiking on checkout-svc since the deploy", "latency"),
+    ):
+        decision = brain.ask(Message(text, "u1", "C1"))
+        assert decision.controller == "alarm" and decision.result is not None
+        assert decision.result.ok and metric in decision.result.summary

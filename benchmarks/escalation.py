@@ -11,6 +11,11 @@ e-mails.
 - "holdout_fresh2" (`benchmarks/data/escalation_fresh2.jsonl`, 70 to page and 82 not, 40%
   Chinese and 10% mixed): written before the escalation model, its families or its cue lists
   were read, in many registers; printed as totals and by language only, not even by kind;
+- "holdout_fresh3" (`benchmarks/data/escalation_fresh3.jsonl`, 46 to page and 57 not, 44%
+  Chinese and 8% mixed): written before the model's families or any split's rows were opened,
+  weighted to the kinds that were weakest (an event told live beside the same event told as
+  handled and past, outages named only by their scope, "is this legit?" asked while the
+  attacker is still on the line, Chinese); totals and by language only, like holdout_fresh2;
 - the page rate on the 4,000 `val.jsonl` tickets of `../shared/data/it_tickets/` (real
   service-desk e-mails; the target is at most 1%), with the paged ones listed;
 - `--rules-only`: the same without the model (the service-desk matrix and the rules alone).
@@ -37,10 +42,11 @@ SPLITS = ("train", "holdout", "holdout_security", "holdout_generated", "holdout_
 UNREAD = {
     "stranger": REPO / "benchmarks" / "data" / "escalation_stranger.jsonl",
     "holdout_fresh2": REPO / "benchmarks" / "data" / "escalation_fresh2.jsonl",
+    "holdout_fresh3": REPO / "benchmarks" / "data" / "escalation_fresh3.jsonl",
 }
 #: Held-out sets whose figures are printed as totals and by language only: a recall by kind
 #: would say which family to write more rows for, and the split would stop being unseen.
-TOTALS_ONLY = frozenset({"holdout_fresh2"})
+TOTALS_ONLY = frozenset({"holdout_fresh2", "holdout_fresh3"})
 
 
 def _rows(split: str) -> list[dict[str, Any]]:

@@ -185,6 +185,15 @@ class Brain(PartsFacade):
         self._budgets.keep(decision.decision_id, llm_calls)
         return decision
 
+    def places(self, message: Message) -> bool:
+        """Whether the chain, reading the message alone, routes it somewhere (or escalates it)
+        rather than asking which controller or falling back; nothing is recorded. A thread asks
+        "this record, or something new?" only of a message that could stand as something new:
+        a fragment the chain cannot place on its own ("my user is jdoe2") is context."""
+        with bound(), count_llm_calls(within_s=self.settings.llm.timeout_s) as llm_calls:
+            _, _, routed = self._think(redact_message(message), llm_calls, dynamic=False)
+        return routed.escalation is not None or routed.plan.outcome not in ("clarify", "fallback")
+
     def _decide(self, message: Message, llm_calls: LLMCallCount) -> Decision:
         pieces = split_requests(message.text)
         if pieces:

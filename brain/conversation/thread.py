@@ -58,6 +58,10 @@ class ThreadBrain(Protocol):
 
     def read_continuation(self, thread: Thread) -> Reading | None: ...
 
+    def places(self, message: Message) -> bool:
+        """Whether the chain routes the message on its own (`brain.engine.Brain.places`)."""
+        ...
+
 
 def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> Decision | None:
     """The turn read and applied as a follow-up on the thread's record, or None."""

@@ -101,6 +101,10 @@ class BrainAPI(Protocol):
         """Does a message continue its thread's record (None: no model, rules decide)."""
         ...
 
+    def places(self, message: Message) -> bool:
+        """Whether the chain routes the message on its own, recording nothing."""
+        ...
+
     def route_to(
         self, decision_id: str, controller: str, user: str, source: str = "clarify"
     ) -> Decision: ...

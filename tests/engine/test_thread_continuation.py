@@ -177,6 +177,26 @@ def test_when_unsure_the_bot_asks_which_record_and_files_nothing_until_told(
     assert comments(tickets[0]) == ([] if files == 2 else [unclear])
 
 
+@pytest.mark.usefixtures("home", "unsure")
+@pytest.mark.parametrize(
+    ("report", "detail"),
+    [
+        ("the scanner on floor 2 jams on every page", "the Ricoh next to the kitchen"),
+        ("电脑蓝屏了", "联想的，去年发的"),
+    ],
+)
+def test_when_unsure_a_detail_the_chain_cannot_place_alone_goes_on_the_record(
+    capsys: pytest.CaptureFixture[str], report: str, detail: str
+) -> None:
+    """An unsure reading that leans to the record, of a message the chain cannot route on its
+    own (which printer, which room), is context for the record: no "this or something new?"."""
+    _ask(capsys, report)
+    reply = _ask(capsys, detail)
+    assert reply["outcome"] != "clarify" and reply["request_type"] == "update", reply
+    [ticket] = all_tickets(capsys)
+    assert comments(ticket) == [detail]
+
+
 def test_the_shipped_weights_are_the_fit_of_the_shipped_rows() -> None:
     """Re-run `scripts/make_continuation_set.py --fit` after changing the rows or the features:
     a home must never fit the model at start."""

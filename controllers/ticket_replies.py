@@ -33,6 +33,7 @@ __all__ = [
     "not_found",
     "not_updated",
     "own_open",
+    "resolved_alert",
     "security_advice",
     "state_problem",
     "status_label",
@@ -371,6 +372,13 @@ def updated_named(label: str, ticket: Ticket, zh: bool) -> str:
         f"{ticket.id} (“{ticket.title}”) is already open: I added your message to it "
         f"instead of filing a new {label}."
     )
+
+
+def resolved_alert(zh: bool) -> str:
+    """Said instead of filing when the diagnosed alerts have all resolved."""
+    if zh:
+        return "告警已恢复，没有新建故障单；如果问题再次出现，请在这里回复。"
+    return "The alerts have resolved, so no incident was filed; reply here if it comes back."
 
 
 def security_advice(zh: bool) -> str:

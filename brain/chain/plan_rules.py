@@ -4,7 +4,8 @@ list.
 The router (`brain.routing.router`) turns the calibrated candidates into a plan by the tiers.
 Some facts about a message overrule that plan by its form or its references, and each is a
 `PlanRule` here: a question about security is answered, never filed; a knowledge-base sense
-of the words; a question stays a question; a named ticket, asset or host is looked up, never
+of the words; a question stays a question; a problem reported to a diagnosing controller is
+filed too; a named ticket, asset or host is looked up, never
 filed again; the dynamic tier plans what the tiers could not. They run in `PLAN_RULES`'s
 order, each reading the plan the rule before it left, and the names of the rules that changed
 the plan are kept on the decision (`Decision.plan_rules`, shown by `brain why`), so an
@@ -27,6 +28,7 @@ from brain.chain.lookup import (
 )
 from brain.chain.request_type import RequestType, questions_stay_questions
 from brain.chain.senses import apply_sense, senses_of
+from brain.chain.tracked import reports_are_filed
 from brain.escalation.decide import SECURITY_INTENT
 from brain.intent.taxonomy import intent_group
 from brain.routing.plan import Candidate, RoutePlan
@@ -118,6 +120,19 @@ def _questions_stay_questions(plan: RoutePlan, situation: Situation) -> RoutePla
     )
 
 
+def _reports_are_filed(plan: RoutePlan, situation: Situation) -> RoutePlan:
+    view = situation.view
+    return reports_are_filed(
+        plan,
+        kind=situation.kind,
+        filers=view.filers,
+        feeds=view.feeds,
+        holders=view.roles,
+        dry_run=situation.dry_run,
+        names_record=bool(situation.evaluated.entities.get("ticket_id")),
+    )
+
+
 def _named_ticket(plan: RoutePlan, situation: Situation) -> RoutePlan:
     understood, view = situation.understood, situation.view
     exists = _exists_in(situation.tickets)
@@ -176,6 +191,7 @@ PLAN_RULES: tuple[PlanRule, ...] = (
     PlanRule("a security question is answered", _security_question),
     PlanRule("knowledge-base sense", _sense),
     PlanRule("questions stay questions", _questions_stay_questions),
+    PlanRule("a reported problem is filed", _reports_are_filed),
     PlanRule("a named ticket is looked up", _named_ticket),
     PlanRule("a named asset or host is looked up", _named_thing),
     PlanRule("dynamic tier", _dynamic_tier),

@@ -166,6 +166,8 @@ class AlarmController(BuiltinController):
                 "services": parsed.services,
                 "severity": parsed.severity,
                 "firing": parsed.firing,
+                "state": state,
+                "category": _category(parsed),
                 "steps": steps,
                 "runbook": answering.citation(runbook) if runbook else None,
             },
@@ -177,6 +179,19 @@ class AlarmController(BuiltinController):
     def _parse(context: ControllerContext) -> ParsedAlerts:
         text = AlarmController.text_of(context, ALERT_CHARS)
         return parse_alerts(text, known_hosts=context.entities.get("host", []))
+
+
+#: The kind of problem a signal shows, for a record filed from the diagnosis (an incident's
+#: category): a network reading is a network problem, a host's resources its hardware,
+#: anything else (error rates, latency, failed jobs, certificates) the software running there.
+_CATEGORY_OF = {"network": "network", "disk": "hardware", "memory": "hardware"}
+
+
+def _category(parsed: ParsedAlerts) -> str:
+    """What kind of problem the first recognised signal shows (`_CATEGORY_OF`)."""
+    signal = parsed.signals[0]
+    key = signal.name if signal.kind == "metric" else signal.kind
+    return _CATEGORY_OF.get(key, "software")
 
 
 def _label(signal: AlertSignal, zh: bool = False) -> str:

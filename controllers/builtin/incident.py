@@ -91,7 +91,10 @@ class IncidentController(BuiltinController):
         )
 
     def handle(self, context: ControllerContext) -> ControllerResult:
-        """File the incident with first-line guidance from the knowledge base."""
+        """File the incident with first-line guidance from the knowledge base (nothing when the
+        diagnosis it follows found only alerts that have resolved)."""
+        if _diagnosis(context).get("state") == "resolved":
+            return ControllerResult(ok=True, summary=say.resolved_alert(say.chinese(context)))
         fields = self.fields(context)
         query = " ".join(
             str(v)
@@ -121,6 +124,7 @@ class IncidentController(BuiltinController):
         category = (
             known.get("category")
             or next((name for name, cue in CATEGORIES if cue.search(text)), None)
+            or _diagnosed_category(context)
             or learned_category(text)
         )
         error_code = known.get("error_code")
@@ -134,3 +138,15 @@ class IncidentController(BuiltinController):
             "asset_tag": known.get("asset_tag"),
             "related_ticket": known.get("ticket_id"),
         }
+
+
+def _diagnosis(context: ControllerContext) -> Mapping[str, Any]:
+    """The structured output of the diagnosis this incident follows in a pipeline ({} alone)."""
+    data = (context.upstream or {}).get("data")
+    return data if isinstance(data, Mapping) else {}
+
+
+def _diagnosed_category(context: ControllerContext) -> str | None:
+    """The category the upstream diagnosis names, when it is one of the incident's."""
+    category = _diagnosis(context).get("category")
+    return category if category in IncidentController.field_values["category"] else None

@@ -9,7 +9,9 @@ are split "holdout_security" (written apart, never fitted or tuned on); the gene
 held-out templates are "holdout_generated", and "holdout_fresh" (`escalation_families_fresh.py`)
 was written before its author read the model or its errors. The sixth round's families
 (`escalation_families_sixth.py`) are training rows, none near a held-out row nor a row of the
-benchmark's unread sets. Real service-desk e-mails
+benchmark's unread sets; so are the seventh round's twins (`escalation_families_pairs.py`: the
+same event live and handled), each row marked with its contrast and its pair, which the live
+contrast is fitted on (not the escalation model itself). Real service-desk e-mails
 (`../shared/data/it_tickets/train.jsonl`, never its val split) are the hard negatives of
 routine requests: a random sample (a quarter held out), then, for training only, e-mails that
 name what the rules used to page for on bare words (a virus, a stolen laptop, "critical",
@@ -37,6 +39,7 @@ from escalation_families_broad import BROAD
 from escalation_families_fresh import FRESH
 from escalation_families_generated import HOLDOUT, TRAIN, generate
 from escalation_families_more import MORE_FAMILIES
+from escalation_families_pairs import twins
 from escalation_families_security import SECURITY_FAMILIES, SECURITY_HOLDOUT
 from escalation_families_sixth import expand as sixth
 
@@ -44,7 +47,7 @@ REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "brain" / "data" / "escalation.jsonl"
 TICKETS = REPO.parent / "shared" / "data" / "it_tickets" / "train.jsonl"
 #: Held-out sets kept beside the benchmark: no training row may be near one of theirs.
-UNREAD = ("escalation_stranger.jsonl", "escalation_fresh2.jsonl")
+UNREAD = ("escalation_stranger.jsonl", "escalation_fresh2.jsonl", "escalation_fresh3.jsonl")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 HOLDOUT_EVERY = 4
 #: Desk e-mails with words that used to page alone (whole words, lower case as the data is).
@@ -144,6 +147,7 @@ def main() -> int:
     for number, (kind, escalate, wordings) in enumerate(sixth(), start=first):
         kept = [t for t in wordings if not _near_any(t, held)]
         rows.extend(_family_rows(number, kind, escalate, kept, "train"))
+    rows.extend(_twin_rows(first + len(sixth()), held))
     for kind, escalate, wordings in FRESH:
         rows.extend(_family_rows(-3, kind, escalate, list(wordings), "holdout_fresh"))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
@@ -191,6 +195,19 @@ def _routine_requests(held: list[str]) -> list[dict[str, object]]:
         picked = rng.sample(texts, min(ROUTINE_EACH, len(texts)))
         kept = [t for t in picked if not _near_any(t, held)]
         rows.extend(_family_rows(-4, "routine_request", False, kept, "train"))
+    return rows
+
+
+def _twin_rows(number: int, held: list[str]) -> list[dict[str, object]]:
+    """The twins as rows (both dropped when either is near a held-out row): the live twin
+    pages with its event's kind; the other is "handled_past"."""
+    rows: list[dict[str, object]] = []
+    for pair, (contrast, kind, live, other) in enumerate(twins()):
+        if _near_any(live, held) or _near_any(other, held):
+            continue
+        for text, escalate, label in ((live, True, kind), (other, False, "handled_past")):
+            row = _family_rows(number, label, escalate, [text], "train")[0]
+            rows.append({**row, "contrast": contrast, "pair": pair})
     return rows
 
 

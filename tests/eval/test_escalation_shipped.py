@@ -2,13 +2,23 @@
 --fit` writes for the shipped rows, with the MiniLM embedder and without: a home opens them
 instead of fitting at start (a stale copy would be passed over and the model fitted in every
 new home). The shipped model reads the multilingual sentence vectors, so a Chinese or mixed
-message is read by an encoder trained on both languages."""
+message is read by an encoder trained on both languages, and the live contrast fitted on the
+twins; its bars are the fixed ones, so a refit moves no bar."""
 
 from __future__ import annotations
 
 import pytest
 
-from brain.escalation.model import FILES, EscalationModel, labelled_rows, model_key
+from brain.escalation.contrast import CONTRASTS, LIVE_WIDTH
+from brain.escalation.model import (
+    ALONE_BAR,
+    FAILING_BAR,
+    FILES,
+    VETO_BAR,
+    EscalationModel,
+    labelled_rows,
+    model_key,
+)
 from core.model_files import shipped_file
 
 
@@ -20,8 +30,10 @@ def test_the_shipped_weights_are_those_of_the_shipped_rows(with_embedding: bool)
     model = EscalationModel.load(path, key)
     assert model.with_embedding is with_embedding
     assert model.with_multilingual
-    assert 0.5 <= model.alone < 1.0
-    assert 0.5 <= model.failing < 1.0
+    assert (model.alone, model.failing, model.veto) == (ALONE_BAR, FAILING_BAR, VETO_BAR)
+    assert model.contrast_coef is not None and model.contrast_intercept is not None
+    assert model.contrast_coef.shape == (len(CONTRASTS), LIVE_WIDTH)
+    assert abs(model.contrast_coef).sum() > 0  # fitted on the twins, not a zero column
 
 
 def test_no_stale_weights_are_shipped() -> None:

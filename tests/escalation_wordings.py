@@ -145,3 +145,41 @@ HANDOFF = {
     "complaint_en": "you keep sending this to the wrong team",
     "zh": "请转人工，别再让机器人处理了",
 }
+#: The same event told while it happens and told as handled or past (English and Chinese):
+#: the live one pages, its handled twin does not. The handled twins of "fake_survey_en",
+#: "fake_coo_en", "hijacked_mailbox_zh" and "misdirected_list_zh" paged before the live
+#: contrast (p 0.81-0.99): the escalation model read their topic, not that they were over.
+TWINS = {
+    "fake_survey_en": (
+        "I think I just gave my O365 password to a fake IT survey, entered it maybe 3 min ago",
+        "I gave my password to a fake survey back in January but it was reset within the hour "
+        "and nothing happened",
+    ),
+    "fake_coo_en": (
+        "a guy claiming to be our CEO is texting me to buy gift cards right now and keeps pushing",
+        "a month ago someone on Signal pretended to be our COO, we flagged it at the time and "
+        "security blocked the number",
+    ),
+    "push_flood_en": (
+        "I'm getting approve/deny prompts on my phone every few seconds and I'm not logging in "
+        "anywhere",
+        "last weekend I got a bunch of sign-in prompts, I denied them and IT already checked my "
+        "account",
+    ),
+    "hijacked_mailbox_zh": (
+        "财务邮箱被盗了，正在给供应商发改账号的邮件",
+        "上周财务邮箱被盗，给供应商发了改账号的邮件，当天就处理完了，钱没有转出去",
+    ),
+    "misdirected_list_zh": (
+        "客户名单刚刚误发到了外部邮箱，撤不回来",
+        "三月份客户名单误发到外部邮箱，对方已经确认删除，法务也结案了",
+    ),
+    "push_flood_zh": (
+        "手机一直收到MFA推送，一分钟好几个，我没在登录",
+        "上周末收到一堆MFA推送，我全部拒绝了，周一IT已经重置了账号",
+    ),
+    "fake_ceo_zh": (
+        "有人冒充CEO在微信上让我马上买购物卡，他还在催",
+        "上个月有人冒充CEO在微信上让我买购物卡，当时就识破了，也报给了安全部",
+    ),
+}

@@ -11,7 +11,9 @@ was written before its author read the model or its errors. The sixth round's fa
 (`escalation_families_sixth.py`) are training rows, none near a held-out row nor a row of the
 benchmark's unread sets; so are the seventh round's twins (`escalation_families_pairs.py`: the
 same event live and handled), each row marked with its contrast and its pair, which the live
-contrast is fitted on (not the escalation model itself). Real service-desk e-mails
+contrast is fitted on (not the escalation model itself); so are the eighth round's rows
+(`escalation_families_eighth.py`: one host's metric read out, handled events told in one
+breath). Real service-desk e-mails
 (`../shared/data/it_tickets/train.jsonl`, never its val split) are the hard negatives of
 routine requests: a random sample (a quarter held out), then, for training only, e-mails that
 name what the rules used to page for on bare words (a virus, a stolen laptop, "critical",
@@ -36,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from escalation_families import FAMILIES
 from escalation_families_broad import BROAD
+from escalation_families_eighth import families as eighth
 from escalation_families_fresh import FRESH
 from escalation_families_generated import HOLDOUT, TRAIN, generate
 from escalation_families_more import MORE_FAMILIES
@@ -148,6 +151,10 @@ def main() -> int:
         kept = [t for t in wordings if not _near_any(t, held)]
         rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     rows.extend(_twin_rows(first + len(sixth()), held))
+    first += len(sixth()) + 1
+    for number, (kind, escalate, wordings) in enumerate(eighth(), start=first):
+        kept = [t for t in wordings if not _near_any(t, held)]
+        rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     for kind, escalate, wordings in FRESH:
         rows.extend(_family_rows(-3, kind, escalate, list(wordings), "holdout_fresh"))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")

@@ -139,6 +139,10 @@ MUST_NOT_PAGE = {
     "false_alarm_en": "the ransomware scare on the sales laptops last month turned out to be a "
     "false alarm",
     "status_page_intranet_en": "is the intranet down for everyone? the status page says it's fine",
+    # One host's metric read out is the alarm controller's, not on-call's (both paged as P1
+    # security events at p 0.98-0.99 before the eighth round's metric readings).
+    "disk_reading_zh": "磁盘使用率到了95%，db-prod-2 上的",
+    "disk_reading_en": "disk usage on db-prod-3 at 92% and climbing",
 }
 HANDOFF = {
     "en": "this is the fourth time my ticket went to the wrong place, I need a human to look at it",

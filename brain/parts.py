@@ -130,10 +130,11 @@ class BrainParts:
         self._escalation = Lazy(self._open_escalation)
         self._continuation = Lazy(self._open_continuation)
         from brain.learning.org_training import OrgTraining
+        from brain.learning.training import load_training
         from brain.memory.agreed import AgreedExamples
 
         #: Corrections as examples of their controllers, everyone's once people agree.
-        self.agreed_examples = AgreedExamples(memory)
+        self.agreed_examples = AgreedExamples(memory, lambda: load_training(settings).examples)
 
         #: The semantic model trained on the organisation's lessons (`brain.learning.org_training`).
         self.org_training = OrgTraining(

@@ -34,6 +34,16 @@ character n-grams otherwise):
   alike were right for the corrections that came after them at least as often as wrong
   (`brain.memory.reach`: on a desk's long e-mails they mostly were not).
 
+- **Wordings alike to none.** When no group is found that way (the message is within LINK
+  of no correction, or of too few people's) or the message is not within FLOOR of the group,
+  each controller's corrections are one class example set compared in the multilingual space
+  (`brain.memory.org_classes`), with a bar calibrated on held-out labelled rows instead of
+  FLOOR (`brain.memory.shipped_view`), held to the same nearest-shipped checks.
+- **Chinese look-alikes.** The model's nearest example is a MiniLM cosine, meaningless for
+  Chinese, so a Chinese message had no nearest-shipped check and its look-alikes moved; the
+  check is also made in the multilingual space (`ShippedView.allows`), for this reach and for
+  the memory's own organisation lessons (`trusted`).
+
 The thresholds are cosines of the embedding. LINK and FLOOR were set on the tuned stories of
 `benchmarks/org_agreement_stories.py` and measured on its held-out ones (see that benchmark);
 MARGIN makes a tie with a shipped example go to the agreed one (three people asked for it).
@@ -45,20 +55,19 @@ thresholds of their own (`brain.memory.example_pool`).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from brain.memory.agreement import Around, around, centroid
+from brain.memory.agreement import around, centroid
 from brain.memory.entry import CONFIRMED, MOVED_TO, MemoryEntry
 from brain.memory.example_pool import MIN_ROWS, ExamplePool, Probe, floors, links
 from brain.memory.lessons import MemoryStore
+from brain.memory.org_classes import centre_of, class_match
 from brain.memory.preference import Conflict, Preference, latest_per_user
 from brain.memory.reach import WINDOW, Measure
-
-#: An agreed example may be this much less alike than the nearest shipped example.
-MARGIN = 0.10
+from brain.memory.shipped_view import MARGIN, ShippedView
 
 #: Where alike corrections disagree, the nearest this many vote (each user once) ...
 VOTERS = 10
@@ -93,20 +102,28 @@ def _embedding(scores: np.ndarray, measures: np.ndarray, row: int) -> float | No
     return float(scores[row]) if measures[row] == Measure.EMBEDDING else None
 
 
-def _by_embedding(group: Around, scores: np.ndarray, measures: np.ndarray) -> float | None:
+def _by_embedding(
+    pool: ExamplePool, rows: Sequence[int], scores: np.ndarray, measures: np.ndarray
+) -> float | None:
     """The message's similarity to the group by the embedding alone (the centroid of its
     members compared by it), the measure the model's nearest example is known by: a group with
     one Chinese member must not pass the check through that member's multilingual cosine
     while its English wordings are farther than the model's own examples."""
-    rows = [row for row in group.rows if measures[row] == Measure.EMBEDDING]
-    return centroid(group.pool, rows, scores) if rows else None
+    english = [row for row in rows if measures[row] == Measure.EMBEDDING]
+    return centroid(pool, english, scores) if english else None
 
 
 class AgreedExamples:
     """The corrections of one brain's memory as examples, following the lesson store."""
 
-    def __init__(self, store: MemoryStore) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        shipped: Callable[[], Mapping[str, Sequence[str]]] | None = None,
+    ) -> None:
         self._store = store
+        #: The model's own examples in the multilingual space (none: no such check).
+        self._shipped = ShippedView(shipped or dict)
         self._lock = threading.Lock()
         self._version = -2
         self._pool = ExamplePool()
@@ -152,10 +169,12 @@ class AgreedExamples:
     def warm(self) -> None:
         """Take in the corrections and make their multilingual vectors now, when there are
         any: a long-running brain's first message in Chinese then does not wait for the
-        encoder to load (1.5 s)."""
+        encoder to load (1.5 s), nor the first message alike to no correction for the model's
+        own examples to be encoded (another 1.5 s)."""
         pool = self._current()
         if pool.row_of:
             pool.cross_matrix()
+            self._shipped.warm()
 
     def preference(
         self,
@@ -174,49 +193,102 @@ class AgreedExamples:
         pool = self._current()
         if not pool.row_of:
             return None
-        scores, measures = pool.alike(Probe.message(text, vector))
+        probe = Probe.message(text, vector)
+        scores, measures = pool.alike(probe)
         usable = pool.usable(team, names)
         linked = near_rows(usable, scores, measures)
-        if not len(linked):
+        if len(linked):
+            near = linked[scores[linked] >= floors(measures[linked])]
+            own = [int(i) for i in near if pool.entry(int(i)).user == user and pool.corrected[i]]
+            if (
+                own
+                and _nearer_than_shipped(_embedding(scores, measures, own[0]), nearest)
+                and pool.evidence.reaches(float(scores[own[0]]), Measure(measures[own[0]]))
+            ):
+                entry = pool.entry(own[0])  # the asker's own examples count for them at once
+                return Preference(entry.controller, "user", entry, float(scores[own[0]]), (user,))
+            controllers = {pool.entry(int(i)).controller for i in linked}
+            if len(controllers) > 1:  # alike corrections that disagree: a clear majority counts
+                best, users = _majority(pool, linked, agreement)
+                if users is None:
+                    return None
+                controllers = {pool.entry(best).controller}
+            group = around(pool, scores, measures, usable, controllers.pop())
+            if group is not None and len(group.users) >= agreement and group.correction is not None:
+                best = group.correction
+                if group.score >= float(floors(measures[best : best + 1])[0]):
+                    by_embedding = _by_embedding(pool, group.rows, scores, measures)
+                    if not _nearer_than_shipped(by_embedding, nearest):
+                        return None  # one of the model's own examples is nearer
+                    if by_embedding is None and not self._allowed(pool, group.rows, probe, names):
+                        return None  # the same, in the multilingual space (Chinese)
+                    return self._org(pool, group.rows, group.users, group.score, scores, measures)
+        # Alike to none of the corrections, or to too few people's: the class example sets.
+        match = class_match(
+            pool, probe, usable, agreement=agreement, shipped=self._shipped, names=names
+        )
+        if match is None:
             return None
-        near = linked[scores[linked] >= floors(measures[linked])]
-        own = [int(i) for i in near if pool.entry(int(i)).user == user and pool.corrected[i]]
-        if (
-            own
-            and _nearer_than_shipped(_embedding(scores, measures, own[0]), nearest)
-            and pool.evidence.reaches(float(scores[own[0]]), Measure(measures[own[0]]))
-        ):
-            entry = pool.entry(own[0])  # the asker's own examples count for them at once
-            return Preference(entry.controller, "user", entry, float(scores[own[0]]), (user,))
-        controllers = {pool.entry(int(i)).controller for i in linked}
-        if len(controllers) > 1:  # alike corrections that disagree: only a clear majority counts
-            best, users = _majority(pool, linked, agreement)
-            if users is None:
-                return None
-            controllers = {pool.entry(best).controller}
-        group = around(pool, scores, measures, usable, controllers.pop())
-        if group is None or len(group.users) < agreement or group.correction is None:
-            return None  # too few people, or people who only confirmed what the model does
-        best = group.correction
-        measure = Measure(measures[best])
-        if group.score < float(floors(measures[best : best + 1])[0]):
-            return None  # the message is not like what the group's messages share
-        if not _nearer_than_shipped(_by_embedding(group, scores, measures), nearest):
-            return None  # one of the model's own examples is nearer
-        if not pool.evidence.reaches(float(scores[best]), measure):
-            return None  # examples this alike were mostly wrong for later corrections
-        entry = pool.entry(best)
-        return Preference(entry.controller, "org", entry, group.score, group.users)
+        if not _nearer_than_shipped(_by_embedding(pool, match.rows, scores, measures), nearest):
+            return None  # the model's own example is nearer in its own space (English)
+        return self._org(pool, match.rows, match.users, match.score, scores, measures)
 
-    def trusted(self, preference: Preference, text: str, *, vector: np.ndarray | None) -> bool:
+    def _org(
+        self,
+        pool: ExamplePool,
+        rows: Sequence[int],
+        users: tuple[str, ...],
+        score: float,
+        scores: np.ndarray,
+        measures: np.ndarray,
+    ) -> Preference | None:
+        """The organisation's lesson of a group (its nearest correction), unless examples as
+        alike were mostly wrong for later corrections (`brain.memory.reach`)."""
+        best = next(row for row in rows if pool.corrected[row])
+        if not pool.evidence.reaches(float(scores[best]), Measure(measures[best])):
+            return None
+        entry = pool.entry(best)
+        return Preference(entry.controller, "org", entry, score, users)
+
+    def _allowed(
+        self, pool: ExamplePool, rows: Sequence[int], probe: Probe, names: Sequence[str] | None
+    ) -> bool:
+        """Whether the model's own examples let the group of `rows` move the message, compared
+        in the multilingual space (`ShippedView.allows`); True when the encoder cannot run."""
+        matrix = pool.cross_matrix()
+        query = probe.cross(pool)
+        if matrix is None or query is None or not len(rows):
+            return True
+        centre = centre_of(matrix[list(rows)])
+        return self._shipped.allows(centre, query, pool.entry(rows[0]).controller, names)
+
+    def trusted(
+        self,
+        preference: Preference,
+        text: str,
+        *,
+        vector: np.ndarray | None,
+        names: Sequence[str] | None = None,
+    ) -> bool:
         """Whether the corrections so far let `preference`'s lesson move `text`: examples as
-        alike were right for later corrections at least as often as wrong (`brain.memory.reach`).
-        The memory's own near-copy preference (`brain.memory.preference`) is held to it too."""
+        alike were right for later corrections at least as often as wrong (`brain.memory.reach`),
+        and, for an organisation's lesson and a Chinese message, no shipped example of another
+        controller is nearer (the MiniLM check does not exist for Chinese). The memory's own
+        near-copy preference (`brain.memory.preference`) is held to it too."""
         pool = self._current()
         row = pool.row_of.get(preference.lesson.memory_id)
-        if row is None or not len(pool.evidence):
+        if row is None:
             return True
-        scores, measures = pool.alike(Probe.message(text, vector))
+        probe = Probe.message(text, vector)
+        if preference.scope == "org" and not probe.latin:
+            who = set(preference.users)
+            agreed = pool.usable(preference.lesson.team, [preference.controller])
+            rows = [r for r in np.flatnonzero(agreed).tolist() if pool.entry(r).user in who]
+            if not self._allowed(pool, rows or [row], probe, names):
+                return False
+        if not len(pool.evidence):
+            return True
+        scores, measures = pool.alike(probe)
         return pool.evidence.reaches(float(scores[row]), Measure(measures[row]))
 
     def conflicts(self) -> list[Conflict]:

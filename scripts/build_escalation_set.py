@@ -13,7 +13,9 @@ benchmark's unread sets; so are the seventh round's twins (`escalation_families_
 same event live and handled), each row marked with its contrast and its pair, which the live
 contrast is fitted on (not the escalation model itself); so are the eighth round's rows
 (`escalation_families_eighth.py`: one host's metric read out, handled events told in one
-breath). Real service-desk e-mails
+breath) and the ninth's (`escalation_families_ninth.py`: questions asked while the attacker
+is still there, failures named only by their scope, and their look-alikes). Real service-desk
+e-mails
 (`../shared/data/it_tickets/train.jsonl`, never its val split) are the hard negatives of
 routine requests: a random sample (a quarter held out), then, for training only, e-mails that
 name what the rules used to page for on bare words (a virus, a stolen laptop, "critical",
@@ -42,6 +44,7 @@ from escalation_families_eighth import families as eighth
 from escalation_families_fresh import FRESH
 from escalation_families_generated import HOLDOUT, TRAIN, generate
 from escalation_families_more import MORE_FAMILIES
+from escalation_families_ninth import families as ninth
 from escalation_families_pairs import twins
 from escalation_families_security import SECURITY_FAMILIES, SECURITY_HOLDOUT
 from escalation_families_sixth import expand as sixth
@@ -152,7 +155,7 @@ def main() -> int:
         rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     rows.extend(_twin_rows(first + len(sixth()), held))
     first += len(sixth()) + 1
-    for number, (kind, escalate, wordings) in enumerate(eighth(), start=first):
+    for number, (kind, escalate, wordings) in enumerate(eighth() + ninth(), start=first):
         kept = [t for t in wordings if not _near_any(t, held)]
         rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     for kind, escalate, wordings in FRESH:

@@ -72,6 +72,11 @@ MUST_PAGE = {
     "malware_en": "shared drive files are being renamed one after another and a note demands "
     "bitcoin",
     "malware_zh": "研发部好几台电脑的文件被加密了，病毒还在往别的电脑传",
+    # A question asked while the attacker is still there pages (the model is sure and the live
+    # contrast reads it as happening); the English one was a consultation before, at p 0.73.
+    "asked_now_en": "someone on Signal says they're our COO and need me to approve an invoice "
+    "in the ERP in the next 10 min. legit?",
+    "asked_now_zh": "有人打电话说是阿里云的，让我现在把服务器的登录验证码念给他，这个靠谱吗？",
 }
 MUST_NOT_PAGE = {
     # a wrong amount on one's own payslip (paged as a live security event at p 0.63)

@@ -93,6 +93,14 @@ def citation(hit: Hit) -> str:
     return f"{hit.title} ({where})" if hit.title else where
 
 
+def named_citation(hit: Hit, zh: bool) -> str:
+    """`citation`, named in the reader's language where the hit can be: a Chinese reader of
+    a Chinese section of an English-titled page gets the section's heading as its name."""
+    if zh and hit.section and is_chinese(hit.section) and not is_chinese(hit.title):
+        return f"{hit.section} ({hit.source}#{hit.section})"
+    return citation(hit)
+
+
 def trim(text: str, limit: int = PASSAGE_CHARS) -> str:
     """Whitespace-collapsed text cut at a sentence end near `limit` characters."""
     flat = " ".join(text.split())
@@ -120,9 +128,13 @@ def gather(
         definition = knowledge.define(term) if term else None
         hits: list[Hit] = []
         if domain is not None:
-            hits = [h for h in knowledge.search(query, domain=domain, k=k) if h.score >= min_score]
+            hits = [
+                h
+                for h in knowledge.search(query, domain=domain, k=k, meaning=True)
+                if h.score >= min_score
+            ]
         if not hits:
-            hits = [h for h in knowledge.search(query, k=k) if h.score >= min_score]
+            hits = [h for h in knowledge.search(query, k=k, meaning=True) if h.score >= min_score]
     except Exception as exc:  # a KB fault degrades the answer, it does not fail the controller
         log.warning("knowledge base unavailable: %s: %s", type(exc).__name__, exc)
         return Evidence(error=f"{type(exc).__name__}: {exc}"[:300])
@@ -155,15 +167,28 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
     if not evidence.found:
         return no_answer(question, [], {})
     # The rules check every passage used; the LLM (when configured) judges the best one only.
+    closest = closest_meaning(evidence.hits[:MAX_PASSAGES])
     checks = [
-        (hit, verify(question, passage_of(hit), llm=llm if i == 0 else None, cosine=hit.dense))
+        (
+            hit,
+            verify(
+                question,
+                passage_of(hit),
+                llm=llm if i == 0 else None,
+                cosine=hit.dense,
+                meaning=hit.meaning,
+                closest=closest,
+            ),
+        )
         for i, hit in enumerate(evidence.hits[:MAX_PASSAGES])
     ]
     checked: dict[str, Any] = {
         "verification": [_check_record(hit, check) for hit, check in checks],
         "retrieval": [_retrieval(hit, check.passed) for hit, check in checks],
     }
-    hits = asker_language_first([hit for hit, check in checks if check.passed], question)
+    hits = asker_language_first(
+        closest_first([hit for hit, check in checks if check.passed]), question
+    )
     if not hits and evidence.definition is None:
         # An article about another error code is not "near" (it would mislead).
         near = [hit for hit, check in checks if "names error" not in check.reason]
@@ -190,7 +215,7 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
         llm_status = "disabled"
     return ControllerResult(
         ok=True,
-        summary=quoted(_extractive_summary(evidence), question),
+        summary=quoted(_extractive_summary(evidence, question), question),
         details="\n\n".join(f"[{i}] {trim(hit.text)}" for i, hit in enumerate(hits, 1)),
         data={"mode": "extractive", "passages": len(hits), "llm_status": llm_status, **checked},
         citations=citations,
@@ -239,15 +264,51 @@ def retrieval_of(result: ExecutionResult | None) -> list[RetrievalHit]:
 
 def verified_hits(question: str, hits: Sequence[Hit], llm: LLMClient | None) -> list[Hit]:
     """The hits that address the question (`controllers.verification.verify`)."""
+    closest = closest_meaning(hits)
     return [
-        hit for hit in hits if verify(question, passage_of(hit), llm=llm, cosine=hit.dense).passed
+        hit
+        for hit in hits
+        if verify(
+            question,
+            passage_of(hit),
+            llm=llm,
+            cosine=hit.dense,
+            meaning=hit.meaning,
+            closest=closest,
+        ).passed
     ]
+
+
+def closest_meaning(hits: Sequence[Hit]) -> float | None:
+    """The highest multilingual cosine among `hits` (None when none was read on meaning)."""
+    meanings = [hit.meaning for hit in hits if hit.meaning is not None]
+    return max(meanings) if meanings else None
+
+
+def closest_first(hits: Sequence[Hit]) -> list[Hit]:
+    """Hits read on meaning (a Chinese question's: `Hit.meaning`) closest first; others as
+    retrieved (the fused rank already orders them)."""
+    if not hits or any(hit.meaning is None for hit in hits):
+        return list(hits)
+    return sorted(hits, key=lambda hit: -(hit.meaning or 0.0))
 
 
 def asker_language_first(hits: Sequence[Hit], question: str) -> list[Hit]:
     """The hits with those in the asker's language first (otherwise in their order)."""
     zh = is_chinese(question)
     return sorted(hits, key=lambda hit: is_chinese(hit.text) != zh)
+
+
+def own_language(text: str, question: str) -> str:
+    """A passage for the asker: a bilingual passage (a Chinese runbook section that also gives
+    each line in English) keeps the lines in the asker's language; a passage wholly in the
+    other language is kept whole (`quoted` labels it)."""
+    zh = is_chinese(question)
+    lines = text.splitlines()
+    own = [line for line in lines if line.strip() and is_chinese(line) == zh]
+    if not own or len(own) == len([line for line in lines if line.strip()]):
+        return text
+    return "\n".join(own)
 
 
 def quoted(text: str, question: str) -> str:
@@ -270,12 +331,12 @@ def _check_record(hit: Hit, check: Verification) -> dict[str, Any]:
     return {"passage": citation(hit), **check.to_dict()}
 
 
-def _extractive_summary(evidence: Evidence) -> str:
+def _extractive_summary(evidence: Evidence, question: str) -> str:
     if evidence.definition is not None:
         definition = evidence.definition
         return f"{definition.term}: {trim(definition.definition, 500)}"
     best = evidence.hits[0]
-    return trim(best.text)
+    return trim(own_language(best.text, question))
 
 
 def _llm_prompt(question: str, evidence: Evidence) -> str:

@@ -12,7 +12,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +20,11 @@ import regex
 
 from core.limits import MAX_FILE_CHUNKS
 from core.safe_regex import RegexTimeout, UnsafePattern, compile_bounded, matches_whole, search_all
+from core.text.language import detect_language
 from core.text.sparse import normalize
 from knowledge.ingest import Ingestor, IngestReport
 from knowledge.manifest import DocManifest, StagedManifest
+from knowledge.meaning import MeaningIndex, meaning_relevance
 from knowledge.relevance import relevance
 from knowledge.store import KnowledgeStore, StoredHit
 from knowledge.types import Confirmation, Definition, Hit, IdMatch
@@ -117,6 +119,7 @@ class KnowledgeSkill:
         self._glossary: list[_Term] = []
         self._patterns: list[_Pattern] = []
         self._retrievals: OrderedDict[str, list[Hit]] = OrderedDict()
+        self._meaning = MeaningIndex()
         #: The last text's identifiers (with the KB generation they were found in): one
         #: message is read for them by the entity extractor, the identifier domains and the
         #: KB confirmation, in a row.
@@ -158,12 +161,29 @@ class KnowledgeSkill:
 
     # -- search ---------------------------------------------------------------------------
 
-    def search(self, query: str, domain: str | None = None, k: int = 5) -> list[Hit]:
-        """The `k` best chunks for `query` (optionally of one domain), each scored 0..1."""
+    def search(
+        self, query: str, domain: str | None = None, k: int = 5, *, meaning: bool = False
+    ) -> list[Hit]:
+        """The `k` best chunks for `query` (optionally of one domain), each scored 0..1.
+        `meaning`: a Chinese or mixed query's hits also carry the multilingual cosine
+        (`Hit.meaning`), and a hit's score is at least what that cosine says (questions are
+        answered on meaning; routing support keeps the word and MiniLM channels only)."""
         where: dict[str, Sequence[str]] = {"kind": ANSWER_KINDS}
         if domain:
             where["domain"] = [domain]
-        return [self._hit(query, hit) for hit in self.store.search(query, limit=k, where=where)]
+        hits = [self._hit(query, hit) for hit in self.store.search(query, limit=k, where=where)]
+        if not meaning or not hits or detect_language(query) == "en":
+            return hits
+        self._refresh()
+        cosines = self._meaning.cosines(
+            query, [(h.chunk_id, f"{h.title} {h.section} {h.text}") for h in hits]
+        )
+        if cosines is None:
+            return hits
+        return [
+            replace(h, meaning=c, score=max(h.score, round(meaning_relevance(c), 4)))
+            for h, c in zip(hits, cosines, strict=True)
+        ]
 
     def _hit(self, query: str, stored: StoredHit) -> Hit:
         payload = stored.payload
@@ -197,6 +217,7 @@ class KnowledgeSkill:
                 compiled for payload in patterns if (compiled := _compile(payload)) is not None
             ]
             self._retrievals.clear()
+            self._meaning.clear()
             self._last_ids = None
             self._generation = self.store.generation
 

@@ -19,6 +19,9 @@ class Hit:
     chunk_id: str = ""
     #: The dense (MiniLM) cosine of the query and the chunk; None when not searched densely.
     dense: float | None = None
+    #: The multilingual cosine of a Chinese or mixed query and the chunk (`knowledge.meaning`);
+    #: None for an English query or when not asked for.
+    meaning: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,9 @@ MAX_STEPS = 6
 ALERT_CHARS = 12000
 _NUMBERED = re.compile(r"^\s*\d+[.)、]\s*(?P<step>.+)$")
 _BULLET = re.compile(r"^\s*[-*•]\s*(?P<step>.+)$")
+#: Where a runbook's prose splits into steps: Chinese full stops and semicolons, and an
+#: English stop before a space (not the point of "1.5 秒").
+_SENTENCE_END = re.compile(r"(?<=[。！？；])\s*|(?<=[.!?])\s+")
 
 #: First checks when the knowledge base has no runbook for the alert.
 GENERIC_STEPS: dict[str, tuple[str, ...]] = {
@@ -220,17 +223,18 @@ def _signal_dict(signal: AlertSignal) -> dict[str, object]:
 
 
 def _runbook_steps(runbook: Hit, hits: list[Hit]) -> list[str]:
-    """Numbered steps from the runbook's sections (best first), else its bullets or sentences."""
-    sections = [hit for hit in hits if hit.source == runbook.source]
+    """Numbered steps from the runbook's sections (best first), else its bullets or sentences;
+    from its sections in the runbook hit's language only, so a Chinese asker given the
+    Chinese section is not handed the English section's numbered steps."""
+    zh = is_chinese(runbook.text)
+    sections = [hit for hit in hits if hit.source == runbook.source and is_chinese(hit.text) == zh]
     for hit in sections:
         steps = _list_items(hit.text, _NUMBERED)
         if steps:
             return steps[:MAX_STEPS]
     steps = _list_items(runbook.text, _BULLET)
     if not steps:
-        steps = [
-            s.strip() for s in re.split(r"(?<=[.!?。！？])\s*", runbook.text) if len(s.strip()) > 15
-        ]
+        steps = [s.strip() for s in _SENTENCE_END.split(runbook.text) if len(s.strip()) > 15]
     return steps[:MAX_STEPS]
 
 
@@ -272,7 +276,9 @@ def _summary(state: str, parsed: ParsedAlerts, runbook: Hit | None, zh: bool) ->
         if parsed.severity:
             summary += f"级别 {parsed.severity}。"
         found = (
-            f"处理手册：{answering.citation(runbook)}。" if runbook else "知识库里没有处理手册。"
+            f"处理手册：{answering.named_citation(runbook, zh)}。"
+            if runbook
+            else "知识库里没有处理手册。"
         )
         return summary + found
     where = ", ".join(parsed.hosts + parsed.services) or "an unnamed host"

@@ -111,3 +111,35 @@ def test_a_passage_sharing_words_but_not_meaning_is_no_answer(brain: Brain) -> N
     wifi = brain.ask(Message("How do I connect to the guest Wi-Fi?", "u1", "C1"))
     assert wifi.result is not None and wifi.result.ok
     assert "CORP-GUEST" in wifi.result.summary + wifi.result.details
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "not_answer"),
+    [
+        # shares no word with "非工作时间只处理 P1 故障……请拨打 7x24 值班热线（分机 5000）"
+        ("半夜出了P1故障找谁？", "5000", None),
+        # shares "公司"/"电脑" with the password-reset steps, which were the answer
+        ("U盘在公司电脑上能用吗？", "U 盘", "密码"),
+        ("客户合同可以发到外部邮箱吗？", "加密", "Outlook"),
+    ],
+)
+def test_a_chinese_question_is_answered_on_meaning(
+    brain: Brain, question: str, answer: str, not_answer: str | None
+) -> None:
+    """MiniLM reads English only and character bigrams see no paraphrase: a Chinese question
+    is answered by the passage the multilingual encoder reads closest, and a passage that
+    shares its words but not its meaning is no answer."""
+    decision = brain.ask(Message(question, "u1", "C1"))
+    assert decision.result is not None and decision.result.ok, decision.result
+    summary = decision.result.summary  # the answer; details list further passages
+    assert answer in summary
+    assert not_answer is None or not_answer not in summary
+
+
+def test_a_bilingual_passage_is_quoted_in_the_askers_language(brain: Brain) -> None:
+    """The Chinese VPN 691 runbook gives its opening line in English too: a Chinese asker
+    gets the Chinese line only."""
+    decision = brain.ask(Message("VPN 连不上，报错 691", "u1", "C1"))
+    assert decision.result is not None
+    said = decision.result.summary + decision.result.details
+    assert "691" in said and "gateway rejected" not in said

@@ -5,6 +5,7 @@ ticket file nothing new."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -54,3 +55,18 @@ def test_a_resolved_alert_or_a_question_about_an_alarm_files_nothing(
 ) -> None:
     _ask(capsys, text)
     assert all_tickets(capsys) == []
+
+
+@pytest.mark.usefixtures("home")
+def test_a_chinese_asker_gets_the_runbooks_chinese_steps(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The error-rate runbook's Chinese section has prose, not a numbered list: its sentences
+    are the steps, not the English section's list ("Open the service dashboard in Grafana")."""
+    filed = _ask(capsys, "订单服务的错误率突然升到了15%")
+    [diagnosis] = [p for p in filed["result"]["parts"] if p["controller"] == "alarm"]
+    steps = diagnosis["data"]["steps"]
+    assert steps and all(re.search(r"[\u4e00-\u9fff]", step) for step in steps), steps
+    assert any("1.5 秒" in step for step in steps)  # a decimal point ends no step
+    # the runbook named by its Chinese section, not the page's English title
+    assert "API error rate" not in diagnosis["summary"] and "处理手册" in diagnosis["summary"]

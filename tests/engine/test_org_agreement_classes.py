@@ -28,7 +28,7 @@ WIFI = [
 #: that links corrections.
 WIFI_FOURTH = [
     "our contractor's laptop needs to join the visitor wireless",
-    "给来面试的人申请一个临时无线密码",
+    "明天有客户来访，需要访客WiFi账号",
 ]
 #: Another person's problem with the office wifi: not a guest's access.
 WIFI_UNRELATED = "my laptop won't connect to the office wifi"

@@ -27,12 +27,15 @@ from core.records import (
     Message,
     Role,
 )
+from core.text.language import is_chinese
 
 if TYPE_CHECKING:
     from brain.parts import BrainParts
     from controllers.base import ControllerContext
 
 log = logging.getLogger(__name__)
+#: A composed reply's part roles, for a Chinese asker.
+_ROLE_ZH = {"primary": "主要", "supporting": "协同"}
 
 _In = TypeVar("_In")
 _Out = TypeVar("_Out")
@@ -122,9 +125,20 @@ class ControllerRunner:
         primary = next((p for p in merged if p.role == "primary"), merged[0])
         result = ExecutionResult(**primary.to_dict())
         result.parts = merged
-        result.summary = "\n\n".join(f"[{p.controller} - {p.role}] {p.summary}" for p in merged)
+        result.summary = self._joined(merged, decision.text)
         result.escalate = any(p.escalate for p in merged)
         return result
+
+    def _joined(self, parts: Sequence[ExecutionPart], text: str) -> str:
+        """The parts' summaries, each tagged with its controller and role: by name for an
+        English message ("[alarm - primary]"), by label for a Chinese one ("[告警诊断（主要）]")."""
+        if not is_chinese(text):
+            return "\n\n".join(f"[{p.controller} - {p.role}] {p.summary}" for p in parts)
+        labels = self._parts.view.labels_zh
+        return "\n\n".join(
+            f"[{labels.get(p.controller, p.controller)}（{_ROLE_ZH[p.role]}）] {p.summary}"
+            for p in parts
+        )
 
     def run(
         self,
@@ -183,7 +197,7 @@ class ControllerRunner:
         result = ExecutionResult(**first.to_dict())
         if len(parts) > 1:
             result.parts = parts
-            result.summary = "\n\n".join(f"[{p.controller} - {p.role}] {p.summary}" for p in parts)
+            result.summary = self._joined(parts, decision.text)
         result.escalate = any(p.escalate for p in parts)
         if decision.dcr is not None:
             result.dcr_rounds = decision.dcr.summaries()

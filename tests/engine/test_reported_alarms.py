@@ -70,3 +70,6 @@ def test_a_chinese_asker_gets_the_runbooks_chinese_steps(
     assert any("1.5 秒" in step for step in steps)  # a decimal point ends no step
     # the runbook named by its Chinese section, not the page's English title
     assert "API error rate" not in diagnosis["summary"] and "处理手册" in diagnosis["summary"]
+    # the parts are tagged by their Chinese labels, not "[alarm - primary]"
+    summary = filed["result"]["summary"]
+    assert "[告警诊断（主要）]" in summary and "primary" not in summary, summary

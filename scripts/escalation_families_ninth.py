@@ -79,6 +79,27 @@ SCOPE_NOT = (
 )
 
 
+#: Requests for a password, a code or an account for someone else: routine work, not someone
+#: after credentials (a request for a visitor's temporary Wi-Fi password paged at p 0.75 once
+#: the questions above were learned).
+REQUESTS = (
+    "can you set up a guest wifi login for our visitors tomorrow",
+    "need a temporary password for the new intern's account",
+    "please create a VPN account for the auditor starting Monday",
+    "what's the wifi password for the training room this week?",
+    "帮访客开一个临时的无线网络账号",
+    "能给外包同事申请一个VPN临时账号吗",
+    "请帮我重置一下打印机管理员密码",
+    "给下周来培训的讲师开通访客Wi-Fi",
+    "新同事的邮箱初始密码怎么领取？",
+    "会议室的无线密码这周换了吗？",
+    "帮来参观的客户要一个访客无线网络的密码",
+    "新来的实习生需要申请一个临时的系统账号和密码",
+    "下午有供应商来开会，麻烦给他们开个临时上网账号",
+    "请给来培训的同学申请几个临时Wi-Fi账号",
+)
+
+
 def families() -> list[tuple[str, bool, list[str]]]:
     """(kind, escalate, wordings) of the ninth round."""
     return [
@@ -86,4 +107,5 @@ def families() -> list[tuple[str, bool, list[str]]]:
         ("policy_question", False, list(ASKED_NOT)),
         ("company_outage", True, list(SCOPE_LIVE)),
         ("single_user", False, list(SCOPE_NOT)),
+        ("routine_request", False, list(REQUESTS)),
     ]

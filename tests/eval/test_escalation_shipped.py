@@ -14,6 +14,7 @@ from brain.escalation.model import (
     ALONE_BAR,
     FAILING_BAR,
     FILES,
+    THRESHOLD,
     VETO_BAR,
     EscalationModel,
     labelled_rows,
@@ -30,7 +31,8 @@ def test_the_shipped_weights_are_those_of_the_shipped_rows(with_embedding: bool)
     model = EscalationModel.load(path, key)
     assert model.with_embedding is with_embedding
     assert model.with_multilingual
-    assert (model.alone, model.failing, model.veto) == (ALONE_BAR, FAILING_BAR, VETO_BAR)
+    bars = (model.threshold, model.alone, model.failing, model.veto)
+    assert bars == (THRESHOLD, ALONE_BAR, FAILING_BAR, VETO_BAR)
     assert model.contrast_coef is not None and model.contrast_intercept is not None
     assert model.contrast_coef.shape == (len(CONTRASTS), LIVE_WIDTH)
     assert abs(model.contrast_coef).sum() > 0  # fitted on the twins, not a zero column

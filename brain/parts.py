@@ -134,7 +134,8 @@ class BrainParts:
         from brain.memory.agreed import AgreedExamples
 
         #: Corrections as examples of their controllers, everyone's once people agree.
-        self.agreed_examples = AgreedExamples(memory, lambda: load_training(settings).examples)
+        shipped, models = lambda: load_training(settings).examples, settings.path("models")
+        self.agreed_examples = AgreedExamples(memory, shipped, models)
 
         #: The semantic model trained on the organisation's lessons (`brain.learning.org_training`).
         self.org_training = OrgTraining(

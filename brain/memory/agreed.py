@@ -57,6 +57,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -120,10 +121,12 @@ class AgreedExamples:
         self,
         store: MemoryStore,
         shipped: Callable[[], Mapping[str, Sequence[str]]] | None = None,
+        folder: Path | None = None,
     ) -> None:
         self._store = store
-        #: The model's own examples in the multilingual space (none: no such check).
-        self._shipped = ShippedView(shipped or dict)
+        #: The model's own examples in the multilingual space (none: no such check), their
+        #: rows kept in `folder`.
+        self._shipped = ShippedView(shipped or dict, folder)
         self._lock = threading.Lock()
         self._version = -2
         self._pool = ExamplePool()

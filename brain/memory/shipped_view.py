@@ -25,13 +25,21 @@ The encoder's rows are made once per process for a given set of examples (1,400 
 from __future__ import annotations
 
 import functools
+import hashlib
+import io
+import json
+import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from brain.semantic.files import write_atomically
 from core.text.multilingual import multilingual_vectors
+
+log = logging.getLogger(__name__)
 
 #: The share of other controllers' held-out rows an agreed centroid may reach (the bar).
 FALSE_SHARE = 0.01
@@ -58,11 +66,32 @@ class Nearest:
 
 
 @functools.lru_cache(maxsize=4)
-def _encoded(texts: tuple[str, ...], labels: tuple[str, ...]) -> tuple[np.ndarray, float] | None:
-    """One set of examples' multilingual rows and calibrated bar, once per process."""
-    vectors = multilingual_vectors(list(texts))
-    if vectors is None:
-        return None
+def _encoded(
+    texts: tuple[str, ...], labels: tuple[str, ...], folder: Path | None
+) -> tuple[np.ndarray, float] | None:
+    """One set of examples' multilingual rows and calibrated bar, once per process; the rows
+    are kept in `folder` (the home's models), so a one-shot command loads them instead of
+    encoding 1,400 texts again (1.5 s)."""
+    key = hashlib.sha256(json.dumps([texts, labels]).encode("utf-8")).hexdigest()[:20]
+    path = None if folder is None else folder / f"shipped-multilingual-{key}.npy"
+    vectors: np.ndarray | None = None
+    if path is not None and path.is_file():
+        try:
+            vectors = np.load(path, allow_pickle=False)
+        except (OSError, ValueError):
+            vectors = None  # a damaged file: encode again
+    if vectors is None or vectors.shape[0] != len(texts):
+        vectors = multilingual_vectors(list(texts))
+        if vectors is None:
+            return None
+        if path is not None:
+            buffer = io.BytesIO()
+            np.save(buffer, vectors, allow_pickle=False)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                write_atomically(path, buffer.getvalue())
+            except OSError as exc:  # a read-only home: encoded again next time
+                log.warning("could not keep the examples' multilingual rows: %s", exc)
     return vectors, calibrated_bar(vectors, np.array(labels, dtype=object))
 
 
@@ -87,8 +116,11 @@ def calibrated_bar(vectors: np.ndarray, labels: np.ndarray) -> float:
 class ShippedView:
     """The model's examples, encoded by the multilingual encoder when first needed."""
 
-    def __init__(self, source: Callable[[], Mapping[str, Sequence[str]]]) -> None:
+    def __init__(
+        self, source: Callable[[], Mapping[str, Sequence[str]]], folder: Path | None = None
+    ) -> None:
         self._source = source
+        self._folder = folder
         self._lock = threading.Lock()
         self._ready = False
         self._vectors: np.ndarray | None = None
@@ -103,7 +135,7 @@ class ShippedView:
             texts = tuple(t for texts in examples.values() for t in texts)
             labels = [name for name, texts in examples.items() for _ in texts]
             self._labels = np.array(labels, dtype=object)
-            found = _encoded(texts, tuple(labels)) if texts else None
+            found = _encoded(texts, tuple(labels), self._folder) if texts else None
             if found is not None:
                 self._vectors, self._bar = found
             self._ready = True

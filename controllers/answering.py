@@ -167,20 +167,11 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
     if not evidence.found:
         return no_answer(question, [], {})
     # The rules check every passage used; the LLM (when configured) judges the best one only.
-    closest = closest_meaning(evidence.hits[:MAX_PASSAGES])
+    read = evidence.hits[:MAX_PASSAGES]
+    closest = closest_meaning(read)
     checks = [
-        (
-            hit,
-            verify(
-                question,
-                passage_of(hit),
-                llm=llm if i == 0 else None,
-                cosine=hit.dense,
-                meaning=hit.meaning,
-                closest=closest,
-            ),
-        )
-        for i, hit in enumerate(evidence.hits[:MAX_PASSAGES])
+        (hit, verdict_of(question, hit, llm if i == 0 else None, closest))
+        for i, hit in enumerate(read)
     ]
     checked: dict[str, Any] = {
         "verification": [_check_record(hit, check) for hit, check in checks],
@@ -265,18 +256,22 @@ def retrieval_of(result: ExecutionResult | None) -> list[RetrievalHit]:
 def verified_hits(question: str, hits: Sequence[Hit], llm: LLMClient | None) -> list[Hit]:
     """The hits that address the question (`controllers.verification.verify`)."""
     closest = closest_meaning(hits)
-    return [
-        hit
-        for hit in hits
-        if verify(
-            question,
-            passage_of(hit),
-            llm=llm,
-            cosine=hit.dense,
-            meaning=hit.meaning,
-            closest=closest,
-        ).passed
-    ]
+    return [hit for hit in hits if verdict_of(question, hit, llm, closest).passed]
+
+
+def verdict_of(
+    question: str, hit: Hit, llm: LLMClient | None, closest: float | None
+) -> Verification:
+    """`verify` of one retrieved hit, with what retrieval measured of it: its dense cosine,
+    its multilingual cosine and `closest`, the highest of those among the hits read with it."""
+    return verify(
+        question,
+        passage_of(hit),
+        llm=llm,
+        cosine=hit.dense,
+        meaning=hit.meaning,
+        closest=closest,
+    )
 
 
 def closest_meaning(hits: Sequence[Hit]) -> float | None:
@@ -309,6 +304,12 @@ def own_language(text: str, question: str) -> str:
     if not own or len(own) == len([line for line in lines if line.strip()]):
         return text
     return "\n".join(own)
+
+
+def excerpt(text: str, question: str) -> str:
+    """A passage shown to the asker: its lines in their language (`own_language`), cut to
+    length (`trim`) and labelled when in the other language (`quoted`)."""
+    return quoted(trim(own_language(text, question)), question)
 
 
 def quoted(text: str, question: str) -> str:

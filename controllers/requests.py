@@ -151,10 +151,7 @@ def file_with_guidance(
         citations=[answering.citation(hit) for hit in guidance.hits],
     )
     if guidance.hits:
-        passage = answering.quoted(
-            answering.trim(answering.own_language(guidance.hits[0].text, context.text)),
-            context.text,
-        )
+        passage = answering.excerpt(guidance.hits[0].text, context.text)
         result.details = ("政策：" if zh and details_prefix else details_prefix) + passage
     return result
 

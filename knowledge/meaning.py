@@ -43,21 +43,18 @@ class MeaningIndex:
     def cosines(self, query: str, chunks: Sequence[tuple[str, str]]) -> list[float] | None:
         """The cosine of `query` and each (chunk id, text); None when the encoder cannot run."""
         with self._lock:
-            missing = [(cid, text) for cid, text in chunks if cid not in self._vectors]
+            found = {cid: self._vectors[cid] for cid, _ in chunks if cid in self._vectors}
+        missing = [(cid, text) for cid, text in chunks if cid not in found]
         vectors = multilingual_vectors([query, *(text for _, text in missing)])
         if vectors is None:
             return None
+        encoded = dict(zip((cid for cid, _ in missing), vectors[1:], strict=True))
+        found.update(encoded)
         with self._lock:
-            for (cid, _), vector in zip(missing, vectors[1:], strict=True):
-                self._vectors[cid] = vector
-                if len(self._vectors) > CACHE:
-                    self._vectors.popitem(last=False)
-            known = {cid: self._vectors.get(cid) for cid, _ in chunks}
-        fresh = dict(zip((cid for cid, _ in missing), vectors[1:], strict=True))
-        return [
-            float(np.dot(vectors[0], v if (v := known[cid]) is not None else fresh[cid]))
-            for cid, _ in chunks
-        ]
+            self._vectors.update(encoded)
+            while len(self._vectors) > CACHE:
+                self._vectors.popitem(last=False)
+        return [float(np.dot(vectors[0], found[cid])) for cid, _ in chunks]
 
 
 def meaning_relevance(cosine: float) -> float:

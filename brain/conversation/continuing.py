@@ -205,8 +205,8 @@ def turn(
     inherits nothing from the record) or asked about. When the model is unsure, the thread's
     own reading breaks the tie if it plainly follows the record, and so does the chain when it
     cannot place a message that leans to the record on its own (a fragment is context, not new
-    work). None for a request for a
-    person or to escalate: the chain's escalation takes it, whatever record it is about. A
+    work). None for a request for a person or to escalate: the chain's escalation takes it,
+    whatever record it is about. A
     search of the asker's tickets by topic ("show me my tickets about the fan") is about all
     their records, not this one: it is decided afresh."""
     if handoff_signal(message.text) is not None:  # a person asked for, or escalation

@@ -97,12 +97,8 @@ class CodingController(BuiltinController):
                     citations=citations[:2],
                 )
             status = reply.status
-
-        def own(text: str) -> str:
-            return answering.own_language(text, context.text)
-
         snippets = "\n\n".join(
-            f"[{i}] {answering.quoted(answering.trim(own(hit.text)), context.text)}"
+            f"[{i}] {answering.excerpt(hit.text, context.text)}"
             for i, hit in enumerate(answering.asker_language_first(evidence.hits, context.text), 1)
         )
         return ControllerResult(

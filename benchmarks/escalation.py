@@ -16,6 +16,12 @@ e-mails.
   weighted to the kinds that were weakest (an event told live beside the same event told as
   handled and past, outages named only by their scope, "is this legit?" asked while the
   attacker is still on the line, Chinese); totals and by language only, like holdout_fresh2;
+- "holdout_fresh4" (`benchmarks/data/escalation_fresh4.jsonl`, 50 to page and 53 not, 37%
+  Chinese and 9% mixed): written by another hand before the model's families, its training rows
+  or any split's rows were opened: live security events of many kinds (data leaving the company,
+  impersonation in progress, company-wide outages) beside their look-alikes (finished incidents,
+  drills, training mail, policy questions, one person's problem, normal readings); totals and
+  by language only;
 - the page rate on the 4,000 `val.jsonl` tickets of `../shared/data/it_tickets/` (real
   service-desk e-mails; the target is at most 1%), with the paged ones listed;
 - `--rules-only`: the same without the model (the service-desk matrix and the rules alone).
@@ -43,10 +49,11 @@ UNREAD = {
     "stranger": REPO / "benchmarks" / "data" / "escalation_stranger.jsonl",
     "holdout_fresh2": REPO / "benchmarks" / "data" / "escalation_fresh2.jsonl",
     "holdout_fresh3": REPO / "benchmarks" / "data" / "escalation_fresh3.jsonl",
+    "holdout_fresh4": REPO / "benchmarks" / "data" / "escalation_fresh4.jsonl",
 }
 #: Held-out sets whose figures are printed as totals and by language only: a recall by kind
 #: would say which family to write more rows for, and the split would stop being unseen.
-TOTALS_ONLY = frozenset({"holdout_fresh2", "holdout_fresh3"})
+TOTALS_ONLY = frozenset({"holdout_fresh2", "holdout_fresh3", "holdout_fresh4"})
 
 
 def _rows(split: str) -> list[dict[str, Any]]:

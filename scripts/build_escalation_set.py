@@ -53,7 +53,12 @@ REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "brain" / "data" / "escalation.jsonl"
 TICKETS = REPO.parent / "shared" / "data" / "it_tickets" / "train.jsonl"
 #: Held-out sets kept beside the benchmark: no training row may be near one of theirs.
-UNREAD = ("escalation_stranger.jsonl", "escalation_fresh2.jsonl", "escalation_fresh3.jsonl")
+UNREAD = (
+    "escalation_stranger.jsonl",
+    "escalation_fresh2.jsonl",
+    "escalation_fresh3.jsonl",
+    "escalation_fresh4.jsonl",
+)
 _CJK = re.compile(r"[\u3400-\u9fff]")
 HOLDOUT_EVERY = 4
 #: Desk e-mails with words that used to page alone (whole words, lower case as the data is).

@@ -1,8 +1,8 @@
 """The fresh escalation sets kept beside the benchmark, written before the escalation model's
-families or cue lists (fresh2) or any split's rows (fresh3) were read, keep the shape their
-figures assume (so many to page and not, at least 35% Chinese, some mixed), and the benchmark
-reads each as an unread split whose figures are printed as totals only, never by kind, so that
-no family is tuned to it."""
+families or cue lists (fresh2) or any split's or training rows (fresh3, fresh4) were read, keep
+the shape their figures assume (so many to page and not, at least 35% Chinese, some mixed), and
+the benchmark reads each as an unread split whose figures are printed as totals only, never by
+kind, so that no family is tuned to it."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ DATA = REPO / "benchmarks" / "data"
 SETS = {
     "holdout_fresh2": ("escalation_fresh2.jsonl", 70, 82),
     "holdout_fresh3": ("escalation_fresh3.jsonl", 46, 57),
+    "holdout_fresh4": ("escalation_fresh4.jsonl", 50, 53),
 }
 
 

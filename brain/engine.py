@@ -185,14 +185,18 @@ class Brain(PartsFacade):
         self._budgets.keep(decision.decision_id, llm_calls)
         return decision
 
-    def places(self, message: Message) -> bool:
-        """Whether the chain, reading the message alone, routes it somewhere (or escalates it)
-        rather than asking which controller or falling back; nothing is recorded. A thread asks
-        "this record, or something new?" only of a message that could stand as something new:
-        a fragment the chain cannot place on its own ("my user is jdoe2") is context."""
+    def places(self, message: Message) -> str | None:
+        """The controller the chain, reading the message alone, routes it to ("" when it only
+        escalates it), or None when it would ask which controller or fall back; nothing is
+        recorded. A thread asks "this record, or something new?" only of a message that could
+        stand as something new: a fragment the chain cannot place on its own ("my user is
+        jdoe2") is context, and one it places with another controller than the record's is
+        evidence of new work."""
         with bound(), count_llm_calls(within_s=self.settings.llm.timeout_s) as llm_calls:
             _, _, routed = self._think(redact_message(message), llm_calls, dynamic=False)
-        return routed.escalation is not None or routed.plan.outcome not in ("clarify", "fallback")
+        if routed.plan.outcome not in ("clarify", "fallback"):
+            return routed.plan.controller or ""
+        return "" if routed.escalation is not None else None
 
     def _decide(self, message: Message, llm_calls: LLMCallCount) -> Decision:
         pieces = split_requests(message.text)

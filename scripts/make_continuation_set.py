@@ -265,6 +265,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
     from continuation_authors import holdout_authors, train_authors
     from continuation_context import context_rows
     from continuation_more_phrasings import more_rows
+    from continuation_progress import progress_rows
     from continuation_short_new import short_new_rows
 
     rows: list[dict[str, object]] = []
@@ -281,6 +282,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
         if split == "train":
             rows.extend(more_rows(rows, seed))
             rows.extend(context_rows(rows, _overlap, seed))
+            rows.extend(progress_rows(seed))
     seen: set[tuple[str, str, str]] = set()
     unique = []
     for r in rows:

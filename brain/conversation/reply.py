@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from brain.conversation.wording import SIGNAL_WORDS_ZH, TIERS_ZH, URGENCY_ZH, say
+from brain.conversation.wording import PLAN_WORDS_ZH, SIGNAL_WORDS_ZH, TIERS_ZH, URGENCY_ZH, say
 from brain.signals.registry import signal_words
 from core.records import Decision, ExecutionResult
 
@@ -136,13 +136,25 @@ def dynamic_lines(decision: Decision) -> list[str]:
     """One line on the plan a dynamic decision ran (DCR rounds, topology, roles)."""
     if decision.dcr is None or decision.plan is None:
         return []
-    rounds = len(decision.dcr.rounds)
     plan = decision.plan
-    roles = ", ".join(f"{s.controller} ({s.role})" for s in plan.steps) or "capability hook"
-    return [
-        f"Unknown request: planned by Draft-Critique-Refine in {rounds} round(s), "
-        f"{plan.topology} plan from {plan.source}: {roles}."
-    ]
+    zh = decision.in_chinese
+
+    def word(value: str) -> str:
+        return PLAN_WORDS_ZH.get(value, value) if zh else value
+
+    roles = ("、" if zh else ", ").join(
+        f"{s.controller}（{word(s.role)}）" if zh else f"{s.controller} ({s.role})"
+        for s in plan.steps
+    ) or word("hook" if zh else "capability hook")
+    line = say(
+        "dynamic_plan",
+        zh,
+        rounds=len(decision.dcr.rounds),
+        topology=word(plan.topology),
+        source=word(plan.source),
+        roles=roles,
+    )
+    return [line]
 
 
 def headline(decision: Decision, labels: Mapping[str, str]) -> str:

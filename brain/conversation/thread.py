@@ -58,8 +58,8 @@ class ThreadBrain(Protocol):
 
     def read_continuation(self, thread: Thread) -> Reading | None: ...
 
-    def places(self, message: Message) -> bool:
-        """Whether the chain routes the message on its own (`brain.engine.Brain.places`)."""
+    def places(self, message: Message) -> str | None:
+        """Where the chain routes the message on its own (`brain.engine.Brain.places`)."""
         ...
 
 

@@ -101,8 +101,8 @@ class BrainAPI(Protocol):
         """Does a message continue its thread's record (None: no model, rules decide)."""
         ...
 
-    def places(self, message: Message) -> bool:
-        """Whether the chain routes the message on its own, recording nothing."""
+    def places(self, message: Message) -> str | None:
+        """Where the chain routes the message on its own, recording nothing."""
         ...
 
     def route_to(

@@ -6,7 +6,7 @@ the Slack adapter's chrome is `bot.wording`."""
 
 from __future__ import annotations
 
-__all__ = ["PHRASES", "SIGNAL_WORDS_ZH", "TIERS_ZH", "URGENCY_ZH", "say"]
+__all__ = ["PHRASES", "PLAN_WORDS_ZH", "SIGNAL_WORDS_ZH", "TIERS_ZH", "URGENCY_ZH", "say"]
 
 #: key -> (English, Chinese); `{name}` fields are filled by `say`.
 PHRASES: dict[str, tuple[str, str]] = {
@@ -38,6 +38,12 @@ PHRASES: dict[str, tuple[str, str]] = {
         "a person can resolve it: /resolve 'this is for CONTROLLER' or what they did {id}",
         "可由人工解决：/resolve '转给 处理方' 或写下处理办法 {id}",
     ),
+    "dynamic_plan": (
+        "Unknown request: planned by Draft-Critique-Refine in {rounds} round(s), "
+        "{topology} plan from {source}: {roles}.",
+        "未见过的请求：经草拟-评审-修订 {rounds} 轮规划，"
+        "{topology}方案（来源：{source}）：{roles}。",
+    ),
     "escalated": (
         "ESCALATED: urgency {urgency}; in Slack on-call would be paged now.",
         "已升级：紧急程度 {urgency}；在 Slack 中此时会通知值班人员。",
@@ -53,6 +59,21 @@ SIGNAL_WORDS_ZH = {
     "memory": "历史反馈",
 }
 TIERS_ZH = {"fast": "快速", "verify": "验证", "dynamic": "动态"}
+#: A plan's topology, source and roles in Chinese (the dynamic path's plan line).
+PLAN_WORDS_ZH = {
+    "single": "单一",
+    "pipeline": "流水线",
+    "parallel": "并行",
+    "hook": "通用能力",
+    "fragments": "片段",
+    "memory": "历史经验",
+    "kb-standard": "知识库规范",
+    "llm": "大模型",
+    "composition": "组合",
+    "person": "人工处理记录",
+    "primary": "主要",
+    "supporting": "协助",
+}
 URGENCY_ZH = {"low": "低", "medium": "中", "high": "高", "critical": "紧急"}
 
 

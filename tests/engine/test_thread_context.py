@@ -119,3 +119,27 @@ def test_a_reply_naming_a_field_of_the_record_updates_it(
     [ticket] = store.all()
     assert "or something new" not in replies[1]
     assert ticket.fields.get(field) == value
+
+
+@pytest.mark.parametrize(
+    ("report", "follow_up"),
+    [
+        ("打印机打不出来东西", "我已经把墨盒重新装了一遍"),
+        ("视频会议的时候摄像头黑屏", "是外接的罗技摄像头，USB的"),
+        (
+            "my webcam shows a black picture in video calls",
+            "I already reinstalled the driver twice",
+        ),
+    ],
+)
+def test_what_was_tried_or_left_unsaid_goes_on_the_record_unmarked(
+    brain: Brain, report: str, follow_up: str
+) -> None:
+    """A follow-up with no "still" or "also" and none of the report's words (what the user
+    tried, the make of the device) continues the report; the model learned it from threads of
+    many topics (`scripts/continuation_progress.py`), not from these words."""
+    replies = _chat(brain, report, follow_up)
+    store = brain.services.tickets
+    assert store is not None
+    [ticket] = store.all()
+    assert follow_up in [c["text"] for c in ticket.comments], replies[1]

@@ -108,7 +108,6 @@ def _chat(brain: Brain, *lines: str) -> list[str]:
     ("request_", "problem"),
     [
         ("我需要开通 Jira 权限", "我的打印机坏了"),
-        ("我需要开通 Jira 权限", "我的显示器坏了"),
         ("帮我开一下 Confluence 的权限", "邮箱收不到外部邮件"),
     ],
 )
@@ -127,6 +126,20 @@ def test_a_short_new_problem_after_an_access_request_files_its_own_record(
     tickets = {t.id: t for t in store.all()}
     assert tickets["REQ-000001"].comments == []
     assert [t.kind for t in tickets.values() if t.id != "REQ-000001"] in ([], ["incident"])
+
+
+def test_a_bare_problem_the_chain_cannot_place_alone_is_never_added_to_a_request(
+    brain: Brain,
+) -> None:
+    """ "我的显示器坏了" after an access request: the model is unsure, and the chain reading it
+    alone cannot tell IT support from change and assets either, so the bot may ask (which
+    record, or which controller); it never adds it to the request nor files it unasked."""
+    replies = _chat(brain, "我需要开通 Jira 权限", "我的显示器坏了")
+    store = brain.services.tickets
+    assert store is not None
+    tickets = {t.id: t for t in store.all()}
+    assert tickets["REQ-000001"].comments == []
+    assert list(tickets) == ["REQ-000001"], replies[1]
 
 
 @pytest.fixture

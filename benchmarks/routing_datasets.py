@@ -138,6 +138,7 @@ def product(train: Sequence[LabelledRow], tests: Mapping[str, Sequence[LabelledR
     report = evaluate(every, train=train)
     figures: dict[str, Any] = {"seconds": round(time.perf_counter() - started, 1)}
     figures["ask_below"] = report.setup.get("ask_below")
+    figures["out_of_scope_above"] = report.setup.get("out_of_scope_above")
     figures["weights"] = report.setup.get("weights")
     figures["weights_source"] = report.setup.get("weights_source")
     start = 0
@@ -231,6 +232,11 @@ def compare(
             print(f"  {system:<36} {cells[0]} | {cells[1]}")
             if result.get("weights"):
                 weights = ", ".join(f"{k} {v:.2f}" for k, v in result["weights"].items())
-                print(f"    ask below {result['ask_below']}; weights {weights}")
+                bar = result.get("out_of_scope_above")
+                level = "the model's own level" if bar is None else f"{bar:.3f}"
+                print(
+                    f"    ask below {result['ask_below']}; out of scope from {level}; "
+                    f"weights {weights}"
+                )
                 print(f"    ({result['weights_source']})")
     return figures

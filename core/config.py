@@ -62,10 +62,16 @@ class RoutingConfig(_Section):
     far_ahead_ratio: float = Field(0.0, ge=0)
     far_ahead_min: float = Field(0.2, ge=0, le=1)
     #: The share of messages no controller should take that a fit on labelled history (`brain
-    #: eval --train`, `brain controllers import`) calibrates and chooses where asking back
-    #: starts for: its out-of-scope rows weigh this share of the held-out decisions, whatever
-    #: their share of the rows (no weight when the rows hold none) (`brain.routing.cost`).
+    #: eval --train`, `brain controllers import`) calibrates and chooses the out-of-scope bar
+    #: for: its out-of-scope rows weigh this share of the held-out decisions, whatever their
+    #: share of the rows (no weight when the rows hold none) (`brain.routing.cost`). Where
+    #: asking back starts is chosen on the in-scope decisions alone.
     out_of_scope_share: float = Field(0.1, ge=0, lt=1)
+    #: The semantic model's P(out of scope) at or above which a message is declared out of
+    #: scope (never on the fast path). None: the model's own level, which at most 0.2% of its
+    #: training examples reach; a fit on labelled history with out-of-scope rows chooses one
+    #: by expected cost at `out_of_scope_share` (`brain.routing.cost.out_of_scope_bar`).
+    out_of_scope_above: float | None = Field(None, ge=0, le=1)
     #: Learn the signals' weights in such a fit (`brain.routing.combiner`: a conditional logit
     #: on the held-out decisions, these weights as prior, kept when they rank the right
     #: controller first more often on cross-validation). At 8,000 training rows it raised IT

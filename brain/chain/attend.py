@@ -56,7 +56,9 @@ def attend(
         feeds=view.feeds,
         dry_run=dry_run,
         chinese=is_chinese(understood.text),
-        declared_out_of_scope=verdict_of(evaluated.table.reading("semantic")).declared,
+        declared_out_of_scope=verdict_of(evaluated.table.reading("semantic")).declared_at(
+            solver.settings.routing.out_of_scope_above
+        ),
     )
 
 

@@ -96,7 +96,11 @@ def route(
         vague=vague and float(table.values_of(SemanticSignal).max(initial=0.0)) < VAGUE_SEMANTIC,
         out_of_scope=(
             verdict.out_of_scope
-            if _turned_away(verdict.declared, understood.ids, understood.context)
+            if _turned_away(
+                verdict.declared_at(router.routing.out_of_scope_above),
+                understood.ids,
+                understood.context,
+            )
             else None
         ),
         help_request=vague and _asks_for_help(evaluated.intent),

@@ -1,6 +1,7 @@
 """What a fit on held-out decisions chooses for routing: the signals' weights
-(`brain.routing.combiner`), the calibration and where asking back starts, in that order, so
-that the calibration and the threshold are fitted on the decisions as the weighted brain will
+(`brain.routing.combiner`), the calibration, where asking back starts (on the in-scope
+decisions) and the out-of-scope bar (`brain.routing.cost.out_of_scope_bar`), in that order, so
+that the calibration and the thresholds are fitted on the decisions as the weighted brain will
 make them. `brain eval --train` and `brain controllers import` both call `fit_routing`.
 """
 
@@ -14,7 +15,12 @@ import numpy as np
 from brain.evaluation.metrics import Outcome
 from brain.routing.calibration import Calibrator, rival_margin, top_two
 from brain.routing.combiner import Combination, fit_weights, reweighed
-from brain.routing.cost import FAR_AHEAD_RATIO, ask_threshold, prevalence_weights
+from brain.routing.cost import (
+    FAR_AHEAD_RATIO,
+    ask_threshold,
+    out_of_scope_bar,
+    prevalence_weights,
+)
 from brain.routing.fitted import FittedRouting
 from brain.signals.registry import available_signals, calibration_features
 
@@ -60,17 +66,34 @@ def _weights(outcomes: Sequence[Outcome], share: float | None) -> list[float] | 
     return list(prevalence_weights([o.row.label is None for o in outcomes], share))
 
 
-def ask_below_of(
-    calibrator: Calibrator, outcomes: Sequence[Outcome], out_of_scope_share: float | None = None
-) -> float:
-    """Where asking back starts, by expected cost on these held-out decisions read through
-    `calibrator` (`brain.routing.cost.ask_threshold`), out-of-scope ones weighing
-    `out_of_scope_share` of them."""
-    usable = [o for o in outcomes if o.features]
+def ask_below_of(calibrator: Calibrator, outcomes: Sequence[Outcome]) -> float:
+    """Where asking back starts, by expected cost on the in-scope held-out decisions read
+    through `calibrator` (`brain.routing.cost.ask_threshold`): a question helps a message one
+    of the controllers should take; the out-of-scope ones have their own bar (`bar_of`)."""
+    usable = [o for o in outcomes if o.features and o.row.label is not None]
     return ask_threshold(
+        [calibrator.apply(**o.features) for o in usable], [o.top_right for o in usable]
+    )
+
+
+def bar_of(
+    calibrator: Calibrator,
+    outcomes: Sequence[Outcome],
+    ask_below: float,
+    share: float | None,
+    fast: float,
+) -> float | None:
+    """The out-of-scope bar chosen on these held-out decisions (`out_of_scope_bar`), the
+    out-of-scope ones weighing `share` of them; None without out-of-scope decisions."""
+    usable = [o for o in outcomes if o.features and o.out_of_scope is not None]
+    return out_of_scope_bar(
+        [float(o.out_of_scope or 0.0) for o in usable],
         [calibrator.apply(**o.features) for o in usable],
         [o.top_right for o in usable],
-        weights=_weights(usable, out_of_scope_share),
+        [o.row.label is None for o in usable],
+        ask_below=ask_below,
+        fast=fast,
+        weights=_weights(usable, share),
     )
 
 
@@ -102,17 +125,23 @@ def fit_routing(
     share: float,
     prior: Mapping[str, float],
     learn: bool = True,
+    fast: float = 0.8,
 ) -> tuple[Calibrator, FittedRouting]:
-    """The weights (learned when `learn`, else `prior`), the calibration and where asking back
-    starts, fitted on held-out decisions (a brain fitted without their rows decided them,
-    with the `prior` weights)."""
+    """The weights (learned when `learn`, else `prior`), the calibration, where asking back
+    starts and the out-of-scope bar, fitted on held-out decisions (a brain fitted without
+    their rows decided them, with the `prior` weights); `fast`: the fast path's threshold,
+    which no out-of-scope verdict overrules."""
     if not learn:
         calibrator = calibrator_from(outcomes, source, share)
-        ask_below = ask_below_of(calibrator, outcomes, share)
-        return calibrator, FittedRouting(ask_below, FAR_AHEAD_RATIO, source, {}, "configured")
+        ask_below = ask_below_of(calibrator, outcomes)
+        bar = bar_of(calibrator, outcomes, ask_below, share, fast)
+        return calibrator, FittedRouting(
+            ask_below, FAR_AHEAD_RATIO, source, {}, "configured", out_of_scope_above=bar
+        )
     combination, outcomes = combined(outcomes, prior)
     calibrator = calibrator_from(outcomes, source, share)
-    ask_below = ask_below_of(calibrator, outcomes, share)
+    ask_below = ask_below_of(calibrator, outcomes)
+    bar = bar_of(calibrator, outcomes, ask_below, share, fast)
     weights = combination.weights if combination.fitted else {}
     learned = (
         f"weights learned from {combination.decisions} held-out decisions: right controller "
@@ -125,4 +154,5 @@ def fit_routing(
         source,
         weights=weights,
         weights_source=learned if combination.fitted else f"configured ({learned})",
+        out_of_scope_above=bar,
     )

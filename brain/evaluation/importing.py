@@ -84,6 +84,8 @@ class ImportReport:
     files: list[str] = field(default_factory=list)
     ask_below: float | None = None
     """Where the home now starts asking back (`brain.routing.fitted`)."""
+    out_of_scope_above: float | None = None
+    """The out-of-scope bar the home now declares at (None: the model's own level)."""
     weights: dict[str, float] = field(default_factory=dict)
     """The signals' weights the home now routes with (learned, or the configured ones)."""
 
@@ -306,11 +308,13 @@ def _held_out(
         share=settings.routing.out_of_scope_share,
         prior=settings.routing.signal_weights(),
         learn=settings.routing.learn_weights,
+        fast=settings.routing.fast_threshold,
     )
     calibrator.save(settings.home / "calibration.json")
     report.files.append(str(settings.home / "calibration.json"))
     report.files.append(str(fitted.save(settings.home)))
     report.ask_below = fitted.ask_below
+    report.out_of_scope_above = fitted.out_of_scope_above
     report.weights = fitted.weights or settings.routing.signal_weights()
 
 

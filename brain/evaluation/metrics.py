@@ -32,6 +32,8 @@ class Outcome:
     top: str | None = None
     #: Every candidate's raw signals (by the row's label names), for learning the weights.
     signals: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: The semantic model's P(out of scope) of the row, for choosing the out-of-scope bar.
+    out_of_scope: float | None = None
 
     @property
     def right(self) -> bool:

@@ -177,11 +177,18 @@ def decide_rows(
                         labels.get(name, name): dict(scores.signals)
                         for name, scores in decision.signals.items()
                     },
+                    out_of_scope=_out_of_scope(brain, row.text),
                 )
             )
         if progress is not None:
             progress(f"{what}: {min(start + PRIME_BATCH, len(rows))}/{len(rows)} rows decided")
     return outcomes
+
+
+def _out_of_scope(brain: Brain, text: str) -> float | None:
+    """The semantic model's P(out of scope) of `text` (its vectors were primed: no embedding)."""
+    model = brain.semantic_model
+    return None if model is None else float(model.analyse(text).out_of_scope)
 
 
 def calibration_folds(
@@ -321,9 +328,11 @@ def _calibrate_trained(
         share=share,
         prior=prior,
         learn=routing.learn_weights,
+        fast=routing.fast_threshold,
     )
     setup["calibrator"] = calibrator.to_dict()
     setup["ask_below"] = fitted.ask_below
+    setup["out_of_scope_above"] = fitted.out_of_scope_above
     setup["out_of_scope_share"] = share
     setup["weights"] = fitted.weights or prior
     setup["weights_source"] = fitted.weights_source

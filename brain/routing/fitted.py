@@ -11,7 +11,9 @@ by both and read when a brain opens; what the configuration sets explicitly (`[r
 verify_threshold`, `far_ahead_ratio`, or their environment variables) still wins.
 
 The file also keeps the signals' weights the fit learned (`brain.routing.combiner`; empty when
-the configured ones ranked as well), applied unless the configuration sets any weight.
+the configured ones ranked as well), applied unless the configuration sets any weight, and the
+out-of-scope bar it chose (`brain.routing.cost.out_of_scope_bar`; none when the history held
+no out-of-scope row), applied unless `[routing] out_of_scope_above` is set.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ class FittedRouting:
     weights: dict[str, float] = field(default_factory=dict)
     #: How the weights were chosen, in words (`brain why` shows it).
     weights_source: str = ""
+    #: The semantic model's P(out of scope) from which a message is declared out of scope
+    #: (None: the model's own level).
+    out_of_scope_above: float | None = None
 
     def save(self, home: Path) -> Path:
         """Write it to `home` atomically; returns the path."""
@@ -62,6 +67,7 @@ class FittedRouting:
                 source=str(data.get("source", "")),
                 weights={str(k): float(v) for k, v in data.get("weights", {}).items()},
                 weights_source=str(data.get("weights_source", "")),
+                out_of_scope_above=_optional(data.get("out_of_scope_above")),
             )
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -79,6 +85,9 @@ def with_fitted_routing(settings: Settings) -> Settings:
         update["verify_threshold"] = min(fitted.ask_below, routing.fast_threshold)
     if "far_ahead_ratio" not in routing.model_fields_set:
         update["far_ahead_ratio"] = fitted.far_ahead_ratio
+    bar = fitted.out_of_scope_above
+    if bar is not None and "out_of_scope_above" not in routing.model_fields_set:
+        update["out_of_scope_above"] = bar
     if fitted.weights and not _weights_configured(settings):
         extra = {k: v for k, v in fitted.weights.items() if k not in BUILTIN_WEIGHTS}
         update.update({f"weight_{k}": v for k, v in fitted.weights.items() if k in BUILTIN_WEIGHTS})
@@ -86,6 +95,10 @@ def with_fitted_routing(settings: Settings) -> Settings:
     if not update:
         return settings
     return settings.model_copy(update={"routing": routing.model_copy(update=update)})
+
+
+def _optional(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float | str) else None
 
 
 def _weights_configured(settings: Settings) -> bool:

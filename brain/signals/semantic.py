@@ -43,6 +43,13 @@ class SemanticVerdict:
     #: model reads another space, e.g. a tuned encoder): what agreed corrections are held to.
     nearest: float | None = None
 
+    def declared_at(self, bar: float | None) -> bool:
+        """Out of scope at `bar` (`[routing] out_of_scope_above`, a home's fitted level),
+        else at the model's own level."""
+        if bar is None or self.out_of_scope is None:
+            return self.declared
+        return self.out_of_scope >= bar
+
 
 @dataclass(slots=True)
 class SemanticReading:

@@ -257,6 +257,26 @@ def answer_which(
     return fresh(replace(message, new_topic=True))
 
 
+def joined_to_waiting(brain: ThreadBrain, message: Message, state: ConversationState) -> Message:
+    """A message sent while the bot waits for "which controller?" that goes on describing the
+    waiting request is decided with it, as one request: "还是很慢，重启了连接池也没用" after
+    "数据库那边的慢查询突然飙升了……" is that report, not a new one that lost its subject (filed
+    alone, it was a network incident with Wi-Fi guidance). The continuation model reads the
+    message against the waiting one as against a record; a pick, a thank-you, a "which
+    record?" question pending, or a message it reads as new leave the message as it is."""
+    if (
+        not state.pending
+        or not state.history
+        or any(value == ON_RECORD for value, _ in state.pending_choices)
+    ):
+        return message
+    waiting = state.history[-1]
+    reading = brain.read_continuation(Thread(message=message.text, record=waiting))
+    if reading is None or reading.continues < LEANS_ON_RECORD or reading.kind == "closing":
+        return message
+    return replace(message, text=f"{waiting}\n{message.text}")
+
+
 def plainly_follows(text: str, state: ConversationState) -> bool:
     """The thread's own reading of an unsure message: it answers the bot's question, asks how
     the record stands or refers back to it ("it's stuck again", "还是不行"). A short report

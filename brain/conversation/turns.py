@@ -256,12 +256,14 @@ class Conversation:
             earlier = tuple(session.history)
         if earlier and not message.history:
             message = replace(message, history=earlier)
+        said = message.text
+        message = continuing.joined_to_waiting(self.brain, message, session)
         try:
             decision = self._turn(message, session)
         except ValueError as exc:  # the brain refuses unusable text (binary, too long...)
             return Reply("error", f"I cannot route this message: {exc}")
         with self._lock:
-            session.history.append(message.text)
+            session.history.append(said)
             session.pending = None
             session.pending_choices = []
             session.team = message.team

@@ -143,3 +143,20 @@ def test_what_was_tried_or_left_unsaid_goes_on_the_record_unmarked(
     assert store is not None
     [ticket] = store.all()
     assert follow_up in [c["text"] for c in ticket.comments], replies[1]
+
+
+def test_more_detail_while_the_bot_asks_which_controller_is_decided_with_the_waiting_request(
+    brain: Brain,
+) -> None:
+    """Asked which controller should take a report, the user goes on describing it instead of
+    picking: the detail is decided together with the waiting report, one record filed from both
+    (alone, "still slow" lost its subject and was filed as a network incident)."""
+    replies = _chat(
+        brain, "数据库那边的慢查询突然飙升了，订单服务超时", "还是很慢，重启了连接池也没用"
+    )
+    assert "哪一个" in replies[0]
+    store = brain.services.tickets
+    assert store is not None
+    [ticket] = store.all()
+    described = str(ticket.fields.get("description") or ticket.title)
+    assert "慢查询" in described and "连接池" in described, replies[1]

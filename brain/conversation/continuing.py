@@ -263,7 +263,10 @@ def joined_to_waiting(brain: ThreadBrain, message: Message, state: ConversationS
     "数据库那边的慢查询突然飙升了……" is that report, not a new one that lost its subject (filed
     alone, it was a network incident with Wi-Fi guidance). The continuation model reads the
     message against the waiting one as against a record; a pick, a thank-you, a "which
-    record?" question pending, or a message it reads as new leave the message as it is."""
+    record?" question pending, or a message it reads as new leave the message as it is, unless
+    the chain, reading it alone, could not place it either ("一闪一闪然后就黑了" after "我的显示器
+    坏了"): alone it would only be asked about again or fall back; with the waiting request it
+    has a subject."""
     if (
         not state.pending
         or not state.history
@@ -272,7 +275,9 @@ def joined_to_waiting(brain: ThreadBrain, message: Message, state: ConversationS
         return message
     waiting = state.history[-1]
     reading = brain.read_continuation(Thread(message=message.text, record=waiting))
-    if reading is None or reading.continues < LEANS_ON_RECORD or reading.kind == "closing":
+    if reading is None or reading.kind == "closing":
+        return message
+    if reading.continues < LEANS_ON_RECORD and brain.places(replace(message, new_topic=True)):
         return message
     return replace(message, text=f"{waiting}\n{message.text}")
 

@@ -160,3 +160,18 @@ def test_more_detail_while_the_bot_asks_which_controller_is_decided_with_the_wai
     [ticket] = store.all()
     described = str(ticket.fields.get("description") or ticket.title)
     assert "慢查询" in described and "连接池" in described, replies[1]
+
+
+def test_a_detail_the_chain_cannot_place_alone_while_it_asks_is_decided_with_the_request(
+    brain: Brain,
+) -> None:
+    """The model leans new on "一闪一闪然后就黑了" after "我的显示器坏了", but alone it names
+    nothing to route (it fell back: "none of my controllers covers it"); with the waiting
+    report it is one record."""
+    replies = _chat(brain, "我的显示器坏了", "一闪一闪然后就黑了")
+    assert "哪一个" in replies[0]
+    store = brain.services.tickets
+    assert store is not None
+    [ticket] = store.all()
+    described = " ".join(str(v) for v in (ticket.title, *ticket.fields.values()))
+    assert "显示器" in described and "一闪" in described, replies[1]

@@ -4,7 +4,7 @@ as two replicas would run, post it once)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 
 from bot.helpdesk import sweep
 from tests.bot.conftest import StartBot
@@ -16,8 +16,9 @@ def _digests(posts: list[dict[str, str]]) -> list[str]:
 
 
 async def _run(start_bot: StartBot, language: str) -> tuple[list[str], str]:
-    """File a ticket, then sweep half an hour later and just past the digest time (an hour
-    after the start, so the day's window holds the ticket whatever the time of day)."""
+    """File a ticket, then sweep half an hour before the digest time and just past it (an hour
+    after the start, so the day's window holds the ticket whatever the time of day, midnight
+    included)."""
     at = (datetime.now(UTC) + timedelta(hours=1)).strftime("%H:%M")
     config = TEAM_CONFIG.replace(
         "[helpdesk.teams.netops]\n",
@@ -27,13 +28,23 @@ async def _run(start_bot: StartBot, language: str) -> tuple[list[str], str]:
     _, _, ticket_id = await file_ticket(harness)
     store = harness.brain.services.tickets
     filed = datetime.fromisoformat(store.get(ticket_id).created_at)
-    clock = SimClock(filed + timedelta(minutes=30))
+    digest = datetime.combine(filed.date(), time.fromisoformat(at), tzinfo=filed.tzinfo)
+    if digest < filed:  # filed in the day's last hour: the digest is tomorrow's
+        digest += timedelta(days=1)
+    # Half an hour before the digest, but on its day: a sweep the day before would post the
+    # day before's digest, whose time has passed then (a digest is posted at the day's first
+    # sweep after its time).
+    midnight = datetime.combine(digest.date(), time(), tzinfo=digest.tzinfo)
+    clock = SimClock(max(digest - timedelta(minutes=30), midnight))
     store.clock = clock
     services, client = harness.bot.services, harness.bot.client
-    posts = lambda: [c.params for c in harness.fake.of("chat.postMessage")]  # noqa: E731
+    # In the day's last hour the bot's own first sweep, on the real clock, has posted the
+    # day's digest (its time has passed today): only the posts of the sweeps below count.
+    seen = len(harness.fake.of("chat.postMessage"))
+    posts = lambda: [c.params for c in harness.fake.of("chat.postMessage")[seen:]]  # noqa: E731
     await sweep.sweep(services, client)
     before = _digests(posts())
-    clock.now = filed + timedelta(hours=1, minutes=2)  # just past the digest time
+    clock.now = digest + timedelta(minutes=2)  # just past the digest time
     await sweep.sweep(services, client)
     await sweep.sweep(services, client)  # a second sweep (another replica) posts nothing
     return before, "\n".join(_digests(posts()))

@@ -15,6 +15,8 @@ from typing import Any, Literal
 Topology = Literal["single", "pipeline", "parallel", "hook"]
 CheckName = Literal["counter_example", "boundary", "comparison"]
 PlanRole = Literal["primary", "supporting"]
+#: The roles in Chinese, as a composed reply tags its parts and the dynamic path names its plan.
+ROLE_WORDS_ZH: dict[str, str] = {"primary": "主要", "supporting": "协同"}
 
 
 @dataclass(slots=True)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 from brain.routing.plan import composition_of
 from controllers.tickets import MOVED_REASON
 from core.llm_calls import LLMCallCount, count_llm_calls
-from core.plans import Plan
+from core.plans import ROLE_WORDS_ZH, Plan
 from core.records import (
     Decision,
     DryRunRecord,
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from controllers.base import ControllerContext
 
 log = logging.getLogger(__name__)
-#: A composed reply's part roles, for a Chinese asker.
-_ROLE_ZH = {"primary": "主要", "supporting": "协同"}
 
 _In = TypeVar("_In")
 _Out = TypeVar("_Out")
@@ -136,7 +134,7 @@ class ControllerRunner:
             return "\n\n".join(f"[{p.controller} - {p.role}] {p.summary}" for p in parts)
         labels = self._parts.view.labels_zh
         return "\n\n".join(
-            f"[{labels.get(p.controller, p.controller)}（{_ROLE_ZH[p.role]}）] {p.summary}"
+            f"[{labels.get(p.controller, p.controller)}（{ROLE_WORDS_ZH[p.role]}）] {p.summary}"
             for p in parts
         )
 

@@ -6,6 +6,8 @@ the Slack adapter's chrome is `bot.wording`."""
 
 from __future__ import annotations
 
+from core.plans import ROLE_WORDS_ZH
+
 __all__ = ["PHRASES", "PLAN_WORDS_ZH", "SIGNAL_WORDS_ZH", "TIERS_ZH", "URGENCY_ZH", "say"]
 
 #: key -> (English, Chinese); `{name}` fields are filled by `say`.
@@ -71,8 +73,7 @@ PLAN_WORDS_ZH = {
     "llm": "大模型",
     "composition": "组合",
     "person": "人工处理记录",
-    "primary": "主要",
-    "supporting": "协助",
+    **ROLE_WORDS_ZH,
 }
 URGENCY_ZH = {"low": "低", "medium": "中", "high": "高", "critical": "紧急"}
 

@@ -15,6 +15,7 @@ from brain.conversation.wording import PHRASES
 from brain.engine import Brain
 from cli import exit_codes, main
 from cli.chat_session import chat_loop
+from core.records import Message
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: Three English words in a row: an English sentence (a product name is one or two words).
@@ -123,3 +124,14 @@ def test_every_phrase_has_an_english_and_a_chinese_wording(
         assert not _CJK.search(english), key
         shown = re.sub(r"\{\w+\}|/\w+|BRAIN_ONCALL_CHANNEL|<#\{?\w+\}?>|Slack", " ", chinese)
         assert _CJK.search(chinese) and not _ENGLISH_RUN.search(shown), key
+
+
+def test_a_chinese_askers_dynamic_plan_line_is_in_chinese(brain: Brain) -> None:
+    """The line naming the plan the dynamic path ran (its rounds, topology, source and roles)
+    was the one English sentence in a Chinese reply."""
+    text = "顺便说下，我耳机的麦克风没声音了"
+    decision = brain.decide(Message(text, "U1", "C1"))
+    assert decision.dcr is not None, "precondition: decided on the dynamic path"
+    [reply] = _chat(brain, text)
+    assert "草拟-评审-修订" in reply and "（主要）" in reply, reply
+    assert not _ENGLISH_RUN.search(reply.split("决策")[0]), reply

@@ -48,6 +48,9 @@ class ControllerContext:
     parameters: dict[str, str] = field(default_factory=dict)
     #: The Slack workspace of the message (None with one workspace): records carry it.
     team: str | None = None
+    #: The controller the message was routed to (a pipeline's steps share it; "" in a
+    #: dry-run): the help-desk team owning it is the team of the tickets it files.
+    routed_to: str = ""
 
 
 @dataclass(slots=True)

@@ -99,6 +99,7 @@ def file_request(
             fields=record,
             status="awaiting_info" if missing else "open",
             slack_team=context.team,
+            routed_to=context.routed_to or None,
         )
     except TicketError as exc:
         return ControllerResult(ok=False, summary=say.not_filed(label, exc, zh))

@@ -91,6 +91,10 @@ class TicketStore:
         self.clock = clock or (lambda: datetime.now(UTC))
         #: Told of every change after it is stored (None: nobody, no ticket system).
         self.outbox: ChangeSink | None = None
+        #: (routed controller, ticket) -> the help-desk team a new ticket is queued for
+        #: (None: no teams configured). Set at filing, so the ticket system's outbox, which
+        #: may send the filing at once from another thread, files it on that team's desk.
+        self.team_of: Callable[[str | None, Ticket], str | None] | None = None
 
     @classmethod
     def open(cls, settings: Settings) -> TicketStore:
@@ -104,6 +108,8 @@ class TicketStore:
         """The ticket store on a home's opened stores; with a ticket system configured
         (`[tickets.jira]`), every change is also written to its outbox."""
         store = cls(stores.tickets, AccessPolicy.of(settings.access))
+        if settings.helpdesk.teams:
+            store.team_of = settings.helpdesk.team_of_ticket
         if settings.tickets.jira is not None:
             from controllers.ticket_systems.outbox import Outbox
 
@@ -179,8 +185,11 @@ class TicketStore:
         ticket_id: str | None = None,
         created_at: str | None = None,
         slack_team: str | None = None,
+        routed_to: str | None = None,
     ) -> Ticket:
-        """Store a new ticket; a local id is assigned unless `ticket_id` (external) is given."""
+        """Store a new ticket; a local id is assigned unless `ticket_id` (external) is given.
+        A ticket filed here is queued at once for the team owning `routed_to` (the controller
+        the message was routed to) or its category or kind, when teams are configured."""
         if kind not in PREFIXES:
             raise TicketError(f"unknown ticket kind {kind!r}; expected one of {TICKET_KINDS}")
         if status not in STATUSES:
@@ -206,6 +215,10 @@ class TicketStore:
             history=[{"at": stamp, "by": requester, "event": "created"}],
             slack_team=slack_team,
         )
+        if ticket_id is None and self.team_of is not None and not ticket.team:
+            team = self.team_of(routed_to, ticket)
+            if team:
+                ticket.fields["team"] = team
         while not self.records.insert(ticket):
             if ticket_id is not None:
                 raise TicketError(f"ticket {key} already exists")

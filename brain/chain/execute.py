@@ -154,11 +154,13 @@ class ControllerRunner:
         )
         parts: list[ExecutionPart] = []
         upstream: ExecutionPart | None = None
+        routed_to = primary if primary in order and primary else order[0]
 
         def run(name: str, up: ExecutionPart | None) -> ExecutionPart:
             context = self.context(
                 decision.decision_id, decision.text, message, decision.intent, decision.entities
             )
+            context.routed_to = routed_to
             # Controllers read the upstream part as a plain dict (the controller protocol).
             context.upstream = None if up is None else up.to_dict()
             role: Role = "primary" if name == primary else "supporting"

@@ -48,3 +48,26 @@ def test_what_is_said_to_the_brain_follows_the_ticket_to_jira(
     assert issue.status_history == ["Closed", "Waiting for support"]
     (ticket,) = all_tickets(capsys)
     assert ticket["fields"]["jira_key"] == issue.key
+
+
+def test_a_request_filed_from_the_command_line_goes_to_its_teams_desk(
+    home: Path, fake_jira: FakeJira, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The team owning the routed controller is the ticket's from its filing, so the outbox
+    files it on that team's desk whoever sends it, and whenever: before, only the Slack bot
+    wrote the team, in a second update after the filing, so the command line (and a bot whose
+    sender ran in between) filed on the default desk."""
+    desk = (
+        '[tickets.jira.desks.netops]\nservice_desk_id = "7"\nrequest_types = { default = "70" }\n'
+    )
+    team = '[helpdesk.teams.netops]\nchannel = "CNET00001"\ncontrollers = ["incident"]\n'
+    fake_jira.desk_projects["7"] = "NET"
+    (home / "brain.toml").write_text(team + jira_config(fake_jira.url, extra=desk), "utf-8")
+    assert ask_json(capsys, "my VPN keeps dropping, error 691", "--user", "U1")["controller"] == (
+        "incident"
+    )
+    (ticket,) = all_tickets(capsys)
+    assert ticket["fields"]["team"] == "netops"
+    _sync(capsys)
+    (issue,) = fake_jira.by_label(f"brain-{ticket['id']}")
+    assert (issue.service_desk_id, issue.request_type_id, issue.key) == ("7", "70", "NET-1")

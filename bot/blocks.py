@@ -162,6 +162,8 @@ def reply_blocks(reply: Reply) -> list[dict[str, Any]]:
     if decision is None:
         return to_dicts(blocks)
     zh = decision.in_chinese
+    if reply.kind == "small_talk":  # "hello", "thanks": a plain reply, no buttons
+        return to_dicts(blocks)
     if reply.kind == "clarify":
         buttons = [
             _button(c.label, f"{ACTION_CLARIFY_PREFIX}{i}", c.value)

@@ -28,6 +28,7 @@ from brain.chain.lookup import (
 )
 from brain.chain.request_type import RequestType, questions_stay_questions
 from brain.chain.senses import apply_sense, senses_of
+from brain.chain.small_talk import answer_small_talk
 from brain.chain.tracked import reports_are_filed
 from brain.escalation.decide import SECURITY_INTENT
 from brain.intent.taxonomy import intent_group
@@ -35,6 +36,7 @@ from brain.routing.plan import Candidate, RoutePlan
 from controllers.references import THING_KINDS, mentions
 from controllers.roles import ANSWERS, RECORDS
 from core.records import DryRunRecord, EscalationRecord
+from core.text.language import is_chinese
 
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
@@ -165,8 +167,24 @@ def _named_thing(plan: RoutePlan, situation: Situation) -> RoutePlan:
     )
 
 
+def _small_talk(plan: RoutePlan, situation: Situation) -> RoutePlan:
+    """ "hello", "thanks, that fixed it", "收到": answered in kind when nothing was placed."""
+    understood, view = situation.understood, situation.view
+    chinese = is_chinese(understood.text)
+    anchored = bool(
+        understood.ids
+        or understood.context
+        or any(situation.evaluated.entities.values())
+        or situation.escalated.escalate
+    )
+    labels = view.labels_zh if chinese else view.labels
+    return answer_small_talk(
+        plan, understood.text, labels=labels, chinese=chinese, anchored=anchored
+    )
+
+
 def _dynamic_tier(plan: RoutePlan, situation: Situation) -> RoutePlan:
-    if situation.dynamic is None:
+    if situation.dynamic is None or plan.answer is not None:  # answered: nothing to plan
         return plan
     return attend(
         plan,
@@ -194,6 +212,7 @@ PLAN_RULES: tuple[PlanRule, ...] = (
     PlanRule("a reported problem is filed", _reports_are_filed),
     PlanRule("a named ticket is looked up", _named_ticket),
     PlanRule("a named asset or host is looked up", _named_thing),
+    PlanRule("small talk is answered in kind", _small_talk),
     PlanRule("dynamic tier", _dynamic_tier),
     PlanRule("questions stay questions after the dynamic tier", _questions_after_the_dynamic_tier),
 )

@@ -39,7 +39,16 @@ from core.calibrated_linear import CalibratedLinear, fit_temperature, grouped_ou
 from core.model_files import shipped_file
 from core.text.sparse import char_ngrams, stable_hash
 
-__all__ = ["ACTS", "SURE_AT", "SpeechAct", "SpeechActModel", "fit_model", "labelled_rows", "read"]
+__all__ = [
+    "ACTS",
+    "SURE_AT",
+    "SpeechAct",
+    "SpeechActModel",
+    "fit_model",
+    "labelled_rows",
+    "read",
+    "words",
+]
 
 DATA_FILE = "speech_acts.jsonl"
 SHIPPED_NAME = "speech"
@@ -85,6 +94,11 @@ class SpeechAct:
         return f"speech act {self.act} ({shown})"
 
 
+def words(text: str) -> list[str]:
+    """The message's words (a Chinese character is one)."""
+    return _WORD.findall(text)
+
+
 def _first_clause(text: str) -> str:
     return _CLAUSE.split(text.strip(), maxsplit=1)[0]
 
@@ -124,7 +138,7 @@ def design(texts: Sequence[str], vectors: np.ndarray | None = None) -> sparse.cs
             rows.append(i)
             cols.append(bucket)
             vals.append(value)
-        size = len(_WORD.findall(text))
+        size = len(words(text))
         stripped = text.strip()
         extra = (
             math.log1p(size) / 3.0,

@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 def answer_unplaced(decision: Decision, runner: ControllerRunner, parts: BrainParts) -> bool:
     """Answer an unplaced question (see the module docstring); True when the decision changed
     (its result is then set)."""
-    if decision.outcome not in ("fallback", "clarify"):
-        return False
+    if decision.outcome not in ("fallback", "clarify") or decision.result is not None:
+        return False  # placed, or answered while deciding (small talk, the ladder's hook)
     if _looks_up_a_thing(decision):
         return _look_up(decision, runner, parts)
     if decision.request_type != "question":

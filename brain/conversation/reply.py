@@ -25,6 +25,7 @@ __all__ = [
     "decision_reply",
     "dynamic_lines",
     "headline",
+    "is_small_talk",
     "label_of",
     "other_controllers",
     "rationale",
@@ -32,7 +33,9 @@ __all__ = [
     "result_lines",
 ]
 
-ReplyKind = Literal["answer", "clarify", "fallback", "feedback", "explain", "help", "error"]
+ReplyKind = Literal[
+    "answer", "clarify", "fallback", "feedback", "explain", "help", "error", "small_talk"
+]
 
 #: Value of the "none of these" choice of a clarification.
 NONE_OF_THESE = "__none__"
@@ -256,6 +259,9 @@ def render_decision(
         choices.append(Choice(NONE_OF_THESE, say("none_of_these", decision.in_chinese)))
         question = decision.clarification or "I am not sure who should take this. Is it…"
         return decision_reply("clarify", question, decision, labels, choices=choices)
+    if decision.controller is None and is_small_talk(decision):
+        # "hello", "thanks": answered in kind; nothing to confirm, reroute or hand over.
+        return Reply("small_talk", "\n".join(lines), decision)
     if decision.controller is None:
         text = decision.clarification or "I could not find a controller for this message."
         if decision.result and decision.result.summary:
@@ -274,6 +280,11 @@ def render_decision(
         controller=decision.controller,
         lines=lines,
     )
+
+
+def is_small_talk(decision: Decision) -> bool:
+    """Was the message a greeting, thanks or goodbye answered in kind (`chain.small_talk`)?"""
+    return decision.result is not None and decision.result.data.get("mode") == "small_talk"
 
 
 def part_views(decision: Decision, labels: Mapping[str, str]) -> list[PartView]:

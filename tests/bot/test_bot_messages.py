@@ -273,3 +273,18 @@ async def test_no_controller_reply_offers_route_elsewhere_but_no_right(harness: 
     actions = [b for b in posts[0].params["blocks"] if b["type"] == "actions"]
     # Route elsewhere and (an honest boundary) a person, but no "Right": nothing was routed.
     assert [e["action_id"] for e in actions[0]["elements"]] == ["brain_handoff", "brain_reroute"]
+
+
+@pytest.mark.parametrize(("text", "words"), [("hello", "Hello!"), ("谢谢", "不客气")])
+async def test_small_talk_gets_a_plain_reply_in_kind(
+    harness: Harness, text: str, words: str
+) -> None:
+    """Before, "hello" got "outside what I can handle" with Solved / Send to a person / Route
+    elsewhere, and "谢谢" three controllers to choose from."""
+    event = p.message(text)
+    await harness.event(event)
+    posts = await harness.fake.wait_for("chat.postMessage")
+    await harness.idle()
+    post = posts[0].params
+    assert post["thread_ts"] == event["ts"] and words in post["text"]
+    assert [b["type"] for b in post["blocks"]] == ["section"]

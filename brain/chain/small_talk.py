@@ -1,0 +1,77 @@
+"""A message that only greets, thanks or says goodbye is answered in kind, not routed.
+
+When no controller was chosen for a message (a fallback, or a question which one) and the
+social-act model (`brain.chain.social`) reads it as only social, the outcome is a fallback
+whose answer is a short reply in the asker's language: a greeting is greeted with what the
+brain can help with (its controllers' labels, so a new controller is named too), thanks are
+acknowledged, a goodbye is returned. Nothing is filed, nobody is asked to pick a controller,
+the dynamic tier plans nothing and no evolution signal is recorded for "hello".
+
+A route stands whatever the model reads ("hi, my VPN is down" is routed as before), and so
+does anything with an identifier, an entity, ongoing work or an escalation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from brain.chain import social
+from brain.routing.plan import RoutePlan
+from core.records import ExecutionResult
+
+__all__ = ["answer_small_talk", "reply_of"]
+
+#: act -> (English, Chinese); `{labels}`: the controllers' labels.
+REPLIES: dict[str, tuple[str, str]] = {
+    "greeting": (
+        "Hello! Tell me what you need in your own words: I can help with {labels}.",
+        "您好！直接告诉我您需要什么就行，我可以帮您处理：{labels}。",
+    ),
+    "thanks": (
+        "You're welcome. If anything else comes up, just write here.",
+        "不客气。还有其他问题随时在这里告诉我。",
+    ),
+    "closing": (
+        "All right. Write here any time you need something.",
+        "好的，有需要随时找我。",
+    ),
+}
+#: Who answers, in the result (no controller ran).
+ANSWERED_BY = "brain"
+
+
+def reply_of(act: str, labels: Mapping[str, str], chinese: bool) -> str:
+    """The reply to a social message of `act`, in the asker's language."""
+    english, chinese_text = REPLIES[act]
+    names = ("、" if chinese else ", ").join(labels.values())
+    return (chinese_text if chinese else english).format(labels=names)
+
+
+def answer_small_talk(
+    plan: RoutePlan,
+    text: str,
+    *,
+    labels: Mapping[str, str],
+    chinese: bool,
+    anchored: bool,
+) -> RoutePlan:
+    """The plan, answered as small talk when it placed the message nowhere and the message
+    is only social (`anchored`: it names an identifier, entity or ongoing work, or pages)."""
+    if plan.outcome not in ("fallback", "clarify") or anchored or plan.answer is not None:
+        return plan
+    reading = social.read(text)
+    if reading is None or not reading.is_social:
+        return plan
+    plan.outcome, plan.clarification, plan.controller = "fallback", None, None
+    plan.supporting, plan.composition = [], None
+    plan.answer = ExecutionResult(
+        controller=ANSWERED_BY,
+        role="primary",
+        ok=True,
+        summary=reply_of(reading.act, labels, chinese),
+        data={"mode": "small_talk", "act": reading.act},
+    )
+    plan.tier_path.append(
+        f"{reading.describe()}: answered in kind, nothing routed, planned or learned"
+    )
+    return plan

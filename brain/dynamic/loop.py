@@ -208,7 +208,11 @@ class DynamicSolver:
             )
         trace.evolution_signal = True
         viable = [c for c in situation.candidates if c.name in tied]
-        if len(viable) >= 2:
+        # Drafts tied because none outweighed the semantic model's out-of-scope verdict are
+        # equally weak, not equally right: asking between them would pass a message no
+        # controller should take to one of them.
+        declared = plan.outcome == "fallback" and situation.declared_out_of_scope
+        if len(viable) >= 2 and not declared:
             trace.result = "clarify"
             path.append(f"clarify between the tied plans {', '.join(tied)}")
             return replace(

@@ -103,3 +103,33 @@ def test_the_home_declares_at_its_fitted_bar(
     assert main(["ask", text, "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
     assert not any("declares it out of scope" in step for step in again["tier_path"])
+
+
+TWIN = """
+name: {name}
+label: {title} desk
+description: The office {name}, its lunch menu, opening hours and food.
+keywords: [lunch, menu, food]
+examples: ["what is on the lunch menu today", "is the {name} open", "the food at lunch was cold"]
+handler: none
+"""
+
+
+@pytest.mark.slow
+def test_a_message_declared_out_of_scope_is_not_asked_between_tied_weak_plans(
+    isolated_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two controllers alike in every word: the dynamic tier's drafts for a message the model
+    declares out of scope fail on that verdict and tie. Before, the tie was asked back ("Cafeteria
+    desk or Canteen desk?") for a lunch with an aunt; the verdict now stands."""
+    (isolated_env / "controllers").mkdir(parents=True)
+    for name in ("cafeteria", "canteen"):
+        spec = TWIN.format(name=name, title=name.title())
+        (isolated_env / "controllers" / f"{name}.yaml").write_text(spec, encoding="utf-8")
+    FittedRouting(0.4, 0.0, "a test's fit", out_of_scope_above=0.3).save(isolated_env)
+    assert main(["ask", "lunch with my aunt on sunday", "--json"]) == 0
+    decision = json.loads(capsys.readouterr().out)
+    assert any("declares it out of scope" in step for step in decision["tier_path"])
+    assert any("as likely" in step for step in decision["tier_path"])  # the drafts tied
+    assert (decision["outcome"], decision["controller"]) == ("fallback", None)
+    assert "Cafeteria desk" not in (decision["clarification"] or "")

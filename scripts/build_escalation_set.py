@@ -14,8 +14,10 @@ same event live and handled), each row marked with its contrast and its pair, wh
 contrast is fitted on (not the escalation model itself); so are the eighth round's rows
 (`escalation_families_eighth.py`: one host's metric read out, handled events told in one
 breath) and the ninth's (`escalation_families_ninth.py`: questions asked while the attacker
-is still there, failures named only by their scope, and their look-alikes). Real service-desk
-e-mails
+is still there, failures named only by their scope, and their look-alikes) and the tenth's
+(`escalation_families_tenth.py`: failures named by scope, data leaving by many roads and
+impersonation in progress, beside their look-alikes, and twins of a question asked while its
+event happens and asked in general). Real service-desk e-mails
 (`../shared/data/it_tickets/train.jsonl`, never its val split) are the hard negatives of
 routine requests: a random sample (a quarter held out), then, for training only, e-mails that
 name what the rules used to page for on bare words (a virus, a stolen laptop, "critical",
@@ -48,6 +50,8 @@ from escalation_families_ninth import families as ninth
 from escalation_families_pairs import twins
 from escalation_families_security import SECURITY_FAMILIES, SECURITY_HOLDOUT
 from escalation_families_sixth import expand as sixth
+from escalation_families_tenth import families as tenth
+from escalation_families_tenth import twins as tenth_twins
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "brain" / "data" / "escalation.jsonl"
@@ -163,6 +167,12 @@ def main() -> int:
     for number, (kind, escalate, wordings) in enumerate(eighth() + ninth(), start=first):
         kept = [t for t in wordings if not _near_any(t, held)]
         rows.extend(_family_rows(number, kind, escalate, kept, "train"))
+    first += len(eighth() + ninth())
+    for number, (kind, escalate, wordings) in enumerate(tenth(), start=first):
+        kept = [t for t in wordings if not _near_any(t, held)]
+        rows.extend(_family_rows(number, kind, escalate, kept, "train"))
+    first += len(tenth())
+    rows.extend(_twin_rows(first, held, tenth_twins(), len(twins())))
     for kind, escalate, wordings in FRESH:
         rows.extend(_family_rows(-3, kind, escalate, list(wordings), "holdout_fresh"))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
@@ -213,11 +223,19 @@ def _routine_requests(held: list[str]) -> list[dict[str, object]]:
     return rows
 
 
-def _twin_rows(number: int, held: list[str]) -> list[dict[str, object]]:
+def _twin_rows(
+    number: int,
+    held: list[str],
+    pairs: list[tuple[str, str, str, str]] | None = None,
+    first_pair: int = 0,
+) -> list[dict[str, object]]:
     """The twins as rows (both dropped when either is near a held-out row): the live twin
-    pages with its event's kind; the other is "handled_past"."""
+    pages with its event's kind; the other is "handled_past". Pairs are numbered from
+    `first_pair`, so that a later round's twins do not share a number with the seventh's."""
     rows: list[dict[str, object]] = []
-    for pair, (contrast, kind, live, other) in enumerate(twins()):
+    for pair, (contrast, kind, live, other) in enumerate(
+        twins() if pairs is None else pairs, first_pair
+    ):
         if _near_any(live, held) or _near_any(other, held):
             continue
         for text, escalate, label in ((live, True, kind), (other, False, "handled_past")):

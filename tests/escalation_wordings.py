@@ -191,4 +191,25 @@ TWINS = {
         "有人冒充CEO在微信上让我马上买购物卡，他还在催",
         "上个月有人冒充CEO在微信上让我买购物卡，当时就识破了，也报给了安全部",
     ),
+    # The tenth round's kinds: data leaving by a road the earlier families did not name (a
+    # forwarding rule), impersonation on a chat tool, failures named by their scope only.
+    "forwarding_rule_en": (
+        "there's a rule in the CFO's mailbox silently forwarding everything to a protonmail "
+        "address, it's still active",
+        "the rule in the CFO's mailbox forwarding to a protonmail address was removed last "
+        "month and the case is closed",
+    ),
+    "teams_ceo_zh": (
+        "有人在Teams上冒充我们的CEO，要求我现在把合同发给他的私人邮箱，他一直在催",
+        "上个月有人在Teams上冒充CEO要合同，当时就识破了，已经上报安全部",
+    ),
+    "scope_intranet_en": (
+        "the intranet is unreachable for the whole staff since lunch, every department is asking",
+        "the intranet was unreachable for the whole staff after lunch yesterday, it came back "
+        "within the hour",
+    ),
+    "scope_expenses_zh": (
+        "整个集团的报销系统都打不开了，所有人都提交不了",
+        "上周集团报销系统打不开了一上午，后来恢复了，已经写了复盘",
+    ),
 }

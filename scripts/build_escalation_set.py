@@ -17,7 +17,8 @@ breath) and the ninth's (`escalation_families_ninth.py`: questions asked while t
 is still there, failures named only by their scope, and their look-alikes) and the tenth's
 (`escalation_families_tenth.py`: failures named by scope, data leaving by many roads and
 impersonation in progress, beside their look-alikes, and twins of a question asked while its
-event happens and asked in general). Real service-desk e-mails
+event happens and asked in general), and the twins of the "asked_now" contrast
+(`escalation_families_asked.py`). Real service-desk e-mails
 (`../shared/data/it_tickets/train.jsonl`, never its val split) are the hard negatives of
 routine requests: a random sample (a quarter held out), then, for training only, e-mails that
 name what the rules used to page for on bare words (a virus, a stolen laptop, "critical",
@@ -41,6 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from escalation_families import FAMILIES
+from escalation_families_asked import twins as asked_twins
 from escalation_families_broad import BROAD
 from escalation_families_eighth import families as eighth
 from escalation_families_fresh import FRESH
@@ -173,6 +175,7 @@ def main() -> int:
         rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     first += len(tenth())
     rows.extend(_twin_rows(first, held, tenth_twins(), len(twins())))
+    rows.extend(_twin_rows(first, held, asked_twins(), len(twins()) + len(tenth_twins())))
     for kind, escalate, wordings in FRESH:
         rows.extend(_family_rows(-3, kind, escalate, list(wordings), "holdout_fresh"))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")

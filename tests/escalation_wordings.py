@@ -208,6 +208,13 @@ TWINS = {
         "the intranet was unreachable for the whole staff after lunch yesterday, it came back "
         "within the hour",
     ),
+    # A question asked while the caller is on the line, beside the same asked in general: the
+    # live one was a consultation before the "asked_now" contrast (p 0.88 under the 0.9 bar).
+    "asked_now_hr_en": (
+        "someone claiming to be from HR is on the phone asking for my bank login right now, "
+        "should I give it?",
+        "should I ever give my bank login to HR over the phone?",
+    ),
     "scope_expenses_zh": (
         "整个集团的报销系统都打不开了，所有人都提交不了",
         "上周集团报销系统打不开了一上午，后来恢复了，已经写了复盘",

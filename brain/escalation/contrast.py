@@ -25,8 +25,9 @@ from brain.escalation.features import LIVE_WIDTH
 
 __all__ = ["CONTRASTS", "SCALE", "contrast_columns", "fit_contrasts", "with_contrasts"]
 
-#: The contrasts, in the order of their columns.
-CONTRASTS = ("live",)
+#: The contrasts, in the order of their columns: "live" (happening, not over or handled) and
+#: "asked_now" (a question asked while its event happens to the asker, not asked in general).
+CONTRASTS = ("live", "asked_now")
 #: A contrast's column is SCALE x (2p - 1): in [-SCALE, SCALE], like the doubled rule block.
 SCALE = 2.0
 #: Regularisation (inverse strength) of each contrast's logistic regression.

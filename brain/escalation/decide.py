@@ -50,6 +50,10 @@ SURE = 0.9
 #: it as happening at least at LIVE_BAR: fixed, so that a refit moves probabilities, not bars.
 QUESTION_BAR = 0.9
 LIVE_BAR = 0.5
+#: A question also pages where the model would page a statement (its `alone` bar) when the
+#: "asked_now" contrast, fitted on questions asked mid-event beside the same asked in general,
+#: reads it as asked while it happens at least at this (fixed, set before it was measured).
+NOW_BAR = 0.8
 #: Under this the live contrast reads an event as handled or past, and a page the security
 #: rules force does not stand unless the escalation model is sure: lower than LIVE_BAR, since
 #: the contrast still reads many a live event told in the past tense ("I clicked the link and
@@ -234,9 +238,16 @@ def _asking_now(
     text: str, model: EscalationModel | None, vector: np.ndarray | None, probability: float | None
 ) -> bool:
     """Whether a question is asked while its event happens ("he's still on the line, is this
-    legit?"): the model is sure it must page and the live contrast reads it as happening. A
+    legit?"): the model is sure it must page and the live contrast reads it as happening, or it
+    would page a statement and the "asked_now" contrast reads it as asked mid-event. A
     question is otherwise a consultation and pages no one."""
-    if model is None or probability is None or probability < QUESTION_BAR:
+    if model is None or probability is None:
+        return False
+    if probability >= model.alone:
+        now = model.asked_now(text, vector)
+        if now is not None and now >= NOW_BAR:
+            return True
+    if probability < QUESTION_BAR:
         return False
     happening = model.happening(text, vector)
     return happening is not None and happening >= LIVE_BAR

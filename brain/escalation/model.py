@@ -150,6 +150,14 @@ class EscalationModel:
         columns = self.contrasts(text, vector)
         return None if columns is None else float(columns[0] / (2 * SCALE) + 0.5)
 
+    def asked_now(self, text: str, vector: np.ndarray | None) -> float | None:
+        """The "asked_now" contrast's probability that a question is asked while its event
+        happens to the asker, not in general (None without that contrast)."""
+        columns = self.contrasts(text, vector)
+        if columns is None or columns.size < 2:
+            return None
+        return float(columns[1] / (2 * SCALE) + 0.5)
+
     def _contrasts(self, row: sparse.csr_matrix) -> np.ndarray | None:
         if self.contrast_coef is None or self.contrast_intercept is None:
             return None

@@ -215,6 +215,12 @@ TWINS = {
         "should I give it?",
         "should I ever give my bank login to HR over the phone?",
     ),
+    # Paged through the "asked_now" contrast at its calibrated bar (p 0.67: under the 0.9 a
+    # question needed before; no page with the bar fixed at 0.8).
+    "asked_now_mailbox_zh": (
+        "我的邮箱现在正在自动给客户发带附件的邮件，不是我发的，怎么办？",
+        "如果邮箱自动给客户发了不是我写的邮件，应该怎么办？",
+    ),
     "scope_expenses_zh": (
         "整个集团的报销系统都打不开了，所有人都提交不了",
         "上周集团报销系统打不开了一上午，后来恢复了，已经写了复盘",

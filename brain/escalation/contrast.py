@@ -23,7 +23,14 @@ from scipy import sparse
 
 from brain.escalation.features import LIVE_WIDTH
 
-__all__ = ["CONTRASTS", "SCALE", "contrast_columns", "fit_contrasts", "with_contrasts"]
+__all__ = [
+    "CONTRASTS",
+    "SCALE",
+    "contrast_columns",
+    "fit_contrasts",
+    "out_of_fold",
+    "with_contrasts",
+]
 
 #: The contrasts, in the order of their columns: "live" (happening, not over or handled) and
 #: "asked_now" (a question asked while its event happens to the asker, not asked in general).
@@ -72,3 +79,22 @@ def fit_contrasts(
         model = _lr().fit(text[index], labels)
         coef[k], intercept[k] = model.coef_[0], float(model.intercept_[0])
     return coef, intercept, contrast_columns(x, coef, intercept)
+
+
+def out_of_fold(
+    x: sparse.csr_matrix, rows: Sequence[dict[str, object]], name: str, folds: int = 5
+) -> tuple[np.ndarray, np.ndarray]:
+    """(probabilities, labels) of contrast `name` on its own twins, each read by the contrast
+    fitted on the other folds' pairs (a twin and its pair share a fold): its reading of
+    wordings it was not fitted on, which a bar on it is calibrated against."""
+    index = np.flatnonzero([r.get("contrast") == name for r in rows])
+    labels = np.array([bool(rows[int(i)]["escalate"]) for i in index], dtype=np.int64)
+    fold = np.array([int(str(rows[int(i)].get("pair", 0))) % folds for i in index])
+    text = x[index][:, :LIVE_WIDTH].tocsr()
+    scores = np.zeros(index.size)
+    for k in range(folds):
+        held = fold == k
+        if held.any() and not held.all() and len(set(labels[~held])) == 2:
+            model = _lr().fit(text[~held], labels[~held])
+            scores[held] = model.decision_function(text[held])
+    return 1.0 / (1.0 + np.exp(-scores)), labels

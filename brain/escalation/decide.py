@@ -52,8 +52,7 @@ QUESTION_BAR = 0.9
 LIVE_BAR = 0.5
 #: A question also pages where the model would page a statement (its `alone` bar) when the
 #: "asked_now" contrast, fitted on questions asked mid-event beside the same asked in general,
-#: reads it as asked while it happens at least at this (fixed, set before it was measured).
-NOW_BAR = 0.8
+#: reads it as asked while it happens at its bar (`EscalationModel.now`).
 #: Under this the live contrast reads an event as handled or past, and a page the security
 #: rules force does not stand unless the escalation model is sure: lower than LIVE_BAR, since
 #: the contrast still reads many a live event told in the past tense ("I clicked the link and
@@ -245,7 +244,7 @@ def _asking_now(
         return False
     if probability >= model.alone:
         now = model.asked_now(text, vector)
-        if now is not None and now >= NOW_BAR:
+        if now is not None and now >= model.now:
             return True
     if probability < QUESTION_BAR:
         return False

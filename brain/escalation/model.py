@@ -46,6 +46,7 @@ from brain.escalation.contrast import (
     SCALE,
     contrast_columns,
     fit_contrasts,
+    out_of_fold,
     with_contrasts,
 )
 from brain.escalation.features import (
@@ -87,6 +88,10 @@ FAILING_BAR = 0.5
 #: Under this calibrated probability the live-event model vetoes a forced or P1 page (fixed,
 #: as the bars are: the lowest live must-page row's half moved 0.005-0.054 with the data).
 VETO_BAR = 0.05
+#: Without a calibrated "asked_now" bar (weights written before it): a bar it rarely reaches.
+NOW_BAR = 0.8
+#: The share of twins at or over the "asked_now" bar that must have been asked mid-event.
+NOW_PRECISION = 0.95
 #: Without a fitted `alone` bar (weights written before it existed): the former fixed bar.
 DEFAULT_ALONE = 0.8
 #: Without a fitted `failing` bar, or no must-page row to fit it on: the former fixed bar.
@@ -134,6 +139,8 @@ class EscalationModel:
     #: escalation model reads after the design (None: weights written before them).
     contrast_coef: np.ndarray | None = None
     contrast_intercept: np.ndarray | None = None
+    #: Where the "asked_now" contrast reads a question as asked mid-event (`now_bar`).
+    now: float = NOW_BAR
 
     def _row(self, text: str, vector: np.ndarray | None) -> sparse.csr_matrix:
         embedding = vector[None, :] if (self.with_embedding and vector is not None) else None
@@ -206,6 +213,7 @@ class EscalationModel:
                     *self.state_platt,
                     self.with_multilingual,
                     self.failing,
+                    self.now,
                 ]
             ),
         )
@@ -237,6 +245,7 @@ class EscalationModel:
                 ),
                 with_multilingual=bool(meta[10]) if len(meta) > 10 else False,
                 failing=float(meta[11]) if len(meta) > 11 else DEFAULT_FAILING,
+                now=float(meta[12]) if len(meta) > 12 else NOW_BAR,
                 contrast_coef=contrast if contrast is not None and contrast.size else None,
                 contrast_intercept=(
                     np.asarray(contrast_b, dtype=np.float64)
@@ -272,7 +281,7 @@ def model_key(rows: Sequence[dict[str, object]], with_embedding: bool) -> str:
         5,
         CONTRASTS,
     )
-    bars = (ALONE_BAR, FAILING_BAR, VETO_BAR)
+    bars = (ALONE_BAR, FAILING_BAR, VETO_BAR, NOW_PRECISION)
     digest.update(repr((layout, bars, sorted(STATE_KINDS))).encode())
     for row in rows:  # the twins the contrasts are fitted on
         if row.get("contrast"):
@@ -297,6 +306,7 @@ def fit_model(rows: Sequence[dict[str, object]], embed: Embed | None) -> Escalat
     multilingual = multilingual_vectors(texts)
     x = design(texts, embed(texts) if embed is not None else None, multilingual)
     contrast_coef, contrast_b, columns = fit_contrasts(x, rows)
+    now = now_bar(*out_of_fold(x, rows, "asked_now"))
     # The twins teach the contrast only. In the escalation model's own fit (at full weight or
     # at 0.3), hundreds of templated rows moved its reading of the other wordings, on the
     # looked-at splits for the worse; its weight for the contrast is learned from its own rows
@@ -334,7 +344,22 @@ def fit_model(rows: Sequence[dict[str, object]], embed: Embed | None) -> Escalat
         with_multilingual=multilingual is not None,
         contrast_coef=contrast_coef,
         contrast_intercept=contrast_b,
+        now=now,
     )
+
+
+def now_bar(probabilities: np.ndarray, labels: np.ndarray) -> float:
+    """The "asked_now" contrast's bar, calibrated on its out-of-fold reading of its own twins:
+    the lowest at which at least `NOW_PRECISION` of the twins at or over it were asked
+    mid-event (`NOW_BAR` without twins). A contrast fitted on a few dozen pairs reads new
+    wordings near 0.5 (0.57-0.76 for five live questions, 0.36-0.55 for their general twins),
+    so the fixed 0.8 it had first was never reached."""
+    if labels.size == 0 or labels.sum() == 0:
+        return NOW_BAR
+    order = np.argsort(-probabilities, kind="stable")
+    right = np.cumsum(labels[order] == 1) / np.arange(1, labels.size + 1)
+    precise = np.flatnonzero(right >= NOW_PRECISION)
+    return float(probabilities[order][precise[-1]]) if precise.size else NOW_BAR
 
 
 @lru_cache(maxsize=256)

@@ -3,7 +3,8 @@
 instead of fitting at start (a stale copy would be passed over and the model fitted in every
 new home). The shipped model reads the multilingual sentence vectors, so a Chinese or mixed
 message is read by an encoder trained on both languages, and the live contrast fitted on the
-twins; its bars are the fixed ones, so a refit moves no bar."""
+twins; its bars are the fixed ones, so a refit moves no bar, except the "asked_now" contrast's,
+calibrated on its own twins out of fold."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from brain.escalation.model import (
     ALONE_BAR,
     FAILING_BAR,
     FILES,
+    NOW_BAR,
     THRESHOLD,
     VETO_BAR,
     EscalationModel,
@@ -36,6 +38,7 @@ def test_the_shipped_weights_are_those_of_the_shipped_rows(with_embedding: bool)
     assert model.contrast_coef is not None and model.contrast_intercept is not None
     assert model.contrast_coef.shape == (len(CONTRASTS), LIVE_WIDTH)
     assert abs(model.contrast_coef).sum() > 0  # fitted on the twins, not a zero column
+    assert 0.0 < model.now < NOW_BAR  # the "asked_now" bar calibrated on its twins
 
 
 def test_no_stale_weights_are_shipped() -> None:

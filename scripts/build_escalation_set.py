@@ -17,8 +17,10 @@ breath) and the ninth's (`escalation_families_ninth.py`: questions asked while t
 is still there, failures named only by their scope, and their look-alikes) and the tenth's
 (`escalation_families_tenth.py`: failures named by scope, data leaving by many roads and
 impersonation in progress, beside their look-alikes, and twins of a question asked while its
-event happens and asked in general), and the twins of the "asked_now" contrast
-(`escalation_families_asked.py`). Real service-desk e-mails
+event happens and asked in general), the twins of the "asked_now" contrast
+(`escalation_families_asked.py`), and the eleventh round's (`escalation_families_perfect.py`:
+live events told in the past or perfect tense beside the same events finished), both as
+twins of the live contrast and as rows of the model's own fit. Real service-desk e-mails
 (`../shared/data/it_tickets/train.jsonl`, never its val split) are the hard negatives of
 routine requests: a random sample (a quarter held out), then, for training only, e-mails that
 name what the rules used to page for on bare words (a virus, a stolen laptop, "critical",
@@ -50,6 +52,8 @@ from escalation_families_generated import HOLDOUT, TRAIN, generate
 from escalation_families_more import MORE_FAMILIES
 from escalation_families_ninth import families as ninth
 from escalation_families_pairs import twins
+from escalation_families_perfect import families as perfect
+from escalation_families_perfect import twins as perfect_twins
 from escalation_families_security import SECURITY_FAMILIES, SECURITY_HOLDOUT
 from escalation_families_sixth import expand as sixth
 from escalation_families_tenth import families as tenth
@@ -176,6 +180,12 @@ def main() -> int:
     first += len(tenth())
     rows.extend(_twin_rows(first, held, tenth_twins(), len(twins())))
     rows.extend(_twin_rows(first, held, asked_twins(), len(twins()) + len(tenth_twins())))
+    numbered = len(twins()) + len(tenth_twins()) + len(asked_twins())
+    rows.extend(_twin_rows(first + 1, held, perfect_twins(), numbered))
+    first += 2
+    for number, (kind, escalate, wordings) in enumerate(perfect(), start=first):
+        kept = [t for t in wordings if not _near_any(t, held)]
+        rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     for kind, escalate, wordings in FRESH:
         rows.extend(_family_rows(-3, kind, escalate, list(wordings), "holdout_fresh"))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")

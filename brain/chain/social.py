@@ -18,7 +18,6 @@ process (about a second).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,7 +41,6 @@ ACTS = ("none", "greeting", "thanks", "closing")
 SOCIAL_AT = 0.55
 #: Longer messages carry a request or a story: never social, whatever the model reads.
 MAX_WORDS = 12
-C = 4.0
 FOLDS = 5
 
 
@@ -93,17 +91,7 @@ def labelled_rows(split: str = "train") -> list[dict[str, str]]:
 
 def model_key(rows: Sequence[dict[str, str]]) -> str:
     """What the fitted weights depend on: the rows, the feature layout, the settings."""
-    layout = (speech_act.N_HASHED, ACTS, C, FOLDS, 1)
-    digest = hashlib.sha256(repr(layout).encode())
-    for row in rows:
-        digest.update(json.dumps([row["text"], row["label"], row.get("template")]).encode())
-    return digest.hexdigest()[:16]
-
-
-def _lr():  # type: ignore[no-untyped-def]
-    from sklearn.linear_model import LogisticRegression
-
-    return LogisticRegression(C=C, solver="lbfgs", max_iter=3000)
+    return speech_act.rows_key((speech_act.N_HASHED, ACTS, speech_act.C, FOLDS, 1), rows)
 
 
 def out_of_fold(rows: Sequence[dict[str, str]]) -> np.ndarray:
@@ -111,13 +99,13 @@ def out_of_fold(rows: Sequence[dict[str, str]]) -> np.ndarray:
     x = speech_act.design([r["text"] for r in rows])
     labels = np.array([ACTS.index(r["label"]) for r in rows])
     groups = [r.get("template") or r["text"] for r in rows]
-    return grouped_out_of_fold(x, labels, groups, len(ACTS), _lr, FOLDS)
+    return grouped_out_of_fold(x, labels, groups, len(ACTS), speech_act.logistic, FOLDS)
 
 
 def fit_model(rows: Sequence[dict[str, str]]) -> SocialModel:
     """Fit, and calibrate on out-of-fold scores (deterministic: fixed folds, lbfgs)."""
     labels = np.array([ACTS.index(r["label"]) for r in rows])
-    final = _lr().fit(speech_act.design([r["text"] for r in rows]), labels)
+    final = speech_act.logistic().fit(speech_act.design([r["text"] for r in rows]), labels)
     return SocialModel(
         coef=final.coef_.astype(np.float64),
         intercept=final.intercept_.astype(np.float64),

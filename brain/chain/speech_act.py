@@ -186,13 +186,20 @@ def labelled_rows(split: str | None = "train") -> list[dict[str, str]]:
 def model_key(rows: Sequence[dict[str, str]], with_embedding: bool) -> str:
     """What the fitted weights depend on: the rows, the feature layout, the settings."""
     layout = (N_HASHED, EMBEDDING_DIM, EMBEDDING_WEIGHT, ACTS, C, FOLDS, with_embedding, 1)
+    return rows_key(layout, rows)
+
+
+def rows_key(layout: tuple[object, ...], rows: Sequence[dict[str, str]]) -> str:
+    """A digest of a model's settings (`layout`) and labelled rows (text, label, template):
+    the key its shipped weights are filed under."""
     digest = hashlib.sha256(repr(layout).encode())
     for row in rows:
         digest.update(json.dumps([row["text"], row["label"], row.get("template")]).encode())
     return digest.hexdigest()[:16]
 
 
-def _lr():  # type: ignore[no-untyped-def]
+def logistic():  # type: ignore[no-untyped-def]
+    """The models' estimator over `design` (deterministic: lbfgs)."""
     from sklearn.linear_model import LogisticRegression
 
     return LogisticRegression(C=C, solver="lbfgs", max_iter=3000)
@@ -204,14 +211,14 @@ def out_of_fold(rows: Sequence[dict[str, str]], embed: Embed | None = None) -> n
     x = design(texts, embed(texts) if embed is not None else None)
     labels = np.array([ACTS.index(r["label"]) for r in rows])
     groups = [r.get("template") or r["text"] for r in rows]
-    return grouped_out_of_fold(x, labels, groups, len(ACTS), _lr, FOLDS)
+    return grouped_out_of_fold(x, labels, groups, len(ACTS), logistic, FOLDS)
 
 
 def fit_model(rows: Sequence[dict[str, str]], embed: Embed | None = None) -> SpeechActModel:
     """Fit, and calibrate on out-of-fold scores (deterministic: fixed folds, lbfgs)."""
     texts = [r["text"] for r in rows]
     labels = np.array([ACTS.index(r["label"]) for r in rows])
-    final = _lr().fit(design(texts, embed(texts) if embed is not None else None), labels)
+    final = logistic().fit(design(texts, embed(texts) if embed is not None else None), labels)
     return SpeechActModel(
         coef=final.coef_.astype(np.float64),
         intercept=final.intercept_.astype(np.float64),

@@ -307,6 +307,10 @@ class MemoryConfig(_Section):
     #: How similar (0..1, the memory's similarity factor) a message must be to one the user
     #: corrected for the correction to be honoured as the user's preference.
     preference_similarity: float = Field(0.4, gt=0, le=1)
+    #: The online layer (`brain.memory.online_layer`): a vote of the asker's own and the agreed
+    #: corrections, calibrated on later corrections, moves a message when it is likelier right
+    #: than the model's own first choice.
+    online_layer: bool = False
     #: Compliance hard constraints, which no preference overrides: intent -> the controller
     #: such messages always go to (and they escalate as their urgency says).
     compliance: dict[str, str] = Field(default_factory=lambda: {"security_incident": "incident"})
@@ -414,6 +418,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_DCR_LLM": ("dynamic", "use_llm"),
     "BRAIN_EVOLUTION_APPROVAL": ("evolution", "require_approval"),
     "BRAIN_MEMORY_AGREEMENT": ("memory", "agreement_users"),
+    "BRAIN_MEMORY_ONLINE_LAYER": ("memory", "online_layer"),
     "BRAIN_CONSOLE": ("console", "enabled"),
     "BRAIN_CONSOLE_TOKEN": ("console", "admin_token"),
     "BRAIN_CONSOLE_SECRET": ("console", "session_secret"),

@@ -68,6 +68,23 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
     evaluation.scenario = scenario_of(evaluation.table)
     memory = parts.settings.memory
     top = confident_choice(evaluation, parts.settings.routing.verify_threshold)
+    preference = None
+    if memory.online_layer and parts.memory.has_corrections():
+        # Calibrated on what came after it, the layer speaks first when it is likelier right.
+        preference = online_preference(evaluation, understood, parts)
+    if preference is None:
+        preference = _lesson(evaluation, understood, parts, top)
+    if preference is not None and top is not None and preference.controller in _replays(parts, top):
+        preference = None  # an evolved controller learned the same: it replays that controller
+    evaluation.preference = preference
+    return evaluation
+
+
+def _lesson(
+    evaluation: Evaluation, understood: Understanding, parts: BrainParts, top: str | None
+) -> Preference | None:
+    """The lessons' preference: the memory's near-copies, else the agreed examples."""
+    memory = parts.settings.memory
     preference = find_preference(
         parts.memory,
         understood.scoring_text,
@@ -96,10 +113,38 @@ def evaluate(understood: Understanding, parts: BrainParts) -> Evaluation:
             nearest=verdict_of(evaluation.table.reading_of(SemanticSignal)).nearest,
             team=understood.message.team,
         )
-    if preference is not None and top is not None and preference.controller in _replays(parts, top):
-        preference = None  # an evolved controller learned the same: it replays that controller
-    evaluation.preference = preference
-    return evaluation
+    return preference
+
+
+def online_preference(
+    evaluation: Evaluation, understood: Understanding, parts: BrainParts
+) -> Preference | None:
+    """The online layer's controller (`brain.memory.online_layer`) when it differs from the
+    model's first choice and is likelier right than the model's calibrated confidence in it."""
+    choice = parts.agreed_examples.online(
+        understood.scoring_text,
+        vector=understood.vector,
+        user=understood.message.user,
+        names=parts.view.names,
+        team=understood.message.team,
+    )
+    if choice is None:
+        return None
+    first = evaluation.candidates[0] if evaluation.candidates else None
+    confidence = first.confidence if first is not None else 0.0
+    if first is not None and first.name == choice.reading.controller:
+        return None
+    if choice.probability <= confidence:
+        return None
+    reading = choice.reading
+    return Preference(
+        reading.controller,
+        choice.scope,
+        choice.lesson,
+        reading.nearest,
+        reading.users,
+        (choice.probability, confidence),
+    )
 
 
 def signal_scores(evaluation: Evaluation) -> dict[str, SignalScores]:

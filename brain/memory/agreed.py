@@ -65,6 +65,7 @@ from brain.memory.agreement import around, centroid
 from brain.memory.entry import CONFIRMED, MOVED_TO, MemoryEntry
 from brain.memory.example_pool import MIN_ROWS, ExamplePool, Probe, floors, links
 from brain.memory.lessons import MemoryStore
+from brain.memory.online_layer import OnlineChoice, OnlineLayer
 from brain.memory.org_classes import centre_of, class_match
 from brain.memory.preference import Conflict, Preference, latest_per_user
 from brain.memory.reach import WINDOW, Measure
@@ -122,14 +123,18 @@ class AgreedExamples:
         store: MemoryStore,
         shipped: Callable[[], Mapping[str, Sequence[str]]] | None = None,
         folder: Path | None = None,
+        agreement: int = 3,
     ) -> None:
         self._store = store
+        #: Users who must agree before a correction is everyone's example in the online layer.
+        self._agreement = agreement
         #: The model's own examples in the multilingual space (none: no such check), their
         #: rows kept in `folder`.
         self._shipped = ShippedView(shipped or dict, folder)
         self._lock = threading.Lock()
         self._version = -2
         self._pool = ExamplePool()
+        self._layer = OnlineLayer()
 
     def _current(self) -> ExamplePool:
         version, entries = self._store.snapshot()
@@ -145,9 +150,11 @@ class AgreedExamples:
         pool = self._pool
         if pool.dead > MIN_ROWS and 2 * pool.dead > len(pool.entries):
             pool = self._pool = ExamplePool()
+            self._layer = OnlineLayer()
         ids = {e.memory_id for e in moves}
         for gone in [m for m in pool.row_of if m not in ids]:
             pool.remove(gone)
+            self._layer.changed()
         new = [
             e
             for e in moves
@@ -167,7 +174,10 @@ class AgreedExamples:
             test = pool.test(entry) if latest else None
             if test is not None:
                 pool.evidence.add(test)
+            if latest:
+                self._layer.test(pool, entry, lambda row: self._shared(pool, row))
             pool.add(entry)
+            self._layer.changed()
 
     def warm(self) -> None:
         """Take in the corrections and make their multilingual vectors now, when there are
@@ -235,6 +245,43 @@ class AgreedExamples:
         if not _nearer_than_shipped(_by_embedding(pool, match.rows, scores, measures), nearest):
             return None  # the model's own example is nearer in its own space (English)
         return self._org(pool, match.rows, match.users, match.score, scores, measures)
+
+    def online(
+        self,
+        text: str,
+        *,
+        vector: np.ndarray | None,
+        user: str,
+        names: Sequence[str],
+        team: str | None = None,
+    ) -> OnlineChoice | None:
+        """The online layer's controller for a message (`brain.memory.online_layer`): the vote
+        of the asker's own corrections and the agreed ones, with its calibrated probability."""
+        pool = self._current()
+        if not pool.row_of:
+            return None
+        with self._lock:
+            return self._layer.choose(
+                pool,
+                Probe.message(text, vector),
+                user,
+                team,
+                list(names),
+                lambda row: self._shared(pool, row),
+            )
+
+    def online_tests(self) -> int:
+        """How many corrections the online layer's calibration has (`brain memory show`)."""
+        self._current()
+        return self._layer.tests
+
+    def _shared(self, pool: ExamplePool, row: int) -> bool:
+        """Whether people agree about the correction at `row`: among the corrections within
+        LINK of it, each user's nearest votes and its controller wins (`_majority`)."""
+        scores, measures = pool.alike(Probe.of(pool.entry(row), row))
+        near = near_rows(pool.same_team(row), scores, measures)
+        best, users = _majority(pool, near, self._agreement)
+        return users is not None and pool.entry(best).controller == pool.entry(row).controller
 
     def _org(
         self,

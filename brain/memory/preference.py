@@ -39,20 +39,29 @@ class Preference:
     lesson: MemoryEntry
     similarity: float
     users: tuple[str, ...]
+    #: From the online layer (`brain.memory.online_layer`): the probability it is right and
+    #: the model's confidence in its own first choice, which it outweighed.
+    odds: tuple[float, float] | None = None
 
     def describe(self) -> str:
         """The rationale's words for it."""
         snippet = self.lesson.text if len(self.lesson.text) <= 60 else self.lesson.text[:57] + "..."
         day = self.lesson.created_at[:10]
+        learned = (
+            ""
+            if self.odds is None
+            else f"; the online layer is right {self.odds[0]:.0%} of the time at this reading, "
+            f"the model's own choice {self.odds[1]:.0%}"
+        )
         if self.scope == "user":
             return (
                 f"you moved a message like this ({snippet!r}) to {self.controller} on {day} "
-                f"(your preference, similarity {self.similarity:.2f})"
+                f"(your preference, similarity {self.similarity:.2f}{learned})"
             )
         return (
             f"{len(self.users)} people moved messages like this to {self.controller} "
             f"(latest on {day}: {snippet!r}; an organisation lesson, similarity "
-            f"{self.similarity:.2f})"
+            f"{self.similarity:.2f}{learned})"
         )
 
 

@@ -45,13 +45,15 @@ def calibrated(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The fitted home with the layer on and calibrated by the history's corrections (the
     lessons learn these fast, so the history makes few tests: the layer is let speak after
     two, where a desk waits for MIN_TESTS; evolution off, so an unplaced message corrected is
-    a lesson and makes no evolved controller)."""
+    a lesson and makes no evolved controller; no background refit, whose timing would change
+    which of the history's messages are misrouted)."""
     monkeypatch.setattr(online_layer, "MIN_TESTS", 2)
     (home / "brain.toml").write_text(
-        "[memory]\nonline_layer = true\n\n[evolution]\nenabled = false\n", encoding="utf-8"
+        "[memory]\nonline_layer = true\norg_training = false\n\n[evolution]\nenabled = false\n",
+        encoding="utf-8",
     )
     with Brain.open() as brain:
-        for round_ in range(3):
+        for round_ in range(4):
             for index, text in enumerate(HISTORY):
                 user = f"H{(index + round_) % 8}"
                 decision = brain.ask(Message(f"{text} ({round_})", user=user, channel="C-h"))

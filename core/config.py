@@ -307,9 +307,8 @@ class MemoryConfig(_Section):
     #: How similar (0..1, the memory's similarity factor) a message must be to one the user
     #: corrected for the correction to be honoured as the user's preference.
     preference_similarity: float = Field(0.4, gt=0, le=1)
-    #: The online layer (`brain.memory.online_layer`): a vote of the asker's own and the agreed
-    #: corrections, calibrated on later corrections, moves a message when it is likelier right
-    #: than the model's own first choice.
+    #: The online layer (`brain.memory.online_layer`): the corrections' calibrated vote moves a
+    #: message when it is likelier right than the model's own first choice.
     online_layer: bool = False
     #: Compliance hard constraints, which no preference overrides: intent -> the controller
     #: such messages always go to (and they escalate as their urgency says).

@@ -210,8 +210,10 @@ class DynamicSolver:
         viable = [c for c in situation.candidates if c.name in tied]
         # Drafts tied because none outweighed the semantic model's out-of-scope verdict are
         # equally weak, not equally right: asking between them would pass a message no
-        # controller should take to one of them.
-        declared = plan.outcome == "fallback" and situation.declared_out_of_scope
+        # controller should take to one of them. An urgent one ("urgent!!!") is asked about
+        # all the same: someone in a hurry is never turned away.
+        urgent = situation.intent.urgency in ("high", "critical")
+        declared = plan.outcome == "fallback" and situation.declared_out_of_scope and not urgent
         if len(viable) >= 2 and not declared:
             trace.result = "clarify"
             path.append(f"clarify between the tied plans {', '.join(tied)}")

@@ -309,7 +309,7 @@ class MemoryConfig(_Section):
     preference_similarity: float = Field(0.4, gt=0, le=1)
     #: The online layer (`brain.memory.online_layer`): the corrections' calibrated vote moves a
     #: message when it is likelier right than the model's own first choice.
-    online_layer: bool = False
+    online_layer: bool = True
     #: Compliance hard constraints, which no preference overrides: intent -> the controller
     #: such messages always go to (and they escalate as their urgency says).
     compliance: dict[str, str] = Field(default_factory=lambda: {"security_incident": "incident"})

@@ -19,7 +19,7 @@ from brain.chain import social
 from brain.routing.plan import RoutePlan
 from core.records import ExecutionResult
 
-__all__ = ["answer_small_talk", "reply_of"]
+__all__ = ["MODE", "answer_small_talk", "reply_of"]
 
 #: act -> (English, Chinese); `{labels}`: the controllers' labels.
 REPLIES: dict[str, tuple[str, str]] = {
@@ -38,6 +38,8 @@ REPLIES: dict[str, tuple[str, str]] = {
 }
 #: Who answers, in the result (no controller ran).
 ANSWERED_BY = "brain"
+#: The result's `data["mode"]`: how surfaces tell small talk from a fallback to show buttons on.
+MODE = "small_talk"
 
 
 def reply_of(act: str, labels: Mapping[str, str], chinese: bool) -> str:
@@ -69,7 +71,7 @@ def answer_small_talk(
         role="primary",
         ok=True,
         summary=reply_of(reading.act, labels, chinese),
-        data={"mode": "small_talk", "act": reading.act},
+        data={"mode": MODE, "act": reading.act},
     )
     plan.tier_path.append(
         f"{reading.describe()}: answered in kind, nothing routed, planned or learned"

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from brain.chain.small_talk import MODE as SMALL_TALK
 from brain.conversation.wording import PLAN_WORDS_ZH, SIGNAL_WORDS_ZH, TIERS_ZH, URGENCY_ZH, say
 from brain.signals.registry import signal_words
 from core.records import Decision, ExecutionResult
@@ -284,7 +285,7 @@ def render_decision(
 
 def is_small_talk(decision: Decision) -> bool:
     """Was the message a greeting, thanks or goodbye answered in kind (`chain.small_talk`)?"""
-    return decision.result is not None and decision.result.data.get("mode") == "small_talk"
+    return decision.result is not None and decision.result.data.get("mode") == SMALL_TALK
 
 
 def part_views(decision: Decision, labels: Mapping[str, str]) -> list[PartView]:

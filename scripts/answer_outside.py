@@ -179,6 +179,56 @@ OUTSIDE: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("movie", ("Can you recommend a good movie?",), ("推荐一部好看的电影",)),
     ("math", ("What is 17 times 23?",), ("十七乘以二十三等于多少",)),
     ("translate", ("How do you say thank you in Japanese?",), ("日语的谢谢怎么说",)),
+    # Words an article uses in another sense (a leaver is not on leave, a maintenance window
+    # is not an office window)
+    (
+        "unpaid_leave",
+        ("Can I take unpaid leave next month?", "how do I request wedding leave"),
+        ("婚假怎么请",),
+    ),
+    (
+        "holiday_approval",
+        ("Who approves my holiday request?", "approval for a day off"),
+        ("请假审批找谁",),
+    ),
+    (
+        "vacation_rollover",
+        ("Do unused vacation days roll over to next year?",),
+        ("年假可以累积到明年吗",),
+    ),
+    (
+        "salary_review",
+        ("Who reviews my salary each year?", "when is the annual pay review"),
+        ("每年调薪谁来评",),
+    ),
+    ("performance_bonus", ("When is the performance bonus paid out?",), ("绩效奖金什么时候发",)),
+    ("movers", ("We are moving house, does the company pay the movers?",), ("搬家费公司报销吗",)),
+    ("room_capacity", ("What is the capacity of the big meeting room?",), ("大会议室能坐多少人",)),
+    ("window_cleaning", ("When are the office windows cleaned?",), ("办公室窗户什么时候擦",)),
+    (
+        "timesheet_deadline",
+        ("What's the deadline for submitting timesheets?",),
+        ("工时表截止日期是哪天",),
+    ),
+    ("gym_freeze", ("Can I freeze my gym membership while travelling?",), ("健身卡可以暂停吗",)),
+    (
+        "complaint_escalate",
+        ("How do I escalate a complaint about my manager?",),
+        ("怎么投诉我的领导",),
+    ),
+    (
+        "travel_settlement",
+        ("Who settles my travel advance after the trip?",),
+        ("出差借款怎么结清",),
+    ),
+    ("tax_file", ("How do I file my personal tax return?",), ("个人所得税怎么申报",)),
+    ("probation", ("How long is the probation period?",), ("试用期多长",)),
+    (
+        "address_change",
+        ("How do I change my home address in the HR system?",),
+        ("怎么修改人事系统里的家庭住址",),
+    ),
+    ("badge_photo", ("Can I get a new photo on my badge?",), ("工卡照片可以换吗",)),
     # IT topics the articles do not cover
     (
         "vpn_868",

@@ -11,15 +11,21 @@ first English question is also written with a typo.
 
 Negatives are the hard ones a search would put first: the answering article's other sections
 (same system, another question), the passages nearest by words over the whole knowledge base,
-and the nearest glossary entry; a fact's `also` passages (they touch the fact) are never used.
-An unanswerable question is paired with its three nearest passages and nearest glossary entry.
+the nearest glossary entry, the passage nearest in meaning in the other language (the
+multilingual encoder's cosine: words never cross scripts), and the five the knowledge base's
+search would score best (its relevance); a fact's `also` passages (they touch the fact) are
+never used. An unanswerable question is paired with its three nearest passages, nearest
+glossary entry, nearest in the other language and the search's five best. A question is
+paired with the answering passages in its own language (the others when it has none).
 
 Split `holdout` (about a quarter of the facts and of the unanswerable groups, chosen by a hash
 of the name, so no phrasing of a held-out fact or topic is in `train`) is never fitted or tuned
-on. `kind` says what made the pair (answer, same_article, nearest, glossary, outside), `group`
+on. `kind` says what made the pair (answer, same_article, nearest, glossary, other_language,
+retrieved, outside), `group`
 the fact or topic, `phrasing` whether the question was written or is a typo variant.
 
-Run: .venv/bin/python scripts/make_answer_pairs.py
+Run: .venv/bin/python scripts/make_answer_pairs.py (MiniLM and the multilingual encoder pick
+the meaning-nearest negatives); `benchmarks/answer_pairs.py` measures verifiers on the rows.
 """
 
 from __future__ import annotations
@@ -31,12 +37,14 @@ import random
 import re
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from answer_facts import FACTS, Fact  # noqa: E402
 from answer_facts_ops import OPS_FACTS  # noqa: E402
@@ -72,6 +80,8 @@ def passages() -> dict[str, Passage]:
         for chunk in parse(path, decode(path, path.read_bytes()), source):
             payload = chunk.payload
             kind = str(payload["kind"])
+            if kind not in ("doc", "glossary"):  # what a question's search returns
+                continue
             name = str(payload["section"]) if kind == "doc" else str(payload["title"])
             key = f"{source}#{name}"
             if key in found:  # a section cut in two pieces: keep the first
@@ -167,8 +177,96 @@ def _check(fact: Fact, pool: dict[str, Passage]) -> None:
         raise SystemExit(f"{fact.name}: no such passage {missing}")
 
 
+class OtherLanguage:
+    """The passages nearest in meaning in the other language (the multilingual encoder's
+    cosine): words never cross scripts, so without these every negative would be in the
+    question's language and every translated answer a positive."""
+
+    def __init__(self, pool: dict[str, Passage]) -> None:
+        from core.text.language import is_chinese
+        from core.text.multilingual import multilingual_vectors
+
+        self.encode = multilingual_vectors
+        self.keys = list(pool)
+        self.chinese = [is_chinese(pool[k].text.split("\n", 1)[-1]) for k in self.keys]
+        vectors = multilingual_vectors([pool[k].text for k in self.keys])
+        if vectors is None:
+            raise SystemExit("the multilingual encoder is needed to pick other-language negatives")
+        self.vectors = vectors
+        self.is_chinese = is_chinese
+
+    def own_language(self, question: str, keys: Sequence[str]) -> list[str]:
+        """The passages of `keys` in the question's language (all of them when none is): a
+        search finds a passage in the asker's words, and an English question is rarely given
+        the Chinese summary of its article."""
+        zh = self.is_chinese(question)
+        language = dict(zip(self.keys, self.chinese, strict=True))
+        own = [k for k in keys if language[k] == zh]
+        return own or list(keys)
+
+    def ranked(self, question: str) -> list[str]:
+        zh = self.is_chinese(question)
+        encoded = self.encode([question])
+        assert encoded is not None
+        cosines = self.vectors @ encoded[0]
+        order = sorted(range(len(self.keys)), key=lambda i: (-float(cosines[i]), self.keys[i]))
+        return [self.keys[i] for i in order if self.chinese[i] != zh]
+
+
+class Retrieved:
+    """The passages the knowledge base's search would score best for a question: its 0..1
+    relevance of a hit (`benchmarks/answer_verifier.py: retrieval_score`: key-term share, MiniLM
+    cosine, and for a Chinese question the multilingual cosine), over every passage; the
+    negatives a verifier meets at run time. (The search itself is not asked: its fifth hit
+    changes between runs on near ties, and the rows must not.)"""
+
+    def __init__(self, pool: dict[str, Passage]) -> None:
+        from core.text.embedder import get_dense_embedder
+        from core.text.multilingual import multilingual_vectors
+
+        embedder = get_dense_embedder()
+        assert embedder is not None
+        self.keys = list(pool)
+        self.pool = pool
+        self.minilm = embedder.embed
+        self.use = multilingual_vectors
+        self.dense = self.minilm([pool[k].text for k in self.keys])
+        self.meaning = self.use([self._meaning_text(pool[k]) for k in self.keys])
+
+    def _split(self, passage: Passage) -> tuple[str, str]:
+        section = "glossary" if passage.kind == "glossary" else passage.key.partition("#")[2]
+        text = passage.text if passage.kind == "glossary" else passage.text.split("\n", 1)[-1]
+        return section, text
+
+    def _meaning_text(self, passage: Passage) -> str:
+        section, text = self._split(passage)
+        return f"{passage.title} {section} {text}"
+
+    def ranked(self, question: str, k: int = 5) -> list[str]:
+        from answer_verifier import chinese_question, retrieval_score
+
+        dense = self.dense @ self.minilm([question])[0]
+        zh = chinese_question(question)
+        meaning = self.meaning @ self.use([question])[0] if zh else None
+        scores = []
+        for i, key in enumerate(self.keys):
+            passage = self.pool[key]
+            section, text = self._split(passage)
+            m = float(meaning[i]) if meaning is not None else None
+            scores.append(
+                retrieval_score(question, passage.title, section, text, float(dense[i]), m)
+            )
+        order = sorted(range(len(self.keys)), key=lambda i: (-round(scores[i], 4), self.keys[i]))
+        return [self.keys[i] for i in order[:k]]
+
+
 def fact_rows(
-    fact: Fact, pool: dict[str, Passage], near: Nearest, rng: random.Random
+    fact: Fact,
+    pool: dict[str, Passage],
+    near: Nearest,
+    other: OtherLanguage,
+    retrieved: Retrieved,
+    rng: random.Random,
 ) -> list[dict[str, object]]:
     _check(fact, pool)
     answers = set(fact.answers)
@@ -178,7 +276,7 @@ def fact_rows(
     questions.append((typo(fact.en[0], rng), "typo"))
     rows: list[dict[str, object]] = []
     for question, phrasing in questions:
-        for key in fact.answers:
+        for key in other.own_language(question, fact.answers):
             rows.append(_row(question, pool[key], 1, "answer", fact.name, phrasing))
         ranked = [k for k in near.ranked(question) if k not in banned]
         docs = [k for k in ranked if pool[k].kind == "doc"]
@@ -188,19 +286,29 @@ def fact_rows(
         picked += [(k, "nearest") for k in [k for k in docs if k not in taken][:2]]
         glossary = [k for k in ranked if pool[k].kind == "glossary"]
         picked += [(k, "glossary") for k in glossary[:1]]
+        taken = {k for k, _ in picked}
+        crossing = [k for k in other.ranked(question) if k not in banned and k not in taken]
+        picked += [(k, "other_language") for k in crossing[:1]]
+        taken = {k for k, _ in picked}
+        found = [k for k in retrieved.ranked(question) if k not in banned and k not in taken]
+        picked += [(k, "retrieved") for k in found]
         for key, kind in picked:
             rows.append(_row(question, pool[key], 0, kind, fact.name, phrasing))
     return rows
 
 
-def outside_rows(pool: dict[str, Passage], near: Nearest) -> list[dict[str, object]]:
+def outside_rows(
+    pool: dict[str, Passage], near: Nearest, other: OtherLanguage, retrieved: Retrieved
+) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
     for group, en, zh in OUTSIDE:
         for question in (*en, *zh):
             ranked = near.ranked(question)
             docs = [k for k in ranked if pool[k].kind == "doc"][:3]
             glossary = [k for k in ranked if pool[k].kind == "glossary"][:1]
-            for key in docs + glossary:
+            crossing = [k for k in other.ranked(question) if k not in docs + glossary][:1]
+            found = [k for k in retrieved.ranked(question) if k not in docs + glossary + crossing]
+            for key in docs + glossary + crossing + found:
                 rows.append(_row(question, pool[key], 0, "outside", f"outside:{group}", "written"))
     return rows
 
@@ -208,6 +316,8 @@ def outside_rows(pool: dict[str, Passage], near: Nearest) -> list[dict[str, obje
 def build() -> list[dict[str, object]]:
     pool = passages()
     near = Nearest(pool)
+    other = OtherLanguage(pool)
+    retrieved = Retrieved(pool)
     rng = random.Random(SEED)
     facts = (*FACTS, *OPS_FACTS)
     names = [f.name for f in facts]
@@ -215,8 +325,8 @@ def build() -> list[dict[str, object]]:
         raise SystemExit("duplicate fact names")
     rows: list[dict[str, object]] = []
     for fact in facts:
-        rows += fact_rows(fact, pool, near, rng)
-    rows += outside_rows(pool, near)
+        rows += fact_rows(fact, pool, near, other, retrieved, rng)
+    rows += outside_rows(pool, near, other, retrieved)
     return rows
 
 

@@ -423,13 +423,15 @@ def still_needed(missing: Sequence[str], zh: bool) -> str:
     return _still_needed(missing, zh)
 
 
-def closing(ticket: Ticket, zh: bool) -> str:
-    """A thank-you or goodbye in the thread: nothing added to the record, its state said."""
+def closing(ticket: Ticket, zh: bool, *, thanked: bool = True) -> str:
+    """A thank-you or goodbye in the thread: nothing added to the record, its state said. A
+    thank-you is answered "you're welcome"; an "ok", "got it" or "see ya" is acknowledged."""
     if zh:
         state = "仍在处理中，有新情况请在这里回复" if ticket.is_open else "已经处理完毕"
-        return f"不客气！{ticket.id} {state}。"
+        return f"{'不客气！' if thanked else '好的。'}{ticket.id} {state}。"
     state = "stays open; reply here if anything changes" if ticket.is_open else "is resolved"
-    return f"You're welcome! {ticket.id} {state}."
+    opening = "You're welcome!" if thanked else "Okay."
+    return f"{opening} {ticket.id} {state}."
 
 
 def which_record(ticket: Ticket, zh: bool) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from brain.chain import speech_act
+from brain.chain import social, speech_act
 from brain.continuation.model import Reading, Thread
 from brain.conversation.follow_up import (
     FollowUp,
@@ -139,7 +139,9 @@ def continue_on(
         decision = follow_up_decision(
             message,
             follow_up,
-            summary=say.closing(ticket, turn_is_chinese(text, message.history)),
+            summary=say.closing(
+                ticket, turn_is_chinese(text, message.history), thanked=_thanks(text)
+            ),
             ok=True,
             dry_run=None,
             ticket=ticket,
@@ -163,6 +165,14 @@ def continue_on(
     decision.tier_path.append(f"thread: {why}")
     brain.log_turn(decision)
     return decision
+
+
+def _thanks(text: str) -> bool:
+    """Whether a closing turn thanks (answered "you're welcome") rather than only acknowledges
+    or says goodbye ("ok", "got it", "see ya"): the social-act model's reading, thanks when
+    it cannot read the message."""
+    reading = social.read(text)
+    return reading is None or reading.act == "thanks"
 
 
 def ask_back(brain: ThreadBrain, message: Message, judged: Judgement) -> Decision:

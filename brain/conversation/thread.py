@@ -126,7 +126,11 @@ def recognised(
             if value in closed or said:
                 fields[name] = value if value in closed else said
             continue
-        if evidence_only and not value.strip():
+        if evidence_only:
+            # Not an answer: only the value recognised in it, never its other words
+            # ("Docker" of "it's for installing docker desktop", not the whole purpose).
+            if value.strip():
+                fields[name] = value
             continue
         at = answered.lower().find(value.lower()) if value.strip() else -1
         narrows = at >= 0 and slots.named(answered[:at] + " " + answered[at + len(value) :]) is None

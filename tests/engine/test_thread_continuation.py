@@ -86,6 +86,57 @@ def test_reasons_after_an_access_request_stay_on_it_and_fill_no_field(
 
 
 @pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("report", "goodbye", "said"),
+    [
+        ("my monitor keeps flickering", "see ya", "Okay."),
+        ("打印机打不出来，一直卡纸", "拜拜", "好的。"),
+    ],
+)
+def test_a_goodbye_without_thanks_is_acknowledged_not_welcomed(
+    capsys: pytest.CaptureFixture[str], report: str, goodbye: str, said: str
+) -> None:
+    _ask(capsys, report)
+    reply = _ask(capsys, goodbye)
+    summary = reply["result"]["summary"]
+    assert summary.startswith(said) and "welcome" not in summary and "不客气" not in summary
+    [ticket] = all_tickets(capsys)
+    assert comments(ticket) == [] and ticket["status"] != "closed"
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("asking", "purpose", "held", "answer", "system"),
+    [
+        ("can I get admin rights on my laptop", "it's for installing docker desktop", "Docker",
+         "", ""),
+        ("can I get admin rights on my laptop", "it's for running the payroll export", None,
+         "it's the Jenkins one", "Jenkins"),
+        ("I need access", "I need it for the audit next week", None, "Tableau", "Tableau"),
+    ],
+)  # fmt: skip
+def test_a_purpose_given_when_the_system_is_asked_fills_no_field_with_its_words(
+    capsys: pytest.CaptureFixture[str],
+    asking: str,
+    purpose: str,
+    held: str | None,
+    answer: str,
+    system: str,
+) -> None:
+    """A reason is not the value asked for: at most a system recognised in it is taken."""
+    first = _ask(capsys, asking)
+    assert "system" in first["result"]["summary"]  # the bot asks for the system
+    why = _ask(capsys, purpose)
+    assert why["controller"] == "access" and why["request_type"] == "update"
+    [ticket] = all_tickets(capsys)
+    assert ticket["fields"].get("system") == held
+    if held is None:  # still asked: the answer fills it
+        _ask(capsys, answer)
+        [ticket] = all_tickets(capsys)
+        assert ticket["fields"]["system"] == system
+
+
+@pytest.mark.usefixtures("home")
 def test_an_unrelated_problem_in_the_thread_files_its_own_record(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -292,6 +292,25 @@ def joined_to_waiting(brain: ThreadBrain, message: Message, state: ConversationS
     return replace(message, text=f"{waiting}\n{message.text}")
 
 
+def asks_how_the_waiting_stands(
+    brain: ThreadBrain, message: Message, state: ConversationState
+) -> bool:
+    """While the bot waits for "which controller?" on a request nothing was filed for, the
+    message asks how that request stands ("is anyone on it?", "有人在看吗"), as the
+    continuation model reads it against the waiting request: there is nothing to report but
+    the question itself, which is put again as it was (deciding the two messages together
+    asked it anew, its choices in another order)."""
+    if (
+        not state.pending
+        or not state.history
+        or state.records
+        or any(value == ON_RECORD for value, _ in state.pending_choices)
+    ):
+        return False
+    reading = brain.read_continuation(Thread(message=message.text, record=state.history[-1]))
+    return reading is not None and reading.kind == "status" and reading.verdict == "continue"
+
+
 def plainly_follows(text: str, state: ConversationState) -> bool:
     """The thread's own reading of an unsure message: it answers the bot's question, asks how
     the record stands or refers back to it ("it's stuck again", "还是不行"). A short report

@@ -240,10 +240,18 @@ class Conversation:
                     session_key=message.session_key,
                     team=message.team,
                 )
+            if continuing.asks_how_the_waiting_stands(self.brain, message, session):
+                return self._still_waiting(session.pending)
         elif _BARE_PICK.match(text):
             zh = turn_is_chinese(text, session.history)
             return Reply("error", no_question_pending(self.surface, zh))
         return self.ask(message)
+
+    def _still_waiting(self, pending: str) -> Reply:
+        """The pending question again as it was, after "nothing is filed yet"; nothing logged."""
+        decision = self.brain.get_decision(pending)
+        reply = self.render(decision)
+        return replace(reply, text=f"{say('still_waiting', decision.in_chinese)} {reply.text}")
 
     def ask(self, message: Message) -> Reply:
         """A new message: first read against the thread's state (an answer to the bot's open

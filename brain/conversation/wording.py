@@ -24,6 +24,10 @@ PHRASES: dict[str, tuple[str, str]] = {
         "Recorded that {name} was wrong. Where should it go?",
         "已记录：{name}处理得不对。应该转给谁？",
     ),
+    "still_waiting": (
+        "Nothing is filed yet: I am waiting for you to say where this goes.",
+        "还没有提交任何工单：我在等你确定由谁处理。",
+    ),
     "none_fit": (
         "Understood: none of those fit. I recorded that and did not route the message; please "
         "rephrase it or name the team that should take it.",

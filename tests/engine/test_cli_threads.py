@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
+from brain.conversation.turns import Conversation
+from brain.engine import Brain
 from cli import exit_codes, main
+from cli.chat_session import chat_loop
 from tests.cli_calls import all_tickets, ask_json, comments
 from tests.records import DECISION_CONTRACT
 
@@ -145,6 +148,37 @@ def test_an_answer_to_the_bots_question_in_the_thread_is_taken_as_the_pick(
     assert ticket["kind"] == "incident" and ticket["id"] in picked["result"]["summary"]
     assert main(["ask", "2", "--thread", "T2"]) == exit_codes.USAGE  # nothing was asked there
     assert "No question is waiting" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("report", "status", "said"),
+    [
+        ("my printer is broken", "is anyone on it?", "Nothing is filed yet"),
+        ("我的打印机坏了", "有人在看吗", "还没有提交任何工单"),
+    ],
+)
+def test_a_status_question_while_the_pick_is_pending_puts_the_same_question_again(
+    home: Path, capsys: pytest.CaptureFixture[str], report: str, status: str, said: str
+) -> None:
+    (home / "brain.toml").write_text(  # every decision asks back
+        "[routing]\nfast_threshold = 1.0\nverify_threshold = 1.0\n[dynamic]\nenabled = false\n",
+        encoding="utf-8",
+    )
+    with Brain.open() as brain:  # `brain chat` says why it asks again
+        out: list[str] = []
+        conversation = Conversation(brain, brain.conversations, surface="chat")
+        chat_loop(conversation, [report, status], out.append)
+    first, second = out[1:3]
+    assert second.startswith(said) and first in second
+    asked = ask_json(capsys, report, "--thread", "T1")
+    assert asked["outcome"] == "clarify"
+    again = ask_json(capsys, status, "--thread", "T1")
+    assert again["decision_id"] == asked["decision_id"]  # nothing decided anew
+    assert again["clarification"] == asked["clarification"]  # the same choices, in their order
+    assert all_tickets(capsys) == []
+    picked = ask_json(capsys, "incident", "--thread", "T1")  # the pick still answers it
+    [ticket] = all_tickets(capsys)
+    assert picked["decision_id"] == asked["decision_id"] and ticket["kind"] == "incident"
 
 
 @pytest.mark.usefixtures("home")

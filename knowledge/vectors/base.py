@@ -5,7 +5,8 @@ unit length, compared by dot product, which is then the cosine) and `sparse` (ch
 n-grams, weighted by Qdrant's IDF modifier) - and a JSON payload. Two implementations speak
 this contract: Qdrant Edge in-process (the embedded default) and a Qdrant server through
 qdrant-client. Both create the same schema and fuse the two channels the same way: one
-prefetch per channel, then reciprocal rank fusion weighted per channel, RRF_K as in Qdrant.
+query per channel, then reciprocal rank fusion weighted per channel, RRF_K as in Qdrant,
+with ties ranked by score alone (`knowledge.vectors.fusion`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ INDEXED_FIELDS = ("domain", "kind", "source", "user", "asker")
 #: through the inverted index. Qdrant's default (5,000) made the full scan the usual path
 #: for a knowledge base of 1k chunks: 2.3 ms of CPU a sparse query, 0.5 ms with the index.
 SPARSE_FULL_SCAN_THRESHOLD = 100
-#: Qdrant's default RRF constant: a hit at rank r (from 0) scores weight / (r / weight + K).
+#: Qdrant's default RRF constant: a hit at rank r (from 0) scores 1 / ((r + 1) / weight + K - 1)
+#: (`knowledge.vectors.fusion.rrf`).
 RRF_K = 2
 
 #: A payload filter: each field must take one of the allowed values.

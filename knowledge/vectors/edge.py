@@ -1,9 +1,9 @@
 """Qdrant Edge: the embedded vector store, Qdrant's own engine running in this process.
 
 A shard is a folder with Qdrant's segments and write-ahead log, the same storage and search
-code as a Qdrant server: sparse vectors scored with the IDF modifier, payload indexes,
-prefetch and weighted RRF fusion in one query. Its WAL is locked by the process that opened
-it, so one process serves a shard at a time; a second one gets `StoreLockedError` naming
+code as a Qdrant server: sparse vectors scored with the IDF modifier, payload indexes; one
+query per channel, fused by `knowledge.vectors.fusion`. Its WAL is locked by the process that
+opened it, so one process serves a shard at a time; a second one gets `StoreLockedError` naming
 the holder. Several processes share one store through a Qdrant server instead
 (`BRAIN_QDRANT_URL`, `knowledge.vectors.server`).
 """
@@ -14,6 +14,7 @@ import logging
 import os
 import threading
 from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,6 @@ import qdrant_edge as edge
 from knowledge.vectors.base import (
     DENSE,
     INDEXED_FIELDS,
-    RRF_K,
     SPARSE,
     SPARSE_FULL_SCAN_THRESHOLD,
     HybridQuery,
@@ -33,6 +33,7 @@ from knowledge.vectors.base import (
     Where,
     dense_of,
 )
+from knowledge.vectors.fusion import search_channels
 
 log = logging.getLogger(__name__)
 
@@ -133,51 +134,40 @@ class EdgeVectorStore:
     def search(
         self, query: HybridQuery, *, limit: int, where: Where | None = None
     ) -> list[VectorHit]:
-        """Prefetch each queried channel and fuse them with weighted RRF, in one query."""
+        """Each queried channel, fused with weighted RRF (`knowledge.vectors.fusion`)."""
         dense = list(query.dense) if self._has_dense and query.dense is not None else None
         sparse = (
             None
             if query.sparse is None
             else edge.SparseVector(list(query.sparse.indices), list(query.sparse.values))
         )
-        if limit <= 0 or (dense is None and sparse is None):
+        if limit <= 0:
             return []
         query_filter = _filter(where)
         with_vector: list[str] | bool = [DENSE] if dense is not None and query.with_dense else False
-        if dense is not None and sparse is not None:
-            channel_limit = max(query.channel_limit, limit)
-            request = edge.QueryRequest(
-                limit=limit,
-                prefetches=[
-                    edge.Prefetch(
-                        limit=channel_limit,
-                        query=edge.Query.Nearest(dense, using=DENSE),
-                        filter=query_filter,
-                    ),
-                    edge.Prefetch(
-                        limit=channel_limit,
-                        query=edge.Query.Nearest(sparse, using=SPARSE),
-                        filter=query_filter,
-                    ),
-                ],
-                # the stub types the query as `Fusion`; `Fusion.Rrf` is how a fusion is made
-                query=edge.Fusion.Rrf(  # type: ignore[arg-type]
-                    k=RRF_K, weights=[query.dense_weight, query.sparse_weight]
-                ),
-                with_payload=True,
-                with_vector=with_vector,
-            )
-        else:
-            request = edge.QueryRequest(
-                limit=limit,
-                query=edge.Query.Nearest(
-                    dense if dense is not None else sparse,  # type: ignore[arg-type]
-                    using=DENSE if dense is not None else SPARSE,
-                ),
-                filter=query_filter,
-                with_payload=True,
-                with_vector=with_vector,
-            )
+        nearest = partial(self._nearest, query_filter=query_filter, with_vector=with_vector)
+        weights = (query.dense_weight, query.sparse_weight)
+        return search_channels(
+            nearest, dense, sparse, weights, page=query.channel_limit, limit=limit
+        )
+
+    def _nearest(
+        self,
+        vector: Any,
+        using: str,
+        limit: int,
+        *,
+        query_filter: edge.Filter | None,
+        with_vector: list[str] | bool,
+    ) -> list[VectorHit]:
+        """One channel's best points, scored by that channel alone."""
+        request = edge.QueryRequest(
+            limit=limit,
+            query=edge.Query.Nearest(vector, using=using),
+            filter=query_filter,
+            with_payload=True,
+            with_vector=with_vector,
+        )
         with self._lock:
             points = self._shard.query(request)
         return [_hit(point) for point in points]

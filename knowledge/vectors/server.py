@@ -1,10 +1,11 @@
 """A Qdrant server through qdrant-client: the vector store several processes can share.
 
 Set `BRAIN_QDRANT_URL` (and `BRAIN_QDRANT_API_KEY`) to use it. Schema and search are those of
-the embedded store (`knowledge.vectors.edge`): the same named vectors, the same prefetch per
-channel and weighted RRF. qdrant-client's local mode (`QdrantClient(path=...)` or
-`":memory:"`) speaks the same API in-process, which is how the contract tests and the
-benchmark baseline run it; it is meant for small data and is not the embedded default.
+the embedded store (`knowledge.vectors.edge`): the same named vectors, one query per channel
+and the same weighted RRF (`knowledge.vectors.fusion`). qdrant-client's local mode
+(`QdrantClient(path=...)` or `":memory:"`) speaks the same API in-process, which is how the
+contract tests and the benchmark baseline run it; it is meant for small data and is not the
+embedded default.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import contextlib
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,6 @@ from qdrant_client import QdrantClient, models
 from knowledge.vectors.base import (
     DENSE,
     INDEXED_FIELDS,
-    RRF_K,
     SPARSE,
     SPARSE_FULL_SCAN_THRESHOLD,
     HybridQuery,
@@ -32,6 +33,7 @@ from knowledge.vectors.base import (
     Where,
     dense_of,
 )
+from knowledge.vectors.fusion import search_channels
 
 #: Points per scroll page.
 SCROLL_PAGE = 512
@@ -224,7 +226,7 @@ class ServerVectorStore:
     def search(
         self, query: HybridQuery, *, limit: int, where: Where | None = None
     ) -> list[VectorHit]:
-        """Prefetch each queried channel and fuse them with weighted RRF, in one call."""
+        """Each queried channel, fused with weighted RRF (`knowledge.vectors.fusion`)."""
         dense = list(query.dense) if self._has_dense and query.dense is not None else None
         sparse = (
             None
@@ -233,40 +235,38 @@ class ServerVectorStore:
                 indices=list(query.sparse.indices), values=list(query.sparse.values)
             )
         )
-        if limit <= 0 or (dense is None and sparse is None):
+        if limit <= 0:
             return []
         query_filter = _filter(where)
         with_vectors: list[str] | bool = (
             [DENSE] if dense is not None and query.with_dense else False
         )
+        nearest = partial(self._nearest, query_filter=query_filter, with_vectors=with_vectors)
+        weights = (query.dense_weight, query.sparse_weight)
+        return search_channels(
+            nearest, dense, sparse, weights, page=query.channel_limit, limit=limit
+        )
+
+    def _nearest(
+        self,
+        vector: Any,
+        using: str,
+        limit: int,
+        *,
+        query_filter: models.Filter | None,
+        with_vectors: list[str] | bool,
+    ) -> list[VectorHit]:
+        """One channel's best points, scored by that channel alone."""
         with self._lock:
-            if dense is not None and sparse is not None:
-                channel_limit = max(query.channel_limit, limit)
-                response = self._client.query_points(
-                    self.collection,
-                    prefetch=[
-                        models.Prefetch(
-                            query=dense, using=DENSE, filter=query_filter, limit=channel_limit
-                        ),
-                        models.Prefetch(
-                            query=sparse, using=SPARSE, filter=query_filter, limit=channel_limit
-                        ),
-                    ],
-                    query=_fusion(query.dense_weight, query.sparse_weight),
-                    limit=limit,
-                    with_payload=True,
-                    with_vectors=with_vectors,
-                )
-            else:
-                response = self._client.query_points(
-                    self.collection,
-                    query=dense if dense is not None else sparse,
-                    using=DENSE if dense is not None else SPARSE,
-                    query_filter=query_filter,
-                    limit=limit,
-                    with_payload=True,
-                    with_vectors=with_vectors,
-                )
+            response = self._client.query_points(
+                self.collection,
+                query=vector,
+                using=using,
+                query_filter=query_filter,
+                limit=limit,
+                with_payload=True,
+                with_vectors=with_vectors,
+            )
         return [_hit(point) for point in response.points]
 
     def close(self) -> None:
@@ -310,13 +310,6 @@ def _create(
     )
     for name in INDEXED_FIELDS if index_payload else ():
         client.create_payload_index(collection, name, models.PayloadSchemaType.KEYWORD)
-
-
-def _fusion(dense_weight: float, sparse_weight: float) -> models.FusionQuery | models.RrfQuery:
-    """Weighted RRF; equal weights use the plain RRF query that older servers know too."""
-    if dense_weight == sparse_weight:
-        return models.FusionQuery(fusion=models.Fusion.RRF)
-    return models.RrfQuery(rrf=models.Rrf(k=RRF_K, weights=[dense_weight, sparse_weight]))
 
 
 def _filter(where: Where | None) -> models.Filter | None:

@@ -51,6 +51,11 @@ UNREAD = {
     "holdout_fresh3": REPO / "benchmarks" / "data" / "escalation_fresh3.jsonl",
     "holdout_fresh4": REPO / "benchmarks" / "data" / "escalation_fresh4.jsonl",
 }
+#: Sets kept beside the benchmark whose rows were read: "scope_talk", 62 general-knowledge
+#: questions, trivia, personal-life and office chit-chat messages carrying scope words
+#: ("everyone", "many people", "所有人", "全公司") beside 30 live company-wide events with the
+#: same words, written before the thirteenth round was fitted, none of its rows trained on.
+BESIDE = {"scope_talk": REPO / "benchmarks" / "data" / "escalation_scope_talk.jsonl"}
 #: Held-out sets whose figures are printed as totals and by language only: a recall by kind
 #: would say which family to write more rows for, and the split would stop being unseen.
 TOTALS_ONLY = frozenset({"holdout_fresh2", "holdout_fresh3", "holdout_fresh4"})
@@ -59,8 +64,8 @@ TOTALS_ONLY = frozenset({"holdout_fresh2", "holdout_fresh3", "holdout_fresh4"})
 def _rows(split: str) -> list[dict[str, Any]]:
     from brain.escalation.model import labelled_rows
 
-    if split in UNREAD:
-        lines = UNREAD[split].read_text(encoding="utf-8").splitlines()
+    if split in UNREAD or split in BESIDE:
+        lines = {**UNREAD, **BESIDE}[split].read_text(encoding="utf-8").splitlines()
         return [json.loads(line) for line in lines if line.strip()]
     return list(labelled_rows(split))
 
@@ -121,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report["threshold"] = round(model.threshold, 4)
         report["alone"] = round(model.alone, 4)
         report["veto"] = round(model.veto, 4)
-    for split in (*SPLITS, *UNREAD):
+    for split in (*SPLITS, *BESIDE, *UNREAD):
         rows = _rows(split)
         report[split] = figures(rows, _decide([str(r["text"]) for r in rows], model, embedder))
         if split in UNREAD:
@@ -146,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"model {report['model']} threshold {report.get('threshold')} "
         f"alone {report.get('alone')} veto {report.get('veto')}"
     )
-    for split in (*SPLITS, *UNREAD):
+    for split in (*SPLITS, *BESIDE, *UNREAD):
         fig = report[split]
         print(
             f"{split:8s} n={fig['escalation_labelled']} recall={fig['escalation_recall']} "

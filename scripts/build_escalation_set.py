@@ -20,11 +20,13 @@ impersonation in progress, beside their look-alikes, and twins of a question ask
 event happens and asked in general), the twins of the "asked_now" contrast
 (`escalation_families_asked.py`), and the eleventh round's (`escalation_families_perfect.py`:
 live events told in the past or perfect tense beside the same events finished), both as
-twins of the live contrast and as rows of the model's own fit. Real service-desk e-mails
-(`../shared/data/it_tickets/train.jsonl`, never its val split) are the hard negatives of
-routine requests: a random sample (a quarter held out), then, for training only, e-mails that
-name what the rules used to page for on bare words (a virus, a stolen laptop, "critical",
-"down"), sampled with fixed seeds.
+twins of the live contrast and as rows of the model's own fit, and the thirteenth's
+(`escalation_families_scope.py`: scope words in trivia, statistics questions, personal life
+and office chit-chat, beside live company-wide events with the same words). Real
+service-desk e-mails (`../shared/data/it_tickets/train.jsonl`, never its val split) are the
+hard negatives of routine requests: a random sample (a quarter held out), then, for training
+only, e-mails that name what the rules used to page for on bare words (a virus, a stolen
+laptop, "critical", "down"), sampled with fixed seeds.
 
     python scripts/build_escalation_set.py [--tickets PATH] [--n 402] [--hard 240] [--fit]
 
@@ -54,6 +56,7 @@ from escalation_families_ninth import families as ninth
 from escalation_families_pairs import twins
 from escalation_families_perfect import families as perfect
 from escalation_families_perfect import twins as perfect_twins
+from escalation_families_scope import expand as scope
 from escalation_families_security import SECURITY_FAMILIES, SECURITY_HOLDOUT
 from escalation_families_sixth import expand as sixth
 from escalation_families_tenth import families as tenth
@@ -69,6 +72,9 @@ UNREAD = (
     "escalation_fresh3.jsonl",
     "escalation_fresh4.jsonl",
 )
+#: The look-alike split written before the thirteenth round: its rows are kept from that
+#: round's (only: the earlier rounds' rows stay as they were fitted).
+LOOKALIKE = "escalation_scope_talk.jsonl"
 _CJK = re.compile(r"[\u3400-\u9fff]")
 HOLDOUT_EVERY = 4
 #: Desk e-mails with words that used to page alone (whole words, lower case as the data is).
@@ -184,6 +190,12 @@ def main() -> int:
     rows.extend(_twin_rows(first + 1, held, perfect_twins(), numbered))
     first += 2
     for number, (kind, escalate, wordings) in enumerate(perfect(), start=first):
+        kept = [t for t in wordings if not _near_any(t, held)]
+        rows.extend(_family_rows(number, kind, escalate, kept, "train"))
+    first += len(perfect())
+    lines = (REPO / "benchmarks" / "data" / LOOKALIKE).read_text(encoding="utf-8").splitlines()
+    held.extend(str(json.loads(line)["text"]) for line in lines if line.strip())
+    for number, (kind, escalate, wordings) in enumerate(scope(), start=first):
         kept = [t for t in wordings if not _near_any(t, held)]
         rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     for kind, escalate, wordings in FRESH:

@@ -151,8 +151,11 @@ def test_more_detail_while_the_bot_asks_which_controller_is_decided_with_the_wai
     """Asked which controller should take a report, the user goes on describing it instead of
     picking: the detail is decided together with the waiting report, one record filed from both
     (alone, "still slow" lost its subject and was filed as a network incident)."""
+    # "订单服务超时" (the order service timing out) is a failure for all in the matrix, which
+    # the escalation model may page (p 0.01-0.10 against a bar of 0.02), and a page is
+    # never asked back: a slow service is asked about.
     replies = _chat(
-        brain, "数据库那边的慢查询突然飙升了，订单服务超时", "还是很慢，重启了连接池也没用"
+        brain, "数据库那边的慢查询突然飙升了，订单服务有点慢", "还是很慢，重启了连接池也没用"
     )
     assert "哪一个" in replies[0]
     store = brain.services.tickets

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from brain.escalation.decide import SECURITY_CATEGORY, decide_escalation
+from brain.escalation.decide import SECURITY_CATEGORY, AgreedMove, decide_escalation
 from core.records import EscalationRecord
 
 if TYPE_CHECKING:
@@ -24,9 +24,22 @@ def escalate(
     understood: Understanding, evaluated: Evaluation, model: EscalationModel | None = None
 ) -> EscalationRecord:
     """The escalation decision of the message (`model`: the learned escalation model, when
-    the home has one); a security event's category is added to `evaluated.entities`."""
+    the home has one); a security event's category is added to `evaluated.entities`. An
+    organisation lesson (several people's corrections) that moves the message is evidence the
+    decision weighs against a page only the model wants (`decide._agreed_against`); one
+    person's own lesson is not."""
+    preference = evaluated.preference
+    agreed = (
+        AgreedMove(preference.controller, len(preference.users))
+        if preference is not None and preference.scope == "org" and len(preference.users) > 1
+        else None
+    )
     escalated = decide_escalation(
-        understood.scoring_text, understood.intent, model=model, vector=understood.vector
+        understood.scoring_text,
+        understood.intent,
+        model=model,
+        vector=understood.vector,
+        agreed=agreed,
     )
     if escalated.security or escalated.kind == "security":
         evaluated.entities.setdefault(SECURITY_CATEGORY[0], [SECURITY_CATEGORY[1]])

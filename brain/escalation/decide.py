@@ -33,6 +33,7 @@ __all__ = [
     "OUTAGE_CONTROLLER",
     "SECURITY_CATEGORY",
     "SECURITY_INTENT",
+    "AgreedMove",
     "UrgentRoute",
     "decide_escalation",
     "urgent_route",
@@ -67,6 +68,16 @@ URGENCY_OF: dict[str, Urgency] = {"P1": "critical", "P2": "high", "P3": "medium"
 
 
 @dataclass(frozen=True, slots=True)
+class AgreedMove:
+    """An organisation lesson: several people moved messages like this one to `controller`
+    (`brain.memory`: an agreed preference). Where only the escalation model wants a page, it
+    is evidence that people read such a message as a request, not a live event."""
+
+    controller: str
+    people: int
+
+
+@dataclass(frozen=True, slots=True)
 class UrgentRoute:
     """What routing must honour for an escalated message: never blocked, never turned away,
     never asked back (a hand-off), and which controller takes it first."""
@@ -87,8 +98,10 @@ def decide_escalation(
     *,
     model: EscalationModel | None = None,
     vector: np.ndarray | None = None,
+    agreed: AgreedMove | None = None,
 ) -> EscalationRecord:
-    """The escalation decision for `text`; `intent` must be the recognizer's no-LLM intent."""
+    """The escalation decision for `text`; `intent` must be the recognizer's no-LLM intent;
+    `agreed`: the organisation lesson that moves messages like it, if any (`_agreed_against`)."""
     signals = signals_of(text)
     assessment = signals.assessment
     priority = assessment.priority
@@ -192,10 +205,12 @@ def decide_escalation(
         elif pages and handled and not wide(assessment):
             pages = False
             evidence.append(f"the live contrast reads it as over: p(happening) = {happening:.2f}")
+        alone = not (live or wide(assessment) or assessment.impact in ("many", "all"))
+        if pages and alone and agreed is not None:
+            pages = not _agreed_against(agreed, probability, asking_now, evidence)
         if pages:
             # Paged by the model alone, with no failure the matrix reads and no one beyond the
             # writer affected: what it recognised is a security event, not an outage.
-            alone = not (live or wide(assessment) or assessment.impact in ("many", "all"))
             event = model is not None and alone
             priority, kind, by = "P1", "security" if event else "outage", "the escalation model"
             reason = (
@@ -250,6 +265,30 @@ def _asking_now(
         return False
     happening = model.happening(text, vector)
     return happening is not None and happening >= LIVE_BAR
+
+
+def _agreed_against(
+    agreed: AgreedMove, probability: float | None, now: bool, evidence: list[str]
+) -> bool:
+    """Whether people's agreed lesson stands against a page only the escalation model wants
+    (no rule forces it, the matrix reads no failure and no one beyond the writer): the lesson
+    moves the message to a controller incidents do not go to, the model is not sure (under
+    `SURE`) and the "asked_now" contrast does not read it as happening now (`now`). A lesson
+    never holds back a page the rules or a failure the matrix reads call for, nor one the
+    model is sure of or reads as happening, so that a few people's corrections cannot silence
+    a live event."""
+    incident = agreed.controller in (OUTAGE_CONTROLLER, intent_group(SECURITY_INTENT))
+    who = f"{agreed.people} people moved messages like this to {agreed.controller}"
+    if incident:
+        return False
+    if probability is None or probability >= SURE:
+        evidence.append(f"{who}, but the escalation model is sure (p >= {SURE}): it pages")
+        return False
+    if now:
+        evidence.append(f"{who}, but it reads as happening now: it pages")
+        return False
+    evidence.append(f"{who}: the escalation model alone (p under {SURE}) does not page")
+    return True
 
 
 def _asked(text: str) -> bool:

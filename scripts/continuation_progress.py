@@ -449,6 +449,38 @@ def _variant(rng: random.Random, text: str, lang: str) -> str:
     return text
 
 
+def topic_row(
+    rng: random.Random,
+    lang: str,
+    kind: str,
+    record: str,
+    message: str,
+    minutes: float,
+    label: str,
+    family: str,
+    *,
+    domain: str,
+    group: str,
+) -> dict[str, object]:
+    """One train row of a topic's thread (no question waiting): the same user nine times in
+    ten, some time after the report. `group` is the row's template, one per topic, so the
+    calibration folds see topics they were not fitted on."""
+    return {
+        "split": "train",
+        "lang": lang,
+        "kind": kind,
+        "record": record,
+        "question": "",
+        "message": message,
+        "same_user": rng.random() < 0.9,
+        "minutes": round(minutes * rng.uniform(0.3, 3.0), 1),
+        "label": label,
+        "family": family,
+        "domain": domain,
+        "template": group,
+    }
+
+
 def _thread(
     rng: random.Random, lang: str, index: int, topic: Topic, topics: Sequence[Topic]
 ) -> list[dict[str, object]]:
@@ -457,21 +489,19 @@ def _thread(
     minutes = rng.choice([2.0, 10.0, 40.0, 180.0, 1500.0])
 
     def row(message: str, label: str, family: str) -> dict[str, object]:
-        return {
-            "split": "train",
-            "lang": lang,
-            "kind": topic.kind,
-            "record": record,
-            "question": "",
-            "message": _variant(rng, message, lang),
-            "same_user": rng.random() < 0.9,
-            "minutes": round(minutes * rng.uniform(0.3, 3.0), 1),
-            "label": label,
-            "family": family,
-            "domain": f"{lang}-topic{index}",
-            # One group per topic: calibrated on topics it was not fitted on.
-            "template": f"{lang}:progress:{index}",
-        }
+        text = _variant(rng, message, lang)
+        return topic_row(
+            rng,
+            lang,
+            topic.kind,
+            record,
+            text,
+            minutes,
+            label,
+            family,
+            domain=f"{lang}-topic{index}",
+            group=f"{lang}:progress:{index}",
+        )
 
     rows = []
     usable = [f for f in FAMILIES if f[1](topic)]

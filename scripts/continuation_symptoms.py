@@ -29,6 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from continuation_progress import topic_row
+
 
 @dataclass(frozen=True)
 class Symptoms:
@@ -53,8 +55,10 @@ def topics(lang: str) -> tuple[Symptoms, ...]:
 
 
 #: How another topic's line is sometimes marked as new (the rest are unmarked).
-MARKERS = {"en": ["also", "oh and", "separately,", "different thing:"],
-           "zh": ["另外，", "还有个事，", "顺便说一下，"]}  # fmt: skip
+MARKERS = {
+    "en": ["also", "oh and", "separately,", "different thing:"],
+    "zh": ["另外，", "还有个事，", "顺便说一下，"],
+}
 
 
 def _thread(
@@ -68,21 +72,18 @@ def _thread(
     def row(message: str, label: str, family: str) -> dict[str, object]:
         if lang == "en" and rng.random() < 0.3:
             message = message.capitalize()
-        return {
-            "split": "train",
-            "lang": lang,
-            "kind": topic.kind,
-            "record": record,
-            "question": "",
-            "message": message,
-            "same_user": rng.random() < 0.9,
-            "minutes": round(minutes * rng.uniform(0.3, 3.0), 1),
-            "label": label,
-            "family": family,
-            "domain": f"{lang}-symptom{index}",
-            # One group per topic: calibrated on topics it was not fitted on.
-            "template": f"{lang}:symptom:{index}",
-        }
+        return topic_row(
+            rng,
+            lang,
+            topic.kind,
+            record,
+            message,
+            minutes,
+            label,
+            family,
+            domain=f"{lang}-symptom{index}",
+            group=f"{lang}:symptom:{index}",
+        )
 
     rows = [row(s, "update", "symptom") for s in rng.sample(list(topic.seen), k=rng.choice([2, 3]))]
     for _ in range(rng.choice([1, 2])):

@@ -22,6 +22,8 @@ FEEDBACK_KINDS: tuple[FeedbackKind, ...] = ("confirm", "reject", "correct")
 Outcome = Literal["routed", "clarify", "composed", "fallback", "failed"]
 Urgency = Literal["low", "medium", "high", "critical"]
 URGENCY_LEVELS: tuple[Urgency, ...] = ("low", "medium", "high", "critical")
+#: The levels at which someone is in a hurry: shown in every rationale, never turned away.
+PRESSING: frozenset[Urgency] = frozenset({"high", "critical"})
 
 #: Entity kinds the extractor produces; each maps to a list of distinct strings.
 Entities = dict[str, list[str]]

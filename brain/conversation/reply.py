@@ -15,7 +15,7 @@ from typing import Literal
 from brain.chain.small_talk import MODE as SMALL_TALK
 from brain.conversation.wording import PLAN_WORDS_ZH, SIGNAL_WORDS_ZH, TIERS_ZH, URGENCY_ZH, say
 from brain.signals.registry import signal_words
-from core.records import Decision, ExecutionResult
+from core.records import PRESSING, Decision, ExecutionResult
 
 __all__ = [
     "NONE_OF_THESE",
@@ -205,7 +205,7 @@ def rationale(
     if ranked:
         shown = ("，" if zh else ", ").join(f"{w} {v:.2f}" for w, v in ranked[:top])
         parts.append(say("signals", zh, signals=shown))
-    if decision.urgency in ("high", "critical"):
+    if decision.urgency in PRESSING:
         urgency = URGENCY_ZH.get(decision.urgency, decision.urgency) if zh else decision.urgency
         parts.append(say("urgency", zh, urgency=urgency))
     return " · ".join(parts)

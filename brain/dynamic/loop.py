@@ -33,7 +33,14 @@ from brain.routing.plan import Candidate, RoutePlan
 from brain.routing.wording import clarification_question
 from core.config import Settings
 from core.plans import DcrRound, DcrTrace, Plan
-from core.records import DryRunRecord, Entities, ExecutionResult, IntentResult, SignalScores
+from core.records import (
+    PRESSING,
+    DryRunRecord,
+    Entities,
+    ExecutionResult,
+    IntentResult,
+    SignalScores,
+)
 
 if TYPE_CHECKING:
     from brain.dynamic.llm_stages import LLMStages
@@ -212,7 +219,7 @@ class DynamicSolver:
         # equally weak, not equally right: asking between them would pass a message no
         # controller should take to one of them. An urgent one ("urgent!!!") is asked about
         # all the same: someone in a hurry is never turned away.
-        urgent = situation.intent.urgency in ("high", "critical")
+        urgent = situation.intent.urgency in PRESSING
         declared = plan.outcome == "fallback" and situation.declared_out_of_scope and not urgent
         if len(viable) >= 2 and not declared:
             trace.result = "clarify"

@@ -277,16 +277,10 @@ def joined_to_waiting(brain: ThreadBrain, message: Message, state: ConversationS
     the chain, reading it alone, could not place it either ("一闪一闪然后就黑了" after "我的显示器
     坏了"): alone it would only be asked about again or fall back; with the waiting request it
     has a subject."""
-    if (
-        not state.pending
-        or not state.history
-        or any(value == ON_RECORD for value, _ in state.pending_choices)
-    ):
+    read = _read_against_waiting(brain, message, state)
+    if read is None or read[1].kind == "closing":
         return message
-    waiting = state.history[-1]
-    reading = brain.read_continuation(Thread(message=message.text, record=waiting))
-    if reading is None or reading.kind == "closing":
-        return message
+    waiting, reading = read
     if reading.continues < LEANS_ON_RECORD and brain.places(replace(message, new_topic=True)):
         return message
     return replace(message, text=f"{waiting}\n{message.text}")
@@ -300,15 +294,25 @@ def asks_how_the_waiting_stands(
     continuation model reads it against the waiting request: there is nothing to report but
     the question itself, which is put again as it was (deciding the two messages together
     asked it anew, its choices in another order)."""
+    read = None if state.records else _read_against_waiting(brain, message, state)
+    return read is not None and read[1].kind == "status" and read[1].verdict == "continue"
+
+
+def _read_against_waiting(
+    brain: ThreadBrain, message: Message, state: ConversationState
+) -> tuple[str, Reading] | None:
+    """The request the bot waits on "which controller?" for, and the continuation model's
+    reading of the message against it; None when no such question waits (nothing pending, or
+    the pending question is "is this about the thread's record?") or the model cannot read."""
     if (
         not state.pending
         or not state.history
-        or state.records
         or any(value == ON_RECORD for value, _ in state.pending_choices)
     ):
-        return False
-    reading = brain.read_continuation(Thread(message=message.text, record=state.history[-1]))
-    return reading is not None and reading.kind == "status" and reading.verdict == "continue"
+        return None
+    waiting = state.history[-1]
+    reading = brain.read_continuation(Thread(message=message.text, record=waiting))
+    return None if reading is None else (waiting, reading)
 
 
 def plainly_follows(text: str, state: ConversationState) -> bool:

@@ -19,9 +19,15 @@ Each paraphrase is asked in a channel of its own (no conversation carries over).
 story and summed per set, tuned stories and held-out stories side by side. Figures are
 reported, never asserted.
 
+With `--why` (a looked-at set only) each missed paraphrase of the fourth user is counted by why
+it stayed: "two correctors" (the model already routed a taught message right, so fewer than three
+people corrected), "overridden" (the organisation's lesson is found for it, and a later step of
+the decision, e.g. escalation or a compliance rule, routed elsewhere) or "not reached" (no lesson
+found: no group, or a gate refused it).
+
 Run: `PYTHONPATH=. .venv/bin/python benchmarks/org_agreement_story.py --home FITTED_HOME`
 (a home with the sample KB ingested and the model fitted, as `tests/conftest.py: fitted_home`
-builds; it is copied, never changed) [--json FILE] [--only NAME]
+builds; it is copied, never changed) [--json FILE] [--only NAME] [--why]
 [--set tune|held-out|fresh|stranger|fresh2|fresh2_hold] (default: tune and held-out).
 A set in `HIDDEN` (`fresh2_hold`) prints its totals only: no rows, no misses, no JSON rows,
 so it stays a yardstick nobody has read the failures of.
@@ -86,6 +92,26 @@ def _lands(brain: Any, decision: Any, target: str) -> bool:
     return any(step.get("controller") == target for step in replays.get("steps", []))
 
 
+def why_missed(brain: Any, decision: Any, target: str, correctors: int) -> str:
+    """Why a fourth user's paraphrase did not move (`--why`)."""
+    if correctors < 3:
+        return "two correctors"
+    parts = brain.parts
+    model = parts.semantic_model()
+    nearest = model.analyse(decision.text).nearest if model is not None else None
+    found = parts.agreed_examples.preference(
+        decision.text,
+        vector=parts.embed_if_loaded(decision.text),
+        user=decision.user,
+        names=parts.view.names,
+        agreement=parts.settings.memory.agreement_users,
+        nearest=nearest,
+    )
+    if (found is not None and found.controller == target) or target in decision.preference:
+        return "overridden"
+    return "not reached"
+
+
 def fresh_routes(stories: tuple[Story, ...], fitted: Path) -> dict[str, str | None]:
     """Where a home with no lessons sends every paraphrase of `stories`."""
     from brain.engine import Brain
@@ -106,6 +132,7 @@ def run_story(
     fresh: dict[str, str | None],
     *,
     refit: bool = False,
+    why: bool = False,
 ) -> dict[str, Any]:
     from brain.engine import Brain
     from core.config import Settings
@@ -123,6 +150,12 @@ def run_story(
                 for user, text in (("U2", story.taught[1]), ("U3", story.taught[2]))
             ]
             fourth = _ask_all(brain, story.paraphrases, "U4", "fourth")
+            correctors = sum(1 for went in first if went != story.target)
+            reasons = [
+                why_missed(brain, d, story.target, correctors)
+                for d in fourth
+                if why and not _lands(brain, d, story.target)
+            ]
             refitted: list[Any] = []
             if refit:  # what the background refit adds, once it has folded the lessons in
                 brain.parts.org_training.refit_now()
@@ -161,6 +194,7 @@ def run_story(
         "near": len(near),
         "must_not": len(story.must_not),
         "near_moved": near,
+        "fourth_why": reasons,
         "fourth_missed": [(d.text, d.controller, d.tier) for d in fourth if not landed[id(d)]],
         "before_routes": [d.controller for d in before],
     }
@@ -183,7 +217,14 @@ def main() -> None:
         default="default",
         help="which stories: one set, or tune and held-out (the default)",
     )
+    parser.add_argument(
+        "--why",
+        action="store_true",
+        help="count why each missed paraphrase of the fourth user stayed (looked-at sets)",
+    )
     args = parser.parse_args()
+    if args.why and args.set in HIDDEN:
+        parser.error(f"--why reads the misses: not on {args.set}")
     results: dict[str, list[dict[str, Any]]] = {}
     print(f"{'set':8} {'story':24} {'target':12} before author stranger fourth wrongly near")
     sets = {
@@ -201,7 +242,7 @@ def main() -> None:
             if args.only and args.only != story.name:
                 continue
             others = tuple(t for s in stories if s is not story for t in s.paraphrases)
-            found = run_story(story, args.home, others, fresh, refit=args.refit)
+            found = run_story(story, args.home, others, fresh, refit=args.refit, why=args.why)
             results.setdefault(label, []).append(found)
             if label in HIDDEN:
                 continue
@@ -229,6 +270,14 @@ def main() -> None:
             f"{sums['stranger']:8} {sums['fourth']:6} {sums['wrongly']:3}/{sums['others']}"
             f"  {sums['near']}/{sums['must_not']}  (of {total}){refitted}"
         )
+        if args.why:
+            counts: dict[str, int] = {}
+            for reason in (reason for r in rows for reason in r["fourth_why"]):
+                counts[reason] = counts.get(reason, 0) + 1
+            print(
+                f"{label:8} fourth user's misses: "
+                + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+            )
         if label in HIDDEN:
             results[label] = [{"story": "TOTAL", "n": total, **sums}]
     if args.json:

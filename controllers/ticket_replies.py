@@ -423,6 +423,21 @@ def still_needed(missing: Sequence[str], zh: bool) -> str:
     return _still_needed(missing, zh)
 
 
+def question_on(ticket_id: str, answer: str, zh: bool) -> str:
+    """A question about the thread's ticket: the knowledge base's answer on its subject (""
+    when none), and the question kept on the ticket for the people working on it."""
+    if zh:
+        if answer:
+            return f"{answer}\n（我也把你的问题加到了 {ticket_id}。）"
+        return f"知识库里没有这个问题的答案；我把你的问题加到了 {ticket_id}，处理的同事会看到。"
+    if answer:
+        return f"{answer}\n(I also added your question to {ticket_id}.)"
+    return (
+        f"I have no answer to that in the knowledge base; I added your question to {ticket_id} "
+        "so the people working on it see it."
+    )
+
+
 def closing(ticket: Ticket, zh: bool, *, thanked: bool = True) -> str:
     """A thank-you or goodbye in the thread: nothing added to the record, its state said. A
     thank-you is answered "you're welcome"; an "ok", "got it" or "see ya" is acknowledged."""

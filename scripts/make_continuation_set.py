@@ -266,6 +266,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
     from continuation_context import context_rows
     from continuation_more_phrasings import more_rows
     from continuation_progress import progress_rows
+    from continuation_questions import question_rows
     from continuation_reasons import reason_rows
     from continuation_short_new import short_new_rows
     from continuation_symptoms import symptom_rows
@@ -287,6 +288,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
             rows.extend(progress_rows(seed))
             rows.extend(symptom_rows(seed))
             rows.extend(reason_rows(rows, seed))
+            rows.extend(question_rows(rows, seed))
     seen: set[tuple[str, str, str]] = set()
     unique = []
     for r in rows:

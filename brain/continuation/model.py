@@ -10,6 +10,8 @@ Five classes:
 - `update`: it continues the record otherwise (a detail, "still broken", a retry report, a
   reason or approval, "works now");
 - `closing`: it ends the exchange and adds nothing ("thanks, bye");
+- `question`: it asks something about the record's problem or request that names no subject of
+  its own ("what should I try next?", "有什么临时办法吗"): answered on the record's subject;
 - `new`: another problem or request, or an unrelated question.
 
 Features (`design`), language-independent: hashed character n-grams of the message (Chinese
@@ -64,7 +66,7 @@ __all__ = [
 DATA_FILE = "continuation.jsonl"
 #: Fitted weights are stored as "continuation-<key>.npz" (`core.model_files`).
 SHIPPED_NAME = "continuation"
-CLASSES = ("new", "update", "answer", "status", "closing")
+CLASSES = ("new", "update", "answer", "status", "closing", "question")
 #: Continue on the record at or above this probability. Chosen on the train split's
 #: out-of-fold readings (phrasings held out), the lowest of 0.5, 0.55, ... 0.85 under which
 #: fewer than 2% of new requests reach it (1.7%; 0.6 let 3.2% through once the set held the
@@ -281,7 +283,8 @@ class Reading:
 
     @property
     def kind(self) -> str:
-        """The likeliest way it continues: "update", "answer", "status" or "closing"."""
+        """The likeliest way it continues: "update", "answer", "status", "closing" or
+        "question"."""
         p = self.probabilities
         return max(CLASSES[1:], key=lambda k: p[k])
 

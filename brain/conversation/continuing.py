@@ -155,6 +155,8 @@ def continue_on(
             follow_up = FollowUp("update", record, controller, why, text, dict([named]))
         elif reading.kind == "status" and not find_ticket_ids(text):
             follow_up = FollowUp("status", record, controller, why, text)
+        elif reading.kind == "question" and not find_ticket_ids(text):
+            follow_up = FollowUp("question", record, controller, why, text)
         else:
             follow_up = FollowUp("update", record, controller, why, text, lenient=True)
     if reading.describe() not in follow_up.why:  # an answer's reading says why on its own

@@ -120,7 +120,7 @@ def resolved(text: str) -> bool:
 class FollowUp:
     """How a reply is read against the thread: its kind, the record and what it fills."""
 
-    kind: Literal["answer", "update", "status", "closing", "ask"]
+    kind: Literal["answer", "update", "status", "closing", "ask", "question"]
     record: str
     controller: str
     why: str
@@ -287,6 +287,6 @@ def follow_up_decision(
             missing=list(missing),
         ),
         created_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
-        request_type="reference" if follow.kind in ("status", "closing") else "update",
+        request_type="reference" if follow.kind in ("status", "closing", "question") else "update",
         language="zh" if zh else "en",
     )

@@ -21,7 +21,7 @@ from brain.conversation.follow_up import (
     resolved,
     same_topic,
 )
-from controllers import slots
+from controllers import answering, slots
 from controllers import ticket_replies as say
 from controllers.tickets import TicketError
 from core.records import Decision, DryRunRecord, Message
@@ -175,6 +175,8 @@ def apply(
             dry_run=None,
             ticket=ticket,
         )
+    if reading.kind == "question":
+        return _question_on(brain, store, ticket, message, reading, zh)
     check = _dry_run(brain, ticket, message, reading)
     fields = reading.fields
     wanted = [*(check.missing if check else []), *asked]
@@ -199,6 +201,49 @@ def apply(
     return follow_up_decision(
         message, reading, summary=summary, ok=True, dry_run=check, ticket=ticket, missing=missing
     )
+
+
+def _question_on(
+    brain: ThreadBrain,
+    store: TicketStore,
+    ticket: Ticket,
+    message: Message,
+    reading: FollowUp,
+    zh: bool,
+) -> Decision:
+    """A question about the record that names no subject of its own ("what should I try
+    next?", "有什么临时办法吗"): alone it could be placed nowhere, so it is answered from the
+    knowledge base on the record's subject (passages found with the question and the record's
+    description, and verified against the description: the question lends them no subject), or
+    honestly not; either way it goes on the record as a comment, so the people working on it
+    see what the asker still wants to know."""
+    subject = str(ticket.fields.get("description") or ticket.title)
+    services = brain.services
+    evidence = answering.gather(services.knowledge, f"{message.text}\n{subject}")
+    found = answering.answer(subject, evidence, services.llm)
+    try:
+        store.comment(ticket.id, author=message.user, text=message.text[:4000])
+    except TicketError as exc:
+        summary = say.not_updated(ticket.kind, ticket.id, exc, zh)
+        return follow_up_decision(
+            message, reading, summary=summary, ok=False, dry_run=None, ticket=None
+        )
+    answer = found.summary if found.ok else ""
+    decision = follow_up_decision(
+        message,
+        reading,
+        summary=say.question_on(ticket.id, answer, zh),
+        ok=found.ok,
+        dry_run=None,
+        ticket=ticket,
+    )
+    assert decision.result is not None
+    decision.result.citations = list(found.citations)
+    decision.result.details = found.details
+    decision.result.data.update(
+        {k: v for k, v in found.data.items() if k in ("verification", "retrieval")}
+    )
+    return decision
 
 
 def _choices(brain: ThreadBrain, name: str, missing: Sequence[str], zh: bool) -> str:

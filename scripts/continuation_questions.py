@@ -1,0 +1,115 @@
+"""Questions about the thread's record that name no subject of their own, for the continuation
+set's train split (`make_continuation_set.py`).
+
+"VPN drops every 10 minutes when I'm at home", two details, then "what should I try next?":
+the question asks about the record's problem, and only the record says what it is about. The
+set held such questions only as status questions ("any update?") and held many questions with
+a subject of their own as new work ("how do I book a meeting room?"), so the model read every
+question that is not about progress as new (P(continue) 0.04): alone, the chain could place it
+nowhere and the bot fell back ("none of my controllers covers it"). Here they are a class of
+their own, `question` (answered from the knowledge base on the record's subject, the record
+kept), beside questions that bring their own subject in the same threads (new) and status
+questions (status), so the model learns what a question borrows from the record, not that a
+question is one or the other.
+
+How they were written: patterns invented for this file in English and Chinese (what to try,
+workarounds, forms, who else is affected, devices and places, what the user must do), none
+from the conversation benchmark's splits; the records are the train split's own records with
+no question waiting. Appended after the other families with a random stream of their own.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+#: Questions that ask about the record's problem or request and name nothing of their own.
+ABOUT_RECORD = {
+    "en": [
+        "what should I try next?", "is there anything I can do in the meantime?",
+        "is there a workaround?", "any workaround for now?", "what else can I try?",
+        "is there a form I need to fill in?", "do I need to fill in a form for this?",
+        "is there a temporary fix?", "what's the usual fix for this?", "is there a known fix?",
+        "how do I do that?", "where do I find that setting?", "which version should I install?",
+        "do I need admin rights for that?", "would a reboot help?", "should I reinstall it?",
+        "can I still work in the meantime?", "can I use my phone for now?",
+        "what about on my phone?", "does the same apply on a mac?", "is it the same at home?",
+        "do I need to bring it to the desk?", "can you do it remotely?",
+        "do I need to be in the office for that?", "will I lose my files?",
+        "is my data safe?", "do I need to do anything on my side?",
+        "what do you need from me?", "do you need anything else from me?",
+        "is there a guide for this somewhere?", "where can I read more about it?",
+        "what causes this usually?", "why does this keep happening?",
+        "should I stop using it until then?", "is it safe to keep working on it?",
+        "can I do it myself?", "how do I check that?", "what settings should I use?",
+        "do I need a new one?", "can someone walk me through it?",
+        "what should I tell my team in the meantime?", "is there a self-service option?",
+    ],
+    "zh": [
+        "有什么临时办法吗", "我现在该怎么办", "需要填什么表吗", "还能试点什么", "有没有变通的办法",
+        "要不要重启一下试试", "需要我这边做什么吗", "数据会丢吗", "能远程处理吗", "要我拿过去吗",
+        "手机上能先用吗", "Mac 上也是这样处理吗", "有没有什么办法先用着", "要装哪个版本",
+        "在哪里设置", "这个要管理员权限吗", "有已知的解决方法吗", "还需要我提供什么吗",
+        "一般是什么原因", "为什么老是这样", "我能自己弄吗", "有操作指南吗", "怎么检查",
+        "要不要先别用了", "在家也是这样处理吗", "需要换新的吗", "有人能教我一下吗",
+        "要先卸载吗", "这期间我能继续干活吗", "有自助的办法吗",
+    ],
+}  # fmt: skip
+#: Questions with a subject of their own, asked in a thread about something else: new.
+OWN_SUBJECT = {
+    "en": [
+        "how do I book a meeting room?", "what's the guest wifi password?",
+        "when does the cafeteria open?", "how do I request parental leave?",
+        "where's the travel expense policy?", "how do I add a printer on my mac?",
+        "who do I ask about my payslip?", "how many vacation days do I have left?",
+        "can I bring my dog to the office?", "how do I share a calendar with my assistant?",
+        "what's the process for ordering business cards?", "how do I get a parking permit?",
+        "where do I submit my timesheet?", "how do I set an out of office reply?",
+        "is there a policy for working abroad?", "how do I join the all-hands call?",
+        "what is a standard change?", "how do I reset my voicemail pin?",
+    ],
+    "zh": [
+        "会议室怎么预订", "访客 WiFi 密码是多少", "食堂几点开门", "产假怎么申请",
+        "差旅报销标准在哪看", "Mac 上怎么添加打印机", "工资条找谁问", "我还剩几天年假",
+        "停车证怎么办", "工时在哪填",
+        "怎么设置自动回复", "名片怎么申请", "出国办公有规定吗", "什么是标准变更",
+    ],
+}  # fmt: skip
+KINDS = ("incident", "access", "change")
+
+
+def question_rows(rows: Sequence[dict[str, object]], seed: int = 7) -> list[dict[str, object]]:
+    """For train records with no question waiting (per language, the first of each record):
+    two questions about the record (`question`) and one with its own subject (`new`)."""
+    rng = random.Random(f"{seed}-questions")
+    records: dict[str, list[dict[str, object]]] = {"en": [], "zh": []}
+    seen: set[str] = set()
+    for base in rows:
+        record = str(base["record"])
+        if base["split"] != "train" or base["question"] or base["kind"] not in KINDS:
+            continue
+        if record in seen or str(base["lang"]) not in records:
+            continue
+        seen.add(record)
+        records[str(base["lang"])].append(base)
+    added: list[dict[str, object]] = []
+    for lang, bases in records.items():
+        for base in rng.sample(bases, k=min(len(bases), 160 if lang == "en" else 110)):
+            picks = [(p, "question") for p in rng.sample(ABOUT_RECORD[lang], k=2)]
+            picks.append((rng.choice(OWN_SUBJECT[lang]), "new"))
+            for pattern, label in picks:
+                message = pattern.capitalize() if lang == "en" and rng.random() < 0.3 else pattern
+                if lang == "zh" and rng.random() < 0.5:
+                    message += "？"
+                added.append(
+                    {
+                        **base,
+                        "message": message,
+                        "same_user": rng.random() < 0.9,
+                        "minutes": round(rng.uniform(1.0, 900.0), 1),
+                        "label": label,
+                        "family": "record_question" if label == "question" else "new_question",
+                        "template": f"{lang}:{label}:{pattern}",
+                    }
+                )
+    return added

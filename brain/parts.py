@@ -135,8 +135,8 @@ class BrainParts:
 
         #: Corrections as examples of their controllers, everyone's once people agree.
         shipped, models = lambda: load_training(settings).examples, settings.path("models")
-        agreement = settings.memory.agreement_users
-        self.agreed_examples = AgreedExamples(memory, shipped, models, agreement)
+        agreement, learned = settings.memory.agreement_users, settings.memory.learned_reach
+        self.agreed_examples = AgreedExamples(memory, shipped, models, agreement, learned)
 
         #: The semantic model trained on the organisation's lessons (`brain.learning.org_training`).
         self.org_training = OrgTraining(

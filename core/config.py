@@ -301,20 +301,19 @@ class MemoryConfig(_Section):
     """How lessons from feedback shape later decisions (docs/design.md, "Learning from
     feedback")."""
 
-    #: Distinct users whose same correction on similar messages makes it an organisation
-    #: lesson (applied to everyone); below that a lesson applies to its own user only.
+    #: Users whose same correction of alike messages makes it everyone's (else the author's).
     agreement_users: int = Field(3, ge=1, le=1000)
-    #: How similar (0..1, the memory's similarity factor) a message must be to one the user
-    #: corrected for the correction to be honoured as the user's preference.
+    #: How similar (0..1) a message must be to one the user corrected to follow that lesson.
     preference_similarity: float = Field(0.4, gt=0, le=1)
     #: The online layer (`brain.memory.online_layer`): the corrections' calibrated vote moves a
     #: message when it is likelier right than the model's own first choice.
     online_layer: bool = True
+    #: Who agreed corrections reach is decided by a learned model (`brain.memory.reach_model`).
+    learned_reach: bool = False
     #: Compliance hard constraints, which no preference overrides: intent -> the controller
     #: such messages always go to (and they escalate as their urgency says).
     compliance: dict[str, str] = Field(default_factory=lambda: {"security_incident": "incident"})
-    #: Train the semantic model on the organisation's lessons (the messages agreed corrections
-    #: moved), refitted in the background and swapped in (`brain.learning.org_training`).
+    #: Refit the semantic model with the agreed lessons in the background (`org_training`).
     org_training: bool = True
     #: Seconds a refit waits after a correction (more corrections within it make one refit);
     #: also how often decisions look for lessons other processes wrote.
@@ -418,6 +417,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_EVOLUTION_APPROVAL": ("evolution", "require_approval"),
     "BRAIN_MEMORY_AGREEMENT": ("memory", "agreement_users"),
     "BRAIN_MEMORY_ONLINE_LAYER": ("memory", "online_layer"),
+    "BRAIN_MEMORY_LEARNED_REACH": ("memory", "learned_reach"),
     "BRAIN_CONSOLE": ("console", "enabled"),
     "BRAIN_CONSOLE_TOKEN": ("console", "admin_token"),
     "BRAIN_CONSOLE_SECRET": ("console", "session_secret"),

@@ -39,6 +39,9 @@ character n-grams otherwise):
   each controller's corrections are one class example set compared in the multilingual space
   (`brain.memory.org_classes`), with a bar calibrated on held-out labelled rows instead of
   FLOOR (`brain.memory.shipped_view`), held to the same nearest-shipped checks.
+- **A learned reach** (`[memory] learned_reach`): the hub group and its gates (FLOOR, MARGIN,
+  the nearest-shipped rules) give way to one logistic model over the class example set's
+  readings, fitted on simulated agreements (`brain.memory.reach_model`).
 - **Chinese look-alikes.** The model's nearest example is a MiniLM cosine, meaningless for
   Chinese, so a Chinese message had no nearest-shipped check and its look-alikes moved; the
   check is also made in the multilingual space (`ShippedView.allows`), for this reach and for
@@ -61,6 +64,7 @@ from pathlib import Path
 
 import numpy as np
 
+from brain.memory import reach_model
 from brain.memory.agreement import around, centroid
 from brain.memory.entry import CONFIRMED, MOVED_TO, MemoryEntry
 from brain.memory.example_pool import MIN_ROWS, ExamplePool, Probe, floors, links
@@ -124,8 +128,12 @@ class AgreedExamples:
         shipped: Callable[[], Mapping[str, Sequence[str]]] | None = None,
         folder: Path | None = None,
         agreement: int = 3,
+        learned: bool = False,
     ) -> None:
         self._store = store
+        #: The learned reach model decides who agreed corrections reach (`[memory]
+        #: learned_reach`), instead of the hand-set gates; None: the gates.
+        self._model = reach_model.load() if learned else None
         #: Users who must agree before a correction is everyone's example in the online layer.
         self._agreement = agreement
         #: The model's own examples in the multilingual space (none: no such check), their
@@ -226,7 +234,9 @@ class AgreedExamples:
                 if users is None:
                     return None
                 controllers = {pool.entry(best).controller}
-            group = around(pool, scores, measures, usable, controllers.pop())
+            group = None
+            if self._model is None:
+                group = around(pool, scores, measures, usable, controllers.pop())
             if group is not None and len(group.users) >= agreement and group.correction is not None:
                 best = group.correction
                 if group.score >= float(floors(measures[best : best + 1])[0]):
@@ -238,11 +248,18 @@ class AgreedExamples:
                     return self._org(pool, group.rows, group.users, group.score, scores, measures)
         # Alike to none of the corrections, or to too few people's: the class example sets.
         match = class_match(
-            pool, probe, usable, agreement=agreement, shipped=self._shipped, names=names
+            pool,
+            probe,
+            usable,
+            agreement=agreement,
+            shipped=self._shipped,
+            names=names,
+            model=self._model,
         )
         if match is None:
             return None
-        if not _nearer_than_shipped(_by_embedding(pool, match.rows, scores, measures), nearest):
+        by_embedding = _by_embedding(pool, match.rows, scores, measures)
+        if self._model is None and not _nearer_than_shipped(by_embedding, nearest):
             return None  # the model's own example is nearer in its own space (English)
         return self._org(pool, match.rows, match.users, match.score, scores, measures)
 

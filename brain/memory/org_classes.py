@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from brain.memory.example_pool import ExamplePool, Probe
+from brain.memory.reach_model import ReachModel, readings
 from brain.memory.shipped_view import ShippedView
 
 #: Users whose corrections make a message's group (the nearest ones).
@@ -64,13 +65,16 @@ def class_match(
     agreement: int,
     shipped: ShippedView,
     names: Sequence[str],
+    model: ReachModel | None = None,
 ) -> ClassMatch | None:
     """The one controller whose agreed examples the message is like; None when none is, when
-    two are (a disagreement), or when the encoder cannot run."""
+    two are (a disagreement), or when the encoder cannot run. With `model`, the learned reach
+    model (`brain.memory.reach_model`) decides instead of the bar and `ShippedView.allows`."""
     matrix = pool.cross_matrix()
     query = probe.cross(pool)
     if matrix is None or query is None:
         return None
+    examples = shipped.examples(names) if model is not None else None
     vectors = matrix[: len(pool.entries)]
     sims = vectors @ query
     passing: list[tuple[ClassMatch, np.ndarray]] = []
@@ -81,11 +85,17 @@ def class_match(
             continue
         centre = centre_of(vectors[list(rows)])
         score = float(centre @ query)
-        if score >= shipped.bar:
+        if model is not None and examples is not None:
+            reached = model.reaches(readings(centre, query, *examples, controller))
+        else:
+            reached = score >= shipped.bar
+        if reached:
             passing.append((ClassMatch(controller, rows, users, score), centre))
     if len(passing) != 1:
         return None
     found, centre = passing[0]
+    if model is not None and examples is not None:
+        return found  # the model read the shipped examples already
     return found if shipped.allows(centre, query, found.controller, names) else None
 
 

@@ -154,6 +154,17 @@ class ShippedView:
         """The examples of controllers in `names` (any, for None) nearest the message by the
         multilingual cosine (AGREEING of them); None when the encoder cannot run or there are
         no examples."""
+        found = self.examples(names)
+        if found is None:
+            return None
+        vectors, labels = found
+        sims = vectors @ query
+        best = np.argsort(-sims, kind="stable")[:AGREEING]
+        return Nearest(float(sims[best[0]]), vectors[best], str(labels[best[0]]))
+
+    def examples(self, names: Sequence[str] | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """The multilingual rows of the examples of controllers in `names` (any, for None) and
+        their controllers; None when the encoder cannot run or there are none."""
         self._load()
         if self._vectors is None or not len(self._labels):
             return None
@@ -162,11 +173,7 @@ class ShippedView:
             usable = np.isin(self._labels, list(names))
         if not usable.any():
             return None
-        rows = np.flatnonzero(usable)
-        sims = self._vectors[rows] @ query
-        order = np.argsort(-sims, kind="stable")[:AGREEING]
-        best = rows[order]
-        return Nearest(float(sims[order[0]]), self._vectors[best], str(self._labels[best[0]]))
+        return self._vectors[usable], self._labels[usable]
 
     def allows(
         self, centre: np.ndarray, query: np.ndarray, controller: str, names: Sequence[str] | None

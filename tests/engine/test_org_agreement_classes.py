@@ -45,6 +45,13 @@ PAYSLIP_FOURTH = "薪水发少了，少了大概两千块"
 PAYSLIP_LOOKALIKES = ["工资系统登录不上，提示密码错误", "薪资系统打不开，一直提示登录失败"]
 
 
+@pytest.fixture(autouse=True, params=["gates", "learned"])
+def _reach(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test with the hand-set gates and with the learned reach model
+    (`[memory] learned_reach`, `brain.memory.reach_model`)."""
+    monkeypatch.setenv("BRAIN_MEMORY_LEARNED_REACH", "1" if request.param == "learned" else "0")
+
+
 def _teach(capsys: pytest.CaptureFixture[str], taught: list[tuple[str, str]], target: str) -> None:
     for user, text in taught:
         decision = _ask(capsys, text, user)

@@ -369,7 +369,12 @@ def fit_model(rows: Sequence[dict[str, object]], embed: Embed | None) -> Continu
 
 #: Where the fitted weights are shipped and cached, and how they are read or fitted.
 FILES = model_files.ModelFiles(
-    SHIPPED_NAME, labelled_rows, model_key, fit_model, ContinuationModel.load
+    SHIPPED_NAME,
+    labelled_rows,
+    model_key,
+    fit_model,
+    ContinuationModel.load,
+    sources=(("brain.data", DATA_FILE),),
 )
 
 

@@ -69,6 +69,8 @@ if TYPE_CHECKING:
 __all__ = ["DATA_FILE", "EscalationModel", "fit_model", "labelled_rows", "load_or_fit"]
 
 DATA_FILE = "escalation.jsonl"
+#: The rule files whose features the model reads: part of its key.
+RULE_FILES = (("brain.escalation", "priority.yaml"), ("brain.intent", "security.yaml"))
 #: Fitted weights are stored as "escalation-<key>.npz" (`core.model_files`).
 SHIPPED_NAME = "escalation"
 #: Regularisation (inverse strength) of the logistic regression.
@@ -286,7 +288,7 @@ def model_key(rows: Sequence[dict[str, object]], with_embedding: bool) -> str:
     for row in rows:  # the twins the contrasts are fitted on
         if row.get("contrast"):
             digest.update(json.dumps([row["contrast"], row.get("pair")]).encode())
-    for package, name in (("brain.escalation", "priority.yaml"), ("brain.intent", "security.yaml")):
+    for package, name in RULE_FILES:
         digest.update(resources.files(package).joinpath(name).read_bytes())  # rule features
     for row in rows:
         digest.update(json.dumps([row["text"], bool(row["escalate"])]).encode())
@@ -397,7 +399,12 @@ def _out_of_fold(
 
 #: Where the fitted weights are shipped and cached, and how they are read or fitted.
 FILES = model_files.ModelFiles(
-    SHIPPED_NAME, labelled_rows, model_key, fit_model, EscalationModel.load
+    SHIPPED_NAME,
+    labelled_rows,
+    model_key,
+    fit_model,
+    EscalationModel.load,
+    sources=(("brain.data", DATA_FILE), *RULE_FILES),
 )
 
 

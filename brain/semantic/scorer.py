@@ -469,7 +469,7 @@ class SemanticScorer:
     @classmethod
     def load(cls, path: Path | str, embedder: DenseEmbedder | None) -> SemanticScorer:
         """Read a saved scorer and attach the embedder (ValueError when it does not fit)."""
-        parts = npz.read(Path(path))
+        parts = npz.read_shared(Path(path))
         scorer = cls(
             names=parts.names,
             char_vectorizer=None,

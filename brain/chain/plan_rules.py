@@ -16,7 +16,7 @@ tuple of one's own passed to `brain.chain.route.route`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from brain.chain.attend import attend
@@ -34,7 +34,7 @@ from brain.escalation.decide import SECURITY_INTENT
 from brain.intent.taxonomy import intent_group
 from brain.routing.plan import Candidate, RoutePlan
 from controllers.references import THING_KINDS, mentions
-from controllers.roles import ANSWERS, RECORDS
+from controllers.roles import ANSWERS, OUTAGES, RECORDS
 from core.records import DryRunRecord, EscalationRecord
 from core.text.language import is_chinese
 
@@ -135,6 +135,30 @@ def _reports_are_filed(plan: RoutePlan, situation: Situation) -> RoutePlan:
     )
 
 
+def _catch_all_joins_no_request(plan: RoutePlan, situation: Situation) -> RoutePlan:
+    """The controller for outages no other controller fits (the `outages` role) does not join
+    a composition for a request for work that another controller takes: "需要开通VPN账号" was
+    an access request plus an incident "about the VPN", two records for one request, because
+    the catch-all's dry-run passes on any system it knows. It still joins a message that
+    reports a problem, and still takes a request no one else takes."""
+    catch_all = situation.view.holder(OUTAGES)
+    if (
+        plan.outcome != "composed"
+        or situation.kind != "work"
+        or catch_all is None
+        or catch_all not in plan.supporting
+    ):
+        return plan
+    supporting = [name for name in plan.supporting if name != catch_all]
+    path = [
+        *plan.tier_path,
+        f"{catch_all} left out: a request for work that {plan.controller} takes",
+    ]
+    if supporting:
+        return replace(plan, supporting=supporting, tier_path=path)
+    return replace(plan, outcome="routed", supporting=[], composition=None, tier_path=path)
+
+
 def _named_ticket(plan: RoutePlan, situation: Situation) -> RoutePlan:
     understood, view = situation.understood, situation.view
     exists = _exists_in(situation.tickets)
@@ -210,6 +234,7 @@ PLAN_RULES: tuple[PlanRule, ...] = (
     PlanRule("knowledge-base sense", _sense),
     PlanRule("questions stay questions", _questions_stay_questions),
     PlanRule("a reported problem is filed", _reports_are_filed),
+    PlanRule("the catch-all joins no request for work", _catch_all_joins_no_request),
     PlanRule("a named ticket is looked up", _named_ticket),
     PlanRule("a named asset or host is looked up", _named_thing),
     PlanRule("small talk is answered in kind", _small_talk),

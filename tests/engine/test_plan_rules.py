@@ -62,3 +62,21 @@ def test_a_new_rule_is_one_entry_in_the_tuple(
     decision = brain.ask(Message("the canteen card reader is broken again", user="U2"))
     assert decision.controller == "consultation"
     assert decision.plan_rules[-1] == "the canteen is answered"
+
+
+@pytest.mark.parametrize("text", ["需要开通VPN账号", "I need a VPN account"])
+def test_a_request_for_an_account_files_one_record_not_an_incident_beside_it(
+    brain: Brain, text: str
+) -> None:
+    """The catch-all for outages passed its dry-run on the system named ("VPN") and joined the
+    access request as a second record for one request."""
+    decision = brain.ask(Message(text, user="U1"))
+
+    assert decision.controller == "access" and decision.supporting == []
+    assert decision.result is not None
+    assert [ticket["kind"] for _, ticket in decision.result.tickets()] == ["access"]
+
+
+def test_a_problem_reported_beside_a_request_still_composes(brain: Brain) -> None:
+    decision = brain.ask(Message("我的VPN连不上，还需要开通GitLab权限", user="U1"))
+    assert {decision.controller, *decision.supporting} >= {"access", "incident"}

@@ -89,16 +89,20 @@ def shared_encoder_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return cache
 
 
-@pytest.fixture(autouse=True)
-def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A fresh BRAIN_HOME per test; nothing from the developer's shell leaks in."""
+def isolate(monkeypatch: pytest.MonkeyPatch, home: Path) -> Path:
+    """BRAIN_HOME set to `home`, offline, and nothing from the developer's shell."""
     for name in _AMBIENT:
         monkeypatch.delenv(name, raising=False)
-    home = tmp_path / "brain-home"
     monkeypatch.setenv("BRAIN_HOME", str(home))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
-    yield home
+    return home
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fresh BRAIN_HOME per test; nothing from the developer's shell leaks in."""
+    yield isolate(monkeypatch, tmp_path / "brain-home")
 
 
 @pytest.fixture(autouse=True)

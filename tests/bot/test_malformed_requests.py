@@ -199,9 +199,10 @@ FOUND: list[tuple[str, dict[str, object], int]] = [
 ]
 
 
+@pytest.mark.asyncio(loop_scope="module")  # one bot for all of them: each reads its own status
 @pytest.mark.parametrize(("how", "payload", "expected"), FOUND)
 async def test_payloads_the_fuzz_found_get_no_500_and_no_traceback(
-    harness: Harness,
+    module_harness: Harness,
     caplog: pytest.LogCaptureFixture,
     how: str,
     payload: dict[str, object],
@@ -214,7 +215,7 @@ async def test_payloads_the_fuzz_found_get_no_500_and_no_traceback(
     else:
         body, content_type = p.form({k: str(v) for k, v in payload.items()}), FORM
     with caplog.at_level(logging.DEBUG):
-        status, _ = await harness.post(body, content_type=content_type)
-        await harness.idle()
+        status, _ = await module_harness.post(body, content_type=content_type)
+        await module_harness.idle()
     assert status == expected
     assert _tracebacks(caplog) == []

@@ -19,7 +19,9 @@ import pytest
 
 from brain.engine import Brain
 from brain.memory import online_layer
+from core.files import copy_tree
 from core.records import Message
+from tests.conftest import isolate
 from tests.engine.test_agreed_examples import (
     PARAPHRASES,
     TAUGHT,
@@ -40,29 +42,43 @@ HISTORY = [
 ]
 
 
-@pytest.fixture
-def calibrated(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+@pytest.fixture(scope="module")
+def calibrated_template(tmp_path_factory: pytest.TempPathFactory, fitted_home: Path) -> Path:
     """The fitted home with the layer on and calibrated by the history's corrections (the
     lessons learn these fast, so the history makes few tests: the layer is let speak after
     two, where a desk waits for MIN_TESTS; evolution off, so an unplaced message corrected is
     a lesson and makes no evolved controller; no background refit, whose timing would change
-    which of the history's messages are misrouted)."""
-    monkeypatch.setattr(online_layer, "MIN_TESTS", 2)
+    which of the history's messages are misrouted). Built once per module (96 asks, about
+    6 s) and copied by each test."""
+    home = tmp_path_factory.mktemp("online-layer") / "brain-home"
+    copy_tree(fitted_home, home)
     (home / "brain.toml").write_text(
         "[memory]\nonline_layer = true\norg_training = false\n\n[evolution]\nenabled = false\n",
         encoding="utf-8",
     )
-    with Brain.open() as brain:
-        for round_ in range(4):
-            for index, text in enumerate(HISTORY):
-                user = f"H{(index + round_) % 8}"
-                decision = brain.ask(Message(f"{text} ({round_})", user=user, channel="C-h"))
-                if decision.controller != "consultation":
-                    brain.feedback(
-                        decision.decision_id, "correct", controller="consultation", user=user
-                    )
-        assert brain.parts.agreed_examples.online_tests() >= 2  # the layer speaks
+    with pytest.MonkeyPatch.context() as patch:
+        isolate(patch, home)
+        patch.setattr(online_layer, "MIN_TESTS", 2)
+        with Brain.open() as brain:
+            for round_ in range(4):
+                for index, text in enumerate(HISTORY):
+                    user = f"H{(index + round_) % 8}"
+                    decision = brain.ask(Message(f"{text} ({round_})", user=user, channel="C-h"))
+                    if decision.controller != "consultation":
+                        brain.feedback(
+                            decision.decision_id, "correct", controller="consultation", user=user
+                        )
+            assert brain.parts.agreed_examples.online_tests() >= 2  # the layer speaks
     return home
+
+
+@pytest.fixture
+def calibrated(
+    calibrated_template: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """This test's home: a copy of the calibrated one, the layer let speak after two tests."""
+    monkeypatch.setattr(online_layer, "MIN_TESTS", 2)
+    return copy_tree(calibrated_template, isolated_env, dirs_exist_ok=True)
 
 
 def test_the_layer_moves_a_strangers_message_like_the_agreed_ones_in_every_process(

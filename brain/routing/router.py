@@ -203,8 +203,10 @@ class Router:
             routed = plan.outcome in ("routed", "composed")
             if routed and (preferred is None or plan.controller == preferred.name):
                 return plan
-            target = preferred or next((c for c in candidates if c.confidence >= VIABLE_MIN), None)
             why = f"urgent ({urgent.reason})"
+            target = preferred or self._first_that_can_take_it(
+                plan, [c for c in candidates if c.confidence >= VIABLE_MIN], dry_run, urgent
+            )
             if target is None and urgent.outage is not None:
                 # No outage left unrouted: a P1 that no controller fits goes to the outage one.
                 target = next((c for c in candidates if c.name == urgent.outage), None)
@@ -249,6 +251,33 @@ class Router:
         return self._route_anyway(
             plan, target, candidates, dry_run, chinese, "the only plausible controller", check=True
         )
+
+    def _first_that_can_take_it(
+        self,
+        plan: RoutePlan,
+        viable: Sequence[Candidate],
+        dry_run: DryRun,
+        urgent: UrgentRoute,
+    ) -> Candidate | None:
+        """Where an urgent message nobody prefers goes: the first viable candidate whose dry-run
+        passes or lacks only parameters the thread can ask for. One that cannot take the
+        message at all ("no alert, metric reading or exit code recognised" for "jenkins build
+        for payments-service failing since noon") would only answer that it cannot: the next
+        one that can takes it, and when none can, the outage controller, whose record the desk
+        works. The first viable candidate when no dry-run says anything better."""
+        if not viable:
+            return None
+        known = {r.controller: r for r in plan.dry_runs}
+        for candidate in viable:
+            record = known.get(candidate.name)
+            if record is None:
+                record = self._dry_runs([candidate.name], dry_run)[0]
+                plan.dry_runs.append(record)
+                plan.tier_path.append(_describe(record))
+            if record.ok or record.missing:
+                return candidate
+        outage = next((c for c in viable if c.name == urgent.outage), None)
+        return outage or viable[0]
 
     def _route_anyway(
         self,

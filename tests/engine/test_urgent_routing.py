@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from brain.engine import Brain
 from brain.escalation.decide import UrgentRoute
 from brain.routing.plan import Candidate
 from brain.routing.router import Router
 from core.config import RoutingConfig
-from core.records import DryRunRecord
+from core.records import DryRunRecord, Message
 
 
 def _lacks_category(name: str) -> DryRunRecord:
@@ -103,3 +104,37 @@ def test_a_weak_lone_candidate_is_asked_about_among_several_never_alone(vague: b
 
     assert plan.outcome == "clarify"
     assert plan.candidates == ["incident", "access"]
+
+
+def test_an_urgent_message_skips_a_candidate_that_cannot_take_it_at_all() -> None:
+    """The leading candidate's dry-run fails with nothing to ask for ("no alert recognised"):
+    routed there anyway, it only answered that it could not; the next candidate that can
+    take the message does, and with none that can, the outage controller does."""
+    router = Router(RoutingConfig())
+    candidates = [
+        Candidate("alarm", "Alarm diagnosis", 0.3, 0.3),
+        Candidate("incident", "IT support", 0.25, 0.25),
+    ]
+
+    def alarm_cannot(name: str) -> DryRunRecord:
+        if name == "alarm":
+            return DryRunRecord(name, False, "no alert, metric reading or exit code recognised")
+        return _passes(name)
+
+    urgent = UrgentRoute("P1", critical=True, outage="incident")
+    plan = router.route(
+        candidates, dry_run=alarm_cannot, chinese=False, registered=7, urgent=urgent
+    )
+    assert plan.outcome == "routed" and plan.controller == "incident"
+
+    def none_can(name: str) -> DryRunRecord:
+        return DryRunRecord(name, False, "nothing recognised")
+
+    plan = router.route(candidates, dry_run=none_can, chinese=False, registered=7, urgent=urgent)
+    assert plan.outcome == "routed" and plan.controller == "incident"
+
+
+def test_an_urgent_build_failure_is_filed_not_told_to_paste_an_alert(brain: Brain) -> None:
+    decision = brain.ask(Message("jenkins build for payments-service failing since noon", "U1"))
+    assert decision.result is not None and decision.result.ok, decision.tier_path
+    assert decision.controller != "alarm" or decision.result.data.get("signals")

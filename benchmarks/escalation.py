@@ -55,7 +55,13 @@ UNREAD = {
 #: questions, trivia, personal-life and office chit-chat messages carrying scope words
 #: ("everyone", "many people", "所有人", "全公司") beside 30 live company-wide events with the
 #: same words, written before the thirteenth round was fitted, none of its rows trained on.
-BESIDE = {"scope_talk": REPO / "benchmarks" / "data" / "escalation_scope_talk.jsonl"}
+#: "scope_loss", 30 live company-wide events said as a loss or absence ("lost email", "no one
+#: can sign in", "全员打不开") beside 30 trivia, statistics and personal-life messages with the
+#: same scope words, written before the fourteenth round was fitted, none trained on.
+BESIDE = {
+    "scope_talk": REPO / "benchmarks" / "data" / "escalation_scope_talk.jsonl",
+    "scope_loss": REPO / "benchmarks" / "data" / "escalation_scope_loss.jsonl",
+}
 #: Held-out sets whose figures are printed as totals and by language only: a recall by kind
 #: would say which family to write more rows for, and the split would stop being unseen.
 TOTALS_ONLY = frozenset({"holdout_fresh2", "holdout_fresh3", "holdout_fresh4"})

@@ -155,6 +155,18 @@ def named_value(text: str, names: list[str]) -> tuple[str, str] | None:
     return None
 
 
+def _without_field_name(text: str, name: str) -> str:
+    """The reply without the asked field's name at its head ("window tomorrow 7-8am" after
+    "still need: window" is the window "tomorrow 7-8am", not "window tomorrow 7-8am")."""
+    for spoken in say.field_names(name):
+        head = re.match(
+            rf"\s*(?:the\s+|my\s+)?{re.escape(spoken)}(?:\s+|(?=[^\x00-\x7f]))", text, re.I
+        )
+        if head and text[head.end() :].strip():
+            return text[head.end() :]
+    return text
+
+
 def _clean(value: str) -> str:
     value = _TAIL.sub("", _ZH_LEAD.sub("", _LEAD.sub("", value.strip()))).strip(" \"'“”‘’")
     return "" if _NO_VALUE.match(value) or len(value) > 80 else value
@@ -218,10 +230,10 @@ def answer_of(text: str, question: OpenQuestion, *, short_only: bool = False) ->
         size(text) > SHORT_ANSWER or reports_problem(text) or REFERRING.fullmatch(text.strip())
     ):
         return None
-    value = _clean(text)
+    name = question.parameters[0]
+    value = _clean(_without_field_name(text, name))
     if not value:
         return None
-    name = question.parameters[0]
     why = f"a short reply to the question for {name} asked in {question.decision_id}"
     return FollowUp("answer", question.record, question.controller, why, text, {name: value})
 

@@ -203,3 +203,18 @@ def test_a_follow_ups_reason_gives_the_models_reading_once(
     ask_json(capsys, "my laptop keeps losing the VPN, error 809", "--thread", "T1")
     follow = ask_json(capsys, "happening again right now", "--thread", "T1")
     assert follow["rationale"].count("continues the record with probability") == 1
+
+
+@pytest.mark.usefixtures("home")
+def test_an_answer_that_repeats_the_fields_name_stores_only_its_value(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """ "window tomorrow 7-8am" after "still need: window" was stored as the window
+    "window tomorrow 7-8am"."""
+    ask_json(capsys, "I need to change the firewall rule for the partner sftp", "--thread", "T1")
+    [filed] = all_tickets(capsys)
+    assert filed["status"] == "awaiting_info" and not filed["fields"].get("window")
+
+    ask_json(capsys, "window tomorrow 7-8am", "--thread", "T1")
+    [ticket] = all_tickets(capsys)
+    assert ticket["fields"]["window"] == "tomorrow 7-8am"

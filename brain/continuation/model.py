@@ -3,7 +3,7 @@
 A calibrated, multinomial logistic regression over the message and its relation to the record,
 fitted on the generated conversation set (`brain/data/continuation.jsonl`, split "train" only;
 the "holdout" split, written with other domains and phrasings, is never fitted or tuned on).
-Five classes:
+Six classes:
 
 - `answer`: the message answers the bot's open question ("it's the Tableau one");
 - `status`: it asks how the record stands ("any update?", "is anyone working on it?");

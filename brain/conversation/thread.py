@@ -217,10 +217,6 @@ def _question_on(
     description, and verified against the description: the question lends them no subject), or
     honestly not; either way it goes on the record as a comment, so the people working on it
     see what the asker still wants to know."""
-    subject = str(ticket.fields.get("description") or ticket.title)
-    services = brain.services
-    evidence = answering.gather(services.knowledge, f"{message.text}\n{subject}")
-    found = answering.answer(subject, evidence, services.llm)
     try:
         store.comment(ticket.id, author=message.user, text=message.text[:4000])
     except TicketError as exc:
@@ -228,6 +224,10 @@ def _question_on(
         return follow_up_decision(
             message, reading, summary=summary, ok=False, dry_run=None, ticket=None
         )
+    subject = str(ticket.fields.get("description") or ticket.title)
+    services = brain.services
+    evidence = answering.gather(services.knowledge, f"{message.text}\n{subject}")
+    found = answering.answer(subject, evidence, services.llm)
     answer = found.summary if found.ok else ""
     decision = follow_up_decision(
         message,

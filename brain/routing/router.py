@@ -263,8 +263,9 @@ class Router:
         passes or lacks only parameters the thread can ask for. One that cannot take the
         message at all ("no alert, metric reading or exit code recognised" for "jenkins build
         for payments-service failing since noon") would only answer that it cannot: the next
-        one that can takes it, and when none can, the outage controller, whose record the desk
-        works. The first viable candidate when no dry-run says anything better."""
+        one that can takes it; when none can, the outage controller if it is among them (the
+        desk works its record), else the first of them. The dry-runs run here are recorded on
+        `plan` (its dry-runs and path), as the router records every dry-run it makes."""
         if not viable:
             return None
         known = {r.controller: r for r in plan.dry_runs}

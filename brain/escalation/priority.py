@@ -57,9 +57,16 @@ GROUPS = (
     "no_rush",
     "resolved",
     "not_live",
+    "since",
+    "since_after",
+    "ahead",
     "greeting",
     "negation",
 )
+#: How far a `since` cue may stand before a `not_live` cue, and a `since_after` cue after it,
+#: for the cue to name a cause ("after the password policy push", "维护窗口之后").
+CAUSE_BEFORE, CAUSE_AFTER = 40, 4
+_CLAUSE_END = re.compile(r"[.;,!?:，。；！？：]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +149,29 @@ def _live(spans: list[EvidenceSpan], negations: list[EvidenceSpan]) -> list[Evid
     return [s for s in spans if not any(0 <= s.start - n.end <= 2 for n in negations)]
 
 
+def _not_causes(cues: _Cues, text: str, spans: list[EvidenceSpan]) -> list[EvidenceSpan]:
+    """The `not_live` spans that say what the message is (a drill, planned work, a policy
+    question), without those that only name what a live failure followed ("since the
+    maintenance window", "after the password policy push", "维护窗口之后"): a cause names no
+    drill or notice, so it cannot veto the failure it caused. A notice of work to come or a
+    hypothetical (`ahead`: "will", "if", "将") keeps every cue."""
+    if not spans or cues.spans("ahead", text):
+        return spans
+    before = [s.end for s in cues.spans("since", text)]
+    after = [s.start for s in cues.spans("since_after", text)]
+
+    def cause(span: EvidenceSpan) -> bool:
+        return any(
+            0 <= span.start - end <= CAUSE_BEFORE and not _CLAUSE_END.search(text[end : span.start])
+            for end in before
+        ) or any(
+            0 <= start - span.end <= CAUSE_AFTER and not _CLAUSE_END.search(text[span.end : start])
+            for start in after
+        )
+
+    return [s for s in spans if not cause(s)]
+
+
 @lru_cache(maxsize=512)
 def assess(text: str) -> Assessment:
     """Impact, service state and priority of `text`, from the cue lists only."""
@@ -150,6 +180,7 @@ def assess(text: str) -> Assessment:
     negation = found["negation"]
     down = _live(found["down"], negation)
     degraded = _live(found["degraded"], negation)
+    found["not_live"] = _not_causes(cues, lowered, found["not_live"])
     resolved, not_live = bool(found["resolved"]), bool(found["not_live"])
     # "hi everyone" greets; "not a single order went through" is no one case.
     scope_all = _live(found["scope_all"], found["greeting"])

@@ -4,7 +4,8 @@ Fused RRF scores only order hits. Callers (the `score` of a hit, `confirm`) need
 means the same for every query, so it is computed from two absolute signals:
 
 - lexical: the share of the query's content terms found in the chunk. Terms are English words
-  (stop words dropped, cut to a 5-letter stem so "changed" meets "change") and, for Chinese,
+  (stop words dropped, a hyphen between letters dropped so "Wi-Fi" meets "wifi", cut to a
+  5-letter stem so "changed" meets "change") and, for Chinese,
   character bigrams (most Chinese words are two characters; no segmenter needed). Character
   2-4-grams are right for ranking but not for this share: common letter pairs make any English
   text overlap any other;
@@ -54,9 +55,9 @@ def terms(text: str) -> set[str]:
 def _terms(text: str) -> frozenset[str]:
     norm = normalize(text)
     found = {
-        word.strip("-./")[:STEM]
-        for word in _WORD.findall(norm)
-        if word not in _STOP and len(word.strip("-./")) > 1
+        word[:STEM]
+        for word in map(_one_word, _WORD.findall(norm))
+        if word not in _STOP and len(word) > 1
     }
     for run in _CJK_RUN.findall(norm):
         if len(run) == 1:
@@ -65,6 +66,14 @@ def _terms(text: str) -> frozenset[str]:
             continue
         found.update(run[i : i + 2] for i in range(len(run) - 1))
     return frozenset(found)
+
+
+def _one_word(token: str) -> str:
+    """A token as one word: its edges' punctuation stripped and a hyphen that only joins
+    letters dropped, so "Wi-Fi", "e-mail" and "log-in" meet "wifi", "email" and "login" (a
+    question's spelling is not the article's). Identifiers keep theirs ("db-prod-02")."""
+    token = token.strip("-./")
+    return token if any(c.isdigit() for c in token) else token.replace("-", "")
 
 
 def lexical_overlap(query: str, text: str) -> float:

@@ -143,3 +143,20 @@ def test_a_bilingual_passage_is_quoted_in_the_askers_language(brain: Brain) -> N
     assert decision.result is not None
     said = decision.result.summary + decision.result.details
     assert "691" in said and "gateway rejected" not in said
+
+
+@pytest.mark.parametrize(
+    ("question", "cited"),
+    [
+        ("how do I connect to the guest wifi?", "wifi-network"),
+        ("where is the walkin desk?", "support-hours"),
+    ],
+)
+def test_a_word_spelled_without_the_articles_hyphen_is_still_answered(
+    brain: Brain, question: str, cited: str
+) -> None:
+    """People write "wifi" and "walkin" where the articles write "Wi-Fi" and "Walk-in": the
+    question's key terms are covered all the same."""
+    decision = _answered(brain, question)
+    assert decision.result is not None and decision.result.ok, decision.result
+    assert any(cited in c for c in decision.result.citations)

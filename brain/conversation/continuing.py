@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from brain.chain import social, speech_act
-from brain.continuation.model import Reading, Thread
+from brain.continuation.model import KINDS, Reading, Thread
 from brain.conversation.follow_up import (
     FollowUp,
     answer_of,
@@ -47,6 +47,9 @@ RECORD_FIELDS = ("category", "system", "service", "window")
 #: below it 13 to 10, so those are still asked about, unless the chain gives the message to
 #: another controller than the record's: then it leans new on two readings, and is new work.
 LEANS_ON_RECORD = 0.5
+#: How much of the thread's last answered message a follow-up in a thread without a record is
+#: joined to (its last characters: an earlier join is already in it).
+SUBJECT_CHARS = 1500
 #: The choices of "is this about the thread's record, or something new?".
 ON_RECORD = "__thread__"
 SOMETHING_NEW = "__new__"
@@ -280,12 +283,47 @@ def joined_to_waiting(brain: ThreadBrain, message: Message, state: ConversationS
     坏了"): alone it would only be asked about again or fall back; with the waiting request it
     has a subject."""
     read = _read_against_waiting(brain, message, state)
+    if read is None and not state.pending:
+        return joined_to_subject(brain, message, state)
     if read is None or read[1].kind == "closing":
         return message
     waiting, reading = read
     if reading.continues < LEANS_ON_RECORD and brain.places(replace(message, new_topic=True)):
         return message
     return replace(message, text=f"{waiting}\n{message.text}")
+
+
+def joined_to_subject(brain: ThreadBrain, message: Message, state: ConversationState) -> Message:
+    """A message in a thread whose exchange filed nothing (an alert diagnosed, a question
+    answered, code explained) that goes on with it is decided with the message that opened
+    it: "重启以后降到了 60%" after "订单服务 order-svc 报警，CPU 99%" is that alert's news, and
+    "what about with timezones?" that coding question's; alone, each lost its subject and was
+    asked about or told to paste an alert. The continuation model reads the message against
+    the thread's last answered message as against a record; one it reads as new work, a person
+    asked for, or a search of the asker's tickets is left as it is, one that closes the
+    exchange ("thanks, that worked") inherits no ongoing work (it is answered in kind, not
+    taken for more of the coding question), and an unsure one is joined only when the chain,
+    reading it alone, could not place it."""
+    if state.records or state.pending or not state.last_decision or message.new_topic:
+        return message
+    if handoff_signal(message.text) is not None or search_topic(message.text) is not None:
+        return message
+    try:
+        last = brain.get_decision(state.last_decision)
+    except Exception:  # an unknown or unreadable decision: the message stands alone
+        return message
+    if last.outcome != "routed" or not last.controller or not last.text.strip():
+        return message
+    subject = last.text[-SUBJECT_CHARS:]
+    kind = last.controller if last.controller in KINDS else "other"
+    reading = brain.read_continuation(Thread(message=message.text, record=subject, kind=kind))
+    if reading is not None and reading.kind == "closing" and reading.verdict == "continue":
+        return replace(message, new_topic=True)  # "thanks, that worked": no work goes on
+    if reading is None or reading.kind == "closing" or reading.verdict == "new":
+        return message
+    if reading.verdict == "ask" and brain.places(replace(message, new_topic=True)) is not None:
+        return message
+    return replace(message, text=f"{subject}\n{message.text}")
 
 
 def asks_how_the_waiting_stands(

@@ -56,6 +56,10 @@ class ThreadBrain(Protocol):
 
     def log_turn(self, decision: Decision) -> None: ...
 
+    def get_decision(self, decision_id: str) -> Decision:
+        """A logged decision; raises core.errors.UnknownDecision."""
+        ...
+
     def read_continuation(self, thread: Thread) -> Reading | None: ...
 
     def places(self, message: Message) -> str | None:

@@ -9,7 +9,9 @@ record anyway (a second record for one problem), `asked_back` those the bot aske
 this about INC-000001, or something new?") instead of deciding. Every reply is checked for the
 asker's language: a Chinese question gets no English sentence (three English words in a row), an
 English one no Chinese (knowledge-base text quoted and labelled in the other language, code,
-paths and URLs aside). Conversations carry a split: `tune` rows were looked at while building,
+paths, URLs and the asker's own words aside); a bare name or id is in the thread's language,
+and a turn is Chinese when its Chinese characters are at least its English words.
+Conversations carry a split: `tune` rows were looked at while building,
 `holdout` rows never were, `tune2` rows were written afresh in words of their own (by someone
 who had read neither the product's code nor the other rows) before being looked at, to tune on
 wordings the first rows do not share, `stranger` rows were written by a tester who read neither
@@ -27,10 +29,13 @@ import json
 import re
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 DATA = Path(__file__).with_name("data") / "conversations.jsonl"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_WORD = re.compile(r"[A-Za-z]+")
 #: The columns, in this order (a split not named here comes after them).
 SPLITS = ("tune", "holdout", "tune2", "stranger", "stranger2")
 #: Splits whose failed turns are never shown, so that they stay unread.
@@ -48,11 +53,25 @@ _QUOTED = re.compile(
 _ENGLISH_RUN = re.compile(r"[A-Za-z]+(?:[ '-]+[A-Za-z]+){2,}")
 
 
-def _language_ok(asked: str, reply: str) -> bool:
+def _chinese(text: str) -> bool:
+    """Written in Chinese: at least as many Chinese characters as English words ("VPN 连不上了"
+    is Chinese, "what does 滚仓 mean in the settlement docs?" English)."""
+    return len(_CJK.findall(text)) >= max(1, len(_WORD.findall(text)))
+
+
+def _language_ok(asked: str, reply: str, earlier: Sequence[str] = ()) -> bool:
     """A Chinese question gets Chinese sentences and no English one; an English question gets
-    no Chinese (quoted, labelled KB text, code, paths and URLs aside)."""
+    no Chinese (quoted, labelled KB text, code, paths and URLs aside, and the asker's own words:
+    "what does 滚仓 mean?" is answered in English that names 滚仓). A turn of one word at most
+    and no Chinese (a name, an id, a number: "Jira" after "需要开通权限") is in the language of
+    the thread's latest turn that has more."""
     own = _QUOTED.sub(" ", reply)
-    if _CJK.search(asked):
+    for words in [*_CJK_RUN.findall(asked), *_ENGLISH_RUN.findall(asked)]:
+        own = own.replace(words, " ")
+    if not _CJK.search(asked) and len(_WORD.findall(asked)) <= 1:
+        said = [t for t in earlier if _CJK.search(t) or len(_WORD.findall(t)) > 1]
+        asked = said[-1] if said else asked
+    if _chinese(asked):
         return bool(_CJK.search(own)) and not _ENGLISH_RUN.search(own)
     return not _CJK.search(own)
 
@@ -75,6 +94,7 @@ def run(show: str | None = None) -> dict[str, dict[str, list[int]]]:
         for number, line in enumerate(DATA.read_text(encoding="utf-8").splitlines()):
             row = json.loads(line)
             split = scores.setdefault(row["split"], {})
+            earlier: list[str] = []
             for turn in row["turns"]:
                 before = len(store.all())
                 reply = conversation.handle(
@@ -103,7 +123,9 @@ def run(show: str | None = None) -> dict[str, dict[str, list[int]]]:
                 if expect == "follow":
                     split.setdefault("duplicate", []).append(int(filed > 0))
                     split.setdefault("asked_back", []).append(int(reply.kind == "clarify"))
-                split.setdefault("language", []).append(int(_language_ok(turn["text"], text)))
+                said = _language_ok(turn["text"], text, earlier)
+                split.setdefault("language", []).append(int(said))
+                earlier.append(turn["text"])
     return scores
 
 

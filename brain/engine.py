@@ -39,7 +39,6 @@ from brain.dynamic.evolution import Evolution
 from brain.dynamic.llm_stages import LLMStages
 from brain.dynamic.loop import DynamicSolver
 from brain.dynamic.resolution import Resolution
-from brain.intent.split import split_requests
 from brain.learning.control import ForgetReport
 from brain.learning.feedback import FeedbackService
 from brain.learning.ring import MemoryRing, session_key_of
@@ -199,7 +198,7 @@ class Brain(PartsFacade):
         return "" if routed.escalation is not None else None
 
     def _decide(self, message: Message, llm_calls: LLMCallCount) -> Decision:
-        pieces = split_requests(message.text)
+        pieces = multi_intent.pieces_of(message.text)
         if pieces:
             decision = self._decide_parts(message, pieces, llm_calls)
             if decision is not None:

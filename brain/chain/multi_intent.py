@@ -1,6 +1,7 @@
 """Multi-intent messages: each independent request decided on its own, run in parallel.
 
-`brain.intent.split` proposes the pieces; here they are accepted only when every piece routes
+`brain.intent.split` proposes the pieces (and a plain "and" between two clauses that each
+surely ask for something, `pieces_of`); here they are accepted only when every piece routes
 on its own (outcome routed or composed: a confident or dry-run-verified route) and no two go
 to the same controller. Then the message's decision is a parallel composition whose primary is
 the surest part and whose supporting controllers are the other parts'; each part keeps its own
@@ -13,11 +14,35 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from brain.chain import speech_act
+from brain.intent.split import at_plain_and, split_requests
 from brain.routing.plan import RoutePlan
 from core.records import DecisionPart, DryRunRecord, Role
 
+#: What the clause before a plain "and" must surely do (the one after it asks for work).
+ASKING_ACTS = ("problem", "work")
 #: A piece must route, not be asked about or turned away, to count as a request of its own.
 ROUTED = ("routed", "composed")
+
+
+def pieces_of(text: str) -> list[str]:
+    """Where the message may hold several requests: at a joiner, a list or a sentence end
+    (`brain.intent.split`), or at a plain "and" after which the speech-act model surely reads
+    a request for work, and before it a problem or another request ("the vpn is down and I
+    need access to the HR portal"). Two reports joined by "and" are one problem told twice
+    ("pods are getting evicted and customers can't pay"), and a reason or an approval ("and my
+    manager approved it") asks for nothing. Either way the pieces count only when each routes
+    on its own to its own controller (`independent`)."""
+    pieces = split_requests(text)
+    if pieces:
+        return pieces
+    halves = at_plain_and(text)
+    if not halves:
+        return []
+    first, then = (speech_act.read(h) for h in halves)
+    if first.sure and first.act in ASKING_ACTS and then.sure and then.act == "work":
+        return halves
+    return []
 
 
 def independent(plans: Sequence[RoutePlan]) -> bool:

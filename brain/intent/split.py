@@ -21,6 +21,8 @@ _JOINERS = re.compile(
     r"|\s*[，,;；。]?\s*(?:另外|还有|以及|此外|同时还|顺便)[，,:：]?\s*",
     re.IGNORECASE,
 )
+#: A plain "and" between clauses ("…is down and I need…").
+_PLAIN_AND = re.compile(r"\s*,?\s+and\s+", re.IGNORECASE)
 #: Sentence ends (a new sentence may be a new request).
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|(?<=[。！？；])\s*")
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -58,7 +60,7 @@ def split_requests(text: str) -> list[str]:
     items = [p for p in _ITEMS.split(text) if p.strip()]
     announced = _ANNOUNCED.match(text)
     if len(items) >= 2 and _ITEMS.search(text) and len(_ITEMS.findall(text)) >= 2:
-        chunks = items[1:] if not _big_enough(items[0].strip(" :：")) else items
+        chunks = items[1:] if not big_enough(items[0].strip(" :：")) else items
     elif "\n\n" in text:
         return []
     elif announced:
@@ -70,13 +72,25 @@ def split_requests(text: str) -> list[str]:
         for chunk in _JOINERS.split(whole):
             pieces.extend(s for s in _SENTENCES.split(chunk) if s)
     parts = [p.strip(" ,，;；.。") for p in pieces]
-    parts = [p for p in parts if _big_enough(p)]
+    parts = [p for p in parts if big_enough(p)]
     if len(parts) < 2 or len(parts) > MAX_PARTS:
         return []
     return parts
 
 
-def _big_enough(piece: str) -> bool:
+def at_plain_and(text: str) -> list[str]:
+    """The two clauses around the one plain "and" of a short message, each big enough to be a
+    request of its own; `[]` otherwise. Not a split by itself: "my laptop is slow and it keeps
+    freezing" is one problem, so a caller splits here only on evidence that each clause asks
+    for something (`brain.chain.multi_intent.pieces_of`)."""
+    text = text.strip()
+    if len(text) > MAX_CHARS or "```" in text or "\n" in text:
+        return []
+    halves = [h.strip(" ,，;；.。") for h in _PLAIN_AND.split(text)]
+    return halves if len(halves) == 2 and all(map(big_enough, halves)) else []
+
+
+def big_enough(piece: str) -> bool:
     """Long enough to hold a request of its own (not "thanks" or a stray clause)."""
     cjk = len(_CJK.findall(piece))
     if cjk:

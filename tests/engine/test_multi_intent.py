@@ -67,6 +67,41 @@ def test_one_request_with_a_plain_and_is_not_split(capsys: pytest.CaptureFixture
     assert decision["supporting"] == []
 
 
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("the wifi on floor 2 keeps dropping and I need access to the payroll portal",
+         {"incident", "access"}),
+        ("the scanner by reception is jammed and I need a new headset for calls",
+         {"incident", "change"}),
+    ],
+)  # fmt: skip
+@pytest.mark.usefixtures("home")
+def test_two_requests_joined_by_a_plain_and_are_each_handled(
+    capsys: pytest.CaptureFixture[str], text: str, wanted: set[str]
+) -> None:
+    """A plain "and" between a problem and a request for work: two requests, not one access
+    request for the broken service."""
+    decision = _ask(capsys, text)
+    assert decision["outcome"] == "composed"
+    assert {p["controller"] for p in decision["parts"]} == wanted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my laptop is slow and it keeps freezing after lunch",
+        "I need a Figma licence and my manager already approved it",
+    ],
+)
+@pytest.mark.usefixtures("home")
+def test_one_request_and_its_detail_or_reason_stay_one(
+    capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    decision = _ask(capsys, text)
+    assert "parts" not in decision and decision["outcome"] == "routed"
+
+
 @pytest.mark.usefixtures("home")
 def test_two_sentences_about_one_problem_stay_one_request(
     capsys: pytest.CaptureFixture[str],

@@ -176,13 +176,14 @@ def decide_escalation(
         evidence.append(_ASKING_NOW)
     elif signals.security == "question":
         evidence.append("rule (veto): a question about security is a consultation")
-    elif assessment.resolved or assessment.not_live:
+    elif assessment.resolved or assessment.not_live or assessment.count_question:
         priority = "P4" if priority == "P1" else priority
         by = "the resolved or no-live-event veto"
         evidence.append(
             "rule (veto): the alert says it is resolved or inactive"
             if assessment.resolved
-            else "rule (veto): no live event (a drill, planned work, a past or hypothetical one)"
+            else "rule (veto): no live event (a drill, planned work, a past or hypothetical "
+            "one, a question for a count or a fact)"
         )
     elif reason is None:
         # The model makes the P1 call among messages the matrix puts at P1, or at P2 with many

@@ -5,8 +5,9 @@ Words that only say how someone feels ("urgent", "ASAP", "importance high", "cri
 pasted alert) are urgency of the *needed soon* kind, never impact: they cannot make a P1 alone.
 Impact is who is affected (one person, a team, many, all customers) and what (production or a
 test system, customer data, payments); urgency is the service state (down or failing now,
-degraded, needed soon, no rush). A resolved or inactive alert, a drill, a planned window and a
-question about a hypothetical outage describe no live service state. The cue lists are data
+degraded, needed soon, no rush). A resolved or inactive alert, a drill, a planned window, a
+question about a hypothetical outage and a question for a count or a fact that names no
+failure describe no live service state. The cue lists are data
 (`priority.yaml`), validated when they load.
 """
 
@@ -60,6 +61,8 @@ GROUPS = (
     "since",
     "since_after",
     "ahead",
+    "count_question",
+    "now",
     "greeting",
     "negation",
 )
@@ -84,6 +87,9 @@ class Assessment:
     payments: bool = False
     resolved: bool = False
     not_live: bool = False
+    #: A question for a count or a fact with no failure read: no live event, but not one of
+    #: the model's rule features (as a feature, its refit moved borderline unseen wordings).
+    count_question: bool = False
 
     def describe(self) -> str:
         """One line for the rationale: "P1 (impact all x urgency down: 'every order', ...)"."""
@@ -220,6 +226,13 @@ def assess(text: str) -> Assessment:
     if test_system and not found["production"]:
         impact = min(impact, "team", key=IMPACTS.index)
         spans += found["test_system"][:1]
+    # "how many employees does alibaba have": a count or a fact asked, no failure named; or
+    # a statistic about failures asked alone ("how many people worldwide have no internet"),
+    # not a question beside a report ("how many are affected? checkout returns 500").
+    alone = not _CLAUSE_END.search(lowered.strip().rstrip("?？.。!！")) and not found["now"]
+    count_question = bool(found["count_question"]) and (alone or not (down or degraded))
+    if count_question:
+        spans += found["count_question"][:1]
     state: State = "no_rush"
     if (resolved or not_live) and (down or degraded):
         spans += (found["resolved"] or found["not_live"])[:1]
@@ -241,4 +254,5 @@ def assess(text: str) -> Assessment:
         payments=bool(found["payments"]),
         resolved=resolved,
         not_live=not_live,
+        count_question=count_question,
     )

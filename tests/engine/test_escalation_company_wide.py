@@ -13,6 +13,12 @@ matrix, so "every employee has lost access to X" was read as one person's proble
 only if the model alone was sure. The same words in office life and a person's own life still
 page no one.
 
+A question for a count or a fact reports no live event: "how many employees does X have" and
+"which company has the most employees" paged at P1 (p 0.74-0.99) on their scope words, and a
+statistic about failures asked alone ("how many people worldwide still have no internet
+access") on its failure words too. A count asked beside a report, or said to be happening
+now, still pages.
+
 None of the wordings is an escalation training row."""
 
 from __future__ import annotations
@@ -66,7 +72,27 @@ PEOPLE_QUIET = {
     "birthday_zh": "每个员工的生日都有蛋糕",
     "party_zh": "所有同事都去参加年会了",
 }
-WORDINGS = (CAUSE_LIVE, CAUSE_QUIET, PEOPLE_LIVE, PEOPLE_QUIET)
+#: Must not page: a count or a fact asked, with scope words and failure words.
+COUNT_QUIET = {
+    "platform_en": "how many users does the whole whatsapp platform have worldwide",
+    "headcount_en": "how many employees across the entire company of apple are there in total",
+    "fact_en": "which company has the most employees worldwide",
+    "cannot_en": "how many people in the whole country cannot read",
+    "no_internet_en": "how many people worldwide still have no internet access",
+    "headcount_zh": "京东全集团一共有多少名员工",
+    "all_staff_zh": "苹果公司全球所有员工一共多少人",
+    "no_internet_zh": "全国一共有多少人用不了互联网",
+    "banks_zh": "全国有多少家银行的系统宕机过",
+}
+#: Must page: a count asked beside a live failure, or said to be happening now.
+COUNT_LIVE = {
+    "beside_en": "how many users are affected? every customer, checkout returns 500 for all "
+    "of them",
+    "now_en": "how many of us can't sign in right now? the whole company is locked out of email",
+    "beside_zh": "有多少人受影响？全公司都登不上邮箱了",
+    "now_zh": "现在全公司有多少人登不上邮箱，我看是所有人",
+}
+WORDINGS = (CAUSE_LIVE, CAUSE_QUIET, PEOPLE_LIVE, PEOPLE_QUIET, COUNT_QUIET, COUNT_LIVE)
 
 
 def _ask(capsys: pytest.CaptureFixture[str], text: str) -> dict:
@@ -79,15 +105,21 @@ def test_the_wordings_are_not_training_rows() -> None:
     assert not known & {text for table in WORDINGS for text in table.values()}
 
 
+def _cases(live: dict[str, str], quiet: dict[str, str]) -> list[object]:
+    return [pytest.param(t, True, id=f"live_{n}") for n, t in live.items()] + [
+        pytest.param(t, False, id=f"quiet_{n}") for n, t in quiet.items()
+    ]
+
+
 @pytest.mark.usefixtures("home")
 @pytest.mark.parametrize(
-    ("text", "pages"),
-    [(t, True) for t in CAUSE_LIVE.values()] + [(t, False) for t in CAUSE_QUIET.values()],
-    ids=[f"live_{n}" for n in CAUSE_LIVE] + [f"quiet_{n}" for n in CAUSE_QUIET],
+    ("text", "pages"), _cases(CAUSE_LIVE, CAUSE_QUIET) + _cases(COUNT_LIVE, COUNT_QUIET)
 )
-def test_a_named_cause_does_not_veto_a_live_loss_but_drills_notices_and_questions_stay_quiet(
+def test_a_named_cause_or_a_count_asked_pages_only_beside_a_live_failure(
     capsys: pytest.CaptureFixture[str], text: str, pages: bool
 ) -> None:
+    """A loss naming planned work as its cause pages, drills, notices and policy questions do
+    not; a count or a fact asked does not page, one asked beside a live failure does."""
     answer = _ask(capsys, text)
 
     assert answer["escalate"] is pages, answer["escalation"]["evidence"]

@@ -76,9 +76,11 @@ def boundary(item: Draft, situation: Situation, hook: HookProbe | None = None) -
                 f"{name}'s clues do not outweigh the semantic model's out-of-scope verdict",
             )
         if len(clues) < needed and not strong:
-            have = ", ".join(clues) or "no clue"
+            have = ": " + "; ".join(clues) if clues else ""
             return CritiqueCheck(
-                "boundary", False, f"{name}'s declared capabilities do not cover it ({have})"
+                "boundary",
+                False,
+                f"{name}'s clues do not cover it ({len(clues)} of the {needed} needed{have})",
             )
     return CritiqueCheck("boundary", True, "dry-runs passed and each controller has its clues")
 

@@ -80,6 +80,8 @@ def test_one_weak_clue_is_not_enough_to_route() -> None:
     assert [d.plan.controllers for d in drafts] == [["consultation"]]
     boundary = next(c for c in critique(drafts[0], [], situation) if c.name == "boundary")
     assert not boundary.ok and "do not cover it" in boundary.reason
+    # The clue it has is shown as too few, not as the reason it is refused.
+    assert "(1 of the 2 needed: its keywords match (0.55))" in boundary.reason
 
 
 def test_two_equally_backed_plans_tie_and_both_are_ruled_out() -> None:

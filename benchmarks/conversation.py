@@ -16,7 +16,8 @@ Conversations carry a split: `tune` rows were looked at while building,
 who had read neither the product's code nor the other rows) before being looked at, to tune on
 wordings the first rows do not share, `stranger` rows were written by a tester who read neither
 the product's code nor the other rows, `stranger2` rows were written the same way later, when
-`stranger` had been looked at; the figures are printed side by side, and the failed turns
+`stranger` had been looked at, and `stranger3` rows were written on 2026-12-06 by a helper
+that read no code and no other rows; the figures are printed side by side, and the failed turns
 of a held-out split are never printed (`--failures` refuses them).
 
     PYTHONPATH=. nice -n 10 python benchmarks/conversation.py [--json] [--failures tune]
@@ -37,9 +38,9 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _WORD = re.compile(r"[A-Za-z]+")
 #: The columns, in this order (a split not named here comes after them).
-SPLITS = ("tune", "holdout", "tune2", "stranger", "stranger2")
+SPLITS = ("tune", "holdout", "tune2", "stranger", "stranger2", "stranger3")
 #: Splits whose failed turns are never shown, so that they stay unread.
-HELD_OUT = ("holdout", "stranger", "stranger2")
+HELD_OUT = ("holdout", "stranger", "stranger2", "stranger3")
 
 
 #: Knowledge-base text quoted and labelled in the other language (`controllers.answering

@@ -25,7 +25,7 @@ from core.text.sparse import normalize
 from knowledge.ingest import Ingestor, IngestReport
 from knowledge.manifest import DocManifest, StagedManifest
 from knowledge.meaning import MeaningIndex, meaning_relevance
-from knowledge.relevance import relevance
+from knowledge.relevance import relevance, terms
 from knowledge.store import KnowledgeStore, StoredHit
 from knowledge.types import Confirmation, Definition, Hit, IdMatch
 from knowledge.vectors.base import Rebuildable
@@ -44,10 +44,14 @@ ID_SUPPORT = 0.8
 TERM_SUPPORT = 0.6
 #: A fuzzy glossary match must be at least this relevant.
 FUZZY_DEFINE_MIN = 0.45
+#: Words a "what is X" phrase may hold beside a glossary term it names and still ask what the
+#: term is ("a P1 incident", "滚仓这个词": a Chinese word counted as two characters).
+EXTRA_WORDS = 1.5
 #: Texts whose retrieval is remembered (per store generation).
 RETRIEVAL_CACHE = 256
 
 _LATIN_TERM = re.compile(r"^[\w .\-/]+$", re.ASCII)
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 #: The other language's name in a definition: "(英文 rollover)", "(Chinese: 滚仓)".
 _OTHER_LANGUAGE = re.compile(
     r"(?:英文|Chinese:)\s*([A-Za-z][A-Za-z \-]{1,30}|[\u3400-\u9fff]{1,10})"
@@ -231,7 +235,7 @@ class KnowledgeSkill:
             if wanted in known.names:
                 return _definition(known.entry)
         named = self._mentioned(wanted)
-        if named:
+        if named and _asks_about(wanted, _names(named[0])):
             return _definition(named[0])
         if not self._glossary:
             return None
@@ -410,6 +414,18 @@ class KnowledgeSkill:
         self.store.close()
         if self.manifest is not None:
             self.manifest.close()
+
+
+def _asks_about(phrase: str, names: set[str]) -> bool:
+    """Is the phrase asked about the term itself, give or take one word ("a P1 incident",
+    "滚仓这个词")? "the phone number for P1 at night" names P1 but asks for a number: the
+    glossary's definition of P1 is no answer to it. What is left once the names are taken out
+    counts its English key terms, and its Chinese characters two to a word."""
+    rest = normalize(phrase)
+    for name in sorted(names, key=len, reverse=True):
+        rest = rest.replace(normalize(name), " ")
+    words = len({t for t in terms(rest) if not _CJK_CHAR.match(t)})
+    return words + len(_CJK_CHAR.findall(rest)) / 2 <= EXTRA_WORDS
 
 
 def _names(entry: dict[str, Any]) -> set[str]:

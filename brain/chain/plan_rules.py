@@ -36,7 +36,7 @@ from brain.routing.plan import Candidate, RoutePlan
 from controllers.references import THING_KINDS, mentions
 from controllers.roles import ANSWERS, OUTAGES, RECORDS
 from core.records import DryRunRecord, EscalationRecord
-from core.text.language import is_chinese
+from core.text.language import turn_is_chinese
 
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
@@ -194,7 +194,8 @@ def _named_thing(plan: RoutePlan, situation: Situation) -> RoutePlan:
 def _small_talk(plan: RoutePlan, situation: Situation) -> RoutePlan:
     """ "hello", "thanks, that fixed it", "收到": answered in kind when nothing was placed."""
     understood, view = situation.understood, situation.view
-    chinese = is_chinese(understood.text)
+    # "ok" or "👍" in a Chinese thread is answered in Chinese: the thread's language.
+    chinese = turn_is_chinese(understood.text, understood.message.history)
     anchored = bool(
         understood.ids
         or understood.context

@@ -32,7 +32,7 @@ from controllers.ids import find_ticket_ids
 from controllers.ticket_search import search_topic
 from core.records import Decision, Message
 from core.stores.records import ConversationState
-from core.text.language import turn_is_chinese
+from core.text.language import is_chinese, shows_language, turn_is_chinese
 
 if TYPE_CHECKING:
     from controllers.tickets import Ticket
@@ -303,7 +303,8 @@ def joined_to_subject(brain: ThreadBrain, message: Message, state: ConversationS
     asked for, or a search of the asker's tickets is left as it is, one that closes the
     exchange ("thanks, that worked") inherits no ongoing work (it is answered in kind, not
     taken for more of the coding question), and an unsure one is joined only when the chain,
-    reading it alone, could not place it."""
+    reading it alone, could not place it. A message in another language than the thread's
+    opening stands alone: joined, it would be answered in the opening's language."""
     if state.records or state.pending or not state.last_decision or message.new_topic:
         return message
     if handoff_signal(message.text) is not None or search_topic(message.text) is not None:
@@ -315,6 +316,8 @@ def joined_to_subject(brain: ThreadBrain, message: Message, state: ConversationS
     if last.outcome != "routed" or not last.controller or not last.text.strip():
         return message
     subject = last.text[-SUBJECT_CHARS:]
+    if shows_language(message.text) and is_chinese(message.text) != is_chinese(subject):
+        return message  # joined, the reply would be in the subject's language, not the asker's
     kind = last.controller if last.controller in KINDS else "other"
     reading = brain.read_continuation(Thread(message=message.text, record=subject, kind=kind))
     if reading is not None and reading.kind == "closing" and reading.verdict == "continue":

@@ -160,3 +160,21 @@ def test_a_word_spelled_without_the_articles_hyphen_is_still_answered(
     decision = _answered(brain, question)
     assert decision.result is not None and decision.result.ok, decision.result
     assert any(cited in c for c in decision.result.citations)
+
+
+@pytest.mark.parametrize(
+    "question", ["what's the phone number for P1 at night?", "P1 的夜间电话号码是什么"]
+)
+def test_a_question_naming_a_term_is_not_answered_by_its_definition(
+    brain: Brain, question: str
+) -> None:
+    """It names P1 but asks for a number: the glossary's definition of P1 is no answer."""
+    decision = _answered(brain, question)
+    assert decision.result is not None
+    assert not any("glossary" in c for c in decision.result.citations)
+
+
+def test_a_term_asked_about_in_a_few_words_is_still_defined(brain: Brain) -> None:
+    decision = _answered(brain, "滚仓这个词是什么意思")
+    assert decision.result is not None and decision.result.ok
+    assert any("glossary" in c for c in decision.result.citations)

@@ -4,6 +4,8 @@ a thank-you is answered in kind, and a new problem is still decided alone."""
 
 from __future__ import annotations
 
+import re
+
 from brain.conversation.turns import Conversation, Reply
 from brain.engine import Brain
 from core.records import Message
@@ -40,3 +42,19 @@ def test_a_new_problem_after_an_answer_is_decided_alone(brain: Brain) -> None:
     assert store is not None
     [ticket] = store.all()
     assert "wifi" not in str(ticket.fields.get("description", "")).lower()
+
+
+def test_a_closing_in_a_chinese_thread_is_answered_in_chinese(brain: Brain) -> None:
+    replies = _thread(brain, "怎么用 python 读取 CSV 文件？", "ok")
+    assert replies[1].kind != "clarify"
+    assert re.search(r"[\u4e00-\u9fff]", replies[1].text), replies[1].text
+
+
+def test_a_follow_up_in_another_language_stands_alone(brain: Brain) -> None:
+    """Joined to a Chinese alert, an English update would be answered in Chinese."""
+    replies = _thread(
+        brain, "库存服务 stock-svc 报警，内存 98%", "restarted the worker, it is at 70% now"
+    )
+    decision = replies[1].decision
+    assert decision is not None and decision.text == "restarted the worker, it is at 70% now"
+    assert not re.search(r"[\u4e00-\u9fff]", replies[1].text), replies[1].text

@@ -4,8 +4,9 @@
 own. This module only proposes the pieces: at an explicit joiner ("and also", "另外", "还有",
 "以及", "此外", "顺便") or between sentences. Whether they really are independent requests is
 decided by the brain (`brain.chain.multi_intent`): every piece must route on its own, each to a
-different controller; otherwise the message is decided whole. A plain "and" never splits, so
-"error 500 and timeout on the payment API" stays one alarm.
+different controller; otherwise the message is decided whole. A plain "and" is no split by
+itself ("error 500 and timeout on the payment API" stays one alarm): `at_plain_and` only
+offers its two clauses to a caller with evidence that each asks for something.
 """
 
 from __future__ import annotations

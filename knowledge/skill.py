@@ -422,8 +422,8 @@ def _asks_about(phrase: str, names: set[str]) -> bool:
     glossary's definition of P1 is no answer to it. What is left once the names are taken out
     counts its English key terms, and its Chinese characters two to a word."""
     rest = normalize(phrase)
-    for name in sorted(names, key=len, reverse=True):
-        rest = rest.replace(normalize(name), " ")
+    for name in sorted(names, key=len, reverse=True):  # `_names` gives them normalised
+        rest = rest.replace(name, " ")
     words = len({t for t in terms(rest) if not _CJK_CHAR.match(t)})
     return words + len(_CJK_CHAR.findall(rest)) / 2 <= EXTRA_WORDS
 

@@ -281,7 +281,8 @@ def joined_to_waiting(brain: ThreadBrain, message: Message, state: ConversationS
     record?" question pending, or a message it reads as new leave the message as it is, unless
     the chain, reading it alone, could not place it either ("一闪一闪然后就黑了" after "我的显示器
     坏了"): alone it would only be asked about again or fall back; with the waiting request it
-    has a subject."""
+    has a subject. With no question waiting, the thread's subject is joined instead
+    (`joined_to_subject`)."""
     read = _read_against_waiting(brain, message, state)
     if read is None and not state.pending:
         return joined_to_subject(brain, message, state)
@@ -320,10 +321,10 @@ def joined_to_subject(brain: ThreadBrain, message: Message, state: ConversationS
         return message  # joined, the reply would be in the subject's language, not the asker's
     kind = last.controller if last.controller in KINDS else "other"
     reading = brain.read_continuation(Thread(message=message.text, record=subject, kind=kind))
-    if reading is not None and reading.kind == "closing" and reading.verdict == "continue":
-        return replace(message, new_topic=True)  # "thanks, that worked": no work goes on
-    if reading is None or reading.kind == "closing" or reading.verdict == "new":
+    if reading is None or reading.verdict == "new":
         return message
+    if reading.kind == "closing":  # "thanks, that worked": no work goes on
+        return replace(message, new_topic=True) if reading.verdict == "continue" else message
     if reading.verdict == "ask" and brain.places(replace(message, new_topic=True)) is not None:
         return message
     return replace(message, text=f"{subject}\n{message.text}")

@@ -56,7 +56,7 @@ _ITEMS = re.compile(
 def split_requests(text: str) -> list[str]:
     """The request-sized pieces of `text`, in order; `[]` when there is only one."""
     text = text.strip()
-    if len(text) > MAX_CHARS or "```" in text:
+    if not _splittable(text):
         return []
     items = [p for p in _ITEMS.split(text) if p.strip()]
     announced = _ANNOUNCED.match(text)
@@ -85,10 +85,15 @@ def at_plain_and(text: str) -> list[str]:
     freezing" is one problem, so a caller splits here only on evidence that each clause asks
     for something (`brain.chain.multi_intent.pieces_of`)."""
     text = text.strip()
-    if len(text) > MAX_CHARS or "```" in text or "\n" in text:
+    if not _splittable(text) or "\n" in text:
         return []
     halves = [h.strip(" ,，;；.。") for h in _PLAIN_AND.split(text)]
     return halves if len(halves) == 2 and all(map(big_enough, halves)) else []
+
+
+def _splittable(text: str) -> bool:
+    """Pastes, logs and stack traces (long texts, code blocks) are never split."""
+    return len(text) <= MAX_CHARS and "```" not in text
 
 
 def big_enough(piece: str) -> bool:

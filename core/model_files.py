@@ -8,8 +8,11 @@ while it is unchanged (`core.loaded_files`); the loaded models are frozen and sh
 
 from __future__ import annotations
 
+import ast
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -112,3 +115,72 @@ def ship_fits(
         if stale not in kept:
             stale.unlink()
     return shipped
+
+
+def code_digest(root: str, within: str) -> str:
+    """A digest of the code of module `root` and of every module of package `within` it
+    imports, directly or through another: what a model's input is computed by, beside the data
+    its key already hashes. The modules are read as source, never imported. Each is hashed as
+    its syntax tree without docstrings, so a comment, a docstring or a reformatting keeps the
+    key while any change to what the code computes moves it (a hand-bumped version would be
+    forgotten, and a raw byte hash would refit for every comment)."""
+    return _code_digest(root, within)
+
+
+@lru_cache(maxsize=8)
+def _code_digest(root: str, within: str) -> str:
+    digest = hashlib.sha256()
+    for name, tree in sorted(_closure(root, within).items()):
+        digest.update(f"{name}\n{ast.unparse(tree)}\n".encode())
+    return digest.hexdigest()
+
+
+def _closure(root: str, within: str) -> dict[str, ast.Module]:
+    """Module `root` and every module of package `within` it reaches by imports, by name,
+    with their docstrings removed."""
+    found: dict[str, ast.Module] = {}
+    todo = [root]
+    while todo:
+        name = todo.pop()
+        path = _module_file(name)
+        if name in found or path is None:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found[name] = _without_docstrings(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                todo.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                todo.append(node.module)  # "from a.b import c": a.b, and a.b.c if a module
+                todo.extend(f"{node.module}.{alias.name}" for alias in node.names)
+        todo = [n for n in todo if n == within or n.startswith(f"{within}.")]
+    return found
+
+
+def _module_file(name: str) -> Path | None:
+    """The source file of module `name` (a package's `__init__.py`), None if there is none."""
+    top, *rest = name.split(".")
+    try:
+        base = Path(str(resources.files(top)))
+    except (ModuleNotFoundError, TypeError):
+        return None
+    module = base.joinpath(*rest).with_suffix(".py") if rest else None
+    for path in (module, base.joinpath(*rest, "__init__.py")):
+        if path is not None and path.is_file():
+            return path
+    return None
+
+
+def _without_docstrings(tree: ast.Module) -> ast.Module:
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    return tree

@@ -23,8 +23,9 @@ puts at P1, and on the twins. A page the rules force, or the matrix's P1, stands
 model's calibrated probability is under `veto` (fixed): the rules name the topic, the model
 judges whether it is happening.
 Fitting is deterministic (fixed folds, liblinear), and the fitted weights are cached in
-`$BRAIN_HOME/models/escalation-<key>.npz` (the key hashes the rows and the feature layout), or
-read from the copy shipped beside this module.
+`$BRAIN_HOME/models/escalation-<key>.npz` (the key hashes the rows, the feature layout, the rule
+files and the code that computes the features, `CODE`), or read from the copy shipped beside
+the data.
 """
 
 from __future__ import annotations
@@ -71,6 +72,10 @@ __all__ = ["DATA_FILE", "EscalationModel", "fit_model", "labelled_rows", "load_o
 DATA_FILE = "escalation.jsonl"
 #: The rule files whose features the model reads: part of its key.
 RULE_FILES = (("brain.escalation", "priority.yaml"), ("brain.intent", "security.yaml"))
+#: The module whose code, with every `brain` module it imports (the rule features, the
+#: contrasts, the design, this fit), is part of the key: a code-only change to a rule feature
+#: refits, instead of an old fit reading features it was not fitted on.
+CODE = ("brain.escalation.model", "brain")
 #: Fitted weights are stored as "escalation-<key>.npz" (`core.model_files`).
 SHIPPED_NAME = "escalation"
 #: Regularisation (inverse strength) of the logistic regression.
@@ -269,8 +274,10 @@ def labelled_rows(split: str | None = "train") -> list[dict[str, object]]:
 
 
 def model_key(rows: Sequence[dict[str, object]], with_embedding: bool) -> str:
-    """What the fitted weights depend on: the rows, the feature layout, the settings."""
+    """What the fitted weights depend on: the rows, the feature layout, the settings, the rule
+    files and the code that computes the features and fits them."""
     digest = hashlib.sha256()
+    digest.update(model_files.code_digest(*CODE).encode())
     layout = (
         EMBEDDING_DIM,
         MULTILINGUAL_DIM,

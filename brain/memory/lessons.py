@@ -28,6 +28,7 @@ Persist rules (only high-value decisions are persisted):
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -60,6 +61,29 @@ log = logging.getLogger(__name__)
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+class _Stamps:
+    """When lessons are made: to the microsecond, and each strictly later than the last one
+    this process made. Lessons are ordered by it (then by their id, a hash of a random decision
+    id), and a brain opened afresh replays the corrections in that order to calibrate its
+    online layer (each correction tests the ones before it) and to find each user's latest
+    vote: at one-second stamps, corrections made in the same second came back in a random
+    order, so a replica or the next process could calibrate a different layer than the one
+    that saw them arrive."""
+
+    def __init__(self) -> None:
+        self._last = datetime.min.replace(tzinfo=UTC)
+        self._lock = threading.Lock()
+
+    def next(self) -> str:
+        with self._lock:
+            stamp = max(_now(), self._last + timedelta(microseconds=1))
+            self._last = stamp
+        return stamp.isoformat(timespec="microseconds")
+
+
+_stamps = _Stamps()
 
 
 class MemoryStore(LessonMirror):
@@ -119,7 +143,7 @@ class MemoryStore(LessonMirror):
             text=text[:TEXT_CAP],
             decision_id=decision.decision_id,
             user=user or decision.user,
-            created_at=_now().isoformat(timespec="seconds"),
+            created_at=_stamps.next(),
             ids=list(ids),
             vector=vector,
             latin=not is_chinese(text),

@@ -79,7 +79,7 @@ def judge(brain: ThreadBrain, message: Message, state: ConversationState) -> Jud
     question = state.open_question
     record = question.record if question is not None and question.record else None
     record = record or (state.records[-1] if state.records else None)
-    if store is None or not record:
+    if store is None or not record or message.new_topic:  # it inherits nothing from a record
         return None
     try:
         ticket = store.get(record)
@@ -296,17 +296,19 @@ def joined_to_waiting(brain: ThreadBrain, message: Message, state: ConversationS
 
 def joined_to_subject(brain: ThreadBrain, message: Message, state: ConversationState) -> Message:
     """A message in a thread whose exchange filed nothing (an alert diagnosed, a question
-    answered, code explained) that goes on with it is decided with the message that opened
-    it: "重启以后降到了 60%" after "订单服务 order-svc 报警，CPU 99%" is that alert's news, and
-    "what about with timezones?" that coding question's; alone, each lost its subject and was
-    asked about or told to paste an alert. The continuation model reads the message against
-    the thread's last answered message as against a record; one it reads as new work, a person
-    asked for, or a search of the asker's tickets is left as it is, one that closes the
-    exchange ("thanks, that worked") inherits no ongoing work (it is answered in kind, not
-    taken for more of the coding question), and an unsure one is joined only when the chain,
-    reading it alone, could not place it. A message in another language than the thread's
-    opening stands alone: joined, it would be answered in the opening's language."""
-    if state.records or state.pending or not state.last_decision or message.new_topic:
+    answered, code explained), or whose last exchange came after its records and touched none
+    of them (then the joined message inherits nothing from the records), that goes on with it
+    is decided with the message that opened it: "重启以后降到了 60%" after "订单服务
+    order-svc 报警，CPU 99%" is that alert's news, and "what about with timezones?" that
+    coding question's; alone, each lost its subject and was asked about or told to paste an
+    alert. The continuation model reads the message against the thread's last answered
+    message as against a record; one it reads as new work, a person asked for, or a search of
+    the asker's tickets is left as it is, one that closes the exchange ("thanks, that worked")
+    inherits no ongoing work (it is answered in kind, not taken for more of the coding
+    question), and an unsure one is joined only when the chain, reading it alone, could not
+    place it. A message in another language than the thread's opening stands alone: joined,
+    it would be answered in the opening's language."""
+    if state.pending or not state.last_decision or message.new_topic:
         return message
     if handoff_signal(message.text) is not None or search_topic(message.text) is not None:
         return message
@@ -315,6 +317,8 @@ def joined_to_subject(brain: ThreadBrain, message: Message, state: ConversationS
     except Exception:  # an unknown or unreadable decision: the message stands alone
         return message
     if last.outcome != "routed" or not last.controller or not last.text.strip():
+        return message
+    if state.records and not _after_the_records(last):
         return message
     subject = last.text[-SUBJECT_CHARS:]
     if shows_language(message.text) and is_chinese(message.text) != is_chinese(subject):
@@ -327,7 +331,17 @@ def joined_to_subject(brain: ThreadBrain, message: Message, state: ConversationS
         return replace(message, new_topic=True) if reading.verdict == "continue" else message
     if reading.verdict == "ask" and brain.places(replace(message, new_topic=True)) is not None:
         return message
-    return replace(message, text=f"{subject}\n{message.text}")
+    joined = replace(message, text=f"{subject}\n{message.text}")
+    return replace(joined, new_topic=True) if state.records else joined
+
+
+def _after_the_records(last: Decision) -> bool:
+    """The thread's last exchange came after its records and touched none of them (an alert
+    diagnosed, a question answered, in a DM or `brain chat` session that filed something
+    earlier): the message that follows goes on with that exchange, not with the older record
+    ("扩容之后降到 65% 了" after an alert was added to an earlier Visio licence request)."""
+    on_a_record = last.request_type in ("update", "reference")
+    return not on_a_record and last.result is not None and not last.result.tickets()
 
 
 def asks_how_the_waiting_stands(

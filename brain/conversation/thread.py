@@ -70,7 +70,7 @@ class ThreadBrain(Protocol):
 def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> Decision | None:
     """The turn read and applied as a follow-up on the thread's record, or None."""
     store = brain.services.tickets
-    if store is None or (not state.records and state.open_question is None):
+    if store is None or message.new_topic or (not state.records and state.open_question is None):
         return None
     reading = read_follow_up(message.text, state)
     if reading is None:

@@ -55,14 +55,17 @@ def _dcr_requests(fake: FakeAnthropic) -> list[RecordedRequest]:
     [
         FakeReply.text("I think you should use the access controller!"),
         FakeReply.json({"steps": "access", "topology": "sideways"}),
-        FakeReply.slow(2.0, then=FakeReply.json({"steps": [{"controller": "access"}]})),
+        FakeReply.slow(4.0, then=FakeReply.json({"steps": [{"controller": "access"}]})),
         FakeReply.status(500),
     ],
     ids=["garbage", "wrong-shape", "stall", "server-error"],
 )
 def test_a_failing_llm_leaves_the_deterministic_stages_deciding(
-    fake_llm: FakeAnthropic, reply: FakeReply
+    fake_llm: FakeAnthropic, reply: FakeReply, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The decision's LLM time is the wall clock's, shared by its calls: at 0.5 s a loaded
+    # machine spent it before the plan stage was asked at all. The stall outlasts 1.5 s.
+    monkeypatch.setenv("BRAIN_LLM_TIMEOUT", "1.5")
     fake_llm.responder = _for_dcr(reply)
 
     decision = _decide(TABLE)

@@ -327,12 +327,28 @@ def joined_to_subject(brain: ThreadBrain, message: Message, state: ConversationS
     reading = brain.read_continuation(Thread(message=message.text, record=subject, kind=kind))
     if reading is None or reading.verdict == "new":
         return message
+    if state.records and _record_as_likely(brain, message, state, reading):
+        return message  # it goes on with the record at least as surely: the record takes it
     if reading.kind == "closing":  # "thanks, that worked": no work goes on
         return replace(message, new_topic=True) if reading.verdict == "continue" else message
     if reading.verdict == "ask" and brain.places(replace(message, new_topic=True)) is not None:
         return message
     joined = replace(message, text=f"{subject}\n{message.text}")
     return replace(joined, new_topic=True) if state.records else joined
+
+
+def _record_as_likely(
+    brain: ThreadBrain, message: Message, state: ConversationState, reading: Reading
+) -> bool:
+    """The message goes on with the thread's record at least as surely as with the exchange
+    after it, as work on it (an update or an answer): "did that, still dropping" after a
+    question about the recorded VPN problem is news of the record. A question or a status
+    fragment that fits both ("and on my phone?" after a Wi-Fi question) follows the newest
+    exchange, and "扩容之后降到 65% 了" after an alert does not go on a Visio licence request."""
+    on_record = judge(brain, message, state)
+    if on_record is None or on_record.reading.kind not in ("update", "answer"):
+        return False
+    return on_record.reading.continues >= reading.continues
 
 
 def _after_the_records(last: Decision) -> bool:

@@ -61,3 +61,19 @@ def test_a_question_about_the_record_still_reaches_it(brain: Brain) -> None:
     assert filed is not None and status is not None
     [ticket] = filed.result.tickets() if filed.result else []
     assert ticket[1]["id"] in replies[2].text
+
+
+def test_news_of_the_recorded_problem_after_a_question_about_it_goes_on_the_record(
+    brain: Brain,
+) -> None:
+    replies = _thread(
+        brain,
+        "the VPN keeps disconnecting every few minutes",
+        "how do I reinstall the VPN client?",
+        "did that, still dropping",
+    )
+    news = replies[2].decision
+    assert news is not None and news.request_type == "update", news.tier_path
+    assert any("still dropping" in comment for comment in _comments(brain))
+    store = brain.services.tickets
+    assert store is not None and len(store.all()) == 1

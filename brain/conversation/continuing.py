@@ -19,17 +19,25 @@ from brain.continuation.model import KINDS, Reading, Thread
 from brain.conversation.follow_up import (
     FollowUp,
     answer_of,
+    conflicts,
     follow_up_decision,
     named_value,
     read_follow_up,
     refers_back,
     same_topic,
 )
-from brain.conversation.thread import ThreadBrain, apply, gives_asked, recognised
+from brain.conversation.thread import (
+    ThreadBrain,
+    apply,
+    gives_asked,
+    inferred_fields,
+    recognised,
+)
 from brain.intent.urgency import handoff_signal
 from controllers import ticket_replies as say
 from controllers.ids import find_ticket_ids
 from controllers.ticket_search import search_topic
+from controllers.verification import specific_terms
 from core.records import Decision, Message
 from core.stores.records import ConversationState
 from core.text.language import is_chinese, shows_language, turn_is_chinese
@@ -50,6 +58,8 @@ LEANS_ON_RECORD = 0.5
 #: How much of the thread's last answered message a follow-up in a thread without a record is
 #: joined to (its last characters: an earlier join is already in it).
 SUBJECT_CHARS = 1500
+#: The fields that name what a record is about: another value in one is another thing.
+OBJECT_FIELDS = ("system", "service", "item")
 #: The choices of "is this about the thread's record, or something new?".
 ON_RECORD = "__thread__"
 SOMETHING_NEW = "__new__"
@@ -230,7 +240,9 @@ def turn(
     if search_topic(message.text) is not None:
         return fresh(replace(message, new_topic=True))
     verdict = judged.verdict
-    if verdict == "ask" and plainly_follows(message.text, state):
+    if verdict != "new" and names_other_work(brain, message, state, judged):
+        verdict = "new"
+    elif verdict == "ask" and plainly_follows(message.text, state):
         verdict = "continue"
     elif verdict == "ask" and asks_for_other_work(message.text, judged.ticket):
         verdict = "new"
@@ -404,6 +416,28 @@ def asks_for_other_work(text: str, ticket: Ticket) -> bool:
     detail of the record. A report or a question stays unsure: it may be about the record."""
     reading = speech_act.read(text)
     return reading.sure and reading.act == "work" and not same_topic(text, ticket)
+
+
+def names_other_work(
+    brain: ThreadBrain, message: Message, state: ConversationState, judged: Judgement
+) -> bool:
+    """The speech-act model is sure the message asks for work, and the record's controller
+    reads in it another object than the record's: a system, service or item sharing no word
+    with the record's ("I need access to Figma too" after a Visio licence request, "另外还需要
+    Confluence 的权限" after Jira's, "also deploy billing-api in the same window" after
+    payments-api's change). However sure the continuation model is that it goes on (the
+    request's words are the record's), it is a request of its own. A value that shares a word
+    with the record's narrows it ("仓库是 payments/core，需要developer权限" after
+    "GitLab的仓库")."""
+    reading = speech_act.read(message.text)
+    if not (reading.sure and reading.act == "work"):
+        return False
+    inferred = inferred_fields(brain, judged.controller, message.text, state.key)
+    other = [name for name in conflicts(inferred, judged.ticket) if name in OBJECT_FIELDS]
+    said = specific_terms(message.text)
+    return bool(other) and not any(
+        specific_terms(str(judged.ticket.fields[name])) & said for name in other
+    )
 
 
 def answers_the_question(

@@ -94,7 +94,7 @@ def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> De
 def _fits(brain: ThreadBrain, reading: FollowUp, ticket: Ticket, state: ConversationState) -> bool:
     """An update belongs on the record: on its topic, and a field it names is one the record
     has or was asked for."""
-    inferred = _inferred(brain, reading.controller, reading.text, state.key)
+    inferred = inferred_fields(brain, reading.controller, reading.text, state.key)
     if not same_topic(reading.text, ticket, inferred, lenient=reading.lenient):
         return False
     asked = state.open_question.parameters if state.open_question else []
@@ -118,7 +118,7 @@ def recognised(
         controller = brain.registry.get(reading.controller)
     except Exception:
         return reading
-    inferred = _inferred(brain, reading.controller, reading.text, state.key)
+    inferred = inferred_fields(brain, reading.controller, reading.text, state.key)
     question = state.open_question
     asked = list(question.parameters) if question and question.record == reading.record else []
     fields: dict[str, str] = {}
@@ -305,11 +305,11 @@ def gives_asked(
 ) -> bool:
     """Does the record's controller read, in the message alone, a value of a field the bot
     asked for (a window in "窗口就周六上午 9 点到 10 点吧" after "still need: window")?"""
-    inferred = _inferred(brain, controller, text, session)
+    inferred = inferred_fields(brain, controller, text, session)
     return any(inferred.get(name, "").strip() for name in asked)
 
 
-def _inferred(brain: ThreadBrain, name: str, text: str, session: str) -> dict[str, str]:
+def inferred_fields(brain: ThreadBrain, name: str, text: str, session: str) -> dict[str, str]:
     """What the record's controller reads from the message alone (its category, system...):
     evidence only, so a value it reads from no text at all (a default such as operation
     "change" or request type "permission") is left out and never contradicts the record."""
@@ -363,7 +363,7 @@ def as_update(
         ticket = None
     if store is None or ticket is None or not ticket.is_open:
         return None
-    inferred = _inferred(brain, str(decision.controller), message.text, message.session_key)
+    inferred = inferred_fields(brain, str(decision.controller), message.text, message.session_key)
     if not same_topic(message.text, ticket, inferred, lenient=True):
         return None
     reading = FollowUp(

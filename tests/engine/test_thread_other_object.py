@@ -1,0 +1,47 @@
+"""A request for work that names another system than the thread's record is a request of its
+own, however much its words are the record's ("还要开通 SonarQube 的权限" after a Jenkins
+request); a value that names part of the record's object narrows it."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain.conversation.turns import Conversation, Reply
+from brain.engine import Brain
+from core.records import Message
+
+
+def _thread(brain: Brain, *turns: str) -> list[Reply]:
+    conversation = Conversation(brain, brain.conversations, surface="chat")
+    return [conversation.handle(Message(t, "u1", "C1", thread="T1")) for t in turns]
+
+
+def _systems(brain: Brain) -> list[str]:
+    store = brain.services.tickets
+    assert store is not None
+    return [str(ticket.fields.get("system")) for ticket in store.all()]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "systems"),
+    [
+        ("请帮我开通 Jenkins 的权限", "还要开通 SonarQube 的权限", ["Jenkins", "SonarQube"]),
+        ("我需要开通 Jira 的权限", "另外还需要 Confluence 的权限", ["Confluence", "Jira"]),
+        ("I need access to the Visio licence", "I need access to Figma too", ["Figma", "Visio"]),
+    ],
+)
+def test_a_request_for_another_system_files_its_own_record(
+    brain: Brain, first: str, then: str, systems: list[str]
+) -> None:
+    replies = _thread(brain, first, then)
+    assert replies[1].kind != "clarify", replies[1].text
+    assert sorted(_systems(brain)) == systems
+
+
+def test_a_value_naming_part_of_the_records_object_narrows_it(brain: Brain) -> None:
+    replies = _thread(
+        brain, "申请开通GitLab的仓库权限", "仓库是 infra/terraform，需要developer权限"
+    )
+    decision = replies[1].decision
+    assert decision is not None and decision.request_type == "update", decision.tier_path
+    assert len(_systems(brain)) == 1

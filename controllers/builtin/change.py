@@ -28,14 +28,19 @@ _STANDARD = LazyPattern(
     r"重启|扩容|缩容|证书|扩盘|日志轮转|资产|台账|入库|归还",
     re.I,
 )
-#: A rollback plan is part of a planned change ("rollback plan: redeploy v2.2", "回滚方案：..."),
+#: A rollback plan is part of a planned change ("rollback plan: redeploy v2.2", "rollback by
+#: redeploying 2.13", "回滚方案：...", "回滚的话..."),
 #: not a request to roll back now: its words are left out when the change's type and operation
 #: are read (they made an upgrade with a rollback plan an emergency rollback, window
 #: "immediately").
 _ROLLBACK_PLAN = LazyPattern(
     r"(?:roll ?back|rollback|back-?out)\s*(?:plan|procedure|steps?|strategy)\b[^.;\n]*|"
+    r"(?:roll ?back|rollback|back-?out)\s*(?:[:=]|by|via|through|using|is|would be|will be)\s*"
+    r"(?:re-?deploy|restor|revert|switch|re-?install|go(?:ing)? back|deploy)[^.;\n]*|"
     r"if\b[^.;,\n]{0,60}\broll ?back\b[^.;\n]*|"
-    r"回滚(?:方案|计划|预案|步骤|策略)[^。；;\n]*|(?:如果|若|万一)[^。；;，,\n]{0,30}回滚[^。；;\n]*",
+    r"回滚(?:方案|计划|预案|步骤|策略|方式|办法)[^。；;\n]*|"
+    r"回滚(?:的话|就是?|[:：])\s*(?:重新部署|重新发布|恢复|还原|切回|部署)[^。；;\n]*|"
+    r"(?:如果|若|万一)[^。；;，,\n]{0,30}回滚[^。；;\n]*",
     re.I,
 )
 _OPERATIONS: tuple[tuple[str, LazyPattern], ...] = (

@@ -179,6 +179,12 @@ def test_vague_incident_reports_missing_category(
          "redeploy v2.2", "normal", "release", "payments-api", "tonight 22:00-23:00"),
         ("申请变更：周五晚上 22 点发布清算服务 v3.1，回滚方案：重新部署 v3.0", "normal",
          "release", "清算服务", "周五晚上 22 点"),
+        ("please deploy invoice-api 3.4 on sunday 06:00-07:00, rollback by redeploying 3.3",
+         "normal", "release", "invoice-api", "on sunday 06:00-07:00"),
+        ("release ledger-svc v9 saturday 21:00, rollback: restore the v8 image", "normal",
+         "release", "ledger-svc", "saturday 21:00"),
+        ("周六晚上 22 点发布结算服务 v2.0，回滚的话重新部署 v1.9", "normal", "release",
+         "结算服务", "周六晚上 22 点"),
     ],
 )  # fmt: skip
 def test_change_request_fields(

@@ -24,7 +24,6 @@ from brain.conversation.follow_up import (
     named_value,
     read_follow_up,
     refers_back,
-    same_topic,
 )
 from brain.conversation.thread import (
     ThreadBrain,
@@ -231,10 +230,12 @@ def turn(
     inherits nothing from the record) or asked about. When the model is unsure, the thread's
     own reading breaks the tie if it plainly follows the record, and so does the chain when it
     cannot place a message that leans to the record on its own (a fragment is context, not new
-    work). None for a request for a person or to escalate: the chain's escalation takes it,
-    whatever record it is about. A
-    search of the asker's tickets by topic ("show me my tickets about the fan") is about all
-    their records, not this one: it is decided afresh."""
+    work). A sure request for work that names another object than the record's is new work
+    (`names_other_work`); one that names none of its own ("for cost reporting, finance asked
+    me to do it": a reason) is not new for that alone. None for a request for a person or to
+    escalate: the chain's escalation takes it, whatever record it is about. A search of the
+    asker's tickets by topic ("show me my tickets about the fan") is about all their records,
+    not this one: it is decided afresh."""
     if handoff_signal(message.text) is not None:  # a person asked for, or escalation
         return None
     if search_topic(message.text) is not None:
@@ -242,12 +243,9 @@ def turn(
     verdict = judged.verdict
     if verdict != "new" and names_other_work(brain, message, state, judged):
         verdict = "new"
-    elif verdict == "ask" and plainly_follows(message.text, state):
-        verdict = "continue"
-    elif verdict == "ask" and asks_for_other_work(message.text, judged.ticket):
-        verdict = "new"
     elif verdict == "ask" and (
-        answers_the_question(brain, message, state, judged)
+        plainly_follows(message.text, state)
+        or answers_the_question(brain, message, state, judged)
         or names_a_field(brain, message, state, judged)
     ):
         verdict = "continue"
@@ -407,15 +405,6 @@ def plainly_follows(text: str, state: ConversationState) -> bool:
     alone ("my monitor is not detected") is no such evidence: it may be a new problem."""
     reading = read_follow_up(text, state)
     return reading is not None and (reading.kind in ("answer", "status") or refers_back(text))
-
-
-def asks_for_other_work(text: str, ticket: Ticket) -> bool:
-    """The thread's other reading of an unsure message: the speech-act model is sure it asks
-    for work to be done ("also I need access to Jira for the new project") and it names
-    nothing the record does (`follow_up.same_topic`), so it is a request of its own, not a
-    detail of the record. A report or a question stays unsure: it may be about the record."""
-    reading = speech_act.read(text)
-    return reading.sure and reading.act == "work" and not same_topic(text, ticket)
 
 
 def names_other_work(

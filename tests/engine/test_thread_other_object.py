@@ -1,6 +1,7 @@
 """A request for work that names another system than the thread's record is a request of its
 own, however much its words are the record's ("还要开通 SonarQube 的权限" after a Jenkins
-request); a value that names part of the record's object narrows it."""
+request); a value that names part of the record's object narrows it, and a reason that reads
+as work ("my lead asked me to do it") names no object of its own: it stays with the record."""
 
 from __future__ import annotations
 
@@ -44,4 +45,24 @@ def test_a_value_naming_part_of_the_records_object_narrows_it(brain: Brain) -> N
     )
     decision = replies[1].decision
     assert decision is not None and decision.request_type == "update", decision.tier_path
+    assert len(_systems(brain)) == 1
+
+
+@pytest.mark.parametrize(
+    ("request_", "reason"),
+    [
+        ("need access to the AWS cost explorer", "for budget tracking, my lead asked me to do it"),
+        (
+            "need read access to the Datadog dashboards",
+            "for on-call handover, my manager wants me to do it",
+        ),
+    ],
+)
+def test_a_reason_that_reads_as_work_names_no_object_and_stays_with_the_record(
+    brain: Brain, request_: str, reason: str
+) -> None:
+    replies = _thread(brain, request_, reason)
+    decision = replies[1].decision
+    assert decision is not None and decision.outcome != "fallback", replies[1].text
+    assert replies[1].kind != "clarify" or "REQ-" in replies[1].text, replies[1].text
     assert len(_systems(brain)) == 1

@@ -58,7 +58,7 @@ _OPERATIONS: tuple[tuple[str, LazyPattern], ...] = (
         ),
     ),
     ("decommission", LazyPattern(r"decommission|retire|下线", re.I)),
-    ("upgrade", LazyPattern(r"upgrade|patch|升级|补丁", re.I)),
+    ("upgrade", LazyPattern(r"upgrade|\bbump|patch|升级|补丁", re.I)),
     ("release", LazyPattern(r"deploy|release|ship|上线|发布", re.I)),
 )
 _DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)"
@@ -88,7 +88,8 @@ _TARGET = (
     ),
     # "roll back yesterday's fund portal release", "deploy the pricing engine"
     LazyPattern(
-        r"\b(?:roll ?back|deploy|release|upgrade|patch|restart|scale)\s+(?:the\s+|our\s+|"
+        r"\b(?:roll ?back|deploy|redeploy|release|upgrade|update|bump|migrate|patch|restart|scale)"
+        r"\s+(?:the\s+|our\s+|"
         r"(?:yesterday|today|last night)'s\s+)?(?P<t>[\w-]+(?:\s+[\w-]+)?\s+(?:portal|engine|"
         r"platform|cluster|service|app|gateway|server|database))\b",
         re.I,

@@ -185,6 +185,11 @@ def test_vague_incident_reports_missing_category(
          "release", "ledger-svc", "saturday 21:00"),
         ("周六晚上 22 点发布结算服务 v2.0，回滚的话重新部署 v1.9", "normal", "release",
          "结算服务", "周六晚上 22 点"),
+        # a name that starts with 对 keeps it ("对账服务": reconciliation); "bump" is an
+        # upgrade and names its target as "upgrade" does
+        ("周日晚上 23 点发布对账服务 v1.4", "normal", "release", "对账服务", "周日晚上 23 点"),
+        ("bump the invoicing service to v7.2 on saturday 02:00", "normal", "upgrade",
+         "invoicing service", "on saturday 02:00"),
     ],
 )  # fmt: skip
 def test_change_request_fields(

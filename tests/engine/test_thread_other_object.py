@@ -7,14 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from brain.conversation.turns import Conversation, Reply
 from brain.engine import Brain
-from core.records import Message
-
-
-def _thread(brain: Brain, *turns: str) -> list[Reply]:
-    conversation = Conversation(brain, brain.conversations, surface="chat")
-    return [conversation.handle(Message(t, "u1", "C1", thread="T1")) for t in turns]
+from tests.chat_threads import chat_thread
 
 
 def _systems(brain: Brain) -> list[str]:
@@ -34,13 +28,13 @@ def _systems(brain: Brain) -> list[str]:
 def test_a_request_for_another_system_files_its_own_record(
     brain: Brain, first: str, then: str, systems: list[str]
 ) -> None:
-    replies = _thread(brain, first, then)
+    replies = chat_thread(brain, first, then)
     assert replies[1].kind != "clarify", replies[1].text
     assert sorted(_systems(brain)) == systems
 
 
 def test_a_value_naming_part_of_the_records_object_narrows_it(brain: Brain) -> None:
-    replies = _thread(
+    replies = chat_thread(
         brain, "申请开通GitLab的仓库权限", "仓库是 infra/terraform，需要developer权限"
     )
     decision = replies[1].decision
@@ -61,7 +55,7 @@ def test_a_value_naming_part_of_the_records_object_narrows_it(brain: Brain) -> N
 def test_a_reason_that_reads_as_work_names_no_object_and_stays_with_the_record(
     brain: Brain, request_: str, reason: str
 ) -> None:
-    replies = _thread(brain, request_, reason)
+    replies = chat_thread(brain, request_, reason)
     decision = replies[1].decision
     assert decision is not None and decision.outcome != "fallback", replies[1].text
     assert replies[1].kind != "clarify" or "REQ-" in replies[1].text, replies[1].text

@@ -4,14 +4,8 @@ that exchange, not with the older record; a question about the record still reac
 
 from __future__ import annotations
 
-from brain.conversation.turns import Conversation, Reply
 from brain.engine import Brain
-from core.records import Message
-
-
-def _thread(brain: Brain, *turns: str) -> list[Reply]:
-    conversation = Conversation(brain, brain.conversations, surface="chat")
-    return [conversation.handle(Message(t, "u1", "C1", thread="T1")) for t in turns]
+from tests.chat_threads import chat_thread
 
 
 def _comments(brain: Brain) -> list[str]:
@@ -21,7 +15,7 @@ def _comments(brain: Brain) -> list[str]:
 
 
 def test_news_of_an_alert_goes_with_the_alert_not_the_earlier_record(brain: Brain) -> None:
-    replies = _thread(
+    replies = chat_thread(
         brain,
         "my monitor flickers all the time",
         "库存服务 stock-svc 报警，内存 98%",
@@ -37,7 +31,7 @@ def test_news_of_an_alert_goes_with_the_alert_not_the_earlier_record(brain: Brai
 
 
 def test_a_follow_up_question_goes_with_the_answered_one(brain: Brain) -> None:
-    replies = _thread(
+    replies = chat_thread(
         brain,
         "my laptop screen is cracked",
         "how do I connect to the guest wifi?",
@@ -51,7 +45,7 @@ def test_a_follow_up_question_goes_with_the_answered_one(brain: Brain) -> None:
 
 
 def test_a_question_about_the_record_still_reaches_it(brain: Brain) -> None:
-    replies = _thread(
+    replies = chat_thread(
         brain,
         "my laptop screen is cracked",
         "how do I connect to the guest wifi?",
@@ -66,7 +60,7 @@ def test_a_question_about_the_record_still_reaches_it(brain: Brain) -> None:
 def test_news_of_the_recorded_problem_after_a_question_about_it_goes_on_the_record(
     brain: Brain,
 ) -> None:
-    replies = _thread(
+    replies = chat_thread(
         brain,
         "the VPN keeps disconnecting every few minutes",
         "how do I reinstall the VPN client?",

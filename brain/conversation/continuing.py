@@ -413,9 +413,10 @@ def names_other_work(
     """The speech-act model is sure the message asks for work, and the record's controller
     reads in it another object than the record's: a system, service or item sharing no word
     with the record's ("I need access to Figma too" after a Visio licence request, "另外还需要
-    Confluence 的权限" after Jira's, "also deploy billing-api in the same window" after
-    payments-api's change). However sure the continuation model is that it goes on (the
-    request's words are the record's), it is a request of its own. A value that shares a word
+    Confluence 的权限" after Jira's). However sure the continuation model is that it goes on
+    (the request's words are the record's), it is a request of its own; a request the
+    speech-act model is unsure of ("also deploy billing-api on the same window") is not read
+    here. A value that shares a word
     with the record's narrows it ("仓库是 payments/core，需要developer权限" after
     "GitLab的仓库")."""
     reading = speech_act.read(message.text)

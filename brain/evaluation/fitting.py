@@ -17,6 +17,7 @@ from brain.routing.calibration import Calibrator, rival_margin, top_two
 from brain.routing.combiner import Combination, fit_weights, reweighed
 from brain.routing.cost import (
     FAR_AHEAD_RATIO,
+    CrossFitted,
     ask_threshold,
     out_of_scope_bar,
     prevalence_weights,
@@ -82,9 +83,11 @@ def bar_of(
     ask_below: float,
     share: float | None,
     fast: float,
+    scored: CrossFitted | None = None,
 ) -> float | None:
-    """The out-of-scope bar chosen on these held-out decisions (`out_of_scope_bar`), the
-    out-of-scope ones weighing `share` of them; None without out-of-scope decisions."""
+    """The out-of-scope bar chosen on these held-out decisions and the texts the semantic
+    model `scored` out of fold (`out_of_scope_bar`), the out-of-scope ones weighing `share` of
+    them; None without out-of-scope decisions."""
     usable = [o for o in outcomes if o.features and o.out_of_scope is not None]
     return out_of_scope_bar(
         [float(o.out_of_scope or 0.0) for o in usable],
@@ -93,7 +96,8 @@ def bar_of(
         [o.row.label is None for o in usable],
         ask_below=ask_below,
         fast=fast,
-        weights=_weights(usable, share),
+        share=share,
+        scored=scored,
     )
 
 
@@ -126,22 +130,24 @@ def fit_routing(
     prior: Mapping[str, float],
     learn: bool = True,
     fast: float = 0.8,
+    scored: CrossFitted | None = None,
 ) -> tuple[Calibrator, FittedRouting]:
     """The weights (learned when `learn`, else `prior`), the calibration, where asking back
     starts and the out-of-scope bar, fitted on held-out decisions (a brain fitted without
     their rows decided them, with the `prior` weights); `fast`: the fast path's threshold,
-    which no out-of-scope verdict overrules."""
+    which no out-of-scope verdict overrules; `scored`: the deciding brains' semantic models'
+    cross-fitted P(out of scope) of their own training texts, more evidence for the bar."""
     if not learn:
         calibrator = calibrator_from(outcomes, source, share)
         ask_below = ask_below_of(calibrator, outcomes)
-        bar = bar_of(calibrator, outcomes, ask_below, share, fast)
+        bar = bar_of(calibrator, outcomes, ask_below, share, fast, scored)
         return calibrator, FittedRouting(
             ask_below, FAR_AHEAD_RATIO, source, {}, "configured", out_of_scope_above=bar
         )
     combination, outcomes = combined(outcomes, prior)
     calibrator = calibrator_from(outcomes, source, share)
     ask_below = ask_below_of(calibrator, outcomes)
-    bar = bar_of(calibrator, outcomes, ask_below, share, fast)
+    bar = bar_of(calibrator, outcomes, ask_below, share, fast, scored)
     weights = combination.weights if combination.fitted else {}
     learned = (
         f"weights learned from {combination.decisions} held-out decisions: right controller "

@@ -43,6 +43,7 @@ from brain.evaluation.metrics import Outcome
 from brain.evaluation.run import (
     _copy_home,
     _warm,
+    cross_fitted,
     decide_rows,
     embedding_once,
 )
@@ -297,6 +298,7 @@ def _held_out(
             _warm(brain, on_progress)
             labelled = [LabelledRow(r.text, route.get(r.label or "")) for r in test]
             outcomes = decide_rows(brain, labelled, progress=on_progress, what="held out")
+            scored = cross_fitted(brain)
         shutil.rmtree(copy, ignore_errors=True)
     _summarise(outcomes, {v: k for k, v in route.items()}, report)
     source = f"fitted on {len(test)} held-out imported rows"
@@ -309,6 +311,7 @@ def _held_out(
         prior=settings.routing.signal_weights(),
         learn=settings.routing.learn_weights,
         fast=settings.routing.fast_threshold,
+        scored=scored,
     )
     calibrator.save(settings.home / "calibration.json")
     report.files.append(str(settings.home / "calibration.json"))

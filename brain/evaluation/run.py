@@ -45,6 +45,7 @@ from brain.evaluation.fitting import calibrator_from, fit_routing, top_features
 from brain.evaluation.metrics import Outcome, summarise
 from brain.learning.labelled import LabelledRow
 from brain.routing.calibration import Calibrator, publish
+from brain.routing.cost import CrossFitted
 from brain.routing.fitted import FILE as FITTED_ROUTING
 from brain.routing.fitted import FittedRouting
 from core.config import RoutingConfig, Settings, load_settings
@@ -191,6 +192,20 @@ def _out_of_scope(brain: Brain, text: str) -> float | None:
     return None if model is None else float(model.analyse(text).out_of_scope)
 
 
+def cross_fitted(brain: Brain, before: CrossFitted | None = None) -> CrossFitted:
+    """The P(out of scope) that `brain`'s semantic model gave its own example texts and
+    negatives from models fitted without them (after `before`'s): more evidence for the
+    out-of-scope bar than the tails of one held-out fold (`brain.routing.cost.out_of_scope_bar`)."""
+    model = brain.semantic_model
+    before = before or CrossFitted()
+    if model is None:
+        return before
+    return CrossFitted(
+        [*before.inside, *map(float, model.examples_out_of_scope)],
+        [*before.outside, *map(float, model.negatives_out_of_scope)],
+    )
+
+
 def calibration_folds(
     rows: Sequence[LabelledRow],
 ) -> list[tuple[list[LabelledRow], list[LabelledRow]]]:
@@ -306,11 +321,13 @@ def _calibrate_trained(
     """The weights, the calibration and where asking back starts, fitted on val (or held-out
     folds of train) decisions as `routing` says (`fit_routing`)."""
     outcomes: list[Outcome] = []
+    scored = CrossFitted()
     if val:
         setup["calibration"] = f"fitted on val ({len(val)} rows)"
         with trained_brain(train, root / "calibrate") as (brain, names):
             _warm(brain, progress)
             outcomes = decide_rows(brain, val, names, progress=progress, what="val")
+            scored = cross_fitted(brain)
     else:
         folds = calibration_folds(train)
         setup["calibration"] = f"fitted on {len(folds)} held-out fold(s) of train"
@@ -320,6 +337,7 @@ def _calibrate_trained(
                 outcomes += decide_rows(
                     brain, held, names, progress=progress, what=f"fold {number + 1}"
                 )
+                scored = cross_fitted(brain, scored)
     prior = throwaway_settings(root / "prior").routing.signal_weights()
     share = routing.out_of_scope_share
     calibrator, fitted = fit_routing(
@@ -329,6 +347,7 @@ def _calibrate_trained(
         prior=prior,
         learn=routing.learn_weights,
         fast=routing.fast_threshold,
+        scored=scored,
     )
     setup["calibrator"] = calibrator.to_dict()
     setup["ask_below"] = fitted.ask_below

@@ -169,6 +169,14 @@ class OrgTrainedModel:
     def tail(self) -> EncoderTail | None:
         return self.model.tail
 
+    @property
+    def examples_out_of_scope(self) -> np.ndarray:
+        return self.model.examples_out_of_scope
+
+    @property
+    def negatives_out_of_scope(self) -> np.ndarray:
+        return self.model.negatives_out_of_scope
+
     def analyse(self, text: str) -> SemanticAnalysis:
         return self.model.analyse(text)
 

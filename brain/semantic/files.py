@@ -1,5 +1,6 @@
 """Where fitted semantic models live and what names them: the shipped fit, a home's cache, the
-cache key (a hash of everything a fit depends on) and the negatives a fit uses.
+cache key (a hash of everything a fit depends on), the controllers' texts a fit reads and the
+negatives it uses.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ TUNE_MIN_EXAMPLES = 200
 NEGATIVES_FILE = "negatives.jsonl"
 #: Used when the home has no negatives file: everyday texts outside IT operations (CLINC150).
 DEFAULT_NEGATIVES = Path(__file__).parent.parent / "data" / "semantic_negatives.jsonl"
+#: Sample weight of a keyword or label as a training text (examples weigh 1).
+SHORT_TEXT_WEIGHT = 0.5
 
 
 def shipped_model(key: str) -> Path:
@@ -128,6 +131,35 @@ def cache_key(
         content["example_weights"] = sorted(weighed.items())
     blob = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:20]
+
+
+def training_rows(
+    controllers: Sequence[Controller],
+    extra: Mapping[str, Sequence[str]],
+    weighted: Mapping[str, float] | None = None,
+) -> tuple[list[str], list[int], list[float]]:
+    """Every controller's training texts, their controller's index and their sample weight:
+    examples and the description at the controller's example weight (`weighted` overrides it
+    per text), keywords and the label at SHORT_TEXT_WEIGHT."""
+    texts: list[str] = []
+    labels: list[int] = []
+    weights: list[float] = []
+    for index, controller in enumerate(controllers):
+        full = [str(e) for e in controller.examples if str(e).strip()]
+        full += [str(e) for e in extra.get(controller.name, ()) if str(e).strip()]
+        if str(controller.description).strip():
+            full.append(str(controller.description))
+        label = str(getattr(controller, "label", "") or controller.name.replace("_", " "))
+        short = [str(k) for k in controller.keywords if str(k).strip()] + [label]
+        for text in full:
+            texts.append(text)
+            labels.append(index)
+            weights.append(float((weighted or {}).get(text, example_weight_of(controller))))
+        for text in short:
+            texts.append(text)
+            labels.append(index)
+            weights.append(SHORT_TEXT_WEIGHT)
+    return texts, labels, weights
 
 
 def read_negatives(path: Path) -> list[str]:

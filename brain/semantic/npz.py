@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 #: key).
 FILE_FORMAT = "brain-semantic-npz/1"
 HEADER = "header"
+_NONE = np.zeros(0, dtype=np.float32)
 
 
 @dataclass(slots=True)
@@ -56,6 +57,8 @@ class ModelParts:
     tail: EncoderTail | None
     tfidf: tuple[FastTfidf, FastTfidf]
     """The character and word TF-IDF transforms."""
+    out_of_fold: tuple[np.ndarray, np.ndarray] = field(default_factory=lambda: (_NONE, _NONE))
+    """The example texts' and the negatives' out-of-fold P(out of scope) (older files: none)."""
 
 
 def to_bytes(parts: ModelParts) -> bytes:
@@ -116,6 +119,10 @@ def read(path: Path) -> ModelParts:
         declare_threshold=header["declare_threshold"],
         tail=_tail(header["tail"], arrays),
         tfidf=(char, word),
+        out_of_fold=(
+            arrays.get("out_of_fold.examples", _NONE),
+            arrays.get("out_of_fold.negatives", _NONE),
+        ),
     )
 
 
@@ -161,6 +168,9 @@ def _arrays(scorer: ModelParts) -> dict[str, np.ndarray]:
     else:
         arrays["reference"] = np.asarray(scorer.reference)
     arrays["gate_reference"] = np.asarray(scorer.gate_reference)
+    for name, values in zip(("examples", "negatives"), scorer.out_of_fold, strict=True):
+        if len(values):
+            arrays[f"out_of_fold.{name}"] = np.asarray(values, dtype=np.float32)
     for fast in scorer.tfidf:
         terms = sorted(fast.vocabulary, key=fast.vocabulary.__getitem__)
         if [fast.vocabulary[t] for t in terms] != list(range(len(terms))):

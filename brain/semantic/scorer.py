@@ -88,6 +88,7 @@ from brain.semantic.files import (
     chosen_negatives,
     model_path,
     shipped_model,
+    training_rows,
     write_atomically,
 )
 from brain.semantic.oos import (
@@ -97,7 +98,6 @@ from brain.semantic.oos import (
     MIN_NEGATIVES,
     fit_oos_model,
 )
-from controllers.base import example_weight_of
 from core.progress import step
 from core.stores.protocols import ArtifactStore
 from core.text.email import email_body
@@ -109,8 +109,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Sample weight of a keyword or label as a training text (examples weigh 1).
-SHORT_TEXT_WEIGHT = 0.5
 NONE_LABEL = "__none__"
 
 
@@ -129,32 +127,6 @@ class SemanticDetail:
     """Highest cosine between the text and any controller's training text."""
     declared: bool = False
     """out_of_scope reached the scorer's `declare_threshold`: no controller should take it."""
-
-
-def _training_rows(
-    controllers: Sequence[Controller],
-    extra: Mapping[str, Sequence[str]],
-    weighted: Mapping[str, float] | None = None,
-) -> tuple[list[str], list[int], list[float]]:
-    texts: list[str] = []
-    labels: list[int] = []
-    weights: list[float] = []
-    for index, controller in enumerate(controllers):
-        full = [str(e) for e in controller.examples if str(e).strip()]
-        full += [str(e) for e in extra.get(controller.name, ()) if str(e).strip()]
-        if str(controller.description).strip():
-            full.append(str(controller.description))
-        label = str(getattr(controller, "label", "") or controller.name.replace("_", " "))
-        short = [str(k) for k in controller.keywords if str(k).strip()] + [label]
-        for text in full:
-            texts.append(text)
-            labels.append(index)
-            weights.append(float((weighted or {}).get(text, example_weight_of(controller))))
-        for text in short:
-            texts.append(text)
-            labels.append(index)
-            weights.append(SHORT_TEXT_WEIGHT)
-    return texts, labels, weights
 
 
 class SemanticScorer:
@@ -187,6 +159,11 @@ class SemanticScorer:
         self.declare_threshold = declare_threshold
         self.tail = tail
         """The fine-tuned top of the encoder this model reads texts through (None: as shipped)."""
+        self.examples_out_of_scope = np.zeros(0, dtype=np.float32)
+        """P(out of scope) of each example text from the out-of-fold models (`fit_oos_model`):
+        what texts score when unseen, for choosing a declaring bar (`brain.routing.cost`)."""
+        self.negatives_out_of_scope = np.zeros(0, dtype=np.float32)
+        """The same of each negative (a text no controller should take)."""
         self.embedder: DenseEmbedder | None = None  # attached after fit/load, never saved
         self._fast: tuple[FastTfidf, FastTfidf] | None = None  # built on first use
         self._inscope_columns = np.arange(len(names))
@@ -242,7 +219,7 @@ class SemanticScorer:
                 log.warning("semantic cache %s unusable (%s); refitting", candidate, exc)
 
         def fitted() -> SemanticScorer:
-            examples = len(_training_rows(controllers, extra)[0]) + len(negatives)
+            examples = len(training_rows(controllers, extra)[0]) + len(negatives)
             tuning = " (fine-tuning the encoder: minutes)" if tune and embedder is not None else ""
             fitting = f"fitting the routing model on {examples:,} examples{tuning}"
             with step(fitting), single_thread_blas(fresh=True):  # why: core.native_threads
@@ -285,7 +262,7 @@ class SemanticScorer:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         names = [c.name for c in controllers]
-        texts, labels, weights = _training_rows(controllers, extra, weighted)
+        texts, labels, weights = training_rows(controllers, extra, weighted)
         texts = [email_body(t) for t in texts]
         none_label = len(names)
         if negatives:
@@ -348,12 +325,14 @@ class SemanticScorer:
         loo = leave_one_out_nearest(views.space, inscope)
         oos_model = None
         declare_threshold = CONFORMAL_DECLARE_THRESHOLD
+        held_out = (np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.float32))
         if len(negatives) >= MIN_NEGATIVES:
             oos_model, out_of_fold = fit_oos_model(
                 views, y, w, mix, classes, none_label, retune, chosen=ensemble.chosen
             )
-            examples = out_of_fold[(y != none_label) & (w >= 1.0)]
+            examples = out_of_fold[(y != none_label) & (w >= 1.0)].astype(np.float32)
             declare_threshold = float(np.quantile(examples, 1.0 - DECLARE_RATE))
+            held_out = (examples, out_of_fold[y == none_label].astype(np.float32))
         scorer = cls(
             names=names,
             char_vectorizer=char_vectorizer,
@@ -368,6 +347,7 @@ class SemanticScorer:
             tail=tail,
         )
         scorer.embedder = embedder
+        scorer.examples_out_of_scope, scorer.negatives_out_of_scope = held_out
         return scorer
 
     # -- scoring -------------------------------------------------------------------------
@@ -458,6 +438,7 @@ class SemanticScorer:
             declare_threshold=self.declare_threshold,
             tail=self.tail,
             tfidf=self._tfidf(),
+            out_of_fold=(self.examples_out_of_scope, self.negatives_out_of_scope),
         )
 
     def save(self, path: Path | str) -> Path:
@@ -484,6 +465,7 @@ class SemanticScorer:
             tail=parts.tail,
         )
         scorer._fast = parts.tfidf
+        scorer.examples_out_of_scope, scorer.negatives_out_of_scope = parts.out_of_fold
         if scorer.dense and embedder is None:
             raise ValueError("the cached model needs the dense embedder, which is missing")
         tail = scorer.tail

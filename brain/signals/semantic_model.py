@@ -49,6 +49,17 @@ class SemanticModel(Protocol):
         """The fine-tuned top of the encoder it reads texts through, if any."""
         ...
 
+    @property
+    def examples_out_of_scope(self) -> np.ndarray:
+        """Its P(out of scope) of each example text it was fitted on, from models fitted
+        without that text (empty without negatives: no such model)."""
+        ...
+
+    @property
+    def negatives_out_of_scope(self) -> np.ndarray:
+        """The same of each negative (a text no controller should take)."""
+        ...
+
     def analyse(self, text: str) -> SemanticAnalysis: ...
 
     def score(self, text: str) -> Mapping[str, float]: ...

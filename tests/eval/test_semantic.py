@@ -111,6 +111,22 @@ def test_declared_out_of_scope_bounds_how_often_examples_are_turned_away(tmp_pat
     assert again.declare_threshold == pytest.approx(cached.declare_threshold)
 
 
+def test_the_negatives_out_of_fold_scores_are_kept_with_the_model(tmp_path: Path) -> None:
+    """What each negative scored when unseen is evidence for the out-of-scope bar of a fit
+    (`brain.routing.cost.out_of_scope_bar`); it survives the model's file."""
+    fitted = SemanticScorer.fit(_controllers(), None, negatives=NEGATIVES, cache_dir=tmp_path)
+    assert len(fitted.negatives_out_of_scope) == len(NEGATIVES)
+    # every example and description (keywords and labels weigh less and are left out)
+    assert len(fitted.examples_out_of_scope) == sum(len(c.examples) + 1 for c in _controllers())
+    assert float(np.min(fitted.negatives_out_of_scope)) >= 0.0
+    assert float(np.max(fitted.negatives_out_of_scope)) <= 1.0
+    loaded = SemanticScorer.fit(_controllers(), None, negatives=NEGATIVES, cache_dir=tmp_path)
+    assert loaded is not fitted
+    assert np.array_equal(loaded.negatives_out_of_scope, fitted.negatives_out_of_scope)
+    assert np.array_equal(loaded.examples_out_of_scope, fitted.examples_out_of_scope)
+    assert len(SemanticScorer.fit(_controllers(), None, negatives=[]).negatives_out_of_scope) == 0
+
+
 def test_without_negatives_a_few_examples_never_declare_out_of_scope(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

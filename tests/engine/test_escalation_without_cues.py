@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 
@@ -126,40 +127,32 @@ def test_the_wordings_are_not_near_any_training_row() -> None:
         assert nearest < NEAR, text
 
 
-@pytest.mark.usefixtures("home")
-@pytest.mark.parametrize(
-    ("text", "pages"),
-    [
+def _cases(live: dict[str, str], quiet: dict[str, str], prefix: str) -> list[Any]:
+    """Each live wording must page (a strict xfail while it is `STILL_MISSED`), each quiet one
+    must not."""
+    return [
         pytest.param(
             t,
             True,
-            id=f"live_{n}",
+            id=f"{prefix}live_{n}",
             marks=[pytest.mark.xfail(strict=True, reason=STILL_MISSED[n])]
             if n in STILL_MISSED
             else [],
         )
-        for n, t in LIVE.items()
-    ]
-    + [pytest.param(t, False, id=f"quiet_{n}") for n, t in QUIET.items()],
-)
-def test_a_loss_said_as_a_state_pages_and_its_look_alikes_do_not(
-    capsys: pytest.CaptureFixture[str], text: str, pages: bool
-) -> None:
-    answer = _ask(capsys, text)
-
-    assert answer["escalate"] is pages, answer["escalation"]["evidence"]
-    assert (answer["escalation"]["priority"] == "P1") is pages
+        for n, t in live.items()
+    ] + [pytest.param(t, False, id=f"{prefix}quiet_{n}") for n, t in quiet.items()]
 
 
 @pytest.mark.usefixtures("home")
 @pytest.mark.parametrize(
     ("text", "pages"),
-    [pytest.param(t, True, id=f"live_{n}") for n, t in SECURITY_LIVE.items()]
-    + [pytest.param(t, False, id=f"quiet_{n}") for n, t in SECURITY_QUIET.items()],
+    _cases(LIVE, QUIET, "loss_") + _cases(SECURITY_LIVE, SECURITY_QUIET, "security_"),
 )
-def test_a_security_event_in_progress_pages_without_a_cue_word(
+def test_a_live_event_said_without_a_cue_pages_and_its_look_alikes_do_not(
     capsys: pytest.CaptureFixture[str], text: str, pages: bool
 ) -> None:
+    """A loss said as a state, a security event in progress with no cue word: P1 and paged;
+    the same told as over, to come, written up, asked about or drilled: neither."""
     answer = _ask(capsys, text)
 
     assert answer["escalate"] is pages, answer["escalation"]["evidence"]

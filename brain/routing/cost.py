@@ -1,7 +1,9 @@
 """Where asking back starts, by expected cost: a wrong route costs a reroute, a
-question costs one turn, so the brain should route whenever its calibrated confidence says the
-expected cost of a wrong route, (1 - p) x REROUTE_COST, is below QUESTION_COST; where exactly is
-read off validation decisions, not assumed, because the calibration is only as good as its data.
+question costs one turn, and a reroute more when its options miss the right controller, so the
+brain should route whenever its calibrated confidence says the expected cost of a wrong route,
+(1 - p) x REROUTE_COST, is below what the question would cost; where exactly, and how often a
+question would miss, is read off validation decisions, not assumed, because the calibration is
+only as good as its data.
 
 Messages no controller should take are stopped by their own bar, not by asking back: a
 question naming controllers helps a message one of them should take, never one none should
@@ -70,13 +72,17 @@ def expected_cost(
     right: Sequence[bool],
     threshold: float,
     weights: Sequence[float] | None = None,
+    offered: Sequence[bool] | None = None,
 ) -> float:
     """Mean cost per message (weighted by `weights`) of asking back below `threshold` and
-    routing the rest."""
+    routing the rest. A question costs QUESTION_COST, and REROUTE_COST more when its options
+    miss the right controller (`offered` False: the asker answers none of them and is routed
+    again, as after a wrong route); None: every question offers it."""
     p = np.asarray(confidences, dtype=float)
     ok = np.asarray(right, dtype=bool)
+    missed = np.zeros(len(p), bool) if offered is None else ~np.asarray(offered, dtype=bool)
     asked = p < threshold
-    cost = asked * QUESTION_COST + (~asked & ~ok) * REROUTE_COST
+    cost = asked * (QUESTION_COST + missed * REROUTE_COST) + (~asked & ~ok) * REROUTE_COST
     return float(np.average(cost, weights=weights))
 
 
@@ -85,14 +91,16 @@ def ask_threshold(
     right: Sequence[bool],
     ceiling: float = 0.8,
     weights: Sequence[float] | None = None,
+    offered: Sequence[bool] | None = None,
 ) -> float:
-    """The threshold of least expected cost on these decisions, each weighing its `weights`
-    (`prevalence_weights`; equal when None); the lowest among ties, so the brain asks less;
-    at most `ceiling` (the fast path)."""
+    """The threshold of least expected cost on these decisions (`expected_cost`: `offered`
+    says whether a question would have offered the right controller), each weighing its
+    `weights` (`prevalence_weights`; equal when None); the lowest among ties, so the brain
+    asks less; at most `ceiling` (the fast path)."""
     if not len(confidences):
         return 1.0 - QUESTION_COST / REROUTE_COST
     tried = [t for t in CANDIDATES if t <= ceiling]
-    costs = [expected_cost(confidences, right, t, weights) for t in tried]
+    costs = [expected_cost(confidences, right, t, weights, offered) for t in tried]
     return float(tried[int(np.argmin(np.round(costs, 12)))])
 
 

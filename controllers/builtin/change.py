@@ -29,15 +29,16 @@ _STANDARD = LazyPattern(
     re.I,
 )
 #: A rollback plan is part of a planned change ("rollback plan: redeploy v2.2", "rollback by
-#: redeploying 2.13", "回滚方案：...", "回滚的话..."),
+#: redeploying 2.13", "回滚方案：...", "回滚的话..."; it ends at a full stop, not at a
+#: version's dot),
 #: not a request to roll back now: its words are left out when the change's type and operation
-#: are read (they made an upgrade with a rollback plan an emergency rollback, window
-#: "immediately").
+#: and version are read (they made an upgrade with a rollback plan an emergency rollback,
+#: window "immediately"; the plan's version is the one rolled back to, not the one installed).
 _ROLLBACK_PLAN = LazyPattern(
-    r"(?:roll ?back|rollback|back-?out)\s*(?:plan|procedure|steps?|strategy)\b[^.;\n]*|"
+    r"(?:roll ?back|rollback|back-?out)\s*(?:plan|procedure|steps?|strategy)\b(?:[^.;\n]|\.\d)*|"
     r"(?:roll ?back|rollback|back-?out)\s*(?:[:=]|by|via|through|using|is|would be|will be)\s*"
-    r"(?:re-?deploy|restor|revert|switch|re-?install|go(?:ing)? back|deploy)[^.;\n]*|"
-    r"if\b[^.;,\n]{0,60}\broll ?back\b[^.;\n]*|"
+    r"(?:re-?deploy|restor|revert|switch|re-?install|go(?:ing)? back|deploy)(?:[^.;\n]|\.\d)*|"
+    r"if\b[^.;,\n]{0,60}\broll ?back\b(?:[^.;\n]|\.\d)*|"
     r"回滚(?:方案|计划|预案|步骤|策略|方式|办法)[^。；;\n]*|"
     r"回滚(?:的话|就是?|[:：])\s*(?:重新部署|重新发布|恢复|还原|切回|部署)[^。；;\n]*|"
     r"(?:如果|若|万一)[^。；;，,\n]{0,30}回滚[^。；;\n]*",
@@ -210,7 +211,7 @@ class ChangeController(BuiltinController):
             window = " ".join(dict.fromkeys(parts)) or None
         if not window and change_type == "emergency":
             window = "immediately"
-        version = _VERSION.search(text)
+        version = _VERSION.search(asked)  # the one installed, not the rollback plan's
         return {
             "change_type": change_type,
             "operation": operation,

@@ -211,6 +211,26 @@ def test_change_request_fields(
     assert (fields["service"], fields["window"]) == (service, window)
 
 
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        # the version is the one the change installs, never the rollback plan's
+        ("please restart the search-api tomorrow at 07:00, rollback by redeploying 5.1", None),
+        ("raise a change to deploy payments-api v2.3 tonight 22:00-23:00, rollback plan: "
+         "redeploy v2.2", "v2.3"),
+        ("周六晚上 22 点发布结算服务 v2.0，回滚的话重新部署 v1.9", "v2.0"),
+        ("重启搜索服务，周日早上 7 点，回滚方案：重新部署 4.2", None),
+        # a rollback asked for now goes to the version it names
+        ("we need to roll back checkout-service to v1.8 now, emergency", "v1.8"),
+    ],
+)  # fmt: skip
+def test_change_version_is_not_read_from_the_rollback_plan(
+    make_context: ContextFactory, text: str, version: str | None
+) -> None:
+    result = ChangeController().handle(make_context(text))
+    assert result.data["ticket"]["fields"].get("version") == version
+
+
 def test_change_asks_for_target_and_window(
     make_context: ContextFactory, services: ControllerServices
 ) -> None:

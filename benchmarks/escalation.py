@@ -22,6 +22,16 @@ e-mails.
   impersonation in progress, company-wide outages) beside their look-alikes (finished incidents,
   drills, training mail, policy questions, one person's problem, normal readings); totals and
   by language only;
+- "holdout_quiet" (`benchmarks/data/escalation_quiet.jsonl`, 101 to page and 380 not, 40%
+  Chinese and 15% mixed): written by a helper who opened none of the escalation data, cue
+  lists, families or other splits, in its own words as people type in Slack, and measured once,
+  with no row picked or dropped after: ordinary messages from many desks (how-to, one person's
+  device or password, access and software requests, planned and production changes, code and
+  data, HR, payroll, finance, facilities, travel, procurement) and their hard look-alikes
+  (policy questions, phishing training, past incidents, drills, test alerts, normal readings,
+  "urgent" requests, deadlines, angry complaints) that must not page, beside live security
+  events and company-wide outages that must; totals and by language only
+  (`benchmarks/quiet_pages.py` reads it through `Brain.decide`, the product's path);
 - the page rate on the 4,000 `val.jsonl` tickets of `../shared/data/it_tickets/` (real
   service-desk e-mails; the target is at most 1%), with the paged ones listed;
 - `--rules-only`: the same without the model (the service-desk matrix and the rules alone).
@@ -50,6 +60,7 @@ UNREAD = {
     "holdout_fresh2": REPO / "benchmarks" / "data" / "escalation_fresh2.jsonl",
     "holdout_fresh3": REPO / "benchmarks" / "data" / "escalation_fresh3.jsonl",
     "holdout_fresh4": REPO / "benchmarks" / "data" / "escalation_fresh4.jsonl",
+    "holdout_quiet": REPO / "benchmarks" / "data" / "escalation_quiet.jsonl",
 }
 #: Sets kept beside the benchmark whose rows were read: "scope_talk", 62 general-knowledge
 #: questions, trivia, personal-life and office chit-chat messages carrying scope words
@@ -64,7 +75,7 @@ BESIDE = {
 }
 #: Held-out sets whose figures are printed as totals and by language only: a recall by kind
 #: would say which family to write more rows for, and the split would stop being unseen.
-TOTALS_ONLY = frozenset({"holdout_fresh2", "holdout_fresh3", "holdout_fresh4"})
+TOTALS_ONLY = frozenset({"holdout_fresh2", "holdout_fresh3", "holdout_fresh4", "holdout_quiet"})
 
 
 def _rows(split: str) -> list[dict[str, Any]]:

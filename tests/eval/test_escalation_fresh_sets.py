@@ -6,13 +6,12 @@ kind, so that no family is tuned to it."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.benchmark_scripts import load_benchmark
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "benchmarks" / "data"
@@ -22,17 +21,6 @@ SETS = {
     "holdout_fresh3": ("escalation_fresh3.jsonl", 46, 57),
     "holdout_fresh4": ("escalation_fresh4.jsonl", 50, 53),
 }
-
-
-def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "escalation_benchmark_fresh", REPO / "benchmarks" / "escalation.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _chinese(text: str) -> bool:
@@ -56,7 +44,7 @@ def test_the_set_has_its_shape(split: str) -> None:
 
 @pytest.mark.parametrize("split", sorted(SETS))
 def test_the_benchmark_reads_it_unread_and_by_totals_only(split: str) -> None:
-    module = _benchmark()
+    module = load_benchmark("escalation")
     _, page, not_page = SETS[split]
     assert split in module.UNREAD
     assert split in module.TOTALS_ONLY

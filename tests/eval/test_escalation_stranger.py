@@ -4,25 +4,13 @@ matches the text), and the benchmark reads it as one of its splits without print
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
+
+from tests.benchmark_scripts import load_benchmark
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "benchmarks" / "data" / "escalation_stranger.jsonl"
-
-
-def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "escalation_benchmark", REPO / "benchmarks" / "escalation.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_set_has_sixty_to_page_and_ninety_not() -> None:
@@ -37,7 +25,7 @@ def test_the_set_has_sixty_to_page_and_ninety_not() -> None:
 
 
 def test_the_benchmark_reads_it_as_an_unread_split() -> None:
-    module = _benchmark()
+    module = load_benchmark("escalation")
     assert "stranger" in module.UNREAD
     rows = module._rows("stranger")
     assert len(rows) == 150

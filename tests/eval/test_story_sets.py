@@ -8,24 +8,14 @@ carries messages with similar words that must not move."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+from tests.benchmark_scripts import load_benchmark
+
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _stories() -> object:
-    spec = importlib.util.spec_from_file_location(
-        "org_agreement_stories", REPO / "benchmarks" / "org_agreement_stories.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _sets(module: object) -> tuple[tuple[Any, ...], ...]:
@@ -38,7 +28,7 @@ def _chinese(text: str) -> bool:
 
 
 def test_every_story_has_three_taught_messages_and_twelve_paraphrases() -> None:
-    module = _stories()
+    module = load_benchmark("org_agreement_stories")
     for stories in _sets(module):
         for story in stories:
             assert len(set(story.taught)) == 3, story.name
@@ -47,7 +37,7 @@ def test_every_story_has_three_taught_messages_and_twelve_paraphrases() -> None:
 
 
 def test_no_wording_belongs_to_two_stories() -> None:
-    module = _stories()
+    module = load_benchmark("org_agreement_stories")
     fresh2 = (module.FRESH2, module.FRESH2_HOLD)  # type: ignore[attr-defined]
     texts = [
         text
@@ -72,7 +62,7 @@ def test_the_benchmark_runs_one_set_alone() -> None:
 
 
 def test_the_second_fresh_set_is_half_chinese_with_a_half_held_out() -> None:
-    module = _stories()
+    module = load_benchmark("org_agreement_stories")
     tune, hold = module.FRESH2, module.FRESH2_HOLD  # type: ignore[attr-defined]
     assert len(tune) == len(hold) >= 4
     stories = tune + hold
@@ -85,7 +75,7 @@ def test_the_second_fresh_set_is_half_chinese_with_a_half_held_out() -> None:
 
 
 def test_the_stranger_set_is_its_json_file() -> None:
-    module = _stories()
+    module = load_benchmark("org_agreement_stories")
     stories = module.STRANGER  # type: ignore[attr-defined]
     assert len(stories) == 6
     assert {story.target for story in stories} <= {

@@ -395,6 +395,17 @@ def security_advice(zh: bool) -> str:
 _FIELD_SAID: Mapping[str, tuple[str, ...]] = {
     "window": ("窗口", "时间", "time slot"),
     "category": ("分类", "类型"),
+    "account": (
+        "username",
+        "user name",
+        "user id",
+        "login",
+        "用户名",
+        "帐号",
+        "账户",
+        "帳號",
+        "登录名",
+    ),
 }
 
 

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: The fields a reply may name on a record without being asked ("the service is X").
-RECORD_FIELDS = ("category", "system", "service", "window")
+RECORD_FIELDS = ("category", "system", "service", "window", "account")
 #: An unsure reading at or above this leans to the record: with the chain unable to place the
 #: message on its own, it continues the record. On the continuation set's generated held-out
 #: split, such messages were 18 follow-ups to 2 new requests (0.6% of its 348 new requests);

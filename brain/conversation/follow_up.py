@@ -68,6 +68,11 @@ _RESOLVED = re.compile(
 )
 
 
+#: Fields that say whom a record is for, not what it is about: another account named in a reply
+#: ("账号是 zhangwei01") corrects the record, it does not name another subject.
+WHO = frozenset({"account"})
+
+
 def conflicts(inferred: Mapping[str, str], ticket: Ticket) -> list[str]:
     """The fields the record's controller reads from the message (`inferred`,
     `controllers.base.record_fields`) whose values differ from the record's: "the VPN is down"
@@ -76,7 +81,7 @@ def conflicts(inferred: Mapping[str, str], ticket: Ticket) -> list[str]:
     return [
         name
         for name, value in inferred.items()
-        if name in held and held[name].strip().lower() != value.strip().lower()
+        if name in held and name not in WHO and held[name].strip().lower() != value.strip().lower()
     ]
 
 

@@ -101,6 +101,11 @@ def _fits(brain: ThreadBrain, reading: FollowUp, ticket: Ticket, state: Conversa
     return all(name in ticket.fields or name in asked for name in reading.fields)
 
 
+#: Fields a reply that was not asked for them sets only with what the record's controller reads
+#: in it: the account a request is for ("账号是 zhangwei01"), never a reply's other words.
+EVIDENCE_ONLY = frozenset({"account"})
+
+
 def recognised(
     brain: ThreadBrain, reading: FollowUp, state: ConversationState, *, evidence_only: bool = False
 ) -> FollowUp:
@@ -124,6 +129,10 @@ def recognised(
     fields: dict[str, str] = {}
     for name, answered in aimed(reading.fields, inferred, asked).items():
         value = inferred.get(name) or ""
+        if name in EVIDENCE_ONLY and name not in asked:
+            if value.strip():  # "my account is locked again" names no account
+                fields[name] = value
+            continue
         closed = closed_values(controller, name)
         if closed:
             said = next((v for v in closed if v.lower() == answered.strip().lower()), "")
@@ -332,11 +341,7 @@ def inferred_fields(brain: ThreadBrain, name: str, text: str, session: str) -> d
     )
     fields = record_fields(controller, context)
     defaults = record_fields(controller, replace(context, text=""))
-    return {
-        k: v
-        for k, v in fields.items()
-        if k not in ("description", "account") and defaults.get(k) != v
-    }
+    return {k: v for k, v in fields.items() if k != "description" and defaults.get(k) != v}
 
 
 def duplicate_of(decision: Decision, state: ConversationState, filers: frozenset[str]) -> str:

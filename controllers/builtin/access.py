@@ -112,6 +112,16 @@ _GENERIC = {
 }  # fmt: skip
 #: For unlock / password reset without a named system, the usual one is the directory account.
 DEFAULT_DIRECTORY_SYSTEM = "domain account (AD)"
+#: An account named in the text ("账号是 zhangwei01", "account jdoe42 is locked", "用户名：li.h"):
+#: the request is for it, not for the asker. Only a value shaped like an id counts (a digit, a
+#: dot, an underscore or a hyphen in it, or Latin letters not all capitals after a Chinese name
+#: for it): "my account is locked" names a state, "域账号 AD" a system, not an account.
+_NAMED_ACCOUNT = LazyPattern(
+    r"(?:(?P<en>\b(?:account|user ?name|user ?id|login(?: name| id)?)\b)|"
+    r"账号|帐号|账户|帳號|用户名|用戶名|登录名|登录账号)"
+    r"\s*(?:is|=|:|：|是|为|叫)?\s*(?P<account>[A-Za-z][\w.\-]*[A-Za-z0-9])",
+    re.I,
+)
 
 
 class AccessController(BuiltinController):
@@ -151,7 +161,7 @@ class AccessController(BuiltinController):
             system, assumed = DEFAULT_DIRECTORY_SYSTEM, True
         if not system and request_type == "mfa":
             system = "MFA"
-        account = known.get("account") or known.get("email") or context.user
+        account = known.get("account") or known.get("email") or named_account(text) or context.user
         fields: dict[str, Any] = {
             "request_type": request_type,
             "system": system,
@@ -184,4 +194,13 @@ def _system(text: str) -> str | None:
         named = slots.named(_ARTICLE.sub("", found["system"].strip()), _GENERIC) if found else None
         if named:
             return named
+    return None
+
+
+def named_account(text: str) -> str | None:
+    """The account the text names for the request (`_NAMED_ACCOUNT`), if any."""
+    for match in _NAMED_ACCOUNT.finditer(text):
+        value = match["account"]
+        if re.search(r"[\d._-]", value) or not (match["en"] or value.isupper()):
+            return value  # "域账号 AD 被锁" names the system, not an account
     return None

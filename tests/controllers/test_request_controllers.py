@@ -262,3 +262,19 @@ def test_without_a_store_nothing_is_filed(make_context: ContextFactory) -> None:
     context = make_context("reset my Okta password", services=ControllerServices())
     result = AccessController().handle(context)
     assert not result.ok and "No ticket store" in result.summary
+
+
+@pytest.mark.parametrize(
+    ("text", "account"),
+    [
+        ("please unlock the account svc_batch_01, the nightly job is failing", "svc_batch_01"),
+        ("帮 wang.li 重置密码，用户名：wang.li", "wang.li"),
+        ("my account is locked, can you unlock it", "U024BE7LH"),  # a state names no account
+        ("域账号 AD 被锁了，帮我解锁", "U024BE7LH"),  # the system, not an account
+    ],
+)
+def test_access_request_is_for_the_account_the_text_names(
+    make_context: ContextFactory, text: str, account: str
+) -> None:
+    fields = AccessController().handle(make_context(text)).data["ticket"]["fields"]
+    assert fields["account"] == account

@@ -53,3 +53,19 @@ def test_the_tune2_split_is_forty_conversations_a_third_in_chinese() -> None:
         '"tune", "holdout", "tune2", "stranger"'
         in (REPO / "benchmarks" / "conversation.py").read_text()
     )
+
+
+def test_the_tune3_split_opens_half_its_conversations_in_chinese_and_is_tuned_on() -> None:
+    """The third tuning split: sixty conversations, half of them opening in Chinese, every kind
+    of turn, a column of its own, and its failures may be printed (it is not held out)."""
+    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+    tune3 = [row for row in rows if row["split"] == "tune3"]
+    turns = [turn for row in tune3 for turn in row["turns"]]
+    chinese = [r for r in tune3 if any("\u4e00" <= ch <= "\u9fff" for ch in r["turns"][0]["text"])]
+    assert len(tune3) == 60
+    assert len(turns) >= 150
+    assert 2 * len(chinese) >= len(tune3)
+    assert {turn["expect"] for turn in turns} == KINDS
+    source = (REPO / "benchmarks" / "conversation.py").read_text()
+    assert '"stranger3", "tune3")' in source
+    assert '"tune3"' not in source.split("HELD_OUT = ", 1)[1].splitlines()[0]

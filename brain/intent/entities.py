@@ -117,9 +117,11 @@ _HOST_LABEL = re.compile(
 _HOST_NAME = re.compile(
     r"(?<![\w.@/-])([a-z][a-z0-9]{1,20}(?:-[a-z0-9]+){1,4})(?![\w@-])", re.ASCII
 )
+#: Host names under the usual public and private suffixes, and under `example` (RFC 2606), the
+#: suffix of the sample company's own domain (corp.example) and of most documentation.
 _FQDN = re.compile(
     r"(?<![\w.@/-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+"
-    r"(?:com|net|org|io|cn|local|internal|corp|lan|intra|cloud|dev))(?![\w.-])",
+    r"(?:com|net|org|io|cn|local|internal|corp|lan|intra|cloud|dev|example))(?![\w.-])",
     re.IGNORECASE,
 )
 _NOT_HOSTS = frozenset(

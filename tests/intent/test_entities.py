@@ -58,6 +58,15 @@ def test_hosts_ips_urls_emails_services_assets() -> None:
     assert entities["service"] == ["payments", "nginx"]
 
 
+def test_hosts_of_the_sample_companys_domain() -> None:
+    """The sample knowledge base's company lives under corp.example (RFC 2606): a change to
+    api.corp.example names its host (the change was filed with its service missing)."""
+    text = "rotate the TLS cert on api.corp.example next tuesday, see https://itsm.corp.example"
+    entities = extract_entities(text)
+    assert entities["host"] == ["api.corp.example"]
+    assert entities["url"] == ["https://itsm.corp.example"]
+
+
 def test_lookalikes_are_not_entities() -> None:
     entities = extract_entities("file is utf-8, called at 10:30, meet on 2025-06-03, std::vector")
     assert entities == {}

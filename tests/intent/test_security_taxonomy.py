@@ -80,6 +80,9 @@ def test_questions_about_security_are_consultations(text: str) -> None:
         "the thing is broken, can someone check",
         "can someone reset my password, I'm locked out",
         "how often do we rotate api keys?",
+        # a password e-mail or link that did not arrive: "发到" negated is no secret sent out
+        "重置密码的链接一直没发到我邮箱",
+        "初始密码的邮件还没有发到新同事那里",
     ],
 )
 def test_words_in_another_sense_are_not_security(text: str) -> None:

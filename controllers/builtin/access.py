@@ -37,7 +37,8 @@ REQUEST_TYPES: tuple[tuple[str, LazyPattern], ...] = (
     (
         "new_account",
         LazyPattern(
-            r"new (?:hire|joiner|starter|account)|create (?:an? )?account|onboard|开通.{0,6}账号|"
+            r"new (?:hire|joiner|starter|intern|employee|colleague|account)|"
+            r"(?:create|set up) (?:an? |the )?(?:[\w-]+ ){0,2}accounts?\b|onboard|开通.{0,6}账号|"
             r"账号.{0,6}开通|新建账号|入职",
             re.I,
         ),
@@ -110,6 +111,9 @@ _GENERIC = {
     "the", "a", "an", "my", "me", "it", "this", "that", "access", "some",
     "开通", "申请", "访问", "需要", "一个", "一些", "这个", "那个", "相关", "新的", "系统",
 }  # fmt: skip
+#: Requests made for another person's account: a new joiner's, a leaver's. Without an account
+#: named, the request has none (the desk asks) rather than the asker's.
+FOR_SOMEONE_ELSE = frozenset({"new_account", "disable"})
 #: For unlock / password reset without a named system, the usual one is the directory account.
 DEFAULT_DIRECTORY_SYSTEM = "domain account (AD)"
 #: An account named in the text ("账号是 zhangwei01", "account jdoe42 is locked", "用户名：li.h"):
@@ -161,12 +165,14 @@ class AccessController(BuiltinController):
             system, assumed = DEFAULT_DIRECTORY_SYSTEM, True
         if not system and request_type == "mfa":
             system = "MFA"
-        account = known.get("account") or known.get("email") or named_account(text) or context.user
+        account = known.get("account") or known.get("email") or named_account(text)
+        if not account and request_type not in FOR_SOMEONE_ELSE:
+            account = context.user
         fields: dict[str, Any] = {
             "request_type": request_type,
             "system": system,
             "role": known.get("role") or _first(_ROLES, text),
-            "account": account,
+            "account": account or None,
         }
         if assumed:
             fields["system_assumed"] = True

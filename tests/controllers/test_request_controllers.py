@@ -64,7 +64,9 @@ def test_access_request_is_filed_with_completed_parameters(
     assert ticket["fields"]["request_type"] == request_type
     assert ticket["fields"]["system"] == system
     assert ticket["fields"].get("role") == role
-    assert ticket["fields"]["account"] == "U024BE7LH"
+    # a new joiner's or a leaver's account is not the asker's
+    asker = None if request_type in ("new_account", "disable") else "U024BE7LH"
+    assert ticket["fields"].get("account") == asker
     assert ticket["id"] in result.summary
     assert _stored(services)[0]["id"] == ticket["id"]
 
@@ -278,3 +280,18 @@ def test_access_request_is_for_the_account_the_text_names(
 ) -> None:
     fields = AccessController().handle(make_context(text)).data["ticket"]["fields"]
     assert fields["account"] == account
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "please create an AD account for our new intern, she starts on the 12th",
+        "can you set up a GitLab account for the new colleague joining my team",
+    ],
+)
+def test_an_account_for_a_new_joiner_is_a_new_account_not_the_askers(
+    make_context: ContextFactory, text: str
+) -> None:
+    fields = AccessController().handle(make_context(text)).data["ticket"]["fields"]
+    assert fields["request_type"] == "new_account"
+    assert fields.get("account") != "U024BE7LH"  # the asker's own account is not the new one

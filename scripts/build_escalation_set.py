@@ -22,7 +22,10 @@ event happens and asked in general), the twins of the "asked_now" contrast
 live events told in the past or perfect tense beside the same events finished), both as
 twins of the live contrast and as rows of the model's own fit, and the thirteenth's
 (`escalation_families_scope.py`: scope words in trivia, statistics questions, personal life
-and office chit-chat, beside live company-wide events with the same words). Real
+and office chit-chat, beside live company-wide events with the same words), and the
+sixteenth's (`escalation_families_ordinary.py`: ordinary desk chat in English, Chinese and
+both, which must not page, beside live events on the same topics; none near a row of the
+development set or the quiet split either). Real
 service-desk e-mails (`../shared/data/it_tickets/train.jsonl`, never its val split) are the
 hard negatives of routine requests: a random sample (a quarter held out), then, for training
 only, e-mails that name what the rules used to page for on bare words (a virus, a stolen
@@ -53,6 +56,7 @@ from escalation_families_fresh import FRESH
 from escalation_families_generated import HOLDOUT, TRAIN, generate
 from escalation_families_more import MORE_FAMILIES
 from escalation_families_ninth import families as ninth
+from escalation_families_ordinary import families as ordinary
 from escalation_families_pairs import twins
 from escalation_families_perfect import families as perfect
 from escalation_families_perfect import twins as perfect_twins
@@ -75,6 +79,9 @@ UNREAD = (
 #: The look-alike split written before the thirteenth round: its rows are kept from that
 #: round's (only: the earlier rounds' rows stay as they were fitted).
 LOOKALIKE = "escalation_scope_talk.jsonl"
+#: Splits that measure the product, not the model: the sixteenth round's rows are kept from
+#: theirs (the routing benchmark's development set, the quiet split of ordinary messages).
+TESTS = ("devset.jsonl", "escalation_quiet.jsonl")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 HOLDOUT_EVERY = 4
 #: Desk e-mails with words that used to page alone (whole words, lower case as the data is).
@@ -196,6 +203,16 @@ def main() -> int:
     lines = (REPO / "benchmarks" / "data" / LOOKALIKE).read_text(encoding="utf-8").splitlines()
     held.extend(str(json.loads(line)["text"]) for line in lines if line.strip())
     for number, (kind, escalate, wordings) in enumerate(scope(), start=first):
+        kept = [t for t in wordings if not _near_any(t, held)]
+        rows.extend(_family_rows(number, kind, escalate, kept, "train"))
+    first += len(scope())
+    # The development set and the quiet split are yardsticks too: no row near one of theirs.
+    for name in TESTS:
+        path = REPO / "benchmarks" / "data" / name
+        if path.is_file():
+            lines = path.read_text(encoding="utf-8").splitlines()
+            held.extend(str(json.loads(line)["text"]) for line in lines if line.strip())
+    for number, (kind, escalate, wordings) in enumerate(ordinary(), start=first):
         kept = [t for t in wordings if not _near_any(t, held)]
         rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     for kind, escalate, wordings in FRESH:

@@ -9,8 +9,9 @@ mail that will not go out, a CRM that will not save, a new phone without its aut
 codes (p 0.5-0.98 against the 0.5 bar): its must-not-page rows were mostly long English desk
 e-mails and look-alikes of security events. The fix is data
 (`scripts/escalation_families_ordinary.py`: desk chat in many desks' words, English, Chinese
-and mixed, beside live events in the same words). The wordings are no escalation training row nor near one
-(character 3-gram overlap under the bar the training set's builder drops rows at)."""
+and mixed, beside live events in the same words). The wordings are no escalation training row
+nor near one (character 3-gram overlap under the bar the training set's builder drops rows
+at)."""
 
 from __future__ import annotations
 

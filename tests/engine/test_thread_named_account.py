@@ -8,13 +8,7 @@ from __future__ import annotations
 import pytest
 
 from brain.engine import Brain
-from tests.chat_threads import chat_thread
-
-
-def _accounts(brain: Brain) -> list[str]:
-    store = brain.services.tickets
-    assert store is not None
-    return [str(ticket.fields.get("account")) for ticket in store.all()]
+from tests.chat_threads import chat_thread, records_field
 
 
 @pytest.mark.parametrize(
@@ -32,9 +26,9 @@ def test_a_named_account_corrects_the_records_account(
     replies = chat_thread(brain, request_, reply)
     decision = replies[1].decision
     assert decision is not None and decision.request_type == "update", replies[1].text
-    assert _accounts(brain) == [account]
+    assert records_field(brain, "account") == [account]
 
 
 def test_an_accounts_state_sets_no_account(brain: Brain) -> None:
     chat_thread(brain, "I need my password reset please", "my account is locked again")
-    assert _accounts(brain) == ["u1"]
+    assert records_field(brain, "account") == ["u1"]

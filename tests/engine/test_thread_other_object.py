@@ -8,13 +8,7 @@ from __future__ import annotations
 import pytest
 
 from brain.engine import Brain
-from tests.chat_threads import chat_thread
-
-
-def _systems(brain: Brain) -> list[str]:
-    store = brain.services.tickets
-    assert store is not None
-    return [str(ticket.fields.get("system")) for ticket in store.all()]
+from tests.chat_threads import chat_thread, records_field
 
 
 @pytest.mark.parametrize(
@@ -30,7 +24,7 @@ def test_a_request_for_another_system_files_its_own_record(
 ) -> None:
     replies = chat_thread(brain, first, then)
     assert replies[1].kind != "clarify", replies[1].text
-    assert sorted(_systems(brain)) == systems
+    assert sorted(records_field(brain, "system")) == systems
 
 
 def test_a_value_naming_part_of_the_records_object_narrows_it(brain: Brain) -> None:
@@ -39,7 +33,7 @@ def test_a_value_naming_part_of_the_records_object_narrows_it(brain: Brain) -> N
     )
     decision = replies[1].decision
     assert decision is not None and decision.request_type == "update", decision.tier_path
-    assert len(_systems(brain)) == 1
+    assert len(records_field(brain, "system")) == 1
 
 
 @pytest.mark.parametrize(
@@ -59,4 +53,4 @@ def test_a_reason_that_reads_as_work_names_no_object_and_stays_with_the_record(
     decision = replies[1].decision
     assert decision is not None and decision.outcome != "fallback", replies[1].text
     assert replies[1].kind != "clarify" or "REQ-" in replies[1].text, replies[1].text
-    assert len(_systems(brain)) == 1
+    assert len(records_field(brain, "system")) == 1

@@ -129,19 +129,16 @@ def recognised(
     fields: dict[str, str] = {}
     for name, answered in aimed(reading.fields, inferred, asked).items():
         value = inferred.get(name) or ""
-        if name in EVIDENCE_ONLY and name not in asked:
-            if value.strip():  # "my account is locked again" names no account
-                fields[name] = value
-            continue
         closed = closed_values(controller, name)
         if closed:
             said = next((v for v in closed if v.lower() == answered.strip().lower()), "")
             if value in closed or said:
                 fields[name] = value if value in closed else said
             continue
-        if evidence_only:
-            # Not an answer: only the value recognised in it, never its other words
-            # ("Docker" of "it's for installing docker desktop", not the whole purpose).
+        if evidence_only or (name in EVIDENCE_ONLY and name not in asked):
+            # Not an answer (or a field only evidence sets): only the value recognised in it,
+            # never its other words ("Docker" of "it's for installing docker desktop", not the
+            # whole purpose; no account of "my account is locked again").
             if value.strip():
                 fields[name] = value
             continue

@@ -265,6 +265,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
     from continuation_authors import holdout_authors, train_authors
     from continuation_context import context_rows
     from continuation_more_phrasings import more_rows
+    from continuation_particulars import particular_rows
     from continuation_progress import progress_rows
     from continuation_questions import question_rows
     from continuation_reasons import reason_rows
@@ -289,6 +290,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
             rows.extend(symptom_rows(seed))
             rows.extend(reason_rows(rows, seed))
             rows.extend(question_rows(rows, seed))
+            rows.extend(particular_rows(rows, seed))
     seen: set[tuple[str, str, str]] = set()
     unique = []
     for r in rows:

@@ -235,7 +235,10 @@ def turn(
     me to do it": a reason) is not new for that alone. None for a request for a person or to
     escalate: the chain's escalation takes it, whatever record it is about. A search of the
     asker's tickets by topic ("show me my tickets about the fan") is about all their records,
-    not this one: it is decided afresh."""
+    not this one: it is decided afresh. A message read as new that names a field of the
+    record with a value the record's controller reads ("my user id is wang.fei-7" after a
+    password reset), and that the chain reading it alone cannot place, completes the record:
+    decided afresh it only fell back."""
     if handoff_signal(message.text) is not None:  # a person asked for, or escalation
         return None
     if search_topic(message.text) is not None:
@@ -259,6 +262,12 @@ def turn(
             judged.controller,
         ):
             verdict = "new"  # leans new, and the chain gives it to another controller
+    elif (
+        verdict == "new"
+        and names_a_field(brain, message, state, judged)
+        and brain.places(replace(message, new_topic=True)) is None
+    ):
+        verdict = "continue"  # a value for the record that no controller takes as work
     if verdict == "continue":
         return continue_on(brain, message, state, judged)
     if verdict == "ask":

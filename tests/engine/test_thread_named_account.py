@@ -18,6 +18,12 @@ from tests.chat_threads import chat_thread, records_field
         ("我的 Jira 账号被锁了，帮我解锁一下", "用户名是 liuyang.3", "liuyang.3"),
         ("I need my password reset please", "the account is jdoe42", "jdoe42"),
         ("can you unlock my account? too many wrong tries", "username: mchen-02", "mchen-02"),
+        # Read as new by the continuation model; alone, no controller takes it as work.
+        (
+            "I need my password reset, I'm locked out of the VPN",
+            "my user id is wang.fei-7",
+            "wang.fei-7",
+        ),
     ],
 )
 def test_a_named_account_corrects_the_records_account(

@@ -254,8 +254,10 @@ def turn(
         verdict = "continue"
     elif verdict == "ask":
         placed = brain.places(replace(message, new_topic=True))
-        if judged.reading.continues >= LEANS_ON_RECORD and placed is None:
-            verdict = "continue"  # no reading of it as work of its own: context for the record
+        if judged.reading.continues >= LEANS_ON_RECORD and placed in (None, judged.controller):
+            # No reading of it as work of its own (context for the record), or the record's
+            # own kind of work: what the model leans to, the chain does not contradict.
+            verdict = "continue"
         elif judged.reading.continues < LEANS_ON_RECORD and placed not in (
             None,
             "",

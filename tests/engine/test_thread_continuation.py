@@ -245,6 +245,21 @@ def test_when_unsure_a_detail_the_chain_cannot_place_alone_goes_on_the_record(
     assert comments(ticket) == [detail]
 
 
+@pytest.mark.usefixtures("home", "unsure")
+def test_when_unsure_a_detail_the_chain_gives_the_records_own_controller_goes_on_the_record(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An unsure reading that leans to the record, of a message the chain alone routes to the
+    record's own controller (a phishing report's sender, after the report): nothing says it
+    is new work, so it is added, not asked about."""
+    _ask(capsys, "I clicked a link in a fake DocuSign email and entered my password")
+    detail = "the email came from docs-sign at some odd domain"
+    reply = _ask(capsys, detail)
+    assert reply["outcome"] != "clarify" and reply["request_type"] == "update", reply
+    [ticket] = all_tickets(capsys)
+    assert comments(ticket) == [detail]
+
+
 def test_the_shipped_weights_are_the_fit_of_the_shipped_rows() -> None:
     """Re-run `scripts/make_continuation_set.py --fit` after changing the rows or the features:
     a home must never fit the model at start."""

@@ -24,7 +24,15 @@ from core.text.language import detect_language
 from core.text.sparse import normalize
 from knowledge.ingest import Ingestor, IngestReport
 from knowledge.manifest import DocManifest, StagedManifest
-from knowledge.meaning import MeaningIndex, meaning_relevance
+from knowledge.meaning import (
+    FUSION_DEPTH,
+    MEANING_CHUNKS,
+    MEANING_EXTRA,
+    MeaningIndex,
+    fused_order,
+    meaning_relevance,
+    passage,
+)
 from knowledge.relevance import relevance, terms
 from knowledge.store import KnowledgeStore, StoredHit
 from knowledge.types import Confirmation, Definition, Hit, IdMatch
@@ -169,24 +177,39 @@ class KnowledgeSkill:
         self, query: str, domain: str | None = None, k: int = 5, *, meaning: bool = False
     ) -> list[Hit]:
         """The `k` best chunks for `query` (optionally of one domain), each scored 0..1.
-        `meaning`: a Chinese or mixed query's hits also carry the multilingual cosine
-        (`Hit.meaning`), and a hit's score is at least what that cosine says (questions are
-        answered on meaning; routing support keeps the word and MiniLM channels only)."""
+        `meaning` (questions), for a Chinese or mixed query: hits carry the multilingual
+        cosine (`Hit.meaning`) and score at least what it says, and the encoder is a channel
+        too: up to `MEANING_EXTRA` more chunks, the best of the fused ranking
+        (`knowledge.meaning.fused_order`) not among the words' first k, so a passage saying
+        the same in other words or script is read. English queries: as before (MiniLM reads
+        them; on the labelled questions the encoder added nothing)."""
         where: dict[str, Sequence[str]] = {"kind": ANSWER_KINDS}
         if domain:
             where["domain"] = [domain]
-        hits = [self._hit(query, hit) for hit in self.store.search(query, limit=k, where=where)]
-        if not meaning or not hits or detect_language(query) == "en":
-            return hits
+        if not meaning or detect_language(query) == "en":
+            return [self._hit(query, hit) for hit in self.store.search(query, limit=k, where=where)]
+        stored = self.store.search(query, limit=max(k, FUSION_DEPTH), where=where)
         self._refresh()
-        cosines = self._meaning.cosines(
-            query, [(h.chunk_id, f"{h.title} {h.section} {h.text}") for h in hits]
-        )
+        chunks = self._meaning.chunks(where, self.store.records)
+        if len(chunks) > MEANING_CHUNKS:  # too many to keep: the meaning reorders found ones
+            chunks = [(hit.chunk_id, hit.payload) for hit in stored]
+        cosines = self._meaning.cosines(query, [(cid, passage(p)) for cid, p in chunks])
         if cosines is None:
-            return hits
+            return [self._hit(query, hit) for hit in stored[:k]]
+        by_id = dict(zip((cid for cid, _ in chunks), cosines, strict=True))
+        first = {hit.chunk_id: hit for hit in stored[:k]}
+        found, payloads = {hit.chunk_id: hit for hit in stored}, dict(chunks)
+        ranked = fused_order([hit.chunk_id for hit in stored], list(by_id.items()))
+        extra = [cid for cid in ranked if cid not in first][:MEANING_EXTRA]
+        hits = [replace(self._hit(query, found[cid]), meaning=by_id[cid]) for cid in first]
         return [
-            replace(h, meaning=c, score=max(h.score, round(meaning_relevance(c), 4)))
-            for h, c in zip(hits, cosines, strict=True)
+            replace(h, score=max(h.score, round(meaning_relevance(h.meaning or 0.0), 4)))
+            for h in hits
+        ] + [
+            replace(
+                self._hit(query, found.get(c) or StoredHit(c, payloads[c], 0.0)), meaning=by_id[c]
+            )
+            for c in extra
         ]
 
     def _hit(self, query: str, stored: StoredHit) -> Hit:

@@ -166,6 +166,10 @@ class KnowledgeStore:
         """Payloads of every chunk of one kind (e.g. all glossary entries)."""
         return [record.payload for record in self.vectors.scroll({"kind": [kind]})]
 
+    def records(self, where: Mapping[str, Sequence[str]]) -> list[tuple[str, dict[str, Any]]]:
+        """(Chunk id, payload) of every chunk whose payload matches `where`, in id order."""
+        return [(record.point_id, record.payload) for record in self.vectors.scroll(where)]
+
     def search(
         self,
         text: str,

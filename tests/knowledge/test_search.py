@@ -61,3 +61,16 @@ def test_domain_filter_keeps_only_that_domain(sample_kb: KnowledgeSkill) -> None
 
 def test_empty_query_returns_nothing(sample_kb: KnowledgeSkill) -> None:
     assert sample_kb.search("   ") == []
+
+
+def test_a_chinese_question_finds_a_passage_it_shares_no_word_with(
+    sample_kb: KnowledgeSkill,
+) -> None:
+    # Not one character bigram in common with the support-hours section ("非工作时间……请拨打
+    # 7x24 值班热线"), and MiniLM does not read Chinese: only the multilingual encoder,
+    # searched as a channel of its own, finds it.
+    question = "凌晨系统宕机了应该打给谁？"
+    hits = sample_kb.search(question, k=5, meaning=True)
+    found = [hit for hit in hits if hit.section == "IT 服务时间（中文）"]
+    assert found, [(hit.source, hit.section) for hit in hits]
+    assert found[0].meaning is not None

@@ -10,7 +10,12 @@ A knowledge answer is returned only when it does. The checks, cheapest first:
    when it has two or more (its specific terms,
    stemmed English words or Chinese character bigrams, `knowledge.relevance.terms`, minus the
    words that only frame a question: "policy", "office", "bring"), a quarter for Chinese
-   bigrams; "the policy on bringing dogs to the office" is not covered by the Wi-Fi article;
+   bigrams; "the policy on bringing dogs to the office" is not covered by the Wi-Fi article.
+   For a Chinese or mixed question, a key term the passage writes in the other script counts
+   when the multilingual encoder puts one of its words near it (`knowledge.term_meaning`:
+   "内网" and "internal"), so the question is covered by an English section that answers it
+   (retrieval finds those on meaning; an English question's passages are found by its words
+   and MiniLM, in English);
 4. meaning: an English question and a passage whose dense cosine is under `MEANING_FLOOR`
    share words, not a subject ("the code for the office alarm system", the disk alarm page);
    a Chinese or mixed one is held to `MEANING_FLOOR_MULTILINGUAL` on the multilingual
@@ -30,7 +35,8 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from core.text.language import detect_language
-from knowledge.relevance import terms
+from knowledge.relevance import term_forms, terms
+from knowledge.term_meaning import near_terms
 
 if TYPE_CHECKING:
     from core.llm import LLMClient
@@ -82,6 +88,9 @@ MEANING_FLOOR = 0.25
 #: as low as 0.20 when it is the closest ("钱没到，订单 77102" and the disbursement runbook).
 MEANING_FLOOR_MULTILINGUAL = 0.15
 MEANING_GAP = 0.15
+#: Different passage words a Chinese or mixed question's key terms must be near in the other
+#: script before they count (`_covered_in_other_words`).
+NEAR_WORDS = 2
 VERIFY_SYSTEM_PROMPT = (
     "You check a help desk's answer before it is sent. Given a question and a knowledge-base "
     "passage, decide whether the passage addresses this question (the same system, symptom "
@@ -155,16 +164,17 @@ def verify(
         return Verification(False, "rules", "the question names nothing specific to look up")
     key = (wanted - _FRAME) or wanted
     shared = key & terms(passage)
+    cjk = any("\u3400" <= ch <= "\u9fff" for term in key for ch in term)
+    english = detect_language(question) == "en"
+    if not english and not _covered(shared, key, cjk):
+        shared |= _covered_in_other_words(question, passage, key - shared)
     if not shared:
         return Verification(False, "rules", "no key term of the question is in the passage")
-    cjk = any("\u3400" <= ch <= "\u9fff" for term in key for ch in term)
-    coverage = len(shared) / len(key)
     # Two key terms are both needed ("parental leave" is not answered by a passage on leavers).
-    if coverage < (COVERAGE_MIN_CJK if cjk else COVERAGE_MIN) or len(shared) < min(2, len(key)):
+    if not _covered(shared, key, cjk):
         missing = ", ".join(sorted(key - shared)[:5])
         reason = f"covers {len(shared)} of {len(key)} key terms of the question (not: {missing})"
         return Verification(False, "rules", reason)
-    english = detect_language(question) == "en"
     if cosine is not None and cosine < MEANING_FLOOR and english:
         reason = f"shares words but not meaning with the question (similarity {cosine:.2f})"
         return Verification(False, "rules", reason)
@@ -184,6 +194,27 @@ def verify(
     if not reply.ok or not isinstance(reply.data, dict):
         return Verification(True, "rules", f"{rules.reason} (llm {reply.status})")
     return Verification(bool(reply.data["pass"]), "llm", str(reply.data.get("reason", ""))[:200])
+
+
+def _covered(shared: set[str], key: set[str], cjk: bool) -> bool:
+    """Enough of the question's key terms held: a share of them, and two when it has two."""
+    share = len(shared) / len(key)
+    return share >= (COVERAGE_MIN_CJK if cjk else COVERAGE_MIN) and len(shared) >= min(2, len(key))
+
+
+def _covered_in_other_words(question: str, passage: str, missing: set[str]) -> set[str]:
+    """The `missing` key terms that a passage word in the other script means
+    (`knowledge.term_meaning`), when they name at least `NEAR_WORDS` different passage words:
+    what the two scripts share as written is mostly a name ("VPN", "P1") that says what the
+    passage is about, not that it answers the question; the answer is in the words that
+    differ ("VPN 连上后内网打印机的型号" meets "printer" twice, in "打印" and "印机", and is
+    not answered by the page on a missing printer)."""
+    forms = term_forms(_GENERIC_ZH.sub(" ", question))
+    near = near_terms(
+        {term: forms[term] for term in missing if term in forms}, term_forms(passage).values()
+    )
+    named = {min(terms(word), default=word) for word in near.values()}  # "printers" is "printer"
+    return set(near) if len(named) >= NEAR_WORDS else set()
 
 
 def _valid_verdict(data: Any) -> Any:

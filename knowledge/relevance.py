@@ -53,19 +53,30 @@ def terms(text: str) -> set[str]:
 
 @lru_cache(maxsize=TERMS_CACHE)
 def _terms(text: str) -> frozenset[str]:
+    return frozenset(term for term, _ in _forms(text))
+
+
+def term_forms(text: str) -> dict[str, str]:
+    """Each content term of `text` (`terms`) with a word it stands for as written (the first:
+    "hotli" -> "hotline"), for comparing terms by meaning (`knowledge.term_meaning`)."""
+    return dict(_forms(text))
+
+
+@lru_cache(maxsize=TERMS_CACHE)
+def _forms(text: str) -> tuple[tuple[str, str], ...]:
     norm = normalize(text)
-    found = {
-        word[:STEM]
-        for word in map(_one_word, _WORD.findall(norm))
-        if word not in _STOP and len(word) > 1
-    }
+    found: dict[str, str] = {}
+    for word in map(_one_word, _WORD.findall(norm)):
+        if word not in _STOP and len(word) > 1:
+            found.setdefault(word[:STEM], word)
     for run in _CJK_RUN.findall(norm):
         if len(run) == 1:
             if run not in _STOP:
-                found.add(run)
+                found.setdefault(run, run)
             continue
-        found.update(run[i : i + 2] for i in range(len(run) - 1))
-    return frozenset(found)
+        for i in range(len(run) - 1):
+            found.setdefault(run[i : i + 2], run[i : i + 2])
+    return tuple(found.items())
 
 
 def _one_word(token: str) -> str:

@@ -178,3 +178,27 @@ def test_a_term_asked_about_in_a_few_words_is_still_defined(brain: Brain) -> Non
     decision = _answered(brain, "滚仓这个词是什么意思")
     assert decision.result is not None and decision.result.ok
     assert any("glossary" in c for c in decision.result.citations)
+
+
+def test_a_chinese_question_is_answered_by_the_english_section_it_shares_no_bigram_with(
+    brain: Brain,
+) -> None:
+    """The section that answers it is English ("VPN connected but internal sites do not
+    open"): not one Chinese bigram in common, only "VPN". Retrieval finds it on meaning, and
+    verification counts the key terms the section writes in English ("内部" / "internal",
+    "网站" / "sites"); before, both counted only words written alike, and it was no answer.
+    (It reads as a problem report, an incident; here it is asked of the answering controller.)"""
+    decision = _answered(brain, "VPN 连上了可是内部网站一个都打不开")
+    assert decision.result is not None and decision.result.ok, decision.result
+    assert any("internal sites" in c for c in decision.result.citations)
+
+
+def test_a_same_topic_question_the_knowledge_base_does_not_answer_is_still_refused(
+    brain: Brain,
+) -> None:
+    """The VPN pages come back for a monthly data cap, and one of their English words is near
+    one of its key terms ("每个" / "every", "公司" / "corporate"): one such word is not an answer,
+    so it is still "no answer" (two different words are needed)."""
+    decision = _answered(brain, "公司 VPN 每个月的流量上限是多少？")
+    assert decision.result is not None and not decision.result.ok
+    assert decision.result.data.get("verification")

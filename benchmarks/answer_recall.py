@@ -1,6 +1,7 @@
 """Retrieval recall of the answering path: is a section that answers the question among the
-knowledge search's first five hits (`KnowledgeSkill.search(..., meaning=True)`, as the answering
-controller asks it)?
+hits of the knowledge search for k=5 (`KnowledgeSkill.search(..., meaning=True)`, as the
+answering controller asks it: for a Chinese or mixed question, the words' first five and up to
+`knowledge.meaning.MEANING_EXTRA` more found on meaning)?
 
 Rows: the answerable questions of brain/data/answer_pairs.jsonl; a question's right sections
 are the (source, section) of its passages labelled 1. Verification can only pass a passage that

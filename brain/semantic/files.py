@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from brain.semantic.lexical import LEXICAL_MIN_EXAMPLES
 from controllers.base import example_weight_of
 
 if TYPE_CHECKING:
@@ -124,6 +125,9 @@ def cache_key(
         ],
         "negatives": list(negatives),
     }
+    examples = sum(len(c.examples) + len(extra.get(c.name, ())) for c in controllers)
+    if examples >= LEXICAL_MIN_EXAMPLES:  # only then: smaller fits are made as before
+        content["short_texts"] = "chosen on the held-out fold"
     if weights:  # only then: the keys of fits without weights stay as they were
         content["weights"] = sorted(weights.items())
     weighed = {c.name: example_weight_of(c) for c in controllers if example_weight_of(c) != 1.0}
@@ -137,29 +141,33 @@ def training_rows(
     controllers: Sequence[Controller],
     extra: Mapping[str, Sequence[str]],
     weighted: Mapping[str, float] | None = None,
-) -> tuple[list[str], list[int], list[float]]:
-    """Every controller's training texts, their controller's index and their sample weight:
-    examples and the description at the controller's example weight (`weighted` overrides it
-    per text), keywords and the label at SHORT_TEXT_WEIGHT."""
+) -> tuple[list[str], list[int], list[float], list[bool]]:
+    """Every controller's training texts, their controller's index, their sample weight and
+    whether each is a short one: examples and the description at the controller's example
+    weight (`weighted` overrides it per text), keywords and the label (short) at
+    SHORT_TEXT_WEIGHT."""
     texts: list[str] = []
     labels: list[int] = []
     weights: list[float] = []
+    short: list[bool] = []
     for index, controller in enumerate(controllers):
         full = [str(e) for e in controller.examples if str(e).strip()]
         full += [str(e) for e in extra.get(controller.name, ()) if str(e).strip()]
         if str(controller.description).strip():
             full.append(str(controller.description))
         label = str(getattr(controller, "label", "") or controller.name.replace("_", " "))
-        short = [str(k) for k in controller.keywords if str(k).strip()] + [label]
+        brief = [str(k) for k in controller.keywords if str(k).strip()] + [label]
         for text in full:
             texts.append(text)
             labels.append(index)
             weights.append(float((weighted or {}).get(text, example_weight_of(controller))))
-        for text in short:
+            short.append(False)
+        for text in brief:
             texts.append(text)
             labels.append(index)
             weights.append(SHORT_TEXT_WEIGHT)
-    return texts, labels, weights
+            short.append(True)
+    return texts, labels, weights, short
 
 
 def read_negatives(path: Path) -> list[str]:

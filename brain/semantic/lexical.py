@@ -90,8 +90,11 @@ def holdout(y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(~held), np.flatnonzero(held)
 
 
-def choose(parts: Callable[[float, float], np.ndarray], y: np.ndarray) -> tuple[float, float]:
-    """(lexical weight, naive Bayes scale) with the best held-out accuracy, then log-loss.
+def choose(
+    parts: Callable[[float, float], np.ndarray], y: np.ndarray
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """((lexical weight, naive Bayes scale), (held-out accuracy, minus log-loss)): the weights
+    with the best held-out accuracy, then log-loss, and how well they did.
 
     `parts(v, b)`: the held-out rows' log-probabilities with those weights."""
     best: tuple[float, float, float, float] | None = None
@@ -104,4 +107,4 @@ def choose(parts: Callable[[float, float], np.ndarray], y: np.ndarray) -> tuple[
         if best is None or (accuracy, -loss) > (best[0], -best[1]):
             best = (accuracy, loss, v, b)
     assert best is not None
-    return best[2], best[3]
+    return (best[2], best[3]), (best[0], -best[1])

@@ -262,13 +262,14 @@ class SemanticScorer:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         names = [c.name for c in controllers]
-        texts, labels, weights = training_rows(controllers, extra, weighted)
+        texts, labels, weights, short = training_rows(controllers, extra, weighted)
         texts = [email_body(t) for t in texts]
         none_label = len(names)
         if negatives:
             texts += negatives
             labels += [none_label] * len(negatives)
             weights += [1.0] * len(negatives)
+            short += [False] * len(negatives)
         classes = len(names) + (1 if negatives else 0)
         if classes < 2:
             raise ValueError("the semantic scorer needs at least two classes to tell apart")
@@ -310,7 +311,7 @@ class SemanticScorer:
             tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense, words=words
         )
         mix = ensemble_weights(texts, dense is not None)
-        ensemble = Ensemble.fitted(
+        choice = Ensemble.choose(
             classes,
             views.view,
             views.tfidf,
@@ -319,6 +320,23 @@ class SemanticScorer:
             words=words,
             mix=mix,
             none_label=none_label if negatives else None,
+            short=np.asarray(short, dtype=bool),
+        )
+        if choice is not None and not choice[1]:  # the short texts left out of every part
+            kept = np.flatnonzero(~np.asarray(short, dtype=bool))
+            views, y, w, mix = views.rows(kept), y[kept], w[kept], mix[kept]
+            if retune is not None:
+                states = [states[i] for i in kept]  # what `retune` tunes and embeds
+        ensemble = Ensemble.fitted(
+            classes,
+            views.view,
+            views.tfidf,
+            y,
+            w,
+            words=views.words,
+            mix=mix,
+            none_label=none_label if negatives else None,
+            chosen=None if choice is None else choice[0],
         )
         inscope = y != none_label
         reference = views.space[inscope]

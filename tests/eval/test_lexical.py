@@ -67,3 +67,35 @@ def test_many_examples_bring_the_lexical_expert_and_it_reads_back_exactly(
 def test_few_examples_leave_the_model_without_it(tmp_path: Path) -> None:
     fitted = SemanticScorer.fit(_controllers(40), None, negatives=[], cache_dir=tmp_path)
     assert fitted.ensemble.lexical is None and fitted.ensemble.chosen == (0.0, 1.0)
+
+
+def test_keywords_the_rows_contradict_are_left_out_of_a_large_fit(tmp_path: Path) -> None:
+    """A desk's keyword column that disagrees with its labelled rows (starter's keywords name
+    "procurement", which purchase's rows use): with thousands of rows a held-out fold of them
+    decides whether the keywords stay training texts, and here they go, so the rows' word
+    routes where the rows say (the fit that kept them routed "procurement" to starter)."""
+    rng = random.Random(0)
+    rows = {
+        name: [
+            " ".join([*rng.sample(FILLER, 2), rng.choice(words)])
+            for _ in range(LEXICAL_MIN_EXAMPLES // 3 + 50)
+        ]
+        for name, words in WORDS.items()
+    }
+    rows["purchase"][:40] = [" ".join([*rng.sample(FILLER, 2), "procurement"])] * 40
+    stale = [f"procurement {a} {b}" for a in FILLER for b in FILLER if a != b][:100]
+    controllers = [
+        DeclarativeController(
+            name=name,
+            description=f"{name} desk",
+            examples=examples,
+            keywords=[*stale, "procurement"] if name == "starter" else [],
+        )
+        for name, examples in rows.items()
+    ]
+    fitted = SemanticScorer.fit(controllers, None, negatives=[], cache_dir=tmp_path)
+    scores = fitted.analyse("procurement").scores
+    assert fitted.names[int(np.argmax(scores))] == "purchase"
+    assert fitted.names[int(np.argmax(fitted.analyse("the new starter badge").scores))] == (
+        "starter"
+    )

@@ -21,6 +21,48 @@ near a held-out row, a row of an unread split or of the development set).
 from __future__ import annotations
 
 # fmt: off
+#: One person's phone that stopped syncing, notifying or showing mail and chat: the phone is
+#: where MFA prompts and SIM-swap events happen in the live rows, so without these the model
+#: read "手机 ... 收不到" as the event.
+MOBILE_TROUBLE = (
+    "work email on my iPhone stopped updating since this morning",
+    "Teams on my Android doesn't notify me anymore",
+    "my phone's calendar no longer shows meetings after the update",
+    "Outlook app on my phone keeps asking me to sign in again",
+    "I don't get Slack notifications on my phone since I changed it",
+    "company mail app on my phone says it cannot connect to the server",
+    "手机上的 Outlook 从早上开始就不同步了",
+    "手机企业微信消息提醒没有了，要打开才看得到",
+    "新换的手机装了邮箱，但是一直收不到新邮件",
+    "手机上的日历看不到今天的会议",
+    "手机钉钉收不到通知，电脑上正常",
+    "手机里的工作邮箱一直转圈，刷不出来",
+    "升级系统以后手机上的 Teams 打不开了",
+    "手机连公司 WiFi 以后收不到邮件，用流量就可以",
+    "我的手机邮件只能看到上周的，新的都没有",
+    "手机上的飞书登录以后一直提示网络异常",
+    "手机 Outlook 收不到附件，点开是空白",
+    "my phone stopped getting 企业微信 messages, laptop is fine",
+    "手机上 Teams 的 notification 一直不响",
+    "iPhone 上的公司邮箱 sync 不了，提示 account error",
+    "switched to a new iPhone and Microsoft Authenticator shows no accounts",
+    "my old phone died, how do I get MFA working on the replacement",
+    "new Android phone, Okta Verify wants me to set everything up again",
+    "restored my phone from a backup and the 2FA entries didn't come back",
+)
+#: The live events on a phone beside them: a number taken over, a phone stolen with work
+#: signed in, prompts and notices of changes the writer did not make.
+MOBILE_LIVE = (
+    "my phone number was just ported to another SIM, I'm getting no codes and my email says "
+    "my password changed",
+    "my phone was snatched on the train ten minutes ago, Outlook and Slack are signed in on it",
+    "a text on my phone says my work account's MFA was reset, I didn't do that",
+    "手机号刚被人转到别的卡上了，验证码全收不到，邮箱还提示密码已修改",
+    "手机刚在地铁上被抢了，上面登着企业微信和公司邮箱",
+    "手机收到短信说我的工作账号绑定了新设备，不是我干的",
+    "手机上突然收到好多条我没申请的验证码，邮箱也在提示异地登录",
+    "手机丢了还没锁，上面的钉钉和邮箱都是登录状态，刚发现有人在发消息",
+)
 #: Questions about code, data and spreadsheets.
 CODE_AND_DATA = (
     "how do I merge two dataframes on account_id and keep the unmatched rows",
@@ -542,6 +584,8 @@ FAMILIES: tuple[tuple[str, bool, tuple[str, ...]], ...] = (
     ("desk_mixed", False, MIXED),
     ("desk_sending_and_links", False, SENDING_AND_LINKS),
     ("desk_app_action", False, APP_ACTIONS),
+    ("desk_mobile_trouble", False, MOBILE_TROUBLE),
+    ("desk_mobile_live", True, MOBILE_LIVE),
     ("desk_production_work", False, PRODUCTION_WORK),
     ("desk_live_event", True, LIVE),
     ("desk_live_twin", True, LIVE_TWINS),

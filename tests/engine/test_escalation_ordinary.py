@@ -6,8 +6,9 @@ paged at P1 as an exposed secret: the taxonomy's "a password sent to ..." patter
 that was sent out still does. The escalation model paged other chat-sized desk messages alone,
 as "a live security event": a production access or change asked for in Chinese, one person's
 mail that will not go out, a CRM that will not save, a new phone without its authenticator
-codes (p 0.5-0.98 against the 0.5 bar): its must-not-page rows were mostly long English desk
-e-mails and look-alikes of security events. The fix is data
+codes, a phone that no longer receives work mail (p 0.5-0.98 against the 0.5 bar): its
+must-not-page rows were mostly long English desk e-mails and look-alikes of security events.
+The fix is data
 (`scripts/escalation_families_ordinary.py`: desk chat in many desks' words, English, Chinese
 and mixed, beside live events in the same words). The wordings are no escalation training row
 nor near one (character 3-gram overlap under the bar the training set's builder drops rows
@@ -40,6 +41,8 @@ QUIET = {
     "teams_calls_en": "calls in Teams keep dropping every few minutes for me",
     "data_fix_zh": "周五晚上要在生产库上跑一个数据修复脚本，请安排",
     "token_zh": "令牌上的验证码总是提示错误，好像时间不准",
+    "phone_mail_zh": "手机收不到公司邮件了",
+    "phone_wecom_zh": "手机上的企业微信收不到消息",
 }
 #: Must page: the live event on the same topic.
 LIVE = {

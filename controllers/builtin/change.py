@@ -78,6 +78,13 @@ _TARGET = (
     LazyPattern(
         r"(?:给|把)\s*(?P<t>[A-Za-z][\w-]+|[\u4e00-\u9fff]{2,8}?)\s*(?:扩容|缩容|升级|回滚)"
     ),
+    # A service's name does not run across 的: "重启生产环境的订单服务" is the 订单服务.
+    LazyPattern(
+        r"(?:发布|上线|回滚|升级|重启)\s*"
+        r"(?P<t>(?:(?!的)[\u4e00-\u9fff]){2,8}?服务|(?:(?!的)[\u4e00-\u9fff]){2,6}网关)"
+    ),
+    LazyPattern(r"(?P<t>(?:(?!的)[\u4e00-\u9fff]){2,6}(?:服务|网关|系统|数据库))"),
+    # Else one that does ("升级生产环境的网关": a gateway alone names no service).
     LazyPattern(
         r"(?:发布|上线|回滚|升级)\s*(?P<t>[\u4e00-\u9fff]{2,8}?服务|[\u4e00-\u9fff]{2,6}网关)"
     ),

@@ -192,6 +192,8 @@ def test_vague_incident_reports_missing_category(
         ("周日晚上 23 点发布对账服务 v1.4", "normal", "release", "对账服务", "周日晚上 23 点"),
         ("bump the invoicing service to v7.2 on saturday 02:00", "normal", "upgrade",
          "invoicing service", "on saturday 02:00"),
+        # a service's name does not run across 的 (it was "产环境的结算服务")
+        ("今晚 23 点重启一下生产环境的结算服务", "standard", "change", "结算服务", "今晚 23 点"),
     ],
 )  # fmt: skip
 def test_change_request_fields(

@@ -249,6 +249,19 @@ SERVICE_ANSWERS: dict[str, Sequence[str]] = {
 BOTH_ASKED = "service,window"
 
 
+def train_threads(rows: Sequence[dict[str, object]]) -> list[dict[str, object]]:
+    """The first row of each train thread (one record and the bot's question, or none), in
+    the set's order: what a family that adds rows per thread starts from."""
+    seen: set[tuple[str, str]] = set()
+    firsts: list[dict[str, object]] = []
+    for row in rows:
+        key = (str(row["record"]), str(row["question"]))
+        if row["split"] == "train" and key not in seen:
+            seen.add(key)
+            firsts.append(row)
+    return firsts
+
+
 def _fill(rng: random.Random, pattern: str, lang: str) -> str:
     values = VALUES[lang]
     return pattern.format(**{k: rng.choice(v) for k, v in values.items()})
@@ -265,12 +278,7 @@ def context_rows(
     little with the record (`overlap`)."""
     rng = random.Random(f"{seed}-train-context")
     added: list[dict[str, object]] = []
-    seen: set[tuple[str, str]] = set()
-    for base in rows:
-        key = (str(base["record"]), str(base["question"]))
-        if base["split"] != "train" or key in seen:
-            continue
-        seen.add(key)
+    for base in train_threads(rows):
         if base["question"]:  # where the bot waits for an answer, a bare value is that answer
             if base["kind"] == "change" and base["question"] in ("service", "window"):
                 added.extend(_both_asked(rng, base, overlap))

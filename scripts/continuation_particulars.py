@@ -29,6 +29,8 @@ import random
 import re
 from collections.abc import Sequence
 
+from continuation_context import train_threads
+
 #: Identifier values by shape (said the same way in English and Chinese).
 IDS: dict[str, Sequence[str]] = {
     "tag": ["LT-30917", "AT-55120", "NB-7781", "PC-004512", "MAC-2291", "HW-18830", "DT-6604",
@@ -110,12 +112,7 @@ def particular_rows(rows: Sequence[dict[str, object]], seed: int = 7) -> list[di
     shape that fits it, as an update."""
     rng = random.Random(f"{seed}-particulars")
     added: list[dict[str, object]] = []
-    seen: set[tuple[str, str]] = set()
-    for base in rows:
-        key = (str(base["record"]), str(base["question"]))
-        if base["split"] != "train" or key in seen:
-            continue
-        seen.add(key)
+    for base in train_threads(rows):
         if base["question"] not in ("", "category"):
             continue
         lang, kind, record = str(base["lang"]), str(base["kind"]), str(base["record"])

@@ -39,7 +39,11 @@ _ITEMS_ZH = (
     r"笔记本|台式机|电脑|平板|手机|座机|话机|移动硬盘|硬盘|U盘|u盘|音箱|麦克风|打印机|扫描仪|"
     r"投影仪|数位板|读卡器|网线|数据线|HDMI线"
 )
-_ITEM = LazyPattern(rf"\b(?P<en>{_ITEMS_EN})s?\b|(?P<zh>{_ITEMS_ZH})", re.I)
+#: An English item is a word of its own among Latin letters only: mixed text writes it against
+#: Chinese ("需要准备laptop"), where `\b` sees no boundary.
+_ITEM = LazyPattern(
+    rf"(?<![A-Za-z0-9])(?P<en>{_ITEMS_EN})s?(?![A-Za-z0-9])|(?P<zh>{_ITEMS_ZH})", re.I
+)
 #: A request for equipment that names no item yet ("I need some new equipment").
 _GENERIC = LazyPattern(r"\b(?:equipment|hardware|peripherals?|gear)\b|设备|外设|硬件", re.I)
 #: Who it is for, when not the asker ("for the intern starting next week", "for Priya",

@@ -1,7 +1,8 @@
 """Multi-intent messages: each independent request decided on its own, run in parallel.
 
 `brain.intent.split` proposes the pieces (and a plain "and" between two clauses that each
-surely ask for something, `pieces_of`); here they are accepted only when every piece routes
+surely ask for something, or two objects of one request with its head repeated,
+`pieces_of`); here they are accepted only when every piece routes
 on its own (outcome routed or composed: a confident or dry-run-verified route) and no two go
 to the same controller. Then the message's decision is a parallel composition whose primary is
 the surest part and whose supporting controllers are the other parts'; each part keeps its own
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from brain.chain import speech_act
-from brain.intent.split import at_plain_and, split_requests
+from brain.intent.split import at_plain_and, split_requests, with_shared_head
 from brain.routing.plan import RoutePlan
 from core.records import DecisionPart, DryRunRecord, Role
 
@@ -31,11 +32,16 @@ def pieces_of(text: str) -> list[str]:
     a request for work, and before it a problem or another request ("the vpn is down and I
     need access to the HR portal"). Two reports joined by "and" are one problem told twice
     ("pods are getting evicted and customers can't pay"), and a reason or an approval ("and my
-    manager approved it") asks for nothing. Either way the pieces count only when each routes
-    on its own to its own controller (`independent`)."""
+    manager approved it") asks for nothing. One verb with two objects ("new joiner needs a
+    laptop and accounts", "需要准备电脑和账号") is two requests when the speech-act model
+    surely reads a request for work in the head with each object. Either way the pieces count
+    only when each routes on its own to its own controller (`independent`)."""
     pieces = split_requests(text)
     if pieces:
         return pieces
+    objects = with_shared_head(text)
+    if objects and all(_asks_for_work(p) for p in objects):
+        return objects
     halves = at_plain_and(text)
     if not halves:
         return []
@@ -43,6 +49,11 @@ def pieces_of(text: str) -> list[str]:
     if first.sure and first.act in ASKING_ACTS and then.sure and then.act == "work":
         return halves
     return []
+
+
+def _asks_for_work(text: str) -> bool:
+    reading = speech_act.read(text)
+    return reading.sure and reading.act == "work"
 
 
 def independent(plans: Sequence[RoutePlan]) -> bool:

@@ -6,7 +6,9 @@ own. This module only proposes the pieces: at an explicit joiner ("and also", "�
 decided by the brain (`brain.chain.multi_intent`): every piece must route on its own, each to a
 different controller; otherwise the message is decided whole. A plain "and" is no split by
 itself ("error 500 and timeout on the payment API" stays one alarm): `at_plain_and` only
-offers its two clauses to a caller with evidence that each asks for something.
+offers its two clauses to a caller with evidence that each asks for something, and
+`with_shared_head` the two requests of one verb with two objects ("needs a laptop and accounts",
+"需要准备电脑和账号"), the head repeated in each.
 """
 
 from __future__ import annotations
@@ -89,6 +91,65 @@ def at_plain_and(text: str) -> list[str]:
         return []
     halves = [h.strip(" ,，;；.。") for h in _PLAIN_AND.split(text)]
     return halves if len(halves) == 2 and all(map(big_enough, halves)) else []
+
+
+#: "and" between two objects of one verb ("a laptop and accounts", "电脑和账号"); 及 not in 及时.
+_OBJECT_AND = re.compile(r"\s+(?:and|&)\s+|\s*(?:以及|还有|和|及(?!时))\s*", re.IGNORECASE)
+#: A clause boundary: the object of the last clause never reaches past one.
+_CLAUSE_END = re.compile(r"[,，;；:：。.!?！？]")
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+.-]*|[\u3400-\u9fff]")
+#: Where an English noun phrase starts: its object is cut there, not one word later.
+_DETERMINERS = frozenset(("a", "an", "the", "some", "my", "our", "his", "her", "their", "your"))
+#: The second object's size at most (an English word counts 1, a Chinese character 1/2): a
+#: longer tail is a clause of its own ("... and my manager already approved it").
+MAX_OBJECT = 4
+#: With no segmenter, a Chinese first object is its last two characters (most nouns are two):
+#: cut short, a stray character stays in the second piece; cut long, its verb would be lost.
+MAX_CJK_OBJECT = 2
+
+
+def with_shared_head(text: str) -> list[str]:
+    """The two requests of one verb with two objects joined by and/和/及/以及/还有, the head
+    (subject and verb) repeated in each: "new joiner needs a laptop and accounts" gives "new
+    joiner needs a laptop" and "new joiner needs accounts"; `[]` when the message has no such
+    ending. The first object is cut from the words' structure, never a list of verbs: it is the
+    last clause's tail in the script it ends in, as long as the second object is in that
+    script (a Chinese one two characters at most), and an English one starts at its
+    determiner ("a laptop"). Not a split by itself:
+    "access to Jira and Confluence" is one request, so a caller splits here only on evidence
+    (`brain.chain.multi_intent.pieces_of`)."""
+    text = text.strip()
+    joins = list(_OBJECT_AND.finditer(text))
+    if not _splittable(text) or "\n" in text or len(joins) != 1:
+        return []
+    left, second = text[: joins[0].start()], text[joins[0].end() :].strip(" ,，;；.。!！")
+    if _CLAUSE_END.search(second) or not 0 < _size(second) <= MAX_OBJECT:
+        return []
+    clause = max((m.end() for m in _CLAUSE_END.finditer(left)), default=0)
+    tokens = list(_TOKEN.finditer(left, clause))
+    if not tokens:
+        return []
+    cjk = bool(_CJK.match(tokens[-1].group()))
+    wanted = max(1, sum(bool(_CJK.match(t)) == cjk for t in _TOKEN.findall(second)))
+    start = len(tokens)
+    while start > 0 and len(tokens) - start < min(wanted, MAX_CJK_OBJECT if cjk else wanted):
+        word = tokens[start - 1].group()
+        if bool(_CJK.match(word)) != cjk:
+            break
+        start -= 1
+        if word.lower() in _DETERMINERS:
+            break
+    if not cjk and start > 0 and tokens[start - 1].group().lower() in _DETERMINERS:
+        start -= 1
+    if start == 0:
+        return []
+    head = left[: tokens[start].start()]
+    pieces = [left.strip(" ,，"), head + second]
+    return pieces if all(map(big_enough, pieces)) else []
+
+
+def _size(piece: str) -> float:
+    return len(_WORD.findall(piece)) + len(_CJK.findall(piece)) / 2
 
 
 def _splittable(text: str) -> bool:

@@ -135,3 +135,43 @@ def test_chat_shows_each_part_and_corrects_one_of_them(
     assert main(["why", ids[0], "--json"]) == 0
     confirmed = json.loads(capsys.readouterr().out)
     assert [f["kind"] for f in confirmed["feedback"]] == ["confirm"]
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("new joiner starting monday needs a laptop and accounts", "new joiner starting monday"),
+        ("新同事下周一入职，需要准备电脑和账号", "新同事下周一入职"),
+        ("new hire下周一入职，需要准备laptop和Jira账号", "new hire下周一入职"),
+    ],
+)
+@pytest.mark.usefixtures("home")
+def test_one_verb_with_two_objects_files_both(
+    capsys: pytest.CaptureFixture[str], text: str, subject: str
+) -> None:
+    """ "X needs A and B": neither half of the "and" is a request alone, so each object is
+    proposed with the shared head repeated, and files its own record with the subject kept."""
+    decision = _ask(capsys, text)
+    assert decision["outcome"] == "composed"
+    assert {p["controller"] for p in decision["parts"]} == {"change", "access"}
+    assert all(p["text"].startswith(subject) for p in decision["parts"])
+    tickets = TicketStore.open(load_settings()).all()
+    assert sorted(t.kind for t in tickets) == ["access", "equipment"]
+    assert all(t.title.startswith(subject) for t in tickets)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("I need a mouse and a keyboard", "equipment"),
+        ("access to Jira and Confluence", "access"),
+        ("my laptop is slow and freezing", "incident"),
+    ],
+)
+@pytest.mark.usefixtures("home")
+def test_two_objects_for_one_controller_stay_one_request(
+    capsys: pytest.CaptureFixture[str], text: str, kind: str
+) -> None:
+    decision = _ask(capsys, text)
+    assert "parts" not in decision and decision["outcome"] == "routed"
+    assert [t.kind for t in TicketStore.open(load_settings()).all()] == [kind]

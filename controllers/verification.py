@@ -34,7 +34,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from core.text.language import detect_language
+from core.text.language import detect_language, has_cjk
 from knowledge.relevance import term_forms, terms
 from knowledge.term_meaning import near_terms
 
@@ -164,7 +164,7 @@ def verify(
         return Verification(False, "rules", "the question names nothing specific to look up")
     key = (wanted - _FRAME) or wanted
     shared = key & terms(passage)
-    cjk = any("\u3400" <= ch <= "\u9fff" for term in key for ch in term)
+    cjk = any(has_cjk(term) for term in key)
     english = detect_language(question) == "en"
     if not english and not _covered(shared, key, cjk):
         shared |= _covered_in_other_words(question, passage, key - shared)

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from core.text.language import has_cjk
 from core.text.multilingual import multilingual_vectors
 
 #: The cosine at which a passage word covers a question's key term. Chosen on
@@ -57,7 +58,7 @@ def near_terms(
     question = np.stack([vectors[word] for word in asked])
     text = np.stack([vectors[word] for word in words])
     # Across scripts only (see the module docstring).
-    other = np.array([[_cjk(a) != _cjk(w) for w in words] for a in asked], dtype=bool)
+    other = np.array([[has_cjk(a) != has_cjk(w) for w in words] for a in asked], dtype=bool)
     cosines = np.where(other, question @ text.T, -1.0)
     nearest = {
         word: words[int(row.argmax())]
@@ -65,10 +66,6 @@ def near_terms(
         if row.max() >= bar
     }
     return {term: nearest[word] for term, word in wanted.items() if word in nearest}
-
-
-def _cjk(word: str) -> bool:
-    return any("\u3400" <= ch <= "\u9fff" for ch in word)
 
 
 def _vectors(words: list[str]) -> dict[str, np.ndarray] | None:

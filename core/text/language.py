@@ -51,11 +51,16 @@ def is_chinese(text: str) -> bool:
     return cjk >= words / 3
 
 
+def has_cjk(text: str) -> bool:
+    """Whether `text` holds any CJK ideograph (a Chinese term, or a word with one in it)."""
+    return _CJK_WIDE.search(text) is not None
+
+
 def shows_language(text: str) -> bool:
     """Whether `text` itself shows its writer's language: any CJK character, or two or more
     lowercase words ("still broken"); a name or a short token ("Jenkins", "ok", "LT-0042")
     does not."""
-    if _CJK_WIDE.search(text):
+    if has_cjk(text):
         return True
     return sum(1 for w in _LATIN_WORD.findall(text) if w.islower()) >= 2
 

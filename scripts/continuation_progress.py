@@ -430,6 +430,22 @@ SHORT_PROBLEMS = {
         "扩展坞没反应了",
     ],
 }
+#: Asks about how such a request or repair goes in general (who approves, how long it takes,
+#: where the device goes), not about this record's progress: answered from the knowledge base on
+#: the record's subject (`question`), where "has the CAB looked at it yet?" gets the record's
+#: status. Labelled `status` before the continuation model had a `question` class, they taught
+#: it to answer "who needs to approve that?" with the request's status.
+PROCESS_ASKS = frozenset(
+    {
+        "do I need to bring it to the IT desk?",
+        "how long does an unlock usually take?",
+        "who approves this usually?",
+        "how long does approval normally take?",
+        "需要我拿到IT那边吗？",
+        "解锁一般要多久？",
+        "一般谁来审批？",
+    }
+)
 #: Families of follow-ups: which pools they come from and the label they carry.
 FAMILIES: tuple[tuple[str, Callable[[Topic], Sequence[str]], str], ...] = (
     ("progress", lambda t: t.progress, "update"),
@@ -506,7 +522,8 @@ def _thread(
     rows = []
     usable = [f for f in FAMILIES if f[1](topic)]
     for family, pool, label in rng.sample(usable, k=min(len(usable), rng.randint(1, 3))):
-        rows.append(row(rng.choice(pool(topic)), label, family))
+        message = rng.choice(pool(topic))
+        rows.append(row(message, "question" if message in PROCESS_ASKS else label, family))
     for _ in range(rng.choice([1, 2, 2])):
         other = rng.choice([t for t in topics if t is not topic])
         text = rng.choice(other.reports)

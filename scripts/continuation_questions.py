@@ -44,6 +44,10 @@ ABOUT_RECORD = {
         "can I do it myself?", "how do I check that?", "what settings should I use?",
         "do I need a new one?", "can someone walk me through it?",
         "what should I tell my team in the meantime?", "is there a self-service option?",
+        "who has to sign this off?", "does my manager have to approve it?",
+        "who signs off on requests like this?", "how long do approvals usually take?",
+        "who do I ask for the approval?", "does this need anyone's approval?",
+        "how long does this normally take?", "what happens once it's approved?",
     ],
     "zh": [
         "有什么临时办法吗", "我现在该怎么办", "需要填什么表吗", "还能试点什么", "有没有变通的办法",
@@ -53,6 +57,8 @@ ABOUT_RECORD = {
         "一般是什么原因", "为什么老是这样", "我能自己弄吗", "有操作指南吗", "怎么检查",
         "要不要先别用了", "在家也是这样处理吗", "需要换新的吗", "有人能教我一下吗",
         "要先卸载吗", "这期间我能继续干活吗", "有自助的办法吗",
+        "这个要谁批", "需要领导审批吗", "审批一般要几天", "找谁签字", "要走什么审批流程",
+        "一般多久能办好", "批完之后还要做什么",
     ],
 }  # fmt: skip
 #: Questions with a subject of their own, asked in a thread about something else: new.

@@ -236,7 +236,10 @@ def _question_on(
         )
     subject = str(ticket.fields.get("description") or ticket.title)
     services = brain.services
-    evidence = answering.gather(services.knowledge, f"{message.text}\n{subject}")
+    evidence = answering.led_by(
+        answering.gather(services.knowledge, f"{message.text}\n{subject}"),
+        answering.gather(services.knowledge, message.text),
+    )
     found = answering.answer(subject, evidence, services.llm)
     answer = found.summary if found.ok else ""
     decision = follow_up_decision(

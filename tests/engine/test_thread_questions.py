@@ -51,3 +51,18 @@ def test_a_question_with_its_own_subject_is_not_put_on_the_record(
     [ticket] = all_tickets(capsys)
     assert decision["request_type"] == "question" and decision["controller"] != "incident"
     assert comments(ticket) == []
+
+
+@pytest.mark.usefixtures("home")
+def test_who_approves_a_request_is_answered_from_the_policy_not_with_its_status(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ask_json(capsys, "I need access to the finance SharePoint site", "--thread", "T1")
+    decision = ask_json(capsys, "who needs to approve that?", "--thread", "T1")
+
+    [ticket] = all_tickets(capsys)
+    assert decision["controller"] == "access" and decision["request_type"] == "reference"
+    result = decision["result"]
+    assert result["ok"] and result["citations"], result
+    assert "line manager" in result["summary"], result["summary"]
+    assert comments(ticket) == ["who needs to approve that?"]

@@ -12,6 +12,11 @@ controller while people want another), on a fresh copy of a fitted home:
    counts those sent to this story's target that a fresh home did not send there; "near"
    counts the same of the story's own `must_not` messages (similar words, another problem).
 
+A taught message the brain already sent to the target is confirmed by its user (a 👍: a
+person whose message went right says so), so three people agree whether or not the model got
+their own message right; `--silent` keeps the older stories (such a user says nothing, and
+fewer than three people agree), to compare with earlier figures.
+
 A decision counts as moved when it goes to the target, or to an evolved controller that
 replays the target (three people's resolutions of one unknown problem make one).
 
@@ -20,14 +25,15 @@ story and summed per set, tuned stories and held-out stories side by side. Figur
 reported, never asserted.
 
 With `--why` (a looked-at set only) each missed paraphrase of the fourth user is counted by why
-it stayed: "two correctors" (the model already routed a taught message right, so fewer than three
-people corrected), "overridden" (the organisation's lesson is found for it, and a later step of
-the decision, e.g. escalation or a compliance rule, routed elsewhere) or "not reached" (no lesson
-found: no group, or a gate refused it).
+it stayed: "two correctors" (the model already routed a taught message right and, with
+`--silent`, its user said nothing, so fewer than three people agreed), "overridden" (the
+organisation's lesson is found for it, and a later step of the decision, e.g. escalation or a
+compliance rule, routed elsewhere) or "not reached" (no lesson found: no group, or a gate
+refused it).
 
 Run: `PYTHONPATH=. .venv/bin/python benchmarks/org_agreement_story.py --home FITTED_HOME`
 (a home with the sample KB ingested and the model fitted, as `tests/conftest.py: fitted_home`
-builds; it is copied, never changed) [--json FILE] [--only NAME] [--why]
+builds; it is copied, never changed) [--json FILE] [--only NAME] [--why] [--silent]
 [--set tune|held-out|fresh|stranger|fresh2|fresh2_hold] (default: tune and held-out).
 A set in `HIDDEN` (`fresh2_hold`) prints its totals only: no rows, no misses, no JSON rows,
 so it stays a yardstick nobody has read the failures of.
@@ -72,13 +78,16 @@ def _ask_all(brain: Any, texts: tuple[str, ...], user: str, tag: str) -> list[An
     ]
 
 
-def _teach(brain: Any, text: str, target: str, user: str) -> str:
-    """Ask `text` as `user` and correct it to `target`; where the brain sent it first."""
+def _teach(brain: Any, text: str, target: str, user: str, *, silent: bool = False) -> str:
+    """Ask `text` as `user` and correct it to `target`, or confirm it where it already went
+    there (unless `silent`); where the brain sent it first."""
     from core.records import Message
 
     decision = brain.ask(Message(text, user=user, channel=f"C-teach-{user}"))
     if decision.controller != target:
         brain.feedback(decision.decision_id, "correct", controller=target, user=user)
+    elif not silent:
+        brain.feedback(decision.decision_id, "confirm", user=user)
     return str(decision.controller)
 
 
@@ -133,6 +142,7 @@ def run_story(
     *,
     refit: bool = False,
     why: bool = False,
+    silent: bool = False,
 ) -> dict[str, Any]:
     from brain.engine import Brain
     from core.config import Settings
@@ -142,15 +152,16 @@ def run_story(
         copy_tree(fitted, home)
         with Brain(Settings(home=home)) as brain:
             before = _ask_all(brain, story.paraphrases, "U4", "before")
-            first = [_teach(brain, story.taught[0], story.target, "U1")]
+            first = [_teach(brain, story.taught[0], story.target, "U1", silent=silent)]
             author = _ask_all(brain, story.paraphrases, "U1", "author")
             stranger = _ask_all(brain, story.paraphrases, "U9", "stranger")
             first += [
-                _teach(brain, text, story.target, user)
+                _teach(brain, text, story.target, user, silent=silent)
                 for user, text in (("U2", story.taught[1]), ("U3", story.taught[2]))
             ]
             fourth = _ask_all(brain, story.paraphrases, "U4", "fourth")
-            correctors = sum(1 for went in first if went != story.target)
+            # People who said where their message belongs: a correction, or a confirmation.
+            correctors = sum(1 for went in first if went != story.target or not silent)
             reasons = [
                 why_missed(brain, d, story.target, correctors)
                 for d in fourth
@@ -218,6 +229,11 @@ def main() -> None:
         help="which stories: one set, or tune and held-out (the default)",
     )
     parser.add_argument(
+        "--silent",
+        action="store_true",
+        help="a user whose taught message went right says nothing (the older stories)",
+    )
+    parser.add_argument(
         "--why",
         action="store_true",
         help="count why each missed paraphrase of the fourth user stayed (looked-at sets)",
@@ -242,7 +258,9 @@ def main() -> None:
             if args.only and args.only != story.name:
                 continue
             others = tuple(t for s in stories if s is not story for t in s.paraphrases)
-            found = run_story(story, args.home, others, fresh, refit=args.refit, why=args.why)
+            found = run_story(
+                story, args.home, others, fresh, refit=args.refit, why=args.why, silent=args.silent
+            )
             results.setdefault(label, []).append(found)
             if label in HIDDEN:
                 continue

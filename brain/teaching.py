@@ -88,7 +88,7 @@ class Teaching:
         decision = self._feedback.record_feedback(
             decision_id, kind, controller=controller, user=user, source=source, reason=reason
         )
-        if kind == "correct":
+        if kind in ("correct", "confirm"):
             self._parts.org_training.schedule()  # an organisation lesson may have formed
         if kind == "correct" and controller and decision.outcome in UNPLACED:
             # An unknown corrected to an existing controller is a person's resolution.

@@ -103,7 +103,7 @@ def _lesson(
         preference, understood.scoring_text, vector=understood.vector
     ):
         preference = None  # lessons this alike kept being contradicted by later corrections
-    if preference is None and parts.memory.has_corrections():
+    if preference is None and parts.memory.has_examples():
         preference = parts.agreed_examples.preference(
             understood.scoring_text,
             vector=understood.vector,

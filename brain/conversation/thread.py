@@ -237,8 +237,7 @@ def _question_on(
     subject = str(ticket.fields.get("description") or ticket.title)
     services = brain.services
     evidence = answering.led_by(
-        answering.gather(services.knowledge, f"{message.text}\n{subject}"),
-        answering.gather(services.knowledge, message.text),
+        answering.gather(services.knowledge, f"{message.text}\n{subject}"), message.text
     )
     found = answering.answer(subject, evidence, services.llm)
     answer = found.summary if found.ok else ""

@@ -160,16 +160,9 @@ def question_rows(rows: Sequence[dict[str, object]], seed: int = 7) -> list[dict
                 message = pattern.capitalize() if lang == "en" and rng.random() < 0.3 else pattern
                 if lang == "zh" and rng.random() < 0.5:
                     message += "？"
+                family = "record_question" if label == "question" else "new_question"
                 added.append(
-                    {
-                        **base,
-                        "message": message,
-                        "same_user": rng.random() < 0.9,
-                        "minutes": round(rng.uniform(1.0, 900.0), 1),
-                        "label": label,
-                        "family": "record_question" if label == "question" else "new_question",
-                        "template": f"{lang}:{label}:{pattern}",
-                    }
+                    _asked_row(rng, base, message, label, family, f"{lang}:{label}:{pattern}")
                 )
     added.extend(_said_then_asked(records, seed))
     return added
@@ -194,14 +187,27 @@ def _said_then_asked(
                 if lang == "en" and rng.random() < 0.4:
                     message = message[0].upper() + message[1:]
                 added.append(
-                    {
-                        **base,
-                        "message": message,
-                        "same_user": rng.random() < 0.9,
-                        "minutes": round(rng.uniform(1.0, 900.0), 1),
-                        "label": "question",
-                        "family": family,
-                        "template": f"{lang}:{family}:{form}",
-                    }
+                    _asked_row(rng, base, message, "question", family, f"{lang}:{family}:{form}")
                 )
     return added
+
+
+def _asked_row(
+    rng: random.Random,
+    base: dict[str, object],
+    message: str,
+    label: str,
+    family: str,
+    template: str,
+) -> dict[str, object]:
+    """`message` sent in `base`'s thread: by its requester nine times in ten, some time
+    after the record last changed."""
+    return {
+        **base,
+        "message": message,
+        "same_user": rng.random() < 0.9,
+        "minutes": round(rng.uniform(1.0, 900.0), 1),
+        "label": label,
+        "family": family,
+        "template": template,
+    }

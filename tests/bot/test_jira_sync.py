@@ -44,6 +44,11 @@ async def until(check: Callable[[], object], what: str, timeout: float = 30.0) -
     raise AssertionError(f"not seen in {timeout}s: {what}")
 
 
+def has_asked(history: list[dict[str, object]], ts: str) -> bool:
+    """Is the satisfaction question posted as `ts` recorded (what binds its buttons)?"""
+    return any(entry.get("event") == "asked" and entry.get("ts") == ts for entry in history)
+
+
 def the_issue(fake: FakeJira, ticket_id: str) -> FakeIssue | None:
     found = fake.by_label(f"brain-{ticket_id}")
     assert len(found) <= 1, "filed twice"
@@ -193,7 +198,11 @@ async def test_resolved_in_jira_asks_the_requester_and_their_thumbs_up_closes_it
     store = harness.brain.services.tickets
     assert store.get(ticket_id).status == "resolved"
     (question,) = in_thread(harness, event["ts"], "Did this solve it?")
-    await click(harness, "UASKER01", as_message(harness, question), event["channel"],
+    # The question binds the 👍 once its message is recorded in the history, a moment after it
+    # is posted (the Jira loop, which `harness.idle()` does not wait for, records it).
+    message = as_message(harness, question)
+    await until(lambda: has_asked(store.get(ticket_id).history, message["ts"]), "it recorded")
+    await click(harness, "UASKER01", message, event["channel"],
                 view.ACTION_RATE_UP, view.BLOCK_RATE + ticket_id, value=ticket_id)  # fmt: skip
     assert store.get(ticket_id).status == "closed"
     await until(lambda: issue.status_history == ["Resolved", "Closed"], "closed in Jira")

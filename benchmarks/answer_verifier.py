@@ -36,7 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from controllers.verification import _FRAME, codes_in, error_codes, specific_terms, verify
+from controllers.verification import codes_in, error_codes, specific_terms, verify
+from controllers.verification import key_terms as subject_terms
 from core.text.language import detect_language, is_chinese
 from knowledge.meaning import meaning_relevance
 from knowledge.relevance import lexical_overlap, relevance, terms
@@ -169,8 +170,7 @@ def _passage(pair: Pair) -> str:
 
 def key_terms(question: str) -> set[str]:
     """The terms the rules' coverage counts (`controllers.verification.verify`)."""
-    wanted = specific_terms(question)
-    return (wanted - _FRAME) or wanted
+    return subject_terms(specific_terms(question))
 
 
 @dataclass(frozen=True, slots=True)

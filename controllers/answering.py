@@ -16,6 +16,7 @@ from controllers.base import ControllerResult
 from controllers.verification import Verification, specific_terms, verify
 from core.records import RETRIEVAL_TEXT_CAP, ExecutionResult, RetrievalHit
 from core.text.language import is_chinese
+from knowledge.meaning import meaning_relevance
 from knowledge.relevance import terms
 
 if TYPE_CHECKING:
@@ -69,6 +70,9 @@ class Evidence:
     hits: list[Hit] = field(default_factory=list)
     #: Why the knowledge base could not be asked (empty when it answered).
     error: str = ""
+    #: The follow-up question the passages were put in order for (`led_by`), when they were
+    #: found for a record's subject: `answer` then judges a passage on both (`_on_subject`).
+    asked: str = ""
 
     @property
     def found(self) -> bool:
@@ -120,7 +124,9 @@ def gather(
     k: int = 5,
     min_score: float = RELEVANCE_MIN,
 ) -> Evidence:
-    """A definition (for "what is X" questions) and the relevant hits; empty without a KB."""
+    """A definition (for "what is X" questions) and the relevant hits; empty without a KB.
+    A hit is relevant when its 0..1 score, or what the multilingual encoder reads of it
+    (`relevant`), reaches `min_score`."""
     query = query[:QUERY_CHARS]
     if knowledge is None or not query.strip():
         return Evidence()
@@ -132,14 +138,27 @@ def gather(
             hits = [
                 h
                 for h in knowledge.search(query, domain=domain, k=k, meaning=True)
-                if h.score >= min_score
+                if relevant(h, min_score)
             ]
         if not hits:
-            hits = [h for h in knowledge.search(query, k=k, meaning=True) if h.score >= min_score]
+            hits = [h for h in knowledge.search(query, k=k, meaning=True) if relevant(h, min_score)]
     except Exception as exc:  # a KB fault degrades the answer, it does not fail the controller
         log.warning("knowledge base unavailable: %s: %s", type(exc).__name__, exc)
         return Evidence(error=f"{type(exc).__name__}: {exc}"[:300])
     return Evidence(definition=definition, hits=_distinct(hits))
+
+
+def relevant(hit: Hit, min_score: float) -> bool:
+    """Is `hit` evidence worth verifying: its score (words and MiniLM, raised by the
+    multilingual cosine for the words' own first hits) or, for a chunk the multilingual
+    encoder found and the words did not (`knowledge.meaning.MEANING_EXTRA`, which keeps its word
+    score so that it ranks after them), its meaning's relevance reaches `min_score`. Without
+    the second, a passage found only on meaning was searched for and then thrown away: after
+    "我需要开通财务 SharePoint 站点的访问权限", "这个需要谁审批？" found the Chinese access-request
+    section on meaning (cosine 0.49) with a word score of 0.23, and was answered "no answer"."""
+    if hit.score >= min_score:
+        return True
+    return hit.meaning is not None and meaning_relevance(hit.meaning) >= min_score
 
 
 def led_by(evidence: Evidence, question: str) -> Evidence:
@@ -152,13 +171,9 @@ def led_by(evidence: Evidence, question: str) -> Evidence:
     one that answers. A question that names nothing ("what should I try next?") names no
     heading and changes nothing: the passages keep the subject's order."""
     asked = specific_terms(question)
-    if not asked:
-        return evidence
     named = [hit for hit in evidence.hits if asked & terms(hit.section)]
-    if not named or named[0] is evidence.hits[0]:
-        return evidence
     hits = [*named, *(hit for hit in evidence.hits if hit not in named)]
-    return Evidence(definition=evidence.definition, hits=hits, error=evidence.error)
+    return Evidence(definition=evidence.definition, hits=hits, error=evidence.error, asked=question)
 
 
 def _distinct(hits: Sequence[Hit]) -> list[Hit]:
@@ -190,7 +205,7 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
     read = evidence.hits[:MAX_PASSAGES]
     closest = closest_meaning(read)
     checks = [
-        (hit, verdict_of(question, hit, llm if i == 0 else None, closest))
+        (hit, _on_subject(question, evidence.asked, hit, llm if i == 0 else None, closest))
         for i, hit in enumerate(read)
     ]
     checked: dict[str, Any] = {
@@ -292,6 +307,27 @@ def verdict_of(
         meaning=hit.meaning,
         closest=closest,
     )
+
+
+def _on_subject(
+    subject: str, asked: str, hit: Hit, llm: LLMClient | None, closest: float | None
+) -> Verification:
+    """`verdict_of` the passage against `subject`, or, for a follow-up question `asked` about
+    a record whose subject it is, against the question when the passage also holds a key term
+    of the subject. The subject alone cannot judge what the question adds: after "I need
+    access to Figma for the design team", "who needs to approve that?" is answered by the
+    access policy's "Who approves", which names neither Figma nor design, and was refused while
+    a section sharing "access" and "team" passed. The question alone cannot either: "what
+    should I try next?" names nothing a passage holds, so the subject's verdict stands."""
+    verdict = verdict_of(subject, hit, llm, closest)
+    if verdict.passed or not asked or asked == subject:
+        return verdict
+    if not specific_terms(subject) & terms(passage_of(hit)):
+        return verdict
+    own = verdict_of(asked, hit, llm, closest)
+    if not own.passed:
+        return verdict
+    return Verification(True, own.method, f"{own.reason} of the question, on the record's subject")
 
 
 def closest_meaning(hits: Sequence[Hit]) -> float | None:

@@ -173,7 +173,7 @@ def verify(
     wanted = specific_terms(question)
     if not wanted:
         return Verification(False, "rules", "the question names nothing specific to look up")
-    key = (wanted - _FRAME) or wanted
+    key = key_terms(wanted)
     shared = key & terms(passage)
     cjk = any(has_cjk(term) for term in key)
     english = detect_language(question) == "en"
@@ -205,6 +205,14 @@ def verify(
     if not reply.ok or not isinstance(reply.data, dict):
         return Verification(True, "rules", f"{rules.reason} (llm {reply.status})")
     return Verification(bool(reply.data["pass"]), "llm", str(reply.data.get("reason", ""))[:200])
+
+
+def key_terms(wanted: set[str]) -> set[str]:
+    """The specific terms that name the question's subject: those not framing it (`_FRAME`),
+    in any inflection ("who needs to approve that?" asks about approving, not needing: a
+    5-letter stem keeps "needs" apart from "need"); all of them when every one frames."""
+    key = {term for term in wanted if term not in _FRAME and term.removesuffix("s") not in _FRAME}
+    return key or wanted
 
 
 def _covered(shared: set[str], key: set[str], cjk: bool) -> bool:

@@ -23,3 +23,22 @@ def test_the_support_hours_are_read_before_sections_minilm_puts_first(brain: Bra
     assert decision.result is not None and decision.result.ok, decision.result
     assert "周六 09:00-13:00" in decision.result.summary, decision.result.summary
     assert decision.result.citations
+
+
+def test_a_question_worded_apart_from_the_section_is_answered(brain: Brain) -> None:
+    """ "周末" and "几点" are not in the section ("周六 09:00-13:00"), whose score is low for
+    character pairs across word boundaries; it is verified on meaning and on what the question
+    names ("服务台")."""
+    decision = _answered(brain, "服务台周末几点开始上班？")
+
+    assert decision.result is not None and decision.result.ok, decision.result
+    assert "周六 09:00-13:00" in decision.result.summary, decision.result.summary
+
+
+def test_an_office_word_does_not_make_an_alarm_code_question_answerable(brain: Brain) -> None:
+    """ "办公" (office) frames the question, as "office" does in English: the office-network
+    section holds it and "密码" and is no answer to the office alarm's code."""
+    decision = _answered(brain, "办公室报警器的密码是多少")
+
+    assert decision.result is not None and not decision.result.ok, decision.result
+    assert not decision.result.citations

@@ -32,9 +32,12 @@ PURPOSES = {
            "给客户做演示", "搭开发环境", "更新驱动"],
 }  # fmt: skip
 PEOPLE = {
-    "en": ["my manager", "Priya", "my team lead", "our director", "Tom from security", "my boss"],
-    "zh": ["我经理", "王总", "组长", "部门总监", "安全组的李工", "老板"],
-}
+    "en": ["my manager", "Priya", "my team lead", "our director", "Tom from security", "my boss",
+           "Adebayo", "my line manager Siobhan", "Rajesh in finance", "Yuki", "Fatima (my lead)",
+           "Mateus", "our head of ops Ingrid", "Nguyen Van An"],
+    "zh": ["我经理", "王总", "组长", "部门总监", "安全组的李工", "老板", "直属领导欧阳",
+           "财务的张姐", "项目经理 Kevin"],
+}  # fmt: skip
 DEADLINES = {
     "en": ["by tomorrow", "before monday", "this week", "by end of day", "before the 15th"],
     "zh": ["明天之前", "周一之前", "这周内", "今天下班前", "15号之前"],

@@ -268,6 +268,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
     from continuation_particulars import particular_rows
     from continuation_progress import progress_rows
     from continuation_questions import question_rows
+    from continuation_readings import reading_rows
     from continuation_reasons import reason_rows
     from continuation_short_new import short_new_rows
     from continuation_symptoms import symptom_rows
@@ -291,6 +292,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
             rows.extend(reason_rows(rows, seed))
             rows.extend(question_rows(rows, seed))
             rows.extend(particular_rows(rows, seed))
+            rows.extend(reading_rows(seed))
     seen: set[tuple[str, str, str]] = set()
     unique = []
     for r in rows:

@@ -63,13 +63,32 @@ _OPERATIONS: tuple[tuple[str, LazyPattern], ...] = (
     ("release", LazyPattern(r"deploy|release|ship|上线|发布", re.I)),
 )
 _DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)"
+_ZH_DAY = (
+    r"今晚|明晚|今天|明天|后天|本周[一二三四五六日末]?|下周[一二三四五六日末]?|"
+    r"周[一二三四五六日末]"
+)
+_ZH_PART = r"凌晨|早上|上午|中午|下午|傍晚|晚上|夜里"
+#: An hour in digits or Chinese numerals ("22 点", "十点半", "两点 30 分").
+_ZH_HOUR = (
+    r"(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点"
+    r"(?:\s*半|\s*\d{1,2}\s*分?|\s*[一二三四五十]{1,3}\s*分)?"
+)
+_ZH_UNTIL = rf"\s*(?:到|至|-|~|—)\s*(?:{_ZH_PART})?\s*(?:{_ZH_HOUR})"
+#: A Chinese window is a day, a part of it and an hour or a range of hours, kept together
+#: ("今晚十点到十一点", not "今晚"). An hour in Chinese numerals counts only after a day or a
+#: part of the day, or as a range: alone, "一点" is "a little" ("快一点").
+_ZH_WINDOW = (
+    rf"(?:{_ZH_DAY})\s*(?:{_ZH_PART})?(?:\s*{_ZH_HOUR}(?:{_ZH_UNTIL})?)?|"
+    rf"(?:{_ZH_PART})\s*{_ZH_HOUR}(?:{_ZH_UNTIL})?|"
+    rf"{_ZH_HOUR}{_ZH_UNTIL}|"
+    r"\d{1,2}\s*点"
+)
 _WINDOW = LazyPattern(
     rf"(?P<window>(?:tonight|today|tomorrow|(?:this|next|on|coming) {_DAYS}|\b{_DAYS}\b|"
     r"(?:this|next) (?:week(?:end)?|month)|"
     r"before (?:the )?[\w ]{1,20}?(?= on| at|$|,|\.)|"
     r"(?:at )?\d{1,2}:\d{2}(?:\s*-\s*\d{1,2}:\d{2})?|"
-    r"今晚|明晚|今天|明天|后天|本周[一二三四五六日末]?|下周[一二三四五六日末]?|周[一二三四五六日末]"
-    r"(?:晚上|上午|下午)?(?:\s*\d{1,2}\s*点)?|晚上\s*\d{1,2}\s*点|\d{1,2}\s*点))",
+    rf"{_ZH_WINDOW}))",
     re.I,
 )
 _TARGET = (

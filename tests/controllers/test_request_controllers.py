@@ -194,6 +194,11 @@ def test_vague_incident_reports_missing_category(
          "invoicing service", "on saturday 02:00"),
         # a service's name does not run across 的 (it was "产环境的结算服务")
         ("今晚 23 点重启一下生产环境的结算服务", "standard", "change", "结算服务", "今晚 23 点"),
+        # hours in Chinese numerals and a range of them are part of the window
+        ("请在周四晚上十点到十一点发布 billing-api v2.1", "normal", "release", "billing-api",
+         "周四晚上十点到十一点"),
+        ("明天下午两点半到三点给 order-service 扩容到 8 个实例", "standard", "capacity",
+         "order-service", "明天下午两点半到三点"),
     ],
 )  # fmt: skip
 def test_change_request_fields(
@@ -246,6 +251,12 @@ def test_change_asks_for_target_and_window(
     result = change.handle(make_context("给 order-service 扩容到 8 个实例"))
     assert result.missing == ["window"]
     assert result.data["ticket"]["status"] == "awaiting_info"
+
+
+def test_a_little_is_not_an_hour(make_context: ContextFactory) -> None:
+    """ "快一点" ("a bit faster") holds 一点, also "one o'clock": alone, it is no window."""
+    result = ChangeController().handle(make_context("帮我快一点发布 billing-api v2.1"))
+    assert result.missing == ["window"]
 
 
 def test_asset_change_uses_the_asset_tag(make_context: ContextFactory) -> None:

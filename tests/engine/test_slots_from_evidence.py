@@ -128,6 +128,13 @@ def test_a_named_service_is_kept(
             "tonight 22:00-23:00",
         ),
         ("我要发布一个新服务", ["是清算服务", "明晚十点"], "清算服务", "明晚十点"),
+        # the hours in Chinese numerals belong to the window (it was "今晚")
+        (
+            "我要发布一个新服务",
+            ["是清算服务", "时间是今晚十点到十一点"],
+            "清算服务",
+            "今晚十点到十一点",
+        ),
     ],
 )
 def test_a_change_asks_for_each_missing_field_until_its_one_record_has_them(

@@ -262,10 +262,10 @@ class KnowledgeSkill:
             return _definition(named[0])
         if not self._glossary:
             return None
-        # Sparse only: typos and partial terms are a character-overlap question, and a
-        # definition lookup should not need the dense model.
+        # Sparse only (typos and partial terms), judged on the entry's names, not its text:
+        # "service desk hours" is in no name, though the emergency change's text has two.
         hits = self.store.search(wanted, limit=1, where={"kind": ["glossary"]}, mode="sparse")
-        if hits and self._hit(wanted, hits[0]).score >= FUZZY_DEFINE_MIN:
+        if hits and relevance(wanted, " ".join(_names(hits[0].payload)), None) >= FUZZY_DEFINE_MIN:
             return _definition(hits[0].payload)
         return None
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controllers.base import ControllerResult
-from controllers.verification import Verification, specific_terms, verify
+from controllers.verification import Verification, codes_in, error_codes, specific_terms, verify
 from core.records import RETRIEVAL_TEXT_CAP, ExecutionResult, RetrievalHit
 from core.text.language import is_chinese
 from knowledge.meaning import meaning_relevance
@@ -222,7 +222,8 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
         "retrieval": [_retrieval(hit, check.passed) for hit, check in checks],
     }
     hits = asker_language_first(
-        closest_first([hit for hit, check in checks if check.passed]), question
+        closest_first(naming_the_code_first([hit for hit, c in checks if c.passed], question)),
+        question,
     )
     if not hits and evidence.definition is None:
         # An article about another error code is not "near" (it would mislead).
@@ -358,6 +359,17 @@ def read_first(hits: Sequence[Hit]) -> list[Hit]:
     if not hits or any(hit.meaning is None for hit in hits):
         return list(hits)
     return sorted(hits, key=lambda hit: -(hit.score + (hit.meaning or 0.0)) / 2)
+
+
+def naming_the_code_first(hits: Sequence[Hit], question: str) -> list[Hit]:
+    """For a question naming an error code, the hits whose own section (heading or text)
+    names it first, otherwise as found: a page's title can name every code it covers ("VPN
+    connection problems (errors 800, 809, 720, 812)"), so each of its sections passes the
+    code check, and "What does VPN error 809 mean?" opened with the section on 720 and 812."""
+    asked = error_codes(question)
+    if not asked:
+        return list(hits)
+    return sorted(hits, key=lambda hit: not asked & codes_in(f"{hit.section}\n{hit.text}", asked))
 
 
 def closest_first(hits: Sequence[Hit]) -> list[Hit]:

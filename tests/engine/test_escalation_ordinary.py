@@ -16,13 +16,11 @@ at)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from brain.engine import Brain
-from brain.escalation.model import labelled_rows
 from core.records import Message
+from tests.escalation_probes import assert_not_near_training
 
 #: Must not page: one person's request, question or trouble, no one else affected.
 QUIET = {
@@ -61,21 +59,10 @@ LIVE = {
     "sending_en": "someone is sending emails from my account to all my contacts right now",
     "wecom_all_zh": "公司所有人的企业微信都发不出消息了",
 }
-#: The bar at which `scripts/build_escalation_set.py` calls a row near a held-out one.
-NEAR = 0.5
-
-
-def _grams(text: str) -> set[str]:
-    folded = re.sub(r"\s+", " ", text.lower())
-    return {folded[i : i + 3] for i in range(max(1, len(folded) - 2))}
 
 
 def test_the_wordings_are_not_near_any_training_row() -> None:
-    rows = [_grams(str(r["text"])) for r in labelled_rows("train")]
-    for text in [*QUIET.values(), *LIVE.values()]:
-        mine = _grams(text)
-        nearest = max(len(mine & g) / len(mine | g) for g in rows)
-        assert nearest < NEAR, text
+    assert_not_near_training([*QUIET.values(), *LIVE.values()])
 
 
 @pytest.mark.parametrize(

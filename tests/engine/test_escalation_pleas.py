@@ -15,12 +15,11 @@ with the same kind of plea page no one. No wording is a training row nor near on
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
-from brain.escalation.model import labelled_rows
 from cli import main
+from tests.escalation_probes import assert_not_near_training, live_and_quiet
 
 #: Must page: a live event, bare (the first) and followed by a plea.
 LIVE = {
@@ -58,38 +57,16 @@ STILL_MISSED = {
     "(a consultation) and the model is not sure enough to page one asked (p 0.13)",
     "made_public": "no plea, under the 0.5 bar the model pages alone at (p 0.46)",
 }
-#: The bar at which `scripts/build_escalation_set.py` calls a row near a held-out one.
-NEAR = 0.5
-
-
-def _grams(text: str) -> set[str]:
-    folded = re.sub(r"\s+", " ", text.lower())
-    return {folded[i : i + 3] for i in range(max(1, len(folded) - 2))}
 
 
 def test_the_wordings_are_not_near_any_training_row() -> None:
-    rows = [_grams(str(r["text"])) for r in labelled_rows("train")]
-    for text in (*LIVE.values(), *QUIET.values()):
-        mine = _grams(text)
-        nearest = max(len(mine & g) / len(mine | g) for g in rows)
-        assert nearest < NEAR, text
+    assert_not_near_training((*LIVE.values(), *QUIET.values()))
 
 
 @pytest.mark.usefixtures("home")
 @pytest.mark.parametrize(
     ("text", "pages"),
-    [
-        pytest.param(
-            t,
-            True,
-            id=f"live_{n}",
-            marks=[pytest.mark.xfail(strict=True, reason=STILL_MISSED[n])]
-            if n in STILL_MISSED
-            else [],
-        )
-        for n, t in LIVE.items()
-    ]
-    + [pytest.param(t, False, id=f"quiet_{n}") for n, t in QUIET.items()],
+    live_and_quiet(LIVE, QUIET, STILL_MISSED),
 )
 def test_a_live_event_with_a_plea_pages_and_its_look_alikes_do_not(
     capsys: pytest.CaptureFixture[str], text: str, pages: bool

@@ -23,13 +23,11 @@ model learned, not these sentences."""
 from __future__ import annotations
 
 import json
-import re
-from typing import Any
 
 import pytest
 
-from brain.escalation.model import labelled_rows
 from cli import main
+from tests.escalation_probes import assert_not_near_training, live_and_quiet
 
 #: Must page: a live loss for everyone, said as a state, often after a finished cause.
 LIVE = {
@@ -105,13 +103,6 @@ SECURITY_QUIET = {
     "policy_zh": "如果外包把客户名单发到私人邮箱，应该怎么处理？",
 }
 WORDINGS = (LIVE, QUIET, SECURITY_LIVE, SECURITY_QUIET)
-#: The bar at which `scripts/build_escalation_set.py` calls a row near a held-out one.
-NEAR = 0.5
-
-
-def _grams(text: str) -> set[str]:
-    folded = re.sub(r"\s+", " ", text.lower())
-    return {folded[i : i + 3] for i in range(max(1, len(folded) - 2))}
 
 
 def _ask(capsys: pytest.CaptureFixture[str], text: str) -> dict:
@@ -120,33 +111,14 @@ def _ask(capsys: pytest.CaptureFixture[str], text: str) -> dict:
 
 
 def test_the_wordings_are_not_near_any_training_row() -> None:
-    rows = [_grams(str(r["text"])) for r in labelled_rows("train")]
-    for text in (t for table in WORDINGS for t in table.values()):
-        mine = _grams(text)
-        nearest = max(len(mine & g) / len(mine | g) for g in rows)
-        assert nearest < NEAR, text
-
-
-def _cases(live: dict[str, str], quiet: dict[str, str], prefix: str) -> list[Any]:
-    """Each live wording must page (a strict xfail while it is `STILL_MISSED`), each quiet one
-    must not."""
-    return [
-        pytest.param(
-            t,
-            True,
-            id=f"{prefix}live_{n}",
-            marks=[pytest.mark.xfail(strict=True, reason=STILL_MISSED[n])]
-            if n in STILL_MISSED
-            else [],
-        )
-        for n, t in live.items()
-    ] + [pytest.param(t, False, id=f"{prefix}quiet_{n}") for n, t in quiet.items()]
+    assert_not_near_training(t for table in WORDINGS for t in table.values())
 
 
 @pytest.mark.usefixtures("home")
 @pytest.mark.parametrize(
     ("text", "pages"),
-    _cases(LIVE, QUIET, "loss_") + _cases(SECURITY_LIVE, SECURITY_QUIET, "security_"),
+    live_and_quiet(LIVE, QUIET, STILL_MISSED, "loss_")
+    + live_and_quiet(SECURITY_LIVE, SECURITY_QUIET, STILL_MISSED, "security_"),
 )
 def test_a_live_event_said_without_a_cue_pages_and_its_look_alikes_do_not(
     capsys: pytest.CaptureFixture[str], text: str, pages: bool

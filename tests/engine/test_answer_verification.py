@@ -11,18 +11,12 @@ from pathlib import Path
 import pytest
 
 from brain.engine import Brain
-from core.records import Decision, Message
-
-
-def _answered(brain: Brain, text: str, controller: str = "consultation") -> Decision:
-    first = brain.ask(Message(text, user="u1", channel="C1"))
-    if first.controller == controller and first.result is not None:
-        return first
-    return brain.route_to(first.decision_id, controller, "u1")
+from core.records import Message
+from tests.brain_calls import answered_by
 
 
 def test_a_vague_stuck_gets_no_outlook_note(brain: Brain) -> None:
-    decision = _answered(brain, "it's stuck")
+    decision = answered_by(brain, "it's stuck")
     assert decision.result is not None
     assert not decision.result.ok
     assert "no answer" in decision.result.summary
@@ -33,7 +27,7 @@ def test_a_vague_stuck_gets_no_outlook_note(brain: Brain) -> None:
 
 
 def test_another_error_code_gets_no_vpn_691_runbook(brain: Brain) -> None:
-    decision = _answered(brain, "how do I fix error 0x80070005?")
+    decision = answered_by(brain, "how do I fix error 0x80070005?")
     assert decision.result is not None
     assert "691" not in decision.result.summary + decision.result.details
     assert all(
@@ -42,7 +36,7 @@ def test_another_error_code_gets_no_vpn_691_runbook(brain: Brain) -> None:
 
 
 def test_the_matching_runbook_is_still_returned(brain: Brain) -> None:
-    decision = _answered(brain, "how do I fix VPN error 691?")
+    decision = answered_by(brain, "how do I fix VPN error 691?")
     assert decision.result is not None and decision.result.ok
     assert "691" in decision.result.summary + decision.result.details
     assert any(c["passed"] for c in decision.result.data["verification"])
@@ -52,7 +46,7 @@ def test_the_matching_runbook_is_still_returned(brain: Brain) -> None:
 
 
 def test_incident_guidance_is_only_from_a_passage_about_the_error(brain: Brain) -> None:
-    decision = _answered(brain, "VPN fails with error 0x80070005", controller="incident")
+    decision = answered_by(brain, "VPN fails with error 0x80070005", controller="incident")
     assert decision.result is not None and decision.result.ok  # the incident is still filed
     assert "691" not in decision.result.details
 
@@ -81,7 +75,7 @@ def test_no_labelled_unanswerable_question_gets_an_answer(brain: Brain) -> None:
     "question", ["What is the maternity leave policy?", "Who do I ask about my pension?"]
 )
 def test_one_shared_word_of_two_is_no_answer(brain: Brain, question: str) -> None:
-    decision = _answered(brain, question)
+    decision = answered_by(brain, question)
     assert decision.result is not None and not decision.result.ok
 
 
@@ -152,12 +146,12 @@ def test_a_bilingual_passage_is_quoted_in_the_askers_language(brain: Brain) -> N
         ("where is the walkin desk?", "support-hours"),
     ],
 )
-def test_a_word_spelled_without_the_articles_hyphen_is_still_answered(
+def test_a_word_spelled_without_the_articles_hyphen_is_stillanswered_by(
     brain: Brain, question: str, cited: str
 ) -> None:
     """People write "wifi" and "walkin" where the articles write "Wi-Fi" and "Walk-in": the
     question's key terms are covered all the same."""
-    decision = _answered(brain, question)
+    decision = answered_by(brain, question)
     assert decision.result is not None and decision.result.ok, decision.result
     assert any(cited in c for c in decision.result.citations)
 
@@ -169,13 +163,13 @@ def test_a_question_naming_a_term_is_not_answered_by_its_definition(
     brain: Brain, question: str
 ) -> None:
     """It names P1 but asks for a number: the glossary's definition of P1 is no answer."""
-    decision = _answered(brain, question)
+    decision = answered_by(brain, question)
     assert decision.result is not None
     assert not any("glossary" in c for c in decision.result.citations)
 
 
 def test_a_term_asked_about_in_a_few_words_is_still_defined(brain: Brain) -> None:
-    decision = _answered(brain, "滚仓这个词是什么意思")
+    decision = answered_by(brain, "滚仓这个词是什么意思")
     assert decision.result is not None and decision.result.ok
     assert any("glossary" in c for c in decision.result.citations)
 
@@ -188,7 +182,7 @@ def test_a_chinese_question_is_answered_by_the_english_section_it_shares_no_bigr
     verification counts the key terms the section writes in English ("内部" / "internal",
     "网站" / "sites"); before, both counted only words written alike, and it was no answer.
     (It reads as a problem report, an incident; here it is asked of the answering controller.)"""
-    decision = _answered(brain, "VPN 连上了可是内部网站一个都打不开")
+    decision = answered_by(brain, "VPN 连上了可是内部网站一个都打不开")
     assert decision.result is not None and decision.result.ok, decision.result
     assert any("internal sites" in c for c in decision.result.citations)
 
@@ -199,7 +193,7 @@ def test_a_same_topic_question_the_knowledge_base_does_not_answer_is_still_refus
     """The VPN pages come back for a monthly data cap, and one of their English words is near
     one of its key terms ("每个" / "every", "公司" / "corporate"): one such word is not an answer,
     so it is still "no answer" (two different words are needed)."""
-    decision = _answered(brain, "公司 VPN 每个月的流量上限是多少？")
+    decision = answered_by(brain, "公司 VPN 每个月的流量上限是多少？")
     assert decision.result is not None and not decision.result.ok
     assert decision.result.data.get("verification")
 
@@ -218,7 +212,7 @@ def test_a_passage_meaning_the_question_answers_it_in_other_words(
 ) -> None:
     """The passage says it in its own words: one key term in common, and a dense cosine at
     which the word rules refused no unanswerable question of the labelled pairs."""
-    decision = _answered(brain, question)
+    decision = answered_by(brain, question)
     assert decision.result is not None and decision.result.ok, decision.result
     assert any(cited in c for c in decision.result.citations)
     assert said in decision.result.summary + decision.result.details

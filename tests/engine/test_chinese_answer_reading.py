@@ -5,31 +5,24 @@ as the decision records it."""
 from __future__ import annotations
 
 from brain.engine import Brain
-from core.records import Decision, Message
-
-
-def _answered(brain: Brain, text: str) -> Decision:
-    first = brain.ask(Message(text, user="u1", channel="C1"))
-    if first.controller == "consultation" and first.result is not None:
-        return first
-    return brain.route_to(first.decision_id, "consultation", "u1")
+from tests.brain_calls import answered_by
 
 
 def test_the_support_hours_are_read_before_sections_minilm_puts_first(brain: Brain) -> None:
     """MiniLM cannot read Chinese and ranks a laptop-battery section above the support
     hours; the multilingual encoder reads the question."""
-    decision = _answered(brain, "服务台几点上班")
+    decision = answered_by(brain, "服务台几点上班")
 
     assert decision.result is not None and decision.result.ok, decision.result
     assert "周六 09:00-13:00" in decision.result.summary, decision.result.summary
     assert decision.result.citations
 
 
-def test_a_question_worded_apart_from_the_section_is_answered(brain: Brain) -> None:
+def test_a_question_worded_apart_from_the_section_isanswered_by(brain: Brain) -> None:
     """ "周末" and "几点" are not in the section ("周六 09:00-13:00"), whose score is low for
     character pairs across word boundaries; it is verified on meaning and on what the question
     names ("服务台")."""
-    decision = _answered(brain, "服务台周末几点开始上班？")
+    decision = answered_by(brain, "服务台周末几点开始上班？")
 
     assert decision.result is not None and decision.result.ok, decision.result
     assert "周六 09:00-13:00" in decision.result.summary, decision.result.summary
@@ -38,7 +31,7 @@ def test_a_question_worded_apart_from_the_section_is_answered(brain: Brain) -> N
 def test_an_office_word_does_not_make_an_alarm_code_question_answerable(brain: Brain) -> None:
     """ "办公" (office) frames the question, as "office" does in English: the office-network
     section holds it and "密码" and is no answer to the office alarm's code."""
-    decision = _answered(brain, "办公室报警器的密码是多少")
+    decision = answered_by(brain, "办公室报警器的密码是多少")
 
     assert decision.result is not None and not decision.result.ok, decision.result
     assert not decision.result.citations

@@ -10,20 +10,13 @@ import pytest
 
 from brain.engine import Brain
 from cli import exit_codes
-from core.records import Decision, Message
+from tests.brain_calls import answered_by
 from tests.cli_calls import brain_call
-
-
-def _answered(brain: Brain, text: str) -> Decision:
-    first = brain.ask(Message(text, user="u1", channel="C1"))
-    if first.controller == "consultation" and first.result is not None:
-        return first
-    return brain.route_to(first.decision_id, "consultation", "u1")
 
 
 def test_the_service_desk_hours_do_not_open_with_the_emergency_change(brain: Brain) -> None:
     """The emergency change's definition says "restore service" and "24 hours"."""
-    decision = _answered(brain, "what are the service desk hours?")
+    decision = answered_by(brain, "what are the service desk hours?")
 
     assert decision.result is not None and decision.result.ok, decision.result
     assert "emergency change" not in decision.result.summary, decision.result.summary

@@ -22,6 +22,7 @@ from brain.chain.evaluate import Evaluation, evaluate, signals_of
 from brain.chain.execute import ControllerRunner
 from brain.chain.learn import learn
 from brain.chain.record import record
+from brain.chain.request_type import request_type
 from brain.chain.route import Routing, route
 from brain.chain.understand import (
     STORED_TEXT_CAP,
@@ -214,6 +215,8 @@ class Brain(PartsFacade):
         parts = self.parts
         understood = understand(message, parts)
         evaluated = evaluate(understood, parts)
+        # What the message does, for the dry-runs: a fault reported is not an order.
+        kind = request_type(understood.text, evaluated.intent, understood.vector)
 
         def controller_context() -> ControllerContext:
             return self._runner.context(
@@ -222,6 +225,7 @@ class Brain(PartsFacade):
                 message,
                 evaluated.intent,
                 evaluated.entities,
+                kind,
             )
 
         routed = route(

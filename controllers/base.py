@@ -51,6 +51,9 @@ class ControllerContext:
     #: The controller the message was routed to (a pipeline's steps share it; "" in a
     #: dry-run): the help-desk team owning it is the team of the tickets it files.
     routed_to: str = ""
+    #: What the chain read the message to do ("question", "problem", "work"; "" when not read,
+    #: e.g. a reply in a thread): a dry-run may refuse what the message does not ask for.
+    request_type: str = ""
 
 
 @dataclass(slots=True)

@@ -53,8 +53,10 @@ class ControllerRunner:
         message: Message,
         intent: IntentResult,
         entities: Entities,
+        request_type: str = "",
     ) -> ControllerContext:
-        """The one typed object a controller sees."""
+        """The one typed object a controller sees (`request_type`: what the chain read the
+        message to do, given to dry-runs)."""
         from controllers.base import ControllerContext
 
         return ControllerContext(
@@ -68,6 +70,7 @@ class ControllerRunner:
             entities={k: list(v) for k, v in entities.items()},
             services=self._parts.services,
             team=message.team,
+            request_type=request_type,
         )
 
     def dry_run_for(

@@ -149,8 +149,15 @@ class ChangeController(BuiltinController):
     files_requests = True
 
     def dry_run(self, context: ControllerContext) -> DryRunResult:
-        """Is the target named (the item, for equipment)? Nothing is created."""
+        """Is the target named (the item, for equipment)? Nothing is created. A message that
+        reports a fault of a device ("我的显示器有一条竖线", "the monitor has a line across
+        it") names the device but orders nothing: it is a problem for the controller that
+        files incidents, so the order's dry-run does not pass on it."""
         wanted = self.equipment(context)
+        if wanted is not None and context.request_type == "problem":
+            return DryRunResult(
+                ok=False, reason=f"a fault of a {wanted.item or 'device'} reported, not an order"
+            )
         if wanted is not None:
             ordered = wanted.fields()
             return missing_dry_run(_EQUIPMENT_REQUIRED, ordered) or DryRunResult(

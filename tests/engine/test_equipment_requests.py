@@ -105,3 +105,14 @@ def test_work_on_systems_that_names_a_thing_is_no_order(brain: Brain, text: str)
     decision = brain.ask(Message(text, "u1", "C1"))
     assert decision.controller == "change"
     assert [t.kind for t in _tickets(brain)] == ["change"]
+
+
+@pytest.mark.parametrize(
+    "text", ["我的显示器有一条竖线", "the monitor has a line across it", "my keyboard is broken"]
+)
+def test_a_fault_of_a_device_files_no_order(brain: Brain, text: str) -> None:
+    """A fault of a thing the asker has names the thing but orders nothing: no equipment
+    request (the incident controller files it, or the bot asks which)."""
+    decision = brain.ask(Message(text, "u1", "C1"))
+    assert decision.controller != "change", decision.tier_path
+    assert "equipment" not in [t.kind for t in _tickets(brain)]

@@ -272,13 +272,22 @@ class Brain(PartsFacade):
         self, message: Message, pieces: Sequence[str], llm_calls: LLMCallCount
     ) -> Decision | None:
         """A multi-intent message: each piece decided (and logged) on its own, the message as
-        their parallel composition; None when the pieces are not independent requests."""
+        their parallel composition; None when the pieces are not independent requests. Objects
+        of one verb that go to one controller are joined back into one piece first
+        (`multi_intent.regrouped`: "a laptop, a monitor and a Tableau licence" is one order and
+        one licence)."""
         thoughts = [
             self._think(replace(message, text=piece), llm_calls, dynamic=False) for piece in pieces
         ]
         plans = [routed.plan for _, _, routed in thoughts]
         if not multi_intent.independent(plans):
-            return None
+            pieces = multi_intent.regrouped(message.text, plans)
+            thoughts = [
+                self._think(replace(message, text=p), llm_calls, dynamic=False) for p in pieces
+            ]
+            plans = [routed.plan for _, _, routed in thoughts]
+            if not multi_intent.independent(plans):
+                return None
         understood = understand(message, self.parts)
         evaluated = evaluate(understood, self.parts)
         parts = multi_intent.parts_of(pieces, plans, [u.decision_id for u, _, _ in thoughts])

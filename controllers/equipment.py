@@ -44,6 +44,14 @@ _ITEMS_ZH = (
 _ITEM = LazyPattern(
     rf"(?<![A-Za-z0-9])(?P<en>{_ITEMS_EN})s?(?![A-Za-z0-9])|(?P<zh>{_ITEMS_ZH})", re.I
 )
+#: What joins the items of a list, with the words an item may open with ("a laptop, a
+#: monitor and two headsets", "电脑、显示器和键盘").
+_AND_ANOTHER = LazyPattern(
+    r"\s*(?:,|&|\band\b|\bplus\b|、|和|及|以及|还有|，)\s*(?:and\s+)?"
+    r"(?:(?:a|an|one|two|three|\d+|new|second|spare|extra|external)\s+)*"
+    r"(?:[一两二三四五\d]\s*[个台副套只块]\s*)?",
+    re.I,
+)
 #: A request for equipment that names no item yet ("I need some new equipment").
 _GENERIC = LazyPattern(r"\b(?:equipment|hardware|peripherals?|gear)\b|设备|外设|硬件", re.I)
 #: Who it is for, when not the asker ("for the intern starting next week", "for Priya",
@@ -102,7 +110,7 @@ def read_request(text: str) -> EquipmentRequest | None:
     if item is None and not _GENERIC.search(text):
         return None
     return EquipmentRequest(
-        item=_item_name(item) if item else None,
+        item=_items(text, item) if item else None,
         recipient=_recipient(text),
         deliver_to=_delivery(text),
         quantity=_quantity(text, item.start() if item else -1),
@@ -116,6 +124,18 @@ def names_item(text: str) -> bool:
 
 def _item_name(match: re.Match[str]) -> str:
     return (match["en"] or "").lower() or match["zh"]
+
+
+def _items(text: str, first: re.Match[str]) -> str:
+    """The item, or the items of a list that starts with it ("a laptop and a monitor",
+    "电脑、显示器"), written as one: an order for several things is one order."""
+    names = [_item_name(first)]
+    at = first.end()
+    while (joined := _AND_ANOTHER.match(text, at)) and (item := _ITEM.match(text, joined.end())):
+        if _item_name(item) not in names:
+            names.append(_item_name(item))
+        at = item.end()
+    return ("、" if first["zh"] else ", ").join(names)
 
 
 def _recipient(text: str) -> str | None:

@@ -7,8 +7,10 @@ on its own (outcome routed or composed: a confident or dry-run-verified route) a
 to the same controller. Then the message's decision is a parallel composition whose primary is
 the surest part and whose supporting controllers are the other parts'; each part keeps its own
 logged decision (`DecisionPart.decision_id`), so it gets its own Right / Route elsewhere.
-Anything less (a piece that would be asked about, two pieces for one controller) means the
-message is one request, decided whole.
+Objects of one verb for one controller are joined back first (`regrouped`: "needs a laptop, a
+monitor and a Tableau licence" is an order for two things and a licence). Anything less (a
+piece that would be asked about, two pieces for one controller) means the message is one
+request, decided whole.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from brain.chain import speech_act
-from brain.intent.split import at_plain_and, split_requests, with_shared_head
+from brain.intent.split import at_plain_and, shared_head, split_requests, with_shared_head
 from brain.routing.plan import RoutePlan
 from core.records import DecisionPart, DryRunRecord, Role
+from core.text.language import is_chinese
 
 #: What the clause before a plain "and" must surely do (the one after it asks for work).
 ASKING_ACTS = ("problem", "work")
@@ -62,6 +65,37 @@ def independent(plans: Sequence[RoutePlan]) -> bool:
         return False
     names = [p.controller for p in plans]
     return len(set(names)) == len(names)
+
+
+def regrouped(text: str, plans: Sequence[RoutePlan]) -> list[str]:
+    """One verb with several objects whose pieces (`with_shared_head`) go to fewer controllers
+    than there are objects ("needs a laptop, a monitor and a Tableau licence": two orders and
+    a licence): the objects of one controller joined back under the head, one request for all
+    of them ("needs a laptop and a monitor", "needs a Tableau licence"); `[]` when the objects
+    go to one controller or each to its own. A piece too short to route alone ("I need a
+    mouse" is asked about) goes with its likeliest controller: the joined pieces count only
+    when each of them routes (`independent`)."""
+    head, objects = shared_head(text)
+    if len(objects) != len(plans):
+        return []
+    groups: dict[str, list[str]] = {}
+    for thing, plan in zip(objects, plans, strict=True):
+        likeliest = plan.controller or next(iter(plan.candidates), None)
+        if likeliest is None:
+            return []
+        groups.setdefault(likeliest, []).append(thing)
+    if not 1 < len(groups) < len(plans):
+        return []
+    return [head + _listing(things) for things in groups.values()]
+
+
+def _listing(things: Sequence[str]) -> str:
+    """Objects written as a list again ("a laptop and a monitor", "电脑、显示器和账号")."""
+    if len(things) == 1:
+        return things[0]
+    chinese = all(is_chinese(thing) for thing in things)
+    comma, joiner = ("、", "和") if chinese else (", ", " and ")
+    return comma.join(things[:-1]) + joiner + things[-1]
 
 
 def primary_index(plans: Sequence[RoutePlan]) -> int:

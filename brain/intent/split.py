@@ -109,28 +109,45 @@ MAX_CJK_OBJECT = 2
 
 
 def with_shared_head(text: str) -> list[str]:
-    """The two requests of one verb with two objects joined by and/和/及/以及/还有, the head
-    (subject and verb) repeated in each: "new joiner needs a laptop and accounts" gives "new
-    joiner needs a laptop" and "new joiner needs accounts"; `[]` when the message has no such
-    ending. The first object is cut from the words' structure, never a list of verbs: it is the
-    last clause's tail in the script it ends in, as long as the second object is in that
-    script (a Chinese one two characters at most), and an English one starts at its
-    determiner ("a laptop"). Not a split by itself:
-    "access to Jira and Confluence" is one request, so a caller splits here only on evidence
-    (`brain.chain.multi_intent.pieces_of`)."""
+    """The requests of one verb with two or more objects, the head (subject and verb) repeated
+    in each: "new joiner needs a laptop and accounts" gives "new joiner needs a laptop" and
+    "new joiner needs accounts"; `[]` when the message has no such ending (`shared_head`).
+    Not a split by itself: "access to Jira and Confluence" is one request, so a caller splits
+    here only on evidence (`brain.chain.multi_intent.pieces_of`)."""
+    head, objects = shared_head(text)
+    pieces = [head + thing for thing in objects]
+    return pieces if pieces and all(map(big_enough, pieces)) else []
+
+
+def shared_head(text: str) -> tuple[str, list[str]]:
+    """The head and the objects of a message that ends in objects joined by and/和/及/以及/还有,
+    a list's earlier ones by commas or 、 ("needs a laptop, a monitor and a Tableau licence");
+    `("", [])` when it has no such ending. The first object is cut from the words' structure,
+    never a list of verbs: it is the last clause's tail in the script it ends in, as long as
+    the object after it is in that script (a Chinese one two characters at most), and an
+    English one starts at its determiner ("a laptop"). A list's middle object is short: two
+    Chinese characters' size, or an English noun phrase (two words, or one that opens with a
+    determiner)."""
     text = text.strip()
     joins = list(_OBJECT_AND.finditer(text))
-    if not _splittable(text) or "\n" in text or len(joins) != 1:
-        return []
-    left, second = text[: joins[0].start()], text[joins[0].end() :].strip(" ,，;；.。!！")
+    if not _splittable(text) or "\n" in text or not joins:
+        return "", []
+    left, second = text[: joins[-1].start()], text[joins[-1].end() :].strip(" ,，;；.。!！")
     if _CLAUSE_END.search(second) or not 0 < _size(second) <= MAX_OBJECT:
-        return []
+        return "", []
+    middle: list[str] = []
+    while (comma := _last(_LIST_COMMA, left)) is not None and _listed(left[comma.end() :]):
+        middle.insert(0, left[comma.end() :].strip())
+        left = left[: comma.start()]
+    if len(joins) != 1 and not middle:
+        return "", []
+    after = middle[0] if middle else second
     clause = max((m.end() for m in _CLAUSE_END.finditer(left)), default=0)
     tokens = list(_TOKEN.finditer(left, clause))
     if not tokens:
-        return []
+        return "", []
     cjk = bool(_CJK.match(tokens[-1].group()))
-    wanted = max(1, sum(bool(_CJK.match(t)) == cjk for t in _TOKEN.findall(second)))
+    wanted = max(1, sum(bool(_CJK.match(t)) == cjk for t in _TOKEN.findall(after)))
     start = len(tokens)
     while start > 0 and len(tokens) - start < min(wanted, MAX_CJK_OBJECT if cjk else wanted):
         word = tokens[start - 1].group()
@@ -142,10 +159,30 @@ def with_shared_head(text: str) -> list[str]:
     if not cjk and start > 0 and tokens[start - 1].group().lower() in _DETERMINERS:
         start -= 1
     if start == 0:
-        return []
+        return "", []
     head = left[: tokens[start].start()]
-    pieces = [left.strip(" ,，"), head + second]
-    return pieces if all(map(big_enough, pieces)) else []
+    return head, [left[tokens[start].start() :].strip(" ,，"), *middle, second]
+
+
+#: Between a list's objects before its last "and": a comma or 、 ("a laptop, a monitor and …").
+_LIST_COMMA = re.compile(r"\s*[,，、]\s*")
+
+
+def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    return next(reversed(list(pattern.finditer(text))), None)
+
+
+def _listed(segment: str) -> bool:
+    """Is this short enough to be a middle object of a list ("a monitor", "显示器")? Not a
+    clause ("needs a laptop", "需要准备电脑", "starting monday")."""
+    words = _TOKEN.findall(segment)
+    if not words or _CLAUSE_END.search(segment) or _OBJECT_AND.search(segment):
+        return False
+    if all(_CJK.match(w) for w in words):
+        return _size(segment) <= MAX_CJK_OBJECT
+    return (len(words) <= 2 and not _CJK.search(segment)) or (
+        words[0].lower() in _DETERMINERS and _size(segment) <= MAX_OBJECT
+    )
 
 
 def _size(piece: str) -> float:

@@ -116,3 +116,28 @@ def test_a_fault_of_a_device_files_no_order(brain: Brain, text: str) -> None:
     decision = brain.ask(Message(text, "u1", "C1"))
     assert decision.controller != "change", decision.tier_path
     assert "equipment" not in [t.kind for t in _tickets(brain)]
+
+
+@pytest.mark.parametrize(
+    ("text", "items", "system"),
+    [
+        (
+            "our new analyst starts monday and needs a laptop, a monitor and a Tableau licence",
+            "laptop, monitor",
+            "Tableau",
+        ),
+        ("I need a keyboard, a mouse and access to Grafana", "keyboard, mouse", "Grafana"),
+        ("can you get me a monitor, a headset and a Figma licence", "monitor, headset", "Figma"),
+    ],
+)
+def test_a_list_of_things_files_every_item_and_the_licence(
+    brain: Brain, text: str, items: str, system: str
+) -> None:
+    """Several things asked for at once: one order holds every item, the licence or account
+    is a request of its own to the controller that takes it; nothing is dropped."""
+    decision = brain.ask(Message(text, "u1", "C1"))
+    assert {decision.controller, *decision.supporting} == {"change", "access"}
+    tickets = {t.kind: t for t in _tickets(brain)}
+    assert set(tickets) == {"equipment", "access"}
+    assert tickets["equipment"].fields["item"] == items
+    assert system in str(tickets["access"].fields.get("system"))

@@ -61,6 +61,7 @@ from core.redact import redact_message
 from core.stores import open_stores
 
 if TYPE_CHECKING:
+    from brain.routing.plan import RoutePlan
     from controllers.base import ControllerContext
     from controllers.registry import ControllerRegistry
     from core.stores.conversations import ConversationStates
@@ -68,6 +69,8 @@ if TYPE_CHECKING:
     from knowledge.vectors import VectorStore
 
 log = logging.getLogger(__name__)
+#: Steps 1-4 of one message (`Brain._think`): nothing written yet.
+Thought = tuple[Understanding, Evaluation, Routing]
 
 
 class Brain(PartsFacade):
@@ -206,9 +209,7 @@ class Brain(PartsFacade):
                 return decision
         return self._record(*self._think(message, llm_calls), llm_calls)
 
-    def _think(
-        self, message: Message, llm_calls: LLMCallCount, *, dynamic: bool = True
-    ) -> tuple[Understanding, Evaluation, Routing]:
+    def _think(self, message: Message, llm_calls: LLMCallCount, *, dynamic: bool = True) -> Thought:
         """Steps 1-4 (understand, evaluate, escalate, route): nothing is written yet.
         `dynamic`: False for a piece of a multi-intent message, which counts only when it routes
         on its own (the dynamic tier, and its LLM calls, is for the whole message)."""
@@ -240,6 +241,7 @@ class Brain(PartsFacade):
             dynamic=self.dynamic if dynamic else None,
             knowledge=parts.knowledge,
             compliance=self.settings.memory.compliance,
+            read_as=kind,
         )
         return understood, evaluated, routed
 
@@ -276,16 +278,18 @@ class Brain(PartsFacade):
         of one verb that go to one controller are joined back into one piece first
         (`multi_intent.regrouped`: "a laptop, a monitor and a Tableau licence" is one order and
         one licence)."""
-        thoughts = [
-            self._think(replace(message, text=piece), llm_calls, dynamic=False) for piece in pieces
-        ]
-        plans = [routed.plan for _, _, routed in thoughts]
+
+        def think(pieces: Sequence[str]) -> tuple[list[Thought], list[RoutePlan]]:
+            thoughts = [
+                self._think(replace(message, text=piece), llm_calls, dynamic=False)
+                for piece in pieces
+            ]
+            return thoughts, [routed.plan for _, _, routed in thoughts]
+
+        thoughts, plans = think(pieces)
         if not multi_intent.independent(plans):
             pieces = multi_intent.regrouped(message.text, plans)
-            thoughts = [
-                self._think(replace(message, text=p), llm_calls, dynamic=False) for p in pieces
-            ]
-            plans = [routed.plan for _, _, routed in thoughts]
+            thoughts, plans = think(pieces)
             if not multi_intent.independent(plans):
                 return None
         understood = understand(message, self.parts)

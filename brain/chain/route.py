@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from brain.chain.plan_rules import PLAN_RULES, PlanRule, Situation, apply_rules
-from brain.chain.request_type import request_type
+from brain.chain.request_type import RequestType, request_type
 from brain.escalation.decide import urgent_route
 from brain.routing.cost import SemanticOdds
 from brain.routing.plan import MemoryLesson, RoutePlan
@@ -74,10 +74,13 @@ def route(
     knowledge: KnowledgeSkill | None = None,
     compliance: Mapping[str, str] | None = None,
     rules: Sequence[PlanRule] | None = None,
+    read_as: RequestType | None = None,
 ) -> Routing:
     """Apply the tiers to the evaluated candidates, honouring the escalation decision
     (`escalated`, `brain.chain.escalate`), then the plan rules (`rules`, by default
-    `PLAN_RULES`, in order; the dynamic tier, `brain.dynamic`, is one of them)."""
+    `PLAN_RULES`, in order; the dynamic tier, `brain.dynamic`, is one of them). `read_as`: the
+    message's request type when the caller has read it already (for its dry-runs), so the
+    speech-act model is not run twice."""
     table = evaluated.table
     compliance = compliance or {}
     verdict = verdict_of(table.reading_of(SemanticSignal))
@@ -119,7 +122,7 @@ def route(
     kind = (
         "update"
         if understood.context
-        else request_type(understood.text, evaluated.intent, understood.vector)
+        else read_as or request_type(understood.text, evaluated.intent, understood.vector)
     )
     if kind == "question" and escalated.escalate and escalated.kind in ("security", "outage"):
         # On-call was paged for a live event, so it is reported, not asked about (a question

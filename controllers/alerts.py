@@ -80,6 +80,9 @@ _HOST = LazyPattern(
 _SERVICE = LazyPattern(
     r"(?<![\w-])(?P<service>[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:api|service|svc|gateway|worker|job))\b"
 )
+#: A service named in Chinese ("订单服务的错误率"): the name does not run across 的, and a
+#: server, a desk or a client (服务器, 服务台, 服务端) is no service.
+_SERVICE_ZH = LazyPattern(r"(?P<service>(?:(?!的)[\u4e00-\u9fff]){2,6}服务)(?![器台端商])")
 #: Words saying the text is about an alert, so a metric named without a figure still counts.
 _ALERT_WORDS = LazyPattern(
     r"\balert|\balarm|\bfiring\b|\bpaged\b|\bmonitoring\b|"
@@ -216,6 +219,7 @@ def parse_alerts(text: str, known_hosts: list[str] | None = None) -> ParsedAlert
     parsed.hosts = list(dict.fromkeys(hosts))
     services = [labels_seen[k] for k in ("service", "app", "job") if k in labels_seen]
     services += [m["service"] for m in _SERVICE.finditer(text)]
+    services += [m["service"] for m in _SERVICE_ZH.finditer(text)]
     parsed.services = [s for s in dict.fromkeys(services) if s not in parsed.hosts]
     severity = labels_seen.get("severity", "").lower()
     if not severity:

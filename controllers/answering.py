@@ -18,6 +18,7 @@ from core.records import RETRIEVAL_TEXT_CAP, ExecutionResult, RetrievalHit
 from core.text.language import is_chinese
 from knowledge.meaning import meaning_relevance
 from knowledge.relevance import terms
+from knowledge.types import shown_source
 
 if TYPE_CHECKING:
     from core.llm import LLMClient
@@ -100,7 +101,8 @@ def definition_term(text: str) -> str | None:
 
 def citation(hit: Hit) -> str:
     """A short, stable citation for one hit."""
-    where = f"{hit.source}#{hit.section}" if hit.section else hit.source
+    source = shown_source(hit.source)
+    where = f"{source}#{hit.section}" if hit.section else source
     return f"{hit.title} ({where})" if hit.title else where
 
 
@@ -108,7 +110,7 @@ def named_citation(hit: Hit, zh: bool) -> str:
     """`citation`, named in the reader's language where the hit can be: a Chinese reader of
     a Chinese section of an English-titled page gets the section's heading as its name."""
     if zh and hit.section and is_chinese(hit.section) and not is_chinese(hit.title):
-        return f"{hit.section} ({hit.source}#{hit.section})"
+        return f"{hit.section} ({shown_source(hit.source)}#{hit.section})"
     return citation(hit)
 
 
@@ -232,7 +234,7 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
     evidence = Evidence(definition=evidence.definition, hits=hits)
     citations = [citation(hit) for hit in hits]
     if evidence.definition is not None and evidence.definition.source:
-        citations.insert(0, evidence.definition.source)
+        citations.insert(0, shown_source(evidence.definition.source))
     if llm is not None:
         reply = llm.complete_text(
             system=ANSWER_SYSTEM_PROMPT,

@@ -3,6 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import PurePath
+
+#: How many trailing parts of a source's path a reader is shown (its folder and file name).
+SHOWN_PATH_PARTS = 2
+
+
+def shown_source(source: str) -> str:
+    """The name a reader is shown for a document: its folder and file name
+    ("runbooks/failed-batch-job.md"), not the path where this installation keeps the knowledge
+    base (an absolute server path says nothing to a person in Slack and tells a stranger how the
+    server is laid out). A source that is not a file path (a URL) is shown as it is."""
+    if "://" in source:
+        return source
+    return "/".join(PurePath(source).parts[-SHOWN_PATH_PARTS:])
 
 
 @dataclass(frozen=True, slots=True)

@@ -271,8 +271,12 @@ def _summary(state: str, parsed: ParsedAlerts, runbook: Hit | None, zh: bool) ->
     own names and values are data, shown as written)."""
     if zh:
         signals = "；".join(_label(s, zh) for s in parsed.signals)
-        where = "、".join(parsed.hosts + parsed.services) or "未注明的主机"
-        summary = f"{_STATE_ZH[state]}：{where} 上的 {signals}。"
+        where = "、".join(parsed.hosts + parsed.services)
+        summary = (
+            f"{_STATE_ZH[state]}：{where}{' ' if where[-1:].isascii() else ''}上的 {signals}。"
+            if where
+            else f"{_STATE_ZH[state]}：{signals}（未注明主机或服务）。"
+        )
         if parsed.severity:
             summary += f"级别 {parsed.severity}。"
         found = (
@@ -281,8 +285,13 @@ def _summary(state: str, parsed: ParsedAlerts, runbook: Hit | None, zh: bool) ->
             else "知识库里没有处理手册。"
         )
         return summary + found
-    where = ", ".join(parsed.hosts + parsed.services) or "an unnamed host"
-    summary = f"{state.capitalize()}: {'; '.join(_label(s) for s in parsed.signals)} on {where}."
+    where = ", ".join(parsed.hosts + parsed.services)
+    signals = "; ".join(_label(s) for s in parsed.signals)
+    summary = (
+        f"{state.capitalize()}: {signals} on {where}."
+        if where
+        else f"{state.capitalize()}: {signals} (no host or service named)."
+    )
     if parsed.severity:
         summary += f" Severity {parsed.severity}."
     if runbook:

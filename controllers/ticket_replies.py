@@ -13,11 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from controllers.ticket_times import answer_promise, moment
 from core.text.language import is_chinese
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from controllers.base import ControllerContext
     from controllers.tickets import Ticket
+    from core.teams import AnswerPromise
 
 __all__ = [
     "NOT_FOUND_ADVICE",
@@ -251,10 +255,19 @@ def which_ticket(action: str | None, tickets: Sequence[Ticket], zh: bool) -> str
     return f"Which ticket should I {action}? Your open tickets: {listing(tickets, zh)}."
 
 
-def ticket_done(action: str, ticket: Ticket, zh: bool) -> str:
-    """What was done to `ticket`, or its status for a look-up."""
+def ticket_done(
+    action: str,
+    ticket: Ticket,
+    zh: bool,
+    *,
+    promise: AnswerPromise | None = None,
+    now: datetime | None = None,
+) -> str:
+    """What was done to `ticket`, or its status for a look-up (with `promise`: when its
+    team aims to answer it)."""
+    waiting = answer_promise(promise, now, zh) if action == "status" else ""
     if zh:
-        return _done_zh(action, ticket)
+        return _done_zh(action, ticket, waiting)
     head = f"{ticket.id} ({ticket.kind}, “{ticket.title}”)"
     if action == "close":
         return f"Closed {head}."
@@ -270,7 +283,9 @@ def ticket_done(action: str, ticket: Ticket, zh: bool) -> str:
     parts = [f"{head} is {_status(ticket.status, zh)}"]
     if ticket.assignee:
         parts.append(f"assigned to {ticket.assignee}")
-    parts.append(f"last updated {ticket.updated_at}")
+    if waiting:
+        parts.append(waiting)
+    parts.append(f"last updated {moment(ticket.updated_at)}")
     if ticket.urge_count:
         parts.append(f"urged {ticket.urge_count}×")
     if ticket.comments:
@@ -279,7 +294,7 @@ def ticket_done(action: str, ticket: Ticket, zh: bool) -> str:
     return "; ".join(parts) + "."
 
 
-def _done_zh(action: str, ticket: Ticket) -> str:
+def _done_zh(action: str, ticket: Ticket, waiting: str = "") -> str:
     head = f"{ticket.id}（{kind_label(ticket.kind, True)}，“{ticket.title}”）"
     status = _status(ticket.status, True)
     if action == "close":
@@ -295,7 +310,9 @@ def _done_zh(action: str, ticket: Ticket) -> str:
     parts = [f"{head} 状态：{status}"]
     if ticket.assignee:
         parts.append(f"处理人：{ticket.assignee}")
-    parts.append(f"最近更新：{ticket.updated_at}")
+    if waiting:
+        parts.append(waiting)
+    parts.append(f"最近更新：{moment(ticket.updated_at)}")
     if ticket.urge_count:
         parts.append(f"已催办 {ticket.urge_count} 次")
     if ticket.comments:

@@ -24,6 +24,7 @@ from core.stores.records import Ticket
 if TYPE_CHECKING:
     from core.config import Settings
     from core.stores import Stores
+    from core.teams import AnswerPromise
 
 TicketKind = Literal["incident", "access", "change", "equipment", "ticket"]
 #: The kind of a ticket filed by a controller that names no kind of its own (an imported desk's
@@ -95,6 +96,8 @@ class TicketStore:
         #: (None: no teams configured). Set at filing, so the ticket system's outbox, which
         #: may send the filing at once from another thread, files it on that team's desk.
         self.team_of: Callable[[str | None, Ticket], str | None] | None = None
+        #: ticket -> when its team aims to give it a first answer (None: no teams configured).
+        self.promise_of: Callable[[Ticket], AnswerPromise | None] | None = None
 
     @classmethod
     def open(cls, settings: Settings) -> TicketStore:
@@ -110,6 +113,7 @@ class TicketStore:
         store = cls(stores.tickets, AccessPolicy.of(settings.access))
         if settings.helpdesk.teams:
             store.team_of = settings.helpdesk.team_of_ticket
+            store.promise_of = settings.helpdesk.answer_promise
         if settings.tickets.jira is not None:
             from controllers.ticket_systems.outbox import Outbox
 
@@ -121,6 +125,11 @@ class TicketStore:
         return None
 
     # -- reading ---------------------------------------------------------------------------
+
+    def answer_promise(self, ticket: Ticket) -> AnswerPromise | None:
+        """When the ticket's team aims to give it a first answer (`core.teams`), if a team
+        is configured and nobody has taken it yet."""
+        return self.promise_of(ticket) if self.promise_of is not None else None
 
     def get(self, ticket_id: str) -> Ticket | None:
         """The ticket with this id, or None."""

@@ -9,6 +9,7 @@ team's working hours, so a ticket filed on Friday night is not "breached" on Sat
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import TYPE_CHECKING, Literal
 
@@ -21,6 +22,8 @@ _TIME = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 _HOURS = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-4]):([0-5]\d)$")
 #: Urgencies (core.records) as help desk priorities.
 PRIORITY_OF_URGENCY = {"critical": "P1", "high": "P2", "medium": "P3", "low": "P4"}
+#: How far ahead a due time is looked for (a team working no day of the week has none).
+MAX_DUE_DAYS = 400
 DEFAULT_SLA_S = {"P1": 3600.0, "P2": 4 * 3600.0, "P3": 24 * 3600.0, "P4": 72 * 3600.0}
 
 
@@ -28,6 +31,19 @@ def ticket_priority(ticket: Ticket) -> str:
     """P1..P4: given on the request, else from the decision's urgency (what the SLA is for)."""
     given = str(ticket.fields.get("priority") or "")
     return given or PRIORITY_OF_URGENCY.get(str(ticket.fields.get("urgency") or "low"), "P4")
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerPromise:
+    """When the team a ticket is queued for aims to give it a first answer: its priority's SLA
+    counted in the team's working hours from the filing (what a requester asking "how long
+    will this take?" can be told; the sweep warns the team at the same moment)."""
+
+    team: str
+    priority: str
+    #: The SLA of that priority, in seconds of the team's working time.
+    within_s: float
+    due: datetime
 
 
 class TeamConfig(BaseModel):
@@ -69,6 +85,25 @@ class TeamConfig(BaseModel):
     def sla_for(self, priority: str) -> float:
         """The SLA of a priority (the loosest one configured when it is not listed)."""
         return self.sla_s.get(priority) or max(self.sla_s.values(), default=DEFAULT_SLA_S["P4"])
+
+    def after_working_seconds(self, start: datetime, seconds: float) -> datetime:
+        """The moment `seconds` of working time after `start` (`working_seconds` read the
+        other way: the SLA clock's due time)."""
+        first, last = self.hours.split("-")
+        opens = time.fromisoformat(first)
+        closes = timedelta(hours=int(last[:2]), minutes=int(last[3:]))
+        day = start.replace(hour=0, minute=0, second=0, microsecond=0)
+        left = max(0.0, seconds)
+        for _ in range(MAX_DUE_DAYS):
+            if day.weekday() in self.days:
+                window_start = max(start, day + timedelta(hours=opens.hour, minutes=opens.minute))
+                window_end = day + closes
+                room = (window_end - window_start).total_seconds()
+                if room > 0 and left <= room:
+                    return window_start + timedelta(seconds=left)
+                left -= max(0.0, room)
+            day += timedelta(days=1)
+        return day
 
     def working_seconds(self, start: datetime, end: datetime) -> float:
         """Seconds of working time between two moments (the SLA clock)."""
@@ -129,6 +164,20 @@ class HelpdeskConfig(BaseModel):
             if category and category in team.categories:
                 return name
         return None
+
+    def answer_promise(self, ticket: Ticket) -> AnswerPromise | None:
+        """When the ticket's team aims to answer it, for an open ticket nobody has taken yet
+        that is queued for a configured team; None otherwise (no team, no promise: the brain
+        does not invent one)."""
+        team = self.teams.get(ticket.team or "")
+        if team is None or not ticket.is_open or ticket.assignee or not ticket.created_at:
+            return None
+        priority = ticket_priority(ticket)
+        within = team.sla_for(priority)
+        filed = datetime.fromisoformat(ticket.created_at)
+        return AnswerPromise(
+            str(ticket.team), priority, within, team.after_working_seconds(filed, within)
+        )
 
     def team_of_ticket(self, controller: str | None, ticket: Ticket) -> str | None:
         """The team a ticket is queued for: the one owning its controller, else the one owning

@@ -180,7 +180,9 @@ def apply(
         return follow_up_decision(
             message,
             reading,
-            summary=say.ticket_done("status", ticket, zh),
+            summary=say.ticket_done(
+                "status", ticket, zh, promise=store.answer_promise(ticket), now=store.clock()
+            ),
             ok=True,
             dry_run=None,
             ticket=ticket,

@@ -119,7 +119,15 @@ class TicketController(BuiltinController):
                 ok = False
                 lines.append(say.asks_comment(ticket_id, zh))
                 continue
-            lines.append(say.ticket_done(plan.action, ticket, zh))
+            lines.append(
+                say.ticket_done(
+                    plan.action,
+                    ticket,
+                    zh,
+                    promise=store.answer_promise(ticket),
+                    now=store.clock(),
+                )
+            )
             note = _upstream_summary(context)
             if note and plan.action not in ("comment", "close", "reopen"):
                 # pipeline composition (e.g. alarm -> ticket): the diagnosis joins the ticket

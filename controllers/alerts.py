@@ -77,8 +77,10 @@ _JOB = LazyPattern(
 _HOST = LazyPattern(
     r"(?<![\w.-])(?P<host>[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d{1,3}(?:\.[a-z0-9.-]+)?)\b"
 )
+#: A service by the suffix of its name: checkout-api, settle-worker, ledger-db, crm-web.
 _SERVICE = LazyPattern(
-    r"(?<![\w-])(?P<service>[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:api|service|svc|gateway|worker|job))\b"
+    r"(?<![\w-])(?P<service>[a-z][a-z0-9]*(?:-[a-z0-9]+)*-"
+    r"(?:api|service|svc|gateway|worker|job|db|web|cache|broker|queue|mq))\b"
 )
 #: A service named in Chinese ("订单服务的错误率"): the name does not run across 的, and a
 #: server, a desk or a client (服务器, 服务台, 服务端) is no service.

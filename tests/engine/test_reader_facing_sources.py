@@ -55,6 +55,8 @@ def test_a_reply_cites_a_document_by_its_folder_and_name(
         ("Can you check why the nightly settlement batch failed? job id 4471", "no host"),
         ("订单服务的错误率超过了5%", "订单服务"),
         ("错误率超过了5%，帮忙看下", "未注明主机"),
+        ("数据库 ledger-db 的主从延迟到了 600 秒", "ledger-db 上的"),
+        ("order-db replication lag is at 600s", "on order-db"),
     ],
 )
 def test_an_alert_without_a_host_says_so_plainly(

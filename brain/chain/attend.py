@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from brain.dynamic.draft import contract_for
 from brain.routing.plan import RoutePlan, composition_of
 from brain.signals.semantic import verdict_of
+from controllers.roles import OUTAGES
 from core.plans import Plan, PlanStep
 from core.records import DryRunRecord
 from core.text.language import is_chinese
@@ -32,8 +33,10 @@ def attend(
     solver: DynamicSolver,
     view: RegistryView,
     dry_run: Callable[[str], DryRunRecord],
+    kind: str = "",
 ) -> RoutePlan:
-    """The router's plan, with its execution plan; improved by DCR when it is dynamic."""
+    """The router's plan, with its execution plan; improved by DCR when it is dynamic
+    (`kind`: what the message does, `brain.chain.request_type`)."""
     if plan.outcome == "composed" and plan.execution is None and plan.controller:
         return replace(plan, execution=composition_plan(plan, view))
     if plan.tier != "dynamic" or plan.outcome not in ("clarify", "fallback"):
@@ -59,6 +62,8 @@ def attend(
         declared_out_of_scope=verdict_of(evaluated.table.reading("semantic")).declared_at(
             solver.settings.routing.out_of_scope_above
         ),
+        request_type=kind,
+        takes_problems=view.holder(OUTAGES),
     )
 
 

@@ -218,6 +218,7 @@ def _dynamic_tier(plan: RoutePlan, situation: Situation) -> RoutePlan:
         solver=situation.dynamic,
         view=situation.view,
         dry_run=situation.dry_run,
+        kind=situation.kind,
     )
 
 

@@ -29,7 +29,7 @@ from brain.dynamic.ladder import (
 )
 from brain.dynamic.refine import refine
 from brain.dynamic.situation import Situation
-from brain.routing.plan import Candidate, RoutePlan
+from brain.routing.plan import Candidate, RoutePlan, unavailable
 from brain.routing.wording import clarification_question
 from core.config import Settings
 from core.plans import DcrRound, DcrTrace, Plan
@@ -89,8 +89,13 @@ class DynamicSolver:
         dry_run: Callable[[str], DryRunRecord],
         chinese: bool,
         declared_out_of_scope: bool = False,
+        request_type: str = "",
+        takes_problems: str | None = None,
     ) -> RoutePlan:
-        """A better plan than the router's clarification or boundary, when one survives."""
+        """A better plan than the router's clarification or boundary, when one survives.
+        `request_type` (what the message does) and `takes_problems` (the holder of the
+        `outages` role) let a reported problem the router's checks refused elsewhere count as
+        a clue for the controller left to take it."""
         started = time.perf_counter()
         config = self.settings.dynamic
         knowledge = self._knowledge()
@@ -113,6 +118,9 @@ class DynamicSolver:
             declared_out_of_scope=declared_out_of_scope,
             similar=[s for s in related if s.similarity >= config.same_problem],
             kb_hits=_kb_hits(knowledge, text, intent, entities),
+            request_type=request_type,
+            takes_problems=takes_problems,
+            refused=_refused(plan.dry_runs),
         )
         trace = DcrTrace()
         llm = self._llm() if config.use_llm else None
@@ -297,6 +305,12 @@ def _known_dry_runs(
     """Reuse the router's dry-runs of this message instead of running them again."""
     known = {record.controller: record for record in earlier}
     return lambda name: known[name] if name in known else dry_run(name)
+
+
+def _refused(records: Sequence[DryRunRecord]) -> tuple[str, ...]:
+    """The controllers whose dry-run failed on what the message says: not for a parameter
+    it lacks (a controller that asks for it could still take it), nor for being down."""
+    return tuple(r.controller for r in records if not r.ok and not r.missing and not unavailable(r))
 
 
 def _merged(first: Sequence[DryRunRecord], second: Sequence[DryRunRecord]) -> list[DryRunRecord]:

@@ -47,6 +47,13 @@ class Situation:
     similar: list[SimilarCase] = field(default_factory=list)
     #: KB hits for message + intent + entities.
     kb_hits: list[Hit] = field(default_factory=list)
+    #: What the message does (`brain.chain.request_type`: "problem" for a report; "" unread).
+    request_type: str = ""
+    #: The controller that takes problems no other controller fits (the `outages` role).
+    takes_problems: str | None = None
+    #: Controllers whose dry-run refused the message itself (not for a missing parameter, nor
+    #: for being down): "a fault of a 显示器 reported, not an order".
+    refused: tuple[str, ...] = ()
     _dry_runs: dict[str, DryRunRecord] = field(default_factory=dict)
 
     def confidence(self, name: str) -> float:
@@ -68,7 +75,24 @@ class Situation:
             found.append(f"identifier {tokens[0]} is of its format")
         if self.intent.group == name and self.intent.confidence >= 0.5:
             found.append(f"the intent {self.intent.intent} belongs to it")
+        if self._left_to(name):
+            found.append(
+                f"a problem is reported that {', '.join(self.refused)} refused, and it takes "
+                "the problems no other controller fits"
+            )
         return found
+
+    def _left_to(self, name: str) -> bool:
+        """Is `name` the one left to take a reported problem? The message reports one (its
+        request type, as the speech-act model or the message's form reads it), another
+        controller refused it by what it says (a fault of a monitor is no equipment order),
+        and `name` holds the role of the problems no other controller fits."""
+        return (
+            self.request_type == "problem"
+            and name == self.takes_problems
+            and bool(self.refused)
+            and name not in self.refused
+        )
 
     def check(self, name: str) -> DryRunRecord:
         """The controller's dry-run (once per decision)."""

@@ -36,8 +36,9 @@ e-mails.
   service-desk e-mails; the target is at most 1%), with the paged ones listed;
 - `--rules-only`: the same without the model (the service-desk matrix and the rules alone).
 
-The escalation decision is the product's own (`brain.escalation.decide`), with the embedder
-the brain uses. Run: `nice -n 10 python benchmarks/escalation.py [--json] [--limit N]`.
+The escalation decision is the product's own (`brain.chain.escalate.decide_with_report`: the
+message, and the report before a closing plea), with the embedder the brain uses.
+Run: `nice -n 10 python benchmarks/escalation.py [--json] [--limit N]`.
 """
 
 from __future__ import annotations
@@ -88,15 +89,16 @@ def _rows(split: str) -> list[dict[str, Any]]:
 
 
 def _decide(texts: Sequence[str], model: Any, embedder: Any) -> list[Any]:
-    from brain.escalation.decide import decide_escalation
+    from brain.chain.escalate import decide_with_report
     from core.records import IntentResult
 
     vectors = embedder.embed(list(texts)) if embedder is not None else [None] * len(texts)
+    embed = embedder.embed_query if embedder is not None else None
     intent = IntentResult(
         intent="other", confidence=0.0, description="", urgency="low", entities={}
     )
     return [
-        decide_escalation(t, intent, model=model, vector=v)
+        decide_with_report(t, intent, model=model, vector=v, embed=embed)
         for t, v in zip(texts, vectors, strict=True)
     ]
 

@@ -218,6 +218,8 @@ class Brain(PartsFacade):
         evaluated = evaluate(understood, parts)
         # What the message does, for the dry-runs: a fault reported is not an order.
         kind = request_type(understood.text, evaluated.intent, understood.vector)
+        embedder = parts.embedder_if_loaded()
+        embed = embedder.embed_query if embedder is not None else None
 
         def controller_context() -> ControllerContext:
             return self._runner.context(
@@ -232,7 +234,7 @@ class Brain(PartsFacade):
         routed = route(
             understood,
             evaluated,
-            escalate(understood, evaluated, parts.escalation_model),
+            escalate(understood, evaluated, parts.escalation_model, embed),
             router=self._router,
             view=parts.view,
             ring=self.ring,

@@ -17,7 +17,9 @@ the message does:
 - `answer`: it answers the bot's question ("it's the Tableau one", "要 Jenkins 的");
 - `status`: it asks how the record stands ("any update?", "有人在处理吗");
 - `update`: it continues the record otherwise (more detail, "still broken", a retry report, a
-  reason or approval, "works now", "same here");
+  reason or approval, "same here");
+- `resolved`: it says the problem is gone ("works now", "自己好了"): an update that also
+  ends the record's work, so the thread resolves it;
 - `closing`: it ends the exchange and adds nothing ("thanks, bye", "好的，谢谢");
 - `new`: it starts something else (another problem, another request, an unrelated question).
 
@@ -206,7 +208,7 @@ def _thread_rows(
         pattern = rng.choice(pool)
         greet = 0.0 if family == "closing" else (0.03 if family == "answer" else 0.1)
         message = _dress(rng, author, fill(pattern), greet=greet)
-        label = family if family in ("closing", "answer", "status") else "update"
+        label = family if family in ("closing", "answer", "status", "resolved") else "update"
         rows.append(row(message, label, family, pattern, same=family != "same_here"))
     # New requests in the same thread: another domain's opening (sometimes the same kind of
     # record about something else), or an unrelated question.
@@ -270,6 +272,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
     from continuation_questions import question_rows
     from continuation_readings import reading_rows
     from continuation_reasons import reason_rows
+    from continuation_resolved import resolved_rows
     from continuation_short_new import short_new_rows
     from continuation_symptoms import symptom_rows
 
@@ -293,6 +296,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
             rows.extend(question_rows(rows, seed))
             rows.extend(particular_rows(rows, seed))
             rows.extend(reading_rows(seed))
+            rows.extend(resolved_rows(rows, seed))
     seen: set[tuple[str, str, str]] = set()
     unique = []
     for r in rows:

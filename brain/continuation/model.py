@@ -3,12 +3,14 @@
 A calibrated, multinomial logistic regression over the message and its relation to the record,
 fitted on the generated conversation set (`brain/data/continuation.jsonl`, split "train" only;
 the "holdout" split, written with other domains and phrasings, is never fitted or tuned on).
-Six classes:
+Seven classes:
 
 - `answer`: the message answers the bot's open question ("it's the Tableau one");
 - `status`: it asks how the record stands ("any update?", "is anyone working on it?");
 - `update`: it continues the record otherwise (a detail, "still broken", a retry report, a
-  reason or approval, "works now");
+  reason or approval);
+- `resolved`: it says the record's problem is gone ("works now", "自己好了"): an update that
+  ends the work (read as an update by `kind`; `solved` says it);
 - `closing`: it ends the exchange and adds nothing ("thanks, bye");
 - `question`: it asks something about the record's problem or request that names no subject of
   its own ("what should I try next?", "有什么临时办法吗"): answered on the record's subject;
@@ -66,7 +68,7 @@ __all__ = [
 DATA_FILE = "continuation.jsonl"
 #: Fitted weights are stored as "continuation-<key>.npz" (`core.model_files`).
 SHIPPED_NAME = "continuation"
-CLASSES = ("new", "update", "answer", "status", "closing", "question")
+CLASSES = ("new", "update", "answer", "status", "closing", "question", "resolved")
 #: Continue on the record at or above this probability. Chosen on the train split's
 #: out-of-fold readings (phrasings held out), the lowest of 0.5, 0.55, ... 0.85 under which
 #: fewer than 2% of new requests reach it (1.7%; 0.6 let 3.2% through once the set held the
@@ -284,9 +286,17 @@ class Reading:
     @property
     def kind(self) -> str:
         """The likeliest way it continues: "update", "answer", "status", "closing" or
-        "question"."""
+        "question" (a message saying the problem is gone is an update: `solved`)."""
+        p = dict(self.probabilities)
+        p["update"] += p.pop("resolved", 0.0)
+        return max(CLASSES[1:-1], key=lambda k: p[k])
+
+    @property
+    def solved(self) -> bool:
+        """Does it say the record's problem is gone, more likely than anything else it may
+        do ("disabled the add-in and it works now")?"""
         p = self.probabilities
-        return max(CLASSES[1:], key=lambda k: p[k])
+        return max(CLASSES[1:], key=lambda k: p.get(k, 0.0)) == "resolved"
 
     def describe(self) -> str:
         p = self.probabilities

@@ -33,7 +33,7 @@ from brain.conversation.thread import (
     recognised,
 )
 from brain.intent.urgency import handoff_signal
-from controllers import ticket_replies as say
+from controllers import thread_replies as said
 from controllers.ids import find_ticket_ids
 from controllers.ticket_search import search_topic
 from controllers.verification import specific_terms
@@ -151,7 +151,7 @@ def continue_on(
         decision = follow_up_decision(
             message,
             follow_up,
-            summary=say.closing(
+            summary=said.closing(
                 ticket, turn_is_chinese(text, message.history), thanked=_thanks(text)
             ),
             ok=True,
@@ -170,7 +170,9 @@ def continue_on(
         elif reading.kind == "question" and not find_ticket_ids(text):
             follow_up = FollowUp("question", record, controller, why, text)
         else:
-            follow_up = FollowUp("update", record, controller, why, text, lenient=True)
+            follow_up = FollowUp(
+                "update", record, controller, why, text, lenient=True, solved=reading.solved
+            )
     if reading.describe() not in follow_up.why:  # an answer's reading says why on its own
         follow_up = replace(follow_up, why=f"{follow_up.why}; {reading.describe()}")
     if follow_up.fields and follow_up.kind != "answer":
@@ -200,7 +202,7 @@ def ask_back(brain: ThreadBrain, message: Message, judged: Judgement) -> Decisio
     decision = follow_up_decision(
         message,
         follow_up,
-        summary=say.which_record(ticket, zh),
+        summary=said.which_record(ticket, zh),
         ok=False,
         dry_run=None,
         ticket=ticket,
@@ -208,11 +210,11 @@ def ask_back(brain: ThreadBrain, message: Message, judged: Judgement) -> Decisio
     decision.outcome = "clarify"
     decision.controller = None
     decision.confidence = judged.reading.continues
-    decision.clarification = say.which_record(ticket, zh)
+    decision.clarification = said.which_record(ticket, zh)
     assert decision.result is not None
     decision.result.data["choices"] = [
         [ON_RECORD, ticket.id],
-        [SOMETHING_NEW, say.something_new(zh)],
+        [SOMETHING_NEW, said.something_new(zh)],
     ]
     decision.request_type = "reference"
     brain.log_turn(decision)

@@ -135,6 +135,9 @@ class FollowUp:
     #: Read loosely: it refers back or adds a short detail, so only a conflicting subject
     #: (`conflicts`) keeps it off the record.
     lenient: bool = False
+    #: It says the record's problem is gone (the continuation model's `solved`): the update
+    #: resolves the record.
+    solved: bool = False
 
 
 def size(text: str) -> int:

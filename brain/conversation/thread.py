@@ -22,6 +22,7 @@ from brain.conversation.follow_up import (
     same_topic,
 )
 from controllers import answering, slots
+from controllers import thread_replies as said
 from controllers import ticket_replies as say
 from controllers.tickets import TicketError
 from core.records import Decision, DryRunRecord, Message
@@ -199,9 +200,21 @@ def apply(
         if fields or reading.kind == "answer":
             status = "awaiting_info" if missing else ("open" if ticket.is_open else None)
             ticket = store.update_fields(ticket.id, by=message.user, fields=fields, status=status)
-        if not ticket.is_open and not resolved(message.text):
+        if not ticket.is_open and not resolved(message.text) and not reading.solved:
             ticket = store.reopen(ticket.id, by=message.user, reason=message.text[:200])
             reopened = True
+        elif ticket.is_open and reading.solved and not missing and message.user == ticket.requester:
+            # The requester says the problem is gone: the work ends here, and the record stays
+            # reopenable (a later reply that says it is back reopens it, as above).
+            ticket = store.resolve(ticket.id, by=message.user)
+            return follow_up_decision(
+                message,
+                reading,
+                summary=said.solved_by_requester(ticket.id, zh),
+                ok=True,
+                dry_run=check,
+                ticket=ticket,
+            )
     except TicketError as exc:
         summary = say.not_updated(ticket.kind, ticket.id, exc, zh)
         return follow_up_decision(
@@ -246,7 +259,7 @@ def _question_on(
     decision = follow_up_decision(
         message,
         reading,
-        summary=say.question_on(ticket.id, answer, zh),
+        summary=said.question_on(ticket.id, answer, zh),
         ok=found.ok,
         dry_run=None,
         ticket=ticket,

@@ -26,6 +26,7 @@ import numpy as np
 
 from brain.escalation.features import signals_of, wide
 from brain.escalation.model import EscalationModel
+from brain.escalation.page_kind import security_event
 from brain.intent.taxonomy import intent_group
 from core.records import EscalationRecord, IntentResult, Urgency
 
@@ -211,14 +212,19 @@ def decide_escalation(
             pages = not _agreed_against(agreed, probability, asking_now, evidence)
         if pages:
             # Paged by the model alone, with no failure the matrix reads and no one beyond the
-            # writer affected: what it recognised is a security event, not an outage.
-            event = model is not None and alone
+            # writer affected: what it recognised is a security event unless the page kind
+            # model reads a failure the matrix missed ("公司邮箱整个都收不到外部邮件了").
+            failure = alone and security_event(text) is False
+            event = model is not None and alone and not failure
             priority, kind, by = "P1", "security" if event else "outage", "the escalation model"
-            reason = (
-                "P1 (the escalation model recognises a live security event)"
-                if event
-                else f"P1 ({assessment.impact} affected, {assessment.state.replace('_', ' ')})"
-            )
+            if event:
+                reason = "P1 (the escalation model recognises a live security event)"
+            elif failure:
+                reason = "P1 (the escalation model recognises a live failure)"
+                evidence.append("page kind model: a failure, not a security event")
+            else:
+                state = assessment.state.replace("_", " ")
+                reason = f"P1 ({assessment.impact} affected, {state})"
         elif priority == "P1":
             priority, by = "P2", "the escalation model"
             evidence.append("the escalation model does not confirm P1: P2, no page")

@@ -9,14 +9,13 @@ a plea is also read for escalation on its own (`brain.chain.escalate.decide_with
 
 Which clause is a plea is read by the models that exist, not by a list of pleas: the last
 clause (at the clause marks the speech-act model reads a first clause by) is a plea when the
-speech-act model reads it as asking (a question or a request for work, not a problem
-reported: "帮我看看怎么处理" is work 0.50, question 0.32), it is short, and the escalation
-rules read nothing in it beyond the default reading of one person's request with no failure
-(no security topic, no hand-off, no scope, no failure state, nothing resolved or past): it
-asks and names nothing the escalation decision weighs. A request with a topic of its own
-("can you whitelist it", "where do I log it for the audit?") passes that too, so what the
-report may change is narrow and guarded by the caller
-(`brain.chain.escalate.decide_with_report`).
+speech-act model is sure it is a question, it is short, and the escalation rules read nothing
+in it beyond the default reading of one person's request with no failure (no security topic,
+no hand-off, no scope, no failure state, nothing resolved or past): it asks and names nothing
+the escalation decision weighs. A closing request for work ("can you whitelist it", "can you
+check") is not one: on the escalation set's train split, reading those as pleas paged one
+person's problems. Whether the event is still happening is the caller's to weigh on the whole
+message (`brain.chain.escalate.decide_with_report`).
 """
 
 from __future__ import annotations
@@ -70,7 +69,7 @@ def report_before_plea(text: str) -> Plea | None:
     if len(speech_act.words(report)) < MIN_REPORT_WORDS:
         return None
     reading = speech_act.read(plea)
-    if reading.act == "problem":
+    if reading.act != "question" or not reading.sure:
         return None
     if not _names_nothing(plea):
         return None

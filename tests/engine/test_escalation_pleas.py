@@ -45,7 +45,6 @@ LIVE = {
     "key_in_channel": "I pasted the AWS root access key into the public #general channel ten "
     "minutes ago, what do I do?",
     "list_to_group_zh": "我不小心把客户名单发到了一个外部的微信群里，怎么办？",
-    "records_out_zh": "我不小心把客户资料发到外部邮箱了，帮我看看怎么处理",
 }
 #: Must not page: a how-to, a policy question, one person's device, a finished incident and a
 #: drill notice, with the same kind of plea.
@@ -65,9 +64,6 @@ QUIET = {
     "should I do now?",
     "invoices_gmail": "is it okay to forward customer invoices to my personal gmail, what should I "
     "do?",
-    "keyboard_zh": "我的键盘有几个键失灵了，帮我看看怎么处理",
-    "recalled_zh": "上个月我把客户资料误发到外部邮箱，当天就撤回了，IT也查过了，帮我看看怎么结案",
-    "parcel_text": "I think my phone got a weird text about a parcel, please have a look",
 }
 #: Live events with a plea the model still does not page.
 STILL_MISSED = {

@@ -675,6 +675,65 @@ BARE_WORK_PATTERNS = {
 }
 
 
+# Things wanted for someone else, the person named first ("the new accountant needs a
+# laptop"): the first fits read an English message opening with "the …" as a problem report,
+# since most of their problems open that way, so "the new analyst needs a laptop" was a
+# problem and its list of things was never split. Beside them, a fault of that person's thing
+# is still a problem ("the new accountant's laptop won't turn on"). English only: Chinese
+# ("新来的分析师需要电脑") was read as work already, and Chinese rows of this frame tipped
+# Chinese problem reports ("昨晚的对账批处理任务失败了") to work. Written after that was seen
+# through `brain ask`; no held-out or fresh pattern or topic.
+FOR_SOMEONE_TOPICS = {
+    "someone_en": [
+        "the new accountant",
+        "the summer student",
+        "the temp in finance",
+        "our new joiner",
+        "the new product manager",
+        "the graduate starting next week",
+        "the consultant from the audit firm",
+        "the new receptionist",
+        "the new hire in legal",
+        "my new team member",
+    ],
+}
+FOR_SOMEONE_THINGS = {
+    "en": [
+        "a laptop",
+        "a second screen",
+        "an ergonomic chair",
+        "a desk phone",
+        "a security token",
+        "a Salesforce account",
+        "access to the finance share",
+        "a VPN account",
+        "a parking permit",
+        "an email address",
+    ],
+}
+FOR_SOMEONE_PATTERNS = {
+    "work": [
+        ("en", "{someone_en} needs [thing]"),
+        ("en", "{someone_en} will need [thing]"),
+        ("en", "{someone_en} starting monday needs [thing]"),
+        ("en", "{someone_en} is going to need [thing] on day one"),
+        ("en", "{someone_en} needs [thing] before they start"),
+    ],
+    "problem": [
+        ("en", "{someone_en}'s laptop won't turn on"),
+        ("en", "{someone_en} can't log in to anything"),
+    ],
+}
+
+
+def _with_things(rows: list[dict[str, str]], rng: random.Random) -> list[dict[str, str]]:
+    """Each row's "[thing]" filled with one of the things wanted, in the row's language."""
+    return [
+        {**r, "text": r["text"].replace("[thing]", rng.choice(FOR_SOMEONE_THINGS[r["lang"]]))}
+        for r in rows
+    ]
+
+
 def _rows(patterns, topics, split: str, rng: random.Random) -> list[dict[str, str]]:
     rows = []
     for label, entries in patterns.items():
@@ -711,6 +770,9 @@ def main() -> None:
     rows += [{**r, "template": r["template"].replace("train", "train2")} for r in more]
     bare = _rows(BARE_WORK_PATTERNS, BARE_WORK_TOPICS, "train", random.Random(42))
     rows += [{**r, "template": r["template"].replace("train", "train3")} for r in bare]
+    wanted = _rows(FOR_SOMEONE_PATTERNS, FOR_SOMEONE_TOPICS, "train", random.Random(43))
+    wanted = _with_things(wanted, random.Random(44))
+    rows += [{**r, "template": r["template"].replace("train", "train4")} for r in wanted]
     rows += _rows(HOLDOUT_PATTERNS, HOLDOUT_TOPICS, "holdout", rng)
     rows += _rows(FRESH_PATTERNS, FRESH_TOPICS, "fresh", random.Random(41))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")

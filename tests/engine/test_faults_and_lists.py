@@ -1,6 +1,8 @@
 """What a user asks for is what gets filed: a fault of a device the user has is an incident
-for IT support (not an order, and not a question back about which team), in English and
-Chinese. Through the brain API, as a surface calls it."""
+for IT support (not an order, and not a question back about which team), and a list of
+things wanted for someone ("the new analyst needs …", "新来的分析师需要…") files one
+equipment request holding every device beside the access request for the account or licence,
+in English and Chinese. Through the brain API, as a surface calls it."""
 
 from __future__ import annotations
 
@@ -42,3 +44,73 @@ def test_a_fault_of_a_device_is_filed_as_an_incident(brain: Brain, text: str) ->
     assert decision.outcome == "routed", decision.tier_path
     assert decision.controller == "incident", decision.tier_path
     assert [t.kind for t in _tickets(brain)] == ["incident"]
+
+
+@pytest.mark.parametrize(
+    ("text", "items", "system"),
+    [
+        pytest.param(
+            "新来的分析师需要电脑、显示器和Tableau账号",
+            "电脑、显示器",
+            "Tableau",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="'新来的分析师需要电脑' is read as an account request (the onboarding "
+                "words and the role outweigh the device), so the things go to fewer "
+                "controllers than the message has and it is filed whole, as one order",
+            ),
+        ),
+        (
+            "the new analyst needs a laptop, a docking station and a Jira account",
+            "laptop, docking station",
+            "Jira",
+        ),
+        # wordings written before any was run
+        pytest.param(
+            "新同事需要键盘、鼠标和Figma账号",
+            "键盘、鼠标",
+            "Figma",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="'新同事需要键盘' and '新同事需要鼠标' are read as account requests (the "
+                "onboarding words outweigh the device), so the list is one access request",
+            ),
+        ),
+        pytest.param(
+            "给新来的设计师准备显示器、扩展坞和Confluence权限",
+            "显示器、扩展坞",
+            "Confluence",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="'给新来的设计师准备扩展坞' is asked about between access and change, "
+                "so it goes with the account and the order holds the monitor alone",
+            ),
+        ),
+        (
+            "the intern needs a monitor, a headset and a Confluence account",
+            "monitor, headset",
+            "Confluence",
+        ),
+        (
+            "the new designer needs a laptop, a webcam and a Figma licence",
+            "laptop, webcam",
+            "Figma",
+        ),
+        (
+            "the contractor starting tuesday needs a laptop, a mouse and access to GitLab",
+            "laptop, mouse",
+            "GitLab",
+        ),
+    ],
+)
+def test_things_wanted_for_someone_file_the_order_and_the_account(
+    brain: Brain, text: str, items: str, system: str
+) -> None:
+    """One equipment request holds every device; the account or licence is an access
+    request of its own; no change is filed for the system."""
+    decision = brain.ask(Message(text, "u1", "C1"))
+    assert {decision.controller, *decision.supporting} == {"change", "access"}, decision.tier_path
+    tickets = {t.kind: t for t in _tickets(brain)}
+    assert set(tickets) == {"equipment", "access"}, [t.kind for t in _tickets(brain)]
+    assert tickets["equipment"].fields["item"] == items
+    assert system.lower() in str(tickets["access"].fields.get("system")).lower()

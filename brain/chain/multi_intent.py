@@ -73,20 +73,28 @@ def regrouped(text: str, plans: Sequence[RoutePlan]) -> list[str]:
     a licence): the objects of one controller joined back under the head, one request for all
     of them ("needs a laptop and a monitor", "needs a Tableau licence"); `[]` when the objects
     go to one controller or each to its own. A piece too short to route alone ("I need a
-    mouse" is asked about) goes with its likeliest controller: the joined pieces count only
-    when each of them routes (`independent`)."""
+    mouse" is asked about) goes with its likeliest controller whose check did not refuse it
+    (`_likeliest`): the joined pieces count only when each of them routes (`independent`)."""
     head, objects = shared_head(text)
     if len(objects) != len(plans):
         return []
     groups: dict[str, list[str]] = {}
     for thing, plan in zip(objects, plans, strict=True):
-        likeliest = plan.controller or next(iter(plan.candidates), None)
+        likeliest = plan.controller or _likeliest(plan)
         if likeliest is None:
             return []
         groups.setdefault(likeliest, []).append(thing)
     if not 1 < len(groups) < len(plans):
         return []
     return [head + _listing(things) for things in groups.values()]
+
+
+def _likeliest(plan: RoutePlan) -> str | None:
+    """The controller a piece asked about most likely belongs to: its likeliest candidate
+    whose dry-run did not fail on it ("给新来的设计师准备扩展坞" is asked about because the
+    access controller finds no system in it; the next candidate's check was not run)."""
+    failed = {r.controller for r in plan.dry_runs if not r.ok}
+    return next((name for name in plan.candidates if name not in failed), None)
 
 
 def _listing(things: Sequence[str]) -> str:

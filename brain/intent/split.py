@@ -13,7 +13,11 @@ offers its two clauses to a caller with evidence that each asks for something, a
 
 from __future__ import annotations
 
+import json
 import re
+from collections import Counter
+from functools import cache
+from importlib import resources
 
 #: Joiners that introduce a further, separate request.
 _JOINERS = re.compile(
@@ -103,8 +107,9 @@ _DETERMINERS = frozenset(("a", "an", "the", "some", "my", "our", "his", "her", "
 #: The second object's size at most (an English word counts 1, a Chinese character 1/2): a
 #: longer tail is a clause of its own ("... and my manager already approved it").
 MAX_OBJECT = 4
-#: With no segmenter, a Chinese first object is its last two characters (most nouns are two):
-#: cut short, a stray character stays in the second piece; cut long, its verb would be lost.
+#: A list's middle Chinese object is at most this size (an English word counts 1, a Chinese
+#: character 1/2), and with no segmenter a first object's length is guessed at the object
+#: after it, this at most (most nouns are two characters): `_cjk_object_length` cuts it.
 MAX_CJK_OBJECT = 2
 
 
@@ -149,9 +154,16 @@ def shared_head(text: str) -> tuple[str, list[str]]:
     cjk = bool(_CJK.match(tokens[-1].group()))
     wanted = max(1, sum(bool(_CJK.match(t)) == cjk for t in _TOKEN.findall(after)))
     start = len(tokens)
-    while start > 0 and len(tokens) - start < min(wanted, MAX_CJK_OBJECT if cjk else wanted):
+    if cjk:
+        run = len(tokens) - next(
+            (i + 1 for i in range(len(tokens) - 1, -1, -1) if not _CJK.match(tokens[i].group())),
+            0,
+        )
+        chars = "".join(t.group() for t in tokens[len(tokens) - run :])
+        start -= _cjk_object_length(chars, min(wanted, MAX_CJK_OBJECT))
+    while not cjk and start > 0 and len(tokens) - start < wanted:
         word = tokens[start - 1].group()
-        if bool(_CJK.match(word)) != cjk:
+        if _CJK.match(word):
             break
         start -= 1
         if word.lower() in _DETERMINERS:
@@ -162,6 +174,47 @@ def shared_head(text: str) -> tuple[str, list[str]]:
         return "", []
     head = left[: tokens[start].start()]
     return head, [left[tokens[start].start() :].strip(" ,，"), *middle, second]
+
+
+def _cjk_object_length(chars: str, guess: int) -> int:
+    """How many of the Chinese characters that end a clause are its object: the `guess` (the
+    length of the object after it, two at most: most nouns are two) or one more ("显示器" of
+    "准备显示器", not "示器"), whichever cut leaves the two characters across it holding
+    together less in the shipped Chinese messages: a pair's count over that of its rarer
+    character ("需要" is nearly always together, "要电" and "备显" seldom)."""
+    counts, chars_seen = _pairs()
+
+    def together(length: int) -> float:
+        cut = len(chars) - length
+        if cut <= 0:
+            return 0.0
+        pair = chars[cut - 1 : cut + 1]
+        return counts.get(pair, 0) / max(1, min(chars_seen.get(c, 0) for c in pair))
+
+    lengths = [n for n in (guess, guess + 1) if n <= len(chars)] or [len(chars)]
+    return min(lengths, key=lambda n: (together(n), n != guess))
+
+
+#: The shipped messages whose Chinese characters tell where a word ends.
+_CORPORA = ("training.jsonl", "speech_acts.jsonl")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+
+
+@cache
+def _pairs() -> tuple[dict[str, int], dict[str, int]]:
+    """How often each pair of adjacent Chinese characters, and each character, occurs in the
+    shipped messages (the routing set and the speech-act set): a pair inside a word is
+    common beside its characters, one across two words rare, which is all a list's first
+    object needs with no segmenter."""
+    pairs: Counter[str] = Counter()
+    chars: Counter[str] = Counter()
+    folder = resources.files("brain.data")
+    for name in _CORPORA:
+        for line in folder.joinpath(name).read_text(encoding="utf-8").splitlines():
+            for run in _CJK_RUN.findall(str(json.loads(line).get("text", ""))):
+                chars.update(run)
+                pairs.update(run[i : i + 2] for i in range(len(run) - 1))
+    return dict(pairs), dict(chars)
 
 
 #: Between a list's objects before its last "and": a comma or 、 ("a laptop, a monitor and …").

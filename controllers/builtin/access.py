@@ -65,6 +65,12 @@ _ARTICLE = LazyPattern(r"^(?:the|our|a|an|my|your|their)\s+", re.I)
 _SYSTEM_WORDS = LazyPattern(
     r"(?<![\w-])(" + "|".join(re.escape(s) for s in KNOWN_SYSTEMS) + r")(?![\w-])", re.I
 )
+#: The same names written against Chinese characters ("Confluence权限", "Figma的授权"), where
+#: `\w` sees no boundary: read only when nothing else names the system.
+_SYSTEM_WORDS_IN_CHINESE = LazyPattern(
+    r"(?<![A-Za-z0-9_-])(" + "|".join(re.escape(s) for s in KNOWN_SYSTEMS) + r")(?![A-Za-z0-9_-])",
+    re.I,
+)
 _SYSTEM_PHRASES = (
     # a share path: \\fs01\settlement\reports
     LazyPattern(r"(?P<system>\\\\[\w.$-]+\\[^\s,，]+)"),
@@ -186,8 +192,7 @@ def _first(table: tuple[tuple[str, LazyPattern], ...], text: str) -> str | None:
 def _system(text: str) -> str | None:
     match = _SYSTEM_WORDS.search(text)
     if match:
-        word = match.group(1)
-        return next((s for s in KNOWN_SYSTEMS if s.lower() == word.lower()), word)
+        return _known(match.group(1))
     phrase = _SYSTEM_ZH_PHRASE.search(text)
     named = slots.named(phrase["system"], _GENERIC) if phrase else None
     if named:
@@ -200,7 +205,13 @@ def _system(text: str) -> str | None:
         named = slots.named(_ARTICLE.sub("", found["system"].strip()), _GENERIC) if found else None
         if named:
             return named
-    return None
+    against = _SYSTEM_WORDS_IN_CHINESE.search(text)
+    return _known(against.group(1)) if against else None
+
+
+def _known(word: str) -> str:
+    """A known system's name as the list spells it."""
+    return next((s for s in KNOWN_SYSTEMS if s.lower() == word.lower()), word)
 
 
 def named_account(text: str) -> str | None:

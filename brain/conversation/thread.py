@@ -251,9 +251,12 @@ def _question_on(
         )
     subject = str(ticket.fields.get("description") or ticket.title)
     services = brain.services
-    evidence = answering.led_by(
-        answering.gather(services.knowledge, f"{message.text}\n{subject}"), message.text
+    # The record's own controller's pages first (a change's approvers are the change policy's,
+    # not the access policy's), the whole knowledge base when they hold nothing relevant.
+    found_in = answering.gather(
+        services.knowledge, f"{message.text}\n{subject}", domain=reading.controller or None
     )
+    evidence = answering.led_by(found_in, message.text)
     found = answering.answer(subject, evidence, services.llm)
     answer = found.summary if found.ok else ""
     decision = follow_up_decision(

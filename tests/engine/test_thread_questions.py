@@ -54,6 +54,27 @@ def test_a_question_with_its_own_subject_is_not_put_on_the_record(
 
 
 @pytest.mark.usefixtures("home")
+def test_a_question_about_a_change_is_answered_from_the_change_pages_not_the_access_policy(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The record's controller's pages are read first: "who needs to approve it?" about a
+    release was answered with the access policy's approvers (line manager, mailbox owner)."""
+    ask_json(
+        capsys,
+        "we need to deploy payments-api v2.3.1 to production this saturday 22:00-23:00",
+        "--thread",
+        "T1",
+    )
+    decision = ask_json(capsys, "who needs to approve it?", "--thread", "T1")
+
+    assert decision["controller"] == "change" and decision["request_type"] == "reference"
+    result = decision["result"]
+    assert result["ok"] and result["citations"], result
+    assert not any("access-request-approval" in c for c in result["citations"]), result
+    assert "line manager" not in result["summary"], result["summary"]
+
+
+@pytest.mark.usefixtures("home")
 def test_who_approves_a_request_is_answered_from_the_policy_not_with_its_status(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from controllers.ids import find_ticket_ids, normalize_ticket_id
 from controllers.ticket_search import search_topic
 
 Action = Literal["search", "list", "reopen", "close", "urge", "comment", "process", "status"]
@@ -61,3 +62,23 @@ def detect_action(text: str) -> Action:
         if pattern.search(text):
             return action
     return "status"
+
+
+def comment_text(text: str, ticket_id: str) -> str:
+    """What a comment command adds to `ticket_id`: the text after its colon ("add a comment to
+    INC-000001: it also happens with the HDMI cable"), "" when there is none."""
+    for mark in (":", "："):
+        if mark in text:
+            tail = text.split(mark, 1)[1].strip()
+            if tail and normalize_ticket_id(tail) != ticket_id:
+                return tail
+    return ""
+
+
+def named_comment(text: str) -> str:
+    """The comment a message adds to the ticket it names ("add a comment to INC-000001: ..."),
+    "" when it is no comment command on a named ticket."""
+    ids = find_ticket_ids(text)
+    if not ids or detect_action(text) != "comment":
+        return ""
+    return comment_text(text, normalize_ticket_id(ids[0]))

@@ -22,6 +22,7 @@ from brain.escalation.decide import (
     AgreedMove,
     decide_escalation,
 )
+from controllers.record_actions import named_comment
 from core.records import EscalationRecord, IntentResult
 
 if TYPE_CHECKING:
@@ -77,7 +78,17 @@ def decide_with_report(
     names nothing of its own, so the security event the rules read in the report pages as it
     would without the plea, which must not make it a question about security (a consultation).
     Only when the message reads as still happening (the live contrast) and as asked while it
-    happens (the "asked_now" contrast). `embed`: the query embedder, for the report's vector."""
+    happens (the "asked_now" contrast). `embed`: the query embedder, for the report's vector.
+
+    A comment added to a named ticket is read on what it says: the command around it ("add a
+    comment to INC-000001:") is no evidence of an event, and the model read one in it
+    ("...: it also happens with the HDMI cable" paged at p 0.88, the comment alone 0.11)."""
+    comment = named_comment(text)
+    if comment and embed is not None and vector is not None:
+        said = decide_with_report(
+            comment, intent, model=model, vector=embed(comment), embed=embed, agreed=agreed
+        )
+        return replace(said, evidence=["read on the comment it adds to a ticket", *said.evidence])
     whole = decide_escalation(text, intent, model=model, vector=vector, agreed=agreed)
     if whole.escalate:
         return whole

@@ -11,7 +11,7 @@ from controllers import ticket_replies as say
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from controllers.ids import find_ticket_ids, is_ticket_id, normalize_ticket_id
-from controllers.record_actions import Action, detect_action
+from controllers.record_actions import Action, comment_text, detect_action
 from controllers.references import look_up, named_things
 from controllers.ticket_replies import NOT_FOUND_ADVICE
 from controllers.ticket_search import search, search_topic
@@ -191,7 +191,7 @@ class TicketController(BuiltinController):
         if action == "process":
             return store.take(ticket_id, by=context.user, assignee=ASSIGNEE)
         if action == "comment":
-            text = _comment_text(TicketController.text_of(context), ticket_id) or _upstream_summary(
+            text = comment_text(TicketController.text_of(context), ticket_id) or _upstream_summary(
                 context
             )
             if not text:
@@ -273,15 +273,6 @@ def _remainder(text: str, ticket_id: str) -> str:
     pattern = re.compile(rf"#?{re.escape(ticket_id)}", re.I)
     parts = pattern.split(text, maxsplit=1)
     return parts[1].strip(" :：,，.-") if len(parts) == 2 else ""
-
-
-def _comment_text(text: str, ticket_id: str) -> str:
-    for mark in (":", "："):
-        if mark in text:
-            tail = text.split(mark, 1)[1].strip()
-            if tail and normalize_ticket_id(tail) != ticket_id:
-                return tail
-    return ""
 
 
 def _upstream_summary(context: ControllerContext) -> str:

@@ -7,17 +7,9 @@ comment is no evidence of an event. A comment that reports one still pages.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from cli import main
-
-
-def _ask(text: str, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
-    assert main(["ask", text, "--json"]) == 0
-    decision: dict[str, object] = json.loads(capsys.readouterr().out)
-    return decision
+from tests.cli_calls import ask_json
 
 
 @pytest.mark.usefixtures("home")
@@ -32,7 +24,7 @@ def _ask(text: str, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
 def test_an_ordinary_comment_on_a_ticket_pages_no_one(
     text: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    decision = _ask(text, capsys)
+    decision = ask_json(capsys, text)
     assert decision["escalate"] is False, decision["escalation"]
 
 
@@ -48,7 +40,7 @@ def test_an_ordinary_comment_on_a_ticket_pages_no_one(
 def test_a_comment_that_reports_a_live_event_still_pages(
     text: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    decision = _ask(text, capsys)
+    decision = ask_json(capsys, text)
     escalation = decision["escalation"]
     assert isinstance(escalation, dict)
     assert decision["escalate"] is True, escalation

@@ -13,15 +13,9 @@ import json
 
 import pytest
 
-from cli import main
+from tests.cli_calls import ask_json
 
 SECURITY_ADVICE = ("disconnect from the network", "请先断开网络")
-
-
-def _ask(text: str, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
-    assert main(["ask", text, "--json"]) == 0
-    decision: dict[str, object] = json.loads(capsys.readouterr().out)
-    return decision
 
 
 @pytest.mark.usefixtures("home")
@@ -31,7 +25,7 @@ def _ask(text: str, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
 def test_a_failure_the_model_pages_alone_is_an_outage_not_a_security_incident(
     text: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    decision = _ask(text, capsys)
+    decision = ask_json(capsys, text)
     escalation = decision["escalation"]
     assert isinstance(escalation, dict)
     assert decision["escalate"] is True and escalation["kind"] == "outage", escalation
@@ -52,7 +46,7 @@ def test_a_failure_the_model_pages_alone_is_an_outage_not_a_security_incident(
 def test_a_security_event_the_model_pages_alone_stays_a_security_incident(
     text: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    decision = _ask(text, capsys)
+    decision = ask_json(capsys, text)
     escalation = decision["escalation"]
     assert isinstance(escalation, dict)
     assert decision["escalate"] is True and escalation["kind"] == "security", escalation

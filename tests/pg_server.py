@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import glob
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -39,10 +40,24 @@ def binaries() -> Path | None:
     return None
 
 
+#: Ports for the servers tests start, below Linux's ephemeral range (32768-60999): a port the
+#: kernel hands out and the probe releases can go to any outgoing connection before the
+#: server binds it seconds later (a replica failed with "address already in use").
+SERVER_PORTS = (20000, 32000)
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A port nothing listens on, outside the ephemeral range, for a server started later."""
+    pick = random.SystemRandom()
+    for _ in range(500):
+        port = pick.randrange(*SERVER_PORTS)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    raise RuntimeError(f"no free port in {SERVER_PORTS}")
 
 
 @dataclass

@@ -86,19 +86,27 @@ class TeamConfig(BaseModel):
         """The SLA of a priority (the loosest one configured when it is not listed)."""
         return self.sla_s.get(priority) or max(self.sla_s.values(), default=DEFAULT_SLA_S["P4"])
 
+    def _window(self, day: datetime) -> tuple[datetime, datetime] | None:
+        """The working hours of the day starting at midnight `day` (None: not a working day)."""
+        if day.weekday() not in self.days:
+            return None
+        first, last = self.hours.split("-")
+        opens = time.fromisoformat(first)
+        return (
+            day + timedelta(hours=opens.hour, minutes=opens.minute),
+            day + timedelta(hours=int(last[:2]), minutes=int(last[3:])),
+        )
+
     def after_working_seconds(self, start: datetime, seconds: float) -> datetime:
         """The moment `seconds` of working time after `start` (`working_seconds` read the
         other way: the SLA clock's due time)."""
-        first, last = self.hours.split("-")
-        opens = time.fromisoformat(first)
-        closes = timedelta(hours=int(last[:2]), minutes=int(last[3:]))
         day = start.replace(hour=0, minute=0, second=0, microsecond=0)
         left = max(0.0, seconds)
         for _ in range(MAX_DUE_DAYS):
-            if day.weekday() in self.days:
-                window_start = max(start, day + timedelta(hours=opens.hour, minutes=opens.minute))
-                window_end = day + closes
-                room = (window_end - window_start).total_seconds()
+            window = self._window(day)
+            if window is not None:
+                window_start = max(start, window[0])
+                room = (window[1] - window_start).total_seconds()
                 if room > 0 and left <= room:
                     return window_start + timedelta(seconds=left)
                 left -= max(0.0, room)
@@ -107,17 +115,12 @@ class TeamConfig(BaseModel):
 
     def working_seconds(self, start: datetime, end: datetime) -> float:
         """Seconds of working time between two moments (the SLA clock)."""
-        first, last = self.hours.split("-")
-        opens = time.fromisoformat(first)
-        day_end = timedelta(hours=24) if last == "24:00" else None
         total = 0.0
         day = start.replace(hour=0, minute=0, second=0, microsecond=0)
         while day < end:
-            if day.weekday() in self.days:
-                window_start = day + timedelta(hours=opens.hour, minutes=opens.minute)
-                closes = day_end or timedelta(hours=int(last[:2]), minutes=int(last[3:]))
-                window_end = day + closes
-                overlap = min(end, window_end) - max(start, window_start)
+            window = self._window(day)
+            if window is not None:
+                overlap = min(end, window[1]) - max(start, window[0])
                 total += max(0.0, overlap.total_seconds())
             day += timedelta(days=1)
         return total

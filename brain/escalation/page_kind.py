@@ -25,12 +25,12 @@ from importlib import metadata, resources
 
 import numpy as np
 
+from brain.escalation.model import DATA_FILE, labelled_rows
 from core.lazy import Lazy
 from core.text.multilingual import multilingual_vectors
 
 log = logging.getLogger(__name__)
 
-DATA_FILE = "escalation.jsonl"
 #: The kinds of the escalation set's page rows that are security events, and failures.
 SECURITY_KINDS = frozenset(
     {"security", "impersonation", "data_leaving", "account_takeover", "malware"}
@@ -42,16 +42,10 @@ C = 1.0
 
 
 def _page_rows() -> tuple[list[str], np.ndarray]:
-    import json
-
-    text = resources.files("brain.data").joinpath(DATA_FILE).read_text(encoding="utf-8")
-    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
     pages = [
         r
-        for r in rows
-        if r.get("split", "train") == "train"
-        and r.get("escalate")
-        and r.get("kind") in SECURITY_KINDS | FAILURE_KINDS
+        for r in labelled_rows("train")
+        if r.get("escalate") and r.get("kind") in SECURITY_KINDS | FAILURE_KINDS
     ]
     labels = np.array([r["kind"] in SECURITY_KINDS for r in pages], dtype=int)
     return [str(r["text"]) for r in pages], labels

@@ -180,7 +180,7 @@ def confident_choice(evaluation: Evaluation, threshold: float) -> str | None:
 
 
 def agreed_lessons(parts: BrainParts) -> dict[str, tuple[str, ...]]:
-    """The corrections of agreed, conflict-free groups -> who agreed (`org_lessons.org_rows`);
+    """The corrections the organisation agreed on -> who agreed (`org_lessons.org_rows`);
     empty when there are no corrections (no look-up on a fresh home)."""
     if not parts.memory.has_corrections():
         return {}

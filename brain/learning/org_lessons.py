@@ -11,9 +11,16 @@ correction's group is the corrections and confirmed routes (👍) within LINK of
 (`AgreedExamples.linked`: the embedding, or the multilingual encoder where Chinese is on either
 side), each user's latest counting once (`preference.latest_per_user`). A group whose users all
 put their messages with one controller (moved them there or confirmed them there), with at
-least `agreement` users, gives its messages as rows, the confirmed ones too; a message that
-belongs to any group whose users disagree is never trained on (a conflict is reported, not
-learned). Before, a person whose own message the model already routed right and who said so
+least `agreement` users, gives its messages as rows, the confirmed ones too. Where a
+correction's group is mixed (many people correcting a desk's varied tickets: at LINK every
+group holds corrections to several controllers, so no group ever agreed and the refit learned
+nothing from 1,000 streamed tickets, benchmarks/HISTORY.md), its nearest corrections vote, each
+user once (`brain.memory.agreed.majority`, the rule the online layer and a message's
+neighbourhood already follow): a controller with at least `agreement` users and a clear
+majority makes the corrections to it rows, weighted by those users; a split (two people
+against one, three against two) is a conflict, reported and learned by no one, and the
+minority's corrections are never rows. One person's corrections, however many, are one vote.
+Before, a person whose own message the model already routed right and who said so
 counted for nothing, and two corrections and a confirmation taught the refit nothing. Grouped
 by the memory's near-copy similarity instead (a cosine of 0.55 and more), three people's own
 wordings of one problem rarely formed a group: the online layer moved a fourth person's
@@ -27,6 +34,7 @@ agreement leaves with them). Texts are the lessons' own, redacted when the lesso
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import logging
 import os
@@ -38,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.learning.labelled import LabelledRow
+from brain.memory.agreed import VOTERS, majority
 from brain.memory.entry import CONFIRMED, MemoryEntry
 from brain.memory.lessons import MemoryStore
 from brain.memory.preference import MOVED_TO, latest_per_user
@@ -204,21 +213,27 @@ def org_rows(
     agreement: int,
     groups: MoveGroups,
 ) -> list[OrgRow]:
-    """The corrected and confirmed messages of every agreed, conflict-free group, oldest first;
-    one row per (text, controller). `groups` keeps the groups between calls."""
+    """The corrected and confirmed messages of every agreed, conflict-free group, and each
+    correction its neighbourhood's vote agrees with (`voted`), oldest first; one row per
+    (text, controller). `groups` keeps the groups between calls."""
     known = set(names)
     by_id, group_of = groups.current(store)
     # Groups are seeded by corrections only: confirmed routes alone teach the model nothing.
     moves = sorted((e for e in by_id.values() if e.kind == MOVED_TO), key=lambda e: e.order)
     agreed: dict[str, tuple[MemoryEntry, tuple[str, ...]]] = {}
     disputed: set[str] = set()
+    voted: dict[str, tuple[MemoryEntry, tuple[str, ...]]] = {}
     for entry in moves:
-        latest = latest_per_user(_members(group_of.get(entry.memory_id, []), by_id))
+        members = _members(group_of.get(entry.memory_id, []), by_id)
+        latest = latest_per_user(members)
         targets: dict[str, set[str]] = {}
         for other, _ in latest.values():
             targets.setdefault(other.controller, set()).add(other.user)
         if len(targets) > 1:
             disputed.update(other.memory_id for other, _ in latest.values())
+            won = _vote(entry, members, agreement)
+            if won is not None and entry.controller in known and entry.text.strip():
+                voted[entry.memory_id] = (entry, won)
             continue
         controller, users = next(iter(targets.items()))
         if len(users) < agreement or controller not in known:
@@ -228,17 +243,36 @@ def org_rows(
             seen = agreed.get(other.memory_id)
             if seen is None or len(group) > len(seen[1]):
                 agreed[other.memory_id] = (other, group)
+    chosen = {key: found for key, found in agreed.items() if key not in disputed}
+    for key, found in voted.items():
+        seen = chosen.get(key)
+        if seen is None or len(found[1]) > len(seen[1]):
+            chosen[key] = found
     rows: dict[tuple[str, str], OrgRow] = {}
     for memory_id, (entry, group) in sorted(
-        agreed.items(), key=lambda item: (item[1][0].created_at, item[0])
+        chosen.items(), key=lambda item: (item[1][0].created_at, item[0])
     ):
-        if memory_id in disputed or not entry.text.strip():
+        if not entry.text.strip():
             continue
         rows.setdefault(
             (entry.text, entry.controller),
             OrgRow(entry.text, entry.controller, memory_id, entry.user, entry.created_at, group),
         )
     return list(rows.values())
+
+
+def _vote(
+    entry: MemoryEntry, members: Sequence[tuple[MemoryEntry, float]], agreement: int
+) -> tuple[str, ...] | None:
+    """The users who agree with a correction whose group is mixed: its nearest corrections
+    vote, each user once (`brain.memory.agreed.majority`, the rule a message's neighbourhood
+    moves it by online), and a clear majority for the correction's own controller makes it a
+    row; None otherwise (a split is a conflict, reported and learned by no one)."""
+    nearest = [other for other, _ in heapq.nlargest(VOTERS, members, key=lambda item: item[1])]
+    won = majority(nearest, agreement)
+    if won is None or won[0] != entry.controller:
+        return None
+    return won[1]
 
 
 def _members(group: Group, moves: Mapping[str, MemoryEntry]) -> list[tuple[MemoryEntry, float]]:

@@ -415,27 +415,43 @@ def near_rows(usable: np.ndarray, scores: np.ndarray, measures: np.ndarray) -> n
 def _majority(
     pool: ExamplePool, near: np.ndarray, agreement: int
 ) -> tuple[int, tuple[str, ...] | None]:
-    """Among the VOTERS nearest corrections (best first), each user's nearest one is their vote:
-    the controller at least `agreement` users voted for and at least MAJORITY times as many as
-    any other, with its nearest example; (row, None) when no controller has that. Many people
-    correcting a desk's varied tickets leave every neighbourhood mixed; a near split (two
-    people against one) is a conflict and moves no one."""
-    votes: dict[str, str] = {}
-    first: dict[str, int] = {}
+    """`majority` of the corrections at `near` (best first), with the winner's nearest example;
+    (row, None) when no controller has that."""
+    won = majority([pool.entry(int(row)) for row in near], agreement)
+    if won is None:
+        return int(near[0]), None
+    winner, users = won
+    voted: set[str] = set()
     for row in near[:VOTERS]:
         entry = pool.entry(int(row))
-        if entry.user not in votes:
-            votes[entry.user] = entry.controller
-            first.setdefault(entry.controller, int(row))
+        if entry.user not in voted and entry.controller == winner:
+            return int(row), users
+        voted.add(entry.user)
+    raise AssertionError("the winner has a voter")  # pragma: no cover
+
+
+def majority(nearest: Sequence[MemoryEntry], agreement: int) -> tuple[str, tuple[str, ...]] | None:
+    """Among the VOTERS nearest corrections (best first), each user's nearest one is their vote:
+    the controller at least `agreement` users voted for and at least MAJORITY times as many as
+    any other, with its users; None when no controller has that. Many people correcting a
+    desk's varied tickets leave every neighbourhood mixed; a near split (two people against
+    one) is a conflict and moves no one. The organisation's training rows are held to the same
+    vote (`brain.learning.org_lessons`), so what moves everyone online is what the refit
+    learns."""
+    votes: dict[str, str] = {}
+    for entry in nearest[:VOTERS]:
+        votes.setdefault(entry.user, entry.controller)
     counts: dict[str, list[str]] = {}
     for user, controller in votes.items():
         counts.setdefault(controller, []).append(user)
+    if not counts:
+        return None
     ranked = sorted(counts.items(), key=lambda item: -len(item[1]))
     winner, users = ranked[0]
     runner_up = len(ranked[1][1]) if len(ranked) > 1 else 0
     if len(users) < agreement or len(users) < MAJORITY * runner_up:
-        return int(near[0]), None
-    return first[winner], tuple(sorted(users))
+        return None
+    return winner, tuple(sorted(users))
 
 
 def _agreeing(latest: dict[str, tuple[MemoryEntry, float]], agreement: int) -> bool:

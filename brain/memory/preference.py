@@ -109,8 +109,8 @@ def find_preference(
     similarity above the gates) applies when the message is the same mistake: the signals'
     confident choice `top` is none, the controller the lesson moved away from, or the one it
     moved to ("install Slack" is confidently `access`, so a lesson that moved "install Docker"
-    from `consultation` to `coding` is not about it). `agreed` maps the corrections of agreed,
-    conflict-free groups (`brain.learning.org_lessons.org_rows`) to their users: a message like
+    from `consultation` to `coding` is not about it). `agreed` maps the corrections the organisation
+    agreed on (`brain.learning.org_lessons.org_rows`) to their users: a message like
     any one of them is the organisation's lesson, however the others were worded."""
     if store is None:
         return None

@@ -104,16 +104,60 @@ def test_agreed_corrections_train_the_semantic_model_and_a_forget_untrains_it(
             assert b"88231" not in path.read_bytes(), path
 
 
-def test_a_conflicting_group_is_not_trained_on(learning: Brain) -> None:
+def test_a_split_group_is_not_trained_on(learning: Brain) -> None:
     brain = learning
-    _correct(brain, [("U4", "the money for order 12345 has not arrived yet")], "ticket")
-    _correct(brain, MOVED, "consultation")  # three agree, but a fourth disagreed
+    against = [
+        ("U4", "the money for order 12345 has not arrived yet"),
+        ("U5", "payment for order 40404 still not received"),
+    ]
+    _correct(brain, against, "ticket")
+    _correct(brain, MOVED, "consultation")  # three against two: no clear majority
     assert brain.org_training.wait_idle(REFIT_BOUND_S)
 
     assert conflict_views(brain)  # reported ...
     assert brain.org_training.rows() == []  # ... and not learned
     assert brain.org_training.model() is None
     assert brain.org_training.refits == 0
+
+
+def test_a_clear_majority_of_a_mixed_neighbourhood_trains_the_model(learning: Brain) -> None:
+    """Many people's corrections of a desk's varied messages never form a group whose users
+    all agree: one dissenter used to keep three people's lesson out of the refit for good."""
+    brain = learning
+    _correct(brain, [("U4", "the money for order 12345 has not arrived yet")], "ticket")
+    _correct(brain, MOVED, "consultation")
+    assert brain.org_training.wait_idle(REFIT_BOUND_S), brain.org_training.last_error
+
+    assert conflict_views(brain)  # the dissent is still reported ...
+    rows = brain.org_training.rows()
+    # ... and learned by no one, while the clear majority's messages are training rows
+    assert sorted(row.text for row in rows) == sorted(text for _, text in MOVED)
+    assert {row.controller for row in rows} == {"consultation"}
+    assert all(row.users == ("U1", "U2", "U3") for row in rows)
+    model = brain.semantic_model
+    assert isinstance(model, OrgTrainedModel), brain.org_training.last_error
+    after = [_top(dict(model.score(text))) for text in PARAPHRASES]
+    assert after.count("consultation") >= 2, after
+
+
+def test_one_users_many_corrections_teach_the_refit_nothing(learning: Brain) -> None:
+    """One person (or one person's clicks) cannot steer everyone's routing through the refit,
+    however many of their messages they correct."""
+    brain = learning
+    many = [
+        "the money for order 88231 has still not arrived",
+        "order 99127: funds still not received",
+        "the payment for order 55120 never arrived",
+        "money for order 77001 is still missing",
+        "order 31000 paid but the money never came",
+    ]
+    _correct(brain, [("U1", text) for text in many], "consultation")
+    assert brain.org_training.wait_idle(REFIT_BOUND_S)
+
+    assert brain.org_training.rows() == []
+    assert brain.org_training.model() is None
+    stranger = brain.decide(Message(PARAPHRASES[0], user="U9", channel="C-stranger"))
+    assert stranger.controller != "consultation", stranger.rationale
 
 
 @pytest.mark.slow

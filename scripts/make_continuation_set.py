@@ -276,6 +276,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
     from continuation_short_new import short_new_rows
     from continuation_symptoms import symptom_rows
     from continuation_timing import timing_rows
+    from continuation_workarounds import workaround_rows
 
     rows: list[dict[str, object]] = []
     for split, authors, n in (
@@ -299,6 +300,7 @@ def build(threads: int, holdout_threads: int, seed: int = 7) -> list[dict[str, o
             rows.extend(reading_rows(seed))
             rows.extend(resolved_rows(rows, seed))
             rows.extend(timing_rows(rows, seed))
+            rows.extend(workaround_rows(rows, seed))
     seen: set[tuple[str, str, str]] = set()
     unique = []
     for r in rows:

@@ -70,3 +70,31 @@ def test_a_message_that_is_no_word_of_the_requester_that_it_is_gone_leaves_it_op
     _ask(capsys, "excel crashes every time I open the quarterly forecast file", "T2")
     _ask(capsys, follow_up, "T2", user=user)
     assert _status(capsys, "INC-000001") == "open"
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("report", "coping"),
+    [
+        (
+            "the wifi in meeting room 4B drops every few minutes",
+            "ok I'll use the ethernet cable then, thanks",
+        ),
+        (
+            "the printer on our floor keeps jamming on every second page",
+            "guess I'll print on the 3rd floor until someone fixes it, cheers",
+        ),
+        (
+            "my headset microphone stopped working in teams",
+            "alright, I'll take calls on my mobile till it's sorted, thanks",
+        ),
+        ("会议室的投影仪连不上笔记本", "那我今天先把电脑接大屏幕凑合用，谢谢"),
+    ],
+)
+def test_saying_how_one_copes_meanwhile_keeps_the_problem_open(
+    report: str, coping: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plan to get by ("I'll use the cable then") is no word that the problem is gone."""
+    assert "INC-000001" in _ask(capsys, report, "T3")
+    _ask(capsys, coping, "T3")
+    assert _status(capsys, "INC-000001") == "open"

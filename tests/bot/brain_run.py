@@ -10,6 +10,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from tests.http_client import client_session
+
 #: `brain run`'s arguments for HTTP on a free local port.
 HTTP = ("--http", "--port", "0", "--host", "127.0.0.1")
 
@@ -32,13 +34,11 @@ def json_logging_env(home: Path, slack_url: str, bot_token: str) -> dict[str, st
 
 async def post_signed(url: str, body: str) -> int:
     """POST a JSON body to `brain run`'s Slack endpoint, signed as Slack signs; the status."""
-    import aiohttp
-
     from tests.bot.slack_payloads import sign
 
     headers = {"Content-Type": "application/json", **sign(body)}
     async with (
-        aiohttp.ClientSession() as session,
+        client_session() as session,
         session.post(url, data=body, headers=headers) as response,
     ):
         return response.status

@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
 import pytest_asyncio
 from aiohttp import web
@@ -24,6 +23,7 @@ from core.records import Message
 from tests.bot import slack_payloads as p
 from tests.conftest import isolate
 from tests.fakes.slack_api import FakeSlackAPI
+from tests.http_client import client_session
 
 ONCALL_CHANNEL = "CONCALL01"
 ONCALL_GROUP = "SONCALL01"
@@ -53,7 +53,7 @@ class Harness:
         self.fake = fake
         self.runner = runner
         self.url = url
-        self.session = aiohttp.ClientSession()
+        self.session = client_session()
 
     async def post(
         self,

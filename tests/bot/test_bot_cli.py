@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
 
 from brain.engine import Brain
@@ -21,6 +20,7 @@ from tests.bot import slack_payloads as p
 from tests.bot.conftest import ESCALATE_TEXT, FORCE_CLARIFY, ROUTED_TEXT
 from tests.fakes.slack_api import FakeSlackAPI
 from tests.fakes.socket_mode import FakeSocketMode
+from tests.http_client import client_session
 
 
 def _chat(monkeypatch: pytest.MonkeyPatch, capsys: Any, *lines: str) -> str:
@@ -131,7 +131,7 @@ async def test_brain_run_serves_http_until_terminated(
         event = p.message(ROUTED_TEXT)
         body = json.dumps(p.envelope(event))
         headers = {"Content-Type": "application/json", **p.sign(body)}
-        async with aiohttp.ClientSession() as session:
+        async with client_session() as session:
             async with session.post(url, data=body, headers=headers) as response:
                 assert response.status == 200
             health = url.replace("/slack/events", "/healthz")

@@ -19,7 +19,6 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 
-import aiohttp
 from filelock import FileLock
 
 from brain.engine import Brain
@@ -30,6 +29,7 @@ from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT
 from tests.extras import needs_torch
 from tests.fakes.slack_api import FakeSlackAPI
+from tests.http_client import client_session
 
 LISTENING = re.compile(r"listening on (http://127\.0\.0\.1:\d+)/slack/events")
 #: Parts that must be open before the first event, or it would wait for them.
@@ -81,7 +81,7 @@ async def test_brain_run_is_not_ready_until_warm_then_answers_at_once(
     body = json.dumps(p.envelope(event, "EvReady001"))
     try:
         base = await _base_url(err_lines, process)
-        async with aiohttp.ClientSession() as session:
+        async with client_session() as session:
             async with session.get(f"{base}/healthz") as response:
                 assert response.status == 200
                 assert (await response.json())["ready"] is False

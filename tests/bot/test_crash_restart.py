@@ -13,13 +13,13 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-import aiohttp
 import pytest
 
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT
 from tests.fakes.anthropic_server import FakeAnthropic, FakeReply, RecordedRequest
 from tests.fakes.slack_api import FakeSlackAPI
+from tests.http_client import client_session
 from tests.replicas import (
     metrics,
     replica_env,
@@ -71,7 +71,7 @@ async def test_a_crash_after_the_ack_is_answered_by_the_next_start(
     replica = start_replica("embedded", brain_template, tmp_path, env)
     restarted = None
     try:
-        async with aiohttp.ClientSession() as session:
+        async with client_session() as session:
             await wait_ready(session, replica, timeout=600)
             texts = [VAGUE[0], f"{VAGUE[1]} ({SECRET})"]
             vague = [

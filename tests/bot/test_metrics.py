@@ -7,7 +7,6 @@ import inspect
 from types import SimpleNamespace
 from typing import Any
 
-import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -15,6 +14,7 @@ from bot.metrics import BotMetrics, MeteredBrain
 from brain.conversation.turns import BrainAPI
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ESCALATE_TEXT, ROUTED_TEXT, Harness
+from tests.http_client import client_session
 
 FAMILIES = {
     "brain_slack_requests_received": "counter",
@@ -39,7 +39,7 @@ async def _scrape(
     harness: Harness,
 ) -> dict[str, dict[tuple[str, tuple[tuple[str, str], ...]], float]]:
     url = harness.url.rsplit("/slack/events", 1)[0] + "/metrics"
-    async with aiohttp.ClientSession() as session, session.get(url) as response:
+    async with client_session() as session, session.get(url) as response:
         assert response.status == 200
         assert response.headers["Content-Type"].startswith("text/plain")
         text = await response.text()

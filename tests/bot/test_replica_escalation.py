@@ -22,6 +22,7 @@ from core.config import Settings
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ESCALATE_TEXT, ONCALL_CHANNEL
 from tests.fakes.slack_api import FakeSlackAPI
+from tests.http_client import client_session
 from tests.replicas import (
     Replica,
     replica_env,
@@ -120,7 +121,7 @@ async def test_a_replica_taking_a_message_over_sends_the_alert_its_dead_owner_di
     )
     replicas = [start_replica(f"replica{i}", brain_template, tmp_path, env) for i in (1, 2)]
     try:
-        async with aiohttp.ClientSession() as session:
+        async with client_session() as session:
             for replica in replicas:
                 await wait_ready(session, replica, timeout=600)
             await _killed_before_the_alert(session, holding_slack, replicas[0])
@@ -142,7 +143,7 @@ async def test_the_next_start_sends_the_alert_a_crashed_run_did_not(
     replica = start_replica("embedded", brain_template, tmp_path, env)
     restarted = None
     try:
-        async with aiohttp.ClientSession() as session:
+        async with client_session() as session:
             await wait_ready(session, replica, timeout=600)
             await _killed_before_the_alert(session, holding_slack, replica)
             restarted = start_replica("embedded", brain_template, tmp_path, env, fresh=False)

@@ -24,7 +24,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import psycopg
 import pytest
 
@@ -34,6 +33,7 @@ from core.stores.postgres.database import lock_key
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import FORCE_CLARIFY
 from tests.fakes.slack_api import Call, FakeSlackAPI
+from tests.http_client import client_session
 from tests.replicas import (
     ROOT,
     Replica,
@@ -74,7 +74,7 @@ async def cluster(
     )
     replicas = [start_replica(f"replica{i}", template, tmp_path, env) for i in (1, 2, 3)]
     try:
-        async with aiohttp.ClientSession() as session:
+        async with client_session() as session:
             for replica in replicas:
                 await wait_ready(session, replica, timeout=600)
         terminal = {**env, "BRAIN_HOME": str(tmp_path / "terminal")}
@@ -123,7 +123,7 @@ async def test_a_clarification_moves_between_replicas_and_a_killed_replica_loses
     cluster: tuple[list[Replica], dict[str, str], str, str], fake_slack: FakeSlackAPI
 ) -> None:
     replicas, terminal, url, schema = cluster
-    async with aiohttp.ClientSession() as session:
+    async with client_session() as session:
         # -- asked through replica 1, answered through replica 2 ------------------------------
         question = p.message("my VPN keeps dropping", user="UCLAR001", channel="DCLAR001")
         assert await send_event(session, replicas[0], question, "EvCLAR1") == 200

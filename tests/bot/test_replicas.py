@@ -31,6 +31,7 @@ from core.config import Settings
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ESCALATE_TEXT, ONCALL_CHANNEL, ROUTED_TEXT
 from tests.fakes.slack_api import Call, FakeSlackAPI
+from tests.http_client import client_session
 from tests.replicas import (
     ROOT,
     Replica,
@@ -77,7 +78,7 @@ async def cluster(
     )
     replicas = [start_replica(f"replica{i}", brain_template, tmp_path, env) for i in (1, 2, 3)]
     try:
-        async with aiohttp.ClientSession() as session:
+        async with client_session() as session:
             for replica in replicas:
                 await wait_ready(session, replica, timeout=600)
         terminal = {**env, "BRAIN_HOME": str(tmp_path / "terminal")}
@@ -134,7 +135,7 @@ async def test_three_replicas_answer_once_learn_together_and_page_once(
     cluster: tuple[list[Replica], dict[str, str]], fake_slack: FakeSlackAPI, tmp_path: Path
 ) -> None:
     replicas, terminal = cluster
-    async with aiohttp.ClientSession() as session:
+    async with client_session() as session:
         # -- every message answered exactly once, retries through another replica -------------
         async def deliver(index: int) -> None:
             event = p.message(

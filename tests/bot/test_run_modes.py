@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-import aiohttp
 import pytest
 from cryptography.fernet import Fernet
 
@@ -18,6 +17,7 @@ from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT
 from tests.bot.test_workspaces import event_of, install_at
 from tests.fakes.slack_api import FakeSlackAPI
+from tests.http_client import client_session
 
 KEY = Fernet.generate_key().decode()
 OAUTH = "HTTP mode for many workspaces (OAuth install)"
@@ -103,7 +103,7 @@ async def test_brain_run_serves_the_install_flow_for_many_workspaces(
         assert url.startswith("http://127.0.0.1:") and url.endswith("/slack/events"), line
         base = url.rsplit("/slack/", 1)[0]
         async with (
-            aiohttp.ClientSession() as browser,
+            client_session() as browser,
             browser.get(base + INSTALL_PATH, allow_redirects=False) as page,
         ):
             assert page.status in (200, 302)

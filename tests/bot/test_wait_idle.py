@@ -9,10 +9,10 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
-import aiohttp
 import pytest
 from aiohttp import web
 
+from tests.http_client import client_session
 from tests.pg_server import free_port
 from tests.replicas import Replica, wait_idle
 
@@ -63,7 +63,7 @@ async def test_an_idle_replica_returns(
     tmp_path: Path, endpoint: FakeMetrics, process: subprocess.Popen[bytes]
 ) -> None:
     endpoint.text = _gauge(0)
-    async with aiohttp.ClientSession() as session:
+    async with client_session() as session:
         await wait_idle(session, [_replica(tmp_path, endpoint, process)], timeout=30)
 
 
@@ -71,7 +71,7 @@ async def test_a_replica_busy_past_the_bound_is_named_with_its_log(
     tmp_path: Path, endpoint: FakeMetrics, process: subprocess.Popen[bytes]
 ) -> None:
     endpoint.text = _gauge(2)
-    async with aiohttp.ClientSession() as session:
+    async with client_session() as session:
         with pytest.raises(AssertionError, match=r"(?s)replica9: 2 pending.*last words"):
             await wait_idle(session, [_replica(tmp_path, endpoint, process)], timeout=0.5)
 
@@ -80,7 +80,7 @@ async def test_a_replica_without_the_gauge_is_not_taken_for_idle(
     tmp_path: Path, endpoint: FakeMetrics, process: subprocess.Popen[bytes]
 ) -> None:
     endpoint.text = "# TYPE brain_bot_work_in_flight gauge\nbrain_bot_work_in_flight 3\n"
-    async with aiohttp.ClientSession() as session:
+    async with client_session() as session:
         with pytest.raises(AssertionError, match="replica9's /metrics has no"):
             await wait_idle(session, [_replica(tmp_path, endpoint, process)], timeout=30)
 
@@ -91,6 +91,6 @@ async def test_a_replica_that_exited_is_reported_with_its_log(
     endpoint.text = _gauge(0)
     process.kill()
     process.wait(timeout=30)
-    async with aiohttp.ClientSession() as session:
+    async with client_session() as session:
         with pytest.raises(AssertionError, match=r"(?s)replica9 exited.*last words"):
             await wait_idle(session, [_replica(tmp_path, endpoint, process)], timeout=30)

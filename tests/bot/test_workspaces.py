@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
 from cryptography.fernet import Fernet
 
@@ -19,6 +18,7 @@ from core.stores import open_stores
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT, Harness, StartBot
 from tests.fakes.slack_api import FakeSlackAPI
+from tests.http_client import client_session
 
 KEY = Fernet.generate_key().decode()
 
@@ -39,7 +39,7 @@ async def install(harness: Harness, team: str, token: str) -> None:
 async def install_at(base: str, fake: FakeSlackAPI, team: str, token: str) -> None:
     """`install` on the bot served at `base` (any server: a `brain run` process too)."""
     fake.oauth_codes[f"code-{team}"] = (team, token)
-    async with aiohttp.ClientSession() as browser:
+    async with client_session() as browser:
         async with browser.get(base + INSTALL_PATH, allow_redirects=False) as page:
             body = await page.text()
             assert page.status in (200, 302)
@@ -85,7 +85,7 @@ async def test_two_workspaces_install_and_each_is_answered_with_its_own_token(
     harness.fake.oauth_codes["again"] = ("T0000003", "xoxb-three")
     base = harness.url.rsplit("/slack/", 1)[0]
     query = {"code": "again", "state": "x"}
-    async with aiohttp.ClientSession() as browser, browser.get(base + REDIRECT_PATH, params=query):
+    async with client_session() as browser, browser.get(base + REDIRECT_PATH, params=query):
         pass
     assert "again" in harness.fake.oauth_codes  # never exchanged
 

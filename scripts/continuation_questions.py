@@ -21,7 +21,7 @@ no question waiting. Appended after the other families with a random stream of t
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 #: Questions that ask about the record's problem or request and name nothing of their own.
 ABOUT_RECORD = {
@@ -137,20 +137,32 @@ CAUSE_GUESS = {
 }  # fmt: skip
 
 
+def first_rows(
+    rows: Sequence[dict[str, object]], kinds: Collection[str] | None = None
+) -> dict[str, list[dict[str, object]]]:
+    """The first row of each train record with no question waiting, by language (English,
+    Chinese), of the `kinds` of record given (every kind when None): the threads a family
+    appended here and in the other `continuation_*` scripts sends one more message in."""
+    records: dict[str, list[dict[str, object]]] = {"en": [], "zh": []}
+    seen: set[str] = set()
+    for base in rows:
+        record, lang = str(base["record"]), str(base["lang"])
+        if base["split"] != "train" or base["question"]:
+            continue
+        if kinds is not None and base["kind"] not in kinds:
+            continue
+        if record in seen or lang not in records:
+            continue
+        seen.add(record)
+        records[lang].append(base)
+    return records
+
+
 def question_rows(rows: Sequence[dict[str, object]], seed: int = 7) -> list[dict[str, object]]:
     """For train records with no question waiting (per language, the first of each record):
     two questions about the record (`question`) and one with its own subject (`new`)."""
     rng = random.Random(f"{seed}-questions")
-    records: dict[str, list[dict[str, object]]] = {"en": [], "zh": []}
-    seen: set[str] = set()
-    for base in rows:
-        record = str(base["record"])
-        if base["split"] != "train" or base["question"] or base["kind"] not in KINDS:
-            continue
-        if record in seen or str(base["lang"]) not in records:
-            continue
-        seen.add(record)
-        records[str(base["lang"])].append(base)
+    records = first_rows(rows, KINDS)
     added: list[dict[str, object]] = []
     for lang, bases in records.items():
         for base in rng.sample(bases, k=min(len(bases), 160 if lang == "en" else 110)):

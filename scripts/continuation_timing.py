@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from continuation_questions import _asked_row
+from continuation_questions import _asked_row, first_rows
 
 #: When will the record's work be done: status, whatever the record is.
 WHEN_DONE = {
@@ -85,14 +85,7 @@ def timing_rows(rows: Sequence[dict[str, object]], seed: int = 7) -> list[dict[s
     """For a sample of the train split's records with no question waiting (the first row of
     each): one time question about the work (status)."""
     rng = random.Random(f"{seed}-timing")
-    records: dict[str, list[dict[str, object]]] = {"en": [], "zh": []}
-    seen: set[str] = set()
-    for base in rows:
-        record, lang = str(base["record"]), str(base["lang"])
-        if base["split"] != "train" or base["question"] or record in seen or lang not in records:
-            continue
-        seen.add(record)
-        records[lang].append(base)
+    records = first_rows(rows)
     added: list[dict[str, object]] = []
     for lang, bases in records.items():
         for base in rng.sample(bases, k=min(len(bases), 140 if lang == "en" else 100)):

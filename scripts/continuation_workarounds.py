@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from continuation_questions import _asked_row
+from continuation_questions import _asked_row, first_rows
 
 #: How the asker will get by meanwhile: {w} is a stopgap.
 COPING = {
@@ -96,16 +96,7 @@ def workaround_rows(rows: Sequence[dict[str, object]], seed: int = 7) -> list[di
     """For a sample of the train split's incident records (the first row of each, no question
     waiting): one way of coping meanwhile, an update that keeps the record open."""
     rng = random.Random(f"{seed}-workarounds")
-    records: dict[str, list[dict[str, object]]] = {"en": [], "zh": []}
-    seen: set[str] = set()
-    for base in rows:
-        record, lang = str(base["record"]), str(base["lang"])
-        if base["split"] != "train" or base["question"] or base["kind"] != "incident":
-            continue
-        if record in seen or lang not in records:
-            continue
-        seen.add(record)
-        records[lang].append(base)
+    records = first_rows(rows, ("incident",))
     added: list[dict[str, object]] = []
     for lang, bases in records.items():
         patterns, stopgaps = COPING[lang]

@@ -16,6 +16,7 @@ from filelock import FileLock
 from core.config import Settings
 from core.native_threads import prefer_one_blas_thread
 from tests.memory_report import MemoryReport
+from tests.no_sync import preload as preload_no_sync
 
 # One torch thread and one BLAS thread per test process, as the command line runs: `pytest -n 2`
 # on two cores with two spinning threads each makes a fit many times slower. Nothing has loaded
@@ -28,6 +29,9 @@ prefer_one_blas_thread()
 # one process with the default, 543 MB with two. Read by glibc when a process starts: this
 # process is already running, but the xdist workers and every subprocess start after it.
 os.environ.setdefault("MALLOC_ARENA_MAX", "2")
+# The disk's flushes (fsync, msync) return at once in the processes the run starts from here
+# on, the xdist workers among them: no test can observe what they buy (tests/no_sync.py).
+DISK_FLUSHES = preload_no_sync()
 
 _AMBIENT = (
     "BRAIN_CONFIG",
@@ -63,6 +67,11 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.hasplugin("xdist") and config.getoption("maxschedchunk") is None:
         config.option.maxschedchunk = 1
     config.pluginmanager.register(MemoryReport(config), "memory_report")
+
+
+def pytest_report_header() -> str:
+    """Whether the run's processes flush to the disk (tests/no_sync.py)."""
+    return f"disk flushes: {DISK_FLUSHES}"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

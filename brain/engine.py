@@ -49,6 +49,7 @@ from brain.parts import SCORING_TEXT_CAP, BrainParts, PartsFacade
 from brain.routing.fitted import with_fitted_routing
 from brain.routing.router import Router
 from brain.routing.wording import follow_up_question
+from brain.signals.semantic import verdict_of
 from brain.signals.session_cache import SessionCache
 from brain.teaching import Teaching
 from controllers.answering import retrieval_of
@@ -189,17 +190,23 @@ class Brain(PartsFacade):
         return decision
 
     def places(self, message: Message) -> str | None:
-        """The controller the chain, reading the message alone, routes it to ("" when it only
-        escalates it), or None when it would ask which controller or fall back; nothing is
-        recorded. A thread asks "this record, or something new?" only of a message that could
-        stand as something new: a fragment the chain cannot place on its own ("my user is
-        jdoe2") is context, and one it places with another controller than the record's is
-        evidence of new work."""
+        """The controller the chain, reading the message alone, routes it to (`_placed`);
+        nothing is recorded. A fragment the chain cannot place ("my user is jdoe2") is context
+        for a thread's record; one it places with another controller is evidence of new work."""
+        return _placed(self._alone(message)[2])
+
+    def turns_away(self, message: Message) -> bool:
+        """The chain places the message nowhere and the semantic model declares it outside
+        every controller's work ("what's the weather like tomorrow?"); nothing is recorded."""
+        _, evaluated, routed = self._alone(message)
+        if _placed(routed) is not None:
+            return False
+        verdict = verdict_of(evaluated.table.reading("semantic"))
+        return verdict.declared_at(self.settings.routing.out_of_scope_above)
+
+    def _alone(self, message: Message) -> Thought:
         with bound(), count_llm_calls(within_s=self.settings.llm.timeout_s) as llm_calls:
-            _, _, routed = self._think(redact_message(message), llm_calls, dynamic=False)
-        if routed.plan.outcome not in ("clarify", "fallback"):
-            return routed.plan.controller or ""
-        return "" if routed.escalation is not None else None
+            return self._think(redact_message(message), llm_calls, dynamic=False)
 
     def _decide(self, message: Message, llm_calls: LLMCallCount) -> Decision:
         pieces = multi_intent.pieces_of(message.text)
@@ -483,3 +490,10 @@ def _close_knowledge(knowledge: KnowledgeSkill) -> None:
         knowledge.close()
     except Exception as exc:
         log.warning("closing the knowledge base: %s", exc)
+
+
+def _placed(routed: Routing) -> str | None:
+    """`Brain.places` of a routing: its controller, "" when it only escalates, else None."""
+    if routed.plan.outcome not in ("clarify", "fallback"):
+        return routed.plan.controller or ""
+    return "" if routed.escalation is not None else None

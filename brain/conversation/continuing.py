@@ -25,6 +25,7 @@ from brain.conversation.follow_up import (
     read_follow_up,
     refers_back,
 )
+from brain.conversation.off_topic import asks_off_the_record
 from brain.conversation.thread import (
     ThreadBrain,
     apply,
@@ -246,8 +247,10 @@ def turn(
     if search_topic(message.text) is not None:
         return fresh(replace(message, new_topic=True))
     verdict = judged.verdict
-    if verdict != "new" and names_other_work(brain, message, state, judged):
-        verdict = "new"
+    if (verdict != "new" and names_other_work(brain, message, state, judged)) or (
+        verdict == "ask" and asks_off_the_record(brain, message, state)
+    ):
+        verdict = "new"  # work of its own, or a question about nothing on record
     elif verdict == "ask" and (
         plainly_follows(message.text, state)
         or answers_the_question(brain, message, state, judged)

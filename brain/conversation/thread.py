@@ -67,6 +67,10 @@ class ThreadBrain(Protocol):
         """Where the chain routes the message on its own (`brain.engine.Brain.places`)."""
         ...
 
+    def turns_away(self, message: Message) -> bool:
+        """Whether the chain turns the message away as outside every controller's work."""
+        ...
+
 
 def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> Decision | None:
     """The turn read and applied as a follow-up on the thread's record, or None."""

@@ -13,7 +13,6 @@ import threading
 from dataclasses import replace
 from typing import Protocol
 
-from brain.continuation.model import Reading, Thread
 from brain.conversation import continuing
 from brain.conversation.commands import command, match_choice
 from brain.conversation.reply import (
@@ -28,7 +27,7 @@ from brain.conversation.reply import (
 )
 from brain.conversation.surface import Surface, help_text, no_question_pending
 from brain.conversation.thread import (
-    RegistryView,
+    ThreadBrain,
     as_update,
     duplicate_of,
     follow,
@@ -40,7 +39,7 @@ from brain.decisions.explain import Explanation
 from brain.dynamic.resolution import Resolution
 from brain.learning.control import ForgetReport
 from brain.memory.lessons import MemoryStore
-from controllers.base import ControllerServices, files_requests, label_in
+from controllers.base import files_requests, label_in
 from core.access import same_workspace
 from core.errors import UnknownDecision
 from core.plans import Plan
@@ -67,19 +66,11 @@ HISTORY_TURNS = 10
 HELP_TEXT = help_text("chat")
 
 
-class BrainAPI(Protocol):
-    """The part of `brain.engine.Brain` every surface uses."""
-
-    @property
-    def registry(self) -> RegistryView: ...
+class BrainAPI(ThreadBrain, Protocol):
+    """The part of `brain.engine.Brain` every surface uses (the thread logic's part and more)."""
 
     def warm(self) -> None:
         """Open and fit everything a decision needs, now."""
-        ...
-
-    @property
-    def services(self) -> ControllerServices:
-        """What controllers are handed (the ticket store the Home and team queues read)."""
         ...
 
     @property
@@ -92,18 +83,6 @@ class BrainAPI(Protocol):
     def decide(self, message: Message) -> Decision: ...
 
     def execute(self, decision: Decision) -> Decision: ...
-
-    def log_turn(self, decision: Decision) -> None:
-        """Log a decision made outside the chain (a follow-up on the thread's record)."""
-        ...
-
-    def read_continuation(self, thread: Thread) -> Reading | None:
-        """Does a message continue its thread's record (None: no model, rules decide)."""
-        ...
-
-    def places(self, message: Message) -> str | None:
-        """Where the chain routes the message on its own, recording nothing."""
-        ...
 
     def route_to(
         self, decision_id: str, controller: str, user: str, source: str = "clarify"
@@ -118,8 +97,6 @@ class BrainAPI(Protocol):
         source: str = "cli",
         reason: str = "",
     ) -> Decision: ...
-
-    def get_decision(self, decision_id: str) -> Decision: ...
 
     def resolve(
         self,

@@ -113,9 +113,12 @@ _TARGET = (
         r"gateway|app))\b",
         re.I,
     ),
-    # "roll back yesterday's fund portal release", "deploy the pricing engine"
+    # "roll back yesterday's fund portal release", "deploy the pricing engine", "we're
+    # releasing the billing service v2.3" (the verb in any of its forms)
     LazyPattern(
-        r"\b(?:roll ?back|deploy|redeploy|release|upgrade|update|bump|migrate|patch|restart|scale)"
+        r"\b(?:roll(?:ing|ed)? ?back|(?:re)?deploy(?:s|ing|ed)?|releas(?:e|es|ing|ed)|"
+        r"upgrad(?:e|es|ing|ed)|updat(?:e|es|ing|ed)|bump(?:s|ing|ed)?|migrat(?:e|es|ing|ed)|"
+        r"patch(?:es|ing|ed)?|restart(?:s|ing|ed)?|scal(?:e|es|ing|ed))"
         r"\s+(?:the\s+|our\s+|"
         r"(?:yesterday|today|last night)'s\s+)?(?P<t>[\w-]+(?:\s+[\w-]+)?\s+(?:portal|engine|"
         r"platform|cluster|service|app|gateway|server|database))\b",
@@ -272,12 +275,22 @@ def _change_type(text: str, urgency: str) -> str:
     return "normal"
 
 
+#: The verbs of a change, in their forms: the word before a version is the service only when
+#: it is none of them ("billing-api 2.3" names billing-api; "releasing v2.3" names nothing).
+_VERB_FORMS = frozenset(
+    stem + ending
+    for stem in ("releas", "upgrad", "updat", "migrat", "scal", "deploy", "redeploy", "roll",
+                 "patch", "bump", "restart", "install", "push", "ship", "rollout", "roll-out")
+    for ending in ("", "e", "es", "s", "ed", "ing")
+)  # fmt: skip
+
+
 def _target(text: str, host: str | None) -> str | None:
     """The service the change is for: what a target phrase names (`controllers.slots`; "the
     new service" and "这个集群" name none), else the host the message names."""
     for pattern in _TARGET:
         match = pattern.search(text)
-        target = slots.named(match["t"]) if match else None
+        target = slots.named(match["t"], _VERB_FORMS) if match else None
         if target:
             return target
     return host

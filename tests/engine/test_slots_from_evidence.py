@@ -87,6 +87,9 @@ def test_the_answer_to_the_question_fills_the_one_request(
         "下周三要升级一下那个网关",
         "周五晚上要对某个数据库做变更",
         "需要给这个集群扩容",
+        # the verb before a version is no service ("releasing", "upgrade")
+        "we're releasing v2.3 tonight at 22:00, need a change ticket",
+        "please upgrade to v4.1 on saturday morning",
     ],
 )
 def test_a_change_that_names_no_service_is_asked_which(
@@ -106,6 +109,12 @@ def test_a_change_that_names_no_service_is_asked_which(
         ("patch the reporting server on friday", "reporting server"),
         ("明晚发布清算服务", "清算服务"),
         ("给风控集群扩容", "风控集群"),
+        # the change's verb in any of its forms
+        (
+            "we're releasing the billing service v2.3 tonight at 22:00, need a change ticket",
+            "billing service",
+        ),
+        ("we are upgrading our payments gateway on sunday", "payments gateway"),
     ],
 )
 def test_a_named_service_is_kept(

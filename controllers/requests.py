@@ -122,9 +122,13 @@ def file_with_guidance(
     required: Sequence[str],
     query: str,
     details_prefix: str = "",
+    judged_on: str | None = None,
 ) -> ControllerResult:
     """`file_request`, citing the two best knowledge-base hits for `query` in the `kind`
-    domain (KB domains are controller names); the best hit becomes the details."""
+    domain (KB domains are controller names); the best hit becomes the details.
+    `judged_on`: what a hit must address to be cited, when not `query` (a problem report's
+    own words: the category the controller put in the query finds its pages, and is no
+    word of the asker's that a page could answer)."""
     zh = say.chinese(context)
     # A Chinese asker's words find the Chinese passages (the controller's query is English).
     asked = f"{query} {context.text[: answering.QUERY_CHARS // 2]}" if zh else query
@@ -136,7 +140,7 @@ def file_with_guidance(
     addressed = [
         hit
         for hit in guidance.hits
-        if answering.verified_hits(query, [hit], llm)
+        if answering.verified_hits(judged_on or query, [hit], llm)
         or (zh and answering.verified_hits(context.text, [hit], llm))
     ]
     guidance.hits = answering.asker_language_first(

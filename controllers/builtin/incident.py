@@ -108,6 +108,9 @@ class IncidentController(BuiltinController):
             fields=fields,
             required=self.required_entities,
             query=query,
+            # "hardware" finds the laptop pages for "the projector won't show my laptop
+            # screen", and would count as a word of the report they address.
+            judged_on=self.text_of(context),
         )
         # On-call is paged for a security incident the brain's escalation decision found (it
         # sets the category) or the user stated, not for a cue word of the category guess

@@ -133,11 +133,12 @@ class _MemoEmbedder:
         self._embedder = embedder
         self._memo = memo
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str], *, training: bool = False) -> np.ndarray:
         missing = list(dict.fromkeys(t for t in texts if t not in self._memo))
         for start in range(0, len(missing), EMBED_BATCH):
             batch = missing[start : start + EMBED_BATCH]
-            for text, vector in zip(batch, self._embedder.embed(batch), strict=True):
+            vectors = self._embedder.embed(batch, training=training)
+            for text, vector in zip(batch, vectors, strict=True):
                 self._memo[text] = vector
         if not texts:
             return np.zeros((0, self._embedder.dim), dtype=np.float32)

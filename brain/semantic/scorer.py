@@ -306,7 +306,7 @@ class SemanticScorer:
                 return embedder.upper(states, fold)
 
         elif embedder is not None:
-            dense = embedder.embed(texts)
+            dense = embedder.embed(texts, training=True)
         views = Views(
             tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense, words=words
         )

@@ -33,7 +33,7 @@ import numpy as np
 
 from core.config import ConfigError, Settings, load_settings
 from core.llm_calls import paused
-from core.text.embedding_caches import Remembered, recall, remember
+from core.text.embedding_caches import Remembered, TrainingVectors, recall, remember
 from core.text.onnx_files import find_exported, fork_layer, onnx_files, packaged_model_dir
 
 if TYPE_CHECKING:
@@ -80,14 +80,13 @@ class DenseEmbedder:
         engine: str = "onnx",
         model_id: Callable[[], str | None] | None = None,
     ) -> None:
-        self._loader = loader
-        self._model_id = model_id
+        self._loader, self._model_id = loader, model_id
         self._model: Encoder | None = None
         self._lock = threading.Lock()
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._tuned_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._states: OrderedDict[str, Any] = OrderedDict()
-        self._remembered = Remembered()
+        self._remembered, self._trained = Remembered(), TrainingVectors()
         self.dim = dim
         self.engine = engine
         """Which inference engine runs the model: "onnx" or "torch"."""
@@ -132,26 +131,28 @@ class DenseEmbedder:
             with self._lock:
                 self._remembered.release()
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embeddings of `texts` as a float32 array (len(texts), dim), rows L2-normalised."""
+    def embed(self, texts: Sequence[str], *, training: bool = False) -> np.ndarray:
+        """(len(texts), dim) float32, rows L2-normalised; `training`: kept (`TrainingVectors`)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
-            model = self._load_locked()
-            kept = self._remembered
-            if not kept.active:
-                self._count(len(texts))
-                return np.asarray(model.embed(list(texts)), dtype=np.float32)
-            missing = kept.missing(texts)
-            if missing:
-                self._count(len(missing))
-                kept.keep(missing, np.asarray(model.embed(missing), dtype=np.float32))
-            return kept.stack(texts, self.dim)
+            model, kept = self._load_locked(), self._remembered
+            if kept.active:
+                if missing := kept.missing(texts):
+                    kept.keep(missing, self._run(model, missing))
+                return kept.stack(texts, self.dim)
+            if training:
+                return self._trained.vectors(texts, functools.partial(self._run, model), self.dim)
+            return self._run(model, list(texts))
 
     def _count(self, texts: int) -> None:
         """One model run over `texts` texts (lock held)."""
         self.model_calls += 1
         self.texts_embedded += texts
+
+    def _run(self, model: Encoder, texts: list[str]) -> np.ndarray:  # lock held: `_count`
+        self._count(len(texts))
+        return np.asarray(model.embed(texts), dtype=np.float32)
 
     def embed_query(self, text: str) -> np.ndarray:
         """The embedding of one text, cached (LRU) so repeated calls cost one model call.
@@ -247,11 +248,10 @@ class DenseEmbedder:
                     remember(self._tuned_cache, (key, text), vector, QUERY_CACHE_SIZE)
 
     def clear_cache(self) -> None:
-        """Forget the cached query vectors (benchmarks time cold queries with it)."""
+        """Forget the cached query and training vectors (benchmarks time cold runs with it)."""
         with self._lock:
-            self._cache.clear()
-            self._tuned_cache.clear()
-            self._states.clear()
+            for cache in (self._cache, self._tuned_cache, self._states, self._trained):
+                cache.clear()
 
 
 _LOCK = threading.Lock()

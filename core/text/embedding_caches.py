@@ -1,5 +1,6 @@
-"""The embedder's caches: recent queries (LRU, `recall` / `remember`) and vectors kept for a
-whole run, keyed by the exact text (`Remembered`, `DenseEmbedder.remembering`).
+"""The embedder's caches: recent queries (LRU, `recall` / `remember`), vectors kept for a
+whole run, keyed by the exact text (`Remembered`, `DenseEmbedder.remembering`), and a process's
+routing-fit texts kept for its next fit (`TrainingVectors`).
 
 `brain eval --train` fits the routing model twice (on the calibration fold, then on every row)
 and `brain controllers import` does too (without the held-out rows, then with them), so
@@ -12,10 +13,14 @@ kept from the first fit is exactly the one the second would compute.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+
+#: Training texts whose vectors a process keeps between routing fits (`TrainingVectors`), the
+#: newest kept: a fit of the built-in controllers has about 2,100; 1.5 KB a text.
+TRAINING_SIZE = 20_000
 
 
 def recall(cache: OrderedDict[Any, Any], key: Any) -> Any:
@@ -78,3 +83,34 @@ class Remembered:
         if not texts:
             return np.zeros((0, dim), dtype=np.float32)
         return np.stack([self._vectors[t] for t in texts]).astype(np.float32, copy=False)
+
+
+class TrainingVectors:
+    """Text -> vector of the routing model's training texts, kept from one fit to the next in
+    a process (the newest `TRAINING_SIZE`). Every refit (a new or evolved controller, the
+    organisation's lessons, a home's training rows, `Brain.refit`) sent all its texts through
+    MiniLM again, the thousands of shipped examples and negatives among them, though only a
+    few were new: most of a refit's time (a decision after a new YAML controller: 5.5 s of its
+    8.3 s fit). The vectors are exact: a text's vector does not depend on its batch."""
+
+    def __init__(self, size: int = TRAINING_SIZE) -> None:
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._size = size
+
+    def vectors(
+        self, texts: Sequence[str], embed: Callable[[list[str]], np.ndarray], dim: int
+    ) -> np.ndarray:
+        """The vectors of `texts` as a new (len(texts), dim) float32 array, running `embed` on
+        the distinct texts not kept, which are kept from then on (lock held)."""
+        found = {text: recall(self._vectors, text) for text in dict.fromkeys(texts)}
+        missing = [text for text, vector in found.items() if vector is None]
+        if missing:
+            for text, vector in zip(missing, embed(missing), strict=True):
+                found[text] = vector
+                remember(self._vectors, text, vector, self._size)
+        if not texts:
+            return np.zeros((0, dim), dtype=np.float32)
+        return np.stack([found[text] for text in texts]).astype(np.float32, copy=False)
+
+    def clear(self) -> None:
+        self._vectors.clear()

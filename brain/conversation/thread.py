@@ -420,15 +420,20 @@ def record_origin(brain: ThreadBrain, decision: Decision) -> str | None:
 
 def remember(state: ConversationState, decision: Decision, filers: frozenset[str]) -> None:
     """After a decision: the records it filed, updated or looked up (each held by the
-    controller that files its kind, when one does), and its open question."""
+    controller that files its kind, when one does), and its open question. A decision that
+    touched no record (a question answered, one turned away) leaves the thread's question
+    waiting: "who won the football last night?" does not make the bot forget it still needs
+    the change's service."""
     result = decision.result
     state.last_decision = decision.decision_id
     if result is None:
         return
+    touched = False
     for part, ticket in result.tickets():
         kind = str(ticket.get("kind") or "")
         owner = kind if kind in filers else str(part.controller or decision.controller)
         state.remember(str(ticket["id"]), owner)
+        touched = True
     record = state.records[-1] if state.records else None
     owner = decision.controller or result.controller  # a person's pick: the result's
     if result.missing and owner:
@@ -439,5 +444,5 @@ def remember(state: ConversationState, decision: Decision, filers: frozenset[str
             decision_id=decision.decision_id,
             text=decision.text,
         )
-    elif decision.request_type != "update" or not result.missing:
+    elif touched or decision.request_type == "update":
         state.open_question = None

@@ -282,3 +282,44 @@ def test_an_error_code_is_one_the_message_names_never_a_word_after_code(
     ask_json(capsys, text)
     [ticket] = all_tickets(capsys)
     assert ticket["kind"] == "incident" and ticket["fields"].get("error_code") == code
+
+
+_ASIDE_READ_AS_ANSWER = (
+    "the continuation model reads a short statement about the asker as the answer (0.69, "
+    "0.82) and its words fill the field; a train family of such asides fixed it but cost "
+    "short new requests in held-out threads (benchmarks/HISTORY.md)"
+)
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("asking", "aside", "field"),
+    [
+        ("we are releasing v2.3 tonight at 22:00, need a change ticket",
+         "I'm at the dentist this morning", "service"),
+        ("can I get access to a couple of the new apps?",
+         "sorry I'm on a train, patchy signal", "system"),
+        pytest.param(
+            "we are releasing v2.3 tonight at 22:00, need a change ticket",
+            "I'm working remotely this week", "service",
+            marks=pytest.mark.xfail(strict=True, reason=_ASIDE_READ_AS_ANSWER),
+        ),
+        pytest.param(
+            "今晚十点要发布新版本，帮我建个变更单", "我明天休息", "service",
+            marks=pytest.mark.xfail(strict=True, reason=_ASIDE_READ_AS_ANSWER),
+        ),
+    ],
+)  # fmt: skip
+def test_an_aside_while_the_bot_waits_is_no_answer(
+    capsys: pytest.CaptureFixture[str], asking: str, aside: str, field: str
+) -> None:
+    """Where the asker is or when they are free, said while the bot waits for a field, goes on
+    the record as context: the field is still asked for, not filled with the aside."""
+    first = ask_json(capsys, asking, "--thread", "T1")
+    assert field in first["result"]["missing"], first["result"]
+
+    reply = ask_json(capsys, aside, "--thread", "T1")
+
+    [ticket] = all_tickets(capsys)
+    assert not ticket["fields"].get(field), ticket["fields"]
+    assert field in reply["result"]["missing"], reply["result"]

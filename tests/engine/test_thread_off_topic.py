@@ -48,3 +48,21 @@ def test_a_status_question_in_the_same_thread_still_gets_the_records_state(
 
     assert reply["request_type"] == "reference", reply["tier_path"]
     assert filed["id"] in reply["result"]["summary"], reply["result"]
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    "between", ["who won the football last night?", "how do I roll back a release?"]
+)
+def test_the_bots_question_still_waits_after_a_turn_that_touched_no_record(
+    capsys: pytest.CaptureFixture[str], between: str
+) -> None:
+    _ask(capsys, RELEASE)
+    _ask(capsys, between)
+
+    reply = _ask(capsys, "it is the billing-api")
+
+    assert reply["request_type"] == "update", reply["tier_path"]
+    [ticket] = all_tickets(capsys)
+    assert ticket["fields"]["service"] == "billing-api", ticket["fields"]
+    assert ticket["status"] != "awaiting_info"

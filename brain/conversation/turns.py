@@ -13,7 +13,7 @@ import threading
 from dataclasses import replace
 from typing import Protocol
 
-from brain.conversation import continuing
+from brain.conversation import asked_back, continuing
 from brain.conversation.commands import command, match_choice
 from brain.conversation.reply import (
     NONE_OF_THESE,
@@ -244,7 +244,9 @@ class Conversation:
         said = message.text
         message = continuing.joined_to_waiting(self.brain, message, session)
         try:
-            decision = self._turn(message, session)
+            decision = asked_back.continued(self.brain, message, session) or self._turn(
+                message, session
+            )
         except ValueError as exc:  # the brain refuses unusable text (binary, too long...)
             return Reply("error", f"I cannot route this message: {exc}")
         with self._lock:

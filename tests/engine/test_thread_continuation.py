@@ -303,3 +303,29 @@ def test_a_status_question_after_a_request_is_answered_with_the_request(
     assert reply["request_type"] == "reference" and "REQ-000001" in reply["result"]["summary"]
     [ticket] = all_tickets(capsys)
     assert comments(ticket) == []
+
+
+@pytest.mark.usefixtures("home", "unsure")
+@pytest.mark.parametrize(
+    ("report", "unclear", "reply"),
+    [
+        ("我的笔记本键盘进水了", "现在完全开不了机了", "就是这台笔记本，现在按电源键也没反应"),
+        (
+            "my laptop keeps freezing since this morning",
+            "my second monitor is not detected",
+            "yes it's the same laptop, the screen on its dock stays black too",
+        ),
+    ],
+)
+def test_a_reply_to_which_record_that_goes_on_with_it_brings_the_asked_message(
+    capsys: pytest.CaptureFixture[str], report: str, unclear: str, reply: str
+) -> None:
+    """Asked "this record, or something new?", a person answers with more words instead of a
+    pick: both the message asked about and the reply go on the record, one comment."""
+    _ask(capsys, report)
+    assert _ask(capsys, unclear)["outcome"] == "clarify"
+
+    _ask(capsys, reply)
+
+    [ticket] = all_tickets(capsys)
+    assert comments(ticket) == [f"{unclear}\n{reply}"]

@@ -93,6 +93,8 @@ _WINDOW = LazyPattern(
 )
 _TARGET = (
     LazyPattern(r"(?<![\w-])(?P<t>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w-])"),
+    # A release named by its version is what a rollback undoes ("roll back release 2.3").
+    LazyPattern(r"(?<![\w-])(?P<t>release\s+v?\d+(?:\.\d+)+)", re.I),
     LazyPattern(r"(?<![\w-])(?P<t>[A-Za-z][\w-]+)\s+(?:to\s+)?v?\d+(?:\.\d+)+"),
     LazyPattern(
         r"(?:给|把)\s*(?P<t>[A-Za-z][\w-]+|[\u4e00-\u9fff]{2,8}?)\s*(?:扩容|缩容|升级|回滚)"

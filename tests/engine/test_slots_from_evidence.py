@@ -115,6 +115,8 @@ def test_a_change_that_names_no_service_is_asked_which(
             "billing service",
         ),
         ("we are upgrading our payments gateway on sunday", "payments gateway"),
+        # a release named by its version is what a rollback undoes
+        ("roll back release 2.3 tonight, it broke the VPN", "release 2.3"),
     ],
 )
 def test_a_named_service_is_kept(

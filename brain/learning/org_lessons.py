@@ -46,10 +46,11 @@ from pathlib import Path
 from typing import Any
 
 from brain.learning.labelled import LabelledRow
-from brain.memory.agreed import VOTERS, majority
+from brain.memory.agreed import VOTERS, AgreedGroup, majority
 from brain.memory.entry import CONFIRMED, MemoryEntry
 from brain.memory.lessons import MemoryStore
 from brain.memory.preference import MOVED_TO, latest_per_user
+from brain.memory.reach import WINDOW
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,9 @@ VOICES = (MOVED_TO, CONFIRMED)
 Group = list[tuple[str, float]]
 #: What finds a correction's group (`AgreedExamples.linked`).
 Linker = Callable[[MemoryEntry], Group]
+#: Who agrees with a correction its linked group leaves with too few people
+#: (`AgreedExamples.joined`: its controller's class example set).
+Joiner = Callable[[MemoryEntry], AgreedGroup | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,10 +216,18 @@ def org_rows(
     names: Sequence[str],
     agreement: int,
     groups: MoveGroups,
+    joined: Joiner | None = None,
 ) -> list[OrgRow]:
     """The corrected and confirmed messages of every agreed, conflict-free group, and each
     correction its neighbourhood's vote agrees with (`voted`), oldest first; one row per
-    (text, controller). `groups` keeps the groups between calls."""
+    (text, controller). `groups` keeps the groups between calls. A correction whose linked
+    group has too few people may still be agreed with through `joined` (three people's own
+    wordings of one request are often not within LINK of one another, yet online they move
+    a fourth person's message through their controller's class example set): that group
+    gives its messages as rows too. Only the latest WINDOW corrections are looked up so (the
+    one that completes an agreement is a recent one; each look-up compares the correction
+    with every other, about 2 ms at 1k corrections and 10 ms at 10k on a loaded machine, and a
+    process computes the rows when it starts)."""
     known = set(names)
     by_id, group_of = groups.current(store)
     # Groups are seeded by corrections only: confirmed routes alone teach the model nothing.
@@ -223,6 +235,7 @@ def org_rows(
     agreed: dict[str, tuple[MemoryEntry, tuple[str, ...]]] = {}
     disputed: set[str] = set()
     voted: dict[str, tuple[MemoryEntry, tuple[str, ...]]] = {}
+    recent = {entry.memory_id for entry in moves[-WINDOW:]}
     for entry in moves:
         members = _members(group_of.get(entry.memory_id, []), by_id)
         latest = latest_per_user(members)
@@ -236,10 +249,18 @@ def org_rows(
                 voted[entry.memory_id] = (entry, won)
             continue
         controller, users = next(iter(targets.items()))
-        if len(users) < agreement or controller not in known:
+        if controller not in known:
             continue
+        teachers = [other for other, _ in latest.values()]
+        if len(users) < agreement:
+            joint = None
+            if joined is not None and entry.memory_id in recent:
+                joint = joined(entry)
+            if joint is None:
+                continue
+            users, teachers = set(joint.users), list(joint.members)
         group = tuple(sorted(users))
-        for other, _ in latest.values():
+        for other in teachers:
             seen = agreed.get(other.memory_id)
             if seen is None or len(group) > len(seen[1]):
                 agreed[other.memory_id] = (other, group)

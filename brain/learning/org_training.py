@@ -44,6 +44,7 @@ from brain.learning.org_lessons import MoveGroups, OrgRow, digest, examples_of, 
 from brain.learning.training import load_training
 from brain.memory.agreed import AgreedExamples
 from brain.memory.example_pool import LINKING
+from brain.semantic.features import single_thread_blas
 
 if TYPE_CHECKING:
     from brain.memory.lessons import MemoryStore
@@ -226,6 +227,7 @@ class OrgTraining:
     ) -> None:
         self.settings = settings
         self._memory = memory
+        self._agreed = agreed
         self._controllers = controllers
         self._registry_version = registry_version
         self._base = base
@@ -282,12 +284,14 @@ class OrgTraining:
         self._embedder()
         names = [c.name for c in self._controllers()]
         memory = self.settings.memory
-        return org_rows(
-            self._memory,
-            names=names,
-            agreement=memory.agreement_users,
-            groups=self.groups,
-        )
+        with single_thread_blas():  # many matrix-vector products: no thread hand-off
+            return org_rows(
+                self._memory,
+                names=names,
+                agreement=memory.agreement_users,
+                groups=self.groups,
+                joined=lambda entry: self._agreed.joined(entry, names),
+            )
 
     # -- scheduling --------------------------------------------------------------------------
     def schedule(self, delay: float | None = None) -> None:

@@ -72,7 +72,7 @@ from brain.memory.entry import CONFIRMED, MOVED_TO, MemoryEntry
 from brain.memory.example_pool import MIN_ROWS, ExamplePool, Probe, floors, links
 from brain.memory.lessons import MemoryStore
 from brain.memory.online_layer import OnlineChoice, OnlineLayer
-from brain.memory.org_classes import centre_of, class_match
+from brain.memory.org_classes import centre_of, class_agreement, class_match
 from brain.memory.preference import Conflict, Preference, latest_per_user
 from brain.memory.reach import WINDOW, Measure
 from brain.memory.shipped_view import MARGIN, ShippedView
@@ -391,6 +391,20 @@ class AgreedExamples:
         if row is None:  # not (yet) in the pool: a group of its own
             return [(entry.memory_id, 1.0)]
         return [(e.memory_id, score) for e, score in _group(pool, row, pool.same_team(row))]
+
+    def joined(self, entry: MemoryEntry, names: Sequence[str]) -> AgreedGroup | None:
+        """Who agrees with a correction that no group of linked wordings holds, by its
+        controller's class example set (`org_classes.class_agreement`); None: too few."""
+        pool = self._current()
+        row = pool.row_of.get(entry.memory_id)
+        if row is None or self._model is not None or not pool.corrected[row]:
+            return None
+        found = class_agreement(
+            pool, row, agreement=self._agreement, shipped=self._shipped, names=names
+        )
+        if found is None:
+            return None
+        return AgreedGroup(found.controller, found.users, tuple(map(pool.entry, found.rows)))
 
     def agreed(self, agreement: int) -> list[AgreedGroup]:
         """The groups whose examples count for everyone (what `brain memory show --org`

@@ -71,6 +71,7 @@ class ExamplePool:
             "dense": [],
             "team": [],
             "controller": [],
+            "user": [],
             "size": [],
             "latin": [],
             "corrected": [],
@@ -99,6 +100,7 @@ class ExamplePool:
             ("dense", dense),
             ("team", entry.team),
             ("controller", entry.controller),
+            ("user", entry.user),
             ("size", len(entry.grams)),
             ("latin", entry.latin),
             ("corrected", entry.kind == MOVED_TO),
@@ -137,6 +139,7 @@ class ExamplePool:
                 "dense": np.array(self._rows["dense"], dtype=bool),
                 "team": np.array(self._rows["team"], dtype=object),
                 "controller": np.array(self._rows["controller"], dtype=object),
+                "user": np.array(self._rows["user"], dtype=object),
                 "size": np.array(self._rows["size"], dtype=np.float32),
                 "latin": np.array(self._rows["latin"], dtype=bool),
                 "corrected": np.array(self._rows["corrected"], dtype=bool),
@@ -158,6 +161,11 @@ class ExamplePool:
     def controllers(self) -> np.ndarray:
         """Each row's controller."""
         return self._array("controller")
+
+    @property
+    def users(self) -> np.ndarray:
+        """Each row's user."""
+        return self._array("user")
 
     def entry(self, row: int) -> MemoryEntry:
         found = self.entries[row]

@@ -110,4 +110,34 @@ def _nearest_per_user(pool: ExamplePool, sims: np.ndarray, allowed: np.ndarray) 
         if user not in seen:
             seen.add(user)
             found.append(row)
-    return tuple(found[:MEMBERS])
+            if len(found) == MEMBERS:
+                break
+    return tuple(found)
+
+
+def class_agreement(
+    pool: ExamplePool, row: int, *, agreement: int, shipped: ShippedView, names: Sequence[str]
+) -> ClassMatch | None:
+    """Who agrees with the correction at `row` through its controller's class example set, as
+    a message alike to none of them is moved online (`class_match`, its own user left out):
+    the other users' corrections (and confirmed routes) of its controller nearest it, when its
+    cosine to their centroid reaches the calibrated bar, no other controller's set does and
+    the model's own examples allow it. The match's rows and users include the correction's
+    own; None when too few people agree. The organisation's training rows take such groups
+    too (`brain.learning.org_lessons`), so what moves everyone online is what the refit
+    learns."""
+    entry = pool.entry(row)
+    others = pool.same_team(row) & (pool.users != entry.user)
+    others &= np.isin(pool.controllers, list(names))
+    found = class_match(
+        pool,
+        Probe.of(entry, row),
+        others,
+        agreement=max(agreement - 1, 1),
+        shipped=shipped,
+        names=names,
+    )
+    if found is None or found.controller != entry.controller:
+        return None
+    users = tuple(sorted({*found.users, entry.user}))
+    return ClassMatch(found.controller, (row, *found.rows), users, found.score)

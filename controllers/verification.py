@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.text.language import detect_language, has_cjk
 from core.text.sparse import normalize
-from knowledge.relevance import term_forms, terms
+from knowledge.relevance import TOKEN, term_forms, terms
 from knowledge.term_meaning import near_terms
 
 if TYPE_CHECKING:
@@ -52,10 +52,8 @@ if TYPE_CHECKING:
 _CODE = re.compile(
     r"\b0x[0-9a-f]{4,}\b|(?:error|err|code|错误码|错误|报错)\s*[:：#]?\s*(\d{3,5})\b", re.I
 )
-#: A word of a normalised text, as `knowledge.relevance.terms` reads them: a run of Chinese
-#: characters is one token.
+#: Where a Chinese question's clauses end (`opening_terms`).
 _CLAUSE = re.compile(r"[，,。.!！?？；;：:、\n]+")
-_TOKEN = re.compile(r"[a-z0-9][a-z0-9_\-./]*|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 #: Symptom and filler words that name no subject: "it's stuck", "something is broken".
 _GENERIC = frozenset(
     terms(
@@ -271,9 +269,9 @@ def opening_terms(question: str, key: set[str]) -> set[str]:
     found: set[str] = set()
     for clause in _CLAUSE.split(normalize(question)):
         before, sep, after = clause.partition("的")
-        if sep and after.strip() and len(_TOKEN.findall(_GENERIC_ZH.sub(" ", before))) == 1:
+        if sep and after.strip() and len(TOKEN.findall(_GENERIC_ZH.sub(" ", before))) == 1:
             clause = after
-        for token in _TOKEN.findall(_GENERIC_ZH.sub(" ", clause)):
+        for token in TOKEN.findall(_GENERIC_ZH.sub(" ", clause)):
             opening = sorted(terms(token[:2] if has_cjk(token) else token) & key)
             if opening and len(opening[0]) > 1:
                 found.add(opening[0])
@@ -289,7 +287,7 @@ def words_held(question: str, shared: set[str], key: set[str]) -> tuple[int, int
     where an unmatched word ends, and the pairs across word boundaries match nothing)."""
     merged = 0
     seen: set[str] = set()
-    for run in _TOKEN.findall(normalize(_GENERIC_ZH.sub(" ", question))):
+    for run in TOKEN.findall(normalize(_GENERIC_ZH.sub(" ", question))):
         if not has_cjk(run):
             continue
         chain = 0

@@ -37,6 +37,9 @@ TERMS_CACHE = 2048
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9_\-./]*")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+#: A word of a normalised text as `terms` reads it: an English word, or a run of Chinese
+#: characters (whose bigrams are its terms).
+TOKEN = re.compile(f"{_WORD.pattern}|{_CJK_RUN.pattern}")
 _STOP = frozenset(
     (  # noqa: SIM905 - a word list reads best as one string
         "a an and are as at be but by can do does for from has have how i if in is it its me my "

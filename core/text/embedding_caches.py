@@ -13,7 +13,7 @@ kept from the first fit is exactly the one the second would compute.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -40,6 +40,13 @@ def remember(cache: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> N
     cache.move_to_end(key)
     while len(cache) > size:
         cache.popitem(last=False)
+
+
+def stacked(vectors: Mapping[str, np.ndarray], texts: Sequence[str], dim: int) -> np.ndarray:
+    """The vectors of `texts` (each in `vectors`) as a new (len(texts), dim) float32 array."""
+    if not texts:
+        return np.zeros((0, dim), dtype=np.float32)
+    return np.stack([vectors[t] for t in texts]).astype(np.float32, copy=False)
 
 
 class Remembered:
@@ -80,9 +87,7 @@ class Remembered:
 
     def stack(self, texts: Sequence[str], dim: int) -> np.ndarray:
         """The kept vectors of `texts` (all kept), as a new (len(texts), dim) float32 array."""
-        if not texts:
-            return np.zeros((0, dim), dtype=np.float32)
-        return np.stack([self._vectors[t] for t in texts]).astype(np.float32, copy=False)
+        return stacked(self._vectors, texts, dim)
 
 
 class TrainingVectors:
@@ -108,9 +113,7 @@ class TrainingVectors:
             for text, vector in zip(missing, embed(missing), strict=True):
                 found[text] = vector
                 remember(self._vectors, text, vector, self._size)
-        if not texts:
-            return np.zeros((0, dim), dtype=np.float32)
-        return np.stack([found[text] for text in texts]).astype(np.float32, copy=False)
+        return stacked(found, texts, dim)
 
     def clear(self) -> None:
         self._vectors.clear()

@@ -33,6 +33,7 @@ from brain.conversation.thread import (
     inferred_fields,
     recognised,
 )
+from brain.conversation.wording import READING_WORDS_ZH, Why, because
 from brain.intent.urgency import handoff_signal
 from controllers import thread_replies as said
 from controllers.ids import find_ticket_ids
@@ -135,7 +136,7 @@ def continue_on(
     store = brain.services.tickets
     assert store is not None
     ticket, reading = judged.ticket, judged.reading
-    why = f"the thread's record: {reading.describe()}"
+    why = because("threads_record", reading=read_as(reading))
     record, controller, text = ticket.id, judged.controller, message.text
     question = state.open_question
     follow_up: FollowUp | None = None
@@ -174,14 +175,24 @@ def continue_on(
             follow_up = FollowUp(
                 "update", record, controller, why, text, lenient=True, solved=reading.solved
             )
-    if reading.describe() not in follow_up.why:  # an answer's reading says why on its own
-        follow_up = replace(follow_up, why=f"{follow_up.why}; {reading.describe()}")
+    if reading.describe() not in follow_up.why.english:  # an answer's reading says why
+        follow_up = replace(follow_up, why=follow_up.why.then(read_as(reading)))
     if follow_up.fields and follow_up.kind != "answer":
         follow_up = recognised(brain, follow_up, state)
     decision = apply(brain, store, ticket, message, follow_up, asked=judged.asked)
     decision.tier_path.append(f"thread: {why}")
     brain.log_turn(decision)
     return decision
+
+
+def read_as(reading: Reading) -> Why:
+    """The continuation model's reading as a reason in both languages (`Reading.describe`'s
+    English; its classes in Chinese for a Chinese thread's rationale line)."""
+    shown = "，".join(
+        f"{READING_WORDS_ZH.get(k, k)} {p:.2f}" for k, p in reading.probabilities.items()
+    )
+    chinese = because("continuation_reading", p=f"{reading.continues:.2f}", shown=shown).chinese
+    return Why(reading.describe(), chinese)
 
 
 def _thanks(text: str) -> bool:
@@ -198,7 +209,7 @@ def ask_back(brain: ThreadBrain, message: Message, judged: Judgement) -> Decisio
     choices are the record and something new)."""
     ticket = judged.ticket
     zh = turn_is_chinese(message.text, message.history)
-    why = f"unsure whether this is about {ticket.id}: {judged.reading.describe()}"
+    why = because("unsure_which_record", record=ticket.id, reading=read_as(judged.reading))
     follow_up = FollowUp("ask", ticket.id, judged.controller, why, message.text)
     decision = follow_up_decision(
         message,

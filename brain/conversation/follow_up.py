@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from brain.chain.request_type import question_form, reports_problem, work_form
 from brain.chain.understand import REFERRING, new_decision_id
+from brain.conversation.wording import Why, because
 from controllers import ticket_replies as say
 from controllers.ids import find_ticket_ids
 from controllers.verification import specific_terms
 from core.records import Decision, DryRunRecord, ExecutionResult, IntentResult, Message
 from core.stores.records import ConversationState, OpenQuestion
-from core.text.language import turn_is_chinese
+from core.text.language import is_chinese, turn_is_chinese
 
 if TYPE_CHECKING:
     from controllers.tickets import Ticket
@@ -128,7 +129,8 @@ class FollowUp:
     kind: Literal["answer", "update", "status", "closing", "ask", "question"]
     record: str
     controller: str
-    why: str
+    #: Why it goes onto the record, in both languages (the rationale line is the asker's).
+    why: Why
     #: The reply's text.
     text: str
     fields: dict[str, str] = field(default_factory=dict)
@@ -200,18 +202,19 @@ def read_follow_up(text: str, state: ConversationState) -> FollowUp | None:
     if named is None and question is None:
         named = named_value(text, ["category", "system", "service", "host", "asset_tag"])
     if named is not None:
-        why = f"it gives the {named[0]} of {record}"
+        why = because("gives_field", field=field_word(named[0]), record=record)
         return FollowUp("update", record, controller, why, text, {named[0]: named[1]})
     if asks_status(text) and not find_ticket_ids(text):
-        return FollowUp("status", record, controller, f"it asks how {record} stands", text)
+        why = because("asks_how_it_stands", record=record)
+        return FollowUp("status", record, controller, why, text)
     if refers_back(text):
-        return FollowUp(
-            "update", record, controller, f"it refers back to {record}", text, lenient=True
-        )
+        why = because("refers_back", record=record)
+        return FollowUp("update", record, controller, why, text, lenient=True)
     if words <= SHORT_ANSWER and reports_problem(text):
-        return FollowUp("update", record, controller, f"a short report about {record}", text)
+        why = because("short_report", record=record)
+        return FollowUp("update", record, controller, why, text)
     if words <= SHORT_ANSWER and _detail(text):
-        why = f"a short detail added to {record}"
+        why = because("short_detail", record=record)
         return FollowUp("update", record, controller, why, text, lenient=True)
     return None
 
@@ -232,7 +235,7 @@ def answer_of(text: str, question: OpenQuestion, *, short_only: bool = False) ->
     assert question.record is not None
     named = named_value(text, question.parameters)
     if named is not None:
-        why = f"it answers the question for {named[0]} asked in {question.decision_id}"
+        why = because("answers_question", field=field_word(named[0]), decision=question.decision_id)
         return FollowUp("answer", question.record, question.controller, why, text, dict([named]))
     if short_only and (
         size(text) > SHORT_ANSWER or reports_problem(text) or REFERRING.fullmatch(text.strip())
@@ -242,8 +245,15 @@ def answer_of(text: str, question: OpenQuestion, *, short_only: bool = False) ->
     value = _clean(_without_field_name(text, name))
     if not value:
         return None
-    why = f"a short reply to the question for {name} asked in {question.decision_id}"
+    why = because("short_answer", field=field_word(name), decision=question.decision_id)
     return FollowUp("answer", question.record, question.controller, why, text, {name: value})
+
+
+def field_word(name: str) -> Why:
+    """A record's field as a reason names it: "category", "类别" (the ticket wording's own
+    Chinese name; the field's name when it has none)."""
+    chinese = next((said for said in say.field_names(name) if is_chinese(said)), name)
+    return Why(name.replace("_", " "), chinese)
 
 
 def follow_up_decision(
@@ -270,9 +280,9 @@ def follow_up_decision(
         group=follow.controller,
     )
     rationale = (
-        f"跟进：这条消息属于本会话的 {follow.record}（{follow.why}）。"
+        f"跟进：这条消息属于本会话的 {follow.record}（{follow.why.chinese}）。"
         if zh
-        else f"Follow-up: read as part of {follow.record} in this thread ({follow.why})."
+        else f"Follow-up: read as part of {follow.record} in this thread ({follow.why.english})."
     )
     data: dict[str, Any] = {"follow_up": follow.kind, "fields": dict(follow.fields)}
     if ticket is not None:

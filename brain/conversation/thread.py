@@ -21,6 +21,7 @@ from brain.conversation.follow_up import (
     resolved,
     same_topic,
 )
+from brain.conversation.wording import because
 from controllers import answering, slots
 from controllers import thread_replies as said
 from controllers import ticket_replies as say
@@ -392,9 +393,8 @@ def as_update(
     inferred = inferred_fields(brain, str(decision.controller), message.text, message.session_key)
     if not same_topic(message.text, ticket, inferred, lenient=True):
         return None
-    reading = FollowUp(
-        "update", record, str(decision.controller), f"the thread is about {record}", message.text
-    )
+    why = because("thread_is_about", record=record)
+    reading = FollowUp("update", record, str(decision.controller), why, message.text)
     applied = apply(brain, store, ticket, message, reading)
     decision.result = applied.result
     decision.request_type = "update"

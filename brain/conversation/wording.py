@@ -6,9 +6,21 @@ the Slack adapter's chrome is `bot.wording`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from core.plans import ROLE_WORDS_ZH
 
-__all__ = ["PHRASES", "PLAN_WORDS_ZH", "SIGNAL_WORDS_ZH", "TIERS_ZH", "URGENCY_ZH", "say"]
+__all__ = [
+    "PHRASES",
+    "PLAN_WORDS_ZH",
+    "READING_WORDS_ZH",
+    "SIGNAL_WORDS_ZH",
+    "TIERS_ZH",
+    "URGENCY_ZH",
+    "Why",
+    "because",
+    "say",
+]
 
 #: key -> (English, Chinese); `{name}` fields are filled by `say`.
 PHRASES: dict[str, tuple[str, str]] = {
@@ -50,6 +62,30 @@ PHRASES: dict[str, tuple[str, str]] = {
         "未见过的请求：经草拟-评审-修订 {rounds} 轮规划，"
         "{topology}方案（来源：{source}）：{roles}。",
     ),
+    # Why a turn in a thread went onto its record (the follow-up's rationale line).
+    "gives_field": ("it gives the {field} of {record}", "给出了 {record} 的{field}"),
+    "asks_how_it_stands": ("it asks how {record} stands", "询问 {record} 的进展"),
+    "refers_back": ("it refers back to {record}", "指回 {record}"),
+    "short_report": ("a short report about {record}", "关于 {record} 的简短报告"),
+    "short_detail": ("a short detail added to {record}", "给 {record} 补充的简短细节"),
+    "answers_question": (
+        "it answers the question for {field} asked in {decision}",
+        "回答了 {decision} 中对{field}的提问",
+    ),
+    "short_answer": (
+        "a short reply to the question for {field} asked in {decision}",
+        "简短回复了 {decision} 中对{field}的提问",
+    ),
+    "threads_record": ("the thread's record: {reading}", "本会话的记录：{reading}"),
+    "unsure_which_record": (
+        "unsure whether this is about {record}: {reading}",
+        "不确定这条消息是否关于 {record}：{reading}",
+    ),
+    "thread_is_about": ("the thread is about {record}", "本会话讨论的是 {record}"),
+    "continuation_reading": (
+        "continues the record with probability {p} ({shown})",
+        "延续该记录的概率为 {p}（{shown}）",
+    ),
     "escalated": (
         "ESCALATED: urgency {urgency}; in Slack on-call would be paged now.",
         "已升级：紧急程度 {urgency}；在 Slack 中此时会通知值班人员。",
@@ -79,6 +115,16 @@ PLAN_WORDS_ZH = {
     "person": "人工处理记录",
     **ROLE_WORDS_ZH,
 }
+#: The continuation model's classes (`brain.continuation.model.CLASSES`) in Chinese.
+READING_WORDS_ZH = {
+    "new": "新事项",
+    "update": "补充",
+    "answer": "回答",
+    "status": "问进展",
+    "closing": "结束语",
+    "question": "提问",
+    "resolved": "已解决",
+}
 URGENCY_ZH = {"low": "低", "medium": "中", "high": "高", "critical": "紧急"}
 
 
@@ -86,3 +132,33 @@ def say(key: str, chinese: bool, **fields: object) -> str:
     """The phrase `key` in the asker's language, its fields filled."""
     english, chinese_text = PHRASES[key]
     return (chinese_text if chinese else english).format(**fields)
+
+
+@dataclass(frozen=True, slots=True)
+class Why:
+    """A reason worded in both languages at once: where it is made the asker's language is
+    not known, and the rationale line that shows it must be in that language (a Chinese
+    follow-up's rationale read "跟进：…（unsure whether this is about …）"). The English
+    wording is the decision path's (`str`)."""
+
+    english: str
+    chinese: str
+
+    def text(self, chinese: bool) -> str:
+        """The reason in the asker's language."""
+        return self.chinese if chinese else self.english
+
+    def then(self, other: Why) -> Why:
+        """This reason followed by `other`."""
+        return Why(f"{self.english}; {other.english}", f"{self.chinese}；{other.chinese}")
+
+    def __str__(self) -> str:
+        return self.english
+
+
+def because(key: str, **fields: object) -> Why:
+    """The phrase `key` as a reason in both languages; a field that is itself a `Why` is put
+    in each language's own words."""
+    english = {k: v.english if isinstance(v, Why) else v for k, v in fields.items()}
+    chinese = {k: v.chinese if isinstance(v, Why) else v for k, v in fields.items()}
+    return Why(say(key, False, **english), say(key, True, **chinese))

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.wording import PHRASES as BOT_PHRASES
+from brain.continuation import model as continuation
 from brain.conversation.turns import Conversation
 from brain.conversation.wording import PHRASES
 from brain.engine import Brain
@@ -135,3 +136,40 @@ def test_a_chinese_askers_dynamic_plan_line_is_in_chinese(brain: Brain) -> None:
     [reply] = _chat(brain, text)
     assert "草拟-评审-修订" in reply and "（主要）" in reply, reply
     assert not _ENGLISH_RUN.search(reply.split("决策")[0]), reply
+
+
+def _thread_rationales(capsys: pytest.CaptureFixture[str], *texts: str) -> list[dict[str, Any]]:
+    decisions = []
+    for text in texts:
+        assert main(["ask", text, "--json", "--thread", "T3", "--user", "u1"]) == exit_codes.OK
+        decisions.append(json.loads(capsys.readouterr().out))
+    return decisions
+
+
+@pytest.mark.usefixtures("home")
+def test_a_chinese_follow_ups_rationale_is_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    """Before, "跟进：这条消息属于本会话的 REQ-000001（the thread's record: continues the record
+    with probability …）": the continuation model's reading, and every other reason a turn
+    went onto the record, were worded in English only."""
+    *_, answer, status, retry = _thread_rationales(
+        capsys, "我需要开通权限", "要 Jenkins 的", "大概要多久？", "还是不行"
+    )
+    for decision in (answer, status, retry):
+        rationale = decision["rationale"]
+        assert rationale.startswith("跟进") and "REQ-000001" in rationale, rationale
+        shown = re.sub(r"d-[0-9a-f]+", " ", rationale)
+        assert not re.search(r"[A-Za-z]{3,}", shown.replace("REQ", "")), rationale
+
+
+@pytest.mark.usefixtures("home")
+def test_a_chinese_which_record_question_gives_its_reason_in_chinese(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked "is this about INC-000001, or something new?", the rationale said "unsure whether
+    this is about INC-000001: continues the record with probability …" to a Chinese asker."""
+    monkeypatch.setattr(continuation, "CONTINUE_AT", 1.01)  # every reading is unsure
+    monkeypatch.setattr(continuation, "NEW_BELOW", -0.01)
+    _, asked = _thread_rationales(capsys, "邮箱收不到邮件", "会议室的投影仪没有画面")
+    assert asked["outcome"] == "clarify" and "INC-000001" in asked["clarification"]
+    shown = asked["rationale"].replace("INC-000001", " ")
+    assert "不确定" in shown and not re.search(r"[A-Za-z]{3,}", shown), asked["rationale"]

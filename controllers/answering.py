@@ -80,6 +80,9 @@ class Evidence:
     #: The follow-up question the passages were put in order for (`led_by`), when they were
     #: found for a record's subject: `answer` then judges a passage on both (`_on_subject`).
     asked: str = ""
+    #: What kind of record `asked` is about, in its language ("access", "权限申请"): a
+    #: question about the record is judged with it when the subject cannot judge it.
+    about: str = ""
 
     @property
     def found(self) -> bool:
@@ -172,7 +175,7 @@ def relevant(hit: Hit, min_score: float) -> bool:
     return hit.meaning is not None and meaning_relevance(hit.meaning) >= bar
 
 
-def led_by(evidence: Evidence, question: str) -> Evidence:
+def led_by(evidence: Evidence, question: str, about: str = "") -> Evidence:
     """`evidence` (found with a follow-up question and its record's subject) with the
     passages whose section heading names a term of the question put first.
 
@@ -180,11 +183,18 @@ def led_by(evidence: Evidence, question: str) -> Evidence:
     after "I need access to the finance SharePoint site", "who needs to approve that?" finds the
     policy's introduction first with the subject's words, and its "Who approves" section is the
     one that answers. A question that names nothing ("what should I try next?") names no
-    heading and changes nothing: the passages keep the subject's order."""
+    heading and changes nothing: the passages keep the subject's order. `about`: the record's
+    kind, which `answer` judges the question with (`_on_subject`)."""
     asked = specific_terms(question)
     named = [hit for hit in evidence.hits if asked & terms(hit.section)]
     hits = [*named, *(hit for hit in evidence.hits if hit not in named)]
-    return Evidence(definition=evidence.definition, hits=hits, error=evidence.error, asked=question)
+    return Evidence(
+        definition=evidence.definition,
+        hits=hits,
+        error=evidence.error,
+        asked=question,
+        about=about,
+    )
 
 
 def _distinct(hits: Sequence[Hit]) -> list[Hit]:
@@ -216,7 +226,7 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
     read = (evidence.hits if evidence.asked else read_first(evidence.hits))[:MAX_PASSAGES]
     closest = closest_meaning(read)
     checks = [
-        (hit, _on_subject(question, evidence.asked, hit, llm if i == 0 else None, closest))
+        (hit, _on_subject(question, evidence, hit, llm if i == 0 else None, closest))
         for i, hit in enumerate(read)
     ]
     checked: dict[str, Any] = {
@@ -322,7 +332,7 @@ def verdict_of(
 
 
 def _on_subject(
-    subject: str, asked: str, hit: Hit, llm: LLMClient | None, closest: float | None
+    subject: str, evidence: Evidence, hit: Hit, llm: LLMClient | None, closest: float | None
 ) -> Verification:
     """`verdict_of` the passage against `subject`, or, for a follow-up question `asked` about
     a record whose subject it is, against the question when the passage also holds a key term
@@ -330,16 +340,26 @@ def _on_subject(
     access to Figma for the design team", "who needs to approve that?" is answered by the
     access policy's "Who approves", which names neither Figma nor design, and was refused while
     a section sharing "access" and "team" passed. The question alone cannot either: "what
-    should I try next?" names nothing a passage holds, so the subject's verdict stands."""
+    should I try next?" names nothing a passage holds, so the subject's verdict stands. A
+    question that names only what it asks ("how long does that usually take?" after an access
+    request) is judged with the record's kind (`Evidence.about`, "access"), what "that" is:
+    the access policy's "Approved requests are fulfilled within one business day" names
+    neither the finance drive of the subject nor enough of the question alone. The kind is
+    one key term, and two are needed, so it never carries a question whose own words the
+    passage does not hold."""
+    asked = evidence.asked
     verdict = verdict_of(subject, hit, llm, closest)
     if verdict.passed or not asked or asked == subject:
         return verdict
     if not specific_terms(subject) & terms(passage_of(hit)):
         return verdict
-    own = verdict_of(asked, hit, llm, closest)
-    if not own.passed:
-        return verdict
-    return Verification(True, own.method, f"{own.reason} of the question, on the record's subject")
+    for question in dict.fromkeys([asked, f"{asked}\n{evidence.about}".strip()]):
+        own = verdict_of(question, hit, llm, closest)
+        if own.passed:
+            kind = " with the record's kind" if question != asked else ""
+            reason = f"{own.reason} of the question{kind}, on the record's subject"
+            return Verification(True, own.method, reason)
+    return verdict
 
 
 def closest_meaning(hits: Sequence[Hit]) -> float | None:

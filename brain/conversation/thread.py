@@ -244,9 +244,11 @@ def _question_on(
     """A question about the record that names no subject of its own ("what should I try
     next?", "有什么临时办法吗"): alone it could be placed nowhere, so it is answered from the
     knowledge base on the record's subject (passages found with the question and the record's
-    description, and verified against the description: the question lends them no subject), or
-    honestly not; either way it goes on the record as a comment, so the people working on it
-    see what the asker still wants to know."""
+    description, and verified against the description: the question lends them no subject;
+    a passage about the record that the description cannot judge is judged on the question with
+    the record's kind, "how long does that take?" on an access request), or honestly not;
+    either way it goes on the record as a comment, so the people working on it see what the
+    asker still wants to know."""
     try:
         store.comment(ticket.id, author=message.user, text=message.text[:4000])
     except TicketError as exc:
@@ -261,7 +263,7 @@ def _question_on(
     found_in = answering.gather(
         services.knowledge, f"{message.text}\n{subject}", domain=reading.controller or None
     )
-    evidence = answering.led_by(found_in, message.text)
+    evidence = answering.led_by(found_in, message.text, say.kind_label(ticket.kind, zh))
     found = answering.answer(subject, evidence, services.llm)
     answer = found.summary if found.ok else ""
     decision = follow_up_decision(

@@ -54,3 +54,36 @@ def test_a_question_about_a_record_the_knowledge_base_has_no_answer_for_is_refus
     result = decision["result"]
     assert not result["citations"] and "line manager" not in result["summary"], result
     assert comments(ticket)[-1] == "who needs to approve that?"
+
+
+@pytest.mark.usefixtures("home")
+def test_how_long_a_request_takes_is_answered_with_the_records_kind(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The policy's "How long it takes" names no finance drive and only "long" of the
+    question: judged on the subject or the question alone it was refused; the question with
+    the record's kind (access) is what the passage answers."""
+    ask_json(capsys, "I need access to the finance shared drive", "--thread", "T1")
+    decision = ask_json(capsys, "how long does that usually take?", "--thread", "T1")
+
+    [ticket] = all_tickets(capsys)
+    result = decision["result"]
+    assert decision["controller"] == "access" and result["ok"] and result["citations"], result
+    assert "one business day" in result["summary"], result["summary"]
+    assert comments(ticket) == ["how long does that usually take?"]
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    "question", ["how long is the parking garage open?", "what does the canteen serve today?"]
+)
+def test_a_question_the_records_kind_does_not_answer_stays_refused(
+    capsys: pytest.CaptureFixture[str], question: str
+) -> None:
+    """The record's kind is one key term of two needed: it carries no question whose own
+    words the passage does not hold."""
+    ask_json(capsys, "I need access to the finance shared drive", "--thread", "T1")
+    decision = ask_json(capsys, question, "--thread", "T1")
+
+    result = decision["result"]
+    assert not result["citations"] and "business day" not in result["summary"], result

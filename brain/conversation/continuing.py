@@ -179,7 +179,7 @@ def continue_on(
         follow_up = replace(follow_up, why=follow_up.why.then(read_as(reading)))
     if follow_up.fields and follow_up.kind != "answer":
         follow_up = recognised(brain, follow_up, state)
-    decision = apply(brain, store, ticket, message, follow_up, asked=judged.asked)
+    decision = apply(brain, store, ticket, message, follow_up, asked=judged.asked, state=state)
     decision.tier_path.append(f"thread: {why}")
     brain.log_turn(decision)
     return decision

@@ -55,6 +55,13 @@ _NO_VALUE = re.compile(
     r"好的?|是的?|对|不是|谢谢|不知道|不清楚|什么|嗯)$",
     re.IGNORECASE,
 )
+#: A reply saying the asker does not know the value ("no idea, sorry", "真的不清楚"): the bot,
+#: asking again, invites it (`conversation.asking`), and it is no value, however worded.
+_DONT_KNOW = re.compile(
+    r"\b(?:no idea|not sure|(?:do not|don'?t|dunno|not) know|no clue|unsure|not certain|"
+    r"can'?t (?:remember|recall|say))\b|不知道|不清楚|不确定|说不好|说不清|不记得|记不清|忘了",
+    re.IGNORECASE,
+)
 #: A reply asking how the record stands, not adding to it.
 _STATUS = re.compile(
     r"\b(?:any (?:news|update|progress)|status|progress|update on|how is it going|"
@@ -179,7 +186,13 @@ def _without_field_name(text: str, name: str) -> str:
 
 def _clean(value: str) -> str:
     value = _TAIL.sub("", _ZH_LEAD.sub("", _LEAD.sub("", value.strip()))).strip(" \"'“”‘’")
-    return "" if _NO_VALUE.match(value) or len(value) > 80 else value
+    no_value = _NO_VALUE.match(value) or _DONT_KNOW.search(value)
+    return "" if no_value or len(value) > 80 else value
+
+
+def says_dont_know(text: str) -> bool:
+    """The reply says the asker does not know ("not sure", "no idea, sorry", "真的不清楚")."""
+    return bool(_DONT_KNOW.search(text))
 
 
 def read_follow_up(text: str, state: ConversationState) -> FollowUp | None:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from brain.continuation.model import Reading, Thread
+from brain.conversation import asking
 from brain.conversation.follow_up import (
     FollowUp,
     follow_up_decision,
@@ -92,7 +93,7 @@ def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> De
         reading = recognised(brain, reading, state)
     question = state.open_question
     asked = question.parameters if question and question.record == ticket.id else []
-    decision = apply(brain, store, ticket, message, reading, asked=asked)
+    decision = apply(brain, store, ticket, message, reading, asked=asked, state=state)
     brain.log_turn(decision)
     return decision
 
@@ -176,11 +177,13 @@ def apply(
     reading: FollowUp,
     *,
     asked: Sequence[str] = (),
+    state: ConversationState | None = None,
 ) -> Decision:
     """The reading applied to the record; what is still missing after it (the controller's
     dry-run, and what the bot asked for that neither the record nor the reply holds: a change
     asked for its service and window still needs the window once the service is answered)
-    stays asked."""
+    stays asked, in other words when the reply gave none of it, and no more once it has been
+    asked twice in a row (`conversation.asking`; `state`: the thread's, for how often)."""
     zh = turn_is_chinese(message.text, message.history)
     if reading.kind == "status":
         return follow_up_decision(
@@ -199,12 +202,19 @@ def apply(
     fields = reading.fields
     wanted = [*(check.missing if check else []), *asked]
     missing = [n for n in dict.fromkeys(wanted) if n not in fields and not _holds(ticket, n)]
+    times = asking.times_asked(state, brain.get_decision) if state is not None else 0
+    repeat = times > 0 and asking.unanswered(missing, asked, fields)
+    lacking, ahead = (
+        asking.again(ticket.id, missing, message.text, zh, times=times) if repeat else ("", False)
+    )
     try:
         store.comment(ticket.id, author=message.user, text=message.text[:4000])
         reopened = False
         if fields or reading.kind == "answer":
             status = "awaiting_info" if missing else ("open" if ticket.is_open else None)
             ticket = store.update_fields(ticket.id, by=message.user, fields=fields, status=status)
+        elif ahead and ticket.status == "awaiting_info":  # no longer waiting on the asker
+            ticket = store.update_fields(ticket.id, by=message.user, fields={}, status="open")
         if not ticket.is_open and not resolved(message.text) and not reading.solved:
             ticket = store.reopen(ticket.id, by=message.user, reason=message.text[:200])
             reopened = True
@@ -227,10 +237,20 @@ def apply(
         )
     summary = say.added_to(ticket.id, fields, zh, reopened=reopened)
     if missing:
-        summary += say.still_needed(missing, zh) + _choices(brain, reading.controller, missing, zh)
-    return follow_up_decision(
-        message, reading, summary=summary, ok=True, dry_run=check, ticket=ticket, missing=missing
+        summary += lacking or say.still_needed(missing, zh)
+        summary += "" if ahead else _choices(brain, reading.controller, missing, zh)
+    decision = follow_up_decision(
+        message,
+        reading,
+        summary=summary,
+        ok=True,
+        dry_run=check,
+        ticket=ticket,
+        missing=[] if ahead else missing,
     )
+    if repeat and not ahead and decision.result is not None:
+        decision.result.data[asking.ASKED_AGAIN] = times
+    return decision
 
 
 def _question_on(

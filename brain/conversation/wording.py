@@ -86,6 +86,19 @@ PHRASES: dict[str, tuple[str, str]] = {
         "continues the record with probability {p} ({shown})",
         "延续该记录的概率为 {p}（{shown}）",
     ),
+    # A reply that gave none of what the bot asked for a record (`conversation.asking`).
+    "ask_again": (
+        "{record} still has no {fields}, so it cannot go ahead yet. Reply with it here "
+        "(“the {field} is …”); if you don't know, say so and {record} goes ahead without it.",
+        "{record} 还缺少{fields}，暂时无法继续。请在这里直接回复（“{field}是……”）；"
+        "如果不清楚，告诉我一声，{record} 会先按现有信息处理。",
+    ),
+    "went_ahead": (
+        "{record} goes ahead without the {fields}: the people handling it will ask you if they "
+        "need it. You can still add it here any time (“the {field} is …”).",
+        "{record} 先按现有信息处理，不再等{fields}：处理人员需要时会联系你。"
+        "之后想补充，随时在这里回复（“{field}是……”）。",
+    ),
     "escalated": (
         "ESCALATED: urgency {urgency}; in Slack on-call would be paged now.",
         "已升级：紧急程度 {urgency}；在 Slack 中此时会通知值班人员。",

@@ -152,5 +152,6 @@ class Teaching:
                 conversations=stores.conversations,
                 outbox=stores.ticket_outbox,
                 sync=stores.ticket_sync,
+                case_texts=[str(case.get("text") or "") for case in cases],
             )
             return replace(report, cases=len(cases), evolved=evolved)

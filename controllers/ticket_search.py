@@ -32,6 +32,7 @@ from rank_bm25 import BM25Plus
 
 from controllers.ticket_relevance import cover, relevance
 from core.stores.records import Ticket
+from core.text.kept import KeptDict
 from core.text.multilingual import multilingual_vectors
 from core.text.sparse import normalize
 
@@ -49,6 +50,8 @@ MEANING_MAX_TICKETS = 4096
 #: Ticket texts whose vectors are kept per process.
 _VECTORS_KEPT = 2 * MEANING_MAX_TICKETS
 _vectors: dict[str, np.ndarray] = {}
+#: Ticket texts and topics asked about: a forget empties it (`core.text.kept`).
+_KEPT = KeptDict(_vectors, whole=True)
 
 #: "search / find / look for / show (me) (my|all|our) tickets (about|on|for|mentioning) X";
 #: "tickets about X"; "搜索/查找/找一下/搜一下 (我的)(关于) X (的)工单".

@@ -21,8 +21,8 @@ can vouch for a hit (MiniLM misses Chinese; terms miss paraphrases).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
+from core.text.kept import text_memo
 from core.text.language import DENSE_WEIGHT, detect_language
 from core.text.sparse import normalize
 
@@ -54,7 +54,7 @@ def terms(text: str) -> set[str]:
     return set(_terms(text))
 
 
-@lru_cache(maxsize=TERMS_CACHE)
+@text_memo(TERMS_CACHE)
 def _terms(text: str) -> frozenset[str]:
     return frozenset(term for term, _ in _forms(text))
 
@@ -65,7 +65,7 @@ def term_forms(text: str) -> dict[str, str]:
     return dict(_forms(text))
 
 
-@lru_cache(maxsize=TERMS_CACHE)
+@text_memo(TERMS_CACHE)
 def _forms(text: str) -> tuple[tuple[str, str], ...]:
     norm = normalize(text)
     found: dict[str, str] = {}
@@ -115,7 +115,7 @@ def relevance(query: str, text: str, cosine: float | None) -> float:
     return round(high * (1 - SECOND_WEIGHT) + low * SECOND_WEIGHT, 4)
 
 
-@lru_cache(maxsize=TERMS_CACHE)
+@text_memo(TERMS_CACHE)
 def _dense_trust(query: str) -> float:
     """How far MiniLM is trusted on the query's language (asked once per hit)."""
     return DENSE_WEIGHT.get(detect_language(query), 1.0)

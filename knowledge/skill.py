@@ -20,6 +20,8 @@ import regex
 
 from core.limits import MAX_FILE_CHUNKS
 from core.safe_regex import RegexTimeout, UnsafePattern, compile_bounded, matches_whole, search_all
+from core.text.embedding_caches import recall, remember
+from core.text.kept import KeptDict
 from core.text.language import detect_language
 from core.text.sparse import normalize
 from knowledge.ingest import Ingestor, IngestReport
@@ -132,10 +134,11 @@ class KnowledgeSkill:
         self._patterns: list[_Pattern] = []
         self._retrievals: OrderedDict[str, list[Hit]] = OrderedDict()
         self._meaning = MeaningIndex()
-        #: The last text's identifiers (with the KB generation they were found in): one
-        #: message is read for them by the entity extractor, the identifier domains and the
-        #: KB confirmation, in a row.
-        self._last_ids: tuple[int, str, list[IdMatch]] | None = None
+        #: The last text's identifiers, with the KB generation they were found in (the entity
+        #: extractor, the identifier domains and the KB confirmation read one message in a row).
+        self._last_ids: OrderedDict[str, tuple[int, list[IdMatch]]] = OrderedDict()
+        asked = (self._retrievals, self._last_ids)  # a forget empties them (`core.text.kept`)
+        self._kept = [KeptDict(cache, whole=True, lock=self._lock) for cache in asked]
 
     # -- ingestion ------------------------------------------------------------------------
 
@@ -245,7 +248,7 @@ class KnowledgeSkill:
             ]
             self._retrievals.clear()
             self._meaning.clear()
-            self._last_ids = None
+            self._last_ids.clear()
             self._generation = self.store.generation
 
     def define(self, term: str) -> Definition | None:
@@ -324,13 +327,13 @@ class KnowledgeSkill:
         """Every identifier in `text` that an ID pattern recognises, in text order."""
         self._refresh()
         with self._lock:
-            generation, last = self._generation, self._last_ids
-        if last is not None and last[:2] == (generation, text):
-            return list(last[2])
+            generation, last = self._generation, self._last_ids.get(text)
+        if last is not None and last[0] == generation:
+            return list(last[1])
         result = self._find_ids(text)
         with self._lock:
             if self._generation == generation:  # not an ingest's new patterns meanwhile
-                self._last_ids = (generation, text, list(result))
+                remember(self._last_ids, text, (generation, list(result)), 1)
         return result
 
     def _find_ids(self, text: str) -> list[IdMatch]:
@@ -374,15 +377,12 @@ class KnowledgeSkill:
     def _retrieve(self, text: str) -> list[Hit]:
         self._refresh()
         with self._lock:
-            cached = self._retrievals.get(text)
-            if cached is not None:
-                self._retrievals.move_to_end(text)
-                return cached
+            cached = recall(self._retrievals, text)
+        if cached is not None:
+            return cached
         hits = self.search(text, k=CONFIRM_K)
         with self._lock:
-            self._retrievals[text] = hits
-            if len(self._retrievals) > RETRIEVAL_CACHE:
-                self._retrievals.popitem(last=False)
+            remember(self._retrievals, text, hits, RETRIEVAL_CACHE)
         return hits
 
     def confirm(self, text: str, controller: str) -> Confirmation:

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from core.text.kept import KeptDict
 from core.text.language import has_cjk
 from core.text.multilingual import multilingual_vectors
 
@@ -39,6 +40,8 @@ WORDS_CACHE = 50_000
 
 _LOCK = threading.Lock()
 _VECTORS: OrderedDict[str, np.ndarray] = OrderedDict()
+#: Words of questions and passages: a forget empties it (`core.text.kept`).
+_KEPT = KeptDict(_VECTORS, whole=True, lock=_LOCK)
 
 
 def near_terms(

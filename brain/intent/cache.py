@@ -10,10 +10,11 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from core.records import IntentResult
+from core.text.kept import register
 
 __all__ = ["CacheKey", "IntentCache"]
 
@@ -37,6 +38,7 @@ class IntentCache:
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+        register(self)  # a forgotten person's messages leave it (`core.text.kept`)
 
     @staticmethod
     def key(text: str, history: Sequence[str], with_llm: bool) -> CacheKey:
@@ -67,6 +69,15 @@ class IntentCache:
         """Forget everything (e.g. after the taxonomy or knowledge base changed)."""
         with self._lock:
             self._items.clear()
+
+    def kept_texts(self) -> list[str]:
+        """The messages and histories it holds (`core.text.kept`)."""
+        with self._lock:
+            return [text for key in self._items for text in (key.text, *key.history)]
+
+    def forget_texts(self, forgotten: Callable[[str], bool]) -> None:
+        """A person was forgotten: their messages are not told apart, so all go."""
+        self.clear()
 
     def __len__(self) -> int:
         with self._lock:

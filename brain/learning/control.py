@@ -9,6 +9,12 @@ and chat sessions, which hold the thread's recent texts) is removed.
 The brain (`brain.engine.Brain.forget_user`) also removes their unknown cases from the case book and
 their messages from the examples of evolved controllers made of them (`brain.dynamic`).
 Afterwards their messages are decided as if the lessons had never been given.
+
+The process that forgets (a running bot's /brain-forget or "forget me", `brain memory forget`)
+also empties its caches of their words (`core.text.kept`: query vectors, recognised intents,
+knowledge and ticket look-ups, the routing fits' training vectors). Another process (the bot
+while a CLI command forgets, another replica) is not reached: its caches keep what it read
+before until they are evicted or it ends, and what it reads afresh from the stores is redacted.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from brain.memory.entry import MemoryEntry
 from brain.memory.preference import conflicts
 from controllers.ticket_systems.forgetting import forget_user as forget_outbox
 from core.stores.forgetting import REDACTED, quoted_forms
+from core.text import kept
 
 if TYPE_CHECKING:
     from brain.decisions.log import DecisionLog
@@ -153,10 +160,12 @@ def forget_user(
     conversations: ConversationStateStore | None = None,
     outbox: Collection | None = None,
     sync: Collection | None = None,
+    case_texts: Sequence[str] = (),
 ) -> ForgetReport:
     """Remove what was learned from `user` and every stored text of theirs (`outbox`: the
     ticket-system changes, and `sync` its links, whose comments with their words are removed
-    there: `controllers.ticket_systems.forgetting`)."""
+    there: `controllers.ticket_systems.forgetting`), then from this process's caches
+    (`core.text.kept`; `case_texts`: the messages of their forgotten cases)."""
     mine = [e for e in brain.memory.entries() if user in (e.user, e.asker)]
     # The tickets as stored before anything is redacted, read once for every use below.
     listed = tickets.all() if tickets is not None else []
@@ -177,6 +186,8 @@ def forget_user(
     if outbox is not None:
         forgotten = forget_outbox(outbox, sync, user, listed)
         sent, remote, rewritten = forgotten.changes, forgotten.removals, forgotten.updates
+    # Last, after the stores: a cache refilled meanwhile reads the redacted records.
+    kept.forget([*texts, *(entry.text for entry in mine), *case_texts])
     return ForgetReport(
         user,
         removed,

@@ -45,6 +45,7 @@ from brain.learning.training import load_training
 from brain.memory.agreed import AgreedExamples
 from brain.memory.example_pool import LINKING
 from brain.semantic.features import single_thread_blas
+from core.text.kept import KeptDict
 
 if TYPE_CHECKING:
     from brain.memory.lessons import MemoryStore
@@ -257,6 +258,8 @@ class OrgTraining:
         #: (registry version, lesson store version) last checked successfully.
         self._seen: tuple[str, int] | None = None
         self._memo: dict[str, np.ndarray] = {}
+        #: A forget drops the forgotten person's lesson texts from it (`core.text.kept`).
+        self._kept_memo = KeptDict(self._memo, whole=False)
         self._fitting = threading.Lock()  # one check (and fit) at a time in this process
         #: Refits done by this process (a test or a report may wait for / read it).
         self.refits = 0

@@ -33,7 +33,7 @@ import numpy as np
 
 from core.config import ConfigError, Settings, load_settings
 from core.llm_calls import paused
-from core.text.embedding_caches import Remembered, TrainingVectors, recall, remember
+from core.text.embedding_caches import EmbedderTexts, Remembered, TrainingVectors, recall, remember
 from core.text.onnx_files import find_exported, fork_layer, onnx_files, packaged_model_dir
 
 if TYPE_CHECKING:
@@ -87,6 +87,8 @@ class DenseEmbedder:
         self._tuned_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._states: OrderedDict[str, Any] = OrderedDict()
         self._remembered, self._trained = Remembered(), TrainingVectors()
+        queries = (self._cache, self._tuned_cache, self._states)
+        self._texts = EmbedderTexts(self._lock, queries, (self._remembered, self._trained))
         self.dim = dim
         self.engine = engine
         """Which inference engine runs the model: "onnx" or "torch"."""
@@ -249,9 +251,7 @@ class DenseEmbedder:
 
     def clear_cache(self) -> None:
         """Forget the cached query and training vectors (benchmarks time cold runs with it)."""
-        with self._lock:
-            for cache in (self._cache, self._tuned_cache, self._states, self._trained):
-                cache.clear()
+        self._texts.forget_texts(lambda _text: True)
 
 
 _LOCK = threading.Lock()

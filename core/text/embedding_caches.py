@@ -12,11 +12,14 @@ kept from the first fit is exactly the one the second would compute.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+
+from core.text.kept import drop, register
 
 #: Training texts whose vectors a process keeps between routing fits (`TrainingVectors`), the
 #: newest kept: a fit of the built-in controllers has about 2,100; 1.5 KB a text.
@@ -89,6 +92,13 @@ class Remembered:
         """The kept vectors of `texts` (all kept), as a new (len(texts), dim) float32 array."""
         return stacked(self._vectors, texts, dim)
 
+    def texts(self) -> list[str]:
+        return list(self._vectors)
+
+    def forget(self, forgotten: Callable[[str], bool]) -> None:
+        """Drop the vectors of the texts `forgotten` names (a forgotten person's words)."""
+        drop(self._vectors, forgotten)
+
 
 class TrainingVectors:
     """Text -> vector of the routing model's training texts, kept from one fit to the next in
@@ -117,3 +127,40 @@ class TrainingVectors:
 
     def clear(self) -> None:
         self._vectors.clear()
+
+    def texts(self) -> list[str]:
+        return list(self._vectors)
+
+    def forget(self, forgotten: Callable[[str], bool]) -> None:
+        """Drop the vectors of the texts `forgotten` names (a forgotten person's words): the
+        shipped examples' vectors, most of a fit, stay (lock held)."""
+        drop(self._vectors, forgotten)
+
+
+class EmbedderTexts:
+    """An embedder's caches, reached by `core.text.kept` (registered when made): its query
+    caches (text, or (view, text), -> vector or states), keyed by what anyone asked, empty on
+    a forget; its run and training vectors drop only the texts a forgotten person's words
+    name (re-embedding every shipped example would make the next refit wait)."""
+
+    def __init__(
+        self,
+        lock: threading.Lock,
+        queries: Sequence[OrderedDict[Any, Any]],
+        kept: Sequence[Remembered | TrainingVectors],
+    ) -> None:
+        self._lock, self._queries, self._kept = lock, queries, kept
+        register(self)
+
+    def kept_texts(self) -> list[str]:
+        with self._lock:
+            keys = [key for cache in self._queries for key in cache]
+            texts = [key[1] if isinstance(key, tuple) else key for key in keys]
+            return texts + [text for cache in self._kept for text in cache.texts()]
+
+    def forget_texts(self, forgotten: Callable[[str], bool]) -> None:
+        with self._lock:
+            for cache in self._queries:
+                cache.clear()
+            for kept in self._kept:
+                kept.forget(forgotten)

@@ -1,0 +1,47 @@
+"""Forgetting a person reaches the caches of the process that forgets (`core.text.kept`): the
+embedder's query vectors, the routing fit's training vectors, recognised intents, knowledge
+and ticket look-ups held the forgotten person's words until evicted or the process ended.
+The training vectors of other people's lessons stay (a refit need not embed them again)."""
+
+from __future__ import annotations
+
+from brain.engine import Brain
+from core.records import Message
+from core.text import kept
+
+#: A word no other test writes, in every message of the forgotten person.
+WORD = "zorblaxian"
+FORGOTTEN = "UFORGETS1"
+#: Three people who correct alike messages to `access` (an organisation lesson: a refit).
+LESSONS = {
+    FORGOTTEN: f"the {WORD} badge reader at the door rejects my card",
+    "UKEEPS002": "door badge reader says my card is invalid qwertyplum",
+    "UKEEPS003": "my access card is refused by the lobby turnstile plumbusx",
+}
+ASKED = (
+    f"my {WORD} laptop keyboard types double letters",
+    f"how do I reset my {WORD} password",
+    f"what is {WORD} 滚仓",
+    f"search tickets about {WORD}",
+    f"ERR-4411 on the {WORD} host",
+)
+
+
+def _held(word: str) -> list[str]:
+    return sorted({text for text in kept.held() if word in text.casefold()})
+
+
+def test_forget_empties_the_processes_caches_of_the_persons_words(brain: Brain) -> None:
+    for text in ASKED:
+        brain.ask(Message(text, user=FORGOTTEN, channel="DFORGET01"))
+    for user, text in LESSONS.items():
+        decision = brain.ask(Message(text, user=user, channel=f"D{user}"))
+        brain.feedback(decision.decision_id, "correct", controller="access", user=user)
+    assert brain.parts.org_training.refit_now() is not None  # precondition: a fit on lessons
+    assert len(_held(WORD)) >= len(ASKED)  # precondition: the caches hold them
+
+    brain.forget_user(FORGOTTEN)
+
+    assert _held(WORD) == []
+    # Selective where it is dear: the others' lessons' training vectors are kept.
+    assert LESSONS["UKEEPS002"] in _held("qwertyplum")

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from brain.chain import speech_act
 from brain.chain.attend import attend
 from brain.chain.lookup import (
     asks_about_ticket,
@@ -26,7 +27,13 @@ from brain.chain.lookup import (
     named_tickets,
     prefer_existing,
 )
-from brain.chain.request_type import RequestType, questions_stay_questions
+from brain.chain.request_type import (
+    RequestType,
+    question_form,
+    questions_stay_questions,
+    reports_problem,
+    work_form,
+)
 from brain.chain.senses import apply_sense, senses_of
 from brain.chain.small_talk import answer_small_talk
 from brain.chain.tracked import reports_are_filed
@@ -123,7 +130,15 @@ def _questions_stay_questions(plan: RoutePlan, situation: Situation) -> RoutePla
 
 
 def _reports_are_filed(plan: RoutePlan, situation: Situation) -> RoutePlan:
-    view = situation.view
+    """A thread's opening message whose form reports a failure and asks nothing, and which the
+    speech-act model, reading it as work, reads as a report rather than a question, is a
+    report; a later turn's plain statement is read with the thread (the continuation
+    reading), not as a new report here."""
+    view, text = situation.view, situation.understood.text
+    opening = not situation.understood.message.history
+    if opening and situation.kind == "work":
+        acts = speech_act.read(text, situation.understood.vector).probabilities
+        opening = acts["problem"] > acts["question"]
     return reports_are_filed(
         plan,
         kind=situation.kind,
@@ -132,6 +147,9 @@ def _reports_are_filed(plan: RoutePlan, situation: Situation) -> RoutePlan:
         holders=view.roles,
         dry_run=situation.dry_run,
         names_record=bool(situation.evaluated.entities.get("ticket_id")),
+        reports=opening
+        and reports_problem(text)
+        and not (question_form(text) or work_form(text) or "?" in text or "？" in text),
     )
 
 
@@ -235,8 +253,10 @@ PLAN_RULES: tuple[PlanRule, ...] = (
     PlanRule("a security question is answered", _security_question),
     PlanRule("knowledge-base sense", _sense),
     PlanRule("questions stay questions", _questions_stay_questions),
-    PlanRule("a reported problem is filed", _reports_are_filed),
+    # The catch-all's rule first: it leaves compositions the router made, not the one a
+    # reported failure read as a request for work is filed by.
     PlanRule("the catch-all joins no request for work", _catch_all_joins_no_request),
+    PlanRule("a reported problem is filed", _reports_are_filed),
     PlanRule("a named ticket is looked up", _named_ticket),
     PlanRule("a named asset or host is looked up", _named_thing),
     PlanRule("small talk is answered in kind", _small_talk),

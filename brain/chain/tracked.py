@@ -9,7 +9,10 @@ that takes outages (`controllers.roles.OUTAGES`) files the record with the diagn
 upstream input. Only for a controller that declares it feeds that one, files nothing itself and
 is not the one that answers questions or works on existing records, and only when its dry-run
 recognises something to diagnose; a question stays a question (that rule runs first), and a
-message that names a ticket is about that ticket.
+message that names a ticket is about that ticket. A message read as a request for work whose
+form reports a failure is such a report too: "昨晚的对账批处理任务失败了" (last night's
+reconciliation batch job failed), which the speech-act model reads as work, was diagnosed and
+left in no queue, while the same failure pasted by a scheduler was filed.
 """
 
 from __future__ import annotations
@@ -32,13 +35,18 @@ def reports_are_filed(
     holders: dict[str, str],
     dry_run: Callable[[str], DryRunRecord],
     names_record: bool = False,
+    reports: bool = False,
 ) -> RoutePlan:
     """The plan, composed with the outages holder when a reported problem routed to a
     diagnosing controller would otherwise leave no record. `names_record`: the message names
-    a ticket (found or not), so it is about that one and nothing new is filed."""
+    a ticket (found or not), so it is about that one and nothing new is filed; `reports`: its
+    form reports a failure and asks nothing, neither a question nor work
+    (`request_type.reports_problem`, `question_form`, `work_form`), so a request-for-work
+    reading of it is the model's, not the message's, and it is a report as well."""
     primary = plan.controller
     outages = holders.get(OUTAGES)
-    if kind != "problem" or plan.outcome != "routed" or names_record:
+    reported = kind == "problem" or (kind == "work" and reports)
+    if not reported or plan.outcome != "routed" or names_record:
         return plan
     if primary is None or outages is None:
         return plan

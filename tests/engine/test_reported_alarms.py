@@ -23,6 +23,8 @@ def _ask(capsys: pytest.CaptureFixture[str], text: str, thread: str = "T1") -> d
     [
         ("订单服务的错误率突然升到了15%", "重启之后还是很高，没有降下来", "software"),
         ("CPU on web-03 has been at 98% for 20 minutes", "still pegged after the restart", None),
+        # Read as a request for work by the speech-act model: before, diagnosed, filed nothing.
+        ("昨晚的对账批处理任务失败了", "今天重跑了一次，又失败了", "software"),
     ],
 )
 def test_a_reported_alarm_is_diagnosed_and_filed_and_its_follow_up_goes_on_it(

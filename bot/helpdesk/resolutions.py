@@ -31,7 +31,7 @@ from bot.blocks import (
     solved_blocks,
 )
 from bot.clicks import Click
-from bot.helpdesk.rights import may_resolve
+from bot.helpdesk.rights import decision_in, may_resolve
 from bot.services import BotServices
 from bot.state import MessageLink
 from bot.wording import in_chinese, say
@@ -154,17 +154,28 @@ async def resolve_in_thread(
     channel: str,
     thread_ts: str,
     link: MessageLink,
+    team: str | None = None,
 ) -> None:
     """A reply in a prompt's thread: the person's typed resolution (refused, privately, when
-    they may not resolve it)."""
+    they may not resolve it, or when the request is not of their workspace `team`: a channel
+    shared with another workspace's installation delivers its messages as that workspace's)."""
     if not await may_resolve(services, client, user, channel):
         await client.chat_postEphemeral(
             channel=channel, user=user, thread_ts=thread_ts, text=NOT_A_HELPER
         )
         return
-    reply = await services.trip(
-        resolving.resolve, services.conversation, link.decision_id, text, user=user
-    )
+
+    def resolve() -> Reply | None:
+        if decision_in(services, link.decision_id, team) is None:
+            return None  # another workspace's request, refused as a click on it is
+        return resolving.resolve(services.conversation, link.decision_id, text, user=user)
+
+    reply = await services.trip(resolve)
+    if reply is None:
+        await client.chat_postEphemeral(
+            channel=channel, user=user, thread_ts=thread_ts, text=NOT_A_HELPER
+        )
+        return
     await tell(services, client, reply, by=user, channel=channel, thread=thread_ts)
 
 

@@ -162,6 +162,7 @@ async def _answered(
             channel=channel,
             thread_ts=str(thread_ts),
             link=root,
+            team=team,
         )
         await services.events.release(claim)
         return True

@@ -34,6 +34,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -61,7 +62,6 @@ from brain.escalation.features import (
     wide,
 )
 from core import model_files
-from core.text.kept import text_memo
 from core.text.multilingual import multilingual_vectors
 
 if TYPE_CHECKING:
@@ -371,7 +371,7 @@ def now_bar(probabilities: np.ndarray, labels: np.ndarray) -> float:
     return float(probabilities[order][precise[-1]]) if precise.size else NOW_BAR
 
 
-@text_memo(256)
+@lru_cache(maxsize=256)
 def _multilingual_vector(text: str) -> np.ndarray | None:
     vectors = multilingual_vectors([text])
     return None if vectors is None else vectors[0]

@@ -23,7 +23,6 @@ from brain.intent.security import phrase_pattern
 from core.errors import BrainError
 from core.records import EvidenceSpan
 from core.safe_yaml import load_shipped_yaml
-from core.text.kept import text_memo
 
 __all__ = [
     "IMPACTS",
@@ -179,7 +178,7 @@ def _not_causes(cues: _Cues, text: str, spans: list[EvidenceSpan]) -> list[Evide
     return [s for s in spans if not cause(s)]
 
 
-@text_memo(512)
+@lru_cache(maxsize=512)
 def assess(text: str) -> Assessment:
     """Impact, service state and priority of `text`, from the cue lists only."""
     cues, lowered = _cues(), text.lower()

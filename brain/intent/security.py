@@ -17,7 +17,6 @@ from typing import Literal
 
 from core.errors import BrainError
 from core.safe_yaml import load_shipped_yaml
-from core.text.kept import text_memo
 
 __all__ = [
     "SECURITY_FILE",
@@ -248,7 +247,7 @@ def load_security_taxonomy() -> SecurityTaxonomy:
     return parse_security_taxonomy(load_shipped_yaml(text))
 
 
-@text_memo(256)
+@lru_cache(maxsize=256)
 def find_security(text: str) -> SecurityFinding | None:
     """What the shipped taxonomy says about `text` (remembered: the recognizer's urgency and
     the escalation decision read the same message, about sixty patterns each time)."""

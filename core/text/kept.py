@@ -32,6 +32,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Generic, Protocol, TypeVar
 
 __all__ = [
+    "Cleared",
     "KeptDict",
     "KeptTexts",
     "TextMemo",
@@ -138,6 +139,23 @@ class KeptDict:
                 self._entries.clear()
             else:
                 drop(self._entries, forgotten)
+
+
+class Cleared:
+    """A `functools.lru_cache` function of one text, reached by `forget`, which empties it.
+    For the functions whose module's code is hashed into a shipped model's key
+    (`core.model_files.code_digest`: a `text_memo` there would make every home refit that
+    model); their texts cannot be listed, so `held` does not see them."""
+
+    def __init__(self, function: Any) -> None:
+        self._function = function
+        register(self)
+
+    def kept_texts(self) -> list[str]:
+        return []
+
+    def forget_texts(self, forgotten: Callable[[str], bool]) -> None:
+        self._function.cache_clear()
 
 
 class TextMemo(Generic[T]):

@@ -64,15 +64,30 @@ def detect_action(text: str) -> Action:
     return "status"
 
 
+#: What joins a comment command to its words without a colon, after the ticket's id ("add a
+#: note to INC-000001 saying it happens at home too", "给 INC-000001 留言说在家也这样").
+_SAYING = re.compile(
+    r"\b(?:saying|that says|which says|to say|that reads)\b|"
+    r"(?:备注|评论|留言|补充)(?:说|写)|内容是",
+    re.I,
+)
+
+
 def comment_text(text: str, ticket_id: str) -> str:
     """What a comment command adds to `ticket_id`: the text after its colon ("add a comment to
-    INC-000001: it also happens with the HDMI cable"), "" when there is none."""
+    INC-000001: it also happens with the HDMI cable") or after "saying" and the like following
+    the ticket's id, "" when there is none."""
     for mark in (":", "："):
         if mark in text:
             tail = text.split(mark, 1)[1].strip()
             if tail and normalize_ticket_id(tail) != ticket_id:
                 return tail
-    return ""
+    at = text.upper().find(ticket_id)
+    after = text[at + len(ticket_id) :] if at >= 0 else text
+    saying = _SAYING.search(after)
+    if saying is None:
+        return ""
+    return after[saying.end() :].strip(" \t\"'“”‘’,，")
 
 
 def named_comment(text: str) -> str:

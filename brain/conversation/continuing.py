@@ -24,6 +24,7 @@ from brain.conversation.follow_up import (
     named_value,
     read_follow_up,
     refers_back,
+    says_dont_know,
 )
 from brain.conversation.off_topic import asks_off_the_record
 from brain.conversation.thread import (
@@ -131,8 +132,7 @@ def continue_on(
     brain: ThreadBrain, message: Message, state: ConversationState, judged: Judgement
 ) -> Decision:
     """The message applied to the thread's record as the model reads it: an answer fills the
-    field the bot asked for, a closing acknowledges (nothing is added), anything else goes on
-    the record as a comment (a status question is answered with the record's state)."""
+    field asked for, a closing acknowledges ("不知道" is none), the rest is a comment."""
     store = brain.services.tickets
     assert store is not None
     ticket, reading = judged.ticket, judged.reading
@@ -148,7 +148,7 @@ def continue_on(
         if answer is not None:
             answer = recognised(brain, answer, state, evidence_only=reading.kind != "answer")
             follow_up = answer if answer.fields else None
-    if follow_up is None and reading.kind == "closing":
+    if follow_up is None and reading.kind == "closing" and not says_dont_know(text):
         follow_up = FollowUp("closing", record, controller, why, text)
         decision = follow_up_decision(
             message,

@@ -58,7 +58,7 @@ _NO_VALUE = re.compile(
 #: A reply saying the asker does not know the value ("no idea, sorry", "真的不清楚"): the bot,
 #: asking again, invites it (`conversation.asking`), and it is no value, however worded.
 _DONT_KNOW = re.compile(
-    r"\b(?:no idea|not sure|(?:do not|don'?t|dunno|not) know|no clue|unsure|not certain|"
+    r"\b(?:no idea|not sure|(?:do not|don'?t|not) know|dunno|no clue|unsure|not certain|"
     r"can'?t (?:remember|recall|say))\b|不知道|不清楚|不确定|说不好|说不清|不记得|记不清|忘了",
     re.IGNORECASE,
 )

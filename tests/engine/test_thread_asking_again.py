@@ -62,6 +62,9 @@ def test_an_unanswered_question_is_asked_in_other_words_and_still_answerable(
         ("I need access", ["not sure"], "goes ahead without the system"),
         ("I need access", ["no idea, sorry"], "goes ahead without the system"),
         ("我需要开通权限", ["真的不清楚"], "先按现有信息处理"),
+        # read as a closing before ("好的。REQ-000001 仍在处理中"), and "dunno" as no answer
+        ("我需要开通权限", ["不知道"], "先按现有信息处理"),
+        ("I need access", ["dunno"], "goes ahead without the system"),
         # asked twice without an answer: the bot stops asking
         ("I need access", ["I need it for the audit next week", "my manager approved it"],
          "goes ahead without the system"),

@@ -90,7 +90,10 @@ class TicketCollection:
         return None if row is None else Ticket.from_dict(row)
 
     def flush(self) -> None:
+        """Flush the collection and let go of the index over its last view (a forget
+        flushes: no earlier version of a ticket stays in memory)."""
         self._tickets.flush()
+        self._by_requester = None
 
     def next_number(self) -> int:
         """Atomic increment of the stored sequence (created at 1 on first use)."""

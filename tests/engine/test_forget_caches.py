@@ -1,9 +1,13 @@
 """Forgetting a person reaches the caches of the process that forgets (`core.text.kept`): the
 embedder's query vectors, the routing fit's training vectors, recognised intents, knowledge
-and ticket look-ups held the forgotten person's words until evicted or the process ended.
+and ticket look-ups held the forgotten person's words until evicted or the process ended, and
+a journaled store's memory of its last fold kept their removed case and unredacted ticket.
 The training vectors of other people's lessons stay (a refit need not embed them again)."""
 
 from __future__ import annotations
+
+import gc
+import sys
 
 from brain.engine import Brain
 from core.records import Message
@@ -31,6 +35,25 @@ def _held(word: str) -> list[str]:
     return sorted({text for text in kept.held() if word in text.casefold()})
 
 
+def _in_memory(word: str) -> list[str]:
+    """Every string holding `word` in a container the collector tracks (dict keys and values,
+    list, tuple and set items) anywhere in this process, this module's own aside."""
+    gc.collect()
+    ours = {id(ASKED), id(LESSONS), id(vars(sys.modules[__name__]))}
+    found = []
+    for thing in gc.get_objects():
+        if id(thing) in ours:
+            continue
+        if isinstance(thing, dict):
+            items = [*thing.keys(), *thing.values()]
+        elif isinstance(thing, list | tuple | set | frozenset):
+            items = list(thing)
+        else:
+            continue
+        found += [i for i in items if isinstance(i, str) and word in i.casefold()]
+    return sorted(set(found))
+
+
 def test_forget_empties_the_processes_caches_of_the_persons_words(brain: Brain) -> None:
     for text in ASKED:
         brain.ask(Message(text, user=FORGOTTEN, channel="DFORGET01"))
@@ -43,5 +66,6 @@ def test_forget_empties_the_processes_caches_of_the_persons_words(brain: Brain) 
     brain.forget_user(FORGOTTEN)
 
     assert _held(WORD) == []
+    assert _in_memory(WORD) == []
     # Selective where it is dear: the others' lessons' training vectors are kept.
     assert LESSONS["UKEEPS002"] in _held("qwertyplum")

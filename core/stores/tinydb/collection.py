@@ -278,8 +278,9 @@ class TinyCollection:
         self._edit_each(dict.fromkeys(self._files(), empty))
 
     def flush(self) -> None:
-        """Nothing to fold: every write replaced its file before it returned."""
-        return None
+        """Nothing to fold: every write replaced its file before it returned. The documents the
+        last view kept are let go (a forget flushes: no earlier version stays in memory)."""
+        self._view, self._buckets = None, {}
 
 
 #: Keys whose document may hold a value JSON spells otherwise (true, null, NaN, Infinity).

@@ -101,6 +101,8 @@ class Journal:
                     handle.truncate(0)
                     handle.flush()
                     os.fsync(handle.fileno())
+        with self._cache_guard:  # nor do the records parsed before (a forget cuts: no old words)
+            self._cache_key, self._cached = None, []
 
     def records(self) -> list[Record]:
         """The journal's records, re-reading only what was appended since the last call."""

@@ -56,7 +56,7 @@ class JournaledCollection:
         self._merged: tuple[Mapping[str, Document], Mapping[str, Document | None], list[Document]]
         self._merged = ({}, {}, [])
         self._background = BackgroundFold(
-            self.flush, name="collection-journal", what=f"the journal of {self.path}"
+            self._checkpoint, name="collection-journal", what=f"the journal of {self.path}"
         )
         with self._journal.lock.held():  # a cut interrupted by a crash left its temporary file
             remove_stale_temporaries(journal.parent, journal.name)
@@ -178,7 +178,18 @@ class JournaledCollection:
 
     def flush(self) -> None:
         """Replay the journal into the buckets, in order, then cut what was replayed: when it
-        returns, no line of the journal keeps an earlier version of a document."""
+        returns, no line of the journal keeps an earlier version of a document, and neither
+        does this process's memory of the journal's fold and of the buckets (a forget
+        flushes: no word of the forgotten stays in memory; the next read parses again)."""
+        self._checkpoint()
+        with self._guard:
+            self._fold_of, self._fold, self._fold_last = None, {}, None
+            self._merged = ({}, {}, [])
+        self.base.flush()
+
+    def _checkpoint(self) -> None:
+        """`flush` without letting go of what reads keep (the background fold's, which runs
+        every `CHECKPOINT_AT` lines: the next read would parse every bucket again)."""
         with self._checkpoint_lock.held():
             records, length = self._journal.snapshot()
             replay_in_runs(records, self.base.put_many, self.base.remove)

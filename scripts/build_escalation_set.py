@@ -25,7 +25,8 @@ twins of the live contrast and as rows of the model's own fit, and the thirteent
 and office chit-chat, beside live company-wide events with the same words), and the
 sixteenth's (`escalation_families_ordinary.py`: ordinary desk chat in English, Chinese and
 both, which must not page, beside live events on the same topics; none near a row of the
-development set or the quiet split either). Real
+development set or the quiet split either) and the seventeenth's (`escalation_families_alerts.py`:
+alerts read out as warnings beside alerts with a live failure people feel). Real
 service-desk e-mails (`../shared/data/it_tickets/train.jsonl`, never its val split) are the
 hard negatives of routine requests: a random sample (a quarter held out), then, for training
 only, e-mails that name what the rules used to page for on bare words (a virus, a stolen
@@ -41,6 +42,7 @@ ones removed), so no home fits it at start.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import re
@@ -49,6 +51,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from escalation_families import FAMILIES
+from escalation_families_alerts import families as alerts
 from escalation_families_asked import twins as asked_twins
 from escalation_families_broad import BROAD
 from escalation_families_eighth import families as eighth
@@ -215,6 +218,10 @@ def main() -> int:
     for number, (kind, escalate, wordings) in enumerate(ordinary(), start=first):
         kept = [t for t in wordings if not _near_any(t, held)]
         rows.extend(_family_rows(number, kind, escalate, kept, "train"))
+    first += len(ordinary())
+    for number, (kind, escalate, wordings) in enumerate(alerts(), start=first):
+        kept = [t for t in wordings if not _near_any(t, held)]
+        rows.extend(_family_rows(number, kind, escalate, kept, "train"))
     for kind, escalate, wordings in FRESH:
         rows.extend(_family_rows(-3, kind, escalate, list(wordings), "holdout_fresh"))
     OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
@@ -239,9 +246,14 @@ def _near_any(text: str, held: list[str]) -> bool:
     return any(len(mine & g) / len(mine | g) >= NEAR for g in map(_grams, held))
 
 
-#: Routing training rows of these controllers are ordinary Slack requests and questions.
-ROUTINE = ("access", "change", "coding", "consultation", "ticket")
-#: How many of each controller's rows join the escalation set as must-not-page rows.
+#: Routing training rows of these controllers are ordinary Slack requests and questions; the
+#: alarm rows are pasted monitoring alerts and questions about them, which a person brings to the
+#: desk for a diagnosis (the monitoring system pages on its own): without them the model had
+#: never seen an alert and paged "[FIRING:1] 磁盘使用率超过90% host=db-01" alone, as a security
+#: event.
+ROUTINE = ("access", "change", "coding", "consultation", "ticket", "alarm")
+#: How many of each controller's rows join the escalation set as must-not-page rows (60 of the
+#: alarm rows instead of 20 paged one more row in each of three held-out splits).
 ROUTINE_EACH = 20
 
 
@@ -255,14 +267,19 @@ def _routine_requests(held: list[str]) -> list[dict[str, object]]:
         if line.strip():
             row = json.loads(line)
             by.setdefault(str(row["controller"]), []).append(str(row["text"]))
-    rng = random.Random(227)
     rows: list[dict[str, object]] = []
     for controller in ROUTINE:
-        texts = sorted(by.get(controller, []))
-        picked = rng.sample(texts, min(ROUTINE_EACH, len(texts)))
+        # The rows whose text hashes lowest: a row added to the routing set later moves at
+        # most one pick of its controller, where a seeded draw over the sorted rows moved most.
+        picked = sorted(by.get(controller, []), key=_stable_rank)[:ROUTINE_EACH]
         kept = [t for t in picked if not _near_any(t, held)]
         rows.extend(_family_rows(-4, "routine_request", False, kept, "train"))
     return rows
+
+
+def _stable_rank(text: str) -> str:
+    """A text's place in a fixed pseudo-random order (the same on every machine and run)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _twin_rows(

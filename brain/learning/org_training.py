@@ -342,7 +342,8 @@ class OrgTraining:
         return self._current
 
     def forgotten(self) -> int:
-        """After a forget: delete every fit that may hold the forgotten messages, then refit.
+        """After a forget: delete every fit that may hold the forgotten messages, and the one
+        in use (its rows are their texts: the base model answers until the refit), then refit.
         How many local files were deleted."""
         removed = self._prune(keep=set())
         artifacts = self._stores().artifacts
@@ -350,6 +351,7 @@ class OrgTraining:
             artifacts.remove_prefix(f"{ORG_ARTIFACT}-")
         with self._cond:
             self._seen = None
+            self._current = None
         self.schedule(delay=0.0)
         return removed
 

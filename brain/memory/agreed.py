@@ -189,6 +189,11 @@ class AgreedExamples:
             pool.add(entry)
             self._layer.changed()
 
+    def follow(self) -> None:
+        """Take in the corrections as they stand now (after a forget: the removed lessons,
+        their texts with them, leave the pool at once, not at the next message)."""
+        self._current()
+
     def warm(self) -> None:
         """Take in the corrections and make their multilingual vectors now, when there are
         any: a long-running brain's first message in Chinese then does not wait for the

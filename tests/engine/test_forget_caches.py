@@ -48,8 +48,9 @@ def _in_memory(word: str) -> list[str]:
             items = [*thing.keys(), *thing.values()]
         elif isinstance(thing, list | tuple | set | frozenset):
             items = list(thing)
-        else:
-            continue
+        else:  # a record with slots (a dataclass's fields have no dict of their own)
+            slots = [n for c in type(thing).__mro__ for n in getattr(c, "__slots__", ())]
+            items = [getattr(thing, n, None) for n in slots if isinstance(n, str)]
         found += [i for i in items if isinstance(i, str) and word in i.casefold()]
     return sorted(set(found))
 

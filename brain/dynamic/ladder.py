@@ -23,6 +23,7 @@ from controllers.webhook import post_json
 from core.config import Settings
 from core.records import ExecutionResult
 from core.redact import redact
+from core.text.kept import KeptDict
 
 if TYPE_CHECKING:
     from brain.dynamic.cases import CaseBook, SimilarCase
@@ -52,6 +53,8 @@ class CapabilityHook:
         self.timeout_s = settings.dynamic.hook_timeout_s
         self.policy = settings.webhooks
         self._answers: dict[str, ExecutionResult | None] = {}
+        #: Keyed by what people asked: a forget empties it (`core.text.kept`).
+        self._kept = KeptDict(self._answers, whole=True)
 
     def ask(self, situation: Situation, queries: Sequence[str]) -> ExecutionResult | None:
         """The hook's answer when it found one (`{"found": true, "summary": ...}`), else None."""

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import gc
 import sys
+from pathlib import Path
 
 from brain.engine import Brain
 from core.records import Message
 from core.text import kept
+from tests.fakes.capability_hook import FakeHook
 
 #: A word no other test writes, in every message of the forgotten person.
 WORD = "zorblaxian"
@@ -22,6 +24,8 @@ LESSONS = {
     "UKEEPS002": "door badge reader says my card is invalid qwertyplum",
     "UKEEPS003": "my access card is refused by the lobby turnstile plumbusx",
 }
+#: A request no controller takes, which the fake capability hook answers (it knows rooms).
+ROOM = f"book the {WORD} meeting room on floor 5 for Friday 3pm"
 ASKED = (
     f"my {WORD} laptop keyboard types double letters",
     f"how do I reset my {WORD} password",
@@ -70,3 +74,18 @@ def test_forget_empties_the_processes_caches_of_the_persons_words(brain: Brain) 
     assert _in_memory(WORD) == []
     # Selective where it is dear: the others' lessons' training vectors are kept.
     assert LESSONS["UKEEPS002"] in _held("qwertyplum")
+
+
+def test_forget_reaches_the_capability_hooks_answers(home: Path) -> None:
+    """The dynamic tier's capability hook remembers its answer to each message (by its text)."""
+    with FakeHook() as hook:
+        (home / "brain.toml").write_text(f'[dynamic]\nhook_url = "{hook.url}"\n')
+        opened = Brain.open()
+        try:
+            opened.ask(Message(ROOM, user=FORGOTTEN, channel="DFORGET02"))
+            assert any(ROOM in str(sent) for sent in hook.requests)  # precondition: asked
+            hook.requests.clear()  # the fake's own record, not the brain's
+            opened.forget_user(FORGOTTEN)
+            assert _in_memory(WORD) == []
+        finally:
+            opened.close()

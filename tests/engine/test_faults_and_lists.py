@@ -26,14 +26,7 @@ def _tickets(brain: Brain) -> list[Ticket]:
         "the monitor has a line across it",
         # wordings written before any was run
         "笔记本屏幕上有很多坏点",
-        pytest.param(
-            "我的鼠标滚轮有点松",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="the semantic model declares it out of scope (P 0.96): a loose mouse "
-                "wheel is read as nothing IT takes, before any controller is weighed",
-            ),
-        ),
+        "我的鼠标滚轮有点松",
         "the screen on my laptop flickers every few seconds",
         "my headset makes a buzzing noise",
     ],

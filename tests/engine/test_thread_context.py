@@ -168,13 +168,14 @@ def test_more_detail_while_the_bot_asks_which_controller_is_decided_with_the_wai
 def test_a_detail_the_chain_cannot_place_alone_while_it_asks_is_decided_with_the_request(
     brain: Brain,
 ) -> None:
-    """The model leans new on "一闪一闪然后就黑了" after "我的显示器坏了", but alone it names
+    """The model leans new on "一闪一闪然后就黑了" after "我的屏幕坏了", but alone it names
     nothing to route (it fell back: "none of my controllers covers it"); with the waiting
-    report it is one record."""
-    replies = _chat(brain, "我的显示器坏了", "一闪一闪然后就黑了")
+    report it is one record. ("我的显示器坏了" was asked about too, until the routing rows
+    learned "我的 + device + fault": it is filed at once now.)"""
+    replies = _chat(brain, "我的屏幕坏了", "一闪一闪然后就黑了")
     assert "哪一个" in replies[0]
     store = brain.services.tickets
     assert store is not None
     [ticket] = store.all()
     described = " ".join(str(v) for v in (ticket.title, *ticket.fields.values()))
-    assert "显示器" in described and "一闪" in described, replies[1]
+    assert "屏幕" in described and "一闪" in described, replies[1]

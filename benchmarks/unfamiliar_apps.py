@@ -89,17 +89,22 @@ def run() -> dict[str, list[int]]:
     return marks
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    table = {k: {"n": len(v), "rate": round(sum(v) / len(v), 3)} for k, v in run().items()}
-    if args.json:
+def print_totals(marks: dict[str, list[int]], as_json: bool) -> None:
+    """Each mark's rate and count (totals only: a held-out set's rows are never printed),
+    the "right" ones first; as one JSON object with `as_json`."""
+    table = {k: {"n": len(v), "rate": round(sum(v) / len(v), 3)} for k, v in marks.items()}
+    if as_json:
         print(json.dumps(table, indent=2))
-        return 0
+        return
     for name in sorted(table, key=lambda k: (not k.startswith("right"), k)):
         v = table[name]
         print(f"{name:28}{v['rate']:>7.0%}  ({round(v['rate'] * v['n'])} of {v['n']})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true")
+    print_totals(run(), parser.parse_args().json)
     return 0
 
 

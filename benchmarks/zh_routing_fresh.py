@@ -82,16 +82,11 @@ def run() -> dict[str, list[int]]:
 
 
 def main() -> int:
+    from unfamiliar_apps import print_totals
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    table = {k: {"n": len(v), "rate": round(sum(v) / len(v), 3)} for k, v in run().items()}
-    if args.json:
-        print(json.dumps(table, indent=2))
-        return 0
-    for name in sorted(table, key=lambda k: (not k.startswith("right"), k)):
-        v = table[name]
-        print(f"{name:28}{v['rate']:>7.0%}  ({round(v['rate'] * v['n'])} of {v['n']})")
+    print_totals(run(), parser.parse_args().json)
     return 0
 
 

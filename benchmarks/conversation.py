@@ -20,7 +20,9 @@ the product's code nor the other rows, `stranger2` rows were written the same wa
 that read no code and no other rows, and `tune3` rows (60 conversations, 162 turns, half opening
 in Chinese) were written on 2026-12-06 by helper conv4, who had read only the issue, this
 docstring, one row's field names and the knowledge base's article titles, to tune on (their
-failures are read); the figures are printed side by side, and the failed turns
+failures are read), and `tune4` rows (40 conversations, 104 turns, 14 opening in Chinese)
+were written on 2026-12-07 by helper convo from the same, before any failure was looked at, to
+tune on; the figures are printed side by side, and the failed turns
 of a held-out split are never printed (`--failures` refuses them).
 
     PYTHONPATH=. nice -n 10 python benchmarks/conversation.py [--json] [--failures tune]
@@ -41,7 +43,7 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _WORD = re.compile(r"[A-Za-z]+")
 #: The columns, in this order (a split not named here comes after them).
-SPLITS = ("tune", "holdout", "tune2", "stranger", "stranger2", "stranger3", "tune3")
+SPLITS = ("tune", "holdout", "tune2", "stranger", "stranger2", "stranger3", "tune3", "tune4")
 #: Splits whose failed turns are never shown, so that they stay unread.
 HELD_OUT = ("holdout", "stranger", "stranger2", "stranger3")
 

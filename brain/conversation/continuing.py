@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from dataclasses import replace
 
 from brain.chain import social, speech_act
 from brain.continuation.model import KINDS, Reading, Thread
@@ -26,6 +24,7 @@ from brain.conversation.follow_up import (
     refers_back,
     says_dont_know,
 )
+from brain.conversation.judging import Judgement, judge
 from brain.conversation.off_topic import asks_off_the_record
 from brain.conversation.thread import (
     ThreadBrain,
@@ -43,9 +42,6 @@ from controllers.verification import specific_terms
 from core.records import Decision, Message
 from core.stores.records import ConversationState
 from core.text.language import is_chinese, shows_language, turn_is_chinese
-
-if TYPE_CHECKING:
-    from controllers.tickets import Ticket
 
 log = logging.getLogger(__name__)
 
@@ -65,67 +61,6 @@ OBJECT_FIELDS = ("system", "service", "item")
 #: The choices of "is this about the thread's record, or something new?".
 ON_RECORD = "__thread__"
 SOMETHING_NEW = "__new__"
-
-
-@dataclass(frozen=True, slots=True)
-class Judgement:
-    """The continuation model's reading of a message against the thread's record."""
-
-    reading: Reading
-    ticket: Ticket
-    controller: str
-    #: The fields the bot asked for about this record ([] when it asked nothing).
-    asked: list[str]
-
-    @property
-    def verdict(self) -> str:
-        """ "continue", "new" or "ask" (`continuation.Reading.verdict`)."""
-        return self.reading.verdict
-
-
-def judge(brain: ThreadBrain, message: Message, state: ConversationState) -> Judgement | None:
-    """The continuation model on the message and the thread's record (the one the bot's open
-    question is about, else the newest): None when the thread holds no readable record or the
-    model is unavailable."""
-    store = brain.services.tickets
-    question = state.open_question
-    record = question.record if question is not None and question.record else None
-    record = record or (state.records[-1] if state.records else None)
-    if store is None or not record or message.new_topic:  # it inherits nothing from a record
-        return None
-    try:
-        ticket = store.get(record)
-    except Exception as exc:  # the store is down: route the message as usual
-        log.warning("thread record %s unreadable: %s", record, exc)
-        return None
-    if ticket is None:
-        return None
-    asked = list(question.parameters) if question is not None and question.record == record else []
-    reading = brain.read_continuation(
-        Thread(
-            message=message.text,
-            record=str(ticket.fields.get("description") or ticket.title),
-            kind=ticket.kind,
-            question=",".join(asked),
-            same_user=ticket.requester == message.user,
-            minutes=_minutes_since(ticket.updated_at or ticket.created_at),
-            record_id=ticket.id,
-        )
-    )
-    if reading is None:
-        return None
-    controller = state.record_controllers.get(record) or (question.controller if question else "")
-    return Judgement(reading, ticket, controller or ticket.kind, asked)
-
-
-def _minutes_since(stamp: str) -> float:
-    try:
-        then = datetime.fromisoformat(stamp)
-    except ValueError:
-        return 0.0
-    if then.tzinfo is None:
-        then = then.replace(tzinfo=UTC)
-    return max(0.0, (datetime.now(UTC) - then).total_seconds() / 60.0)
 
 
 def continue_on(

@@ -67,5 +67,21 @@ def test_the_tune3_split_opens_half_its_conversations_in_chinese_and_is_tuned_on
     assert 2 * len(chinese) >= len(tune3)
     assert {turn["expect"] for turn in turns} == KINDS
     source = (REPO / "benchmarks" / "conversation.py").read_text()
-    assert '"stranger3", "tune3")' in source
+    assert '"stranger3", "tune3"' in source
     assert '"tune3"' not in source.split("HELD_OUT = ", 1)[1].splitlines()[0]
+
+
+def test_the_tune4_split_is_forty_conversations_in_both_languages_and_is_tuned_on() -> None:
+    """The fourth tuning split: forty conversations, a third of them opening in Chinese,
+    follow-ups, answers and refusals, a column of its own, and not held out."""
+    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+    tune4 = [row for row in rows if row["split"] == "tune4"]
+    turns = [turn for row in tune4 for turn in row["turns"]]
+    chinese = [r for r in tune4 if any("\u4e00" <= ch <= "\u9fff" for ch in r["turns"][0]["text"])]
+    assert len(tune4) == 40
+    assert len(turns) >= 100
+    assert 3 * len(chinese) >= len(tune4)
+    assert {turn["expect"] for turn in turns} >= {"files", "follow", "answer", "no_answer", "new"}
+    source = (REPO / "benchmarks" / "conversation.py").read_text()
+    assert '"tune3", "tune4")' in source
+    assert '"tune4"' not in source.split("HELD_OUT = ", 1)[1].splitlines()[0]

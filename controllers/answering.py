@@ -264,7 +264,9 @@ def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> Controll
     return ControllerResult(
         ok=True,
         summary=quoted(_extractive_summary(evidence, question), question),
-        details="\n\n".join(f"[{i}] {trim(hit.text)}" for i, hit in enumerate(hits, 1)),
+        details="\n\n".join(
+            f"[{i}] {trim(own_language(hit.text, question))}" for i, hit in enumerate(hits, 1)
+        ),
         data={"mode": "extractive", "passages": len(hits), "llm_status": llm_status, **checked},
         citations=citations,
     )
@@ -411,13 +413,34 @@ def asker_language_first(hits: Sequence[Hit], question: str) -> list[Hit]:
 def own_language(text: str, question: str) -> str:
     """A passage for the asker: a bilingual passage (a Chinese runbook section that also gives
     each line in English) keeps the lines in the asker's language; a passage wholly in the
-    other language is kept whole (`quoted` labels it)."""
+    other language is kept whole (`quoted` labels it). An English asker's English lines lose
+    their Chinese glosses (`without_glosses`)."""
     zh = is_chinese(question)
     lines = text.splitlines()
     own = [line for line in lines if line.strip() and is_chinese(line) == zh]
     if not own or len(own) == len([line for line in lines if line.strip()]):
-        return text
-    return "\n".join(own)
+        return text if zh or is_chinese(text) else without_glosses(text, question)
+    return "\n".join(own) if zh else without_glosses("\n".join(own), question)
+
+
+#: A Chinese term in brackets inside an English sentence, alone or after English words and a
+#: comma: "A break (对账差异) is ...", "reconciliation (recon, 对账): ...".
+_GLOSS = re.compile(r"(\s*[(（])([^()（）]*?)[,，、;；]?\s*([\u4e00-\u9fff][^()（）]*)([)）])")
+
+
+def without_glosses(text: str, question: str) -> str:
+    """An English passage for an English asker, without the Chinese terms the knowledge base
+    adds in brackets for Chinese readers ("A break (对账差异) is ...": English answers carried
+    Chinese words the asker did not write). A gloss the question names stays: "what does 滚仓
+    mean?" is answered by "Rollover (滚仓)"."""
+
+    def drop(match: re.Match[str]) -> str:
+        opening, english, chinese, closing = match.groups()
+        if chinese.strip() in question:
+            return match.group(0)
+        return f"{opening}{english.strip()}{closing}" if english.strip() else ""
+
+    return _GLOSS.sub(drop, text)
 
 
 def excerpt(text: str, question: str) -> str:

@@ -8,7 +8,10 @@ throwaway home). The rest are streamed through `Brain.decide` as messages of sim
 label's controller, as a person would in Slack. Every `--window` messages it prints the online
 accuracy of that window (strict: an unrouted message is wrong), beside a logistic regression
 on MiniLM embeddings refitted offline on every row seen before the window (the seed rows and
-the streamed ones with their true labels), and the number of corrections so far. With
+the streamed ones with their true labels), the same refit on the seed rows and the corrections
+only (what the people's corrections alone can teach: why online trails), the number of
+corrections so far, and the window's messages memory moved (by the online layer, by a
+lesson), with how many of those moves were right. With
 `--refit` the brain's organisation refit runs at every window (what a long-running bot's
 background refit has done by then) and the organisation rows it had are printed.
 Figures are reported, never asserted.
@@ -50,6 +53,7 @@ def _rows(name: str) -> list[tuple[str, str]]:
 
 
 def _offline(embed: Any, seen: list[tuple[str, str]], window: list[tuple[str, str]]) -> float:
+    """A logistic regression on `seen`'s embeddings, scored on `window`."""
     from sklearn.linear_model import LogisticRegression
 
     x = embed([t for t, _ in seen])
@@ -80,11 +84,13 @@ def run(
         with trained_brain(train, Path(tmp) / "home") as (brain, names):
             embedder = brain.parts.embedder
             assert embedder is not None, "the learning curve needs the MiniLM embedder"
-            seen = list(seeds)
+            seen, corrected = list(seeds), list(seeds)
             corrections = 0
             for start in range(0, len(stream), window):
                 chunk = stream[start : start + window]
                 offline = _offline(embedder.embed, seen, chunk)
+                from_corrections = _offline(embedder.embed, corrected, chunk)
+                moved = {"layer": [0, 0], "lesson": [0, 0]}
                 if refit:  # what a long-running bot's background refit has done by now
                     brain.parts.org_training.refit_now()
                 right = 0
@@ -92,9 +98,14 @@ def run(
                     user = f"U{rng.randrange(users)}"
                     decision = brain.decide(Message(text, user=user, channel="C-stream"))
                     wanted = names[label]
+                    if decision.preference:
+                        by = "layer" if "the online layer" in decision.preference else "lesson"
+                        moved[by][0] += 1
+                        moved[by][1] += decision.controller == wanted
                     if decision.controller == wanted:
                         right += 1
                     else:
+                        corrected.append((text, label))
                         brain.feedback(
                             decision.decision_id, "correct", controller=wanted, user=user
                         )
@@ -104,14 +115,18 @@ def run(
                     "messages": start + len(chunk),
                     "online": right / len(chunk),
                     "offline_refit": offline,
+                    "offline_from_corrections": from_corrections,
                     "corrections": corrections,
+                    "moved": moved,
                     "organisation rows": len(brain.parts.org_training.rows()) if refit else 0,
                 }
                 report.append(row)
                 print(
                     f"{row['messages']:>6} messages: online {row['online']:.1%}  offline refit "
-                    f"{offline:.1%}  corrections {corrections}  organisation rows "
-                    f"{row['organisation rows']}",
+                    f"{offline:.1%} (on the corrections only {from_corrections:.1%})  "
+                    f"corrections {corrections}  organisation rows {row['organisation rows']}  "
+                    f"moved by the layer {moved['layer'][0]} (right {moved['layer'][1]}), "
+                    f"by a lesson {moved['lesson'][0]} (right {moved['lesson'][1]})",
                     flush=True,
                 )
     return report

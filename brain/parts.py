@@ -1,9 +1,8 @@
 """The brain's parts, each opened on first use (or all at once by `warm`).
 
-Heavy parts (the knowledge base, the embedder, the semantic model, the LLM client) load only
-when a decision needs them, so `brain why` and `brain feedback` never load a model. Every part
-is a `core.lazy.Lazy`; the semantic model and the compiled keyword index are rebuilt when the
-controller set changes. This is also what the signals read (`brain.signals.base.SignalSources`).
+Heavy parts (the knowledge base, the embedder, the semantic model, the LLM client) load only when
+a decision needs them, so `brain why` and `brain feedback` never load a model. Each is a `Lazy`;
+the model and keyword index follow the controller set. The signals read them (`SignalSources`).
 """
 
 from __future__ import annotations
@@ -132,12 +131,13 @@ class BrainParts:
         from brain.learning.org_training import OrgTraining
         from brain.learning.training import load_training
         from brain.memory.agreed import AgreedExamples
+        from brain.memory.model_examples import ModelExamples
 
         #: Corrections as examples of their controllers, everyone's once people agree.
         shipped, models = lambda: load_training(settings).examples, settings.path("models")
         agreement, learned = settings.memory.agreement_users, settings.memory.learned_reach
-        self.agreed_examples = AgreedExamples(memory, shipped, models, agreement, learned)
-
+        seen = ModelExamples(lambda: self.view.controllers, shipped, self._embedder.peek, models)
+        self.agreed_examples = AgreedExamples(memory, shipped, models, agreement, learned, seen)
         #: The semantic model trained on the organisation's lessons (`brain.learning.org_training`).
         self.org_training = OrgTraining(
             settings,

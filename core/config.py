@@ -305,8 +305,8 @@ class MemoryConfig(_Section):
     agreement_users: int = Field(3, ge=1, le=1000)
     #: How similar (0..1) a message must be to one the user corrected to follow that lesson.
     preference_similarity: float = Field(0.4, gt=0, le=1)
-    #: The online layer (`brain.memory.online_layer`): the corrections' calibrated vote moves a
-    #: message when it is likelier right than the model's own first choice.
+    #: The online layer (`brain.memory.online_layer`): after 20 corrections, the vote of the
+    #: model's examples and the corrections a person sees, blended with the model's confidence.
     online_layer: bool = True
     #: Who agreed corrections reach is decided by a learned model (`brain.memory.reach_model`).
     learned_reach: bool = False

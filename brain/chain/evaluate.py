@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from brain.memory.lessons import decision_ids_mentioned
+from brain.memory.online_layer import blended
 from brain.memory.preference import Preference, find_preference
 from brain.routing.calibration import HomeCalibration, rival_margin, top_two
 from brain.routing.plan import VIABLE_MIN, Candidate, tier_of
@@ -119,8 +120,9 @@ def _lesson(
 def online_preference(
     evaluation: Evaluation, understood: Understanding, parts: BrainParts
 ) -> Preference | None:
-    """The online layer's controller (`brain.memory.online_layer`) when it differs from the
-    model's first choice and is likelier right than the model's calibrated confidence in it."""
+    """The online layer's controller (`brain.memory.online_layer`): the first of the model's
+    calibrated confidences blended with the vote of the examples the asker sees, when it is
+    not the model's own first choice and a correction the asker sees backs it."""
     choice = parts.agreed_examples.online(
         understood.scoring_text,
         vector=understood.vector,
@@ -128,23 +130,17 @@ def online_preference(
         names=parts.view.names,
         team=understood.message.team,
     )
-    if choice is None:
+    if choice is None or not evaluation.candidates:
         return None
-    first = evaluation.candidates[0] if evaluation.candidates else None
-    confidence = first.confidence if first is not None else 0.0
-    if first is not None and first.name == choice.reading.controller:
+    scores = blended(evaluation.confidences, choice.reading.shares)
+    best = max(sorted(scores), key=lambda name: scores[name])
+    first = evaluation.candidates[0].name
+    backing = choice.backing(best)
+    if best == first or backing is None:
         return None
-    if choice.probability <= confidence:
-        return None
-    reading = choice.reading
-    return Preference(
-        reading.controller,
-        choice.scope,
-        choice.lesson,
-        reading.nearest,
-        reading.users,
-        (choice.probability, confidence),
-    )
+    lesson, similarity, users = backing
+    odds = (scores[best], scores[first])
+    return Preference(best, choice.scope(best), lesson, similarity, users, odds)
 
 
 def signal_scores(evaluation: Evaluation) -> dict[str, SignalScores]:

@@ -71,7 +71,8 @@ from brain.memory.agreement import around, centroid
 from brain.memory.entry import CONFIRMED, MOVED_TO, MemoryEntry
 from brain.memory.example_pool import MIN_ROWS, ExamplePool, Probe, floors, links
 from brain.memory.lessons import MemoryStore
-from brain.memory.online_layer import OnlineChoice, OnlineLayer
+from brain.memory.model_examples import ModelExamples
+from brain.memory.online_layer import ModelRows, OnlineChoice, OnlineLayer
 from brain.memory.org_classes import centre_of, class_agreement, class_match
 from brain.memory.preference import Conflict, Preference, latest_per_user
 from brain.memory.reach import WINDOW, Measure
@@ -131,8 +132,11 @@ class AgreedExamples:
         folder: Path | None = None,
         agreement: int = 3,
         learned: bool = False,
+        examples: ModelExamples | None = None,
     ) -> None:
         self._store = store
+        #: The model's own examples, beside the corrections in the online layer's vote.
+        self._examples = examples
         #: The learned reach model decides who agreed corrections reach (`[memory]
         #: learned_reach`), instead of the hand-set gates; None: the gates.
         self._model = reach_model.load() if learned else None
@@ -144,7 +148,7 @@ class AgreedExamples:
         self._lock = threading.Lock()
         self._version = -2
         self._pool = ExamplePool()
-        self._layer = OnlineLayer()
+        self._layer = OnlineLayer(agreement)
 
     def _current(self) -> ExamplePool:
         version, entries = self._store.snapshot()
@@ -160,11 +164,10 @@ class AgreedExamples:
         pool = self._pool
         if pool.dead > MIN_ROWS and 2 * pool.dead > len(pool.entries):
             pool = self._pool = ExamplePool()
-            self._layer = OnlineLayer()
+            self._layer = OnlineLayer(self._agreement)
         ids = {e.memory_id for e in moves}
         for gone in [m for m in pool.row_of if m not in ids]:
             pool.remove(gone)
-            self._layer.changed()
         new = [
             e
             for e in moves
@@ -185,9 +188,8 @@ class AgreedExamples:
             if test is not None:
                 pool.evidence.add(test)
             if latest:
-                self._layer.test(pool, entry, lambda row: self._shared(pool, row))
+                self._layer.test(entry)
             pool.add(entry)
-            self._layer.changed()
 
     def follow(self) -> None:
         """Take in the corrections as they stand now (after a forget: the removed lessons,
@@ -284,33 +286,22 @@ class AgreedExamples:
         names: Sequence[str],
         team: str | None = None,
     ) -> OnlineChoice | None:
-        """The online layer's controller for a message (`brain.memory.online_layer`): the vote
-        of the asker's own corrections and the agreed ones, with its calibrated probability."""
+        """The online layer's reading of a message (`brain.memory.online_layer`): the vote of
+        the model's examples, the asker's own corrections and the ones people agree about."""
         pool = self._current()
         if not pool.row_of:
             return None
         with self._lock:
-            return self._layer.choose(
-                pool,
-                Probe.message(text, vector),
-                user,
-                team,
-                list(names),
-                lambda row: self._shared(pool, row),
-            )
+            probe = Probe.message(text, vector)
+            return self._layer.choose(pool, probe, user, team, list(names), self._model_rows)
 
     def online_tests(self) -> int:
-        """How many corrections the online layer's calibration has (`brain memory show`)."""
+        """How many corrections the online layer was tested on (`brain memory show`)."""
         self._current()
         return self._layer.tests
 
-    def _shared(self, pool: ExamplePool, row: int) -> bool:
-        """Whether people agree about the correction at `row`: among the corrections within
-        LINK of it, each user's nearest votes and its controller wins (`_majority`)."""
-        scores, measures = pool.alike(Probe.of(pool.entry(row), row))
-        near = near_rows(pool.same_team(row), scores, measures)
-        best, users = _majority(pool, near, self._agreement)
-        return users is not None and pool.entry(best).controller == pool.entry(row).controller
+    def _model_rows(self) -> ModelRows | None:
+        return None if self._examples is None else self._examples.rows()
 
     def _org(
         self,

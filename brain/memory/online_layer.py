@@ -1,124 +1,143 @@
-"""A learned online layer over the corrections: a nearest-examples vote, calibrated on the
-corrections that came after it, weighed against the model's own confidence.
+"""The online layer: the model's own examples and the corrections a person may see, as one
+nearest-examples vote blended with the model's calibrated confidences.
 
-The agreed-examples reach (`brain.memory.agreed`) moves a message by hand-set gates (LINK,
-FLOOR, MARGIN to the model's nearest example). On a stream of a desk's varied tickets those
-gates let little through: after 1,000 streamed IT tickets the brain was 13.6 points behind a
-model refitted offline on the same rows (`benchmarks/learning_curve.py`). This layer is the
-part of the model that moves between refits:
+The agreed-examples reach (`brain.memory.agreed`) moves a message by hand-set gates, and the
+layer before this one (a vote of corrections alone, trusted only where its precision on later
+corrections beat the model's confidence) spoke for 6 of 500 streamed IT tickets. Measured on
+a stream's logged decisions (`benchmarks/learning_curve.py`, seed 13, messages 501-1000), most
+of the gap to a model refitted offline on the same rows was not whose corrections count but
+what they were compared with: a vote of the corrections alone (hard messages only, the
+controllers the model gets wrong) lost to the model; the same vote with the model's own
+examples beside the corrections, everyone's, matched the offline refit; the corrections a
+person may see (their own, and the ones several people agree about near the message) came
+within a point of it. So the layer is:
 
-- **Examples a person sees.** The asker's own corrections, at once, and the corrections that
-  people agree about (`shared`: the corrections within LINK of one, each user's nearest vote,
-  and its controller has at least `agreement` users and a clear majority, the rule
-  `brain.memory.agreed` already holds a message's neighbourhood to). A correction people
-  disagree about is nobody's but its author's.
-- **A vote.** Each user's nearest visible correction to each controller is one example (a
-  person counts once per controller); the VOTES nearest of those vote, each weighted by
-  exp((similarity - 1) / TEMPERATURE). The winner's share of the weight and its nearest
-  example's similarity are the layer's reading.
-- **Calibrated on held-out corrections.** Every correction, as it arrives, is a test of the
-  examples its author could see before it: the layer's reading of its message, and whether the
-  winner is where the person moved it (each test used only earlier rows: out of fold by
-  construction). A logistic fit on the latest WINDOW tests turns a reading into the probability
-  that the layer is right. Below MIN_TESTS tests the layer says nothing, nor for a message
-  less alike to its nearest example than the learned floor, the least alike any test was when
-  the layer was right (a line fitted on tests at 0.5 must not send a build failure after
-  payroll lessons at a cosine of 0.15).
-- **Weighed against the model.** The message moves to the layer's controller only when that
-  probability is above the calibrated confidence of the model's own first choice (both are
-  probabilities of being right; `brain.chain.evaluate` compares them).
+- **Examples a person sees.** The model's own examples (`ModelExamples`: each controller's
+  examples and training rows, in the embedding space), the asker's own corrections within
+  LINK of the message (one person's other topics do not pull it), and the corrections that
+  several people agree about around the message: among the CENTRED nearest corrections within
+  LINK of it, a controller that at least `agreement` distinct people moved messages to has
+  all those corrections seen by everyone. One stranger's correction is seen by no one else,
+  whatever its words; three people who moved alike messages to one place are.
+- **A vote.** The VOTES nearest of those examples vote, each weighted by
+  exp((similarity - 1) / TEMPERATURE); each controller's share of the weight is the layer's
+  reading of the message.
+- **Blended with the model.** `brain.chain.evaluate` adds the shares to the model's
+  calibrated confidences (normalised over the candidates) at BLEND; a message moves to the
+  blend's first choice when it differs from the model's and a seen correction backs it.
 
-Why not a fixed mixing weight chosen on the tests: every test is a message the model got
-wrong (that is why it was corrected), so any weight fitted on them says "always follow the
-corrections"; the layer's precision on those hard messages is a conservative reading instead.
+Why BLEND is set, not fitted on the corrections: every correction is a message the model got
+wrong (that is why it was corrected), so a weight fitted on them says "always follow the
+corrections". Both sides are probabilities of being right (the vote's share among alike
+examples, the model's calibrated confidence), so they are weighed alike. Until MIN_TESTS
+corrections have come in the layer says nothing: a few corrections are the lessons' work
+(`brain.memory.agreed`, the correction stories), many are a desk's.
 
-The layer is made from the stored corrections as the example pool is (`brain.memory.agreed`
-follows the lesson store), so every process and replica that reads the same lessons builds the
-same layer; nothing lives only in one process's memory.
+The layer is made from the stored corrections as the example pool is, so every process and
+replica that reads the same lessons builds the same layer; nothing lives only in one
+process's memory.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from brain.memory.entry import MOVED_TO, MemoryEntry
-from brain.memory.example_pool import ExamplePool, Probe
-from brain.memory.reach import WINDOW, Measure
+from brain.memory.example_pool import LINK, ExamplePool, Probe
+from brain.memory.reach import Measure
 
-#: Per-user examples that vote (the nearest ones).
+#: Examples that vote (the nearest ones).
 VOTES = 7
 #: How sharply nearer examples outvote farther ones (cosine units).
 TEMPERATURE = 0.1
-#: Tests the calibration needs before the layer speaks.
+#: Corrections whose people may agree about a message (the nearest ones within LINK).
+CENTRED = 20
+#: Tests (corrections) the layer waits for before it speaks.
 MIN_TESTS = 20
-#: The logistic fit's L2 penalty (a few dozen tests must not give it extreme weights, nor
-#: flatten the slope on similarity that separates the far wrong tests from the near right).
-PENALTY = 0.1
-#: Candidates of a message whose shared status is looked up (the nearest rows).
+#: The vote's weight beside the model's normalised confidences.
+BLEND = 0.5
+#: Candidates of a message looked at (the nearest corrections).
 CANDIDATES = 60
 
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """What the visible examples say of a message."""
+    """What the examples a person sees say of a message."""
 
-    controller: str
-    #: The winner's share of the vote's weight.
-    share: float
-    #: The similarity of the winner's nearest example.
-    nearest: float
-    #: The winner's voting rows, nearest first.
-    rows: tuple[int, ...]
-    users: tuple[str, ...]
+    #: Controller -> its share of the vote's weight.
+    shares: Mapping[str, float]
+    #: Controller -> its seen corrections among the voters (pool rows), nearest first.
+    rows: Mapping[str, tuple[int, ...]]
+    #: Controller -> each voting correction's similarity, in the order of `rows`.
+    scores: Mapping[str, tuple[float, ...]]
+    #: Controller -> the people whose seen corrections went there (who agreed, or the asker).
+    people: Mapping[str, tuple[str, ...]]
 
-    def features(self) -> np.ndarray:
-        return np.array([1.0, self.share, self.nearest], dtype=np.float64)
+    @property
+    def controller(self) -> str:
+        """The vote's winner."""
+        return max(sorted(self.shares), key=lambda name: self.shares[name])
 
 
 @dataclass(frozen=True, slots=True)
 class OnlineChoice:
-    """The layer's controller for a message and the probability it is right."""
+    """The layer's reading of a message, with what a controller's seen corrections are."""
 
     reading: Reading
-    probability: float
-    #: "user" when only the asker's own corrections voted for it, else "org".
-    scope: str
-    #: The winner's nearest example (the one the rationale names).
-    lesson: MemoryEntry
+    user: str
+    pool: ExamplePool
+
+    def backing(self, controller: str) -> tuple[MemoryEntry, float, tuple[str, ...]] | None:
+        """The nearest seen correction to `controller` among the voters, its similarity and
+        the people whose corrections voted for it; None when no correction did."""
+        rows = self.reading.rows.get(controller, ())
+        if not rows:
+            return None
+        people = self.reading.people[controller]
+        return self.pool.entry(rows[0]), self.reading.scores[controller][0], people
+
+    def scope(self, controller: str) -> str:
+        """ "user" when only the asker's own corrections voted for it, else "org"."""
+        found = self.backing(controller)
+        return "user" if found is not None and found[2] == (self.user,) else "org"
+
+
+class ModelRows:
+    """The model's own examples in the embedding space (rows and their controllers)."""
+
+    def __init__(self, vectors: np.ndarray, labels: np.ndarray) -> None:
+        self.vectors = vectors
+        self.labels = labels
+
+    def of(self, names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        usable = np.isin(self.labels, names)
+        return self.vectors[usable], self.labels[usable]
+
+
+#: The model's examples, made when first needed (None: no embedder).
+Rows = Callable[[], "ModelRows | None"]
 
 
 class OnlineLayer:
-    """The tests of one example pool and the calibration fitted on them."""
+    """The vote over one example pool, and the corrections as tests of it."""
 
-    def __init__(self) -> None:
-        self._tests: deque[tuple[np.ndarray, bool]] = deque(maxlen=WINDOW)
-        self._added = 0
-        self._fitted_at = -1
-        self._weights: np.ndarray | None = None
-        self._floor = 1.0
-        self._shared: dict[int, bool] = {}
+    def __init__(self, agreement: int = 3) -> None:
+        self._agreement = agreement
+        #: Corrections that came in (a process loading many counts the latest `reach.WINDOW`).
+        self._corrections = 0
 
     @property
     def tests(self) -> int:
-        """The tests the calibration is fitted on."""
-        return len(self._tests)
+        """The corrections the layer has seen (it speaks after MIN_TESTS)."""
+        return self._corrections
 
-    def changed(self) -> None:
-        """The pool changed: who agrees about which correction may have too."""
-        self._shared.clear()
-
-    def test(self, pool: ExamplePool, entry: MemoryEntry, shared: Callable[[int], bool]) -> None:
-        """A new correction (before it joins the pool) as a test of what its author saw."""
-        if entry.kind != MOVED_TO or entry.vector is None or not entry.latin:
-            return
-        reading = self.read(pool, Probe.of(entry), entry.user, entry.team, None, shared)
-        if reading is not None:
-            self._tests.append((reading.features(), reading.controller == entry.controller))
-            self._added += 1
+    def test(self, entry: MemoryEntry) -> None:
+        """A new correction of a Latin message with an embedding (one the layer can read)."""
+        if entry.kind == MOVED_TO and entry.vector is not None and entry.latin:
+            self._corrections += 1
 
     def read(
         self,
@@ -126,45 +145,58 @@ class OnlineLayer:
         probe: Probe,
         user: str,
         team: str | None,
-        names: list[str] | None,
-        shared: Callable[[int], bool],
+        names: list[str],
+        model: ModelRows | None,
     ) -> Reading | None:
-        """The vote of the examples `user` sees on a Latin message (None: none to see)."""
+        """The vote of the examples `user` sees on a Latin message (None: no correction to
+        see, or no embedding)."""
         if probe.vector is None or not probe.latin or not pool.row_of:
             return None
         scores, measures = pool.alike(probe)
-        if names is None:  # a test: every controller corrections went to
-            names = sorted(set(pool.controllers[pool.corrected].tolist()))
         usable = pool.usable(team, names) & pool.corrected & (measures == Measure.EMBEDDING)
         rows = np.flatnonzero(usable)
         rows = rows[np.argsort(-scores[rows], kind="stable")][:CANDIDATES]
-        seen: set[tuple[str, str]] = set()
-        votes: list[int] = []
-        for row in rows.tolist():
-            entry = pool.entry(row)
-            key = (entry.user, entry.controller)
-            if key in seen or (entry.user != user and not self._is_shared(row, shared)):
-                continue
-            seen.add(key)
-            votes.append(row)
-            if len(votes) == VOTES:
-                break
-        if not votes:
+        agreed = self._agreed(pool, rows, scores)
+        own = [r for r in rows.tolist() if scores[r] >= LINK and pool.entry(r).user == user]
+        seen = [r for r in rows.tolist() if r in agreed or r in own]
+        if not seen:
             return None
-        weights = np.exp((scores[votes].astype(np.float64) - 1.0) / TEMPERATURE)
-        by: dict[str, float] = {}
-        for row, weight in zip(votes, weights.tolist(), strict=True):
-            name = pool.entry(row).controller
-            by[name] = by.get(name, 0.0) + weight
-        winner = max(sorted(by), key=lambda name: by[name])
-        mine = tuple(row for row in votes if pool.entry(row).controller == winner)
+        voters = [(float(scores[row]), pool.entry(row).controller, row) for row in seen]
+        if model is not None:
+            vectors, labels = model.of(names)
+            sims = vectors @ probe.vector.astype(np.float32)
+            for index in np.argsort(-sims, kind="stable")[:VOTES].tolist():
+                voters.append((float(sims[index]), str(labels[index]), -1))
+        voters.sort(key=lambda voter: -voter[0])
+        voters = voters[:VOTES]
+        weights = np.exp((np.array([v[0] for v in voters]) - 1.0) / TEMPERATURE)
+        shares: dict[str, float] = {}
+        backing: dict[str, list[tuple[int, float]]] = {}
+        for (similarity, name, row), weight in zip(voters, weights.tolist(), strict=True):
+            shares[name] = shares.get(name, 0.0) + weight / float(weights.sum())
+            if row >= 0:
+                backing.setdefault(name, []).append((row, similarity))
+        people: dict[str, set[str]] = {}
+        for row in seen:
+            entry = pool.entry(row)
+            people.setdefault(entry.controller, set()).add(entry.user)
         return Reading(
-            winner,
-            by[winner] / float(weights.sum()),
-            float(scores[mine[0]]),
-            mine,
-            tuple(sorted({pool.entry(row).user for row in mine})),
+            shares,
+            {name: tuple(r for r, _ in found) for name, found in backing.items()},
+            {name: tuple(s for _, s in found) for name, found in backing.items()},
+            {name: tuple(sorted(users)) for name, users in people.items()},
         )
+
+    def _agreed(self, pool: ExamplePool, nearest: np.ndarray, scores: np.ndarray) -> set[int]:
+        """The corrections everyone sees for this message: of the CENTRED nearest within LINK
+        of it, those whose controller at least `agreement` distinct people moved them to."""
+        centred = [int(row) for row in nearest[:CENTRED] if scores[row] >= LINK]
+        people: dict[str, set[str]] = {}
+        for row in centred:
+            entry = pool.entry(row)
+            people.setdefault(entry.controller, set()).add(entry.user)
+        enough = {name for name, users in people.items() if len(users) >= self._agreement}
+        return {row for row in centred if pool.entry(row).controller in enough}
 
     def choose(
         self,
@@ -173,58 +205,23 @@ class OnlineLayer:
         user: str,
         team: str | None,
         names: list[str],
-        shared: Callable[[int], bool],
+        model: Rows,
     ) -> OnlineChoice | None:
-        """The layer's controller for a message with its calibrated probability; None while
-        the tests are too few or nothing visible is alike."""
-        weights = self._calibration()
-        if weights is None:
+        """The layer's reading of a message; None while the tests are too few or no
+        correction is seen."""
+        if self._corrections < MIN_TESTS:
             return None
-        reading = self.read(pool, probe, user, team, names, shared)
-        if reading is None or reading.nearest < self._floor:
-            return None
-        probability = float(1.0 / (1.0 + np.exp(-reading.features() @ weights)))
-        scope = "user" if reading.users == (user,) else "org"
-        return OnlineChoice(reading, probability, scope, pool.entry(reading.rows[0]))
-
-    def _is_shared(self, row: int, shared: Callable[[int], bool]) -> bool:
-        found = self._shared.get(row)
-        if found is None:
-            found = self._shared[row] = shared(row)
-        return found
-
-    def _calibration(self) -> np.ndarray | None:
-        """The logistic fit on the latest tests (refitted when a test came in)."""
-        if len(self._tests) < MIN_TESTS:
-            return None
-        if self._fitted_at != self._added:
-            x = np.stack([features for features, _ in self._tests])
-            y = np.array([right for _, right in self._tests], dtype=np.float64)
-            self._weights = fit_logistic(x, y)
-            self._floor = learned_floor(x[:, 2], y)
-            self._fitted_at = self._added
-        return self._weights
+        reading = self.read(pool, probe, user, team, names, model())
+        return None if reading is None else OnlineChoice(reading, user, pool)
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Weights of a logistic regression with an L2 penalty (not on the intercept, column 0),
-    by Newton's method: a few features and at most WINDOW rows."""
-    weights = np.zeros(x.shape[1], dtype=np.float64)
-    penalty = np.full(x.shape[1], PENALTY)
-    penalty[0] = 1e-6
-    for _ in range(25):
-        p = 1.0 / (1.0 + np.exp(-x @ weights))
-        gradient = x.T @ (p - y) + penalty * weights
-        hessian = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty)
-        step = np.linalg.solve(hessian, gradient)
-        weights -= step
-        if float(np.abs(step).max()) < 1e-6:
-            break
-    return weights
-
-
-def learned_floor(nearest: np.ndarray, right: np.ndarray) -> float:
-    """The least alike a test's nearest example was when the layer was right (1.0: never
-    right): below it nothing says the layer knows the wording."""
-    found = nearest[right > 0]
-    return float(found.min()) if len(found) else 1.0
+def blended(confidences: Mapping[str, float], shares: Mapping[str, float]) -> dict[str, float]:
+    """The model's calibrated confidences (normalised over the candidates) and the vote's
+    shares, weighed at BLEND: what the layer's choice is the first of."""
+    total = sum(confidences.values())
+    names = set(confidences) | set(shares)
+    return {
+        name: (1.0 - BLEND) * (confidences.get(name, 0.0) / total if total > 0 else 0.0)
+        + BLEND * shares.get(name, 0.0)
+        for name in names
+    }

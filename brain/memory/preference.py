@@ -39,8 +39,8 @@ class Preference:
     lesson: MemoryEntry
     similarity: float
     users: tuple[str, ...]
-    #: From the online layer (`brain.memory.online_layer`): the probability it is right and
-    #: the model's confidence in its own first choice, which it outweighed.
+    #: From the online layer (`brain.memory.online_layer`): the blend of the model's
+    #: confidence and the examples' vote for it, and for the model's own first choice.
     odds: tuple[float, float] | None = None
 
     def describe(self) -> str:
@@ -50,8 +50,8 @@ class Preference:
         learned = (
             ""
             if self.odds is None
-            else f"; the online layer is right {self.odds[0]:.0%} of the time at this reading, "
-            f"the model's own choice {self.odds[1]:.0%}"
+            else f"; the online layer, the model and the examples seen together, gives it "
+            f"{self.odds[0]:.0%}, the model's own choice {self.odds[1]:.0%}"
         )
         if self.scope == "user":
             said = (

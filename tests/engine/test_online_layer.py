@@ -1,8 +1,8 @@
-"""The online layer (`[memory] online_layer`): a vote of the asker's own and the agreed
-corrections, calibrated on the corrections that came after it, moves a message when it is
-likelier right than the model's own first choice.
+"""The online layer (`[memory] online_layer`): the vote of the model's own examples, the
+asker's own corrections and the ones people agree about, blended with the model's confidence,
+moves a message when the blend puts another controller first.
 
-On the fitted home, with the layer on and calibrated by a history of other people's
+On the fitted home, with the layer on and let speak by a history of other people's
 corrections: a stranger's message like the ones eight people agreed about moves, the rationale
 names the layer, and a brain opened afresh on the same home (another process, a replica) reads
 the same layer from the stored corrections; the agreement rules still hold through the CLI: one
@@ -91,7 +91,7 @@ def test_the_layer_moves_a_strangers_message_like_the_agreed_ones_in_every_proce
         there = other.decide(Message(text, user="U9", channel="C-2"))
 
     assert here.controller == "consultation", here.tier_path
-    assert "the online layer is right" in here.preference, here.preference
+    assert "the online layer" in here.preference, here.preference
     assert (there.controller, there.preference) == (here.controller, here.preference)
 
 

@@ -56,6 +56,14 @@ def has_cjk(text: str) -> bool:
     return _CJK_WIDE.search(text) is not None
 
 
+def in_both(text: str) -> bool:
+    """Written in Chinese and in English prose at once: CJK characters and two or more
+    lowercase words that are no identifier ("cache 已经清过了，still the same"); a name among
+    Chinese ("要 Jenkins 的", "VPN 又断了") is no English."""
+    prose = _IDENTIFIER.sub(" ", text)
+    return has_cjk(text) and sum(1 for w in _LATIN_WORD.findall(prose) if w.islower()) >= 2
+
+
 def shows_language(text: str) -> bool:
     """Whether `text` itself shows its writer's language: any CJK character, or two or more
     lowercase words ("still broken"); a name or a short token ("Jenkins", "ok", "LT-0042")
@@ -68,7 +76,13 @@ def shows_language(text: str) -> bool:
 def turn_is_chinese(text: str, earlier: Sequence[str] = ()) -> bool:
     """The language a turn of a conversation is answered in: its own text's when it shows
     one (`is_chinese`), else the latest earlier text's that does (a bare "Jenkins" or "ok" in
-    a Chinese thread is answered in Chinese). Only replies read this; routing reads the text."""
+    a Chinese thread is answered in Chinese). A turn written in both languages (`in_both`) is
+    answered in the one that carries more of it, Chinese characters against English words:
+    "cache 已经清过了，still the same" in Chinese (its letters outweighed its five characters in
+    `is_chinese`), "my manager Zhang Wei 已经 approved 了" in English. Only replies read this;
+    routing reads the text."""
+    if in_both(text):
+        return len(_CJK_WIDE.findall(text)) >= len(_LATIN_WORD.findall(text))
     if not shows_language(text):
         for before in reversed(earlier):
             if shows_language(before):

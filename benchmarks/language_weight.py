@@ -45,7 +45,7 @@ def main() -> int:
     from brain.semantic.scorer import SemanticScorer
     from controllers.registry import ControllerRegistry
     from core.config import load_settings
-    from core.text.embedder import DenseEmbedder, _load_model
+    from core.text.embedder import open_embedder
     from core.text.language import detect_language
 
     english = semantic.ENSEMBLE_WEIGHT["en"]
@@ -54,7 +54,7 @@ def main() -> int:
         controllers = ControllerRegistry.load(settings).all()
     rows, _ = read_rows(SHIPPED_TRAINING, LABEL_FIELD)
     fold_of = np.random.default_rng(0).integers(0, FOLDS, len(rows))
-    embedder = DenseEmbedder(_load_model)
+    embedder = open_embedder("onnx", settings)
     right: dict[tuple[float, str], Counter[str]] = defaultdict(Counter)
     for weight in weights:
         semantic.ENSEMBLE_WEIGHT = {"en": english, "mixed": weight, "zh": weight}

@@ -74,10 +74,7 @@ class RoutingConfig(_Section):
     out_of_scope_above: float | None = Field(None, ge=0, le=1)
     #: Learn the signals' weights in such a fit (`brain.routing.combiner`: a conditional logit
     #: on the held-out decisions, these weights as prior, kept when they rank the right
-    #: controller first more often on cross-validation). At 8,000 training rows it raised IT
-    #: tickets 0.829 -> 0.836 and BANKING77 0.919 -> 0.924 (strict, val); on CLINC150 with
-    #: unseen intents it moves the operating point: in-scope 0.893 -> 0.932, out-of-scope
-    #: recall 0.783 -> 0.563 at precision 0.474 -> 0.626 (fewer errors in all at a 10% share).
+    #: controller first more often on cross-validation; its figures: benchmarks/HISTORY.md).
     learn_weights: bool = True
 
     @model_validator(mode="after")
@@ -159,11 +156,12 @@ class TrainingConfig(_Section):
     #: Leave out the shipped file's calibration split (only to refit the shipped calibration).
     holdout: bool = False
     #: Fine-tune the encoder's top layers on the controllers' texts when the semantic model is
-    #: fitted (`brain.semantic.scorer`, "tuned encoder"). Worth it with thousands of examples
-    #: (CLINC150: 100 per intent); it costs minutes per fit and a third of an embedding per
-    #: decision, and on the built-ins' ~1,300 examples it did not route better
-    #: (benchmarks/HISTORY.md).
+    #: fitted ("tuned encoder"): minutes a fit and a third of an embedding a decision, worth it
+    #: with thousands of examples (CLINC150), not on the built-ins' (benchmarks/HISTORY.md).
     tune_encoder: bool = False
+    #: The routing model also reads the multilingual encoder's vector of Chinese texts when the
+    #: controllers' texts are partly Chinese (`brain.semantic.features`; benchmarks/HISTORY.md).
+    multilingual_view: bool = False
     #: PyTorch threads when tuning the encoder (default: every core); also the embedding
     #: engine's threads when `knowledge.encoder_threads` is not set.
     torch_threads: int | None = Field(None, ge=1)
@@ -386,6 +384,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "BRAIN_TORCH_THREADS": ("training", "torch_threads"),
     "BRAIN_KB_MAX_FILE_CHUNKS": ("knowledge", "max_file_chunks"),
     "BRAIN_TUNE_ENCODER": ("training", "tune_encoder"),
+    "BRAIN_MULTILINGUAL_VIEW": ("training", "multilingual_view"),
     "BRAIN_STORE_BACKEND": ("storage", "backend"),
     "BRAIN_DATABASE_URL": ("storage", "database_url"),
     "BRAIN_DATABASE_SCHEMA": ("storage", "database_schema"),

@@ -88,6 +88,7 @@ def fit_model(
         extra_examples=_with_rows(training.examples, rows),
         extra_negatives=training.negatives,
         tune=settings.training.tune_encoder,
+        multilingual=settings.training.multilingual_view,
         shared=stores.artifacts,
         lock=stores.coordinator.serialized,
         label=ORG_ARTIFACT if rows else "semantic",
@@ -110,6 +111,7 @@ def model_key(
         extra_negatives=training.negatives,
         tune=settings.training.tune_encoder,
         weights=row_weights(rows),
+        multilingual=settings.training.multilingual_view,
     )
 
 

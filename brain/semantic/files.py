@@ -1,23 +1,36 @@
 """Where fitted semantic models live and what names them: the shipped fit, a home's cache, the
 cache key (a hash of everything a fit depends on), the controllers' texts a fit reads and the
 negatives it uses.
+
+Fitted scorers are cached on disk (`cache_dir/semantic-<key>.npz`, numpy arrays:
+`brain.semantic.npz`; the key hashing the controllers' texts, the negatives and the embedder
+kind), so `brain ask` never refits. The model of the built-in controllers on the shipped
+training data is fitted at build time too (`scripts/fit_default_semantic.py` ->
+`brain/data/semantic-<key>.npz`) and loaded when a home's key is that one, so a fresh home does
+not spend its first ask fitting it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from brain.semantic.features import MULTILINGUAL_SHARE, wants_multilingual
 from brain.semantic.lexical import LEXICAL_MIN_EXAMPLES
 from controllers.base import example_weight_of
 
 if TYPE_CHECKING:
     from controllers.base import Controller
+    from core.stores.protocols import ArtifactStore
+
+log = logging.getLogger(__name__)
 
 #: Where the build-time fit of the built-in controllers lives (`semantic-<key>.npz`).
 SHIPPED_DIR = Path(__file__).parent.parent / "data"
@@ -70,11 +83,43 @@ def fit_key(
     extra_negatives: Sequence[str] = (),
     tune: bool = False,
     weights: Mapping[str, float] | None = None,
+    multilingual: bool = False,
 ) -> str:
     """The cache key `SemanticScorer.fit` uses for these arguments (without fitting)."""
     cache = Path(cache_dir) if cache_dir is not None else None
     chosen = chosen_negatives(cache, negatives, extra_negatives)
-    return cache_key(controllers, chosen, dense, extra_examples or {}, tune, weights)
+    extra = extra_examples or {}
+    multilingual = multilingual and uses_multilingual(controllers, chosen, dense, extra)
+    return cache_key(controllers, chosen, dense, extra, tune, weights, multilingual)
+
+
+def shared_fit(
+    shared: ArtifactStore,
+    lock: Callable[[str], AbstractContextManager[None]] | None,
+    name: str,
+    path: Path,
+    fitted: Callable[[], Any],
+    load: Callable[[], Any],
+    names: list[str],
+) -> Any:
+    """A model fitted once for every replica: taken from `shared` under `name` (written to
+    `path` and `load`ed), or `fitted` (holding `lock` of the name, so one replica fits while
+    the others wait) and stored there for the rest. A shared model that cannot be read, or is
+    of other controllers than `names`, is refitted and replaced."""
+    with lock(f"fit:{name}") if lock is not None else nullcontext():
+        blob = shared.get(name)
+        if blob is not None:
+            try:
+                write_atomically(path, blob)
+                loaded = load()
+                if loaded.names == names:
+                    return loaded
+            except Exception as exc:  # refit (and replace it) rather than fail
+                log.warning("shared semantic model %s unusable (%s); refitting", name, exc)
+        scorer = fitted()
+        if path.is_file():
+            shared.put(name, path.read_bytes())
+        return scorer
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -89,6 +134,17 @@ def write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+def uses_multilingual(
+    controllers: Sequence[Controller],
+    negatives: Sequence[str],
+    dense: bool,
+    extra: Mapping[str, Sequence[str]] | None = None,
+) -> bool:
+    """Whether the fit's dense view holds the multilingual encoder's vector beside MiniLM's
+    (`brain.semantic.features.wants_multilingual` of its texts)."""
+    return dense and wants_multilingual(training_rows(controllers, extra or {})[0] + [*negatives])
+
+
 def cache_key(
     controllers: Sequence[Controller],
     negatives: Sequence[str],
@@ -96,8 +152,10 @@ def cache_key(
     extra: Mapping[str, Sequence[str]] | None = None,
     tune: bool = False,
     weights: Mapping[str, float] | None = None,
+    multilingual: bool = False,
 ) -> str:
-    """Hash of everything the fitted model depends on."""
+    """Hash of everything the fitted model depends on (`multilingual`: the fit reads the
+    multilingual encoder, `uses_multilingual`)."""
     from core.text import encoder_tail
 
     extra = extra or {}
@@ -128,6 +186,8 @@ def cache_key(
     examples = sum(len(c.examples) + len(extra.get(c.name, ())) for c in controllers)
     if examples >= LEXICAL_MIN_EXAMPLES:  # only then: smaller fits are made as before
         content["short_texts"] = "chosen on the held-out fold"
+    if multilingual:  # only then: the keys of other fits stay as they were
+        content["multilingual"] = MULTILINGUAL_SHARE
     if weights:  # only then: the keys of fits without weights stay as they were
         content["weights"] = sorted(weights.items())
     weighed = {c.name: example_weight_of(c) for c in controllers if example_weight_of(c) != 1.0}

@@ -59,6 +59,23 @@ class ModelParts:
     """The character and word TF-IDF transforms."""
     out_of_fold: tuple[np.ndarray, np.ndarray] = field(default_factory=lambda: (_NONE, _NONE))
     """The example texts' and the negatives' out-of-fold P(out of scope) (older files: none)."""
+    multilingual: bool = False
+    """The dense view holds the multilingual encoder's vector beside MiniLM's (older files: no)."""
+
+    def scorer_fields(self) -> dict[str, Any]:
+        """The scorer's constructor arguments these parts give (its vectorizers aside)."""
+        return {
+            "names": self.names,
+            "ensemble": self.ensemble,
+            "none_column": self.none_column,
+            "reference": self.reference,
+            "oos_model": self.oos_model,
+            "gate_reference": self.gate_reference,
+            "dense": self.dense,
+            "declare_threshold": self.declare_threshold,
+            "tail": self.tail,
+            "multilingual": self.multilingual,
+        }
 
 
 def to_bytes(parts: ModelParts) -> bytes:
@@ -123,6 +140,7 @@ def read(path: Path) -> ModelParts:
             arrays.get("out_of_fold.examples", _NONE),
             arrays.get("out_of_fold.negatives", _NONE),
         ),
+        multilingual=bool(header.get("multilingual", False)),
     )
 
 
@@ -146,6 +164,8 @@ def _arrays(scorer: ModelParts) -> dict[str, np.ndarray]:
         "sparse_reference": sparse_reference,
         "tail": None if tail is None else {"key": tail.key, "weights": list(tail.weights)},
     }
+    if scorer.multilingual:  # absent key: MiniLM alone
+        header["multilingual"] = True
     if ensemble.lexical is not None:  # absent key: a model without the lexical expert
         header["lexical"] = {"weight": ensemble.lexical_weight, "bayes": ensemble.bayes_scale}
     blob = json.dumps(header, ensure_ascii=False, sort_keys=True).encode("utf-8")

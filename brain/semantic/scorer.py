@@ -11,7 +11,8 @@ How (no LLM, a few numpy products per query, whatever the number of controllers)
   optionally with its top layers fine-tuned on the controllers' texts, see "tuned encoder"
   below) and
   character 2-4-gram (`core.text.sparse.char_ngrams`, language-agnostic: Chinese needs no
-  segmenter) plus word 1-2-gram TF-IDF;
+  segmenter) plus word 1-2-gram TF-IDF; when the fit's texts are partly Chinese, the logistic
+  regression reads the multilingual encoder's vector beside MiniLM's (`Views.multilingual`);
 - P(controller | text) is a product of experts: a multinomial logistic regression on the
   embedding (on the TF-IDF without the dense model) times a multinomial naive Bayes on the
   TF-IDF, weighted w : 1 - w in log space, w = ENSEMBLE_WEIGHT[language of the text] with the
@@ -47,12 +48,8 @@ text.
 Without the dense model (`get_dense_embedder()` is None) only the TF-IDF features are used and
 the nearest-example cosines are taken in the character TF-IDF space: lower quality, same API.
 
-Fitted scorers are cached on disk (`cache_dir/semantic-<key>.npz`, numpy arrays:
-`brain.semantic.npz`; the key hashing the controllers' texts, the negatives and the embedder
-kind), so `brain ask` never refits. The model of the built-in controllers on the shipped
-training data is fitted at build time too (`scripts/fit_default_semantic.py` ->
-`brain/data/semantic-<key>.npz`) and loaded when a home's key is that one, so a fresh home does
-not spend its first ask fitting it.
+Fitted scorers are cached on disk and the built-in controllers' model ships fitted
+(`brain.semantic.files`), so `brain ask` never refits.
 
 The parts live beside this module, each computed one way for the fit and the query path:
 `features` (views, language weights, cosines), `experts` (the two experts and the TF-IDF
@@ -63,7 +60,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -79,6 +76,7 @@ from brain.semantic.features import (
     cosines,
     ensemble_weights,
     leave_one_out_nearest,
+    multilingual_rows,
     oos_features,
     single_thread_blas,
 )
@@ -87,8 +85,10 @@ from brain.semantic.files import (
     cache_key,
     chosen_negatives,
     model_path,
+    shared_fit,
     shipped_model,
     training_rows,
+    uses_multilingual,
     write_atomically,
 )
 from brain.semantic.oos import (
@@ -146,6 +146,7 @@ class SemanticScorer:
         dense: bool,
         declare_threshold: float = CONFORMAL_DECLARE_THRESHOLD,
         tail: EncoderTail | None = None,
+        multilingual: bool = False,
     ) -> None:
         self.names = names
         self.char_vectorizer = char_vectorizer
@@ -159,6 +160,8 @@ class SemanticScorer:
         self.declare_threshold = declare_threshold
         self.tail = tail
         """The fine-tuned top of the encoder this model reads texts through (None: as shipped)."""
+        self.multilingual = multilingual
+        """The dense view holds the multilingual encoder's vector beside MiniLM's."""
         self.examples_out_of_scope = np.zeros(0, dtype=np.float32)
         """P(out of scope) of each example text from the out-of-fold models (`fit_oos_model`):
         what texts score when unseen, for choosing a declaring bar (`brain.routing.cost`)."""
@@ -184,6 +187,7 @@ class SemanticScorer:
         lock: Callable[[str], AbstractContextManager[None]] | None = None,
         label: str = "semantic",
         weights: Mapping[str, float] | None = None,
+        multilingual: bool = False,
     ) -> SemanticScorer:
         """Fit on the controllers' texts (cached under `cache_dir` when given).
 
@@ -205,7 +209,9 @@ class SemanticScorer:
         cache = Path(cache_dir) if cache_dir is not None else None
         negatives = chosen_negatives(cache, negatives, extra_negatives)
         extra = extra_examples or {}
-        key = cache_key(controllers, negatives, embedder is not None, extra, tune, weights)
+        dense = embedder is not None
+        multilingual = multilingual and uses_multilingual(controllers, negatives, dense, extra)
+        key = cache_key(controllers, negatives, dense, extra, tune, weights, multilingual)
         path = model_path(cache, key) if cache is not None else None
         shipped = shipped_model(key)
         for candidate in (path, shipped):
@@ -223,7 +229,8 @@ class SemanticScorer:
             tuning = " (fine-tuning the encoder: minutes)" if tune and embedder is not None else ""
             fitting = f"fitting the routing model on {examples:,} examples{tuning}"
             with step(fitting), single_thread_blas(fresh=True):  # why: core.native_threads
-                scorer = cls._fit(controllers, embedder, list(negatives), extra, tune, weights)
+                rows = (controllers, embedder, list(negatives), extra, tune, weights)
+                scorer = cls._fit(*rows, multilingual=multilingual)
             if path is not None:
                 try:
                     scorer.save(path)
@@ -233,21 +240,15 @@ class SemanticScorer:
 
         if shared is None or path is None:
             return fitted()
-        name = f"{label}-{key}"
-        with lock(f"fit:{name}") if lock is not None else nullcontext():
-            blob = shared.get(name)
-            if blob is not None:
-                try:
-                    write_atomically(path, blob)
-                    loaded = cls.load(path, embedder)
-                    if loaded.names == [c.name for c in controllers]:
-                        return loaded
-                except Exception as exc:  # refit (and replace it) rather than fail
-                    log.warning("shared semantic model %s unusable (%s); refitting", name, exc)
-            scorer = fitted()
-            if path.is_file():
-                shared.put(name, path.read_bytes())
-            return scorer
+        return shared_fit(
+            shared,
+            lock,
+            f"{label}-{key}",
+            path,
+            fitted,
+            lambda: cls.load(path, embedder),
+            [c.name for c in controllers],
+        )
 
     @classmethod
     def _fit(
@@ -258,6 +259,7 @@ class SemanticScorer:
         extra: Mapping[str, Sequence[str]],
         tune: bool,
         weighted: Mapping[str, float] | None = None,
+        multilingual: bool = False,
     ) -> SemanticScorer:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
@@ -308,7 +310,11 @@ class SemanticScorer:
         elif embedder is not None:
             dense = embedder.embed(texts, training=True)
         views = Views(
-            tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense, words=words
+            tfidf=sp.hstack([chars, words], format="csr"),
+            chars=chars,
+            dense=dense,
+            words=words,
+            multilingual=multilingual_rows(texts, training=True) if multilingual else None,
         )
         mix = ensemble_weights(texts, dense is not None)
         choice = Ensemble.choose(
@@ -363,6 +369,7 @@ class SemanticScorer:
             dense=embedder is not None,
             declare_threshold=declare_threshold,
             tail=tail,
+            multilingual=multilingual,
         )
         scorer.embedder = embedder
         scorer.examples_out_of_scope, scorer.negatives_out_of_scope = held_out
@@ -388,7 +395,11 @@ class SemanticScorer:
         chars = fast[0].transform(texts)
         words = fast[1].transform(texts)
         return Views(
-            tfidf=sp.hstack([chars, words], format="csr"), chars=chars, dense=dense, words=words
+            tfidf=sp.hstack([chars, words], format="csr"),
+            chars=chars,
+            dense=dense,
+            words=words,
+            multilingual=multilingual_rows(texts) if self.dense and self.multilingual else None,
         )
 
     def _tfidf(self) -> tuple[FastTfidf, FastTfidf]:
@@ -457,6 +468,7 @@ class SemanticScorer:
             tail=self.tail,
             tfidf=self._tfidf(),
             out_of_fold=(self.examples_out_of_scope, self.negatives_out_of_scope),
+            multilingual=self.multilingual,
         )
 
     def save(self, path: Path | str) -> Path:
@@ -469,19 +481,7 @@ class SemanticScorer:
     def load(cls, path: Path | str, embedder: DenseEmbedder | None) -> SemanticScorer:
         """Read a saved scorer and attach the embedder (ValueError when it does not fit)."""
         parts = npz.read_shared(Path(path))
-        scorer = cls(
-            names=parts.names,
-            char_vectorizer=None,
-            word_vectorizer=None,
-            ensemble=parts.ensemble,
-            none_column=parts.none_column,
-            reference=parts.reference,
-            oos_model=parts.oos_model,
-            gate_reference=parts.gate_reference,
-            dense=parts.dense,
-            declare_threshold=parts.declare_threshold,
-            tail=parts.tail,
-        )
+        scorer = cls(char_vectorizer=None, word_vectorizer=None, **parts.scorer_fields())
         scorer._fast = parts.tfidf
         scorer.examples_out_of_scope, scorer.negatives_out_of_scope = parts.out_of_fold
         if scorer.dense and embedder is None:

@@ -31,6 +31,9 @@ from typing import Any
 
 import numpy as np
 
+from core.text.embedding_caches import EmbedderTexts, TrainingVectors
+from core.text.kept import text_memo
+
 log = logging.getLogger(__name__)
 
 #: Size of the encoder's unit vectors.
@@ -149,4 +152,43 @@ def multilingual_vectors(texts: Sequence[str]) -> np.ndarray | None:
     return vectors.reshape(len(texts), DIM)
 
 
-__all__ = ["DIM", "loaded", "multilingual_vectors"]
+#: Recent single texts' vectors (`multilingual_query_vector`).
+QUERY_CACHE = 256
+
+
+@text_memo(QUERY_CACHE)
+def multilingual_query_vector(text: str) -> np.ndarray | None:
+    """One text's vector (DIM,), remembered for the next reading of the same message (the
+    routing model reads it at every scoring of a decision); None when the encoder cannot run."""
+    found = multilingual_vectors([text])
+    return None if found is None else found[0]
+
+
+#: A routing fit's texts' vectors, kept for the process's next fit (a refit after a lesson or a
+#: new controller sends the same 2,100 shipped texts again); forgetting drops a person's.
+_TRAINING_LOCK = threading.Lock()
+_TRAINING = TrainingVectors()
+_TRAINING_TEXTS = EmbedderTexts(_TRAINING_LOCK, (), (_TRAINING,))
+
+
+def multilingual_training_vectors(texts: Sequence[str]) -> np.ndarray | None:
+    """`multilingual_vectors` of a routing fit's texts, each text encoded once a process."""
+    if _encoder() is None:
+        return None
+
+    def encode(missing: list[str]) -> np.ndarray:
+        found = multilingual_vectors(missing)
+        assert found is not None  # the encoder loaded above
+        return found
+
+    with _TRAINING_LOCK:
+        return _TRAINING.vectors(texts, encode, DIM)
+
+
+__all__ = [
+    "DIM",
+    "loaded",
+    "multilingual_query_vector",
+    "multilingual_training_vectors",
+    "multilingual_vectors",
+]

@@ -170,10 +170,10 @@ def test_a_refit_after_organisation_lessons_reaches_every_replica(
     org_fits: list[int] = []
     real_fit = SemanticScorer._fit.__func__  # type: ignore[attr-defined]
 
-    def counted(cls: type[SemanticScorer], *args: Any) -> SemanticScorer:
+    def counted(cls: type[SemanticScorer], *args: Any, **kwargs: Any) -> SemanticScorer:
         if args[-1]:  # weighted rows: a fit with organisation lessons
             org_fits.append(len(args[-1]))
-        scorer: SemanticScorer = real_fit(cls, *args)
+        scorer: SemanticScorer = real_fit(cls, *args, **kwargs)
         return scorer
 
     monkeypatch.setattr(SemanticScorer, "_fit", classmethod(counted))

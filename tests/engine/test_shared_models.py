@@ -25,11 +25,11 @@ def test_three_replicas_fit_the_model_once_and_share_it(
     guard = threading.Lock()
     real_fit = SemanticScorer._fit.__func__  # type: ignore[attr-defined]
 
-    def counted(cls: type[SemanticScorer], *args: Any) -> SemanticScorer:
+    def counted(cls: type[SemanticScorer], *args: Any, **kwargs: Any) -> SemanticScorer:
         nonlocal fits
         with guard:
             fits += 1
-        scorer: SemanticScorer = real_fit(cls, *args)
+        scorer: SemanticScorer = real_fit(cls, *args, **kwargs)
         return scorer
 
     monkeypatch.setattr(SemanticScorer, "_fit", classmethod(counted))

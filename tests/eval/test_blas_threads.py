@@ -64,9 +64,9 @@ def test_a_fit_in_a_process_that_loaded_numpy_first_runs_on_one_blas_thread(
     during: list[set[int]] = []
     fit = SemanticScorer._fit.__func__  # type: ignore[attr-defined]
 
-    def watched(cls: type[SemanticScorer], *args: Any) -> SemanticScorer:
+    def watched(cls: type[SemanticScorer], *args: Any, **kwargs: Any) -> SemanticScorer:
         during.append({i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"})
-        return fit(cls, *args)  # type: ignore[no-any-return]
+        return fit(cls, *args, **kwargs)  # type: ignore[no-any-return]
 
     monkeypatch.setattr(SemanticScorer, "_fit", classmethod(watched))
     with threadpool_limits(limits=2, user_api="blas"):

@@ -244,28 +244,6 @@ def answer_which(
     return fresh(replace(message, new_topic=True))
 
 
-def joined_to_waiting(brain: ThreadBrain, message: Message, state: ConversationState) -> Message:
-    """A message sent while the bot waits for "which controller?" that goes on describing the
-    waiting request is decided with it, as one request: "还是很慢，重启了连接池也没用" after
-    "数据库那边的慢查询突然飙升了……" is that report, not a new one that lost its subject (filed
-    alone, it was a network incident with Wi-Fi guidance). The continuation model reads the
-    message against the waiting one as against a record; a pick, a thank-you, a "which
-    record?" question pending, or a message it reads as new leave the message as it is, unless
-    the chain, reading it alone, could not place it either ("一闪一闪然后就黑了" after "我的显示器
-    坏了"): alone it would only be asked about again or fall back; with the waiting request it
-    has a subject. With no question waiting, the thread's subject is joined instead
-    (`joined_to_subject`)."""
-    read = _read_against_waiting(brain, message, state)
-    if read is None and not state.pending:
-        return joined_to_subject(brain, message, state)
-    if read is None or read[1].kind == "closing":
-        return message
-    waiting, reading = read
-    if reading.continues < LEANS_ON_RECORD and brain.places(replace(message, new_topic=True)):
-        return message
-    return replace(message, text=f"{waiting}\n{message.text}")
-
-
 def joined_to_subject(brain: ThreadBrain, message: Message, state: ConversationState) -> Message:
     """A message in a thread whose exchange filed nothing (an alert diagnosed, a question
     answered, code explained), or whose last exchange came after its records and touched none
@@ -330,35 +308,6 @@ def _after_the_records(last: Decision) -> bool:
     ("扩容之后降到 65% 了" after an alert was added to an earlier Visio licence request)."""
     on_a_record = last.request_type in ("update", "reference")
     return not on_a_record and last.result is not None and not last.result.tickets()
-
-
-def asks_how_the_waiting_stands(
-    brain: ThreadBrain, message: Message, state: ConversationState
-) -> bool:
-    """While the bot waits for "which controller?" on a request nothing was filed for, the
-    message asks how that request stands ("is anyone on it?", "有人在看吗"), as the
-    continuation model reads it against the waiting request: there is nothing to report but
-    the question itself, which is put again as it was (deciding the two messages together
-    asked it anew, its choices in another order)."""
-    read = None if state.records else _read_against_waiting(brain, message, state)
-    return read is not None and read[1].kind == "status" and read[1].verdict == "continue"
-
-
-def _read_against_waiting(
-    brain: ThreadBrain, message: Message, state: ConversationState
-) -> tuple[str, Reading] | None:
-    """The request the bot waits on "which controller?" for, and the continuation model's
-    reading of the message against it; None when no such question waits (nothing pending, or
-    the pending question is "is this about the thread's record?") or the model cannot read."""
-    if (
-        not state.pending
-        or not state.history
-        or any(value == ON_RECORD for value, _ in state.pending_choices)
-    ):
-        return None
-    waiting = state.history[-1]
-    reading = brain.read_continuation(Thread(message=message.text, record=waiting))
-    return None if reading is None else (waiting, reading)
 
 
 def plainly_follows(text: str, state: ConversationState) -> bool:

@@ -13,7 +13,7 @@ import threading
 from dataclasses import replace
 from typing import Protocol
 
-from brain.conversation import asked_back, continuing
+from brain.conversation import asked_back, continuing, waiting
 from brain.conversation.commands import command, match_choice
 from brain.conversation.reply import (
     NONE_OF_THESE,
@@ -217,7 +217,7 @@ class Conversation:
                     session_key=message.session_key,
                     team=message.team,
                 )
-            if continuing.asks_how_the_waiting_stands(self.brain, message, session):
+            if waiting.asks_how_the_waiting_stands(self.brain, message, session):
                 return self._still_waiting(session.pending)
         elif _BARE_PICK.match(text):
             zh = turn_is_chinese(text, session.history)
@@ -242,7 +242,7 @@ class Conversation:
         if earlier and not message.history:
             message = replace(message, history=earlier)
         said = message.text
-        message = continuing.joined_to_waiting(self.brain, message, session)
+        message = waiting.joined_to_waiting(self.brain, message, session)
         try:
             decision = asked_back.continued(self.brain, message, session) or self._turn(
                 message, session

@@ -103,9 +103,15 @@ def ensemble_weights(texts: Sequence[str], dense: bool) -> np.ndarray:
 
 
 def oos_features(
-    probabilities: np.ndarray, none_column: int | None, cosines: np.ndarray
+    probabilities: np.ndarray,
+    none_column: int | None,
+    cosines: np.ndarray,
+    multilingual: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Per query: log max prob, log margin, log P(none), nearest cosine, mean of the top 5."""
+    """Per query: log max prob, log margin, log P(none), nearest cosine, mean of the top 5;
+    with `multilingual` rows (`Views.multilingual`), whether the text was read by the
+    multilingual encoder too: Chinese texts read so are surer of their controller than
+    English ones, and one bar for both turned English messages away."""
     if none_column is None:
         inscope = probabilities
         none = np.zeros(len(probabilities))
@@ -120,15 +126,16 @@ def oos_features(
         best, second = inscope[:, 0], np.zeros(len(inscope))
     k = min(5, cosines.shape[1])
     topk = -np.partition(-cosines, k - 1, axis=1)[:, :k]
-    return np.column_stack(
-        [
-            np.log(best + 1e-6),
-            np.log(best + 1e-6) - np.log(second + 1e-6),
-            np.log(none + 1e-6),
-            topk.max(axis=1),
-            topk.mean(axis=1),
-        ]
-    )
+    columns = [
+        np.log(best + 1e-6),
+        np.log(best + 1e-6) - np.log(second + 1e-6),
+        np.log(none + 1e-6),
+        topk.max(axis=1),
+        topk.mean(axis=1),
+    ]
+    if multilingual is not None:
+        columns.append((np.abs(multilingual).sum(axis=1) > 0).astype(np.float64))
+    return np.column_stack(columns)
 
 
 @dataclass(slots=True)

@@ -49,7 +49,7 @@ def fit_oos_model(
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedKFold
 
-    features = np.zeros((len(y), 5))
+    features = np.zeros((len(y), 5 if views.multilingual is None else 6))
     smallest = int(np.bincount(y, minlength=classes).min())
     folds = StratifiedKFold(n_splits=max(2, min(OOS_FOLDS, smallest)), shuffle=True, random_state=0)
     for train, held in folds.split(np.zeros(len(y)), y):
@@ -70,7 +70,7 @@ def fit_oos_model(
         probabilities = ensemble.proba(rest.view, rest.tfidf, mix[held], rest.words)
         reference = part.space[y[train] != none_label]
         similar = cosines(rest.space, reference)
-        features[held] = oos_features(probabilities, none_label, similar)
+        features[held] = oos_features(probabilities, none_label, similar, rest.multilingual)
     model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=1000)
     model.fit(features, y == none_label)
     return model, model.predict_proba(features)[:, 1]

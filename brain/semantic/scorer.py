@@ -416,7 +416,7 @@ class SemanticScorer:
         similar = cosines(views.space, self.reference)
         nearest = similar.max(axis=1)
         if self.oos_model is not None:
-            features = oos_features(probabilities, self.none_column, similar)
+            features = oos_features(probabilities, self.none_column, similar, views.multilingual)
             z = features @ self.oos_model.coef_[0] + self.oos_model.intercept_[0]
             gate = 1.0 / (1.0 + np.exp(np.clip(z, -50.0, 50.0)))
             scale = gate

@@ -84,6 +84,8 @@ def test_a_chinese_message_in_other_words_than_the_examples_reaches_their_contro
     assert scorer.multilingual is multilingual
     assert scorer.ensemble.coef.shape[1] == (384 + 512 if multilingual else 384)
     assert scorer.reference.shape[1] == 384  # nearest examples: MiniLM's cosines either way
+    # The out-of-scope model knows which texts the multilingual encoder read.
+    assert scorer.oos_model.coef_.shape[1] == (6 if multilingual else 5)
     # "薪水" / "薪资" (pay) where the payroll examples say "工资"; the printer's share "了".
     text = "这个月的薪水到现在还没到账了"
     best = scorer.names[int(np.argmax(scorer.analyse(text).probabilities))]

@@ -31,6 +31,7 @@ def _fresh_home_key(home: Path) -> str:
         extra_examples=training.examples,
         extra_negatives=training.negatives,
         tune=settings.training.tune_encoder,
+        multilingual=settings.training.multilingual_view,
     )
 
 

@@ -12,9 +12,6 @@ texts are about 4 s to embed; a one-shot command loads them instead).
 
 from __future__ import annotations
 
-import hashlib
-import io
-import json
 import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -23,8 +20,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from brain.memory.kept_rows import kept_rows
 from brain.memory.online_layer import ModelRows
-from brain.semantic.files import write_atomically
 
 if TYPE_CHECKING:
     from controllers.base import Controller
@@ -67,26 +64,17 @@ class ModelExamples:
         labels = [n for n, texts in examples.items() for t in texts if str(t).strip()]
         if not texts:
             return None
-        key = hashlib.sha256(json.dumps([texts, labels]).encode("utf-8")).hexdigest()[:20]
-        path = None if self._folder is None else self._folder / f"examples-embedded-{key}.npy"
-        vectors: np.ndarray | None = None
-        if path is not None and path.is_file():
-            try:
-                vectors = np.load(path, allow_pickle=False)
-            except (OSError, ValueError):
-                vectors = None  # a damaged file: embedded again
-        if vectors is None or vectors.shape[0] != len(texts):
-            # Kept with the fits' vectors (`TrainingVectors`): a process that fitted the model
-            # has them all.
-            vectors = np.asarray(embedder.embed(texts, training=True), dtype=np.float32)
-            if path is not None:
-                buffer = io.BytesIO()
-                np.save(buffer, vectors, allow_pickle=False)
-                try:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    write_atomically(path, buffer.getvalue())
-                except OSError as exc:  # a read-only home: embedded again next time
-                    log.warning("could not keep the model examples' rows: %s", exc)
+        # Kept with the fits' vectors (`TrainingVectors`): a process that fitted the model has
+        # them all.
+        vectors = kept_rows(
+            self._folder,
+            "examples-embedded",
+            texts,
+            labels,
+            lambda: np.asarray(embedder.embed(texts, training=True), dtype=np.float32),
+        )
+        if vectors is None:
+            return None
         return ModelRows(vectors, np.array(labels, dtype=object))
 
 

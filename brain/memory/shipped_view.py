@@ -25,9 +25,6 @@ The encoder's rows are made once per process for a given set of examples (1,400 
 from __future__ import annotations
 
 import functools
-import hashlib
-import io
-import json
 import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -36,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from brain.semantic.files import write_atomically
+from brain.memory.kept_rows import kept_rows
 from core.text.multilingual import multilingual_vectors
 
 log = logging.getLogger(__name__)
@@ -72,26 +69,11 @@ def _encoded(
     """One set of examples' multilingual rows and calibrated bar, once per process; the rows
     are kept in `folder` (the home's models), so a one-shot command loads them instead of
     encoding 1,400 texts again (1.5 s)."""
-    key = hashlib.sha256(json.dumps([texts, labels]).encode("utf-8")).hexdigest()[:20]
-    path = None if folder is None else folder / f"shipped-multilingual-{key}.npy"
-    vectors: np.ndarray | None = None
-    if path is not None and path.is_file():
-        try:
-            vectors = np.load(path, allow_pickle=False)
-        except (OSError, ValueError):
-            vectors = None  # a damaged file: encode again
-    if vectors is None or vectors.shape[0] != len(texts):
-        vectors = multilingual_vectors(list(texts))
-        if vectors is None:
-            return None
-        if path is not None:
-            buffer = io.BytesIO()
-            np.save(buffer, vectors, allow_pickle=False)
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                write_atomically(path, buffer.getvalue())
-            except OSError as exc:  # a read-only home: encoded again next time
-                log.warning("could not keep the examples' multilingual rows: %s", exc)
+    vectors = kept_rows(
+        folder, "shipped-multilingual", texts, labels, lambda: multilingual_vectors(list(texts))
+    )
+    if vectors is None:
+        return None
     return vectors, calibrated_bar(vectors, np.array(labels, dtype=object))
 
 

@@ -15,17 +15,11 @@ from brain.semantic.scorer import SemanticScorer
 from controllers.declarative import DeclarativeController
 from core.config import load_settings
 from core.text.embedder import get_dense_embedder
+from tests.eval.test_semantic import NEGATIVES as ENGLISH_NEGATIVES
 
-#: Everyday texts no controller should take.
+#: Everyday texts no controller should take, in both languages.
 NEGATIVES = [
-    "book a table for four tonight",
-    "what is the weather in paris",
-    "recommend a movie",
-    "how tall is mount everest",
-    "order a pizza",
-    "play some jazz",
-    "tell me a joke",
-    "what time is it in tokyo",
+    *ENGLISH_NEGATIVES[:8],
     "帮我订一张去上海的机票",
     "今天晚上吃什么好",
     "讲个笑话吧",

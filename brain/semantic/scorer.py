@@ -161,7 +161,7 @@ class SemanticScorer:
         self.tail = tail
         """The fine-tuned top of the encoder this model reads texts through (None: as shipped)."""
         self.multilingual = multilingual
-        """The dense view holds the multilingual encoder's vector beside MiniLM's."""
+        """The logistic expert reads non-English texts' multilingual vectors beside MiniLM's."""
         self.examples_out_of_scope = np.zeros(0, dtype=np.float32)
         """P(out of scope) of each example text from the out-of-fold models (`fit_oos_model`):
         what texts score when unseen, for choosing a declaring bar (`brain.routing.cost`)."""

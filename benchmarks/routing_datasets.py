@@ -188,7 +188,11 @@ def product(
             "out_of_scope": metrics["out_of_scope"],
             "oos_precision_at_test_share": at_share(part),
             "ece": metrics["ece"],
+            "out_of_scope_ways": metrics["out_of_scope_ways"],
+            "in_scope_not_routed_ways": metrics["in_scope_not_routed_ways"],
         }
+        if name == "val":
+            figures[name]["bar_sweep"] = bar_sweep(part)
         if against is not None:
             figures[name]["against_svm"] = paired(rows, [o.controller for o in part], against[name])
     return figures
@@ -197,12 +201,55 @@ def product(
 def at_share(outcomes: Sequence[Any], share: float = TEST_SHARE) -> float | None:
     """Out-of-scope precision (not routed) if out-of-scope messages made up `share` of the
     traffic: the split's recall against its in-scope rows' rate of not being routed."""
-    inside = [o.controller is None for o in outcomes if o.row.label is not None]
-    outside = [o.controller is None for o in outcomes if o.row.label is None]
+    return _precision_at(outcomes, [o.controller is None for o in outcomes], share)
+
+
+def _precision_at(
+    outcomes: Sequence[Any], stopped: Sequence[bool], share: float = TEST_SHARE
+) -> float | None:
+    """Out-of-scope precision at `share` of the traffic, `stopped` saying which rows were not
+    routed."""
+    inside = [s for o, s in zip(outcomes, stopped, strict=True) if o.row.label is not None]
+    outside = [s for o, s in zip(outcomes, stopped, strict=True) if o.row.label is None]
     if not inside or not outside or not any(outside):
         return None
     caught, turned = share * float(np.mean(outside)), (1.0 - share) * float(np.mean(inside))
     return round(caught / (caught + turned), 4)
+
+
+#: Out-of-scope bars whose trade the benchmark estimates on the looked-at val split.
+SWEEP = (0.97, 0.95, 0.9, 0.85, 0.8, 0.7, 0.6)
+
+
+def bar_sweep(outcomes: Sequence[Any], bars: Sequence[float] = SWEEP) -> dict[str, Any]:
+    """Out-of-scope recall and precision at the test's share had the home's bar been each of
+    `bars`, estimated from the run's decisions and their P(out of scope): a row routed below
+    the fast path (not as urgent) whose P reaches the bar is declared; one declared whose P
+    is under it is routed; every other row stays as decided. What a bar trades, on the
+    split it is printed for, not a bar to choose (the product chooses it on train)."""
+    figures: dict[str, Any] = {}
+    for bar in bars:
+        stopped = [_stopped_at(o, bar) for o in outcomes]
+        outside = [s for o, s in zip(outcomes, stopped, strict=True) if o.row.label is None]
+        if not outside:
+            return {}
+        figures[f"{bar:.2f}"] = (
+            round(float(np.mean(outside)), 4),
+            _precision_at(outcomes, stopped),
+        )
+    return figures
+
+
+def _stopped_at(outcome: Any, bar: float) -> bool:
+    """Would this decision not be routed with the out-of-scope bar at `bar`?"""
+    level = outcome.out_of_scope
+    if level is None:
+        return outcome.controller is None
+    if outcome.way == "declared out of scope":
+        return level >= bar
+    if outcome.way in ("routed verify", "routed dynamic"):
+        return level >= bar
+    return outcome.controller is None
 
 
 def _oos(value: Mapping[str, Any]) -> str:
@@ -216,6 +263,24 @@ def _oos(value: Mapping[str, Any]) -> str:
         f" at the test's {TEST_SHARE:.0%} share), declared "
         f"{_fraction(value['declared_oos_recall'])} at {_fraction(value['declared_oos_precision'])}"
     )
+
+
+def _print_ways(result: Mapping[str, Any]) -> None:
+    """Where each split's out-of-scope rows went and why in-scope ones were not routed, and
+    on val what other out-of-scope bars would have traded."""
+    for split in ("val", "carved"):
+        value = result.get(split)
+        if not isinstance(value, dict) or not value.get("out_of_scope"):
+            continue
+        went = ", ".join(f"{k} {v}" for k, v in value["out_of_scope_ways"].items())
+        held = ", ".join(f"{k} {v}" for k, v in value["in_scope_not_routed_ways"].items())
+        print(f"    {split}: out-of-scope rows {went}; in-scope not routed: {held or 'none'}")
+        sweep = value.get("bar_sweep")
+        if sweep:
+            cells = ", ".join(f"{bar} {r:.3f} at {_fraction(p)}" for bar, (r, p) in sweep.items())
+            print(
+                f"    {split}, had the bar been (recall at precision at the test's share): {cells}"
+            )
 
 
 def _fraction(value: float | None) -> str:
@@ -273,6 +338,7 @@ def compare(
                     f"weights {weights}"
                 )
                 print(f"    ({result['weights_source']})")
+            _print_ways(result)
             pairs = [
                 result[k].get("against_svm")
                 for k in ("val", "carved")

@@ -47,6 +47,11 @@ def _fmt(value: object) -> str:
     return str(value)
 
 
+def _ways(counts: dict[str, int]) -> str:
+    """Counts by the way the chain took the rows (`brain.evaluation.metrics.WAYS`)."""
+    return ", ".join(f"{way} {n}" for way, n in counts.items()) or "-"
+
+
 def render(report: dict[str, Any]) -> str:
     """A small human table of the report."""
     latency = report["latency_ms"]
@@ -58,6 +63,8 @@ def render(report: dict[str, Any]) -> str:
         ("declared oos recall", _fmt(report["declared_oos_recall"])),
         ("declared oos precision", _fmt(report["declared_oos_precision"])),
         ("in scope asked back", str(report["in_scope_asked_back"])),
+        ("oos went", _ways(report.get("out_of_scope_ways", {}))),
+        ("in scope not routed", _ways(report.get("in_scope_not_routed_ways", {}))),
         (
             "routed at >= 0.8",
             f"{report['routed_at_0_8']} ({_fmt(report['routed_at_0_8_accuracy'])} right)",

@@ -34,6 +34,8 @@ class Outcome:
     signals: dict[str, dict[str, float]] = field(default_factory=dict)
     #: The semantic model's P(out of scope) of the row, for choosing the out-of-scope bar.
     out_of_scope: float | None = None
+    #: Which way the chain took it (`way_of`), one of WAYS ("" when not recorded).
+    way: str = ""
 
     @property
     def right(self) -> bool:
@@ -44,6 +46,44 @@ class Outcome:
     def top_right(self) -> bool:
         """Was the best-ranked candidate (routed or not) the right controller?"""
         return self.row.label is not None and self.top == self.row.label
+
+
+#: The ways a decision goes, as `brain eval` counts them: routed on the fast path, after a
+#: dry-run (verify), by the dynamic tier, or routed because the message was urgent; asked back;
+#: declared out of scope by the semantic model's verdict (at the home's bar); or turned away
+#: by another rule (small talk, the dynamic tier's failed drafts).
+WAYS = (
+    "routed fast",
+    "routed verify",
+    "routed dynamic",
+    "routed as urgent",
+    "asked back",
+    "declared out of scope",
+    "turned away otherwise",
+)
+
+
+def way_of(controller: str | None, outcome: str, tier: str, path: Sequence[str]) -> str:
+    """Which of WAYS a decision took, from its controller, outcome, tier and tier path. An
+    out-of-scope message not routed may have been declared, asked back or turned away by
+    another rule, and one routed may have been taken on the fast path (no verdict overrules
+    it) or below it: which tells whether the out-of-scope bar, asking back or neither could
+    have stopped it."""
+    if controller is not None:
+        if any(step.startswith("urgent (") for step in path):
+            return "routed as urgent"
+        return f"routed {tier}" if tier in ("fast", "verify", "dynamic") else "routed dynamic"
+    if outcome == "clarify":
+        return "asked back"
+    if any("declares it out of scope" in step for step in path):
+        return "declared out of scope"
+    return "turned away otherwise"
+
+
+def ways(outcomes: Sequence[Outcome]) -> dict[str, int]:
+    """How many of `outcomes` went each way (WAYS' order; ways no row took left out)."""
+    counted = Counter(o.way for o in outcomes if o.way)
+    return {way: counted[way] for way in WAYS if counted[way]}
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
@@ -162,6 +202,10 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "declared_oos_recall": round(declared_oos / len(oos), 4) if oos else None,
         "declared_oos_precision": round(declared_oos / len(declared), 4) if declared else None,
         "in_scope_asked_back": sum(1 for o in inscope if o.outcome == "clarify"),
+        # Where the out-of-scope rows went, and why in-scope ones were not routed: what stops
+        # an out-of-scope message (the bar, asking back, another rule) and what each costs.
+        "out_of_scope_ways": ways(oos),
+        "in_scope_not_routed_ways": ways([o for o in inscope if o.controller is None]),
         "accuracy": round(sum(o.right for o in outcomes) / len(outcomes), 4) if outcomes else None,
         "tiers": dict(tiers),
         "outcomes": dict(Counter(o.outcome for o in outcomes)),

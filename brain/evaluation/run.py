@@ -42,7 +42,7 @@ import numpy as np
 
 from brain.evaluation.controllers import controllers_from_rows
 from brain.evaluation.fitting import calibrator_from, fit_routing, top_features
-from brain.evaluation.metrics import Outcome, summarise
+from brain.evaluation.metrics import Outcome, summarise, way_of
 from brain.learning.labelled import LabelledRow
 from brain.routing.calibration import Calibrator, publish
 from brain.routing.cost import CrossFitted
@@ -179,6 +179,9 @@ def decide_rows(
                         for name, scores in decision.signals.items()
                     },
                     out_of_scope=_out_of_scope(brain, row.text),
+                    way=way_of(
+                        decision.controller, decision.outcome, decision.tier, decision.tier_path
+                    ),
                 )
             )
         if progress is not None:

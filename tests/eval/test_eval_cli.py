@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from brain.evaluation.metrics import WAYS
 from cli import main
 
 
@@ -52,6 +53,17 @@ def test_eval_with_train_and_val_reports_sane_metrics(
         assert round(report["declared_oos_precision"] * declared) <= report["out_of_scope"]
     assert report["declared_oos_recall"] <= report["oos_recall"]
     assert report["in_scope_asked_back"] <= min(not_routed, report["in_scope"])
+    # Where every out-of-scope row went, and why each in-scope one not routed was not: the ways
+    # add up to the rows and agree with the outcomes counted above.
+    went, held = report["out_of_scope_ways"], report["in_scope_not_routed_ways"]
+    assert set(went) <= set(WAYS) and set(held) <= set(WAYS)
+    assert sum(went.values()) == report["out_of_scope"]
+    assert sum(held.values()) + report["routed"] == report["n"] - sum(
+        n for way, n in went.items() if not way.startswith("routed")
+    )
+    assert held.get("asked back", 0) == report["in_scope_asked_back"]
+    oos_declared = went.get("declared out of scope", 0) + went.get("turned away otherwise", 0)
+    assert oos_declared == round(report["declared_oos_recall"] * report["out_of_scope"])
     # Three labels: chance is 1/3. Templated messages are easy; the brain must do far better.
     assert report["in_scope_accuracy"] >= 0.8
     assert report["setup"]["controllers"] == 3
@@ -89,7 +101,7 @@ def test_eval_human_output_and_bad_input(
         main(["eval", "--train", str(eval_files["train"]), "--test", str(eval_files["test"])]) == 0
     )
     out = capsys.readouterr().out
-    assert "in-scope accuracy" in out and "oos recall" in out
+    assert "in-scope accuracy" in out and "oos recall" in out and "oos went" in out
 
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"text": "hi", "intent": "a"}\n{not json\n', encoding="utf-8")

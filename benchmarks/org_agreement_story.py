@@ -115,6 +115,7 @@ def why_missed(brain: Any, decision: Any, target: str, correctors: int) -> str:
         names=parts.view.names,
         agreement=parts.settings.memory.agreement_users,
         nearest=nearest,
+        semantic=dict(model.score(decision.text)) if model is not None else None,
     )
     if (found is not None and found.controller == target) or target in decision.preference:
         return "overridden"

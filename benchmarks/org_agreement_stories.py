@@ -13,7 +13,10 @@ written by a tester who read neither the matching code nor the other stories' ro
 code was read, half of them Chinese or mixed; each story also holds `must_not`: messages with
 similar words about a different problem, which the lesson must not move. `FRESH2` (the file's
 "tune" half) may be looked at; `FRESH2_HOLD` is measured only, its totals printed and never its
-rows (the benchmark hides them).
+rows (the benchmark hides them). `FRESH3` (`data/org_stories_fresh3.json`, five stories of
+organisation-specific routes with look-alikes, half Chinese) was written on 2026-12-07 before it
+was ever run, by a session that had read the matching code but tuned nothing on it; it is
+measured only (totals), like `FRESH2_HOLD`.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pathlib import Path
 
 STRANGER_FILE = Path(__file__).with_name("data") / "org_stories_stranger.json"
 FRESH2_FILE = Path(__file__).with_name("data") / "org_stories_fresh2.json"
+FRESH3_FILE = Path(__file__).with_name("data") / "org_stories_fresh3.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,3 +416,4 @@ def load_stories(path: Path, split: str | None = None) -> tuple[Story, ...]:
 STRANGER = load_stories(STRANGER_FILE)
 FRESH2 = load_stories(FRESH2_FILE, "tune")
 FRESH2_HOLD = load_stories(FRESH2_FILE, "hold")
+FRESH3 = load_stories(FRESH3_FILE, "hold")

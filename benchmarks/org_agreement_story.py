@@ -34,9 +34,9 @@ refused it).
 Run: `PYTHONPATH=. .venv/bin/python benchmarks/org_agreement_story.py --home FITTED_HOME`
 (a home with the sample KB ingested and the model fitted, as `tests/conftest.py: fitted_home`
 builds; it is copied, never changed) [--json FILE] [--only NAME] [--why] [--silent]
-[--set tune|held-out|fresh|stranger|fresh2|fresh2_hold] (default: tune and held-out).
-A set in `HIDDEN` (`fresh2_hold`) prints its totals only: no rows, no misses, no JSON rows,
-so it stays a yardstick nobody has read the failures of.
+[--set tune|held-out|fresh|stranger|fresh2|fresh2_hold|fresh3] (default: tune and held-out).
+A set in `HIDDEN` (`fresh2_hold`, `fresh3`) prints its totals only: no rows, no misses, no JSON
+rows, so it stays a yardstick nobody has read the failures of.
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ from org_agreement_stories import (  # noqa: E402
     FRESH,
     FRESH2,
     FRESH2_HOLD,
+    FRESH3,
     HELD_OUT,
     STRANGER,
     TUNE,
@@ -66,7 +67,7 @@ from org_agreement_stories import (  # noqa: E402
 
 from core.files import copy_tree  # noqa: E402 (after the path is set)
 
-HIDDEN = frozenset({"fresh2_hold"})  # measured only: totals printed, never rows or misses
+HIDDEN = frozenset({"fresh2_hold", "fresh3"})  # measured only: totals printed, never rows or misses
 
 
 def _ask_all(brain: Any, texts: tuple[str, ...], user: str, tag: str) -> list[Any]:
@@ -225,7 +226,16 @@ def main() -> None:
     )
     parser.add_argument(
         "--set",
-        choices=("tune", "held-out", "fresh", "stranger", "fresh2", "fresh2_hold", "default"),
+        choices=(
+            "tune",
+            "held-out",
+            "fresh",
+            "stranger",
+            "fresh2",
+            "fresh2_hold",
+            "fresh3",
+            "default",
+        ),
         default="default",
         help="which stories: one set, or tune and held-out (the default)",
     )
@@ -251,6 +261,7 @@ def main() -> None:
         "stranger": STRANGER,
         "fresh2": FRESH2,
         "fresh2_hold": FRESH2_HOLD,
+        "fresh3": FRESH3,
     }
     chosen = ("tune", "held-out") if args.set == "default" else (args.set,)
     for label, stories in ((name, sets[name]) for name in chosen):

@@ -38,7 +38,7 @@ def test_every_story_has_three_taught_messages_and_twelve_paraphrases() -> None:
 
 def test_no_wording_belongs_to_two_stories() -> None:
     module = load_benchmark("org_agreement_stories")
-    fresh2 = (module.FRESH2, module.FRESH2_HOLD)  # type: ignore[attr-defined]
+    fresh2 = (module.FRESH2, module.FRESH2_HOLD, module.FRESH3)  # type: ignore[attr-defined]
     texts = [
         text
         for stories in _sets(module) + fresh2

@@ -16,7 +16,9 @@ similar words about a different problem, which the lesson must not move. `FRESH2
 rows (the benchmark hides them). `FRESH3` (`data/org_stories_fresh3.json`, five stories of
 organisation-specific routes with look-alikes, half Chinese) was written on 2026-12-07 before it
 was ever run, by a session that had read the matching code but tuned nothing on it; it is
-measured only (totals), like `FRESH2_HOLD`.
+measured only (totals), like `FRESH2_HOLD`. `FRESH4` (`data/org_stories_fresh4.json`, four
+stories with six look-alikes each) was written the same day to be looked at: after `FRESH3`'s
+look-alikes moved 7 of 20 in its totals, a set whose look-alikes may be read.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 STRANGER_FILE = Path(__file__).with_name("data") / "org_stories_stranger.json"
 FRESH2_FILE = Path(__file__).with_name("data") / "org_stories_fresh2.json"
 FRESH3_FILE = Path(__file__).with_name("data") / "org_stories_fresh3.json"
+FRESH4_FILE = Path(__file__).with_name("data") / "org_stories_fresh4.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,3 +420,4 @@ STRANGER = load_stories(STRANGER_FILE)
 FRESH2 = load_stories(FRESH2_FILE, "tune")
 FRESH2_HOLD = load_stories(FRESH2_FILE, "hold")
 FRESH3 = load_stories(FRESH3_FILE, "hold")
+FRESH4 = load_stories(FRESH4_FILE, "tune")

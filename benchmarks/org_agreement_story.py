@@ -34,7 +34,7 @@ refused it).
 Run: `PYTHONPATH=. .venv/bin/python benchmarks/org_agreement_story.py --home FITTED_HOME`
 (a home with the sample KB ingested and the model fitted, as `tests/conftest.py: fitted_home`
 builds; it is copied, never changed) [--json FILE] [--only NAME] [--why] [--silent]
-[--set tune|held-out|fresh|stranger|fresh2|fresh2_hold|fresh3] (default: tune and held-out).
+[--set tune|held-out|fresh|stranger|fresh2|fresh2_hold|fresh3|fresh4] (default: tune and held-out).
 A set in `HIDDEN` (`fresh2_hold`, `fresh3`) prints its totals only: no rows, no misses, no JSON
 rows, so it stays a yardstick nobody has read the failures of.
 """
@@ -59,6 +59,7 @@ from org_agreement_stories import (  # noqa: E402
     FRESH2,
     FRESH2_HOLD,
     FRESH3,
+    FRESH4,
     HELD_OUT,
     STRANGER,
     TUNE,
@@ -116,7 +117,6 @@ def why_missed(brain: Any, decision: Any, target: str, correctors: int) -> str:
         names=parts.view.names,
         agreement=parts.settings.memory.agreement_users,
         nearest=nearest,
-        semantic=dict(model.score(decision.text)) if model is not None else None,
     )
     if (found is not None and found.controller == target) or target in decision.preference:
         return "overridden"
@@ -234,6 +234,7 @@ def main() -> None:
             "fresh2",
             "fresh2_hold",
             "fresh3",
+            "fresh4",
             "default",
         ),
         default="default",
@@ -262,6 +263,7 @@ def main() -> None:
         "fresh2": FRESH2,
         "fresh2_hold": FRESH2_HOLD,
         "fresh3": FRESH3,
+        "fresh4": FRESH4,
     }
     chosen = ("tune", "held-out") if args.set == "default" else (args.set,)
     for label, stories in ((name, sets[name]) for name in chosen):

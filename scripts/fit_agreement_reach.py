@@ -81,14 +81,7 @@ def _rows(vectors: dict[str, np.ndarray], shipped: np.ndarray, labels: np.ndarra
     return sets, kinds, y, x
 
 
-def fit(
-    x: np.ndarray,
-    y: np.ndarray,
-    kinds: np.ndarray,
-    shares: tuple[float, float] = (STORY_SHARE, SHIPPED_SHARE),
-) -> ReachModel:
-    """The logistic model and its bar: the lowest probability at which at most `shares` of
-    the story negatives and of the shipped ones reach."""
+def fit(x: np.ndarray, y: np.ndarray, kinds: np.ndarray) -> ReachModel:
     from sklearn.linear_model import LogisticRegression
 
     weights = np.where(kinds == "shipped", SHIPPED_WEIGHT, 1.0)
@@ -98,7 +91,9 @@ def fit(
     p = np.array([fitted.probability(row) for row in x])
     story = p[(kinds == "other") | (kinds == "near")]
     shipped = p[kinds == "shipped"]
-    bar = max(float(np.quantile(story, 1 - shares[0])), float(np.quantile(shipped, 1 - shares[1])))
+    bar = max(
+        float(np.quantile(story, 1 - STORY_SHARE)), float(np.quantile(shipped, 1 - SHIPPED_SHARE))
+    )
     return ReachModel(fitted.coef, intercept, round(bar, 4))
 
 

@@ -113,7 +113,6 @@ def _lesson(
             agreement=memory.agreement_users,
             nearest=verdict_of(evaluation.table.reading_of(SemanticSignal)).nearest,
             team=understood.message.team,
-            semantic=semantic_scores(evaluation.table),
         )
     return preference
 
@@ -142,14 +141,6 @@ def online_preference(
     lesson, similarity, users = backing
     odds = (scores[best], scores[first])
     return Preference(best, choice.scope(best), lesson, similarity, users, odds)
-
-
-def semantic_scores(table: SignalTable) -> dict[str, float]:
-    """The semantic model's probability of each controller (empty without the signal)."""
-    reading = table.reading_of(SemanticSignal)
-    if reading is None or len(reading.values) != len(table.names):
-        return {}
-    return {name: float(v) for name, v in zip(table.names, reading.values, strict=True)}
 
 
 def signal_scores(evaluation: Evaluation) -> dict[str, SignalScores]:

@@ -15,7 +15,7 @@ least `agreement` users, gives its messages as rows, the confirmed ones too. Whe
 correction's group is mixed (many people correcting a desk's varied tickets: at LINK every
 group holds corrections to several controllers, so no group ever agreed and the refit learned
 nothing from 1,000 streamed tickets, benchmarks/HISTORY.md), its nearest corrections vote, each
-user once (`brain.memory.agreement.majority`, the rule the online layer and a message's
+user once (`brain.memory.agreed.majority`, the rule the online layer and a message's
 neighbourhood already follow): a controller with at least `agreement` users and a clear
 majority makes the corrections to it rows, weighted by those users; a split (two people
 against one, three against two) is a conflict, reported and learned by no one, and the
@@ -46,8 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.learning.labelled import LabelledRow
-from brain.memory.agreed import AgreedGroup
-from brain.memory.agreement import VOTERS, majority
+from brain.memory.agreed import VOTERS, AgreedGroup, majority
 from brain.memory.entry import CONFIRMED, MemoryEntry
 from brain.memory.lessons import MemoryStore
 from brain.memory.preference import MOVED_TO, latest_per_user
@@ -287,7 +286,7 @@ def _vote(
     entry: MemoryEntry, members: Sequence[tuple[MemoryEntry, float]], agreement: int
 ) -> tuple[str, ...] | None:
     """The users who agree with a correction whose group is mixed: its nearest corrections
-    vote, each user once (`brain.memory.agreement.majority`, the rule a message's neighbourhood
+    vote, each user once (`brain.memory.agreed.majority`, the rule a message's neighbourhood
     moves it by online), and a clear majority for the correction's own controller makes it a
     row; None otherwise (a split is a conflict, reported and learned by no one)."""
     nearest = [other for other, _ in heapq.nlargest(VOTERS, members, key=lambda item: item[1])]

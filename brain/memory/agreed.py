@@ -41,11 +41,6 @@ character n-grams otherwise):
   each controller's corrections are one class example set compared in the multilingual space
   (`brain.memory.org_classes`), with a bar calibrated on held-out labelled rows instead of
   FLOOR (`brain.memory.shipped_view`), held to the same nearest-shipped checks.
-- **A second look.** Where the gates above found no group (or a nearer shipped example refused
-  it), a model fitted on the looked-at correction stories reads the message against each
-  controller's agreed corrections with two readings the gates lack, the MiniLM centroid of the
-  English wordings and the semantic model's own probability (`brain.memory.second_look`); its
-  bar lets under half a percent of other stories' paraphrases and shipped examples through.
 - **A learned reach** (`[memory] learned_reach`): the hub group and its gates (FLOOR, MARGIN,
   the nearest-shipped rules) give way to one logistic model over the class example set's
   readings, fitted on simulated agreements (`brain.memory.reach_model`).
@@ -72,7 +67,7 @@ from pathlib import Path
 import numpy as np
 
 from brain.memory import reach_model
-from brain.memory.agreement import VOTERS, around, centroid, majority
+from brain.memory.agreement import around, centroid
 from brain.memory.entry import CONFIRMED, MOVED_TO, MemoryEntry
 from brain.memory.example_pool import MIN_ROWS, ExamplePool, Probe, floors, links
 from brain.memory.lessons import MemoryStore
@@ -81,9 +76,12 @@ from brain.memory.online_layer import ModelRows, OnlineChoice, OnlineLayer
 from brain.memory.org_classes import centre_of, class_agreement, class_match
 from brain.memory.preference import Conflict, Preference, latest_per_user
 from brain.memory.reach import WINDOW, Measure
-from brain.memory.second_look import load as second_look_model
-from brain.memory.second_look import second_look
 from brain.memory.shipped_view import MARGIN, ShippedView
+
+#: Where alike corrections disagree, the nearest this many vote (each user once) ...
+VOTERS = 10
+#: ... and a controller needs this many times the users of any other.
+MAJORITY = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,8 +140,6 @@ class AgreedExamples:
         #: The learned reach model decides who agreed corrections reach (`[memory]
         #: learned_reach`), instead of the hand-set gates; None: the gates.
         self._model = reach_model.load() if learned else None
-        #: Where the gates found no group, the learned second look (not with the reach model).
-        self._second = None if learned else second_look_model()
         #: Users who must agree before a correction is everyone's example in the online layer.
         self._agreement = agreement
         #: The model's own examples in the multilingual space (none: no such check), their
@@ -220,13 +216,10 @@ class AgreedExamples:
         agreement: int,
         nearest: float | None,
         team: str | None = None,
-        semantic: Mapping[str, float] | None = None,
     ) -> Preference | None:
         """Where the corrected (and confirmed) messages most like `text` say it belongs: the
         asker's own (scope "user"), else an agreed group's (scope "org"); None when nothing is
-        alike enough, alike corrections disagree, or a shipped example is nearer. Where the
-        gates found no group, the second look (`brain.memory.second_look`) reads the message
-        with `semantic`, the semantic model's probabilities of it."""
+        alike enough, alike corrections disagree, or a shipped example is nearer."""
         pool = self._current()
         if not pool.row_of:
             return None
@@ -248,22 +241,6 @@ class AgreedExamples:
                 return Preference(entry.controller, "user", entry, float(scores[own[0]]), (user,))
         if not (usable & pool.corrected).any():
             return None  # confirmed routes alone move no one else: the model sends them there
-
-        def second(usable: np.ndarray) -> Preference | None:
-            found = second_look(
-                pool,
-                probe,
-                usable,
-                agreement=agreement,
-                shipped=self._shipped,
-                names=names,
-                semantic=semantic or {},
-                model=self._second,
-            )
-            if found is None:
-                return None
-            return self._org(pool, found.rows, found.users, found.score, scores, measures)
-
         if len(linked):
             controllers = {pool.entry(int(i)).controller for i in linked}
             if len(controllers) > 1:  # alike corrections that disagree: a clear majority counts
@@ -279,9 +256,9 @@ class AgreedExamples:
                 if group.score >= float(floors(measures[best : best + 1])[0]):
                     by_embedding = _by_embedding(pool, group.rows, scores, measures)
                     if not _nearer_than_shipped(by_embedding, nearest):
-                        return second(usable)  # one of the model's own examples is nearer
+                        return None  # one of the model's own examples is nearer
                     if by_embedding is None and not self._allowed(pool, group.rows, probe, names):
-                        return second(usable)  # the same, in the multilingual space (Chinese)
+                        return None  # the same, in the multilingual space (Chinese)
                     return self._org(pool, group.rows, group.users, group.score, scores, measures)
         # Alike to none of the corrections, or to too few people's: the class example sets.
         match = class_match(
@@ -294,10 +271,10 @@ class AgreedExamples:
             model=self._model,
         )
         if match is None:
-            return second(usable)
+            return None
         by_embedding = _by_embedding(pool, match.rows, scores, measures)
         if self._model is None and not _nearer_than_shipped(by_embedding, nearest):
-            return second(usable)  # the model's own example is nearer in its own space (English)
+            return None  # the model's own example is nearer in its own space (English)
         return self._org(pool, match.rows, match.users, match.score, scores, measures)
 
     def online(
@@ -461,6 +438,30 @@ def _majority(
             return int(row), users
         voted.add(entry.user)
     raise AssertionError("the winner has a voter")  # pragma: no cover
+
+
+def majority(nearest: Sequence[MemoryEntry], agreement: int) -> tuple[str, tuple[str, ...]] | None:
+    """Among the VOTERS nearest corrections (best first), each user's nearest one is their vote:
+    the controller at least `agreement` users voted for and at least MAJORITY times as many as
+    any other, with its users; None when no controller has that. Many people correcting a
+    desk's varied tickets leave every neighbourhood mixed; a near split (two people against
+    one) is a conflict and moves no one. The organisation's training rows are held to the same
+    vote (`brain.learning.org_lessons`), so what moves everyone online is what the refit
+    learns."""
+    votes: dict[str, str] = {}
+    for entry in nearest[:VOTERS]:
+        votes.setdefault(entry.user, entry.controller)
+    counts: dict[str, list[str]] = {}
+    for user, controller in votes.items():
+        counts.setdefault(controller, []).append(user)
+    if not counts:
+        return None
+    ranked = sorted(counts.items(), key=lambda item: -len(item[1]))
+    winner, users = ranked[0]
+    runner_up = len(ranked[1][1]) if len(ranked) > 1 else 0
+    if len(users) < agreement or len(users) < MAJORITY * runner_up:
+        return None
+    return winner, tuple(sorted(users))
 
 
 def _agreeing(latest: dict[str, tuple[MemoryEntry, float]], agreement: int) -> bool:

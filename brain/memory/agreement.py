@@ -22,18 +22,12 @@ one correction:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from brain.memory.entry import MemoryEntry
 from brain.memory.example_pool import ExamplePool, Probe, links
 
-#: Where alike corrections disagree, the nearest this many vote (each user once) ...
-VOTERS = 10
-#: ... and a controller needs this many times the users of any other.
-MAJORITY = 2
 #: Single-linkage steps from the corrections linked to the message.
 HOPS = 2
 #: Corrections of a group compared with the message (the nearest ones, each user's latest).
@@ -119,27 +113,3 @@ def centroid(
                 among[i, j] = found[other]
     spread = float(among.sum() + among.T.sum()) / 2  # the two directions may differ slightly
     return float(sum(float(scores[row]) for row in rows) / np.sqrt(max(spread, 1e-6)))
-
-
-def majority(nearest: Sequence[MemoryEntry], agreement: int) -> tuple[str, tuple[str, ...]] | None:
-    """Among the VOTERS nearest corrections (best first), each user's nearest one is their vote:
-    the controller at least `agreement` users voted for and at least MAJORITY times as many as
-    any other, with its users; None when no controller has that. Many people correcting a
-    desk's varied tickets leave every neighbourhood mixed; a near split (two people against
-    one) is a conflict and moves no one. The organisation's training rows are held to the same
-    vote (`brain.learning.org_lessons`), so what moves everyone online is what the refit
-    learns."""
-    votes: dict[str, str] = {}
-    for entry in nearest[:VOTERS]:
-        votes.setdefault(entry.user, entry.controller)
-    counts: dict[str, list[str]] = {}
-    for user, controller in votes.items():
-        counts.setdefault(controller, []).append(user)
-    if not counts:
-        return None
-    ranked = sorted(counts.items(), key=lambda item: -len(item[1]))
-    winner, users = ranked[0]
-    runner_up = len(ranked[1][1]) if len(ranked) > 1 else 0
-    if len(users) < agreement or len(users) < MAJORITY * runner_up:
-        return None
-    return winner, tuple(sorted(users))

@@ -26,7 +26,7 @@ at the multilingual LINK) moved 2 more than without this path; each user's neare
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,37 +75,28 @@ def class_match(
     if matrix is None or query is None:
         return None
     examples = shipped.examples(names) if model is not None else None
-    passing: list[tuple[ClassMatch, np.ndarray]] = []
-    for found, centre in class_groups(pool, matrix, query, usable, agreement):
-        if model is not None and examples is not None:
-            reached = model.reaches(readings(centre, query, *examples, found.controller))
-        else:
-            reached = found.score >= shipped.bar
-        if reached:
-            passing.append((found, centre))
-    if len(passing) != 1:
-        return None
-    found, centre = passing[0]
-    if model is not None and examples is not None:
-        return found  # the model read the shipped examples already
-    return found if shipped.allows(centre, query, found.controller, names) else None
-
-
-def class_groups(
-    pool: ExamplePool, matrix: np.ndarray, query: np.ndarray, usable: np.ndarray, agreement: int
-) -> Iterator[tuple[ClassMatch, np.ndarray]]:
-    """Each controller's group for a message (`query`, its multilingual vector): each user's
-    correction (or confirmed route) of it nearest the message, when at least `agreement`
-    users and one correction are among them; with the group's unit centroid."""
     vectors = matrix[: len(pool.entries)]
     sims = vectors @ query
+    passing: list[tuple[ClassMatch, np.ndarray]] = []
     for controller in sorted(set(pool.controllers[usable].tolist())):
         rows = _nearest_per_user(pool, sims, usable & (pool.controllers == controller))
         users = tuple(sorted({pool.entry(row).user for row in rows}))
         if len(users) < agreement or not any(pool.corrected[row] for row in rows):
             continue
         centre = centre_of(vectors[list(rows)])
-        yield ClassMatch(controller, rows, users, float(centre @ query)), centre
+        score = float(centre @ query)
+        if model is not None and examples is not None:
+            reached = model.reaches(readings(centre, query, *examples, controller))
+        else:
+            reached = score >= shipped.bar
+        if reached:
+            passing.append((ClassMatch(controller, rows, users, score), centre))
+    if len(passing) != 1:
+        return None
+    found, centre = passing[0]
+    if model is not None and examples is not None:
+        return found  # the model read the shipped examples already
+    return found if shipped.allows(centre, query, found.controller, names) else None
 
 
 def _nearest_per_user(pool: ExamplePool, sims: np.ndarray, allowed: np.ndarray) -> tuple[int, ...]:

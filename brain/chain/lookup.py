@@ -84,7 +84,8 @@ def prefer_existing(
     """`plan`, or a route to `records` (the controller of existing records, None when no
     registered controller holds that role) when it would file a new ticket for a message that
     names one (also when `records` is already composed with a filing controller, and when a
-    question about the named record was not routed because the filer's dry-run failed). Other
+    question about the named record was not routed because the filer's dry-run failed, or the
+    records controller's own, as the record does not exist). Other
     controllers of a composition (an alarm diagnosis) keep their part."""
     routed = plan.outcome in ("routed", "composed")
     # Unrouted (its dry-run failed: "missing service"), the best candidate is what would have
@@ -96,16 +97,20 @@ def prefer_existing(
     # change CHG-4411" refers to that change): the mention is a reference, looked up.
     # (An open record of that kind that exists takes the report itself: the filer updates it.)
     refers = any(kind_of(t) in filing and not exists(t) for t in tickets)
-    if not tickets or not (asks or refers) or not filing or records is None or not (routed or asks):
+    # Unrouted because the records controller itself was best and its dry-run did not find the
+    # named record: a question about that record is still its look-up (it says "not found").
+    itself = not routed and asks and chosen == [records]
+    if not tickets or records is None:
+        return plan
+    if not itself and (not (asks or refers) or not filing or not (routed or asks)):
         return plan
     # `records` may already be part of a composition ("INC-1 is still open and the VPN drops"):
     # it stays, and the filing controllers leave it.
     kept = [n for n in chosen if n not in filing and n != records]
     named = ", ".join(tickets[:3])
-    note = (
-        f"look-up: the message names {named}; it goes to {records} "
-        f"(look up or update it) instead of filing a new {', '.join(filing)}"
-    )
+    instead = f" instead of filing a new {', '.join(filing)}" if filing else ""
+    note = f"look-up: the message names {named}; it goes to {records} (look up or update it)"
+    note += instead
     composition = composition_of([records, *kept], feeds)[0] if kept else None
     return RoutePlan(
         tier=plan.tier,

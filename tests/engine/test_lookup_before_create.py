@@ -37,6 +37,26 @@ def test_a_named_unknown_change_is_looked_up_and_not_filed(
     assert _tickets() == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "any update on REQ-4242 for my laptop access request",
+        "what is the status of INC-99999, the vpn incident",
+    ],
+)
+def test_a_question_about_a_missing_record_is_its_look_up_when_the_ticket_desk_was_best(
+    capsys: pytest.CaptureFixture[str], home: Path, text: str
+) -> None:
+    """Below the fast threshold the ticket desk's own dry-run fails (the record does not
+    exist); the question is still its look-up, answered "not found", not asked back or
+    answered from the knowledge base."""
+    (home / "brain.toml").write_text("[routing]\nfast_threshold = 0.999\n", encoding="utf-8")
+    decision = _ask(capsys, text)
+    assert decision["controller"] == "ticket", decision["tier_path"]
+    assert "was not found" in decision["result"]["summary"]
+    assert _tickets() == []
+
+
 @pytest.mark.usefixtures("home")
 def test_an_imported_work_order_is_looked_up(
     capsys: pytest.CaptureFixture[str], tmp_path: Path

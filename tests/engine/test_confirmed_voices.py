@@ -97,7 +97,7 @@ def test_a_confirmation_of_another_controller_is_a_reported_disagreement(
 
 
 #: A request the brain sends to `change`, and the same request in other words (English and
-#: Chinese) that it asks about instead.
+#: Chinese) that it asks about instead (the routing model without the multilingual view).
 BOOKED = "can we get a staging environment reserved for the release testing on thursday"
 REWORDED = [
     "I'd like to book the staging env for friday's demo",
@@ -109,14 +109,18 @@ REWORDED = [
 def test_a_confirmation_counts_for_its_author_at_once_and_for_no_one_else(
     capsys: Capsys,
 ) -> None:
-    before = [_ask(capsys, text, "U9")["controller"] for text in REWORDED]
-    assert "change" not in before  # where the model alone puts them
+    routed = {text: _ask(capsys, text, "U9")["controller"] for text in REWORDED}
+    # The rewordings the model alone does not send to `change` (the English one on every
+    # model; a model that reads Chinese too may route the Chinese one right by itself).
+    reworded = [text for text in REWORDED if routed[text] != "change"]
+    before = [routed[text] for text in reworded]
+    assert REWORDED[0] in reworded, routed
     _confirm(capsys, "U1", BOOKED, "change")
 
-    mine = [_ask(capsys, text, "U1") for text in REWORDED]
-    theirs = [_ask(capsys, text, "U9")["controller"] for text in REWORDED]
+    mine = [_ask(capsys, text, "U1") for text in reworded]
+    theirs = [_ask(capsys, text, "U9")["controller"] for text in reworded]
 
-    assert [d["controller"] for d in mine] == ["change"] * len(REWORDED), mine
+    assert [d["controller"] for d in mine] == ["change"] * len(reworded), mine
     for decision in mine:
         assert "you confirmed a message like this" in decision["rationale"], decision
     assert theirs == before

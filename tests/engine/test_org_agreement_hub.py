@@ -82,10 +82,11 @@ def test_a_confirmed_route_counts_as_the_third_person_agreeing(
     """Two corrections are two people: nobody else moves. The third person, whose message the
     model already sent to `change`, confirms it: three people agree, and a fourth user's
     paraphrases follow (before, a confirmation counted for nothing)."""
+    confirmed = []
     for user, text in BOOKING:
         decision = _ask(capsys, text, user)
         if decision["controller"] == "change":
-            assert user == "U2"  # the one the model already routes right
+            confirmed.append(user)
             brain_call(
                 capsys, "feedback", str(decision["decision_id"]), "--confirm", "--user", user
             )
@@ -100,6 +101,9 @@ def test_a_confirmed_route_counts_as_the_third_person_agreeing(
                 user,
             )
 
+    # Some of the three went right and were confirmed, the others were corrected (U2's on
+    # the MiniLM model; a model that reads Chinese too may route U1's right as well).
+    assert "U2" in confirmed and len(confirmed) < len(BOOKING), confirmed
     moved = [_ask(capsys, text, "U4") for text in BOOKING_FOURTH]
     stranger = _ask(capsys, "staging is throwing 500 errors since the last deploy", "U9")
 

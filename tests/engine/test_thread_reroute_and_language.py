@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -127,13 +128,19 @@ def test_every_phrase_has_an_english_and_a_chinese_wording(
         assert _CJK.search(chinese) and not _ENGLISH_RUN.search(shown), key
 
 
-def test_a_chinese_askers_dynamic_plan_line_is_in_chinese(brain: Brain) -> None:
+def test_a_chinese_askers_dynamic_plan_line_is_in_chinese(home: Path) -> None:
     """The line naming the plan the dynamic path ran (its rounds, topology, source and roles)
-    was the one English sentence in a Chinese reply."""
+    was the one English sentence in a Chinese reply. Every decision goes the dynamic path here
+    (no confidence clears the thresholds), so the premise does not rest on how unsure the
+    routing model happens to be of this message."""
+    (home / "brain.toml").write_text(
+        "[routing]\nfast_threshold = 0.999\nverify_threshold = 0.999\n", encoding="utf-8"
+    )
     text = "顺便说下，我耳机的麦克风没声音了"
-    decision = brain.decide(Message(text, "U1", "C1"))
-    assert decision.dcr is not None, "precondition: decided on the dynamic path"
-    [reply] = _chat(brain, text)
+    with Brain.open() as brain:
+        decision = brain.decide(Message(text, "U1", "C1"))
+        assert decision.dcr is not None, "precondition: decided on the dynamic path"
+        [reply] = _chat(brain, text)
     assert "草拟-评审-修订" in reply and "（主要）" in reply, reply
     assert not _ENGLISH_RUN.search(reply.split("决策")[0]), reply
 

@@ -27,7 +27,7 @@ yardstick nobody has read the failures of). Five stories of each are Chinese or 
 story has a home of its own, so stories do not interact. Figures are reported, never asserted.
 
 Run: `PYTHONPATH=. .venv/bin/python benchmarks/evolution_stories.py [--set dev|hold|all]
-[--home FITTED_HOME] [--json]`. Without `--home` a fitted home is built first
+[--home FITTED_HOME] [--json] [--same-problem F]`. Without `--home` a fitted home is built first
 (`repeated_opens.fitted_template`: the sample knowledge base ingested and the models fitted by
 one ask, a minute or two); with it, that home is copied, never changed. Environment settings
 such as `BRAIN_MULTILINGUAL_VIEW=1` reach both the built home and every story.
@@ -115,26 +115,38 @@ def ask(text: str, user: str, channel: str) -> dict[str, Any]:
     return decision
 
 
-def linked_cases() -> int:
+def linked_cases() -> tuple[int, list[float]]:
     """The biggest group of BRAIN_HOME's resolved cases that evolution would call one problem
-    (single-link at `[dynamic] same_problem`, as `Evolution.consider` groups them): what
-    decides whether three wordings make a controller, apart from routing."""
+    (single-link at `[dynamic] same_problem`, as `Evolution.consider` groups them), and the
+    case book's similarity of each pair of them: what decides whether three wordings make a
+    controller, apart from routing."""
+    from brain.dynamic.cases import CaseBook
     from brain.dynamic.evolution import cluster
     from brain.engine import Brain
+    from core.vector_text import decode_vector
 
     with Brain.open() as opened:  # on BRAIN_HOME, with its brain.toml
         solved = [case for case in opened.cases.cases() if case.get("confirmed_by")]
         groups = cluster(solved, opened.settings.dynamic.same_problem)
-    return len(groups[0].cases) if groups else 0
+    pairs = [
+        round(CaseBook.similarity(str(a.get("text", "")), decode_vector(a.get("vector")), b), 2)
+        for i, a in enumerate(solved)
+        for b in solved[i + 1 :]
+    ]
+    return (len(groups[0].cases) if groups else 0), pairs
 
 
-def run_story(story: Story, fitted: Path) -> dict[str, Any]:
-    """One story in a fresh copy of `fitted`: what evolved, and where the later asks went."""
+def run_story(story: Story, fitted: Path, same_problem: float | None = None) -> dict[str, Any]:
+    """One story in a fresh copy of `fitted`: what evolved, and where the later asks went;
+    `same_problem` overrides `[dynamic] same_problem` (a what-if, not the product's)."""
     saved = os.environ.get("BRAIN_HOME")
     with tempfile.TemporaryDirectory(prefix="evo-story-") as tmp:
         home = Path(tmp) / "home"
         copy_tree(fitted, home)
-        (home / "brain.toml").write_text("[evolution]\nrequire_approval = false\n")
+        toml = "[evolution]\nrequire_approval = false\n"
+        if same_problem is not None:
+            toml += f"[dynamic]\nsame_problem = {same_problem}\n"
+        (home / "brain.toml").write_text(toml)
         plan = Path(tmp) / "plan.yaml"
         plan.write_text(story.plan + "\n", encoding="utf-8")
         os.environ["BRAIN_HOME"] = str(home)
@@ -156,7 +168,7 @@ def run_story(story: Story, fitted: Path) -> dict[str, Any]:
                     refused += 1
                     continue
                 evolved = json.loads(out).get("evolved") or evolved
-            linked = linked_cases()
+            linked, pairs = linked_cases()
             fourth = [ask(t, "u4", f"C-fourth-{i}") for i, t in enumerate(story.fourth)]
             near = [ask(t, "u5", f"C-near-{i}") for i, t in enumerate(story.lookalikes)]
         finally:
@@ -173,6 +185,7 @@ def run_story(story: Story, fitted: Path) -> dict[str, Any]:
         "refused": refused,
         "evolved": evolved,
         "linked": linked,
+        "pairs": pairs,
         "fourth": len(reached),
         "fast": sum(1 for d in reached if d["tier"] == "fast"),
         "fourth_confidence": [round(float(d["confidence"]), 3) for d in fourth],
@@ -217,6 +230,11 @@ def main() -> None:
     parser.add_argument("--set", choices=(*SETS, "all"), default="dev")
     parser.add_argument("--home", type=Path, help="a fitted home to copy (default: build one)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    parser.add_argument(
+        "--same-problem",
+        type=float,
+        help="what if `[dynamic] same_problem` (how alike two messages are one problem) were this",
+    )
     args = parser.parse_args()
     stories = load_stories()
     chosen = SETS if args.set == "all" else (args.set,)
@@ -226,13 +244,16 @@ def main() -> None:
         if not args.json:
             print(HEADER, flush=True)
         for label in chosen:
-            rows = [run_story(story, fitted) for story in stories[label]]
+            rows = [run_story(story, fitted, args.same_problem) for story in stories[label]]
             total = totals(rows)
             if not args.json:
                 if label not in HIDDEN:
                     for row in rows:
                         print(_line(label, row["story"], row["lang"], totals([row])), flush=True)
-                        print(f"      evolved {row['evolved']}; asked went {row['asked_went']}")
+                        print(
+                            f"      evolved {row['evolved']}; asked went {row['asked_went']};"
+                            f" their similarities {row['pairs']}"
+                        )
                         print(f"      fourth went {row['fourth_went']}")
                         print(f"      look-alikes went {row['near_went']}", flush=True)
                 print(_line(label, "TOTAL", "", total), flush=True)

@@ -17,9 +17,11 @@ false`, so an evolved controller routes at once), through the `brain` command li
 
 Measured per set: stories where a controller evolved (of N); the fourth user's wordings
 routed to the evolved controller (of 4N), and of those, how many on the fast tier; look-alikes
-the evolved controller took (of 2N, should be near 0); the median confidence of the fourth
-user's decisions (all of them); and, as a check on the stories themselves, how many of the
-three asked messages no controller took before they were resolved (of 3N).
+the evolved controller took (of 2N, should be near 0; only an evolved story's can be taken,
+so `--json` also gives `near_evolved_of`, the look-alikes of stories that evolved); the
+median confidence of the fourth user's decisions (all of them); and, as a check on the
+stories themselves, how many of the three asked messages no controller took before they were
+resolved (of 3N).
 
 The sets were written before anything was run: `dev` (8 stories, rows may be read and tuned
 on) and `hold` (8 stories: only its totals are printed, never a row or a miss, so it stays a
@@ -206,6 +208,7 @@ def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "fast": sum(r["fast"] for r in rows),
         "near": sum(r["near"] for r in rows),
         "near_of": sum(len(r["near_went"]) for r in rows),
+        "near_evolved_of": sum(len(r["near_went"]) for r in rows if r["evolved"]),
         "median_confidence": round(statistics.median(confidences), 3) if confidences else None,
         "linked": sum(1 for r in rows if r["linked"] >= len(r["asked_went"])),
         "asked_unplaced": sum(r["asked_unplaced"] for r in rows),

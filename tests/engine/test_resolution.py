@@ -43,6 +43,35 @@ def _files_holding(home: Path, texts: list[str]) -> list[str]:
     )
 
 
+#: Three wordings of one request that are less alike than a memory draft asks (MiniLM cosines
+#: 0.59, 0.49, 0.52: the third is like neither of the first two at `same_problem` 0.58).
+LOOSELY_ALIKE = [
+    ("u1", "my parking permit for the garage expired, can I get a new one"),
+    ("u2", "the car park barrier no longer reads my badge, need my parking pass renewed"),
+    ("u3", "need a fresh parking sticker for level B2, mine ran out"),
+]
+
+
+@pytest.mark.slow
+def test_one_plan_confirmed_for_three_loosely_alike_wordings_evolves_a_controller(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same plan, resolved by a person for each of them, is evidence that they are one
+    request: the three become a controller although the third is not as alike to the others
+    as a memory draft would need."""
+    (home / "brain.toml").write_text("[evolution]\nrequire_approval = false\n")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("note: parking permits are renewed by facilities in #parking\n")
+    evolved = []
+    for user, text in LOOSELY_ALIKE:
+        decision = _ask(capsys, text, user)
+        resolved = json.loads(
+            brain_call(capsys, "resolve", decision["decision_id"], "--plan", str(plan), "--json")
+        )
+        evolved.append(resolved["evolved"])
+    assert evolved[:2] == [None, None] and evolved[2], evolved
+
+
 @pytest.mark.slow
 def test_three_resolutions_by_a_person_evolve_a_controller(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -119,17 +119,17 @@ def ask(text: str, user: str, channel: str) -> dict[str, Any]:
 
 def linked_cases() -> tuple[int, list[float]]:
     """The biggest group of BRAIN_HOME's resolved cases that evolution would call one problem
-    (single-link at `[dynamic] same_problem`, as `Evolution.consider` groups them), and the
-    case book's similarity of each pair of them: what decides whether three wordings make a
-    controller, apart from routing."""
+    (single-link at `[dynamic] same_problem` less `SAME_PLAN_SLACK`, as `Evolution.consider`
+    groups the cases of one plan), and the case book's similarity of each pair of them: what
+    decides whether three wordings make a controller, apart from routing."""
     from brain.dynamic.cases import CaseBook
-    from brain.dynamic.evolution import cluster
+    from brain.dynamic.evolution import SAME_PLAN_SLACK, cluster
     from brain.engine import Brain
     from core.vector_text import decode_vector
 
     with Brain.open() as opened:  # on BRAIN_HOME, with its brain.toml
         solved = [case for case in opened.cases.cases() if case.get("confirmed_by")]
-        groups = cluster(solved, opened.settings.dynamic.same_problem)
+        groups = cluster(solved, opened.settings.dynamic.same_problem - SAME_PLAN_SLACK)
     pairs = [
         round(CaseBook.similarity(str(a.get("text", "")), decode_vector(a.get("vector")), b), 2)
         for i, a in enumerate(solved)

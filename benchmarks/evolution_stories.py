@@ -123,13 +123,13 @@ def linked_cases() -> tuple[int, list[float]]:
     groups the cases of one plan), and the case book's similarity of each pair of them: what
     decides whether three wordings make a controller, apart from routing."""
     from brain.dynamic.cases import CaseBook
-    from brain.dynamic.evolution import SAME_PLAN_SLACK, cluster
+    from brain.dynamic.evolution import cluster, one_plan_bar
     from brain.engine import Brain
     from core.vector_text import decode_vector
 
     with Brain.open() as opened:  # on BRAIN_HOME, with its brain.toml
         solved = [case for case in opened.cases.cases() if case.get("confirmed_by")]
-        groups = cluster(solved, opened.settings.dynamic.same_problem - SAME_PLAN_SLACK)
+        groups = cluster(solved, one_plan_bar(opened.settings))
     pairs = [
         round(CaseBook.similarity(str(a.get("text", "")), decode_vector(a.get("vector")), b), 2)
         for i, a in enumerate(solved)

@@ -109,8 +109,9 @@ def prefer_existing(
     kept = [n for n in chosen if n not in filing and n != records]
     named = ", ".join(tickets[:3])
     instead = f" instead of filing a new {', '.join(filing)}" if filing else ""
-    note = f"look-up: the message names {named}; it goes to {records} (look up or update it)"
-    note += instead
+    note = (
+        f"look-up: the message names {named}; it goes to {records} (look up or update it){instead}"
+    )
     composition = composition_of([records, *kept], feeds)[0] if kept else None
     return RoutePlan(
         tier=plan.tier,

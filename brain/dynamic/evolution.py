@@ -108,6 +108,11 @@ _STOPWORDS = frozenset(
 SAME_PLAN_SLACK = 0.13
 
 
+def one_plan_bar(settings: Settings) -> float:
+    """The similarity at which confirmed cases of one plan are linked as one problem."""
+    return settings.dynamic.same_problem - SAME_PLAN_SLACK
+
+
 @dataclass(slots=True)
 class Cluster:
     """Cases of one unknown problem (similar messages), with what happened to them."""
@@ -174,7 +179,7 @@ class Evolution:
         signature = case.get("signature")
         if not signature or case.get("evolved"):
             return None
-        minimum = self.settings.dynamic.same_problem - SAME_PLAN_SLACK
+        minimum = one_plan_bar(self.settings)
         solved = [
             other
             for other in self.cases.cases()
@@ -257,7 +262,7 @@ class Evolution:
         cases = self.cases.cases()
         minimum = self.settings.dynamic.same_problem
         solved = [c for c in cases if c.get("signature") and not c.get("evolved")]
-        on_their_way = _by_signature(solved, minimum - SAME_PLAN_SLACK)
+        on_their_way = _by_signature(solved, one_plan_bar(self.settings))
         boundaries = [c for c in cases if c.get("result") in ("boundary", "clarify")]
         return {
             "evolved": [

@@ -34,6 +34,14 @@ def _ask(capsys: pytest.CaptureFixture[str], text: str, user: str) -> dict:
     return json.loads(brain_call(capsys, "ask", "--json", text, "--user", user))
 
 
+def _resolve(capsys: pytest.CaptureFixture[str], decision_id: str, plan: Path) -> dict:
+    """`brain resolve` of a decision by a person ("agent") with the plan in `plan`."""
+    out = brain_call(
+        capsys, "resolve", decision_id, "--plan", str(plan), "--user", "agent", "--json"
+    )
+    return json.loads(out)
+
+
 def _files_holding(home: Path, texts: list[str]) -> list[str]:
     forms = [t.encode() for t in texts] + [json.dumps(t).strip('"').encode() for t in texts]
     return sorted(
@@ -65,10 +73,7 @@ def test_one_plan_confirmed_for_three_loosely_alike_wordings_evolves_a_controlle
     evolved = []
     for user, text in LOOSELY_ALIKE:
         decision = _ask(capsys, text, user)
-        resolved = json.loads(
-            brain_call(capsys, "resolve", decision["decision_id"], "--plan", str(plan), "--json")
-        )
-        evolved.append(resolved["evolved"])
+        evolved.append(_resolve(capsys, decision["decision_id"], plan)["evolved"])
     assert evolved[:2] == [None, None] and evolved[2], evolved
 
 
@@ -83,18 +88,7 @@ def test_three_resolutions_by_a_person_evolve_a_controller(
     for user, text in ASKED:
         decision = _ask(capsys, text, user)
         assert decision["controller"] is None, decision["rationale"]
-        resolved = json.loads(
-            brain_call(
-                capsys,
-                "resolve",
-                decision["decision_id"],
-                "--plan",
-                str(plan),
-                "--user",
-                "agent",
-                "--json",
-            )
-        )
+        resolved = _resolve(capsys, decision["decision_id"], plan)
         assert resolved["by"] == "agent" and resolved["plan"]["note"].startswith("ask facilities")
         evolved.append(resolved["evolved"])
     assert evolved[:2] == [None, None] and evolved[2], evolved

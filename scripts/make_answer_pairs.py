@@ -20,7 +20,10 @@ paired with the answering passages in its own language (the others when it has n
 
 Split `holdout` (about a quarter of the facts and of the unanswerable groups, chosen by a hash
 of the name, so no phrasing of a held-out fact or topic is in `train`) is never fitted or tuned
-on. `kind` says what made the pair (answer, same_article, nearest, glossary, other_language,
+on. It is frozen: a run keeps the held-out rows the file already holds (a change of the
+search's scoring would otherwise change which negatives they get, and move the yardstick), and
+what was added later (scripts/answer_facts_more.py, scripts/answer_outside_more.py) is `train`
+only. `kind` says what made the pair (answer, same_article, nearest, glossary, other_language,
 retrieved, outside), `group`
 the fact or topic, `phrasing` whether the question was written or is a typo variant.
 
@@ -47,8 +50,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from answer_facts import FACTS, Fact  # noqa: E402
+from answer_facts_more import MORE_PHRASINGS  # noqa: E402
 from answer_facts_ops import OPS_FACTS  # noqa: E402
 from answer_outside import OUTSIDE  # noqa: E402
+from answer_outside_more import OUTSIDE_MORE  # noqa: E402
 
 from knowledge.parsing import decode, parse  # noqa: E402
 
@@ -152,7 +157,13 @@ def language(text: str) -> str:
 
 
 def _row(
-    question: str, passage: Passage, label: int, kind: str, group: str, phrasing: str
+    question: str,
+    passage: Passage,
+    label: int,
+    kind: str,
+    group: str,
+    phrasing: str,
+    split: str | None = None,
 ) -> dict[str, object]:
     source, _, section = passage.key.partition("#")
     return {
@@ -167,7 +178,7 @@ def _row(
         "lang": language(question),
         "group": group,
         "phrasing": phrasing,
-        "split": split_of(group),
+        "split": split or split_of(group),
     }
 
 
@@ -272,7 +283,10 @@ def fact_rows(
     answers = set(fact.answers)
     banned = answers | set(fact.also)
     articles = {k.partition("#")[0] for k in fact.answers if pool[k].kind == "doc"}
-    questions = [(q, "written") for q in (*fact.en, *fact.zh)]
+    en, zh = MORE_PHRASINGS.get(fact.name, ((), ()))
+    if (en or zh) and split_of(fact.name) != "train":
+        raise SystemExit(f"{fact.name}: more phrasings go to train facts only")
+    questions = [(q, "written") for q in (*fact.en, *fact.zh, *en, *zh)]
     questions.append((typo(fact.en[0], rng), "typo"))
     rows: list[dict[str, object]] = []
     for question, phrasing in questions:
@@ -301,7 +315,9 @@ def outside_rows(
     pool: dict[str, Passage], near: Nearest, other: OtherLanguage, retrieved: Retrieved
 ) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
-    for group, en, zh in OUTSIDE:
+    topics = [(group, en, zh, None) for group, en, zh in OUTSIDE]
+    topics += [(group, en, zh, "train") for group, en, zh in OUTSIDE_MORE]
+    for group, en, zh, split in topics:
         for question in (*en, *zh):
             ranked = near.ranked(question)
             docs = [k for k in ranked if pool[k].kind == "doc"][:3]
@@ -309,7 +325,9 @@ def outside_rows(
             crossing = [k for k in other.ranked(question) if k not in docs + glossary][:1]
             found = [k for k in retrieved.ranked(question) if k not in docs + glossary + crossing]
             for key in docs + glossary + crossing + found:
-                rows.append(_row(question, pool[key], 0, "outside", f"outside:{group}", "written"))
+                rows.append(
+                    _row(question, pool[key], 0, "outside", f"outside:{group}", "written", split)
+                )
     return rows
 
 
@@ -327,7 +345,28 @@ def build() -> list[dict[str, object]]:
     for fact in facts:
         rows += fact_rows(fact, pool, near, other, retrieved, rng)
     rows += outside_rows(pool, near, other, retrieved)
-    return rows
+    return frozen(rows)
+
+
+def frozen(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """`rows` with each held-out group's rows replaced by those the file already holds, in
+    place (the holdout is a yardstick: regenerating must not change it)."""
+    kept: dict[object, list[dict[str, object]]] = {}
+    if OUT.exists():
+        for line in OUT.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if row["split"] == "holdout":
+                kept.setdefault(row["group"], []).append(row)
+    out: list[dict[str, object]] = []
+    done: set[object] = set()
+    for row in rows:
+        group = row["group"]
+        if row["split"] != "holdout" or group not in kept:
+            out.append(row)
+        elif group not in done:
+            done.add(group)
+            out += kept[group]
+    return out
 
 
 def main() -> None:

@@ -22,7 +22,9 @@ A knowledge answer is returned only when it does. The checks, cheapest first:
    "内网" and "internal"), so the question is covered by an English section that answers it
    (retrieval finds those on meaning; an English question's passages are found by its words
    and MiniLM, in English). A passage holding one key term but not enough is covered when its
-   cosine with the question is high (`MEANING_CARRIES`): it says the rest in other words;
+   cosine with the question is high (`MEANING_CARRIES`): it says the rest in other words.
+   A key term typed with one slip of the fingers ("chnage", "battrey") is held when the
+   passage writes the word (`misspelt`);
 4. meaning: an English question and a passage whose dense cosine is under `MEANING_FLOOR`
    share words, not a subject ("the code for the office alarm system", the disk alarm page);
    a Chinese or mixed one is held to `MEANING_FLOOR_MULTILINGUAL` on the multilingual
@@ -43,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.text.language import detect_language, has_cjk
 from core.text.sparse import normalize
-from knowledge.relevance import TOKEN, term_forms, terms
+from knowledge.relevance import STEM, TOKEN, term_forms, terms
 from knowledge.term_meaning import near_terms
 
 if TYPE_CHECKING:
@@ -123,6 +125,8 @@ NEAR_WORDS = 2
 #: refused at 0.5 and above, 93% at 0.45; Chinese 71% -> 72% at 0.6, 92% refused at 0.5).
 MEANING_CARRIES = 0.5
 MEANING_CARRIES_MULTILINGUAL = 0.6
+#: Letters a word needs before a one-keystroke slip is read as that word (`misspelt`).
+SLIP_MIN = 5
 VERIFY_SYSTEM_PROMPT = (
     "You check a help desk's answer before it is sent. Given a question and a knowledge-base "
     "passage, decide whether the passage addresses this question (the same system, symptom "
@@ -199,6 +203,7 @@ def verify(
         return Verification(False, "rules", "the question names nothing specific to look up")
     key = key_terms(wanted)
     shared = key & terms(passage)
+    shared |= misspelt(question, key - shared, passage)
     cjk = any(has_cjk(term) for term in key)
     english = detect_language(question) == "en"
     if not english and not _covered(shared, key, cjk, question, meaning):
@@ -300,6 +305,38 @@ def words_held(question: str, shared: set[str], key: set[str]) -> tuple[int, int
             else:
                 chain = 0
     return len(shared) - merged, len(key) - merged
+
+
+def misspelt(question: str, missing: set[str], passage: str) -> set[str]:
+    """The `missing` key terms of `question` written as a word of `passage` with one slip
+    (`one_slip`): "maxiumm attachment size" holds "maximum", "chnage freeze" "change". Words as
+    written, not cut to their stems (a stem's cut moves a swap to its last letter), of at
+    least `SLIP_MIN` letters."""
+    forms = term_forms(question)
+    words = {w for w in TOKEN.findall(normalize(passage)) if len(w) >= SLIP_MIN and w.isalpha()}
+    stems = {w[:STEM] for w in words}
+    found = set()
+    for term in missing:
+        word = forms.get(term, "")
+        if len(word) < SLIP_MIN or not word.isalpha():
+            continue
+        if any(one_slip(word, w) for w in words) or any(one_slip(term, s) for s in stems):
+            found.add(term)
+    return found
+
+
+def one_slip(a: str, b: str) -> bool:
+    """Are two different words one slip of the fingers apart: two neighbouring letters
+    swapped, or one letter dropped or doubled? (A changed letter is not read as a slip: "spare"
+    and "share", "mouse" and "house" are other words.)"""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        i = diff[0]
+        return len(diff) == 2 and diff[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
 def _means(cosine: float | None, meaning: float | None, english: bool) -> bool:

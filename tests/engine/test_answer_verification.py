@@ -216,3 +216,22 @@ def test_a_passage_meaning_the_question_answers_it_in_other_words(
     assert decision.result is not None and decision.result.ok, decision.result
     assert any(cited in c for c in decision.result.citations)
     assert said in decision.result.summary + decision.result.details
+
+
+@pytest.mark.parametrize(
+    ("question", "cited", "said"),
+    [
+        ("When is the chnage freeze?", "change-management", "December 20"),
+        ("battrey is bulging", "laptop-hardware", "swollen"),
+        ("How do I get a Viiso licence?", "software-licences", "Visio"),
+    ],
+)
+def test_a_question_typed_with_a_slip_is_answered(
+    brain: Brain, question: str, cited: str, said: str
+) -> None:
+    """Two letters swapped, one dropped or doubled ("chnage", "battrey", "Viiso") is the word
+    the passage writes: the key term is held, as it is spelled right."""
+    decision = answered_by(brain, question)
+    assert decision.result is not None and decision.result.ok, decision.result
+    assert any(cited in c for c in decision.result.citations)
+    assert said in decision.result.summary + decision.result.details

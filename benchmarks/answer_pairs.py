@@ -9,7 +9,8 @@ Rows: brain/data/answer_pairs.jsonl (`scripts/make_answer_pairs.py`). The `holdo
 out-of-fold readings. A question's passages are read together, as the answering controller
 reads what it retrieved: an answerable question is answered when a passage that answers it
 passes, an unanswerable one refused when none does, of the three passages it would read (the
-best by the retrieval's relevance). Totals only.
+best by the retrieval's relevance). Totals only; `ceiling` is what a verifier passing every
+answering passage would answer (the rest are not among the three read).
 
     PYTHONPATH=. nice -n 10 python benchmarks/answer_pairs.py [--split holdout] [--json]
 """
@@ -63,11 +64,16 @@ def main() -> int:
             passed = [p or r for p, r in zip(passed, rules, strict=True)]
         table[name] = {**question_rates(rows, passed, scores), "bar": model.bar}
     table["train_oof_rules"] = question_rates(train, train_rules, train_scores)
+    # What any verifier could answer: the answering passage is among the three read.
+    table["ceiling"] = question_rates(rows, [r.row["label"] == 1 for r in rows], scores)
+    table["train_ceiling"] = question_rates(
+        train, [r.row["label"] == 1 for r in train], train_scores
+    )
     if args.json:
         print(json.dumps({"split": args.split, **table}, indent=2))
         return 0
     for name, rates in table.items():
-        split = "train" if name.startswith("train_oof") else args.split
+        split = "train" if name.startswith("train_") else args.split
         print(f"{split} {name}: " + " ".join(f"{k} {v}" for k, v in rates.items()))
     return 0
 

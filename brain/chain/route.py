@@ -18,9 +18,9 @@ from brain.chain.plan_rules import PLAN_RULES, PlanRule, Situation, apply_rules
 from brain.chain.request_type import RequestType, request_type
 from brain.escalation.decide import urgent_route
 from brain.routing.cost import SemanticOdds
-from brain.routing.plan import MemoryLesson, RoutePlan
+from brain.routing.plan import Candidate, MemoryLesson, RoutePlan
 from brain.routing.router import Router
-from brain.signals.keyword_index import NO_CONTEXT_GROUPS
+from brain.signals.keyword_index import NO_CONTEXT_GROUPS, NO_INTENT
 from brain.signals.memory import MemorySignal, memory_matches
 from brain.signals.semantic import SemanticSignal, verdict_of
 from core.records import DryRunRecord, EscalationRecord, IntentResult
@@ -40,6 +40,9 @@ LESSON_MIN_SIMILARITY = 0.6
 #: A message with no keyword, identifier or entity is treated as vague (never routed without
 #: asking) unless the semantic model is at least this sure of one controller.
 VAGUE_SEMANTIC = 0.5
+#: ... or unless the recognised intent, at least this sure, names the top controller: "屏幕有问题
+#: 一闪一闪然后就黑了" names no keyword or entity, but a screen fault is a hardware incident.
+VAGUE_INTENT = 0.5
 
 
 @dataclass(slots=True)
@@ -96,7 +99,9 @@ def route(
         chinese=chinese,
         registered=len(view.controllers),
         # A safety net, not a filter: only when the semantic model is unsure too.
-        vague=vague and float(table.values_of(SemanticSignal).max(initial=0.0)) < VAGUE_SEMANTIC,
+        vague=vague
+        and float(table.values_of(SemanticSignal).max(initial=0.0)) < VAGUE_SEMANTIC
+        and not _intent_names_top(understood, candidates),
         out_of_scope=(
             verdict.out_of_scope
             if _turned_away(
@@ -192,3 +197,16 @@ def lesson_of(
             compliance_note=f"a compliance rule sends every {what} to {rule}",
         )
     return MemoryLesson(right=preference.controller, note=preference.describe())
+
+
+def _intent_names_top(understood: Understanding, candidates: Sequence[Candidate]) -> bool:
+    """The recognised intent is sure enough (`VAGUE_INTENT`) and belongs to the top candidate:
+    evidence of what the message is about even when it names no keyword or entity. The
+    generic readings ("it is broken again" is an incident at 0.26) stay under the bar."""
+    intent = understood.intent
+    return (
+        bool(candidates)
+        and intent.intent not in NO_INTENT
+        and intent.confidence >= VAGUE_INTENT
+        and intent.group == candidates[0].name
+    )

@@ -76,6 +76,9 @@ _RESOLVED = re.compile(
 )
 
 
+#: Fields a reply may name to give their value ("the category is printer", "系统是 Jira"); the
+#: account is left out: "my account is locked" names no value.
+NAMED_FIELDS = ("category", "system", "service", "window", "host", "asset_tag")
 #: Fields that say whom a record is for, not what it is about: another account named in a reply
 #: ("账号是 zhangwei01") corrects the record, it does not name another subject.
 WHO = frozenset({"account"})
@@ -213,7 +216,7 @@ def read_follow_up(text: str, state: ConversationState) -> FollowUp | None:
         named = None
     words = size(text)
     if named is None and question is None:
-        named = named_value(text, ["category", "system", "service", "host", "asset_tag"])
+        named = named_value(text, [f for f in NAMED_FIELDS if f != "window"])
     if named is not None:
         why = because("gives_field", field=field_word(named[0]), record=record)
         return FollowUp("update", record, controller, why, text, {named[0]: named[1]})
@@ -250,6 +253,14 @@ def answer_of(text: str, question: OpenQuestion, *, short_only: bool = False) ->
     if named is not None:
         why = because("answers_question", field=field_word(named[0]), decision=question.decision_id)
         return FollowUp("answer", question.record, question.controller, why, text, dict([named]))
+    # A reply that names another field gives that one ("the window is tonight 22:00-23:00"
+    # after "still need: service" is the window; taken whole, it was stored as the service).
+    # A report names no value ("my system is slow" gives no system "slow").
+    others = [f for f in NAMED_FIELDS if f not in question.parameters]
+    other = None if reports_problem(text) else named_value(text, others)
+    if other is not None:
+        why = because("gives_field", field=field_word(other[0]), record=question.record)
+        return FollowUp("update", question.record, question.controller, why, text, dict([other]))
     if short_only and (
         size(text) > SHORT_ANSWER or reports_problem(text) or REFERRING.fullmatch(text.strip())
     ):

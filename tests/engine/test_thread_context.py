@@ -73,6 +73,33 @@ def test_a_reply_giving_the_second_field_asked_for_fills_that_field(
     assert said not in str(ticket.fields.get("service", ""))
 
 
+@pytest.mark.parametrize(
+    ("request_text", "reply", "said", "still"),
+    [
+        (
+            "please schedule a standard change for this week",
+            "the window is tonight 22:00-23:00",
+            "tonight",
+            "still need: service",
+        ),
+        ("帮我安排一个标准变更，这周做", "窗口是今晚十点到十一点", "今晚", "还需要你提供：服务"),
+    ],
+)
+def test_a_reply_naming_another_field_than_the_one_asked_gives_that_field(
+    brain: Brain, request_text: str, reply: str, said: str, still: str
+) -> None:
+    """Asked for the service, a reply that names the window gives the window; taken whole as
+    the answer, "window is tonight 22:00-23:00" was stored as the change's service and the
+    service was never asked again."""
+    replies = _chat(brain, request_text, reply)
+    store = brain.services.tickets
+    assert store is not None
+    [ticket] = store.all()
+    assert said in str(ticket.fields.get("window", ""))
+    assert not ticket.fields.get("service")
+    assert still in replies[1]
+
+
 def test_a_retry_report_on_an_account_problem_files_nothing_new(brain: Brain) -> None:
     """What a user tried on a password problem and that it did not help is a report on the
     thread's record (the set's retries were on incidents only), not a new password reset."""

@@ -22,10 +22,13 @@ in Chinese) were written on 2026-12-06 by helper conv4, who had read only the is
 docstring, one row's field names and the knowledge base's article titles, to tune on (their
 failures are read), and `tune4` rows (40 conversations, 104 turns, 14 opening in Chinese)
 were written on 2026-12-07 by helper convo from the same, before any failure was looked at, to
-tune on; the figures are printed side by side, and the failed turns
+tune on, and `tune5` rows (30 conversations, 93 turns, 11 opening in Chinese) were written on
+2026-12-07 by the lead before its failures were run (the lead has read the code, so they test
+new wordings, not a stranger's eye); the figures are printed side by side, and the failed turns
 of a held-out split are never printed (`--failures` refuses them).
 
     PYTHONPATH=. nice -n 10 python benchmarks/conversation.py [--json] [--failures tune]
+        [--only tune5 ...]
 """
 
 from __future__ import annotations
@@ -43,7 +46,17 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _WORD = re.compile(r"[A-Za-z]+")
 #: The columns, in this order (a split not named here comes after them).
-SPLITS = ("tune", "holdout", "tune2", "stranger", "stranger2", "stranger3", "tune3", "tune4")
+SPLITS = (
+    "tune",
+    "holdout",
+    "tune2",
+    "stranger",
+    "stranger2",
+    "stranger3",
+    "tune3",
+    "tune4",
+    "tune5",
+)
 #: Splits whose failed turns are never shown, so that they stay unread.
 HELD_OUT = ("holdout", "stranger", "stranger2", "stranger3")
 
@@ -82,9 +95,11 @@ def _language_ok(asked: str, reply: str, earlier: Sequence[str] = ()) -> bool:
     return not _CJK.search(own)
 
 
-def run(show: str | None = None) -> dict[str, dict[str, list[int]]]:
-    """Every turn scored, by split and kind; the failed turns of split `show` are printed
-    (never the held-out split's, to keep it unread)."""
+def run(
+    show: str | None = None, only: Sequence[str] | None = None
+) -> dict[str, dict[str, list[int]]]:
+    """Every turn scored, by split and kind (of the splits `only` names, or all); the failed
+    turns of split `show` are printed (never the held-out split's, to keep it unread)."""
     import os
 
     os.environ.setdefault("BRAIN_HOME", tempfile.mkdtemp(prefix="brain-conv-"))
@@ -99,6 +114,8 @@ def run(show: str | None = None) -> dict[str, dict[str, list[int]]]:
         assert store is not None
         for number, line in enumerate(DATA.read_text(encoding="utf-8").splitlines()):
             row = json.loads(line)
+            if only and row["split"] not in only:
+                continue
             split = scores.setdefault(row["split"], {})
             earlier: list[str] = []
             for turn in row["turns"]:
@@ -139,10 +156,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--failures", metavar="SPLIT", help="print this split's failed turns")
+    parser.add_argument(
+        "--only", metavar="SPLIT", action="append", help="run only this split (repeatable)"
+    )
     args = parser.parse_args()
     if args.failures in HELD_OUT:
         parser.error(f"the {args.failures} split is held out: its failures are not shown")
-    scores = run(args.failures)
+    scores = run(args.failures, args.only)
     table = {
         split: {k: {"n": len(v), "rate": round(sum(v) / len(v), 3)} for k, v in kinds.items()}
         for split, kinds in scores.items()

@@ -148,6 +148,8 @@ def run(
                     split.setdefault("asked_back", []).append(int(reply.kind == "clarify"))
                 said = _language_ok(turn["text"], text, earlier)
                 split.setdefault("language", []).append(int(said))
+                if not said and row["split"] == show:
+                    print(f"FAILED language: {turn['text']} -> {' '.join(text.split())[:160]}")
                 earlier.append(turn["text"])
     return scores
 

@@ -53,11 +53,13 @@ def kept_or_built(
             log.info("rebuilding %s (%s: %s)", name, type(exc).__name__, exc)
     built = build()
     if folder.is_dir():
-        _keep(kept, dump(built))
+        keep(kept, dump(built))
     return built
 
 
-def _keep(path: Path, data: bytes) -> None:
+def keep(path: Path, data: bytes) -> None:
+    """Write `data` as `path` by a rename, and remove the other versions of it (`<prefix>-*`
+    with the same suffix); on a read-only installation, nothing (built at every start)."""
     from core.text.onnx_files import write_atomically
 
     prefix = path.stem.rsplit("-", 1)[0]

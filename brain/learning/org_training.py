@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from brain.learning.org_lessons import MoveGroups, OrgRow, digest, examples_of, org_rows
+from brain.learning.shipped_vectors import use_shipped_vectors
 from brain.learning.training import load_training
 from brain.memory.agreed import AgreedExamples
 from brain.memory.example_pool import LINKING
@@ -81,6 +82,8 @@ def fit_model(
     from brain.semantic.scorer import SemanticScorer
 
     training = load_training(settings)
+    if embedder is not None:
+        use_shipped_vectors(embedder, controllers)  # a fit reads their kept vectors
     return SemanticScorer.fit(
         controllers,
         embedder,

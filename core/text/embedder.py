@@ -86,9 +86,9 @@ class DenseEmbedder:
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._tuned_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._states: OrderedDict[str, Any] = OrderedDict()
-        self._remembered, self._trained = Remembered(), TrainingVectors()
+        self._remembered, self.trained = Remembered(), TrainingVectors()
         queries = (self._cache, self._tuned_cache, self._states)
-        self._texts = EmbedderTexts(self._lock, queries, (self._remembered, self._trained))
+        self._texts = EmbedderTexts(self._lock, queries, (self._remembered, self.trained))
         self.dim = dim
         self.engine = engine
         """Which inference engine runs the model: "onnx" or "torch"."""
@@ -144,7 +144,7 @@ class DenseEmbedder:
                     kept.keep(missing, self._run(model, missing))
                 return kept.stack(texts, self.dim)
             if training:
-                return self._trained.vectors(texts, functools.partial(self._run, model), self.dim)
+                return self.trained.vectors(texts, functools.partial(self._run, model), self.dim)
             return self._run(model, list(texts))
 
     def _count(self, texts: int) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -100,17 +100,38 @@ class Remembered:
         drop(self._vectors, forgotten)
 
 
+class ShippedVectors(Protocol):
+    """The vectors of the texts that ship with the installation (the built-in controllers'
+    examples, the shipped training rows and negatives: no one's words), kept once per
+    installation by the layer that knows which texts those are
+    (`brain.learning.shipped_vectors`)."""
+
+    def kept(self) -> dict[str, np.ndarray]:
+        """The kept vectors by text, or {} when there are none yet (or they cannot be read)."""
+        ...
+
+    def offer(self, vectors: dict[str, np.ndarray]) -> None:
+        """A fit's vectors by text: kept when they hold every shipped text and none are kept."""
+        ...
+
+
 class TrainingVectors:
     """Text -> vector of the routing model's training texts, kept from one fit to the next in
     a process (the newest `TRAINING_SIZE`). Every refit (a new or evolved controller, the
     organisation's lessons, a home's training rows, `Brain.refit`) sent all its texts through
     MiniLM again, the thousands of shipped examples and negatives among them, though only a
     few were new: most of a refit's time (a decision after a new YAML controller: 5.5 s of its
-    8.3 s fit). The vectors are exact: a text's vector does not depend on its batch."""
+    8.3 s fit). The vectors are exact: a text's vector does not depend on its batch.
+
+    With `shipped` set, a process's first fit does not embed the shipped texts either: their
+    vectors are read from the installation's copy (made by the first fit that embedded them
+    all), so every `brain` process and test process after the first skips them."""
 
     def __init__(self, size: int = TRAINING_SIZE) -> None:
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._size = size
+        self.shipped: ShippedVectors | None = None
+        self._read_shipped = False
 
     def vectors(
         self, texts: Sequence[str], embed: Callable[[list[str]], np.ndarray], dim: int
@@ -119,22 +140,33 @@ class TrainingVectors:
         the distinct texts not kept, which are kept from then on (lock held)."""
         found = {text: recall(self._vectors, text) for text in dict.fromkeys(texts)}
         missing = [text for text, vector in found.items() if vector is None]
+        if missing and self.shipped is not None and not self._read_shipped:
+            self._read_shipped = True
+            for text, vector in self.shipped.kept().items():
+                remember(self._vectors, text, vector, self._size)
+            found.update((text, recall(self._vectors, text)) for text in missing)
+            missing = [text for text in missing if found[text] is None]
         if missing:
             for text, vector in zip(missing, embed(missing), strict=True):
                 found[text] = vector
                 remember(self._vectors, text, vector, self._size)
+            if self.shipped is not None:
+                self.shipped.offer(found)
         return stacked(found, texts, dim)
 
     def clear(self) -> None:
         self._vectors.clear()
+        self._read_shipped = False
 
     def texts(self) -> list[str]:
         return list(self._vectors)
 
     def forget(self, forgotten: Callable[[str], bool]) -> None:
         """Drop the vectors of the texts `forgotten` names (a forgotten person's words): the
-        shipped examples' vectors, most of a fit, stay (lock held)."""
+        shipped examples' vectors, most of a fit, stay (lock held), and any dropped with them
+        are read again from the installation's copy at the next fit."""
         drop(self._vectors, forgotten)
+        self._read_shipped = False
 
 
 class EmbedderTexts:

@@ -1,6 +1,8 @@
 """A process that has fitted the routing model once sends only new texts through MiniLM at its
 next fit (`core.text.embedding_caches.TrainingVectors`): the shipped examples and negatives are
-the same in every refit. The refit is the one a fresh fit gives, score for score."""
+the same in every refit; and a process's first fit reads their vectors from the installation's
+copy (`brain.learning.shipped_vectors`). The refit is the one a fresh fit gives, score for
+score."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import numpy as np
 import pytest
 
 from brain.engine import Brain
+from brain.learning import shipped_vectors
 from core.config import load_settings
 from core.files import copy_tree
 from core.records import Decision, Message
@@ -45,22 +48,38 @@ def _decided(home: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Decision, int
 def test_a_second_fit_embeds_nothing_again_and_scores_as_the_first(
     home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """In a process, and in every later process of the installation: the shipped texts'
+    vectors are kept in its install cache (here an empty one), and a damaged copy is
+    embedded again and replaced."""
+    install_cache = tmp_path / "install-cache"
+    install_cache.mkdir()
+    monkeypatch.setattr(shipped_vectors, "kept_folder", lambda: install_cache)
     (home / "controllers").mkdir(exist_ok=True)
     (home / "controllers" / "payroll.yaml").write_text(PAYROLL, encoding="utf-8")
-    twin = tmp_path / "twin-home"
-    copy_tree(home, twin)  # the same controllers, no fitted model yet
+    twins = [tmp_path / f"twin-home-{n}" for n in range(3)]
+    for twin in twins:
+        copy_tree(home, twin)  # the same controllers, no fitted model yet
     embedder = get_dense_embedder(load_settings())
     assert embedder is not None
     embedder.clear_cache()  # nothing kept from an earlier test of this process
 
     first, embedded_first = _decided(home, monkeypatch)
-    second, embedded_second = _decided(twin, monkeypatch)
+    [kept] = install_cache.glob("training-vectors-*.npy")
+    second, embedded_second = _decided(twins[0], monkeypatch)
+    embedder.clear_cache()  # as a new process starts: nothing in memory, the kept file read
+    third, embedded_third = _decided(twins[1], monkeypatch)
+    kept.write_bytes(b"not a vector file")
+    embedder.clear_cache()
+    fourth, embedded_fourth = _decided(twins[2], monkeypatch)
 
     assert embedded_first > 1000  # the shipped examples and negatives, fitted
     assert embedded_second < 10  # the message itself, not the fit's texts
+    assert embedded_third <= 10  # the new controller's nine texts and the message: no shipped one
+    assert embedded_fourth > 1000  # a damaged copy is not read: embedded again, and replaced
+    assert np.load(kept).shape == (len(np.load(kept)), embedder.dim)
     assert first.candidates[0] == second.candidates[0] == "payroll"
-    assert first.signals == second.signals
-    assert first.confidence == second.confidence
+    assert first.signals == second.signals == third.signals == fourth.signals
+    assert first.confidence == second.confidence == third.confidence == fourth.confidence
 
 
 def test_kept_vectors_are_the_fresh_ones_and_the_newest_are_kept() -> None:

@@ -83,7 +83,7 @@ def fit_model(
 
     training = load_training(settings)
     if embedder is not None:
-        use_shipped_vectors(embedder, controllers)  # a fit reads their kept vectors
+        use_shipped_vectors(embedder)  # a fit reads the shipped texts' kept vectors
     return SemanticScorer.fit(
         controllers,
         embedder,

@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import io
 import logging
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,12 +28,12 @@ import numpy as np
 
 from brain.learning.training import split_shipped
 from brain.semantic.files import DEFAULT_NEGATIVES, read_negatives, training_rows
-from controllers.registry import BUILTIN_ORIGIN
+from controllers.registry import BUILTIN_ORIGIN, ControllerRegistry
+from core.config import Settings
 from core.install_kept import keep, kept_name
 from core.text.email import email_body
 
 if TYPE_CHECKING:
-    from controllers.base import Controller
     from core.text.embedder import DenseEmbedder
 
 log = logging.getLogger(__name__)
@@ -49,24 +48,25 @@ def kept_folder() -> Path:
     return install_cache_dir()
 
 
-def use_shipped_vectors(embedder: DenseEmbedder, controllers: Sequence[Controller]) -> None:
-    """Let `embedder`'s fits read, and keep, the shipped texts' vectors (once a process: the
-    first fit's built-in controllers name the texts)."""
+def use_shipped_vectors(embedder: DenseEmbedder) -> None:
+    """Let `embedder`'s fits read, and keep, the shipped texts' vectors."""
     if embedder.trained.shipped is None:
-        builtin = tuple(c for c in controllers if getattr(c, "origin", None) == BUILTIN_ORIGIN)
-        embedder.trained.shipped = KeptShippedVectors(embedder, builtin)
+        embedder.trained.shipped = KeptShippedVectors(embedder)
 
 
 class KeptShippedVectors:
     """`core.text.embedding_caches.ShippedVectors` over the install cache."""
 
-    def __init__(self, embedder: DenseEmbedder, builtin: Sequence[Controller]) -> None:
-        self._embedder, self._builtin = embedder, tuple(builtin)
+    def __init__(self, embedder: DenseEmbedder) -> None:
+        self._embedder = embedder
         self._unreadable = False
 
     @functools.cached_property
     def texts(self) -> tuple[str, ...]:
-        """What a fit of the built-in controllers on the shipped data embeds, in its order."""
+        """What a fit of every built-in controller on the shipped data embeds, in its order,
+        whatever controllers a home has (a home's own are never among them)."""
+        registry = ControllerRegistry.load(Settings(), yaml_files=False)
+        builtin = [c for c in registry if getattr(c, "origin", None) == BUILTIN_ORIGIN]
         fit, calibration = split_shipped()
         examples: dict[str, list[str]] = {}
         negatives = read_negatives(DEFAULT_NEGATIVES)
@@ -75,7 +75,7 @@ class KeptShippedVectors:
                 negatives.append(row.text)
             else:
                 examples.setdefault(row.label, []).append(row.text)
-        texts = [email_body(t) for t in training_rows(self._builtin, examples)[0]]
+        texts = [email_body(t) for t in training_rows(builtin, examples)[0]]
         return tuple(dict.fromkeys([*texts, *negatives]))
 
     @functools.cached_property

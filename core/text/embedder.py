@@ -134,18 +134,18 @@ class DenseEmbedder:
                 self._remembered.release()
 
     def embed(self, texts: Sequence[str], *, training: bool = False) -> np.ndarray:
-        """(len(texts), dim) float32, rows L2-normalised; `training`: kept (`TrainingVectors`)."""
+        """(len(texts), dim) float32, rows L2-normalised; `training`: kept (`TrainingVectors`,
+        also within `remembering`, so a run's fits read the shipped texts' kept vectors too)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
-            model, kept = self._load_locked(), self._remembered
+            run, kept = functools.partial(self._run, self._load_locked()), self._remembered
+            new = functools.partial(self.trained.vectors, embed=run, dim=self.dim)
             if kept.active:
                 if missing := kept.missing(texts):
-                    kept.keep(missing, self._run(model, missing))
+                    kept.keep(missing, new(missing) if training else run(missing))
                 return kept.stack(texts, self.dim)
-            if training:
-                return self.trained.vectors(texts, functools.partial(self._run, model), self.dim)
-            return self._run(model, list(texts))
+            return new(texts) if training else run(list(texts))
 
     def _count(self, texts: int) -> None:
         """One model run over `texts` texts (lock held)."""

@@ -5,14 +5,28 @@ refuses to print a held-out split's failed turns, so that nobody reads them by a
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "benchmarks" / "data" / "conversations.jsonl"
 KINDS = {"follow", "question", "files", "new", "no_answer", "answer"}
+
+
+def _benchmark() -> ModuleType:
+    """`benchmarks/conversation.py` as a module: its column order (`SPLITS`) and the splits
+    whose failures it never prints (`HELD_OUT`)."""
+    spec = importlib.util.spec_from_file_location(
+        "conversation_benchmark", REPO / "benchmarks" / "conversation.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_the_stranger_split_has_thirty_conversations_in_both_languages() -> None:
@@ -49,10 +63,7 @@ def test_the_tune2_split_is_forty_conversations_a_third_in_chinese() -> None:
     assert len(turns) >= 130
     assert 3 * len(chinese) >= len(turns)
     assert {turn["expect"] for turn in turns} <= KINDS
-    assert (
-        '"tune", "holdout", "tune2", "stranger"'
-        in (REPO / "benchmarks" / "conversation.py").read_text()
-    )
+    assert _benchmark().SPLITS[:4] == ("tune", "holdout", "tune2", "stranger")
 
 
 def test_the_tune3_split_opens_half_its_conversations_in_chinese_and_is_tuned_on() -> None:
@@ -66,9 +77,9 @@ def test_the_tune3_split_opens_half_its_conversations_in_chinese_and_is_tuned_on
     assert len(turns) >= 150
     assert 2 * len(chinese) >= len(tune3)
     assert {turn["expect"] for turn in turns} == KINDS
-    source = (REPO / "benchmarks" / "conversation.py").read_text()
-    assert '"stranger3", "tune3"' in source
-    assert '"tune3"' not in source.split("HELD_OUT = ", 1)[1].splitlines()[0]
+    benchmark = _benchmark()
+    assert benchmark.SPLITS.index("tune3") == benchmark.SPLITS.index("stranger3") + 1
+    assert "tune3" not in benchmark.HELD_OUT
 
 
 def test_the_tune4_split_is_forty_conversations_in_both_languages_and_is_tuned_on() -> None:
@@ -82,6 +93,22 @@ def test_the_tune4_split_is_forty_conversations_in_both_languages_and_is_tuned_o
     assert len(turns) >= 100
     assert 3 * len(chinese) >= len(tune4)
     assert {turn["expect"] for turn in turns} >= {"files", "follow", "answer", "no_answer", "new"}
-    source = (REPO / "benchmarks" / "conversation.py").read_text()
-    assert '"tune3", "tune4")' in source
-    assert '"tune4"' not in source.split("HELD_OUT = ", 1)[1].splitlines()[0]
+    benchmark = _benchmark()
+    assert benchmark.SPLITS.index("tune4") == benchmark.SPLITS.index("tune3") + 1
+    assert "tune4" not in benchmark.HELD_OUT
+
+
+def test_the_tune5_split_is_thirty_conversations_in_both_languages_and_is_tuned_on() -> None:
+    """The fifth tuning split (the lead's): thirty conversations, a third of them opening in
+    Chinese, follow-ups, new problems and answers, the last column, and not held out."""
+    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+    tune5 = [row for row in rows if row["split"] == "tune5"]
+    turns = [turn for row in tune5 for turn in row["turns"]]
+    chinese = [r for r in tune5 if any("\u4e00" <= ch <= "\u9fff" for ch in r["turns"][0]["text"])]
+    assert len(tune5) == 30
+    assert len(turns) >= 90
+    assert 3 * len(chinese) >= len(tune5)
+    assert {turn["expect"] for turn in turns} >= {"files", "follow", "answer", "new"}
+    benchmark = _benchmark()
+    assert benchmark.SPLITS[-1] == "tune5"
+    assert "tune5" not in benchmark.HELD_OUT

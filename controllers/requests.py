@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from controllers import answering
+from controllers import answering, passage_language
 from controllers import ticket_replies as say
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.ids import find_ticket_ids
@@ -143,7 +143,7 @@ def file_with_guidance(
         if answering.verified_hits(judged_on or query, [hit], llm)
         or (zh and answering.verified_hits(context.text, [hit], llm))
     ]
-    guidance.hits = answering.asker_language_first(
+    guidance.hits = passage_language.asker_language_first(
         [h for h in addressed if not codes or codes & codes_in(answering.passage_of(h), codes)],
         context.text,
     )[:2]
@@ -156,7 +156,7 @@ def file_with_guidance(
         citations=[answering.citation(hit) for hit in guidance.hits],
     )
     if guidance.hits:
-        passage = answering.excerpt(guidance.hits[0].text, context.text)
+        passage = passage_language.excerpt(guidance.hits[0].text, context.text)
         result.details = ("政策：" if zh and details_prefix else details_prefix) + passage
     return result
 

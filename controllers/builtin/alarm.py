@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from controllers import answering
+from controllers import answering, passage_language
 from controllers.alerts import AlertSignal, ParsedAlerts, parse_alerts
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
@@ -146,13 +146,13 @@ class AlarmController(BuiltinController):
         knowledge = context.services.knowledge
         evidence = answering.gather(knowledge, query, domain=self.name, k=5)
         # The runbook's section in the asker's language, when it has one.
-        hits = answering.asker_language_first(evidence.hits, context.text)
+        hits = passage_language.asker_language_first(evidence.hits, context.text)
         runbook = hits[0] if hits else None
         steps: list[str] = []
         if runbook is not None:
             # every section of the chosen runbook, however few query words it repeats
             sections = answering.gather(knowledge, query, domain=self.name, k=8, min_score=0.0)
-            ordered = answering.asker_language_first([runbook, *sections.hits], context.text)
+            ordered = passage_language.asker_language_first([runbook, *sections.hits], context.text)
             steps = _runbook_steps(runbook, ordered)
         if not steps:
             steps = _generic_steps(parsed, zh)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from controllers import answering
+from controllers import answering, passage_language
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from core.text.language import is_chinese
@@ -83,7 +83,7 @@ class CodingController(BuiltinController):
                 return answered
         if llm is not None:
             guidelines = "\n".join(
-                f"- {answering.trim(hit.text, 500)}" for hit in evidence.hits[:2]
+                f"- {passage_language.trim(hit.text, 500)}" for hit in evidence.hits[:2]
             )
             user = f"<request>\n{self.text_of(context, CODE_CHARS)}\n</request>"
             if guidelines:
@@ -98,8 +98,10 @@ class CodingController(BuiltinController):
                 )
             status = reply.status
         snippets = "\n\n".join(
-            f"[{i}] {answering.excerpt(hit.text, context.text)}"
-            for i, hit in enumerate(answering.asker_language_first(evidence.hits, context.text), 1)
+            f"[{i}] {passage_language.excerpt(hit.text, context.text)}"
+            for i, hit in enumerate(
+                passage_language.asker_language_first(evidence.hits, context.text), 1
+            )
         )
         return ControllerResult(
             ok=False,

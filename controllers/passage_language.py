@@ -1,0 +1,91 @@
+"""Knowledge passages as an asker is shown them: in their language, cut to length, and
+labelled when only the other language holds them (no LLM translates here)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from core.text.language import is_chinese
+
+if TYPE_CHECKING:
+    from knowledge.types import Hit
+
+PASSAGE_CHARS = 360
+
+
+def trim(text: str, limit: int = PASSAGE_CHARS) -> str:
+    """Whitespace-collapsed text cut at a sentence end near `limit` characters."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit]
+    end = max(cut.rfind(mark) for mark in (". ", "。", "! ", "? ", "；", "; "))
+    return (cut[: end + 1] if end > limit // 3 else cut.rstrip()) + " …"
+
+
+def asker_language_first(hits: Sequence[Hit], question: str) -> list[Hit]:
+    """The hits with those in the asker's language first (otherwise in their order)."""
+    zh = is_chinese(question)
+    return sorted(hits, key=lambda hit: is_chinese(hit.text) != zh)
+
+
+def in_asker_language(hits: Sequence[Hit], question: str) -> list[Hit]:
+    """The hits the asker can read in their own language (`own_language` keeps a bilingual
+    passage's lines in it), or, when none is, all of them (`excerpt` labels each). A page's
+    section translated for the other language's readers says again what its own-language
+    section says: "what are your support hours?" was answered with the English hours and then
+    the Chinese "IT 服务时间（中文）" section, unlabelled, in an English reply."""
+    zh = is_chinese(question)
+    own = [hit for hit in hits if is_chinese(own_language(hit.text, question)) == zh]
+    return own or list(hits)
+
+
+def own_language(text: str, question: str) -> str:
+    """A passage for the asker: a bilingual passage (a Chinese runbook section that also gives
+    each line in English) keeps the lines in the asker's language; a passage wholly in the
+    other language is kept whole (`quoted` labels it). An English asker's English lines lose
+    their Chinese glosses (`without_glosses`)."""
+    zh = is_chinese(question)
+    lines = text.splitlines()
+    own = [line for line in lines if line.strip() and is_chinese(line) == zh]
+    if not own or len(own) == len([line for line in lines if line.strip()]):
+        return text if zh or is_chinese(text) else without_glosses(text, question)
+    return "\n".join(own) if zh else without_glosses("\n".join(own), question)
+
+
+#: A Chinese term in brackets inside an English sentence, alone or after English words and a
+#: comma: "A break (对账差异) is ...", "reconciliation (recon, 对账): ...".
+_GLOSS = re.compile(r"(\s*[(（])([^()（）]*?)[,，、;；]?\s*([\u4e00-\u9fff][^()（）]*)([)）])")
+
+
+def without_glosses(text: str, question: str) -> str:
+    """An English passage for an English asker, without the Chinese terms the knowledge base
+    adds in brackets for Chinese readers ("A break (对账差异) is ...": English answers carried
+    Chinese words the asker did not write). A gloss the question names stays: "what does 滚仓
+    mean?" is answered by "Rollover (滚仓)"."""
+
+    def drop(match: re.Match[str]) -> str:
+        opening, english, chinese, closing = match.groups()
+        if chinese.strip() in question:
+            return match.group(0)
+        return f"{opening}{english.strip()}{closing}" if english.strip() else ""
+
+    return _GLOSS.sub(drop, text)
+
+
+def excerpt(text: str, question: str) -> str:
+    """A passage shown to the asker: its lines in their language (`own_language`), cut to
+    length (`trim`) and labelled when in the other language (`quoted`)."""
+    return quoted(trim(own_language(text, question)), question)
+
+
+def quoted(text: str, question: str) -> str:
+    """Knowledge-base text for the reply: as written when it is in the asker's language,
+    else quoted and labelled in the asker's language (no LLM translates it here)."""
+    if is_chinese(text) == is_chinese(question):
+        return text
+    if is_chinese(question):
+        return f"知识库原文（英文）：“{text}”"
+    return f'From the knowledge base (in Chinese): "{text}"'

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from brain.chain import social, speech_act
+from brain.chain.understand import REFERRING
 from brain.continuation.model import KINDS, Reading, Thread
 from brain.conversation.follow_up import (
     FollowUp,
@@ -215,6 +216,8 @@ def turn(
             judged.controller,
         ):
             verdict = "new"  # leans new, and the chain gives it to another controller
+        elif placed == judged.controller and restates_the_record(brain, message, state, judged):
+            verdict = "continue"
     elif (
         verdict == "new"
         and names_a_field(brain, message, state, judged)
@@ -316,6 +319,31 @@ def plainly_follows(text: str, state: ConversationState) -> bool:
     alone ("my monitor is not detected") is no such evidence: it may be a new problem."""
     reading = read_follow_up(text, state)
     return reading is not None and (reading.kind in ("answer", "status") or refers_back(text))
+
+
+def restates_the_record(
+    brain: ThreadBrain, message: Message, state: ConversationState, judged: Judgement
+) -> bool:
+    """The thread's reading of an unsure message the chain alone gives to the record's own
+    controller: it says the thing goes on ("again", "still", "还是", `REFERRING`), the
+    controller reads in it what the record holds (the same category, system or service,
+    nothing that differs) and it shares a specific word with the record. "The VPN dropped
+    again during my call with a client, third time today" after "VPN keeps disconnecting when
+    I work from home" tells the record's problem again in full (it was asked about: "this, or
+    something new?"); a second problem of the same kind ("the printer on 5F prints only blank
+    pages" after the 3F printer's jams) says nothing goes on, and is still asked about."""
+    if not REFERRING.search(message.text):
+        return False
+    ticket = judged.ticket
+    inferred = inferred_fields(brain, judged.controller, message.text, state.key)
+    if conflicts(inferred, ticket):
+        return False
+    held = {k: str(v).strip().lower() for k, v in ticket.fields.items() if isinstance(v, str)}
+    agrees = [k for k, v in inferred.items() if v.strip() and held.get(k) == v.strip().lower()]
+    if not agrees:
+        return False
+    values = " ".join(str(v) for v in ticket.fields.values() if isinstance(v, str))
+    return bool(specific_terms(message.text) & specific_terms(f"{ticket.title} {values}"))
 
 
 def names_other_work(

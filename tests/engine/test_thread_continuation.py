@@ -334,3 +334,44 @@ def test_a_reply_to_which_record_that_goes_on_with_it_brings_the_asked_message(
 
     [ticket] = all_tickets(capsys)
     assert comments(ticket) == [f"{unclear}\n{reply}"]
+
+
+@pytest.mark.usefixtures("home")
+@pytest.mark.parametrize(
+    ("report", "again"),
+    [
+        (
+            "VPN keeps disconnecting when I work from home",
+            "The VPN dropped again during my call with a client, third time today",
+        ),
+        (
+            "outlook is not syncing my calendar",
+            "My Outlook calendar still shows last week's meetings and not the new ones",
+        ),
+    ],
+)
+def test_the_records_problem_told_again_in_full_goes_on_the_record(
+    capsys: pytest.CaptureFixture[str], report: str, again: str
+) -> None:
+    """A follow-up that tells the record's problem again, in a sentence of its own, is unsure
+    for the model (it reads new at about 0.6) and was asked about ("this, or something
+    new?"); it says the problem goes on, names what the record holds and routes to the
+    record's controller: it is added to the record."""
+    _ask(capsys, report)
+    reply = _ask(capsys, again)
+    assert reply["outcome"] != "clarify" and reply["request_type"] == "update", reply
+    [ticket] = all_tickets(capsys)
+    assert comments(ticket) == [again]
+
+
+@pytest.mark.usefixtures("home")
+def test_a_second_problem_of_the_records_kind_is_still_asked_about(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Another printer's fault in the thread of one printer's says nothing goes on: asked
+    "this, or something new?", nothing filed or added."""
+    _ask(capsys, "the printer on 3F keeps jamming")
+    reply = _ask(capsys, "the printer on 5F prints only blank pages")
+    assert reply["outcome"] == "clarify" and "INC-000001" in reply["clarification"]
+    [ticket] = all_tickets(capsys)
+    assert comments(ticket) == []

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "benchmarks" / "data" / "conversations.jsonl"
@@ -27,6 +28,19 @@ def _benchmark() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _split(name: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+    """One split's conversations, their turns, and how many conversations open in Chinese."""
+    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+    split = [row for row in rows if row["split"] == name]
+    turns = [turn for row in split for turn in row["turns"]]
+    opening = sum(_chinese(row["turns"][0]["text"]) for row in split)
+    return split, turns, opening
+
+
+def _chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
 def test_the_stranger_split_has_thirty_conversations_in_both_languages() -> None:
@@ -55,10 +69,8 @@ def test_failures_of_a_held_out_split_are_not_printed() -> None:
 def test_the_tune2_split_is_forty_conversations_a_third_in_chinese() -> None:
     """The second tuning split is the size its figure is reported at, a third of its turns in
     Chinese, and has a column of its own between holdout and stranger."""
-    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
-    tune2 = [row for row in rows if row["split"] == "tune2"]
-    turns = [turn for row in tune2 for turn in row["turns"]]
-    chinese = [t for t in turns if any("\u4e00" <= ch <= "\u9fff" for ch in t["text"])]
+    tune2, turns, _ = _split("tune2")
+    chinese = [turn for turn in turns if _chinese(turn["text"])]
     assert len(tune2) == 40
     assert len(turns) >= 130
     assert 3 * len(chinese) >= len(turns)
@@ -69,13 +81,10 @@ def test_the_tune2_split_is_forty_conversations_a_third_in_chinese() -> None:
 def test_the_tune3_split_opens_half_its_conversations_in_chinese_and_is_tuned_on() -> None:
     """The third tuning split: sixty conversations, half of them opening in Chinese, every kind
     of turn, a column of its own, and its failures may be printed (it is not held out)."""
-    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
-    tune3 = [row for row in rows if row["split"] == "tune3"]
-    turns = [turn for row in tune3 for turn in row["turns"]]
-    chinese = [r for r in tune3 if any("\u4e00" <= ch <= "\u9fff" for ch in r["turns"][0]["text"])]
+    tune3, turns, chinese = _split("tune3")
     assert len(tune3) == 60
     assert len(turns) >= 150
-    assert 2 * len(chinese) >= len(tune3)
+    assert 2 * chinese >= len(tune3)
     assert {turn["expect"] for turn in turns} == KINDS
     benchmark = _benchmark()
     assert benchmark.SPLITS.index("tune3") == benchmark.SPLITS.index("stranger3") + 1
@@ -85,13 +94,10 @@ def test_the_tune3_split_opens_half_its_conversations_in_chinese_and_is_tuned_on
 def test_the_tune4_split_is_forty_conversations_in_both_languages_and_is_tuned_on() -> None:
     """The fourth tuning split: forty conversations, a third of them opening in Chinese,
     follow-ups, answers and refusals, a column of its own, and not held out."""
-    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
-    tune4 = [row for row in rows if row["split"] == "tune4"]
-    turns = [turn for row in tune4 for turn in row["turns"]]
-    chinese = [r for r in tune4 if any("\u4e00" <= ch <= "\u9fff" for ch in r["turns"][0]["text"])]
+    tune4, turns, chinese = _split("tune4")
     assert len(tune4) == 40
     assert len(turns) >= 100
-    assert 3 * len(chinese) >= len(tune4)
+    assert 3 * chinese >= len(tune4)
     assert {turn["expect"] for turn in turns} >= {"files", "follow", "answer", "no_answer", "new"}
     benchmark = _benchmark()
     assert benchmark.SPLITS.index("tune4") == benchmark.SPLITS.index("tune3") + 1
@@ -101,13 +107,10 @@ def test_the_tune4_split_is_forty_conversations_in_both_languages_and_is_tuned_o
 def test_the_tune5_split_is_thirty_conversations_in_both_languages_and_is_tuned_on() -> None:
     """The fifth tuning split (the lead's): thirty conversations, a third of them opening in
     Chinese, follow-ups, new problems and answers, the last column, and not held out."""
-    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
-    tune5 = [row for row in rows if row["split"] == "tune5"]
-    turns = [turn for row in tune5 for turn in row["turns"]]
-    chinese = [r for r in tune5 if any("\u4e00" <= ch <= "\u9fff" for ch in r["turns"][0]["text"])]
+    tune5, turns, chinese = _split("tune5")
     assert len(tune5) == 30
     assert len(turns) >= 90
-    assert 3 * len(chinese) >= len(tune5)
+    assert 3 * chinese >= len(tune5)
     assert {turn["expect"] for turn in turns} >= {"files", "follow", "answer", "new"}
     benchmark = _benchmark()
     assert benchmark.SPLITS[-1] == "tune5"

@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controllers.base import ControllerResult
-from controllers.passage_language import excerpt, in_asker_language, own_language, quoted, trim
+from controllers.passage_language import (
+    excerpt,
+    in_asker_language,
+    own_language,
+    quoted,
+    titled_for,
+    trim,
+)
 from controllers.verification import (
     Verification,
     codes_in,
@@ -23,7 +30,7 @@ from controllers.verification import (
     verify,
 )
 from core.records import RETRIEVAL_TEXT_CAP, ExecutionResult, RetrievalHit
-from core.text.language import is_chinese
+from core.text.language import detect_language, is_chinese
 from knowledge.meaning import meaning_relevance
 from knowledge.relevance import terms
 from knowledge.types import shown_source
@@ -40,6 +47,15 @@ RELEVANCE_MIN = 0.25
 #: Longer questions are cut before retrieval (and before reaching the LLM).
 QUERY_CHARS = 1000
 MAX_PASSAGES = 3
+#: Hits an English question is searched for: those under `RELEVANCE_MIN` are dropped before
+#: the `MAX_PASSAGES` are read, so a deeper list fills them. On brain/data/answer_pairs.jsonl's
+#: train split (`benchmarks/answer_reading.py`), a right section among the English passages
+#: read: 91.0% at 5, 91.6% at 8, 91.9% at 10 and 15; answered 69.7% and refused 89.3%
+#: throughout. A Chinese or mixed question keeps `SEARCHED_MEANING`: its hits are put in
+#: order again by the multilingual encoder (`read_first`), and at 10 "自己的笔记本能连公司VPN
+#: 吗？" (benchmarks/answerability.py, tune) lost its answer to a deeper hit read first.
+SEARCHED = 10
+SEARCHED_MEANING = 5
 #: How far a passed passage rises in an answer's order when its section heading names the
 #: question's key terms (times the share named; scores are 0..1). Sections of one page share
 #: the page's words and score alike, and the heading says which of them answers. Chosen on
@@ -137,15 +153,18 @@ def gather(
     query: str,
     *,
     domain: str | None = None,
-    k: int = 5,
+    k: int | None = None,
     min_score: float = RELEVANCE_MIN,
 ) -> Evidence:
-    """A definition (for "what is X" questions) and the relevant hits; empty without a KB.
+    """A definition (for "what is X" questions) and the relevant hits (the first `k`, by
+    default `SEARCHED` or `SEARCHED_MEANING` by the query's language); empty without a KB.
     A hit is relevant when its 0..1 score, or what the multilingual encoder reads of it
     (`relevant`), reaches `min_score`."""
     query = query[:QUERY_CHARS]
     if knowledge is None or not query.strip():
         return Evidence()
+    if k is None:
+        k = SEARCHED if detect_language(query) == "en" else SEARCHED_MEANING
     term = definition_term(query)
     try:
         definition = knowledge.define(term) if term else None
@@ -216,10 +235,17 @@ def heading_named_first(hits: Sequence[Hit], question: str) -> list[Hit]:
 
 
 def _distinct(hits: Sequence[Hit]) -> list[Hit]:
-    """Best first (the skill's 0..1 relevance), one hit per source section."""
+    """In the search's order, one hit per source section (its first). The search's fused
+    ranking of words and MiniLM orders a question's sections better than the 0..1 relevance
+    each hit carries, which says whether a hit is evidence at all (`relevant`) but ties
+    sections of one page and lets a paraphrase's cosine outrank the section that answers: on
+    brain/data/answer_pairs.jsonl's train split (`benchmarks/answer_reading.py`), a right
+    section was among the three English passages read for 88.9% of the answerable questions
+    by relevance, 91.0% in the search's order. A Chinese question's hits are put in order
+    again by what the multilingual encoder reads (`read_first`)."""
     seen: set[tuple[str, str]] = set()
     kept = []
-    for hit in sorted(hits, key=lambda h: -h.score):
+    for hit in hits:
         key = (hit.source, hit.section)
         if key not in seen:
             seen.add(key)
@@ -295,7 +321,7 @@ def no_answer(question: str, nearest: Sequence[Hit], data: dict[str, Any]) -> Co
     articles, the team that owns them and a hand-off to a person (`escalate` is not set:
     the person is offered, on-call is not paged for a question)."""
     zh = is_chinese(question)
-    titles = list(dict.fromkeys(h.title or h.source for h in nearest))[:3]
+    titles = list(dict.fromkeys(titled_for(h.title or h.source, question) for h in nearest))[:3]
     teams = list(dict.fromkeys(h.domain for h in nearest if h.domain))[:2]
     if zh:
         summary = NO_ANSWER_ZH

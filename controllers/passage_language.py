@@ -89,3 +89,14 @@ def quoted(text: str, question: str) -> str:
     if is_chinese(question):
         return f"知识库原文（英文）：“{text}”"
     return f'From the knowledge base (in Chinese): "{text}"'
+
+
+def titled_for(title: str, question: str) -> str:
+    """A page's title for the asker: a title given in both languages ("Printer problems /
+    打印机故障") keeps its parts in the asker's language. "What is the dress code on Fridays?"
+    was told "Nearest articles: ...; Printer problems / 打印机故障; ...", Chinese in an English
+    reply."""
+    parts = [part.strip() for part in title.split(" / ")]
+    zh = is_chinese(question)
+    own = [part for part in parts if part and is_chinese(part) == zh]
+    return " / ".join(own) if own and len(parts) > 1 else title

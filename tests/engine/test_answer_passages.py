@@ -40,3 +40,12 @@ def test_a_chinese_question_is_answered_in_chinese_only(brain: Brain) -> None:
     shown = "\n".join([decision.result.summary, decision.result.details])
     assert "08:00-20:00" in shown, shown
     assert "Monday" not in shown and "From the knowledge base" not in shown, shown
+
+
+def test_an_english_no_answer_names_the_nearest_pages_in_english(brain: Brain) -> None:
+    (reply,) = chat_thread(brain, "What is the dress code on Fridays?")
+
+    shown = " ".join([reply.text, *reply.result_lines])
+    assert "no answer" in shown, shown
+    assert "Printer problems" in shown, shown
+    assert not _CJK.search(shown), shown

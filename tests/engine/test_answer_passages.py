@@ -49,3 +49,15 @@ def test_an_english_no_answer_names_the_nearest_pages_in_english(brain: Brain) -
     assert "no answer" in shown, shown
     assert "Printer problems" in shown, shown
     assert not _CJK.search(shown), shown
+
+
+def test_the_sections_read_are_the_searchs_best_not_the_most_alike(brain: Brain) -> None:
+    """The three passages read are the search's first, not the three of highest 0..1
+    relevance: by relevance, "Who approves my access request?" read the access policy's
+    quarterly review, introduction and "How long it takes", never its "Who approves"."""
+    (reply,) = chat_thread(brain, "Who approves my access request?")
+
+    decision = reply.decision
+    assert decision is not None and decision.result is not None, reply.text
+    assert decision.result.ok, reply.text
+    assert any("#Who approves" in c for c in decision.result.citations), decision.result.citations

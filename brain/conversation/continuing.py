@@ -17,6 +17,7 @@ from brain.chain.understand import REFERRING
 from brain.continuation.model import KINDS, Reading, Thread
 from brain.conversation.follow_up import (
     FollowUp,
+    agreements,
     answer_of,
     conflicts,
     follow_up_decision,
@@ -24,6 +25,7 @@ from brain.conversation.follow_up import (
     read_follow_up,
     refers_back,
     says_dont_know,
+    shares_a_term,
 )
 from brain.conversation.judging import Judgement, judge
 from brain.conversation.off_topic import asks_off_the_record
@@ -336,14 +338,11 @@ def restates_the_record(
         return False
     ticket = judged.ticket
     inferred = inferred_fields(brain, judged.controller, message.text, state.key)
-    if conflicts(inferred, ticket):
-        return False
-    held = {k: str(v).strip().lower() for k, v in ticket.fields.items() if isinstance(v, str)}
-    agrees = [k for k, v in inferred.items() if v.strip() and held.get(k) == v.strip().lower()]
-    if not agrees:
-        return False
-    values = " ".join(str(v) for v in ticket.fields.values() if isinstance(v, str))
-    return bool(specific_terms(message.text) & specific_terms(f"{ticket.title} {values}"))
+    return (
+        not conflicts(inferred, ticket)
+        and bool(agreements(inferred, ticket))
+        and shares_a_term(message.text, ticket)
+    )
 
 
 def names_other_work(

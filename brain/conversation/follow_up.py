@@ -84,16 +84,37 @@ NAMED_FIELDS = ("category", "system", "service", "window", "host", "asset_tag")
 WHO = frozenset({"account"})
 
 
+def _held(ticket: Ticket) -> dict[str, str]:
+    """The record's text fields that hold a value, as compared with a message's: stripped and
+    lower-case."""
+    return {
+        k: v.strip().lower() for k, v in ticket.fields.items() if isinstance(v, str) and v.strip()
+    }
+
+
 def conflicts(inferred: Mapping[str, str], ticket: Ticket) -> list[str]:
     """The fields the record's controller reads from the message (`inferred`,
     `controllers.base.record_fields`) whose values differ from the record's: "the VPN is down"
     names category vpn beside a printer incident, so it is another problem."""
-    held = {k: v for k, v in ticket.fields.items() if isinstance(v, str) and v.strip()}
+    held = _held(ticket)
     return [
         name
         for name, value in inferred.items()
-        if name in held and name not in WHO and held[name].strip().lower() != value.strip().lower()
+        if name in held and name not in WHO and held[name] != value.strip().lower()
     ]
+
+
+def agreements(inferred: Mapping[str, str], ticket: Ticket) -> list[str]:
+    """The fields the record's controller reads from the message with the record's own value
+    (the same category vpn, the same system): evidence that the message is about the record."""
+    held = _held(ticket)
+    return [name for name, value in inferred.items() if held.get(name) == value.strip().lower()]
+
+
+def shares_a_term(text: str, ticket: Ticket) -> bool:
+    """Does the message name a specific term of the record's title, description or fields?"""
+    values = " ".join(str(v) for v in ticket.fields.values() if isinstance(v, str))
+    return bool(specific_terms(text) & specific_terms(f"{ticket.title} {values}"))
 
 
 def refers_back(text: str) -> bool:
@@ -115,11 +136,9 @@ def same_topic(
         return True
     if inferred and conflicts(inferred, ticket):
         return False
-    wanted = specific_terms(text)
-    if not wanted or (lenient and size(text) <= SHORT_UPDATE):
+    if not specific_terms(text) or (lenient and size(text) <= SHORT_UPDATE):
         return True
-    values = " ".join(str(v) for v in ticket.fields.values() if isinstance(v, str))
-    return bool(wanted & specific_terms(f"{ticket.title} {values}"))
+    return shares_a_term(text, ticket)
 
 
 def asks_status(text: str) -> bool:

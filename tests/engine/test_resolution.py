@@ -42,6 +42,20 @@ def _resolve(capsys: pytest.CaptureFixture[str], decision_id: str, plan: Path) -
     return json.loads(out)
 
 
+def _ask_and_resolve(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, asked: list[tuple[str, str]], note: str
+) -> list[tuple[dict, dict]]:
+    """Each (user, text) of `asked` asked, then resolved by a person with one plan (`note`):
+    the decision and the resolution, in order."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(f"note: {note}\n")
+    done = []
+    for user, text in asked:
+        decision = _ask(capsys, text, user)
+        done.append((decision, _resolve(capsys, decision["decision_id"], plan)))
+    return done
+
+
 def _files_holding(home: Path, texts: list[str]) -> list[str]:
     forms = [t.encode() for t in texts] + [json.dumps(t).strip('"').encode() for t in texts]
     return sorted(
@@ -68,12 +82,8 @@ def test_one_plan_confirmed_for_three_loosely_alike_wordings_evolves_a_controlle
     request: the three become a controller although the third is not as alike to the others
     as a memory draft would need."""
     (home / "brain.toml").write_text("[evolution]\nrequire_approval = false\n")
-    plan = tmp_path / "plan.yaml"
-    plan.write_text("note: parking permits are renewed by facilities in #parking\n")
-    evolved = []
-    for user, text in LOOSELY_ALIKE:
-        decision = _ask(capsys, text, user)
-        evolved.append(_resolve(capsys, decision["decision_id"], plan)["evolved"])
+    note = "parking permits are renewed by facilities in #parking"
+    evolved = [r["evolved"] for _, r in _ask_and_resolve(capsys, tmp_path, LOOSELY_ALIKE, note)]
     assert evolved[:2] == [None, None] and evolved[2], evolved
 
 
@@ -82,13 +92,11 @@ def test_three_resolutions_by_a_person_evolve_a_controller(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (home / "brain.toml").write_text("[evolution]\nrequire_approval = true\n")
-    plan = tmp_path / "plan.yaml"
-    plan.write_text("note: ask facilities in #facilities\n")
     evolved = []
-    for user, text in ASKED:
-        decision = _ask(capsys, text, user)
+    for decision, resolved in _ask_and_resolve(
+        capsys, tmp_path, ASKED, "ask facilities in #facilities"
+    ):
         assert decision["controller"] is None, decision["rationale"]
-        resolved = _resolve(capsys, decision["decision_id"], plan)
         assert resolved["by"] == "agent" and resolved["plan"]["note"].startswith("ask facilities")
         evolved.append(resolved["evolved"])
     assert evolved[:2] == [None, None] and evolved[2], evolved

@@ -40,11 +40,16 @@ STORED_TEXT_CAP = MAX_MESSAGE_CHARS
 CONTEXT_WINDOW = timedelta(hours=4)
 #: Entity kinds a vague follow-up message inherits from the ongoing decision.
 CONTEXT_ENTITY_KINDS = ("ticket_id", "asset_tag", "error_code", "host", "service")
+#: Spans of time a demonstrative can name without pointing back at anything said ("this
+#: week", "that morning", "这个月"): a change "for this week" is new work, not "this" problem.
+PERIODS = "morning|afternoon|evening|night|week|weekend|month|quarter|year|sprint|" + (
+    "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+)
 #: Words that refer back to something said before (pronouns, "again", "still", 还是, 又...).
 REFERRING = re.compile(
-    r"\b(it|its|it's|this|that|these|those|they|them|same|again|still|anymore|either|"
-    r"the (issue|problem|error|ticket|request|one))\b"
-    r"|还是|仍然|依然|又|再次|它|这个|那个|同样|还没|没用",
+    r"\b(it|its|it's|(this|that|these|those)(?!\s+(?:" + PERIODS + r")\b)|they|them|"
+    r"same|again|still|anymore|either|the (issue|problem|error|ticket|request|one))\b"
+    r"|还是|仍然|依然|又|再次|它|(这个|那个)(?!月|星期|礼拜|周末)|同样|还没|没用",
     re.IGNORECASE,
 )
 #: A reply this short (words, or CJK characters / 2) answers the question the bot just asked.

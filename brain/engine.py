@@ -209,7 +209,7 @@ class Brain(PartsFacade):
             return self._think(redact_message(message), llm_calls, dynamic=False)
 
     def _decide(self, message: Message, llm_calls: LLMCallCount) -> Decision:
-        pieces = multi_intent.pieces_of(message.text)
+        pieces = multi_intent.pieces_of(message.text, self.read_continuation)
         if pieces:
             decision = self._decide_parts(message, pieces, llm_calls)
             if decision is not None:

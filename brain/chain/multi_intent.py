@@ -15,9 +15,10 @@ request, decided whole.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from brain.chain import speech_act
+from brain.continuation.model import Reading, Thread
 from brain.intent.split import at_plain_and, shared_head, split_requests, with_shared_head
 from brain.routing.plan import RoutePlan
 from core.records import DecisionPart, DryRunRecord, Role
@@ -29,7 +30,13 @@ ASKING_ACTS = ("problem", "work")
 ROUTED = ("routed", "composed")
 
 
-def pieces_of(text: str) -> list[str]:
+#: The thread continuation model's reading of a message against a record (None without it).
+Continues = Callable[[Thread], Reading | None]
+#: A piece read as going on with the one before it at least this surely is context for it.
+CONTEXT_AT = 0.75
+
+
+def pieces_of(text: str, continues: Continues | None = None) -> list[str]:
     """Where the message may hold several requests: at a joiner, a list or a sentence end
     (`brain.intent.split`), or at a plain "and" after which the speech-act model surely reads
     a request for work, and before it a problem or another request ("the vpn is down and I
@@ -41,7 +48,7 @@ def pieces_of(text: str) -> list[str]:
     only when each routes on its own to its own controller (`independent`)."""
     pieces = split_requests(text)
     if pieces:
-        return pieces
+        return with_context_joined(pieces, continues) if continues is not None else pieces
     objects = with_shared_head(text)
     if objects and all(_asks_for_work(p) for p in objects):
         return objects
@@ -52,6 +59,31 @@ def pieces_of(text: str) -> list[str]:
     if first.sure and first.act in ASKING_ACTS and then.sure and then.act == "work":
         return halves
     return []
+
+
+def with_context_joined(pieces: Sequence[str], continues: Continues) -> list[str]:
+    """The pieces with each one that goes on with the piece before it joined to that piece: a
+    sentence that gives an approval, a reason, what was tried or which record is meant ("I
+    need access to Tableau. My manager Priya already approved it.", "Can you check on
+    INC-000123? It's the one about my printer.") is context for its neighbour, not a request
+    of its own. Whether it goes on is read by the model that decides whether a message in a
+    thread continues the thread's record (`continues`, learned from hundreds of labelled
+    follow-ups in both languages), with the piece before it as the record (no reading: the
+    pieces stay apart); `[]` when fewer
+    than two requests are left."""
+    joined = [pieces[0]]
+    for piece in pieces[1:]:
+        reading = continues(Thread(message=piece, record=joined[-1]))
+        if reading is not None and reading.continues >= CONTEXT_AT:
+            joined[-1] = _joined(joined[-1], piece)
+        else:
+            joined.append(piece)
+    return joined if len(joined) >= 2 else []
+
+
+def _joined(first: str, then: str) -> str:
+    """Two sentences as one text again ("... Tableau. My manager ...", "...权限。经理...")."""
+    return f"{first}。{then}" if is_chinese(first) else f"{first}. {then}"
 
 
 def _asks_for_work(text: str) -> bool:

@@ -102,6 +102,26 @@ def test_one_request_and_its_detail_or_reason_stay_one(
     assert "parts" not in decision and decision["outcome"] == "routed"
 
 
+@pytest.mark.parametrize(
+    ("text", "controller"),
+    [
+        ("I need access to Tableau. My manager Priya already approved it.", "access"),
+        ("Can you check on INC-000123? It's the one about my printer.", "ticket"),
+    ],
+)
+@pytest.mark.usefixtures("home")
+def test_a_sentence_of_context_is_no_request_of_its_own(
+    capsys: pytest.CaptureFixture[str], text: str, controller: str
+) -> None:
+    """An approval or the record meant, said in a sentence of its own, goes with the request
+    before it: the approval was filed as a ticket and "the one about my printer" as a printer
+    incident beside the look-up, each a part of its own."""
+    assert len(split_requests(text)) == 2
+    decision = _ask(capsys, text)
+    assert "parts" not in decision and decision["outcome"] == "routed"
+    assert decision["controller"] == controller
+
+
 @pytest.mark.usefixtures("home")
 def test_two_sentences_about_one_problem_stay_one_request(
     capsys: pytest.CaptureFixture[str],

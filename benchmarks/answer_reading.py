@@ -7,7 +7,9 @@ recomputed from the pairs; this reads what the product's search returns, in the 
 order, so its `ceiling` (a passage answering the question is among those read) is the most
 any verifier could answer through the product as it is. Rows: brain/data/answer_pairs.jsonl
 (`scripts/make_answer_pairs.py`): a question's right sections are the (source, section) of
-its passages labelled 1; a question of kind `outside` has none and should be refused. The
+its passages labelled 1 (a glossary entry by its term); a "what is X" question's glossary
+definition, which the controller answers with whatever the passages say, counts as one more
+passage read and passed; a question of kind `outside` has none and should be refused. The
 `holdout` split is for totals only; nothing is fitted here.
 
     PYTHONPATH=. nice -n 10 python benchmarks/answer_reading.py [--split holdout] [--json]
@@ -54,6 +56,12 @@ def questions(split: str) -> list[Question]:
     return [found[key] for key in sorted(found)]
 
 
+def _key(hit_source: str, section: str, title: str) -> tuple[str, str]:
+    """A hit's (source, section) as the pairs name it: a glossary entry's hit has the section
+    "glossary" and the entry's term as its title, and the pairs name the entry by its term."""
+    return (_relative(hit_source), title if section == "glossary" else section)
+
+
 def _relative(source: str) -> str:
     """A hit's source as the pairs name it: relative to the sample knowledge base's folder."""
     marker = "/knowledge/sample/"
@@ -78,10 +86,17 @@ def run(split: str) -> dict[str, dict[str, float]]:
         knowledge = brain.services.knowledge
         assert knowledge is not None
         for asked in questions(split):
-            read = read_first(gather(knowledge, asked.text).hits)[:MAX_PASSAGES]
+            evidence = gather(knowledge, asked.text)
+            read = read_first(evidence.hits)[:MAX_PASSAGES]
             closest = closest_meaning(read)
             passed = [verdict_of(asked.text, hit, None, closest).passed for hit in read]
-            right = [(_relative(hit.source), hit.section) in asked.right for hit in read]
+            right = [_key(hit.source, hit.section, hit.title) in asked.right for hit in read]
+            # A "what is X" question's glossary entry is answered whatever the passages say
+            # (`controllers.answering.answer`): it counts as one more passage, passed.
+            if evidence.definition is not None:
+                term = evidence.definition
+                passed.append(True)
+                right.append(_key(term.source, "glossary", term.term) in asked.right)
             for lang in ("all", "en" if asked.lang == "en" else "zh"):
                 tally = counts[lang]
                 if asked.outside:

@@ -33,6 +33,7 @@ from core.records import RETRIEVAL_TEXT_CAP, ExecutionResult, RetrievalHit
 from core.text.language import detect_language, is_chinese
 from knowledge.meaning import meaning_relevance
 from knowledge.relevance import terms
+from knowledge.spelling import spelt
 from knowledge.types import shown_source
 
 if TYPE_CHECKING:
@@ -158,6 +159,8 @@ def gather(
 ) -> Evidence:
     """A definition (for "what is X" questions) and the relevant hits (the first `k`, by
     default `SEARCHED` or `SEARCHED_MEANING` by the query's language); empty without a KB.
+    A word typed with one slip is searched as the knowledge base writes it
+    (`knowledge.spelling.spelt`).
     A hit is relevant when its 0..1 score, or what the multilingual encoder reads of it
     (`relevant`), reaches `min_score`."""
     query = query[:QUERY_CHARS]
@@ -165,8 +168,9 @@ def gather(
         return Evidence()
     if k is None:
         k = SEARCHED if detect_language(query) == "en" else SEARCHED_MEANING
-    term = definition_term(query)
     try:
+        query = spelt(knowledge.store, query)
+        term = definition_term(query)
         definition = knowledge.define(term) if term else None
         hits: list[Hit] = []
         if domain is not None:

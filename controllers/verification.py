@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 from core.text.language import detect_language, has_cjk
 from core.text.sparse import normalize
 from knowledge.relevance import STEM, TOKEN, term_forms, terms
+from knowledge.spelling import SLIP_MIN, one_slip
 from knowledge.term_meaning import near_terms
 
 if TYPE_CHECKING:
@@ -125,8 +126,6 @@ NEAR_WORDS = 2
 #: refused at 0.5 and above, 93% at 0.45; Chinese 71% -> 72% at 0.6, 92% refused at 0.5).
 MEANING_CARRIES = 0.5
 MEANING_CARRIES_MULTILINGUAL = 0.6
-#: Letters a word needs before a one-keystroke slip is read as that word (`misspelt`).
-SLIP_MIN = 5
 VERIFY_SYSTEM_PROMPT = (
     "You check a help desk's answer before it is sent. Given a question and a knowledge-base "
     "passage, decide whether the passage addresses this question (the same system, symptom "
@@ -323,20 +322,6 @@ def misspelt(question: str, missing: set[str], passage: str) -> set[str]:
         if any(one_slip(word, w) for w in words) or any(one_slip(term, s) for s in stems):
             found.add(term)
     return found
-
-
-def one_slip(a: str, b: str) -> bool:
-    """Are two different words one slip of the fingers apart: two neighbouring letters
-    swapped, or one letter dropped or doubled? (A changed letter is not read as a slip: "spare"
-    and "share", "mouse" and "house" are other words.)"""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-        i = diff[0]
-        return len(diff) == 2 and diff[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
 def _means(cosine: float | None, meaning: float | None, english: bool) -> bool:

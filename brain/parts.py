@@ -231,7 +231,7 @@ class BrainParts:
     def session_entries(self, session_key: str) -> list[SessionEntry]:
         """The conversation's earlier decisions (read from the log on first use; at every
         use when replicas share the log, since another one may have decided in the thread)."""
-        shared = self.settings.storage.backend == "postgres"
+        shared = self.stores.capabilities.shared
         with self._lock:
             if shared or not self._sessions.known(session_key):
                 self._sessions.load(session_key, self.log.session(session_key))

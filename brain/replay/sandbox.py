@@ -2,8 +2,9 @@
 
 The copy holds everything the decisions read (controllers, the knowledge base, the fitted
 models, tickets, lessons, the dynamic tier's cases) but no decision log: the replayed messages
-rebuild their sessions in order, as they happened. On PostgreSQL (shared stores) the copy is
-in-process memory with the lessons and cases copied in through the store interfaces.
+rebuild their sessions in order, as they happened. On a backend whose stores every replica
+shares (`Capabilities.shared`: PostgreSQL) the copy is in-process memory with the lessons and
+cases copied in through the store interfaces.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from core.config import ConfigError, Settings
 from core.stores import open_stores
+from core.stores.backends import backend_kind
 
 #: What is never copied: the decision log and what belongs to the running bot (Slack state).
 SKIPPED = ("decisions", "decisions.lock", "slack", "console")
@@ -81,7 +83,7 @@ def sandbox(
             (home / "controllers").mkdir(exist_ok=True)
             shutil.copy2(path, home / "controllers" / path.name)
         copied = settings.model_copy(update={"home": home})
-        if settings.storage.backend == "postgres":
+        if backend_kind(settings.storage.backend).capabilities.shared:
             copied = _in_memory(settings, copied)
         yield copied
     finally:

@@ -65,6 +65,10 @@ class Capabilities:
     artifacts: bool = False
     #: Message links found on demand across replicas (`links()`).
     links: bool = False
+    #: Every replica reads and writes the same stores at once (a database server): what a
+    #: process keeps of them is read again where another process may have written, and a
+    #: what-if replay decides in memory copies instead of a copy of the home's files.
+    shared: bool = False
 
 
 class BackendBase:

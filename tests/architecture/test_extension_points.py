@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from brain.replay.sandbox import sandbox
 from brain.signals.registry import available_signals, calibration_features, signal_words
 from core.config import ConfigError, Settings
 from core.stores import open_stores
@@ -43,6 +44,7 @@ class ToyBackend(BackendBase):
 
 
 KIND = BackendKind("toy", Capabilities(coordinator=True), lambda settings: ToyBackend())
+SHARED = BackendKind("toy_shared", Capabilities(shared=True), lambda settings: ToyBackend())
 
 from typing import ClassVar
 
@@ -73,7 +75,7 @@ def toy_distribution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
         "Metadata-Version: 2.1\nName: toy-plugin\nVersion: 1.0\n", encoding="utf-8"
     )
     (dist / "entry_points.txt").write_text(
-        "[brain.store_backends]\ntoy = toy_plugin:KIND\n"
+        "[brain.store_backends]\ntoy = toy_plugin:KIND\ntoy_shared = toy_plugin:SHARED\n"
         "[brain.signals]\ntoy = toy_plugin:ToySignal\n",
         encoding="utf-8",
     )
@@ -95,6 +97,17 @@ def test_a_store_backend_is_chosen_by_name_and_its_capabilities_are_used(
     stores.ping()  # the declared coordinator, not the in-process default
     assert stores.backend.coordinators == 1  # type: ignore[attr-defined]
     assert stores.sessions is None and stores.artifacts is None  # not declared: none
+
+
+@pytest.mark.parametrize(("backend", "replayed_on"), [("toy", "toy"), ("toy_shared", "memory")])
+def test_a_backend_whose_stores_replicas_share_is_replayed_in_memory(
+    tmp_path: Path, toy_distribution: None, backend: str, replayed_on: str
+) -> None:
+    """A what-if replay must not write into stores other processes use: a backend that
+    declares them shared (as PostgreSQL does) is replayed on memory copies, whatever its
+    name; one that does not, on a copy of the home's files."""
+    with sandbox(Settings(home=tmp_path, storage={"backend": backend})) as copied:
+        assert copied.storage.backend == replayed_on
 
 
 def test_an_unknown_backend_is_refused_naming_the_registered_ones(tmp_path: Path) -> None:

@@ -26,7 +26,9 @@ def _open(settings: Settings) -> PostgresBackend:
 #: Its registration (`core.stores.backends`): everything shared by the replicas.
 KIND = BackendKind(
     "postgres",
-    Capabilities(events=True, sessions=True, coordinator=True, artifacts=True, links=True),
+    Capabilities(
+        events=True, sessions=True, coordinator=True, artifacts=True, links=True, shared=True
+    ),
     _open,
 )
 

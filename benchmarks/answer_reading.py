@@ -89,7 +89,9 @@ def run(split: str) -> dict[str, dict[str, float]]:
             evidence = gather(knowledge, asked.text)
             read = read_first(evidence.hits)[:MAX_PASSAGES]
             closest = closest_meaning(read)
-            passed = [verdict_of(asked.text, hit, None, closest).passed for hit in read]
+            passed = [
+                verdict_of(asked.text, hit, None, closest, evidence.named).passed for hit in read
+            ]
             right = [_key(hit.source, hit.section, hit.title) in asked.right for hit in read]
             # A "what is X" question's glossary entry is answered whatever the passages say
             # (`controllers.answering.answer`): it counts as one more passage, passed.

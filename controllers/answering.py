@@ -34,6 +34,7 @@ from core.text.language import detect_language, is_chinese
 from knowledge.meaning import meaning_relevance
 from knowledge.relevance import terms
 from knowledge.spelling import spelt
+from knowledge.synonyms import Names, names_in
 from knowledge.types import shown_source
 
 if TYPE_CHECKING:
@@ -115,6 +116,8 @@ class Evidence:
     #: What kind of record `asked` is about, in its language ("access", "权限申请"): a
     #: question about the record is judged with it when the subject cannot judge it.
     about: str = ""
+    #: The glossary entries the question names (`knowledge.synonyms.names_in`).
+    named: tuple[Names, ...] = ()
 
     @property
     def found(self) -> bool:
@@ -181,10 +184,11 @@ def gather(
             ]
         if not hits:
             hits = [h for h in knowledge.search(query, k=k, meaning=True) if relevant(h, min_score)]
+        named = names_in(knowledge.store, query)
     except Exception as exc:  # a KB fault degrades the answer, it does not fail the controller
         log.warning("knowledge base unavailable: %s: %s", type(exc).__name__, exc)
         return Evidence(error=f"{type(exc).__name__}: {exc}"[:300])
-    return Evidence(definition=definition, hits=_distinct(hits))
+    return Evidence(definition=definition, hits=_distinct(hits), named=named)
 
 
 def relevant(hit: Hit, min_score: float) -> bool:
@@ -222,6 +226,7 @@ def led_by(evidence: Evidence, question: str, about: str = "") -> Evidence:
         error=evidence.error,
         asked=question,
         about=about,
+        named=evidence.named,
     )
 
 
@@ -367,10 +372,15 @@ def verified_hits(question: str, hits: Sequence[Hit], llm: LLMClient | None) -> 
 
 
 def verdict_of(
-    question: str, hit: Hit, llm: LLMClient | None, closest: float | None
+    question: str,
+    hit: Hit,
+    llm: LLMClient | None,
+    closest: float | None,
+    named: tuple[Names, ...] = (),
 ) -> Verification:
     """`verify` of one retrieved hit, with what retrieval measured of it: its dense cosine,
-    its multilingual cosine and `closest`, the highest of those among the hits read with it."""
+    its multilingual cosine and `closest`, the highest of those among the hits read with it;
+    `named`: the glossary entries the question names (`Evidence.named`)."""
     return verify(
         question,
         passage_of(hit),
@@ -378,6 +388,7 @@ def verdict_of(
         cosine=hit.dense,
         meaning=hit.meaning,
         closest=closest,
+        glossary=named,
     )
 
 
@@ -398,13 +409,13 @@ def _on_subject(
     one key term, and two are needed, so it never carries a question whose own words the
     passage does not hold."""
     asked = evidence.asked
-    verdict = verdict_of(subject, hit, llm, closest)
+    verdict = verdict_of(subject, hit, llm, closest, evidence.named)
     if verdict.passed or not asked or asked == subject:
         return verdict
     if not specific_terms(subject) & terms(passage_of(hit)):
         return verdict
     for question in dict.fromkeys([asked, f"{asked}\n{evidence.about}".strip()]):
-        own = verdict_of(question, hit, llm, closest)
+        own = verdict_of(question, hit, llm, closest, evidence.named)
         if own.passed:
             kind = " with the record's kind" if question != asked else ""
             reason = f"{own.reason} of the question{kind}, on the record's subject"

@@ -24,7 +24,8 @@ A knowledge answer is returned only when it does. The checks, cheapest first:
    and MiniLM, in English). A passage holding one key term but not enough is covered when its
    cosine with the question is high (`MEANING_CARRIES`): it says the rest in other words.
    A key term typed with one slip of the fingers ("chnage", "battrey") is held when the
-   passage writes the word (`misspelt`);
+   passage writes the word (`misspelt`), and one in a glossary name the question uses when
+   the passage uses another name of that entry ("payout", "disbursement": `knowledge.synonyms`);
 4. meaning: an English question and a passage whose dense cosine is under `MEANING_FLOOR`
    share words, not a subject ("the code for the office alarm system", the disk alarm page);
    a Chinese or mixed one is held to `MEANING_FLOOR_MULTILINGUAL` on the multilingual
@@ -47,6 +48,7 @@ from core.text.language import detect_language, has_cjk
 from core.text.sparse import normalize
 from knowledge.relevance import STEM, TOKEN, term_forms, terms
 from knowledge.spelling import SLIP_MIN, one_slip
+from knowledge.synonyms import Names, held_by_another_name
 from knowledge.term_meaning import near_terms
 
 if TYPE_CHECKING:
@@ -184,11 +186,14 @@ def verify(
     cosine: float | None = None,
     meaning: float | None = None,
     closest: float | None = None,
+    glossary: tuple[Names, ...] = (),
 ) -> Verification:
     """Does `passage` (title and text) address `question`? See the module docstring.
     `cosine`: the retrieval's dense cosine of the two, when it has one; `meaning`: their
     multilingual cosine, for a question MiniLM cannot read (Chinese or mixed), and `closest`
-    the highest of those among the passages retrieved with it."""
+    the highest of those among the passages retrieved with it; `glossary`: the entries
+    the question names (`knowledge.synonyms.names_in`), whose other names it may be
+    answered by."""
     asked = error_codes(question)
     if asked:
         named = codes_in(passage, asked)
@@ -201,8 +206,10 @@ def verify(
     if not wanted:
         return Verification(False, "rules", "the question names nothing specific to look up")
     key = key_terms(wanted)
-    shared = key & terms(passage)
+    held = terms(passage)
+    shared = key & held
     shared |= misspelt(question, key - shared, passage)
+    shared |= held_by_another_name(key - shared, question, held, glossary)
     cjk = any(has_cjk(term) for term in key)
     english = detect_language(question) == "en"
     if not english and not _covered(shared, key, cjk, question, meaning):

@@ -257,6 +257,15 @@ def test_a_question_typed_with_a_slip_is_searched_as_spelt(
     assert said in decision.result.summary + decision.result.details
 
 
+def test_a_thing_named_by_another_glossary_name_is_answered(brain: Brain) -> None:
+    """The glossary says "payout" is a disbursement: the runbook's "Never pay a disbursement
+    twice" answers a question that says payout, which holds no other key term of it."""
+    decision = answered_by(brain, "customer didn't get the payout, should I just pay it again?")
+    assert decision.result is not None and decision.result.ok, decision.result
+    assert any("disbursement-not-received" in c for c in decision.result.citations)
+    assert "twice" in decision.result.summary + decision.result.details
+
+
 @pytest.mark.parametrize(
     "question",
     [

@@ -27,6 +27,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -76,6 +77,15 @@ class CategoryModel:
         best = int(np.argmax(p))
         name = self.names[best]
         return name if p[best] >= self.bar and name != UNKNOWN else None
+
+    def likeliest(self, text: str, among: Sequence[str]) -> str | None:
+        """Of the categories `among` (each named by a cue word of the message), the one the
+        model finds likeliest for `text`; None when the encoder cannot run."""
+        vectors = multilingual_vectors([text])
+        if vectors is None:
+            return None
+        p = dict(zip(self.names, self.model.probabilities(vectors)[0], strict=True))
+        return max(among, key=lambda name: p.get(name, 0.0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +219,15 @@ def _fit_or_none() -> CategoryModel | None:
 #: This process's model, fitted at the brain's warm-up or on the first message that needs it
 #: (None: it cannot be).
 MODEL: Lazy[CategoryModel | None] = Lazy(_fit_or_none)
+
+
+def likeliest_category(text: str, among: Sequence[str]) -> str:
+    """Which of several categories whose cue words the message uses it is about ("Teams keeps
+    freezing when I share my screen" names a screen, and is a program that freezes): the
+    learned model's likeliest of them, the first of them without a model."""
+    model = MODEL.get()
+    chosen = model.likeliest(text, among) if model is not None and len(among) > 1 else None
+    return chosen or among[0]
 
 
 def learned_category(text: str) -> str | None:

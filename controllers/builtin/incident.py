@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from controllers import ticket_replies as say
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
-from controllers.incident_categories import learned_category
+from controllers.incident_categories import learned_category, likeliest_category
 from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
 
 #: Cues match English words at ASCII word boundaries, so "VPN连不上" reads as VPN: with
@@ -124,9 +124,11 @@ class IncidentController(BuiltinController):
         """Category, error code, host, asset tag and related ticket."""
         known = known_parameters(context)
         text = self.text_of(context)
+        cued = [name for name, cue in CATEGORIES if cue.search(text)]
         category = (
             known.get("category")
-            or next((name for name, cue in CATEGORIES if cue.search(text)), None)
+            or ("security" if "security" in cued else None)  # a cue of it is never outvoted
+            or (likeliest_category(text, cued) if cued else None)
             or _diagnosed_category(context)
             or learned_category(text)
         )

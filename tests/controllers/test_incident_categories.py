@@ -41,3 +41,20 @@ def test_the_bar_is_where_the_named_categories_were_right_out_of_fold() -> None:
     assert model is not None
     assert model.precision >= MIN_PRECISION
     assert model.coverage > 0.5  # it names a category for most examples, not a handful
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("Teams keeps freezing when I share my screen", "software"),
+        ("my laptop was stolen from the car", "security"),
+        ("the screen of my laptop is cracked and keeps freezing", "hardware"),
+    ],
+)
+def test_cue_words_of_several_kinds_are_told_apart_by_the_model(
+    make_context: ContextFactory, text: str, category: str
+) -> None:
+    """A message with cue words of two kinds gets the one the learned model finds likelier
+    of them ("screen" named a program that freezes as hardware, with blue-screen guidance); a
+    security cue is never outvoted (it pages)."""
+    assert IncidentController().fields(make_context(text))["category"] == category

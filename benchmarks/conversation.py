@@ -109,7 +109,7 @@ def run(
 
     scores: dict[str, dict[str, list[int]]] = {}
     with Brain.open() as brain:
-        conversation = Conversation(brain, brain.conversations, surface="chat")
+        conversation = Conversation(brain, brain.conversations)
         store = brain.services.tickets
         assert store is not None
         for number, line in enumerate(DATA.read_text(encoding="utf-8").splitlines()):

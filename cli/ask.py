@@ -100,7 +100,7 @@ class _Asker:
         if self._conversation is None:
             from brain.conversation.turns import Conversation
 
-            self._conversation = Conversation(self.brain, self.brain.conversations, surface="cli")
+            self._conversation = Conversation(self.brain, self.brain.conversations)
         reply = self._conversation.handle(message, source="cli")
         if reply.decision is not None:
             return reply.decision.to_dict()

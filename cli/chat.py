@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         interactive = sys.stdin.isatty()
         return chat_loop(
-            Conversation(brain, brain.conversations, surface="chat"),
+            Conversation(brain, brain.conversations),
             stdin_lines(),
             lambda text: print(text, flush=True),
             user=args.user,

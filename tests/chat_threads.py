@@ -9,7 +9,7 @@ from core.records import Message
 
 def chat_thread(brain: Brain, *turns: str) -> list[Reply]:
     """Each turn sent by one user in one thread, in order; the replies."""
-    conversation = Conversation(brain, brain.conversations, surface="chat")
+    conversation = Conversation(brain, brain.conversations)
     return [conversation.handle(Message(t, "u1", "C1", thread="T1")) for t in turns]
 
 

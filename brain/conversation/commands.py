@@ -9,7 +9,6 @@ from typing import Any
 
 from brain.conversation.continuing import CHOICE_WORDS
 from brain.conversation.reply import NONE_OF_THESE, Choice, Reply
-from brain.conversation.surface import help_text
 from core.errors import UnknownDecision
 from core.records import Message
 
@@ -23,7 +22,7 @@ def command(conversation: Any, message: Message, name: str, argument: str, sourc
     """`/help`, `/forget`, `/why`, `/right`, `/wrong [CONTROLLER]`, `/resolve`, `/solved` on
     `conversation` (a `turns.Conversation`)."""
     if name == "help":
-        return Reply("help", help_text("chat"))
+        return Reply("help", conversation.wording.help)
     if name in ("forget", "brain-forget"):
         return conversation.forget(message.user)
     if name == "why":

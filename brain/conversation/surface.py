@@ -1,15 +1,14 @@
-"""What the user can do on each surface, in words that surface can honour.
+"""What the user can do on a surface, in words that surface can honour.
 
 Slack has buttons (Right, Route elsewhere, Send to a person); `brain chat` has typed
-commands and numbered answers; the one-shot CLI has other commands. Text that names an action
-names the one the surface offers, in the asker's language.
+commands and numbered answers. A surface hands `Conversation` its own `SurfaceWording`
+(the typed surfaces `TYPED`; a new surface its own, with no edit here), so text that names an
+action names one the surface offers, in the asker's language.
 """
 
 from __future__ import annotations
 
-from typing import Literal
-
-Surface = Literal["slack", "chat", "cli"]
+from dataclasses import dataclass
 
 _CHAT_HELP = (
     "Type a message and the brain routes it. When it asks, answer with a number or a "
@@ -27,33 +26,22 @@ _CHAT_HELP = (
 )
 
 
-def help_text(surface: Surface) -> str:
-    """The commands of a typed surface."""
-    return _CHAT_HELP
+@dataclass(frozen=True, slots=True)
+class SurfaceWording:
+    """A surface's own words for what its user can do."""
 
+    #: The commands a user can type (`/help`).
+    help: str = _CHAT_HELP
 
-def no_question_pending(surface: Surface, zh: bool) -> str:
-    """A bare pick ("2") typed when no question is waiting for one."""
-    if zh:
-        return "现在没有等待回答的问题，所以这个编号没有对应的选项。请直接描述你的问题或需求。"
-    return (
-        "No question is waiting for an answer, so there is nothing to pick. "
-        "Describe what you need in words."
-    )
-
-
-def hand_off_hint(surface: Surface, zh: bool) -> str:
-    """How a person is reached from this surface."""
-    if surface == "slack":
-        return "点击“转人工”请值班同事处理。" if zh else 'Press "Send to a person" for on-call.'
-    if surface == "chat":
+    def no_question_pending(self, zh: bool) -> str:
+        """A bare pick ("2") typed when no question is waiting for one."""
+        if zh:
+            return "现在没有等待回答的问题，所以这个编号没有对应的选项。请直接描述你的问题或需求。"
         return (
-            "输入“我要找人工”即可转给值班同事。"
-            if zh
-            else 'Type "I need a person" and on-call takes it over.'
+            "No question is waiting for an answer, so there is nothing to pick. "
+            "Describe what you need in words."
         )
-    return (
-        "在 Slack 或 brain chat 里说“我要找人工”即可转给值班同事。"
-        if zh
-        else 'Ask for a person in Slack or `brain chat` ("I need a person") and on-call takes it.'
-    )
+
+
+#: `brain chat` and `brain ask --thread`: typed commands and numbered answers.
+TYPED = SurfaceWording()

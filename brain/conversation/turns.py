@@ -25,7 +25,7 @@ from brain.conversation.reply import (
     other_controllers,
     render_decision,
 )
-from brain.conversation.surface import Surface, help_text, no_question_pending
+from brain.conversation.surface import TYPED, SurfaceWording
 from brain.conversation.thread import (
     ThreadBrain,
     as_update,
@@ -63,7 +63,7 @@ __all__ = [
 #: How many earlier turns of one session are passed to the brain as history.
 HISTORY_TURNS = 10
 
-HELP_TEXT = help_text("chat")
+HELP_TEXT = TYPED.help
 
 
 class BrainAPI(ThreadBrain, Protocol):
@@ -136,7 +136,7 @@ class Conversation:
     (`Stores.conversations`) every replica shares it, so a question asked through one
     replica is answered through another (the messages of one thread are decided one at a
     time across replicas: `bot.services`); without, it lives in this process's memory.
-    `surface` says what the user can do where the reply is shown (`brain.conversation.surface`).
+    `wording` says what the user can do where the reply is shown (`brain.conversation.surface`).
     """
 
     def __init__(
@@ -144,11 +144,11 @@ class Conversation:
         brain: BrainAPI,
         sessions: ConversationStateStore | Collection | None = None,
         *,
-        surface: Surface = "slack",
+        wording: SurfaceWording = TYPED,
     ) -> None:
         self.brain = brain
         self._store: ConversationStateStore = states_of(sessions)
-        self.surface: Surface = surface
+        self.wording = wording
         self._lock = threading.Lock()
 
     # -- controllers -------------------------------------------------------------------------
@@ -221,7 +221,7 @@ class Conversation:
                 return self._still_waiting(session.pending)
         elif _BARE_PICK.match(text):
             zh = turn_is_chinese(text, session.history)
-            return Reply("error", no_question_pending(self.surface, zh))
+            return Reply("error", self.wording.no_question_pending(zh))
         return self.ask(message)
 
     def _still_waiting(self, pending: str) -> Reply:

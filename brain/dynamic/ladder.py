@@ -201,7 +201,7 @@ def contact_in(contact: str, chinese: bool) -> str:
 
 def next_steps(settings: Settings, chinese: bool) -> list[str]:
     """What the user can do at the boundary, on any surface (each surface draws its own
-    button or command for the hand-off: `brain.conversation.surface`)."""
+    button or command for the hand-off)."""
     contact = settings.dynamic.help_contact
     if chinese:
         return [f"联系{contact_in(contact, True)}", "补充更多细节后重试", "请值班同事人工处理"]

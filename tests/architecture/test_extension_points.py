@@ -128,6 +128,7 @@ SURFACE = '''
 
 from brain.conversation.reply import Reply
 from brain.conversation.turns import BrainAPI, Conversation
+from brain.conversation.surface import SurfaceWording
 from core.records import Message
 
 
@@ -141,7 +142,8 @@ def render(reply: Reply) -> str:
 
 class ToySurface:
     def __init__(self, brain: BrainAPI, sessions) -> None:
-        self.conversation = Conversation(brain, sessions, surface="chat")
+        words = SurfaceWording(help="say anything")
+        self.conversation = Conversation(brain, sessions, wording=words)
 
     def say(self, line: str, *, user: str = "UTOY", place: str = "toy-room") -> tuple[Reply, str]:
         reply = self.conversation.handle(Message(line, user=user, channel=place))
@@ -179,6 +181,8 @@ def test_a_surface_beside_bot_routes_and_renders_through_the_conversation(
         assert reply.controller_label in shown and reply.rationale in shown
         # the decision it rendered is the brain's record, explainable like any other
         assert brain.get_decision(reply.decision.decision_id).controller == "ticket"
+        # its own words, with no edit to the conversation: a command shows the surface's help
+        assert surface.say("/help")[0].text == "say anything"
 
     layers = ("core", "knowledge", "controllers", "brain", "bot", "cli")
     graph = grimp.build_graph("toy_surface", *layers, cache_dir=None)

@@ -166,7 +166,7 @@ def test_a_status_question_while_the_pick_is_pending_puts_the_same_question_agai
     )
     with Brain.open() as brain:  # `brain chat` says why it asks again
         out: list[str] = []
-        conversation = Conversation(brain, brain.conversations, surface="chat")
+        conversation = Conversation(brain, brain.conversations)
         chat_loop(conversation, [report, status], out.append)
     first, second = out[1:3]
     assert second.startswith(said) and first in second

@@ -20,7 +20,7 @@ from core.stores.memory.collection import MemoryCollection
 def _chat(brain: Brain, *lines: str) -> list[str]:
     """Each turn's printed reply, through the terminal loop of `brain chat`."""
     out: list[str] = []
-    chat_loop(Conversation(brain, brain.conversations, surface="chat"), lines, out.append)
+    chat_loop(Conversation(brain, brain.conversations), lines, out.append)
     return out[1:-1]
 
 
@@ -150,7 +150,7 @@ def test_another_problem_in_the_thread_files_its_own_ticket(brain: Brain) -> Non
 
 
 def test_a_status_question_in_the_thread_looks_up_its_ticket(brain: Brain) -> None:
-    conversation = Conversation(brain, brain.conversations, surface="chat")
+    conversation = Conversation(brain, brain.conversations)
     conversation.handle(Message("VPN keeps dropping", "u1", "C1", thread="T1"))
     reply = conversation.handle(Message("any update?", "u1", "C1", thread="T1"))
     assert reply.decision is not None and reply.decision.request_type == "reference"
@@ -161,7 +161,7 @@ def test_a_status_question_in_the_thread_looks_up_its_ticket(brain: Brain) -> No
 def test_a_chinese_access_request_asks_for_the_system_and_takes_the_answer(
     brain: Brain,
 ) -> None:
-    conversation = Conversation(brain, brain.conversations, surface="chat")
+    conversation = Conversation(brain, brain.conversations)
     first = conversation.handle(Message("我需要开通权限", "u1", "C1", thread="T1"))
     said = "\n".join([first.headline, *first.result_lines])
     assert "系统" in said

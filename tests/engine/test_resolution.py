@@ -144,7 +144,7 @@ def _turn(conversation: Conversation, text: str, user: str) -> str:
 
 @pytest.mark.slow
 def test_brain_chat_resolves_and_the_asker_says_it_solved_it(brain: Brain) -> None:
-    conversation = Conversation(brain, brain.conversations, surface="chat")
+    conversation = Conversation(brain, brain.conversations)
     notes = []
     for user, text in ASKED:
         asked = _turn(conversation, text, user)

@@ -15,7 +15,7 @@ from cli.chat_session import chat_loop
 def _chat(brain: Brain, *lines: str) -> list[str]:
     """Each turn's printed reply, through the terminal loop of `brain chat`."""
     out: list[str] = []
-    chat_loop(Conversation(brain, brain.conversations, surface="chat"), lines, out.append)
+    chat_loop(Conversation(brain, brain.conversations), lines, out.append)
     return out[1:-1]
 
 

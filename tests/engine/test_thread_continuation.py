@@ -135,7 +135,7 @@ def test_an_unrelated_problem_in_the_thread_files_its_own_record(
 def _chat(brain: Brain, *lines: str) -> list[str]:
     """Each turn's printed reply, through the terminal loop of `brain chat`."""
     out: list[str] = []
-    chat_loop(Conversation(brain, brain.conversations, surface="chat"), lines, out.append)
+    chat_loop(Conversation(brain, brain.conversations), lines, out.append)
     return out[1:-1]
 
 

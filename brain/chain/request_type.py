@@ -23,6 +23,7 @@ from typing import Literal, cast
 import numpy as np
 
 from brain.chain import speech_act
+from brain.intent.split import split_requests
 from brain.routing.plan import RoutePlan
 from core.records import IntentResult
 
@@ -101,8 +102,22 @@ def request_type(text: str, intent: IntentResult, vector: np.ndarray | None = No
     embedding, when the embedder is open)."""
     reading = speech_act.read(text, vector)
     if reading.sure:
+        if reading.act == "question" and asks_for_work_first(text):
+            return "work"
         return cast("RequestType", reading.act)
     return request_type_by_form(text, intent)
+
+
+def asks_for_work_first(text: str) -> bool:
+    """A request for work in a sentence of its own, then questions about it ("Please roll
+    back the pricing deploy. When can it be done?"): the message asks for the work, and the
+    question is about when or how it will be done. Read as a whole it is a question (its last
+    sentence), and a question files nothing: the roll-back was answered, not filed."""
+    sentences = split_requests(text)
+    if not sentences:
+        return False
+    first = speech_act.read(sentences[0])
+    return first.sure and first.act == "work"
 
 
 def request_type_by_form(text: str, intent: IntentResult) -> RequestType:

@@ -204,7 +204,7 @@ def relevant(hit: Hit, min_score: float) -> bool:
     if hit.score >= min_score:
         return True
     bar = min(min_score, MEANING_RELEVANCE_MIN)
-    return hit.meaning is not None and meaning_relevance(hit.meaning) >= bar
+    return hit.near is not None and meaning_relevance(hit.near) >= bar
 
 
 def led_by(evidence: Evidence, question: str, about: str = "") -> Evidence:
@@ -430,18 +430,17 @@ def closest_meaning(hits: Sequence[Hit]) -> float | None:
 
 
 def read_first(hits: Sequence[Hit]) -> list[Hit]:
-    """The order in which verification reads `hits`: for hits read on meaning (a Chinese or
-    mixed question's, `Hit.meaning`), by the mean of their score and their multilingual cosine;
-    others as found. The score alone lets MiniLM, which cannot read Chinese, put sections of
-    unrelated runbooks first ("服务台几点上班" read the laptop-battery, password and phishing
-    sections, and the support-hours one fourth), and only `MAX_PASSAGES` are read. Chosen on
-    brain/data/answer_pairs.jsonl's train split, the verification rules on the three passages
-    read per Chinese question: by score 71.6% answered, 93.9% of unanswerable ones refused; by
-    cosine 73.4% / 92.4%; by the mean 74.3% / 93.9%, a wrong passage passed for 3.7% of the
-    answerable ones (5.5% by score). A follow-up question's passages keep `led_by`'s order."""
-    if not hits or any(hit.meaning is None for hit in hits):
-        return list(hits)
-    return sorted(hits, key=lambda hit: -(hit.score + (hit.meaning or 0.0)) / 2)
+    """The order in which verification reads `hits`: hits read on meaning (a Chinese or
+    mixed question's) closest first (`Hit.near`, the passage read whole and in parts); others
+    as found. The score lets MiniLM, which cannot read Chinese, put sections of unrelated
+    runbooks first ("服务台几点上班" read the laptop-battery, password and phishing sections,
+    and the support-hours one fourth), and only `MAX_PASSAGES` are read. Chosen on
+    brain/data/answer_pairs.jsonl's train split through the answering path (Chinese
+    questions, a right section among the three read): by the mean of score and cosine 82.5%,
+    by the cosine 84.3%, the same answered and refused (`benchmarks/answer_reading.py`); the
+    mean had been chosen on the pairs' own relevance (74.3% answered, 73.4% by the cosine).
+    A follow-up question's passages keep `led_by`'s order."""
+    return closest_first(hits)
 
 
 def naming_the_code_first(hits: Sequence[Hit], question: str) -> list[Hit]:
@@ -456,11 +455,11 @@ def naming_the_code_first(hits: Sequence[Hit], question: str) -> list[Hit]:
 
 
 def closest_first(hits: Sequence[Hit]) -> list[Hit]:
-    """Hits read on meaning (a Chinese question's: `Hit.meaning`) closest first; others as
+    """Hits read on meaning (a Chinese question's) closest first (`Hit.near`); others as
     retrieved (the fused rank already orders them)."""
-    if not hits or any(hit.meaning is None for hit in hits):
+    if not hits or any(hit.near is None for hit in hits):
         return list(hits)
-    return sorted(hits, key=lambda hit: -(hit.meaning or 0.0))
+    return sorted(hits, key=lambda hit: -(hit.near or 0.0))
 
 
 def passage_of(hit: Hit) -> str:

@@ -13,18 +13,30 @@ and MiniLM find a passage that shares the question's words, the multilingual cos
 says the same thing in other words or the other script ("晚上十一点系统全挂了，该打哪个电话？"
 shares no bigram with the support-hours section's "拨打 7x24 值班热线"). The two ranked lists
 are fused by reciprocal rank, as the store fuses its own channels.
+
+A long passage is also read in parts (`parts`: its list items, paragraphs, groups of
+sentences, each with the passage's title and heading): a short question's cosine to a whole
+section that lists five email problems is diluted by the other four ("附件太大发不出去怎么办"
+and the email runbook's Chinese section), while its cosine to the part that answers it is
+not. How close a passage is (`Closeness.near`, what ranks it) is the mean of its whole
+cosine and its closest part's; what verification weighs stays the whole passage's cosine
+(`Closeness.whole`): weighing the parts' let near misses through ("A3 纸在哪台打印机能打" passed
+the printer section's list).
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from core.text.multilingual import multilingual_vectors
+from knowledge.types import Hit
 from knowledge.vectors.fusion import TIE_DIGITS, rrf
 
 #: A payload filter (field -> allowed values) and the chunks (id, payload) it selects.
@@ -56,6 +68,27 @@ MEANING_EXTRA = 2
 #: benchmarks/data/answerability.jsonl lost an answer ("自己的笔记本能连公司VPN吗？": three
 #: VPN-error sections outranked the BYOD policy), at 1 it lost none.
 MEANING_WEIGHT = 1.0
+#: A chunk text longer than this is read in parts of at most this many characters as well
+#: (a longer list item or paragraph is cut at sentence ends). Chosen on
+#: brain/data/answer_pairs.jsonl's train split through the answering path
+#: (`benchmarks/answer_reading.py` without glossary definitions; Chinese questions: a right
+#: section among the three read / answered): whole passages only 84.3 / 66.9%; parts of
+#: 60 characters 86.1 / 68.1%, of 80 85.5 / 67.5%, of 120, 160 or 240 86.1 / 67.5%;
+#: unanswerable ones refused 95.1% throughout (`benchmarks/HISTORY.md`).
+PART_CHARS = 60
+
+_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)、])\s+")
+_SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Closeness:
+    """How close a query and a chunk are in meaning: `whole`, the multilingual cosine of the
+    query and the whole passage; `near`, the mean of that and the best of its parts' (the
+    whole again for a short passage), which ranks passages."""
+
+    whole: float
+    near: float
 
 
 class MeaningIndex:
@@ -84,26 +117,100 @@ class MeaningIndex:
                 self._chunks[key] = cached
         return cached
 
-    def cosines(self, query: str, chunks: Sequence[tuple[str, str]]) -> list[float] | None:
-        """The cosine of `query` and each (chunk id, text); None when the encoder cannot run."""
+    def cosines(
+        self, query: str, chunks: Sequence[tuple[str, Mapping[str, Any]]]
+    ) -> list[Closeness] | None:
+        """How close `query` is to each (chunk id, payload): the whole passage and its parts
+        (`readings`); None when the encoder cannot run."""
         with self._lock:
             found = {cid: self._vectors[cid] for cid, _ in chunks if cid in self._vectors}
-        missing = [(cid, text) for cid, text in chunks if cid not in found]
-        vectors = multilingual_vectors([query, *(text for _, text in missing)])
+        owners: list[str] = []
+        texts: list[str] = []
+        for cid, payload in chunks:
+            if cid not in found:
+                read = readings(payload)
+                owners += [cid] * len(read)
+                texts += read
+        vectors = multilingual_vectors([query, *texts])
         if vectors is None:
             return None
-        encoded = dict(zip((cid for cid, _ in missing), vectors[1:], strict=True))
+        rows: dict[str, list[np.ndarray]] = {}
+        for cid, vector in zip(owners, vectors[1:], strict=True):
+            rows.setdefault(cid, []).append(vector)
+        encoded = {cid: np.stack(found_rows) for cid, found_rows in rows.items()}
         found.update(encoded)
         with self._lock:
             self._vectors.update(encoded)
             while len(self._vectors) > CACHE:
                 self._vectors.popitem(last=False)
-        return [float(np.dot(vectors[0], found[cid])) for cid, _ in chunks]
+        closeness = []
+        for cid, _ in chunks:
+            sims = found[cid] @ vectors[0]
+            whole = float(sims[0])
+            closeness.append(Closeness(whole, (whole + float(sims.max())) / 2))
+        return closeness
 
 
 def passage(payload: Mapping[str, Any]) -> str:
     """What the encoder reads of a chunk: its title, section heading and text."""
     return f"{payload.get('title', '')} {payload.get('section', '')} {payload.get('text', '')}"
+
+
+def readings(payload: Mapping[str, Any]) -> list[str]:
+    """What the encoder reads of a chunk: the whole `passage`, then each of its `parts` with
+    the chunk's title and heading (a part is read as what the section says about it)."""
+    head = f"{payload.get('title', '')} {payload.get('section', '')}"
+    return [passage(payload), *(f"{head} {part}" for part in parts(str(payload.get("text", ""))))]
+
+
+def parts(text: str, bound: int = PART_CHARS) -> list[str]:
+    """A text longer than `bound` cut into parts: list items (with their wrapped lines) and
+    paragraphs, and one longer than `bound` into groups of whole sentences of at most
+    `bound` characters (a longer sentence stays whole). A text that is one part has none."""
+    if len(text) <= bound:
+        return []
+    blocks: list[str] = []
+    lines: list[str] = []
+    for line in text.splitlines():
+        if not line.strip() or (_ITEM.match(line) and lines):
+            if lines:
+                blocks.append(" ".join(lines))
+            lines = []
+        if line.strip():
+            lines.append(line.strip())
+    if lines:
+        blocks.append(" ".join(lines))
+    found: list[str] = []
+    for block in blocks:
+        if len(block) <= bound:
+            found.append(block)
+            continue
+        group = ""
+        for sentence in filter(None, _SENTENCE_END.split(block)):
+            joined = _join(group, sentence)
+            if group and len(joined) > bound:
+                found.append(group)
+                group = sentence
+            else:
+                group = joined
+        if group:
+            found.append(group)
+    return found if len(found) > 1 else []
+
+
+def _join(group: str, sentence: str) -> str:
+    """Two runs of sentences as one: a space after an English sentence, none after Chinese."""
+    if not group:
+        return sentence
+    return f"{group}{sentence}" if group[-1] in "。！？；" else f"{group} {sentence}"
+
+
+def read_on_meaning(hit: Hit, closeness: Closeness, *, scored: bool = False) -> Hit:
+    """`hit` with how close in meaning it is to the query; `scored`: its score raised to
+    what its closeness says (the words' own first hits; one found on meaning alone keeps its
+    word score, see `MEANING_EXTRA`)."""
+    score = max(hit.score, round(meaning_relevance(closeness.near), 4)) if scored else hit.score
+    return replace(hit, score=score, meaning=closeness.whole, near=closeness.near)
 
 
 def meaning_relevance(cosine: float) -> float:

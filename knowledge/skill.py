@@ -12,7 +12,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +32,7 @@ from knowledge.meaning import (
     MEANING_EXTRA,
     MeaningIndex,
     fused_order,
-    meaning_relevance,
-    passage,
+    read_on_meaning,
 )
 from knowledge.relevance import relevance, terms
 from knowledge.store import KnowledgeStore, StoredHit
@@ -181,11 +180,11 @@ class KnowledgeSkill:
     ) -> list[Hit]:
         """The `k` best chunks for `query` (optionally of one domain), each scored 0..1.
         `meaning` (questions), for a Chinese or mixed query: hits carry the multilingual
-        cosine (`Hit.meaning`) and score at least what it says, and the encoder is a channel
-        too: up to `MEANING_EXTRA` more chunks, the best of the fused ranking
-        (`knowledge.meaning.fused_order`) not among the words' first k, so a passage saying
-        the same in other words or script is read. English queries: as before (MiniLM reads
-        them; on the labelled questions the encoder added nothing)."""
+        cosine (`Hit.meaning`) and how close they are read whole and in parts (`Hit.near`),
+        scoring at least what that says; the encoder is a channel too: up to `MEANING_EXTRA`
+        more chunks, the best of the fused ranking (`knowledge.meaning.fused_order`) not
+        among the words' first k, so a passage saying the same in other words or script is
+        read. English queries: as before (MiniLM reads them; the encoder added nothing)."""
         where: dict[str, Sequence[str]] = {"kind": ANSWER_KINDS}
         if domain:
             where["domain"] = [domain]
@@ -196,21 +195,21 @@ class KnowledgeSkill:
         chunks = self._meaning.chunks(where, self.store.records)
         if len(chunks) > MEANING_CHUNKS:  # too many to keep: the meaning reorders found ones
             chunks = [(hit.chunk_id, hit.payload) for hit in stored]
-        cosines = self._meaning.cosines(query, [(cid, passage(p)) for cid, p in chunks])
+        cosines = self._meaning.cosines(query, chunks)
         if cosines is None:
             return [self._hit(query, hit) for hit in stored[:k]]
         by_id = dict(zip((cid for cid, _ in chunks), cosines, strict=True))
         first = {hit.chunk_id: hit for hit in stored[:k]}
         found, payloads = {hit.chunk_id: hit for hit in stored}, dict(chunks)
-        ranked = fused_order([hit.chunk_id for hit in stored], list(by_id.items()))
+        ranked = fused_order(
+            [hit.chunk_id for hit in stored], [(cid, c.near) for cid, c in by_id.items()]
+        )
         extra = [cid for cid in ranked if cid not in first][:MEANING_EXTRA]
-        hits = [replace(self._hit(query, found[cid]), meaning=by_id[cid]) for cid in first]
         return [
-            replace(h, score=max(h.score, round(meaning_relevance(h.meaning or 0.0), 4)))
-            for h in hits
+            read_on_meaning(self._hit(query, found[cid]), by_id[cid], scored=True) for cid in first
         ] + [
-            replace(
-                self._hit(query, found.get(c) or StoredHit(c, payloads[c], 0.0)), meaning=by_id[c]
+            read_on_meaning(
+                self._hit(query, found.get(c) or StoredHit(c, payloads[c], 0.0)), by_id[c]
             )
             for c in extra
         ]

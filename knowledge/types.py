@@ -36,6 +36,10 @@ class Hit:
     #: The multilingual cosine of a Chinese or mixed query and the chunk (`knowledge.meaning`);
     #: None for an English query or when not asked for.
     meaning: float | None = None
+    #: How close in meaning the chunk, read whole and in parts, is to the query
+    #: (`knowledge.meaning.Closeness.near`): what orders hits read on meaning; None with
+    #: `meaning`.
+    near: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

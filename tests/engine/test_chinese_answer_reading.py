@@ -35,3 +35,13 @@ def test_an_office_word_does_not_make_an_alarm_code_question_answerable(brain: B
 
     assert decision.result is not None and not decision.result.ok, decision.result
     assert not decision.result.citations
+
+
+def test_a_question_about_one_item_of_a_section_meets_that_item(brain: Brain) -> None:
+    """The section lists two things to check; the question meets one of them. Read whole,
+    the VPN pages' other sections (slow VPN, error 691's symptoms) were closer to the question
+    and the three passages read held no answer; read in parts, its DNS item is close."""
+    decision = answered_by(brain, "VPN 显示已连接，公司内部网页还是打不开")
+
+    assert decision.result is not None and decision.result.ok, decision.result
+    assert "nslookup intranet.corp.example" in decision.result.summary, decision.result.summary

@@ -220,12 +220,17 @@ def turn(
             verdict = "new"  # leans new, and the chain gives it to another controller
         elif placed == judged.controller and restates_the_record(brain, message, state, judged):
             verdict = "continue"
-    elif (
-        verdict == "new"
-        and names_a_field(brain, message, state, judged)
-        and brain.places(replace(message, new_topic=True)) is None
-    ):
-        verdict = "continue"  # a value for the record that no controller takes as work
+    elif verdict == "new" and brain.places(replace(message, new_topic=True)) is None:
+        # The chain alone cannot place it either: a value for the record that no controller
+        # takes as work goes on it; a report that no controller turns away either is asked
+        # about as this record or new work (decided afresh it was asked "which controller?",
+        # and the answer filed a second record). A question is answered afresh.
+        if names_a_field(brain, message, state, judged):
+            verdict = "continue"
+        elif speech_act.read(message.text).act != "question" and not brain.turns_away(
+            replace(message, new_topic=True)
+        ):
+            verdict = "ask"
     if verdict == "continue":
         return continue_on(brain, message, state, judged)
     if verdict == "ask":

@@ -22,8 +22,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-import threading
-import weakref
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -44,20 +42,14 @@ SLIP_MIN = 5
 _LETTERS = re.compile(r"[a-z]+")
 #: A word as a question writes it: letters only, not part of an identifier ("SETTLE_EOD").
 _WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
-_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
 class Vocabulary:
-    """The words a knowledge base writes, of one store generation, by their first letter."""
+    """The words a knowledge base writes, by their first letter."""
 
-    generation: int
     words: frozenset[str]
     by_initial: dict[str, frozenset[str]]
-
-
-#: The last vocabulary read of each store.
-_READ: weakref.WeakKeyDictionary[KnowledgeStore, Vocabulary] = weakref.WeakKeyDictionary()
 
 
 def spelt(store: KnowledgeStore | None, text: str) -> str:
@@ -68,7 +60,7 @@ def spelt(store: KnowledgeStore | None, text: str) -> str:
     known = known_words()
     if not known:
         return text
-    vocabulary = _vocabulary(store)
+    vocabulary = store.derived("spelling.vocabulary", _vocabulary)
 
     def read(match: re.Match[str]) -> str:
         word = match.group(0)
@@ -110,11 +102,8 @@ def known_words() -> frozenset[str]:
 
 
 def _vocabulary(store: KnowledgeStore) -> Vocabulary:
-    with _LOCK:
-        kept = _READ.get(store)
-        if kept is not None and kept.generation == store.generation:
-            return kept
-    generation = store.generation
+    """Every word the store's answer passages write (`KnowledgeStore.derived` keeps it until
+    the next write)."""
     words = {
         word
         for _, payload in store.records({"kind": ANSWER_KINDS})
@@ -124,11 +113,6 @@ def _vocabulary(store: KnowledgeStore) -> Vocabulary:
     for word in words:
         if len(word) >= SLIP_MIN - 1:
             initial[word[0]].add(word)
-    vocabulary = Vocabulary(
-        generation,
-        frozenset(words),
-        {letter: frozenset(found) for letter, found in initial.items()},
+    return Vocabulary(
+        frozenset(words), {letter: frozenset(found) for letter, found in initial.items()}
     )
-    with _LOCK:
-        _READ[store] = vocabulary
-    return vocabulary

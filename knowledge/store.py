@@ -19,10 +19,11 @@ hits than asked for are fetched to settle ties at the cut. (On the labelled quer
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 import numpy as np
 
@@ -45,6 +46,10 @@ if TYPE_CHECKING:
     from core.text.embedder import DenseEmbedder
 
 __all__ = ["CHANNEL_LIMIT", "KnowledgeStore", "Mode", "StoreLockedError", "StoredHit"]
+
+
+#: What a reader derives from the chunks (`KnowledgeStore.derived`).
+_T = TypeVar("_T")
 
 #: Candidates each channel contributes to the fusion.
 CHANNEL_LIMIT = 40
@@ -77,6 +82,9 @@ class KnowledgeStore:
         self._precomputed: VectorCache | object | None = _UNSET
         #: Bumped on every write, so callers can invalidate caches.
         self.generation = 0
+        #: What readers derived from the chunks (`derived`): name -> (generation, value).
+        self._derived: dict[str, tuple[int, Any]] = {}
+        self._derived_lock = threading.Lock()
 
     @classmethod
     def open(cls, settings: Settings, embedder: DenseEmbedder | None) -> KnowledgeStore:
@@ -157,6 +165,20 @@ class KnowledgeStore:
             self.generation += 1
 
     # -- reads ----------------------------------------------------------------------------
+
+    def derived(self, name: str, build: Callable[[KnowledgeStore], _T]) -> _T:
+        """What `build` reads from the chunks (the words the knowledge base writes, the
+        glossary's names), kept under `name` until the next write (`generation`): every
+        reader of the store keeps its reading one way."""
+        with self._derived_lock:
+            kept = self._derived.get(name)
+            if kept is not None and kept[0] == self.generation:
+                return cast("_T", kept[1])
+        generation = self.generation
+        value = build(self)
+        with self._derived_lock:
+            self._derived[name] = (generation, value)
+        return value
 
     def count(self) -> int:
         """Number of stored chunks."""

@@ -11,8 +11,6 @@ an alias to say two wordings mean one thing; no word list in the code.
 
 from __future__ import annotations
 
-import threading
-import weakref
 from typing import TYPE_CHECKING
 
 from knowledge.relevance import terms
@@ -22,11 +20,6 @@ if TYPE_CHECKING:
 
 #: One glossary entry's names (its term and aliases), as written.
 Names = tuple[str, ...]
-
-_LOCK = threading.Lock()
-_READ: weakref.WeakKeyDictionary[KnowledgeStore, tuple[int, tuple[Names, ...]]] = (
-    weakref.WeakKeyDictionary()
-)
 
 
 def names_in(store: KnowledgeStore | None, text: str) -> tuple[Names, ...]:
@@ -41,16 +34,13 @@ def names_in(store: KnowledgeStore | None, text: str) -> tuple[Names, ...]:
 
 
 def glossary_names(store: KnowledgeStore) -> tuple[Names, ...]:
-    """Every glossary entry's names, read once per store generation."""
-    with _LOCK:
-        kept = _READ.get(store)
-        if kept is not None and kept[0] == store.generation:
-            return kept[1]
-    generation = store.generation
-    read = tuple(names for entry in store.payloads("glossary") if len(names := _names(entry)) > 1)
-    with _LOCK:
-        _READ[store] = (generation, read)
-    return read
+    """Every glossary entry's names, read once per store generation
+    (`KnowledgeStore.derived`)."""
+    return store.derived("synonyms.glossary", _read_names)
+
+
+def _read_names(store: KnowledgeStore) -> tuple[Names, ...]:
+    return tuple(names for entry in store.payloads("glossary") if len(names := _names(entry)) > 1)
 
 
 def held_by_another_name(

@@ -68,24 +68,26 @@ class CategoryModel:
     coverage: float = 0.0
     precision: float = 0.0
 
-    def category(self, text: str) -> str | None:
-        """The category of `text` when its probability reaches the bar, else None."""
+    def probabilities(self, text: str) -> dict[str, float] | None:
+        """Each category's probability for `text`; None when the encoder cannot run."""
         vectors = multilingual_vectors([text])
         if vectors is None:
             return None
-        p = self.model.probabilities(vectors)[0]
-        best = int(np.argmax(p))
-        name = self.names[best]
-        return name if p[best] >= self.bar and name != UNKNOWN else None
+        return dict(zip(self.names, map(float, self.model.probabilities(vectors)[0]), strict=True))
+
+    def category(self, text: str) -> str | None:
+        """The category of `text` when its probability reaches the bar, else None."""
+        p = self.probabilities(text)
+        if p is None:
+            return None
+        name = max(self.names, key=p.__getitem__)
+        return name if p[name] >= self.bar and name != UNKNOWN else None
 
     def likeliest(self, text: str, among: Sequence[str]) -> str | None:
         """Of the categories `among` (each named by a cue word of the message), the one the
         model finds likeliest for `text`; None when the encoder cannot run."""
-        vectors = multilingual_vectors([text])
-        if vectors is None:
-            return None
-        p = dict(zip(self.names, self.model.probabilities(vectors)[0], strict=True))
-        return max(among, key=lambda name: p.get(name, 0.0))
+        p = self.probabilities(text)
+        return None if p is None else max(among, key=lambda name: p.get(name, 0.0))
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,8 +69,7 @@ def with_context_joined(pieces: Sequence[str], continues: Continues) -> list[str
     of its own. Whether it goes on is read by the model that decides whether a message in a
     thread continues the thread's record (`continues`, learned from hundreds of labelled
     follow-ups in both languages), with the piece before it as the record (no reading: the
-    pieces stay apart); `[]` when fewer
-    than two requests are left."""
+    pieces stay apart); `[]` when fewer than two requests are left."""
     joined = [pieces[0]]
     for piece in pieces[1:]:
         reading = continues(Thread(message=piece, record=joined[-1]))

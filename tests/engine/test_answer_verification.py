@@ -198,6 +198,14 @@ def test_a_same_topic_question_the_knowledge_base_does_not_answer_is_still_refus
     assert decision.result.data.get("verification")
 
 
+def assert_answered(brain: Brain, question: str, cited: str, said: str) -> None:
+    """The question is answered from a passage of a page named `cited` that says `said`."""
+    decision = answered_by(brain, question)
+    assert decision.result is not None and decision.result.ok, decision.result
+    assert any(cited in c for c in decision.result.citations), decision.result.citations
+    assert said in decision.result.summary + decision.result.details
+
+
 @pytest.mark.parametrize(
     ("question", "cited", "said"),
     [
@@ -212,10 +220,7 @@ def test_a_passage_meaning_the_question_answers_it_in_other_words(
 ) -> None:
     """The passage says it in its own words: one key term in common, and a dense cosine at
     which the word rules refused no unanswerable question of the labelled pairs."""
-    decision = answered_by(brain, question)
-    assert decision.result is not None and decision.result.ok, decision.result
-    assert any(cited in c for c in decision.result.citations)
-    assert said in decision.result.summary + decision.result.details
+    assert_answered(brain, question, cited, said)
 
 
 @pytest.mark.parametrize(
@@ -231,10 +236,7 @@ def test_a_question_typed_with_a_slip_is_answered(
 ) -> None:
     """Two letters swapped, one dropped or doubled ("chnage", "battrey", "Viiso") is the word
     the passage writes: the key term is held, as it is spelled right."""
-    decision = answered_by(brain, question)
-    assert decision.result is not None and decision.result.ok, decision.result
-    assert any(cited in c for c in decision.result.citations)
-    assert said in decision.result.summary + decision.result.details
+    assert_answered(brain, question, cited, said)
 
 
 @pytest.mark.parametrize(
@@ -251,19 +253,14 @@ def test_a_question_typed_with_a_slip_is_searched_as_spelt(
     """A slip in the word that names the subject ("maintenacne") hides the passage from the
     search's words and MiniLM's cosine alike (0.09 for the maintenance windows' section, under
     the verifier's floor): the question is searched with the knowledge base's own word."""
-    decision = answered_by(brain, question)
-    assert decision.result is not None and decision.result.ok, decision.result
-    assert any(cited in c for c in decision.result.citations), decision.result.citations
-    assert said in decision.result.summary + decision.result.details
+    assert_answered(brain, question, cited, said)
 
 
 def test_a_thing_named_by_another_glossary_name_is_answered(brain: Brain) -> None:
     """The glossary says "payout" is a disbursement: the runbook's "Never pay a disbursement
     twice" answers a question that says payout, which holds no other key term of it."""
-    decision = answered_by(brain, "customer didn't get the payout, should I just pay it again?")
-    assert decision.result is not None and decision.result.ok, decision.result
-    assert any("disbursement-not-received" in c for c in decision.result.citations)
-    assert "twice" in decision.result.summary + decision.result.details
+    question = "customer didn't get the payout, should I just pay it again?"
+    assert_answered(brain, question, "disbursement-not-received", "twice")
 
 
 @pytest.mark.parametrize(

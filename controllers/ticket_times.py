@@ -1,10 +1,13 @@
 """When a ticket is due, as a person reads it: stored times shown as "2026-12-06 22:21 UTC",
-and the first answer its team owes it (`core.teams.AnswerPromise`) in the asker's language."""
+and the first answer its team owes it (`core.teams.AnswerPromise`) in the asker's language
+(the `tickets.promise_*` messages of `core.wording`)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
+
+from core.wording import Wording, wording_for
 
 if TYPE_CHECKING:
     from core.teams import AnswerPromise
@@ -21,12 +24,10 @@ def moment(stamp: str | datetime) -> str:
     return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _working_hours(seconds: float, zh: bool) -> str:
+def _working_hours(seconds: float, words: Wording) -> str:
     hours = seconds / 3600
     count = f"{hours:.0f}" if hours >= 1 else f"{hours:.1f}"
-    if zh:
-        return f"{count} 个工作小时"
-    return f"{count} working hour{'' if count == '1' else 's'}"
+    return words.say("tickets.working_hours", count=count)
 
 
 def answer_promise(promise: AnswerPromise | None, now: datetime | None, zh: bool) -> str:
@@ -34,25 +35,12 @@ def answer_promise(promise: AnswerPromise | None, now: datetime | None, zh: bool
     requester asking "how long will this take?" about an untaken ticket can be told."""
     if promise is None:
         return ""
-    due = moment(promise.due)
-    within = _working_hours(promise.within_s, zh)
+    words = wording_for(zh)
     late = now is not None and now >= promise.due
-    if zh:
-        if late:
-            return (
-                f"尚无人接手；{promise.team} 团队的首次响应时限"
-                f"（{promise.priority}，{within}）已于 {due} 到期"
-            )
-        return (
-            f"尚无人接手；{promise.team} 团队对 {promise.priority} 工单的首次响应目标是"
-            f" {within}内，即 {due} 之前"
-        )
-    if late:
-        return (
-            f"nobody has picked it up yet, and the {promise.team} team's target for a first "
-            f"answer ({promise.priority}, {within}) passed at {due}"
-        )
-    return (
-        f"nobody has picked it up yet; the {promise.team} team aims to answer "
-        f"{promise.priority} tickets within {within}, by {due}"
+    return words.say(
+        "tickets.promise_late" if late else "tickets.promise_due",
+        team=promise.team,
+        priority=promise.priority,
+        within=_working_hours(promise.within_s, words),
+        due=moment(promise.due),
     )

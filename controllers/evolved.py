@@ -25,6 +25,7 @@ from controllers.base import ControllerContext, ControllerResult
 from controllers.declarative import DeclarativeController
 from controllers.yaml_loader import ControllerSpec, spec_fields
 from core.safe_yaml import YamlLimitError, load_yaml
+from core.wording import wording_for
 
 log = logging.getLogger(__name__)
 
@@ -44,13 +45,6 @@ class EvolvedSpec(ControllerSpec):
     cases: list[str] = Field(default_factory=list)
     created_at: str = ""
     approved_by: str | None = None
-
-
-#: How the person's note of a learned plan reaches the next asker (English, Chinese).
-NOTE_REPLY = (
-    "People who solved requests like this said: {note}",
-    "此前处理过类似请求的同事说：{note}",
-)
 
 
 #: An evolved controller's example weighs as many examples as the confirmed requests it was
@@ -78,9 +72,8 @@ class EvolvedController(DeclarativeController):
         note = str(self.replays.get("note") or "").strip()
         if self.handler != "none" or not note or self.replays.get("steps"):
             return super().handle(context)
-        english, chinese = NOTE_REPLY
-        template = chinese if ticket_replies.chinese(context) else english
-        return ControllerResult(ok=True, summary=template.format(note=note))
+        words = wording_for(ticket_replies.chinese(context))
+        return ControllerResult(ok=True, summary=words.say("evolved.note", note=note))
 
 
 def evolved_dir(home: Path) -> Path:

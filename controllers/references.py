@@ -17,6 +17,7 @@ from controllers import ticket_replies as say
 from controllers.base import ControllerContext, ControllerResult
 from core.access import Viewer
 from core.stores.kinds import names
+from core.wording import wording_for
 
 if TYPE_CHECKING:
     from controllers.tickets import Ticket
@@ -64,23 +65,19 @@ def look_up(context: ControllerContext, things: Sequence[tuple[str, str]]) -> Co
 
 
 def _said(kind: str, value: str, tickets: Sequence[Ticket], passages: int, zh: bool) -> str:
-    if zh:
-        what = "资产" if kind == "asset_tag" else "主机"
-        if tickets:
-            listed = "；".join(
-                f"{t.id}（{say.kind_label(t.kind, True)}，{say.status_label(t.status, True)}）"
-                for t in tickets
-            )
-            head = f"提到{what} {value} 的工单：{listed}。"
-        else:
-            head = f"没有工单提到{what} {value}；我没有新建任何记录。"
-        return head + (f"知识库中有 {passages} 段内容提到它。" if passages else "")
-    what = "asset" if kind == "asset_tag" else "host"
+    words = wording_for(zh)
+    what = words.term("referenced_things", "asset_tag" if kind == "asset_tag" else "host")
     if tickets:
-        listed = "; ".join(
-            f"{t.id} ({t.kind}, {say.status_label(t.status, False)})" for t in tickets
+        listed = words.say("common.clause_separator").join(
+            words.say(
+                "references.listed",
+                id=t.id,
+                kind=say.kind_label(t.kind, zh),
+                status=say.status_label(t.status, zh),
+            )
+            for t in tickets
         )
-        head = f"Tickets that name the {what} {value}: {listed}."
+        head = words.say("references.found", what=what, value=value, tickets=listed)
     else:
-        head = f"No ticket names the {what} {value}; I created nothing."
-    return head + (f" {passages} knowledge-base passage(s) mention it." if passages else "")
+        head = words.say("references.none", what=what, value=value)
+    return head + (words.say("references.passages", count=passages) if passages else "")

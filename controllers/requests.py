@@ -17,6 +17,7 @@ from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.ids import find_ticket_ids
 from controllers.tickets import Ticket, TicketError
 from controllers.verification import codes_in, error_codes
+from core.wording import wording_for
 
 if TYPE_CHECKING:
     from controllers.tickets import TicketStore
@@ -121,11 +122,12 @@ def file_with_guidance(
     fields: Mapping[str, Any],
     required: Sequence[str],
     query: str,
-    details_prefix: str = "",
+    policy: bool = False,
     judged_on: str | None = None,
 ) -> ControllerResult:
     """`file_request`, citing the two best knowledge-base hits for `query` in the `kind`
-    domain (KB domains are controller names); the best hit becomes the details.
+    domain (KB domains are controller names); the best hit becomes the details (said to be
+    the policy with `policy`).
     `judged_on`: what a hit must address to be cited, when not `query` (a problem report's
     own words: the category the controller put in the query finds its pages, and is no
     word of the asker's that a page could answer)."""
@@ -157,7 +159,8 @@ def file_with_guidance(
     )
     if guidance.hits:
         passage = passage_language.excerpt(guidance.hits[0].text, context.text)
-        result.details = ("政策：" if zh and details_prefix else details_prefix) + passage
+        prefix = wording_for(zh).say("requests.policy") if policy else ""
+        result.details = prefix + passage
     return result
 
 

@@ -197,7 +197,7 @@ class ChangeController(BuiltinController):
             fields=fields,
             required=required,
             query=f"{fields['change_type']} change {fields['operation']} approval lead time policy",
-            details_prefix="Policy: ",
+            policy=True,
         )
 
     def equipment(self, context: ControllerContext) -> equipment.EquipmentRequest | None:

@@ -222,3 +222,9 @@ def test_a_chinese_alarm_question_is_answered_in_chinese(kb_context: ContextFact
 def test_an_english_alarm_question_reads_the_english_runbook(kb_context: ContextFactory) -> None:
     result = AlarmController().handle(kb_context("What happens when the disk space alarm fires?"))
     assert not re.search(r"[\u4e00-\u9fff]", f"{result.summary}\n{result.details}")
+
+
+def test_a_chinese_change_cites_the_policy_in_chinese(kb_context: ContextFactory) -> None:
+    result = ChangeController().handle(kb_context("紧急回滚 checkout-service 到 v1.8，马上处理"))
+    assert result.ok and result.data["ticket"]["fields"]["change_type"] == "emergency"
+    assert result.details.startswith("政策：")

@@ -31,6 +31,7 @@ from controllers.verification import (
 )
 from core.records import RETRIEVAL_TEXT_CAP, ExecutionResult, RetrievalHit
 from core.text.language import detect_language, is_chinese
+from core.wording import wording_for
 from knowledge.meaning import meaning_relevance
 from knowledge.relevance import terms
 from knowledge.spelling import spelt
@@ -72,17 +73,6 @@ HEADING_WEIGHT = 0.1
 #: (Chinese: right answers 71 of 109 at 0.25, 74 at 0.15 and 0.10; unanswerable refused 64
 #: of 66 throughout, once "办公" frames a question as "office" does), the higher on a tie.
 MEANING_RELEVANCE_MIN = 0.15
-#: Said when no passage addresses the question (answer verification): no answer, a person.
-NO_ANSWER = "I have no answer to this in the knowledge base."
-NO_ANSWER_DETAILS = (
-    "A person at the IT service desk can help: reply here with more detail (the system, the "
-    "exact error), or ask for a person."
-)
-NO_ANSWER_ZH = "知识库里没有这个问题的答案。"
-NO_ANSWER_DETAILS_ZH = (
-    "IT 服务台的同事可以帮你：在这里补充更多细节（系统、具体报错），或直接要求转人工。"
-)
-
 _DEFINITION_PATTERNS = (
     re.compile(
         r"^\s*(?:what(?:'s| is| are| does)|define|meaning of)\s+(?P<term>.+?)(?:\s+mean)?\s*\??$",
@@ -265,12 +255,9 @@ def _distinct(hits: Sequence[Hit]) -> list[Hit]:
 def answer(question: str, evidence: Evidence, llm: LLMClient | None) -> ControllerResult:
     """An answer with citations, composed by the LLM when available, extractive otherwise."""
     if evidence.error:
-        zh = is_chinese(question)
         return ControllerResult(
             ok=False,
-            summary="知识库暂时不可用，所以我无法回答。"
-            if zh
-            else "The knowledge base is not available right now, so I cannot answer.",
+            summary=wording_for(is_chinese(question)).say("answers.unavailable"),
             data={"mode": "none", "error": evidence.error},
         )
     if not evidence.found:
@@ -329,19 +316,15 @@ def no_answer(question: str, nearest: Sequence[Hit], data: dict[str, Any]) -> Co
     """The honest reply when no passage addresses the question: no answer, the nearest
     articles, the team that owns them and a hand-off to a person (`escalate` is not set:
     the person is offered, on-call is not paged for a question)."""
-    zh = is_chinese(question)
+    words = wording_for(is_chinese(question))
     titles = list(dict.fromkeys(titled_for(h.title or h.source, question) for h in nearest))[:3]
     teams = list(dict.fromkeys(h.domain for h in nearest if h.domain))[:2]
-    if zh:
-        summary = NO_ANSWER_ZH
-        near = f"最接近的文章：{'；'.join(titles)}（都没有回答这个问题）。" if titles else ""
-        team = f"负责这些内容的团队：{'、'.join(teams)}。" if teams else ""
-        details = near + team + NO_ANSWER_DETAILS_ZH
-    else:
-        summary = NO_ANSWER
-        near = f"Nearest articles: {'; '.join(titles)} (none answers it). " if titles else ""
-        team = f"Owning team: {', '.join(teams)}. " if teams else ""
-        details = near + team + NO_ANSWER_DETAILS
+    summary = words.say("answers.none")
+    listed = words.say("common.clause_separator").join(titles)
+    near = words.say("answers.nearest", titles=listed) if titles else ""
+    owners = words.say("common.list_separator").join(teams)
+    team = words.say("answers.owners", teams=owners) if teams else ""
+    details = near + team + words.say("answers.hand_off")
     data = {**data, "mode": "none", "nearest": titles, "owners": teams, "hand_off": True}
     return ControllerResult(ok=False, summary=summary, details=details, data=data)
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from core.text.language import is_chinese
+from core.wording import wording_for
 
 if TYPE_CHECKING:
     from knowledge.types import Hit
@@ -86,9 +87,9 @@ def quoted(text: str, question: str) -> str:
     else quoted and labelled in the asker's language (no LLM translates it here)."""
     if is_chinese(text) == is_chinese(question):
         return text
-    if is_chinese(question):
-        return f"知识库原文（英文）：“{text}”"
-    return f'From the knowledge base (in Chinese): "{text}"'
+    words = wording_for(is_chinese(question))
+    language = words.term("language_names", "zh" if is_chinese(text) else "en")
+    return words.say("passages.quoted", language=language, text=text)
 
 
 def titled_for(title: str, question: str) -> str:

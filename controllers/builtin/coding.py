@@ -8,6 +8,7 @@ from controllers import answering, passage_language
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from core.text.language import is_chinese
+from core.wording import wording_for
 
 #: Code and stack traces are long: send up to this much of the message to the LLM.
 CODE_CHARS = 16000
@@ -114,18 +115,6 @@ class CodingController(BuiltinController):
 
 def _no_llm(unconfigured: bool, status: str, snippets: bool, zh: bool) -> str:
     """Why the code itself is not written or reviewed here, in the asker's language."""
-    if zh:
-        reason = (
-            "没有配置语言模型，所以这里无法编写、审核或修改代码。"
-            if unconfigured
-            else f"语言模型没有回应（{status}），所以现在无法处理代码。"
-        )
-        return reason + ("以下知识库内容可能有帮助。" if snippets else "请咨询同事。")
-    reason = (
-        "No language model is configured, so I cannot write, review or fix code here."
-        if unconfigured
-        else f"The language model did not answer ({status}), so I cannot help with code now."
-    )
-    return reason + (
-        " These knowledge-base notes may help." if snippets else " Please ask a colleague."
-    )
+    words = wording_for(zh)
+    reason = words.say("coding.no_llm" if unconfigured else "coding.llm_silent", status=status)
+    return reason + words.say("coding.see_notes" if snippets else "coding.ask_colleague")

@@ -12,6 +12,7 @@ import pytest
 
 from controllers import thread_replies
 from controllers.base import ControllerContext, ControllerServices
+from controllers.builtin.alarm import AlarmController
 from controllers.evolved import EvolvedController
 from controllers.references import look_up
 from core.stores.records import Ticket
@@ -108,3 +109,25 @@ def test_a_learned_note_is_passed_on(make_context: ContextFactory, text: str, sa
         name="facilities_note", description="coffee machine", replays={"note": "ask #facilities"}
     )
     assert learned.handle(make_context(text)).summary == said
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "something is wrong with the dashboards",
+            "I could not recognise an alert in this message. Paste the alert text "
+            "(e.g. “[FIRING:1] HighErrorRate service=payments”) or the metric and host.",
+        ),
+        (
+            "仪表盘好像有问题",
+            "我没能从这条消息里识别出告警。请贴上告警原文"
+            "（例如“[FIRING:1] HighErrorRate service=payments”）或指标和主机。",
+        ),
+    ],
+)
+def test_an_alarm_with_no_alert_in_it_asks_for_one(
+    make_context: ContextFactory, text: str, said: str
+) -> None:
+    result = AlarmController().handle(make_context(text))
+    assert (result.ok, result.summary) == (False, said)

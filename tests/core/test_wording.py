@@ -34,6 +34,10 @@ _SHOWN_DIFFERENTLY = {
     # English speaks the field's name ("the deliver to"); Chinese shows its label.
     "tickets.one_of",
     "tickets.added_value",
+    # Chinese puts a space between a Latin name and the next character; English needs none.
+    "alarms.located",
+    # English explains an exit code ("killed: out of memory"); Chinese gives the code alone.
+    "alarms.exited",
 }
 
 OTHERS = [code for code in languages() if code != SOURCE_LANGUAGE]

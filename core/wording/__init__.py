@@ -96,6 +96,7 @@ def _file(language: str) -> str:
     return f"core/wording/{language}.yaml"
 
 
+@cache
 def languages() -> tuple[str, ...]:
     """The languages with a catalog shipped, the source language first."""
     found = sorted(

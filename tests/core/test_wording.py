@@ -8,8 +8,10 @@ for every catalog shipped, so adding a language is adding a file that passes thi
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -46,6 +48,16 @@ OTHERS = [code for code in languages() if code != SOURCE_LANGUAGE]
 def test_english_and_chinese_are_shipped() -> None:
     assert languages()[:1] == (SOURCE_LANGUAGE,)
     assert "zh" in OTHERS
+
+
+def test_the_catalogs_are_package_data() -> None:
+    """An installed brain reads its catalogs from the package: `core.wording` is a package the
+    build finds, and its YAML files are package data."""
+    root = Path(__file__).resolve().parents[2]
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    assert "core*" in setuptools["packages"]["find"]["include"]
+    assert "*.yaml" in setuptools["package-data"]["*"]
+    assert (root / "core" / "wording" / "__init__.py").is_file()
 
 
 @pytest.mark.parametrize("language", OTHERS)

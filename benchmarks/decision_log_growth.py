@@ -2,18 +2,22 @@
 
 One brain in a fresh home answers dev-set messages (cycled; 200 users in 20 channels, so
 sessions, the decision log, lessons and tickets all grow as in a workspace) through
-`Brain.ask`, the whole of one message's handling. For each window of 1,000 messages it
-prints p50 / p99 latency and the bytes the home grew by per message, beside the first window
+`Brain.ask`, the whole of one message's handling, after the warm-up the bot does
+(`bot.app.warm_up`: the parts opened, then frozen out of the garbage collector). For each
+window of 1,000 messages it prints p50 / p99 latency, the bytes (apparent and on disk) and
+files the home grew by per message, and the garbage collector's full collections and their
+pauses (what the slowest messages wait for as the live heap grows), beside the first window
 (the baseline). It stops at `--messages` or after `--max-seconds`, whichever comes first, and
 then states a linear extrapolation of p50, p99 and bytes per message to `--target` decisions.
 
 Run: `nice .venv/bin/python benchmarks/decision_log_growth.py [--messages 100000]
-[--max-seconds 840] [--window 1000]`
+[--max-seconds 840] [--window 1000] [--no-freeze]`
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import tempfile
@@ -27,10 +31,39 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
-def _home_bytes(home: Path) -> tuple[int, int]:
-    """Bytes and files under the home."""
-    sizes = [p.stat().st_size for p in home.rglob("*") if p.is_file()]
-    return sum(sizes), len(sizes)
+def _home_bytes(home: Path) -> tuple[int, int, int]:
+    """Bytes (apparent), bytes on disk and files under the home: a vector store's segment
+    files are sparse, so their apparent size says hundreds of KB a message at its start."""
+    stats = [p.stat() for p in home.rglob("*") if p.is_file()]
+    return (
+        sum(stat.st_size for stat in stats),
+        sum(stat.st_blocks * 512 for stat in stats),
+        len(stats),
+    )
+
+
+class Pauses:
+    """The garbage collector's pauses in this process, by generation, since the last `take`."""
+
+    def __init__(self) -> None:
+        self._began = 0.0
+        self._full: list[float] = []
+        self._total = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        took = (time.perf_counter() - self._began) * 1000
+        self._total += took
+        if info["generation"] == 2:
+            self._full.append(took)
+
+    def take(self) -> tuple[int, float, float]:
+        """(full collections, their longest pause in ms, every collection's ms in all)."""
+        full, total = self._full, self._total
+        self._full, self._total = [], 0.0
+        return len(full), max(full, default=0.0), total
 
 
 def _slope(xs: list[float], ys: list[float]) -> float:
@@ -45,8 +78,14 @@ def main() -> int:
     parser.add_argument("--window", type=int, default=1_000)
     parser.add_argument("--target", type=int, default=100_000)
     parser.add_argument("--devset", type=Path, default=REPO / "benchmarks/data/devset.jsonl")
+    parser.add_argument(
+        "--no-freeze",
+        action="store_true",
+        help="warm up without freezing the parts out of the garbage collector (as before)",
+    )
     args = parser.parse_args()
 
+    from bot.app import warm_up
     from brain.engine import Brain
     from brain.learning.labelled import read_rows
     from core.config import load_settings
@@ -56,13 +95,18 @@ def main() -> int:
     texts = [row.text for row in rows]
     started = time.monotonic()
     windows: list[tuple[int, float, float, float, int]] = []
+    pauses = Pauses()
     with tempfile.TemporaryDirectory(prefix="log-growth-") as folder:
         home = Path(folder)
         settings = load_settings({**os.environ, "BRAIN_HOME": str(home)})
         with Brain.open(settings) as brain:
             brain.prime(texts)
             brain.ask(Message("warm-up: my vpn is broken", user="uwarm", channel="cwarm"))
-            before, _ = _home_bytes(home)
+            if not args.no_freeze:
+                warm_up(brain)
+            before, disk_before, files_before = _home_bytes(home)
+            gc.callbacks.append(pauses)
+            pauses.take()
             took: list[float] = []
             done = 0
             while done < args.messages and time.monotonic() - started < args.max_seconds:
@@ -73,17 +117,21 @@ def main() -> int:
                 took.append((time.perf_counter() - began) * 1000)
                 done += 1
                 if done % args.window == 0:
-                    size, files = _home_bytes(home)
+                    size, disk, files = _home_bytes(home)
                     p50, p99 = np.percentile(took, [50, 99])
+                    full, longest, collecting = pauses.take()
                     windows.append(
                         (done, float(p50), float(p99), (size - before) / len(took), files)
                     )
-                    before, took = size, []
                     print(
                         f"{done:>7} decisions: p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  "
-                        f"{windows[-1][3]:8.0f} B/message  {files} files",
+                        f"{windows[-1][3]:8.0f} B/message ({(disk - disk_before) / len(took):.0f}"
+                        f" on disk)  {(files - files_before) / len(took):.2f} files/message  "
+                        f"{files} files  GC: {full} full, longest {longest:.0f} ms, "
+                        f"{collecting:.0f} ms in all",
                         flush=True,
                     )
+                    before, disk_before, files_before, took = size, disk, files, []
     if not windows:
         print("no full window in the time given")
         return 1

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from core.records import Decision
+from core.stores.tinydb import decisions
 from core.stores.tinydb.decisions import TinyDecisionStore
 from core.stores.tinydb.journal import Journal
 from core.stores.tinydb.storage import AtomicJSONStorage
@@ -104,29 +106,91 @@ def test_feedback_after_a_checkpoint_parses_no_shard_or_index_bucket_again(
 ) -> None:
     """The checkpoint keeps the shard and the index bucket it wrote in the cache: a correction
     read its decision's shard afresh (a megabyte for 200 decisions) after every background
-    merge, twice, and the new decision's index bucket (390 ids at 100k)."""
+    merge, twice, and the new decision's index bucket (390 ids at 100k). The merge itself
+    reads the shard's bytes and, finding the ones it wrote, parses nothing either."""
     log = TinyDecisionStore(tmp_path / "decisions")
     try:
         decision = make_decision()
         log.append(decision)
         log.flush()  # written into its shard by the checkpoint
-        read: list[str] = []
-        real = AtomicJSONStorage.read
+        parsed: list[str] = []
+        real = AtomicJSONStorage.parse
 
-        def counted(storage: AtomicJSONStorage) -> object:
-            read.append(storage.path.parent.name)
-            return real(storage)
+        def counted(storage: AtomicJSONStorage, raw: str) -> object:
+            parsed.append(storage.path.parent.name)
+            return real(storage, raw)
 
-        monkeypatch.setattr(AtomicJSONStorage, "read", counted)
+        monkeypatch.setattr(AtomicJSONStorage, "parse", counted)
         entry = {"kind": "confirm", "controller": None, "user": "u2", "source": "t"}
 
         updated = log.add_feedback(decision.decision_id, entry)
         log.flush()  # the merge rewrites the shard (reading it from disk, under the lock)
-        merged = log.get_many([decision.decision_id])[0]
+        later = make_decision()
+        log.append(later)
+        log.flush()  # a new decision into the same shard
+        merged = log.get_many([decision.decision_id, later.decision_id])
 
-        assert read.count("shards") == 1  # the merge's own read; no reader parsed it again
-        assert "index" not in read
+        assert "shards" not in parsed
+        assert "index" not in parsed
         assert [item.user for item in updated.feedback] == ["u2"]
-        assert [item.user for item in merged.feedback] == ["u2"]
+        assert [item.user for item in merged[0].feedback] == ["u2"]
+        assert merged[1].text == later.text
     finally:
         log.close()
+
+
+def test_a_shard_another_opener_wrote_meanwhile_is_read_again_and_nothing_is_lost(
+    tmp_path: Path, make_decision: Callable[..., Decision]
+) -> None:
+    """A checkpoint takes the shard from memory only while the file holds the bytes this
+    opener wrote: another process's checkpoint into the same shard is read, not overwritten."""
+    root = tmp_path / "decisions"
+    first, second = TinyDecisionStore(root), TinyDecisionStore(root)
+    try:
+        decisions = [make_decision(user=f"u{i}") for i in range(6)]
+        for number, decision in enumerate(decisions):
+            writer = (first, second)[number % 2]
+            writer.append(decision)
+            writer.flush()
+        ids = [d.decision_id for d in decisions]
+        for reader in (first, second):
+            assert [d.decision_id for d in reader.get_many(ids)] == ids
+        assert len(list((root / "shards").glob("*.json"))) == 1
+    finally:
+        first.close()
+        second.close()
+    reopened = TinyDecisionStore(root)
+    try:
+        assert [d.text for d in reopened.get_many(ids)] == [d.text for d in decisions]
+    finally:
+        reopened.close()
+
+
+def test_the_background_checkpoint_waits_out_its_gather_while_writes_arrive(
+    tmp_path: Path, make_decision: Callable[..., Decision], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every append woke the checkpoint thread out of its gather, so it rewrote the current
+    shard after about every second decision instead of once per batch."""
+    monkeypatch.setattr(decisions, "CHECKPOINT_DELAY_S", 3600.0)
+    ran = threading.Event()
+    real = TinyDecisionStore.checkpoint
+    mine: list[TinyDecisionStore] = []
+
+    def noted(store: TinyDecisionStore) -> None:
+        if store in mine:  # not a store another test left open
+            ran.set()
+        real(store)
+
+    monkeypatch.setattr(TinyDecisionStore, "checkpoint", noted)
+    store = TinyDecisionStore(tmp_path / "decisions")  # its own checkpoint is not noted
+    mine.append(store)
+    try:
+        batch = [make_decision() for _ in range(5)]
+        for decision in batch:
+            store.append(decision)  # each append wakes the gathering thread
+        assert not ran.wait(timeout=1.0)  # still gathering: no checkpoint yet
+        ids = [d.decision_id for d in batch]
+        assert [d.decision_id for d in store.get_many(ids)] == ids  # read from the journal
+    finally:
+        store.close()
+    assert ran.is_set()  # closing applies the batch

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import atexit
 import copy
+import hashlib
 import logging
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -55,7 +56,12 @@ from core.stores.tinydb.file_cache import FileCache
 from core.stores.tinydb.group_commit import GroupCommit
 from core.stores.tinydb.journal import Journal, Record
 from core.stores.tinydb.locks import store_lock
-from core.stores.tinydb.storage import AtomicJSONStorage, open_db, remove_stale_temporaries
+from core.stores.tinydb.storage import (
+    AtomicJSONStorage,
+    encode,
+    open_db,
+    remove_stale_temporaries,
+)
 
 #: Decisions per shard file; keeps each rewrite around a megabyte at most.
 DEFAULT_SHARD_SIZE = 200
@@ -63,8 +69,10 @@ DEFAULT_SHARD_SIZE = 200
 SESSION_KEEP = 50
 #: Parsed shards kept per process (the current shard is read on nearly every look-up).
 SHARD_CACHE = 8
-#: How long the background checkpoint waits for more writes before applying a batch.
-CHECKPOINT_DELAY_S = 0.2
+#: How long the background checkpoint waits for more writes before applying a batch: each
+#: one rewrites the current shard (up to `shard_size` decisions) and fsyncs a dozen files, in a
+#: thread that shares the interpreter with the decisions.
+CHECKPOINT_DELAY_S = 1.0
 
 #: The log's sub-folders.
 FOLDERS = ("shards", "index", "sessions", "latest")
@@ -89,6 +97,8 @@ class TinyDecisionStore(PagedDecisions):
         self._writes = GroupCommit(self._journal, durable=durable)
         self._current: tuple[str, int] | None = None  # (shard name, decisions in it)
         self._shard_cache = FileCache(_by_id, limit=SHARD_CACHE)
+        #: The shard this process wrote last: (name, a digest of its bytes, its data).
+        self._last_shard: tuple[str, bytes, dict[str, Any]] | None = None
         self._index_cache = FileCache(_shard_of_ids)
         with self._lock.held(), self._journal.lock.held():
             remove_stale_temporaries(root)
@@ -227,7 +237,7 @@ class TinyDecisionStore(PagedDecisions):
         not parse it again (a feedback item read its decision's shard afresh after each one).
         Called with the log's lock held: no other process replaces the shard meanwhile."""
         path = self.root / "shards" / f"{shard}.json"
-        data = AtomicJSONStorage(path).read() or {}  # from disk: another process may have written
+        data = self._shard_file(shard, path)
         table: dict[str, dict[str, Any]] = dict(data.get("decisions", {}))
         doc_ids = {str(row["decision_id"]): doc_id for doc_id, row in table.items()}
         next_id = max((int(doc_id) for doc_id in table), default=0) + 1
@@ -242,11 +252,28 @@ class TinyDecisionStore(PagedDecisions):
                 )
             table[doc_id] = document
         written = {**data, "decisions": table}
-        AtomicJSONStorage(path).write(written)
+        payload = encode(written)
+        AtomicJSONStorage(path).write_bytes(payload)
+        self._last_shard = (shard, _digest(payload), written)
         self._shard_cache.written(shard, path, written)
         if self._current is not None and self._current[0] == shard:
             # Another process may append to the same shard: count what is really there.
             self._current = (shard, len(table))
+
+    def _shard_file(self, shard: str, path: Path) -> dict[str, Any]:
+        """The shard file's data, read from disk (another process may have written it), but
+        not parsed when it holds the very bytes this process wrote last: a checkpoint every
+        few decisions parsed the current shard (up to `shard_size` decisions) afresh, and the
+        garbage collector's full collections, which follow the objects that outlive its young
+        collections, came several times as often."""
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return {}
+        last = self._last_shard
+        if last is not None and last[0] == shard and last[1] == _digest(raw):
+            return last[2]
+        return AtomicJSONStorage(path).parse(raw.decode("utf-8")) or {}
 
     def _index_new(self, documents: list[dict[str, Any]], placed: dict[str, str]) -> None:
         updates: dict[str, dict[str, dict[str, Any]]] = {}
@@ -403,6 +430,7 @@ class TinyDecisionStore(PagedDecisions):
                     table.update_multiple(updates)
                 db.close()
             self._shard_cache.clear()
+            self._last_shard = None
             self.checkpoint()
         return changed
 
@@ -416,6 +444,10 @@ class TinyDecisionStore(PagedDecisions):
         self._writes.close()
         self._writer.join(timeout=5)
         atexit.unregister(self.flush)
+
+
+def _digest(payload: bytes) -> bytes:
+    return hashlib.blake2b(payload, digest_size=16).digest()
 
 
 def _by_id(data: dict[str, Any]) -> dict[str, dict[str, Any]]:

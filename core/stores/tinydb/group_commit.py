@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 from core.stores.tinydb.journal import Journal, Record
 
@@ -63,13 +64,16 @@ class GroupCommit:
 
     def wait_for_writes(self, gather_s: float) -> bool:
         """Block until something was appended since the last `applied`, then `gather_s` more
-        for a batch to gather; False once closed."""
+        for a batch to gather (each append wakes the waiters: a gather that ended there made
+        a checkpoint of about every second decision); False once closed."""
         with self._cond:
             while not self._dirty and not self._closed:
                 self._cond.wait()
             if self._closed:
                 return False
-            self._cond.wait(timeout=gather_s)
+            deadline = time.monotonic() + gather_s
+            while not self._closed and (left := deadline - time.monotonic()) > 0:
+                self._cond.wait(timeout=left)
             return True
 
     def pause(self, seconds: float) -> None:

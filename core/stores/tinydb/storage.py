@@ -63,8 +63,7 @@ class AtomicJSONStorage(Storage):
         return data
 
     def write(self, data: dict[str, dict[str, Any]], *, sync_folder: bool = True) -> None:
-        payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        self.write_bytes(payload.encode("utf-8"), sync_folder=sync_folder)
+        self.write_bytes(encode(data), sync_folder=sync_folder)
 
     def write_bytes(self, payload: bytes, *, sync_folder: bool = True) -> None:
         """Replace the file's content atomically and durably; `sync_folder=False` leaves the
@@ -84,6 +83,11 @@ class AtomicJSONStorage(Storage):
 
     def close(self) -> None:
         return None
+
+
+def encode(data: dict[str, dict[str, Any]]) -> bytes:
+    """The bytes `AtomicJSONStorage.write` puts in the file for `data`."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def open_db(path: Path) -> TinyDB:

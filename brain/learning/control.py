@@ -65,6 +65,13 @@ class Learned(Protocol):
 
 #: Ticket fields that hold the requester's words.
 TICKET_TEXT_FIELDS = ("description", "text", "summary", "details", "message")
+#: Ticket fields whose values are the desk's own vocabulary (a category, a request type, an
+#: urgency) or the brain's references, never words a requester wrote: they stay on a forgotten
+#: ticket, for the desk's figures, even when the same word was in the message ("network").
+TICKET_KEPT_FIELDS = frozenset(
+    {"category", "request_type", "change_type", "operation", "urgency", "priority", "kind"}
+    | {"status", "team", "channel", "thread", "decision_id", "source"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +221,20 @@ def _ticket_texts(tickets: Sequence[Ticket], user: str) -> set[str]:
     return found
 
 
+def _written_by(ticket: Ticket, user: str) -> list[str]:
+    """What the requester wrote on their ticket (its title, text fields and their comments),
+    case-folded: the words its other fields were read from."""
+    values = [ticket.title] + [ticket.fields.get(name) for name in TICKET_TEXT_FIELDS]
+    values += [c.get("text") for c in ticket.comments if c.get("by") == user]
+    return [v.casefold() for v in values if isinstance(v, str) and v.strip() and v != REDACTED]
+
+
+def _taken_from(value: str, written: Sequence[str]) -> bool:
+    """A field value the requester wrote (a system, a service, a place read in the message)."""
+    found = value.strip().casefold()
+    return len(found) > 1 and found != REDACTED and any(found in text for text in written)
+
+
 def _forget_alerts(alerts: AlertStore, user: str, texts: list[str]) -> int:
     """Redact the on-call alerts about the user's messages (their text and summary), and
     quotes of the user's messages in other alerts; the alert itself (who acknowledged it,
@@ -254,6 +275,7 @@ def _forget_tickets(
 
         def redact(stored: Ticket, mine: bool = mine) -> None:
             if mine:
+                written = _written_by(stored, user)
                 stored.title = REDACTED
                 fields = stored.fields
                 for name in TICKET_TEXT_FIELDS:
@@ -263,6 +285,8 @@ def _forget_tickets(
                     if isinstance(value, str):
                         for form in forms:
                             value = value.replace(form, REDACTED)
+                        if name not in TICKET_KEPT_FIELDS and _taken_from(value, written):
+                            value = REDACTED  # a system or service read in the message
                         fields[name] = value
             for comment in stored.comments:
                 if mine or comment.get("by") == user:

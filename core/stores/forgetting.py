@@ -2,7 +2,9 @@
 
 A decision the user asked keeps its id, controller, tier, outcome, confidence and signals (the
 log stays whole for audits and figures) but loses every word of theirs: text, entities,
-rationale, tier path, memory notes, preference, clarification and the controller's answer.
+rationale, tier path, memory notes, preference, clarification, the controller's answer, the
+texts of a multi-intent message's parts, what each dry-run read in the message ("permission on
+walrusboard dashboard") and the values a plan took from it.
 Any other decision loses the user's feedback and any quote of the user's texts (the messages
 their lessons hold and the titles and descriptions of their tickets) wherever it keeps words.
 """
@@ -35,6 +37,24 @@ def _scrub(value: Any, texts: Sequence[str]) -> Any:
     return value
 
 
+def _without_values(value: Any) -> Any:
+    """A plan (or a dynamic decision's trace, whose rounds hold plans) without the values it
+    took from the message (`parameters`) or words written about it (`note`)."""
+    if isinstance(value, list):
+        return [_without_values(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    cleared: dict[str, Any] = {}
+    for key, item in value.items():
+        if key == "parameters" and isinstance(item, dict):
+            cleared[key] = {}
+        elif key == "note" and isinstance(item, str) and item:
+            cleared[key] = REDACTED
+        else:
+            cleared[key] = _without_values(item)
+    return cleared
+
+
 def quoted_forms(texts: Sequence[str]) -> list[str]:
     """The texts and the prefixes rationales quote them by, longest first."""
     forms = {t for t in texts if t.strip()}
@@ -59,6 +79,15 @@ def forget_in(document: dict[str, Any], user: str, texts: Sequence[str]) -> bool
         intent = document.get("intent")
         if isinstance(intent, dict):
             intent["entities"] = {}
+        for part in document.get("parts") or []:
+            if isinstance(part, dict):
+                part["text"] = REDACTED
+        for dry_run in document.get("dry_runs") or []:
+            if isinstance(dry_run, dict) and dry_run.get("reason"):
+                dry_run["reason"] = REDACTED
+        for name in ("plan", "dcr"):
+            if name in document:
+                document[name] = _without_values(document[name])
     else:
         forms = quoted_forms(texts)
         for name in _WORDY:

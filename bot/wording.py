@@ -10,29 +10,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from core.records import Decision
-from core.wording import wording, wording_for
+from core.wording import templates, wording_for
 
 __all__ = ["PHRASES", "in_chinese", "say"]
 
-_AREA = "slack."
-
-
-def _phrases() -> dict[str, tuple[str, str]]:
-    english, chinese = wording("en").messages, wording("zh").messages
-    return {
-        key.removeprefix(_AREA): (str(text), str(chinese[key]))
-        for key, text in english.items()
-        if key.startswith(_AREA)
-    }
-
+_AREA = "slack"
 
 #: key -> (English, Chinese) templates, as the catalogs hold them (for checks of the wording).
-PHRASES: Mapping[str, tuple[str, str]] = _phrases()
+PHRASES: Mapping[str, tuple[str, ...]] = templates(_AREA)
 
 
 def say(key: str, chinese: bool, **fields: str) -> str:
     """The phrase `key` in the asker's language, its fields filled."""
-    return wording_for(chinese).say(_AREA + key, **fields)
+    return wording_for(chinese).say(f"{_AREA}.{key}", **fields)
 
 
 def in_chinese(decision: Decision | None) -> bool:

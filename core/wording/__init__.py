@@ -39,6 +39,7 @@ __all__ = [
     "WordingError",
     "languages",
     "placeholders",
+    "templates",
     "wording",
     "wording_for",
 ]
@@ -143,6 +144,23 @@ def wording(language: str) -> Wording:
 def wording_for(zh: bool) -> Wording:
     """The catalog for code that still carries the asker's language as `zh` (Chinese or not)."""
     return wording("zh" if zh else SOURCE_LANGUAGE)
+
+
+def templates(area: str) -> dict[str, tuple[str, ...]]:
+    """An area's messages as templates, one a language in the order of `languages()`, by
+    their key within the area (`templates("slack")["urgent"]`): for code and checks that read
+    a phrase in every language at once. A plural message gives its `other` form."""
+    prefix = f"{area}."
+    catalogs = [wording(language).messages for language in languages()]
+    return {
+        key.removeprefix(prefix): tuple(_template(catalog[key]) for catalog in catalogs)
+        for key in catalogs[0]
+        if key.startswith(prefix)
+    }
+
+
+def _template(message: Message) -> str:
+    return message if isinstance(message, str) else message["other"]
 
 
 def placeholders(message: Message) -> frozenset[str]:

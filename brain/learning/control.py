@@ -19,6 +19,7 @@ before until they are evicted or it ends, and what it reads afresh from the stor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -26,8 +27,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from brain.memory.entry import MemoryEntry
 from brain.memory.preference import conflicts
 from controllers.ticket_systems.forgetting import forget_user as forget_outbox
-from core.stores.forgetting import REDACTED, quoted_forms
+from core.stores.forgetting import REDACTED, quoted_forms, scrub
 from core.text import kept
+from core.text.language import has_cjk
 
 if TYPE_CHECKING:
     from brain.decisions.log import DecisionLog
@@ -230,9 +232,45 @@ def _written_by(ticket: Ticket, user: str) -> list[str]:
 
 
 def _taken_from(value: str, written: Sequence[str]) -> bool:
-    """A field value the requester wrote (a system, a service, a place read in the message)."""
+    """A field value the requester wrote (a system, a service, a place read in the message):
+    a Latin value as whole words of at least three letters ("en" is in every other English
+    word), a Chinese one of at least two characters anywhere (Chinese has no spaces)."""
     found = value.strip().casefold()
-    return len(found) > 1 and found != REDACTED and any(found in text for text in written)
+    if found == REDACTED or len(found) < 2:
+        return False
+    if has_cjk(found):
+        return any(found in text for text in written)
+    if len(found) < 3:
+        return False
+    whole = re.compile(rf"(?<!\w){re.escape(found)}(?!\w)")
+    return any(whole.search(text) for text in written)
+
+
+def _without_written(value: Any, written: Sequence[str], taken: set[str]) -> Any:
+    """`value` (a field's, however nested: a composed ticket keeps the upstream controller's
+    result) with every string the requester wrote redacted; what was redacted goes to
+    `taken`, to be scrubbed where it is quoted ("Reported: cpu 99% on <host>")."""
+    if isinstance(value, str):
+        if _taken_from(value, written):
+            taken.add(value.strip())
+            return REDACTED
+        return value
+    if isinstance(value, list):
+        return [_without_written(item, written, taken) for item in value]
+    if isinstance(value, dict):
+        return {key: _without_written(item, written, taken) for key, item in value.items()}
+    return value
+
+
+def _redact_written(fields: dict[str, Any], written: Sequence[str]) -> None:
+    """A forgotten ticket's fields, in place, without what its requester wrote, wherever it is
+    kept or quoted (the desk's own vocabulary stays: `TICKET_KEPT_FIELDS`)."""
+    taken: set[str] = set()
+    for name in [n for n in fields if n not in TICKET_KEPT_FIELDS]:
+        fields[name] = _without_written(fields[name], written, taken)
+    quotes = sorted(taken, key=len, reverse=True)
+    for name in [n for n in fields if n not in TICKET_KEPT_FIELDS]:
+        fields[name] = scrub(fields[name], quotes)
 
 
 def _forget_alerts(alerts: AlertStore, user: str, texts: list[str]) -> int:
@@ -285,9 +323,8 @@ def _forget_tickets(
                     if isinstance(value, str):
                         for form in forms:
                             value = value.replace(form, REDACTED)
-                        if name not in TICKET_KEPT_FIELDS and _taken_from(value, written):
-                            value = REDACTED  # a system or service read in the message
                         fields[name] = value
+                _redact_written(fields, written)  # a system or service read in the message
             for comment in stored.comments:
                 if mine or comment.get("by") == user:
                     comment["text"] = REDACTED

@@ -24,16 +24,18 @@ QUOTED_PREFIXES = (57, 60)
 _WORDY = ("rationale", "preference", "clarification", "tier_path", "memory_influences", "result")
 
 
-def _scrub(value: Any, texts: Sequence[str]) -> Any:
+def scrub(value: Any, texts: Sequence[str]) -> Any:
+    """`value` (a string, or lists and mappings of them, however nested) with every occurrence
+    of each of `texts` redacted (longest first, as `quoted_forms` orders them)."""
     if isinstance(value, str):
         for text in texts:
             if text and text in value:
                 value = value.replace(text, REDACTED)
         return value
     if isinstance(value, list):
-        return [_scrub(item, texts) for item in value]
+        return [scrub(item, texts) for item in value]
     if isinstance(value, dict):
-        return {key: _scrub(item, texts) for key, item in value.items()}
+        return {key: scrub(item, texts) for key, item in value.items()}
     return value
 
 
@@ -92,5 +94,5 @@ def forget_in(document: dict[str, Any], user: str, texts: Sequence[str]) -> bool
         forms = quoted_forms(texts)
         for name in _WORDY:
             if name in document:
-                document[name] = _scrub(document[name], forms)
+                document[name] = scrub(document[name], forms)
     return repr(document) != before

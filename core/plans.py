@@ -12,11 +12,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from core.wording import wording
+
 Topology = Literal["single", "pipeline", "parallel", "hook"]
 CheckName = Literal["counter_example", "boundary", "comparison"]
 PlanRole = Literal["primary", "supporting"]
-#: The roles in Chinese, as a composed reply tags its parts and the dynamic path names its plan.
-ROLE_WORDS_ZH: dict[str, str] = {"primary": "主要", "supporting": "协同"}
+#: The roles in Chinese, as a composed reply tags its parts and the dynamic path names its plan
+#: (the catalog's `plan_roles` terms).
+ROLE_WORDS_ZH: dict[str, str] = dict(wording("zh").terms["plan_roles"])
 
 
 @dataclass(slots=True)

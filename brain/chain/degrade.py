@@ -11,19 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.records import Decision
+from core.wording import wording_for
 
 if TYPE_CHECKING:
     from brain.chain.execute import ControllerRunner
     from brain.parts import BrainParts
-
-
-HUMAN_HELP = (
-    "I could not complete this automatically and no other service stands in for it: "
-    "ask a person at the IT service desk, who takes it from here."
-)
-HUMAN_HELP_ZH = (
-    "我没能自动完成这个请求，也没有转给其他无关的服务：IT 服务台的同事会接手（可在此补充信息）。"
-)
 
 
 def degrade(decision: Decision, runner: ControllerRunner, parts: BrainParts) -> None:
@@ -43,7 +35,6 @@ def degrade(decision: Decision, runner: ControllerRunner, parts: BrainParts) -> 
     chinese = decision.in_chinese
     label = (parts.view.labels_zh if chinese else parts.view.labels).get(failed, failed)
     result.data = {**result.data, "hand_off": True, "reason": result.error}
-    if chinese:
-        result.summary = f"“{label}”暂时不可用（{result.error}）。{HUMAN_HELP_ZH}"
-    else:
-        result.summary = f"{label} is not available right now ({result.error}). {HUMAN_HELP}"
+    words = wording_for(chinese)
+    help_ = words.say("chain.human_help")
+    result.summary = words.say("chain.unavailable", label=label, error=result.error, help=help_)

@@ -16,6 +16,7 @@ from brain.chain.small_talk import MODE as SMALL_TALK
 from brain.conversation.wording import PLAN_WORDS_ZH, SIGNAL_WORDS_ZH, TIERS_ZH, URGENCY_ZH, say
 from brain.signals.registry import signal_words
 from core.records import PRESSING, Decision, ExecutionResult
+from core.wording import wording_for
 
 __all__ = [
     "NONE_OF_THESE",
@@ -163,20 +164,15 @@ def dynamic_lines(decision: Decision) -> list[str]:
 
 def headline(decision: Decision, labels: Mapping[str, str]) -> str:
     """One line: who takes the message."""
+    zh = decision.in_chinese
     name = label_of(labels, decision.controller)
-    if decision.in_chinese:
-        if decision.outcome == "failed":
-            return f"{name}处理失败。"
-        if decision.supporting:
-            helpers = "、".join(label_of(labels, s) for s in decision.supporting)
-            return f"已转给{name}处理（协同：{helpers}）。"
-        return f"已转给{name}处理。"
     if decision.outcome == "failed":
-        return f"{name} failed to handle this message."
+        return say("failed", zh, name=name)
     if decision.supporting:
-        helpers = ", ".join(label_of(labels, s) for s in decision.supporting)
-        return f"Routed to {name} (with {helpers})."
-    return f"Routed to {name}."
+        separator = wording_for(zh).say("common.list_separator")
+        helpers = separator.join(label_of(labels, s) for s in decision.supporting)
+        return say("routed_with", zh, name=name, helpers=helpers)
+    return say("routed", zh, name=name)
 
 
 def rationale(

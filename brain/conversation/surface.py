@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.wording import wording_for
+
 _CHAT_HELP = (
     "Type a message and the brain routes it. When it asks, answer with a number or a "
     "controller name.\n"
@@ -35,12 +37,7 @@ class SurfaceWording:
 
     def no_question_pending(self, zh: bool) -> str:
         """A bare pick ("2") typed when no question is waiting for one."""
-        if zh:
-            return "现在没有等待回答的问题，所以这个编号没有对应的选项。请直接描述你的问题或需求。"
-        return (
-            "No question is waiting for an answer, so there is nothing to pick. "
-            "Describe what you need in words."
-        )
+        return wording_for(zh).say("conversation.no_question_pending")
 
 
 #: `brain chat` and `brain ask --thread`: typed commands and numbered answers.

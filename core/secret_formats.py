@@ -94,7 +94,51 @@ _OWN: tuple[tuple[str, str, int], ...] = (
     # Basic auth in any URL, the user name empty included ("redis://:pw@cache-01").
     ("PASSWORD", r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]*:([^\s/@]+)@", 1),
     ("TOKEN", r"(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{16,})", 1),
+    # A connection string's key ("AccountKey=…;", "SharedAccessKey=…", a SAS "sig=…").
+    (
+        "API_KEY",
+        r"(?i)\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=([A-Za-z0-9+/%=]{16,})",
+        1,
+    ),
 )
+#: Passwords a command line carries by its shape (the value group is the secret): curl's and
+#: wget's `-u user:pass` (never `docker -u 1000:1000`, a user and group id), `sshpass -p`,
+#: MySQL's `-pSECRET` (attached: `mysql -p` alone prompts, `-P 3306` is the port),
+#: `redis-cli -a`, and variables such as `PGPASSWORD=…` set before a command.
+_COMMAND_LINE: tuple[tuple[str, int, Callable[[str], bool] | None], ...] = (
+    (r"(?<!\S)(?:-u|--user)[ =]?['\"]?[^\s:'\"@]+:([^\s'\"@]+)", 1, lambda v: not v.isdigit()),
+    (r"\bsshpass\s+-p\s*(['\"]?)([^\s'\"]+)\1", 2, None),
+    (r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(['\"]?)([^\s'\"]+)\1", 2, None),
+    (r"\bredis-cli\b[^\n]*?\s-a\s+(['\"]?)([^\s'\"]+)\1", 2, None),
+    (
+        r"\b[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|_PWD|_AUTH|SECRET|TOKEN)=(['\"]?)([^\s;'\"]+)\1",
+        2,
+        None,
+    ),
+)
+#: A one-time code after the words for it ("verification code is 552911", "验证码 837261"):
+#: spent in minutes, but whoever reads it in time signs in as its owner.
+_ONE_TIME_CODE = re.compile(
+    r"(?i)(?:one[- ]time (?:pass)?code|one[- ]time password|(?<![A-Za-z])otp(?![A-Za-z])"
+    r"|verification code|security code|(?:mfa|2fa|sms|auth(?:enticator)?) code|passcode"
+    r"|验证码|动态码|校验码|短信码|动态口令|安全码)"
+    r"[^0-9\n]{0,12}?(\d{4,8})(?!\d)"
+)
+#: A Wi-Fi or network key told like a password ("the wifi key for the lab is sunflowerMoon42"):
+#: taken when the value looks like one (a digit, or lower and upper case), so "the wifi key is
+#: printed on the router" stays.
+_NETWORK_KEY = re.compile(
+    r"(?i)\b(?:wi-?fi|wlan|wireless|network|wpa2?|psk)\s+(?:key|passphrase)\b"
+    r"[^\n]{0,30}?(?:\b(?:is|was)\b|[:=]|是|为)\s*([^\s,;，。；、\u4e00-\u9fff]{6,})"
+)
+
+
+def _looks_like_a_password(value: str) -> bool:
+    letters = [c for c in value if c.isalpha()]
+    mixed = any(c.islower() for c in letters) and any(c.isupper() for c in letters)
+    return any(c.isdigit() for c in value) or mixed
+
+
 #: A value after a cue word ("api key", "secret", "密钥", "令牌"): a secret when it is long and
 #: random-looking (hex of 32+, or 20+ characters with high entropy), so "key LT-123" stays.
 _CUED = re.compile(
@@ -134,6 +178,12 @@ def _build() -> tuple[SecretFormat, ...]:
         group = 1 if name in _VALUE_GROUP_PLUGINS else 0
         formats.extend(SecretFormat(kind, pattern, group) for pattern in plugin.denylist)
     formats.extend(SecretFormat(kind, re.compile(source), group) for kind, source, group in _OWN)
+    formats.extend(
+        SecretFormat("PASSWORD", re.compile(source), group, accept)
+        for source, group, accept in _COMMAND_LINE
+    )
+    formats.append(SecretFormat("SECRET", _ONE_TIME_CODE, 1))
+    formats.append(SecretFormat("PASSWORD", _NETWORK_KEY, 1, _looks_like_a_password))
     formats.append(SecretFormat("SECRET", _CUED, 1, _random_looking))
     return tuple(formats)
 

@@ -132,6 +132,10 @@ def _secrets(rng: random.Random) -> dict[str, Callable[[], str]]:
         "uk-nino": lambda: _uk_nino(rng),
         "redis-url-password": lambda: _pick(rng, ALNUM, 14),
         "npm": lambda: "npm_" + _pick(rng, ALNUM, 36),
+        "command-line-password": lambda: _pick(rng, ALNUM, 10),
+        "connection-string-key": lambda: _pick(rng, ALNUM + "+/", 43) + "=",
+        "one-time-code": lambda: _pick(rng, "0123456789", rng.choice([6, 6, 8])),
+        "network-key": lambda: _word(rng, 3) + _pick(rng, "0123456789", 2),
     }
 
 
@@ -177,6 +181,30 @@ SECRET_TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
         ("en", "national insurance: {s}"),
         ("en", "HR has {s} on file but the payslip is wrong"),
         ("zh", "英国同事的 National Insurance number {s} 填错了"),
+    ),
+    "command-line-password": (
+        ("en", "curl -u admin:{s} https://jenkins.corp.example/api returns 401"),
+        ("en", "sshpass -p '{s}' ssh deploy@web-03 hangs"),
+        ("en", "mysql -u report -p{s} -h db-07 says access denied"),
+        ("en", "PGPASSWORD={s} psql -h db-02 -U app fails"),
+        ("zh", "redis-cli -h cache-01 -a {s} ping 报错 NOAUTH"),
+        ("zh", "执行 curl --user ci:{s} https://nexus.corp.example 还是 403"),
+    ),
+    "connection-string-key": (
+        ("en", "DefaultEndpointsProtocol=https;AccountName=logs;AccountKey={s};EndpointSuffix=x"),
+        ("zh", "连接串 Endpoint=sb://bus/;SharedAccessKeyName=app;SharedAccessKey={s} 报错"),
+    ),
+    "one-time-code": (
+        ("en", "my one-time code is {s} and it still says invalid"),
+        ("en", "the MFA code {s} is not accepted"),
+        ("en", "verification code: {s}, but the portal rejects it"),
+        ("zh", "验证码是 {s} 但是登录不了"),
+        ("zh", "短信验证码{s}输入后提示过期"),
+    ),
+    "network-key": (
+        ("en", "the wifi key for the lab is {s}"),
+        ("en", "network key: {s} does not work on the new laptop"),
+        ("zh", "实验室的 wifi key 是 {s}，连不上"),
     ),
     "redis-url-password": (
         ("en", "the worker connects to redis://:{s}@cache-03.internal:6379/0 and times out"),
@@ -237,8 +265,34 @@ PASSWORD_TALK_ZH = (
     "密码改成功了",
     "密码改为什么好",
 )
+#: Command lines and talk about codes and keys that hold no secret: every word survives.
+COMMAND_TALK = (
+    "ssh -p 2222 deploy@web-03 refuses the connection",
+    "docker run -p 8080:80 nginx fails to start",
+    "docker run -u 1000:1000 app cannot write the volume",
+    "mysql -p prompts me but I forgot the password",
+    "mysql -h db-07 -P 3306 -u report times out",
+    "curl -u admin https://jenkins.corp.example asks for a password",
+    "my MFA code is not arriving",
+    "the verification code never comes by sms",
+    "the wifi key is printed on the router",
+    "error code 552911 when installing the client",
+    "the network key changed last week, where is the new one?",
+)
+COMMAND_TALK_ZH = (
+    "验证码收不到",
+    "短信验证码一直不来",
+    "动态口令过期了怎么办",
+    "wifi key 在哪里看",
+    "ssh -p 2222 登不上跳板机",
+)
 #: Look-alikes that are whole sentences, each in the corpus once.
-SENTENCES = (("password-talk", "en", PASSWORD_TALK), ("password-talk-zh", "zh", PASSWORD_TALK_ZH))
+SENTENCES = (
+    ("password-talk", "en", PASSWORD_TALK),
+    ("password-talk-zh", "zh", PASSWORD_TALK_ZH),
+    ("command-talk", "en", COMMAND_TALK),
+    ("command-talk-zh", "zh", COMMAND_TALK_ZH),
+)
 KEEP = (
     (
         "ticket-id",

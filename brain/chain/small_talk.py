@@ -18,24 +18,10 @@ from collections.abc import Mapping
 from brain.chain import social
 from brain.routing.plan import RoutePlan
 from core.records import ExecutionResult
+from core.wording import wording_for
 
 __all__ = ["MODE", "answer_small_talk", "reply_of"]
 
-#: act -> (English, Chinese); `{labels}`: the controllers' labels.
-REPLIES: dict[str, tuple[str, str]] = {
-    "greeting": (
-        "Hello! Tell me what you need in your own words: I can help with {labels}.",
-        "您好！直接告诉我您需要什么就行，我可以帮您处理：{labels}。",
-    ),
-    "thanks": (
-        "You're welcome. If anything else comes up, just write here.",
-        "不客气。还有其他问题随时在这里告诉我。",
-    ),
-    "closing": (
-        "All right. Write here any time you need something.",
-        "好的，有需要随时找我。",
-    ),
-}
 #: Who answers, in the result (no controller ran).
 ANSWERED_BY = "brain"
 #: The result's `data["mode"]`: how surfaces tell small talk from a fallback to show buttons on.
@@ -43,10 +29,11 @@ MODE = "small_talk"
 
 
 def reply_of(act: str, labels: Mapping[str, str], chinese: bool) -> str:
-    """The reply to a social message of `act`, in the asker's language."""
-    english, chinese_text = REPLIES[act]
-    names = ("、" if chinese else ", ").join(labels.values())
-    return (chinese_text if chinese else english).format(labels=names)
+    """The reply to a social message of `act` ("greeting", "thanks", "closing"; the
+    `small_talk.*` messages of `core.wording`), in the asker's language."""
+    words = wording_for(chinese)
+    names = words.say("common.list_separator").join(labels.values())
+    return words.say(f"small_talk.{act}", labels=names)
 
 
 def answer_small_talk(

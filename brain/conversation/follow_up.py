@@ -31,6 +31,7 @@ from controllers.verification import specific_terms
 from core.records import Decision, DryRunRecord, ExecutionResult, IntentResult, Message
 from core.stores.records import ConversationState, OpenQuestion
 from core.text.language import is_chinese, turn_is_chinese
+from core.wording import wording_for
 
 if TYPE_CHECKING:
     from controllers.tickets import Ticket
@@ -322,11 +323,8 @@ def follow_up_decision(
         entities=entities,
         group=follow.controller,
     )
-    rationale = (
-        f"跟进：这条消息属于本会话的 {follow.record}（{follow.why.chinese}）。"
-        if zh
-        else f"Follow-up: read as part of {follow.record} in this thread ({follow.why.english})."
-    )
+    why = follow.why.text(zh)
+    rationale = wording_for(zh).say("conversation.follow_up", record=follow.record, why=why)
     data: dict[str, Any] = {"follow_up": follow.kind, "fields": dict(follow.fields)}
     if ticket is not None:
         data["ticket"] = ticket.to_dict()

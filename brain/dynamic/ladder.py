@@ -24,6 +24,7 @@ from core.config import Settings
 from core.records import ExecutionResult
 from core.redact import redact
 from core.text.kept import KeptDict
+from core.wording import wording_for
 
 if TYPE_CHECKING:
     from brain.dynamic.cases import CaseBook, SimilarCase
@@ -188,21 +189,23 @@ def _fields(situation: Situation) -> dict[str, Any]:
     return {name: getattr(situation, name) for name in situation.__dataclass_fields__}
 
 
-#: The default contact's Chinese name (a contact configured in another words is a name).
-_CONTACT_ZH = {"the it service desk": "IT 服务台"}
-
-
 def contact_in(contact: str, chinese: bool) -> str:
-    """The help contact in the reply's language: never an English phrase inside Chinese."""
+    """The help contact in the reply's language: never an English phrase inside Chinese (the
+    default contact's name is the catalog's `contacts` term; another is a name, shown without
+    an English "the")."""
     if not chinese:
         return contact
-    return _CONTACT_ZH.get(contact.strip().lower(), contact.removeprefix("the ").strip())
+    shown = contact.removeprefix("the ").strip()
+    return wording_for(chinese).term("contacts", contact.strip().lower(), default=shown)
 
 
 def next_steps(settings: Settings, chinese: bool) -> list[str]:
     """What the user can do at the boundary, on any surface (each surface draws its own
     button or command for the hand-off)."""
-    contact = settings.dynamic.help_contact
-    if chinese:
-        return [f"联系{contact_in(contact, True)}", "补充更多细节后重试", "请值班同事人工处理"]
-    return [f"ask {contact}", "rephrase it with more detail", "hand it to a person on-call"]
+    words = wording_for(chinese)
+    contact = contact_in(settings.dynamic.help_contact, chinese)
+    return [
+        words.say("dynamic.step_contact", contact=contact),
+        words.say("dynamic.step_rephrase"),
+        words.say("dynamic.step_person"),
+    ]

@@ -41,6 +41,7 @@ from core.records import (
     IntentResult,
     SignalScores,
 )
+from core.wording import wording_for
 
 if TYPE_CHECKING:
     from brain.dynamic.llm_stages import LLMStages
@@ -246,11 +247,9 @@ class DynamicSolver:
         clarification = plan.clarification
         if plan.outcome == "fallback":
             trace.next_steps = next_steps(self.settings, situation.chinese)
-            joined = (
-                "；".join(trace.next_steps) if situation.chinese else "; ".join(trace.next_steps)
-            )
-            label = "下一步：" if situation.chinese else " Next steps: "
-            stop = "。" if situation.chinese else "."
+            words = wording_for(situation.chinese)
+            joined = words.say("common.clause_separator").join(trace.next_steps)
+            label, stop = words.say("dynamic.next_steps"), words.say("common.full_stop")
             clarification = f"{plan.clarification or ''}{label}{joined}{stop}"
         return replace(
             plan, tier_path=path, dry_runs=dry_runs, dcr=trace, clarification=clarification

@@ -8,7 +8,9 @@ Replaced with placeholders: emails ``[EMAIL]``, phone numbers ``[PHONE]`` (mobil
 such as 020-12345678, international, North American with or without separators, and any number
 after a word such as "phone" / "电话"), Chinese resident ID numbers ``[ID_NUMBER]``, US social
 security numbers ``[SSN]``, UK National Insurance numbers ``[NI_NUMBER]``, payment card
-numbers ``[CARD]``, IBANs ``[IBAN]``, public IP addresses ``[IP]`` and secrets ``[SECRET]``:
+numbers ``[CARD]``, IBANs ``[IBAN]``, public IP addresses ``[IP]``, numbers the words before
+them name as personal (`core.personal_ids`: passports, bank accounts, dates of birth, PINs) and
+secrets ``[SECRET]``:
 Slack/Anthropic/AWS/GitHub/bearer tokens, and passwords however they are written ("password:
 x", "pw=x", "password Hunter2!", "Hunter2! is my password", "user jdoe / pass x", "密码 x",
 "x 是我的密码", "my password is sunshine", "passphrase is correct horse battery staple",
@@ -52,6 +54,7 @@ from core.password_words import (
     phrase_ends,
     phrase_goes_on,
 )
+from core.personal_ids import replace_personal_ids
 from core.records import Message
 from core.secret_formats import is_placeholder, replace_secret_formats
 
@@ -377,6 +380,7 @@ def redact(text: str) -> str:
     text = _bare_passwords(text)
     text = _IBAN.sub(lambda m: "[IBAN]" if _iban_ok(m.group(0)) else m.group(0), text)
     text = _CN_ID.sub(lambda m: "[ID_NUMBER]" if _cn_id_ok(m.group(0)) else m.group(0), text)
+    text = replace_personal_ids(text)
     text = _CARD_GROUPED.sub(_card, text)
     text = _CARD_PLAIN.sub(_card, text)
     text = _US_SSN.sub("[SSN]", text)

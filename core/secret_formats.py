@@ -90,6 +90,7 @@ _OWN: tuple[tuple[str, str, int], ...] = (
     ("AWS_KEY", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b", 0),
     ("GITHUB_TOKEN", r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{22,})", 0),
     ("GITLAB_TOKEN", r"\bglpat-[A-Za-z0-9_-]{20,}", 0),
+    ("API_KEY", r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", 0),
     ("NPM_TOKEN", r"\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", 0),
     # Basic auth in any URL, the user name empty included ("redis://:pw@cache-01").
     ("PASSWORD", r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]*:([^\s/@]+)@", 1),

@@ -136,6 +136,21 @@ def _secrets(rng: random.Random) -> dict[str, Callable[[], str]]:
         "connection-string-key": lambda: _pick(rng, ALNUM + "+/", 43) + "=",
         "one-time-code": lambda: _pick(rng, "0123456789", rng.choice([6, 6, 8])),
         "network-key": lambda: _word(rng, 3) + _pick(rng, "0123456789", 2),
+        "passport": lambda: rng.choice(["", "E", "G", "P"]) + _pick(rng, "0123456789", 8),
+        "driving-licence": lambda: rng.choice("ABDMS") + _pick(rng, "0123456789", 7),
+        "hk-identity-card": lambda: (
+            rng.choice("ACDEGHKPRZ") + _pick(rng, "0123456789", 6) + f"({rng.randint(0, 9)})"
+        ),
+        "bank-account": lambda: "6222" + _pick(rng, "0123456789", rng.choice([12, 15])),
+        "sort-code": lambda: "-".join(_pick(rng, "0123456789", 2) for _ in range(3)),
+        "date-of-birth": lambda: (
+            f"{rng.randint(1, 28):02d}/{rng.randint(1, 12):02d}/{rng.randint(1950, 2004)}"
+        ),
+        # Six digits: four are in many a timestamp the stores hold, so the test that greps
+        # them (tests/bot/test_secrets_nowhere.py) could not tell a leak from a clock.
+        "pin": lambda: _pick(rng, "0123456789", 6),
+        "recovery-code": lambda: _pick(rng, HEX, 4) + "-" + _pick(rng, HEX, 4),
+        "google-api-key": lambda: "AIza" + _pick(rng, ALNUM + "-_", 35),
     }
 
 
@@ -206,6 +221,36 @@ SECRET_TEMPLATES: dict[str, tuple[tuple[str, str], ...]] = {
         ("en", "network key: {s} does not work on the new laptop"),
         ("zh", "实验室的 wifi key 是 {s}，连不上"),
     ),
+    "passport": (
+        ("en", "my passport number is {s}, HR needs it for the visa letter"),
+        ("zh", "护照号 {s} 填到系统里报错"),
+    ),
+    "driving-licence": (
+        ("en", "driver license {s} for the car pool form"),
+        ("en", "my driving licence number: {s}"),
+    ),
+    "hk-identity-card": (
+        ("zh", "香港身份证 {s} 录入不了"),
+        ("en", "HKID {s} is rejected by the onboarding portal"),
+    ),
+    "bank-account": (
+        ("zh", "我的银行卡号 {s}，工资没到账"),
+        ("en", "bank account number {s} for the expense refund"),
+    ),
+    "sort-code": (("en", "sort code {s}, account is in my profile"),),
+    "date-of-birth": (
+        ("en", "my date of birth is {s} and the portal says it is wrong"),
+        ("zh", "出生日期 {s} 系统里填错了"),
+    ),
+    "pin": (
+        ("en", "my pin is {s} and the printer rejects it"),
+        ("zh", "PIN码是 {s} 但是门禁打不开"),
+    ),
+    "recovery-code": (
+        ("en", "recovery codes: {s} and the rest are in my drawer"),
+        ("en", "backup code {s} did not work either"),
+    ),
+    "google-api-key": (("en", "the maps call with key {s} returns 403"),),
     "redis-url-password": (
         ("en", "the worker connects to redis://:{s}@cache-03.internal:6379/0 and times out"),
         ("zh", "缓存连接 rediss://:{s}@redis.corp.example:6380 连不上"),
@@ -279,7 +324,26 @@ COMMAND_TALK = (
     "error code 552911 when installing the client",
     "the network key changed last week, where is the new one?",
 )
+#: Words about identity documents, accounts, birthdays, PINs and codes, with no number of theirs.
+PERSONAL_TALK = (
+    "the passport office wifi is down",
+    "passport renewal process?",
+    "order number 12345678 not delivered",
+    "account number for the invoice is missing",
+    "sort code field is greyed out",
+    "my birthday party room booking",
+    "license number field is empty in SAP",
+    "PIN reset please",
+    "the backup codes page does not load",
+    "recovery code not accepted",
+    "visio license 2024 expired",
+    "the backup job failed at 02:00 on 12/04/2026",
+)
 COMMAND_TALK_ZH = (
+    "卡号不对",
+    "身份证过期了",
+    "驾照照片上传失败",
+    "生日会议室预订",
     "验证码收不到",
     "短信验证码一直不来",
     "动态口令过期了怎么办",
@@ -292,6 +356,7 @@ SENTENCES = (
     ("password-talk-zh", "zh", PASSWORD_TALK_ZH),
     ("command-talk", "en", COMMAND_TALK),
     ("command-talk-zh", "zh", COMMAND_TALK_ZH),
+    ("personal-talk", "en", PERSONAL_TALK),
 )
 KEEP = (
     (

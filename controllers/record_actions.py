@@ -52,6 +52,26 @@ _ACTIONS: tuple[tuple[Action, re.Pattern[str]], ...] = (
 )
 
 
+#: The requester takes their own request back ("cancel it, not needed anymore", "不用了，取消吧"):
+#: the "close" action's withdrawing words, and saying it is no longer needed.
+_WITHDRAW = re.compile(
+    r"\bcancel|\bwithdraw|no longer need|not needed any ?more|don'?t need (?:it|this|that)"
+    r"|撤销|撤回|取消|不需要了|不用了",
+    re.I,
+)
+#: ... unless the words are denied ("don't cancel it", "不要取消").
+_KEEP_IT = re.compile(
+    r"\b(?:don'?t|do not|not|never|no need to)\s+(?:cancel|withdraw)|不要取消|别取消|先别|不用取消",
+    re.I,
+)
+
+
+def withdraws(text: str) -> bool:
+    """Does the message take a request back, rather than report on it? Read on the thread's
+    record the way a close command is read on a named ticket."""
+    return bool(_WITHDRAW.search(text)) and not _KEEP_IT.search(text)
+
+
 def detect_action(text: str) -> Action:
     """The operation the text asks for; a plain mention means a status lookup. A search by
     topic ("find my tickets about the keyboard") comes first: it names tickets by what they

@@ -12,13 +12,26 @@ from core.wording import wording_for
 if TYPE_CHECKING:
     from controllers.tickets import Ticket
 
-__all__ = ["closing", "question_on", "solved_by_requester", "something_new", "which_record"]
+__all__ = [
+    "closing",
+    "question_on",
+    "solved_by_requester",
+    "something_new",
+    "which_record",
+    "withdrawn_by_requester",
+]
 
 
 def solved_by_requester(ticket_id: str, zh: bool) -> str:
     """The requester said the problem is gone: their words went on the ticket and it is
     resolved, and saying it is back reopens it."""
     return wording_for(zh).say("threads.solved_by_requester", ticket_id=ticket_id)
+
+
+def withdrawn_by_requester(ticket_id: str, zh: bool) -> str:
+    """The requester withdrew their request ("cancel it, not needed anymore"): their words
+    went on the record and it is closed; a later reply reopens it."""
+    return wording_for(zh).say("threads.withdrawn_by_requester", ticket_id=ticket_id)
 
 
 def question_on(ticket_id: str, answer: str, zh: bool) -> str:

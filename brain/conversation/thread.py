@@ -26,6 +26,7 @@ from brain.conversation.wording import because
 from controllers import answering, slots
 from controllers import thread_replies as said
 from controllers import ticket_replies as say
+from controllers.record_actions import withdraws
 from controllers.tickets import TicketError
 from core.records import Decision, DryRunRecord, Message
 from core.stores.records import ConversationState, OpenQuestion
@@ -215,6 +216,18 @@ def apply(
             ticket = store.update_fields(ticket.id, by=message.user, fields=fields, status=status)
         elif ahead and ticket.status == "awaiting_info":  # no longer waiting on the asker
             ticket = store.update_fields(ticket.id, by=message.user, fields={}, status="open")
+        if ticket.is_open and message.user == ticket.requester and withdraws(message.text):
+            # The requester takes the request back: it is closed, as "close INC-…" closes a
+            # named ticket, and stays reopenable by a later reply.
+            ticket = store.close(ticket.id, by=message.user, reason=message.text[:200])
+            return follow_up_decision(
+                message,
+                reading,
+                summary=said.withdrawn_by_requester(ticket.id, zh),
+                ok=True,
+                dry_run=check,
+                ticket=ticket,
+            )
         if not ticket.is_open and not resolved(message.text) and not reading.solved:
             ticket = store.reopen(ticket.id, by=message.user, reason=message.text[:200])
             reopened = True

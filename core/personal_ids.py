@@ -20,7 +20,10 @@ from core.lazy import LazyPattern
 __all__ = ["replace_personal_ids"]
 
 #: Between the word and the number: "is", "no.", a colon, a few spaces or words' glue.
-_GLUE = r"\s*(?:(?:number|no\.?|num|#|is|was|:|：|是|为|号码|号)\s*){0,3}"
+_GLUE = (
+    r"\s*(?:(?:number|no\.?|num|#|is|was|it'?s|my|:|：|,|，|是|为|改成|改为|号码|号|档案编号|编号"
+    r"|我的是|我的)\s*){0,4}"
+)
 
 #: (placeholder, pattern with the number in group 1).
 _CUED: tuple[tuple[str, LazyPattern], ...] = (
@@ -28,35 +31,71 @@ _CUED: tuple[tuple[str, LazyPattern], ...] = (
         "[ID_NUMBER]",
         LazyPattern(
             r"(?i)(?:passport|driver'?s?\s+licen[cs]e|driving\s+licen[cs]e|licen[cs]e\s+number"
-            r"|护照|驾驶证|驾照|通行证|身份证|hkid|identity\s+card)"
+            r"|\bDL\b|护照|驾驶证|驾照|通行证|身份证|hkid|identity\s+card|tax\s+id|steuer-id"
+            r"|social\s+security(?:\s+number)?|\bsocial\b|\bssn\b|纳税人识别号|税号)"
             + _GLUE
-            + r"([A-Z]{0,2}\d[A-Z0-9-]{4,17}(?:\([0-9A]\))?)(?![A-Za-z0-9])"
+            + r"((?-i:[A-Z]{0,5}\d[A-Z0-9-]{3,20}|\d{2,4}(?: \d{2,4}){1,4})(?:\([0-9A]\))?)"
+            + r"(?![A-Za-z0-9])"
         ),
     ),
     (
         "[ACCOUNT]",
         LazyPattern(
             r"(?i)(?:bank\s+account|account\s+number|acct\.?\s+no|sort\s+code|routing\s+number"
-            r"|银行卡|银行账户|银行账号|银行卡号|卡号)" + _GLUE + r"(\d[\d -]{4,26}\d)(?!\d)"
+            r"|direct\s+deposit[^\n]{0,40}?account|银行卡|银行账户|银行账号|银行卡号|卡号|打到[^\d\n]{0,8}银行)"
+            + _GLUE
+            + r"(\d[\d -]{4,26}\d)(?!\d)"
         ),
     ),
     (
         "[DATE_OF_BIRTH]",
         LazyPattern(
             r"(?i)(?:date\s+of\s+birth|\bdob\b|born\s+on|birthday|出生日期|生日|出生于)"
-            + _GLUE
-            + r"(\d{1,4}[/.\-年]\d{1,2}[/.\-月]\d{1,4}日?)"
+            r"[^\d\n]{0,24}?"
+            r"(\d{1,4}[/.\-年]\d{1,2}[/.\-月]\d{1,4}日?"
+            r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}"
+            r"|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4})"
         ),
     ),
     (
         "[SECRET]",
         LazyPattern(r"(?i)(?:\bpin(?:\s+code)?|pin码|密码锁)" + _GLUE + r"(\d{4,8})(?!\d)"),
     ),
+    (
+        # A door, gate, keypad, safe or cage code or combination ("keypad code is 3719#").
+        "[SECRET]",
+        LazyPattern(
+            r"(?i)(?:(?:door|gate|keypad|lock|safe|cage|locker)\s+(?:code|combo|combination)"
+            r"|\bcombo\b|门禁密码|门锁密码)"
+            r"[^\d\n]{0,16}?(\d[\d#*-]{2,10}[\d#*])(?![\d#*-])"
+        ),
+    ),
+    (
+        # The answer to a security question, quoted ("answer is 'Buttercup the beagle'").
+        "[SECRET]",
+        LazyPattern(
+            r"(?i)(?:security\s+question\s+answer|security\s+answer|answer\s+to\s+my\s+security"
+            r"\s+question|密保问题答案|密保答案)[^'\"“‘\n]{0,16}['\"“‘]([^'\"”’\n]{2,60})['\"”’]"
+        ),
+    ),
+    (
+        # A salary named as one ("base salary of $118,450", "月薪 28500 元").
+        "[SALARY]",
+        LazyPattern(
+            r"(?i)(?:salary|\bpay\s+is|月薪|年薪|工资是|薪水)[^\d\n$€£¥]{0,16}?"
+            r"([$€£¥]?\s?\d[\d,.]{2,12}\d(?:\s?(?:元|k|万))?)"
+        ),
+    ),
 )
 #: Recovery or backup codes: every code of the list after the words ("recovery codes: 8f3k-2m9p
 #: 4x7q-9w2e"), each of letters and digits around a dash or alone.
-_CODES_CUE = LazyPattern(r"(?i)(?:recovery|backup|备用|恢复)\s*(?:codes?|码)[:：\s]*")
-_CODE = LazyPattern(r"\s*[,，]?\s*([a-z0-9]{4,5}-[a-z0-9]{4,5}|\d{8,10})(?![\w-])", re.IGNORECASE)
+_CODES_CUE = LazyPattern(
+    r"(?i)(?:recovery|backup|备用|恢复)\s*(?:codes?|代码|码)"
+    r"(?:\s*(?:is|are|:|：|是|为)|[^\S\n]|[^\n]{0,24}?(?:is|are|是|为|:|：))[^\S\n]*"
+)
+_CODE = LazyPattern(
+    r"\s*[,，]?\s*([a-z0-9]{4,5}(?:-[a-z0-9]{4,5}){1,4}|\d{8,10})(?![\w-])", re.IGNORECASE
+)
 
 
 def _recovery_codes(text: str) -> str:

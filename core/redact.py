@@ -126,9 +126,16 @@ _LOGIN_CONTEXT = re.compile(
     r"|密[码碼]|口令|登录|登陆|登錄|账号|账户|帐号|帳號"
 )
 _CN_ID = re.compile(r"(?<![0-9A-Za-z])\d{17}[\dXx](?![0-9A-Za-z])")
-_CN_MOBILE = re.compile(r"(?<![\d+])(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?!\d)")
+_CN_MOBILE = re.compile(
+    r"(?<![\dA-Za-z+])(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?![\dA-Za-z])"
+)
+#: A UK mobile number ("07911 123457").
+_UK_MOBILE = re.compile(r"(?<![\dA-Za-z+])07\d{3} ?\d{6}(?![\dA-Za-z])")
 _INTL_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}(?!\d)")
-_NANP_PHONE = re.compile(r"(?<![\d-])(?:\(\d{3}\)\s?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\d-])")
+_NANP_PHONE = re.compile(
+    r"(?<![\dA-Za-z-])(?![48]00\D|8(?:88|77|66|55|44)\D)"
+    r"(?:\(\d{3}\)\s?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\dA-Za-z-])"
+)
 #: Chinese landlines with an area code: 020-12345678, 0755-8765432, (010) 12345678.
 _CN_LANDLINE = re.compile(r"(?<![\w-])(?:0\d{2,3}-|\(0\d{2,3}\)\s?)\d{7,8}(?![\w-])")
 #: Any number written right after a word that says it is a phone number.
@@ -148,7 +155,9 @@ _CUED_NINO = re.compile(
     r"((?i:national\s+insurance|\bNI\s+(?:number|no)|\bNINO)\b[^\n\d]{0,20}?)"
     r"(?<![A-Za-z0-9])[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])"
 )
-_CARD_GROUPED = re.compile(r"(?<![\d-])\d{4}(?:[ -]\d{4}){2}[ -]\d{1,7}(?![\d-])")
+_CARD_GROUPED = re.compile(
+    r"(?<![\d-])(?:\d{4}(?:[ -]\d{4}){2,3}(?:[ -]\d{1,7})?|3[47]\d{2}[ -]\d{6}[ -]\d{5})(?![\d-])"
+)
 _CARD_PLAIN = re.compile(r"(?<!\d)[3-6]\d{14,15}(?!\d)")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
 _IPV4 = re.compile(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])")
@@ -228,7 +237,7 @@ def _secret_value(match: re.Match[str]) -> str:
     "my password doesn't work" and "密码是什么" stay readable. An ASCII value runs up to the
     Chinese that follows it ("密码abcdef登不上")."""
     key, separator, adverb, value = match.groups()
-    if is_placeholder(value):
+    if is_placeholder(value) or _TEMPLATE_VALUE.match(value):
         return match.group(0)
     key += adverb
     tail = ""
@@ -237,10 +246,11 @@ def _secret_value(match: re.Match[str]) -> str:
         value, tail = mixed.group(1), mixed.group(2)
     if any(mark in separator for mark in ":=："):
         return f"{key}[SECRET]{tail}"
-    plain = _PLAIN_WORD.fullmatch(value)
+    quoted = value[len(value.rstrip("'\"’”")) :]  # "'token expired'": the talk's own quote
+    plain = _PLAIN_WORD.fullmatch(value[: len(value) - len(quoted)] if quoted else value)
     if plain is None:
         return f"{key}[SECRET]{tail}" if _password_like(value) else match.group(0)
-    word, mark = plain.group(1), plain.group(2)
+    word, mark = plain.group(1), plain.group(2) + quoted
     rest = mark + tail + match.string[match.end() :]
     key_word = key[: len(key) - len(separator) - len(adverb)]
     if _spoken_password(key_word, separator, word, rest):
@@ -331,10 +341,29 @@ def _bare_passwords(text: str) -> str:
     return _ASCII_TOKEN.sub(replace, text)
 
 
+#: What makes "user@host" a login, not an e-mail address: a command that takes one before it
+#: ("ssh deploy@bastion"), a URL's "://" ("https://jmarsh@bitbucket…") or a path after a colon
+#: ("git@gitlab.corp.example:infra/terraform.git").
+_LOGIN_BEFORE = re.compile(r"(?:\b(?:ssh|scp|sftp|rsync|mosh)\s+(?:-\S+\s+(?:\d+\s+)?)*|://)$")
+#: Placeholders of a template, not values: "<YOUR_TOKEN>", "${DB_PASSWORD}", "{{token}}",
+#: "******", "(the usual one)".
+_TEMPLATE_VALUE = re.compile(r"^(?:<|\$\{|\{\{|\*{3,}|[xX]{4,}$|\()")
+
+
+def _email(match: re.Match[str]) -> str:
+    before = match.string[max(0, match.start() - 40) : match.start()]
+    after = match.string[match.end() : match.end() + 1]
+    if _LOGIN_BEFORE.search(before) or after == ":":
+        return match.group(0)
+    return "[EMAIL]"
+
+
 def _cued_phone(match: re.Match[str]) -> str:
     """A number after "phone" / "电话" is a phone number when it has 7 to 15 digits (longer
     ones are ticket ids)."""
     digits = sum(char.isdigit() for char in match.group(2))
+    if re.match(r"[48]00[- ]?\d", match.group(2)):
+        return match.group(0)  # a company's toll-free line (400-/800-), no person's number
     return f"{match.group(1)}[PHONE]" if 7 <= digits <= 15 else match.group(0)
 
 
@@ -376,7 +405,7 @@ def redact(text: str) -> str:
     text = _SECRET_ASSIGNMENT.sub(_secret_value, text)
     text = _PASSWORD_SET_TO.sub(_set_to, text)
     text = _SECRET_BEFORE_KEY.sub(_secret_before_key, text)
-    text = EMAIL_PATTERN.sub("[EMAIL]", text)
+    text = EMAIL_PATTERN.sub(_email, text)
     text = _bare_passwords(text)
     text = _IBAN.sub(lambda m: "[IBAN]" if _iban_ok(m.group(0)) else m.group(0), text)
     text = _CN_ID.sub(lambda m: "[ID_NUMBER]" if _cn_id_ok(m.group(0)) else m.group(0), text)
@@ -389,6 +418,7 @@ def redact(text: str) -> str:
     text = _CN_MOBILE.sub("[PHONE]", text)
     text = _INTL_PHONE.sub(_intl_phone, text)
     text = _NANP_PHONE.sub("[PHONE]", text)
+    text = _UK_MOBILE.sub("[PHONE]", text)
     text = _CN_LANDLINE.sub("[PHONE]", text)
     text = _CUED_PHONE.sub(_cued_phone, text)
     return _IPV4.sub(_ip, text)

@@ -92,9 +92,26 @@ _OWN: tuple[tuple[str, str, int], ...] = (
     ("GITLAB_TOKEN", r"\bglpat-[A-Za-z0-9_-]{20,}", 0),
     ("API_KEY", r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", 0),
     ("NPM_TOKEN", r"\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", 0),
-    # Basic auth in any URL, the user name empty included ("redis://:pw@cache-01").
-    ("PASSWORD", r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]*:([^\s/@]+)@", 1),
+    # Basic auth in any URL, the user name with the password (together they sign in), and a
+    # password after an empty user name ("redis://:pw@cache-01").
+    ("PASSWORD", r"(?i)\b[a-z][a-z0-9+.-]*://([^\s:/@]+:[^\s/@]+)@", 1),
+    ("PASSWORD", r"(?i)\b[a-z][a-z0-9+.-]*://:([^\s/@]+)@", 1),
     ("TOKEN", r"(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{16,})", 1),
+    ("API_KEY", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}", 0),
+    ("API_KEY", r"\bLTAI[0-9A-Za-z]{12,24}(?![0-9A-Za-z])", 0),
+    # A key as a URL's user (a Sentry DSN: "https://<key>@o448812.ingest.sentry.io/…").
+    ("API_KEY", r"(?i)\bhttps?://([0-9a-f]{16,64})@", 1),
+    # A BitLocker recovery key: eight groups of six digits.
+    ("SECRET", r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])", 0),
+    # A session cookie by its name ("JSESSIONID=…", "sessionid=…; csrftoken=…").
+    (
+        "SECRET",
+        r"(?i)\b(?:jsessionid|phpsessid|asp\.net_sessionid|sessionid|session_id|session"
+        r"|connect\.sid|_session|auth_token|remember_token|csrftoken|xsrf-token)=([^\s;,'\"]{16,})",
+        1,
+    ),
+    # A card's security code after its name ("the CVV is 418").
+    ("SECRET", r"(?i)\b(?:cvv2?|cvc2?|csc)\b[^0-9\n]{0,10}?(\d{3,4})(?!\d)", 1),
     # A connection string's key ("AccountKey=…;", "SharedAccessKey=…", a SAS "sig=…").
     (
         "API_KEY",
@@ -107,7 +124,11 @@ _OWN: tuple[tuple[str, str, int], ...] = (
 #: MySQL's `-pSECRET` (attached: `mysql -p` alone prompts, `-P 3306` is the port),
 #: `redis-cli -a`, and variables such as `PGPASSWORD=…` set before a command.
 _COMMAND_LINE: tuple[tuple[str, int, Callable[[str], bool] | None], ...] = (
-    (r"(?<!\S)(?:-u|--user)[ =]?['\"]?[^\s:'\"@]+:([^\s'\"@]+)", 1, lambda v: not v.isdigit()),
+    (
+        r"(?<!\S)(?:-u|--user)[ =]?['\"]?([^\s:'\"@]+:[^\s'\"@]+)",
+        1,
+        lambda v: not v.split(":", 1)[1].isdigit(),
+    ),
     (r"\bsshpass\s+-p\s*(['\"]?)([^\s'\"]+)\1", 2, None),
     (r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(['\"]?)([^\s'\"]+)\1", 2, None),
     (r"\bredis-cli\b[^\n]*?\s-a\s+(['\"]?)([^\s'\"]+)\1", 2, None),
@@ -122,16 +143,32 @@ _COMMAND_LINE: tuple[tuple[str, int, Callable[[str], bool] | None], ...] = (
 _ONE_TIME_CODE = re.compile(
     r"(?i)(?:one[- ]time (?:pass)?code|one[- ]time password|(?<![A-Za-z])otp(?![A-Za-z])"
     r"|verification code|security code|(?:mfa|2fa|sms|auth(?:enticator)?) code|passcode"
-    r"|验证码|动态码|校验码|短信码|动态口令|安全码)"
-    r"[^0-9\n]{0,12}?(\d{4,8})(?!\d)"
+    r"|authenticator(?: app)? (?:shows|says)|验证码|动态码|校验码|短信码|动态口令|安全码)"
+    r"[^0-9\n]{0,24}?(\d{3} \d{3}(?!\d)|\d(?: \d){5,7}(?!\d)|\d{4,8}(?!\d))"
 )
+#: A secret key of 40 base64 characters with a "/" or "+" in it, mixed case and digits (an
+#: AWS secret access key's shape); hex digests and paths are not it.
+_BASE64_40 = re.compile(r"(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")
+#: A product or licence key: four or five groups of four or five letters and digits
+#: ("7XQ2-LM9V-TR4P-ZB8N"), letters and digits both (not a date or a number range).
+_PRODUCT_KEY = re.compile(r"(?<![A-Za-z0-9-])[A-Z0-9]{4,5}(?:-[A-Z0-9]{4,5}){3,4}(?![A-Za-z0-9-])")
 #: A Wi-Fi or network key told like a password ("the wifi key for the lab is sunflowerMoon42"):
 #: taken when the value looks like one (a digit, or lower and upper case), so "the wifi key is
 #: printed on the router" stays.
 _NETWORK_KEY = re.compile(
-    r"(?i)\b(?:wi-?fi|wlan|wireless|network|wpa2?|psk)\s+(?:key|passphrase)\b"
+    r"(?i)\b(?:wi-?fi|wlan|wireless|network|wpa2?|psk)\s+(?:key|passphrase)(?![A-Za-z])"
     r"[^\n]{0,30}?(?:\b(?:is|was)\b|[:=]|是|为)\s*([^\s,;，。；、\u4e00-\u9fff]{6,})"
 )
+
+
+def _base64_key(value: str) -> bool:
+    has = (any(c.isupper() for c in value), any(c.islower() for c in value))
+    return all(has) and any(c.isdigit() for c in value) and _entropy(value) >= 4.3
+
+
+def _product_key(value: str) -> bool:
+    letters = sum(c.isalpha() for c in value)
+    return letters >= 3 and sum(c.isdigit() for c in value) >= 3
 
 
 def _looks_like_a_password(value: str) -> bool:
@@ -185,6 +222,8 @@ def _build() -> tuple[SecretFormat, ...]:
     )
     formats.append(SecretFormat("SECRET", _ONE_TIME_CODE, 1))
     formats.append(SecretFormat("PASSWORD", _NETWORK_KEY, 1, _looks_like_a_password))
+    formats.append(SecretFormat("API_KEY", _BASE64_40, 1, _base64_key))
+    formats.append(SecretFormat("SECRET", _PRODUCT_KEY, 0, _product_key))
     formats.append(SecretFormat("SECRET", _CUED, 1, _random_looking))
     return tuple(formats)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from core.config import Settings
 from core.stores import Stores, open_stores
 from core.stores.records import Ticket
 from core.stores.tinydb import storage
+from core.stores.tinydb.collection import TinyCollection
 from core.stores.tinydb.journal import CHECKPOINT_AT
 from core.vector_text import encode_vector
 
@@ -127,6 +129,50 @@ def test_a_second_view_without_a_write_reads_no_bucket_file(
     writer.cases.flush()
     assert "c00099" in _by_id(reader.cases.view())
     assert reads  # the checkpoint changed the buckets: read again, once
+
+
+def test_a_view_while_a_checkpoint_writes_the_buckets_reads_no_bucket_file(
+    openers: tuple[Stores, Stores], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkpoint writes a bucket file at a time, and each file was a new version of the
+    collection: every view read while it ran (a message's ticket or case look-up, for the
+    seconds a checkpoint into hundreds of buckets takes) read every bucket file again. The
+    lines stay in the journal until every bucket is written, so the view read before holds."""
+    reader, writer = openers
+    for number in range(60):
+        writer.cases.insert(_case(number))
+    writer.cases.flush()
+    before = reader.cases.view()
+    for number in range(60, 120):
+        writer.cases.insert(_case(number))
+    listed: list[int] = []
+    during: list[dict[str, dict[str, object]]] = []
+    real_list = TinyCollection._file_names
+    real_write = storage.AtomicJSONStorage.write
+
+    def listing(collection: TinyCollection) -> list[str]:
+        listed.append(1)
+        return real_list(collection)
+
+    def write_then_read(
+        self: storage.AtomicJSONStorage, data: dict[str, Any], *, sync_folder: bool = True
+    ) -> None:
+        real_write(self, data, sync_folder=sync_folder)
+        if len(during) < 3:  # a view between the checkpoint's bucket files
+            during.append(_by_id(reader.cases.view()))
+
+    monkeypatch.setattr(TinyCollection, "_file_names", listing)
+    monkeypatch.setattr(storage.AtomicJSONStorage, "write", write_then_read)
+    writer.cases.flush()
+    monkeypatch.undo()
+
+    assert len(during) == 3
+    assert listed == []  # no view listed (and read) the bucket files during the checkpoint
+    assert all(set(seen) == {f"c{n:05d}" for n in range(120)} for seen in during)
+    after = _by_id(reader.cases.view())  # after it: read again
+    assert reader.cases.view() is not before
+    assert after == _by_id(writer.cases.all())
+    assert len(after) == 120
 
 
 def test_similar_cases_after_another_process_wrote_and_folded(tmp_path: Path) -> None:

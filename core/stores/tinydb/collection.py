@@ -20,7 +20,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -63,6 +64,8 @@ class TinyCollection:
         #: Each bucket file's documents as the last view read them, by a digest of the file's
         #: text: a view after a write parses only the buckets that changed.
         self._buckets: dict[str, tuple[bytes, list[Document]]] = {}
+        #: Inside `one_version`: the batch's files are written without a new version each.
+        self._deferred: list[bool] | None = None
         folder = path if sharded else path.parent
         folder.mkdir(parents=True, exist_ok=True)
         with self._lock.held():
@@ -89,9 +92,29 @@ class TinyCollection:
             data, table = self._read(path)
             result, changed = edit(table)
             if changed:
-                self._bump()  # first: a view read before it holds no file of this write
+                if self._deferred is None:
+                    self._bump()  # first: a view read before it holds no file of this write
+                else:
+                    self._deferred.append(True)
                 AtomicJSONStorage(path).write(data, sync_folder=sync_folder)
             return result
+
+    @contextmanager
+    def one_version(self) -> Iterator[None]:
+        """Writes inside get one new version, after the last of them (when any changed a
+        file), instead of one before each file. For a journal's checkpoint only, whose lines
+        stay in the journal until after it (so a view that keeps the buckets it read before
+        misses none of them): with a version a file, every read of the view during a
+        checkpoint into hundreds of buckets read every bucket file again (up to `BUCKETS`),
+        and a message arriving meanwhile paid that. Call from one thread at a time."""
+        self._deferred = []
+        try:
+            yield
+        finally:
+            changed, self._deferred = bool(self._deferred), None
+            if changed:
+                with self._lock.held():
+                    self._bump()
 
     # -- the version every process's view is checked against ------------------------------------
     def _version_file(self) -> Path:

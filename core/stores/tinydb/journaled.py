@@ -192,5 +192,6 @@ class JournaledCollection:
         every `CHECKPOINT_AT` lines: the next read would parse every bucket again)."""
         with self._checkpoint_lock.held():
             records, length = self._journal.snapshot()
-            replay_in_runs(records, self.base.put_many, self.base.remove)
+            with self.base.one_version():  # views keep the buckets until every line is in
+                replay_in_runs(records, self.base.put_many, self.base.remove)
             self._journal.cut(length)

@@ -1,5 +1,6 @@
-"""Personal numbers known by the words written before them: identity documents, bank
-accounts, dates of birth, PINs and recovery codes, in English and Chinese.
+"""Personal numbers known by the words written before them (identity documents, bank
+accounts, dates of birth, PINs and recovery codes) and street addresses known by their shape,
+in English and Chinese.
 
 Why a module of its own: `core.redact` finds personal data by its own shape (a Chinese
 resident ID by its checksum, a card by Luhn, an IBAN by mod-97, a UK National Insurance
@@ -113,6 +114,38 @@ def _recovery_codes(text: str) -> str:
     return "".join(out)
 
 
+#: A street address by its shape, English (a house number, capitalised street words and the
+#: street's kind, then a flat, a town and a US or UK postcode) and Chinese (city, district,
+#: road, then numbers of lane, house, block and room): where a laptop or monitor is sent.
+_STREET_KINDS = (
+    r"Street|St|Road|Rd|Lane|Ln|Avenue|Ave|Crescent|Cres|Drive|Dr|Court|Ct|Way|Boulevard"
+    r"|Blvd|Place|Pl|Close|Terrace|Gardens|Square|Sq|Parkway|Pkwy|Highway|Hwy"
+)
+_ADDRESS_EN = LazyPattern(
+    r"(?<![\w-])\d{1,5}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}(?:" + _STREET_KINDS + r")\b\.?"
+    r"(?:,?\s+(?:Apt|Apartment|Unit|Flat|Suite)\.?\s*[\w-]+)?"
+    r"(?:,\s*[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)?"
+    r"(?:,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?|,?\s+[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})?"
+)
+_ADDRESS_ZH = LazyPattern(
+    r"(?:[\u4e00-\u9fff]{2,3}(?:省|自治区)[\u4e00-\u9fff]{2,3}|[\u4e00-\u9fff]{2})市"
+    r"[\u4e00-\u9fff]{1,6}(?:区|县)"
+    r"[\u4e00-\u9fff0-9]{1,12}(?:路|街|道|大道|巷|胡同)\s*\d+\s*(?:号|弄)"
+    r"(?:[\s\dA-Za-z-]*(?:号|弄|院|栋|幢|楼|单元|室|层))*(?:\s*\d+)?"
+)
+
+
+#: The company's own premises named just before an address: no person lives there.
+_PREMISES = LazyPattern(
+    r"(?i)(?:office|building|campus|headquarters|\bHQ\b|reception|办公室|公司|大厦|园区)"
+)
+
+
+def _address(match: re.Match[str]) -> str:
+    before = match.string[max(0, match.start() - 40) : match.start()]
+    return match.group(0) if _PREMISES.search(before) else "[ADDRESS]"
+
+
 def replace_personal_ids(text: str) -> str:
     """`text` with every number a cue word names as personal replaced by its placeholder."""
     for placeholder, pattern in _CUED:
@@ -121,4 +154,5 @@ def replace_personal_ids(text: str) -> str:
             return match.group(0)[: match.start(1) - match.start()] + placeholder
 
         text = pattern.sub(replace, text)
+    text = _ADDRESS_ZH.sub(_address, _ADDRESS_EN.sub(_address, text))
     return _recovery_codes(text)

@@ -216,32 +216,23 @@ def apply(
             ticket = store.update_fields(ticket.id, by=message.user, fields=fields, status=status)
         elif ahead and ticket.status == "awaiting_info":  # no longer waiting on the asker
             ticket = store.update_fields(ticket.id, by=message.user, fields={}, status="open")
-        if ticket.is_open and message.user == ticket.requester and withdraws(message.text):
-            # The requester takes the request back: it is closed, as "close INC-…" closes a
-            # named ticket, and stays reopenable by a later reply.
+        # The requester may end the work here, and the record stays reopenable by a later
+        # reply: taking the request back closes it, as "close INC-…" closes a named ticket;
+        # saying the problem is gone resolves it.
+        ended = ""
+        by_requester = message.user == ticket.requester
+        if ticket.is_open and by_requester and withdraws(message.text):
             ticket = store.close(ticket.id, by=message.user, reason=message.text[:200])
-            return follow_up_decision(
-                message,
-                reading,
-                summary=said.withdrawn_by_requester(ticket.id, zh),
-                ok=True,
-                dry_run=check,
-                ticket=ticket,
-            )
-        if not ticket.is_open and not resolved(message.text) and not reading.solved:
+            ended = said.withdrawn_by_requester(ticket.id, zh)
+        elif not ticket.is_open and not resolved(message.text) and not reading.solved:
             ticket = store.reopen(ticket.id, by=message.user, reason=message.text[:200])
             reopened = True
-        elif ticket.is_open and reading.solved and not missing and message.user == ticket.requester:
-            # The requester says the problem is gone: the work ends here, and the record stays
-            # reopenable (a later reply that says it is back reopens it, as above).
+        elif ticket.is_open and reading.solved and not missing and by_requester:
             ticket = store.resolve(ticket.id, by=message.user)
+            ended = said.solved_by_requester(ticket.id, zh)
+        if ended:
             return follow_up_decision(
-                message,
-                reading,
-                summary=said.solved_by_requester(ticket.id, zh),
-                ok=True,
-                dry_run=check,
-                ticket=ticket,
+                message, reading, summary=ended, ok=True, dry_run=check, ticket=ticket
             )
     except TicketError as exc:
         summary = say.not_updated(ticket.kind, ticket.id, exc, zh)

@@ -218,17 +218,22 @@ def _ticket_texts(tickets: Sequence[Ticket], user: str) -> set[str]:
     for ticket in tickets:
         if ticket.requester != user:
             continue
-        values = [ticket.title] + [ticket.fields.get(name) for name in TICKET_TEXT_FIELDS]
-        found |= {v for v in values if isinstance(v, str) and v.strip() and v != REDACTED}
+        found |= set(_texts_of(ticket))
     return found
+
+
+def _texts_of(ticket: Ticket, comments_by: str | None = None) -> list[str]:
+    """A ticket's title and text fields as its requester wrote them, and the comments of
+    `comments_by` (none already redacted)."""
+    values = [ticket.title] + [ticket.fields.get(name) for name in TICKET_TEXT_FIELDS]
+    values += [c.get("text") for c in ticket.comments if comments_by and c.get("by") == comments_by]
+    return [v for v in values if isinstance(v, str) and v.strip() and v != REDACTED]
 
 
 def _written_by(ticket: Ticket, user: str) -> list[str]:
     """What the requester wrote on their ticket (its title, text fields and their comments),
     case-folded: the words its other fields were read from."""
-    values = [ticket.title] + [ticket.fields.get(name) for name in TICKET_TEXT_FIELDS]
-    values += [c.get("text") for c in ticket.comments if c.get("by") == user]
-    return [v.casefold() for v in values if isinstance(v, str) and v.strip() and v != REDACTED]
+    return [text.casefold() for text in _texts_of(ticket, comments_by=user)]
 
 
 def _taken_from(value: str, written: Sequence[str]) -> bool:

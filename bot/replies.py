@@ -13,7 +13,7 @@ import logging
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot import teams
+from bot import passed_notes, teams
 from bot.blocks import escape, fallback_text, message_blocks
 from bot.escalation import Alert, follow_up_alert_id
 from bot.services import BotServices
@@ -120,6 +120,9 @@ async def answer_message(
             await teams.notify_priority(
                 services, client, reply, channel=channel, thread_ts=root, asker=user
             )
+        await passed_notes.pass_on(
+            services, client, reply, channel=channel, thread_ts=root, asker=user
+        )
     finally:
         await services.events.confirm(*claims)
 

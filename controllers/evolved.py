@@ -68,12 +68,17 @@ class EvolvedController(DeclarativeController):
     def handle(self, context: ControllerContext) -> ControllerResult:
         """A plan of controllers is replayed by the brain's runner; a plan that is a person's
         note ("ask facilities in #facilities") is that note, passed on to the asker, where
-        the controller only said it had noted the message."""
+        the controller only said it had noted the message; the note travels in the result's
+        data too, so that a surface can take the request where it says (the Slack app posts
+        it in the channel the note names, `bot.passed_notes`)."""
         note = str(self.replays.get("note") or "").strip()
         if self.handler != "none" or not note or self.replays.get("steps"):
             return super().handle(context)
         words = wording_for(ticket_replies.chinese(context))
-        return ControllerResult(ok=True, summary=words.say("evolved.note", note=note))
+        # `passed_note`: a surface delivers the request where the note says (a channel).
+        return ControllerResult(
+            ok=True, summary=words.say("evolved.note", note=note), data={"passed_note": note}
+        )
 
 
 def evolved_dir(home: Path) -> Path:

@@ -3,7 +3,8 @@ unknown request sent to a person and resolved by them in the alert's thread thre
 same way becomes an evolved controller that takes the fourth wording on the fast path (with
 approval required, not before approval); a team resolves from its channel with the select
 (and nobody else may); three users' Route elsewhere on their own similar messages moves a
-fourth user's differently worded one."""
+fourth user's differently worded one; the learned note is carried out (the request posted in
+the channel it names)."""
 
 from __future__ import annotations
 
@@ -113,7 +114,7 @@ async def _resolve_through_oncall(harness: Harness, user: str, text: str) -> str
 async def test_three_people_resolving_alike_in_threads_evolve_a_controller(
     start_bot: StartBot,
 ) -> None:
-    harness = await start_bot("[evolution]\nrequire_approval = true\n")
+    harness = await start_bot("[evolution]\nrequire_approval = true\n" + TEAMS)
     notes = [await _resolve_through_oncall(harness, user, text) for user, text in ASKED]
 
     assert all(note.startswith("✅ Recorded your resolution") for note in notes)
@@ -139,6 +140,17 @@ async def test_three_people_resolving_alike_in_threads_evolve_a_controller(
     assert fourth is not None and fourth.controller == name and fourth.tier == "fast", (
         fourth.tier_path
     )
+    # The note is carried out: the request is posted in the channel it names (the team's of
+    # that name), once, and the asker is told in their thread where it went.
+    passed = [c for c in harness.fake.of("chat.postMessage") if FOURTH in c.params["text"]]
+    assert [c.params["channel"] for c in passed] == ["CFACIL001"], passed
+    assert "<@UROOM005>" in passed[0].params["text"] and PLAN in passed[0].params["text"]
+    told = [
+        c.params["text"]
+        for c in harness.fake.of("chat.postMessage")
+        if c.params.get("thread_ts") == asked["ts"]
+    ]
+    assert any("passed your message on to <#CFACIL001>" in line for line in told), told
 
 
 async def test_a_team_resolves_with_the_select_and_nobody_else_may(start_bot: StartBot) -> None:

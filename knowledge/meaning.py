@@ -5,8 +5,14 @@ paraphrase: "邮件附件最大能发多大？" shares two bigrams with "附件�
 故障找谁？" none with "非工作时间只处理 P1 故障……请拨打 7x24 值班热线". The multilingual sentence
 encoder (`core.text.multilingual`) was trained so that paraphrases and translations land close:
 its cosine of a question and a passage is the meaning channel for questions MiniLM cannot read.
-Passage vectors are kept per chunk (a knowledge base answers the same few hundred chunks
-again and again) until the store changes.
+Passage vectors are kept once a process (`_PASSAGES`), by a digest of what the encoder reads
+of a chunk: a knowledge base answers the same few hundred chunks again and again, and every
+brain a process opens on the same documents (the command line called in-process, the console's
+replay, the tests: 250 of the engine tests each encoded the sample's 786 readings, about 2 s)
+reads the vectors the first one encoded. Each chunk's readings are encoded in a batch of their
+own and the question alone, so a cosine does not depend on which question came first or which
+other chunks were encoded with it (the encoder's vectors move in the last float32 digits with
+their batch).
 
 The encoder is also a retrieval channel of its own for questions (`fused_order`): the words
 and MiniLM find a passage that shares the question's words, the multilingual cosine one that
@@ -26,6 +32,7 @@ the printer section's list).
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from collections import OrderedDict
@@ -35,7 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from core.text.multilingual import multilingual_vectors
+from core.text.embedding_caches import recall, remember
+from core.text.multilingual import multilingual_query_vector, multilingual_vectors
 from knowledge.types import Hit
 from knowledge.vectors.fusion import TIE_DIGITS, rrf
 
@@ -92,17 +100,16 @@ class Closeness:
 
 
 class MeaningIndex:
-    """Multilingual cosines of a query and chunks, the chunks' vectors cached by chunk id."""
+    """Multilingual cosines of a query and chunks; the chunk lists read once per filter."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._chunks: dict[str, list[tuple[str, dict[str, Any]]]] = {}
 
     def clear(self) -> None:
-        """Forget the chunks' vectors and lists (the store changed)."""
+        """Forget the chunk lists (the store changed). The vectors stay: they are kept by
+        what a chunk says, so a changed chunk is encoded again and an unchanged one is not."""
         with self._lock:
-            self._vectors.clear()
             self._chunks.clear()
 
     def chunks(self, where: Where, read: Callable[[Where], Chunks]) -> Chunks:
@@ -122,33 +129,43 @@ class MeaningIndex:
     ) -> list[Closeness] | None:
         """How close `query` is to each (chunk id, payload): the whole passage and its parts
         (`readings`); None when the encoder cannot run."""
-        with self._lock:
-            found = {cid: self._vectors[cid] for cid, _ in chunks if cid in self._vectors}
-        owners: list[str] = []
-        texts: list[str] = []
-        for cid, payload in chunks:
-            if cid not in found:
-                read = readings(payload)
-                owners += [cid] * len(read)
-                texts += read
-        vectors = multilingual_vectors([query, *texts])
-        if vectors is None:
+        asked = multilingual_query_vector(query)
+        if asked is None:
             return None
-        rows: dict[str, list[np.ndarray]] = {}
-        for cid, vector in zip(owners, vectors[1:], strict=True):
-            rows.setdefault(cid, []).append(vector)
-        encoded = {cid: np.stack(found_rows) for cid, found_rows in rows.items()}
-        found.update(encoded)
-        with self._lock:
-            self._vectors.update(encoded)
-            while len(self._vectors) > CACHE:
-                self._vectors.popitem(last=False)
         closeness = []
-        for cid, _ in chunks:
-            sims = found[cid] @ vectors[0]
+        for _, payload in chunks:
+            sims = passage_vectors(payload) @ asked
             whole = float(sims[0])
             closeness.append(Closeness(whole, (whole + float(sims.max())) / 2))
         return closeness
+
+
+#: The process's passage vectors, by `_digest` of a chunk (`passage_vectors`).
+_PASSAGES: OrderedDict[bytes, np.ndarray] = OrderedDict()
+_PASSAGES_LOCK = threading.Lock()
+
+
+def passage_vectors(payload: Mapping[str, Any]) -> np.ndarray:
+    """The vectors of a chunk's `readings` (the whole passage first), encoded in a batch of
+    their own the first time the process meets this title, heading and text, then kept
+    (the newest `CACHE` chunks). Only called once the encoder has run (`cosines`)."""
+    key = _digest(payload)
+    with _PASSAGES_LOCK:
+        found = recall(_PASSAGES, key)
+    if found is not None:
+        return found
+    encoded = multilingual_vectors(readings(payload))
+    assert encoded is not None  # the encoder ran for the query
+    with _PASSAGES_LOCK:
+        remember(_PASSAGES, key, encoded, CACHE)
+    return encoded
+
+
+def _digest(payload: Mapping[str, Any]) -> bytes:
+    """What `readings` is made of (title, heading, text), as a digest: the documents' words
+    are not kept as keys."""
+    fields = (str(payload.get(name, "")) for name in ("title", "section", "text"))
+    return hashlib.blake2b("\x1f".join(fields).encode("utf-8"), digest_size=16).digest()
 
 
 def passage(payload: Mapping[str, Any]) -> str:

@@ -27,6 +27,7 @@ from slack_sdk.models.blocks import (
 
 from bot.wording import say
 from brain import NONE_OF_THESE, Choice, Reply
+from core.wording import wording_for
 
 SECTION_TEXT = SectionBlock.text_max_length  # 3000
 BUTTON_TEXT = ButtonElement.text_max_length  # 75
@@ -205,7 +206,13 @@ def _part_blocks(reply: Reply, zh: bool) -> list[Block]:
     decision id in the block id, so the listeners handle a click as for any decision)."""
     blocks: list[Block] = []
     for view in reply.parts:
-        head = f"*{escape(view.label)}* ({view.role}): “{escape(view.text)}”"
+        words = wording_for(zh)
+        part = words.say(
+            "common.parts_part",
+            label=f"*{escape(view.label)}*",
+            role=words.term("plan_roles", view.role),
+        )
+        head = words.say("common.parts_quoted", part=part, text=escape(view.text))
         blocks.append(_section("\n".join([head, *(escape(line) for line in view.lines)])))
         elements: list[Any] = [
             _button(say("right", zh), ACTION_CONFIRM, view.decision_id, style="primary"),

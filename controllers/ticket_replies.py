@@ -287,8 +287,11 @@ def field_names(name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([name, spoken, *named, *_field_said().get(name, ())]))
 
 
-def added_to(ticket_id: str, values: Mapping[str, Any], zh: bool, *, reopened: bool) -> str:
-    """A follow-up in the thread went onto the thread's ticket (no second ticket)."""
+def added_to(
+    ticket_id: str, values: Mapping[str, Any], zh: bool, *, reopened: bool, changed: bool = False
+) -> str:
+    """A follow-up in the thread went onto the thread's ticket (no second ticket); `changed`:
+    its values replace what the ticket said ("actually make it 23:30")."""
     words = wording_for(zh)
     again = words.say("tickets.added_reopened" if reopened else "tickets.added_not_new")
     if not values:
@@ -302,4 +305,5 @@ def added_to(ticket_id: str, values: Mapping[str, Any], zh: bool, *, reopened: b
         )
         for k, v in values.items()
     )
-    return words.say("tickets.added_values", values=named, ticket_id=ticket_id, again=again)
+    key = "tickets.changed_values" if changed else "tickets.added_values"
+    return words.say(key, values=named, ticket_id=ticket_id, again=again)

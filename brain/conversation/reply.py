@@ -312,11 +312,21 @@ def part_views(decision: Decision, labels: Mapping[str, str]) -> list[PartView]:
 def _parts_reply(decision: Decision, labels: Mapping[str, str]) -> Reply:
     """A multi-intent answer: one block of lines per request, in the order written."""
     views = part_views(decision, labels)
-    head = f"{len(views)} requests: " + "; ".join(f"{v.label} ({v.role})" for v in views) + "."
+    zh = decision.in_chinese
+    words = wording_for(zh)
+    roles = {v.role: words.term("plan_roles", v.role) for v in views}
+    parts = words.say("common.clause_separator").join(
+        words.say("common.parts_part", label=v.label, role=roles[v.role]) for v in views
+    )
+    head = say("parts_head", zh, count=len(views), parts=parts)
     text = [head]
-    for number, view in enumerate(views, 1):
-        text.append(f"{number}. {view.label} ({view.role}) - “{view.text}”")
-        text.extend(view.lines)
+    for number, v in enumerate(views, 1):
+        text.append(
+            words.say(
+                "common.parts_item", number=number, label=v.label, role=roles[v.role], text=v.text
+            )
+        )
+        text.extend(v.lines)
     reply = decision_reply(
         "answer",
         "\n".join(text),

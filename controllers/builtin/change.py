@@ -87,7 +87,7 @@ _WINDOW = LazyPattern(
     rf"(?P<window>(?:tonight|today|tomorrow|(?:this|next|on|coming) {_DAYS}|\b{_DAYS}\b|"
     r"(?:this|next) (?:week(?:end)?|month)|"
     r"before (?:the )?[\w ]{1,20}?(?= on| at|$|,|\.)|"
-    r"(?:at )?\d{1,2}:\d{2}(?:\s*-\s*\d{1,2}:\d{2})?|"
+    r"(?:at )?\d{1,2}:\d{2}(?:\s*(?:-|–|to|until|till)\s*(?:\d{1,2}:\d{2}|midnight|noon))?|"
     rf"{_ZH_WINDOW}))",
     re.I,
 )

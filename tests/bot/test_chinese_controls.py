@@ -54,6 +54,21 @@ async def test_a_chinese_askers_on_call_note_is_chinese(harness: Harness) -> Non
     assert _CJK.search(notes[0]) and not _ENGLISH_WORDS.search(notes[0]), notes
 
 
+async def test_a_chinese_askers_two_requests_are_shown_in_chinese(harness: Harness) -> None:
+    """Each request of a two-request reply is shown with its role in Chinese (was "(primary)"),
+    and the reply's head counts them in Chinese (was "2 requests: ...")."""
+    posts = await _posts(harness, "VPN 连不上，另外我需要开通 Grafana 权限", "UZH00005")
+    sections = [
+        str(block["text"]["text"])
+        for post in posts
+        for block in post.get("blocks") or []
+        if block.get("type") == "section"
+    ]
+    assert any("（主要）：“VPN" in s for s in sections), sections
+    shown = " ".join([*sections, *(str(post.get("text")) for post in posts)])
+    assert not re.search(r"\b(?:requests|primary|supporting)\b", shown), shown
+
+
 async def test_an_english_askers_controls_stay_english(harness: Harness) -> None:
     posts = await _posts(harness, "my VPN keeps dropping, error 691", "UEN00001")
     controls = [word for post in posts for word in _controls(post)]

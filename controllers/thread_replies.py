@@ -5,6 +5,8 @@ or the question whether a message is about the record at all; in the asker's lan
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from textwrap import shorten
 from typing import TYPE_CHECKING
 
 from core.wording import wording_for
@@ -18,6 +20,7 @@ __all__ = [
     "solved_by_requester",
     "something_new",
     "which_record",
+    "which_to_withdraw",
     "withdrawn_by_requester",
 ]
 
@@ -32,6 +35,21 @@ def withdrawn_by_requester(ticket_id: str, zh: bool) -> str:
     """The requester withdrew their request ("cancel it, not needed anymore"): their words
     went on the record and it is closed; a later reply reopens it."""
     return wording_for(zh).say("threads.withdrawn_by_requester", ticket_id=ticket_id)
+
+
+def which_to_withdraw(tickets: Sequence[Ticket], zh: bool) -> str:
+    """The requester took "it" back in a thread holding several open requests of theirs:
+    which one, with the words that close it; nothing is closed yet."""
+    words = wording_for(zh)
+    records = words.say("common.clause_separator").join(
+        words.say(
+            "common.record_titled", ticket_id=t.id, title=shorten(t.title, 60, placeholder="…")
+        )
+        for t in tickets
+    )
+    return words.say(
+        "threads.which_to_withdraw", count=len(tickets), records=records, example=tickets[0].id
+    )
 
 
 def question_on(ticket_id: str, answer: str, zh: bool) -> str:

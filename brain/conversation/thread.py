@@ -23,6 +23,7 @@ from brain.conversation.follow_up import (
     same_topic,
 )
 from brain.conversation.revision import revised_values, revises
+from brain.conversation.withdrawing import open_records_of
 from brain.conversation.wording import because
 from controllers import answering, slots
 from controllers import thread_replies as said
@@ -205,6 +206,16 @@ def apply(
         )
     if reading.kind == "question":
         return _question_on(brain, store, ticket, message, reading, zh)
+    choices = (
+        open_records_of(store, state, message.user, message.text)
+        if state is not None and ticket.is_open and withdraws(message.text)
+        else []
+    )
+    if choices:  # "cancel it" with two of the requester's records open here: ask which
+        summary = said.which_to_withdraw(choices, zh)
+        return follow_up_decision(
+            message, reading, summary=summary, ok=True, dry_run=None, ticket=ticket
+        )
     check = _dry_run(brain, ticket, message, reading)
     fields = reading.fields
     wanted = [*(check.missing if check else []), *asked]

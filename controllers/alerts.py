@@ -42,6 +42,8 @@ _VALUE = LazyPattern(
     r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>%|ms|s\b|秒|毫秒|k\b|m\b|万|days?\b|天)",
     re.I | re.ASCII,  # ASCII word boundaries: "使用率95%" is a reading (CJK is no digit's word)
 )
+#: What joins a reading's old figure to its new one ("from 300ms to 4s", "从 40% 涨到 95%").
+_RISES_TO = LazyPattern(r"^\s*(?:to|->|→|=>|到|升到|涨到|增加到|降到|变成|变为)\s*$", re.I)
 #: Parts that make a CamelCase word an alert name ("KubePodCrashLooping", "InstanceDown").
 _ALERT_NAME_PART = LazyPattern(
     r"High|Low|Down|Full|Fill|Error|Rate|Usage|Latency|Lag|Crash|Fail|Expir|Unreachable|Slow|"
@@ -173,9 +175,7 @@ def parse_alerts(text: str, known_hosts: list[str] | None = None) -> ParsedAlert
         if metric is None:
             continue
         window = text[metric.end() : metric.end() + 48]
-        value = _VALUE.search(window) or _VALUE.search(
-            text[max(metric.start() - 12, 0) : metric.start()]
-        )
+        value = _latest(window) or _VALUE.search(text[max(metric.start() - 12, 0) : metric.start()])
         moving = _TREND.search(text[max(metric.start() - 24, 0) : metric.end() + 24])
         if value is None and not alerting and not moving:
             continue  # a bare word ("cpu") without a figure, a trend or an alert: no reading
@@ -230,6 +230,20 @@ def parse_alerts(text: str, known_hosts: list[str] | None = None) -> ParsedAlert
         )
     parsed.severity = severity or None
     return parsed
+
+
+def _latest(window: str) -> re.Match[str] | None:
+    """The figure a reading stands at: the first after the metric's name, or the one it moved
+    to ("p99 went from 300ms to 4s" is at 4s, not 300ms)."""
+    values = list(_VALUE.finditer(window))
+    if not values:
+        return None
+    at = values[0]
+    for then in values[1:]:
+        if not _RISES_TO.search(window[at.end() : then.start()]):
+            break
+        at = then
+    return at
 
 
 def _zh_number(token: str) -> int | None:

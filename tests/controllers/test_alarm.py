@@ -39,6 +39,10 @@ def test_resolved_alert_is_not_firing() -> None:
         ("告警：db-02 磁盘使用率 92%，怎么处理？", "disk", "92%", "db-02"),
         ("p99 latency on checkout-api jumped to 2300ms", "latency", "2300ms", None),
         ("支付服务错误率飙到 15%", "error_rate", "15%", None),
+        # A reading that moved stands at its new figure (it was reported at the old one).
+        ("prod checkout latency p99 went from 300ms to 4s ten minutes ago", "latency", "4s", None),
+        ("p99 latency 2s -> 9s on checkout-api", "latency", "9s", None),
+        ("db-02 磁盘使用率从 40% 涨到 95%", "disk", "95%", "db-02"),
     ],
 )
 def test_metric_thresholds(text: str, metric: str, value: str, host: str | None) -> None:

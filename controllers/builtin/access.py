@@ -120,6 +120,17 @@ _GENERIC = {
 #: Requests made for another person's account: a new joiner's, a leaver's. Without an account
 #: named, the request has none (the desk asks) rather than the asker's.
 FOR_SOMEONE_ELSE = frozenset({"new_account", "disable"})
+#: A request written for someone else ("give the new contractor a seat license", "for my
+#: colleague", "she starts Monday", "帮新同事开通"): without an account named, it has none (the
+#: desk asks whose) rather than the asker's.
+_FOR_ANOTHER = LazyPattern(
+    r"\b(?:for|give|get|grant|set up|add) (?:the |a |an |our |my |this )?(?:new )?"
+    r"(?:contractor|consultant|vendor|hire|joiner|starter|intern|colleague|coworker|co-worker|"
+    r"teammate|team member|employee|temp|manager|boss|assistant)s?\b|"
+    r"\bfor (?:him|her|them)\b|\b(?:he|she|they) (?:starts?|joins?|is starting|are starting)\b|"
+    r"(?:给|帮|为)(?:我们)?(?:新|新来的)?(?:同事|员工|实习生|外包|顾问|领导)",
+    re.I,
+)
 #: For unlock / password reset without a named system, the usual one is the directory account.
 DEFAULT_DIRECTORY_SYSTEM = "domain account (AD)"
 #: An account named in the text ("账号是 zhangwei01", "account jdoe42 is locked", "用户名：li.h"):
@@ -172,7 +183,7 @@ class AccessController(BuiltinController):
         if not system and request_type == "mfa":
             system = "MFA"
         account = known.get("account") or known.get("email") or named_account(text)
-        if not account and request_type not in FOR_SOMEONE_ELSE:
+        if not account and request_type not in FOR_SOMEONE_ELSE and not _FOR_ANOTHER.search(text):
             account = context.user
         fields: dict[str, Any] = {
             "request_type": request_type,

@@ -286,13 +286,18 @@ def test_without_a_store_nothing_is_filed(make_context: ContextFactory) -> None:
         ("帮 wang.li 重置密码，用户名：wang.li", "wang.li"),
         ("my account is locked, can you unlock it", "U024BE7LH"),  # a state names no account
         ("域账号 AD 被锁了，帮我解锁", "U024BE7LH"),  # the system, not an account
+        # Written for someone else: the asker's account is not theirs (the desk asks whose).
+        ("can someone give the new contractor a seat license for Figma, she starts Monday", None),
+        ("please grant my manager access to the payroll share", None),
+        ("帮新同事开通一下 Jira 权限", None),
+        ("for my own account I need Tableau access", "U024BE7LH"),
     ],
 )
 def test_access_request_is_for_the_account_the_text_names(
-    make_context: ContextFactory, text: str, account: str
+    make_context: ContextFactory, text: str, account: str | None
 ) -> None:
     fields = AccessController().handle(make_context(text)).data["ticket"]["fields"]
-    assert fields["account"] == account
+    assert fields.get("account") == account
 
 
 @pytest.mark.parametrize(

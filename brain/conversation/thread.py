@@ -22,7 +22,7 @@ from brain.conversation.follow_up import (
     resolved,
     same_topic,
 )
-from brain.conversation.revision import revised_values, revises
+from brain.conversation.revision import revised
 from brain.conversation.withdrawing import open_records_of
 from brain.conversation.wording import because
 from controllers import answering, slots
@@ -188,11 +188,13 @@ def apply(
     stays asked, in other words when the reply gave none of it, and no more once it has been
     asked twice in a row (`conversation.asking`; `state`: the thread's, for how often)."""
     zh = turn_is_chinese(message.text, message.history)
-    changes = reading.kind == "update" and not reading.fields and revises(reading.text)
-    if changes:
-        session = state.key if state is not None else message.thread or ""
-        read = inferred_fields(brain, reading.controller, reading.text, session)
-        reading = replace(reading, fields=revised_values(ticket.fields, read, reading.text))
+    session = state.key if state is not None else message.thread or ""
+    revision = revised(
+        reading,
+        ticket.fields,
+        lambda: inferred_fields(brain, reading.controller, reading.text, session),
+    )
+    reading = revision or reading
     if reading.kind == "status":
         return follow_up_decision(
             message,
@@ -256,7 +258,7 @@ def apply(
         return follow_up_decision(
             message, reading, summary=summary, ok=False, dry_run=check, ticket=None
         )
-    summary = say.added_to(ticket.id, fields, zh, reopened=reopened, changed=changes)
+    summary = say.added_to(ticket.id, fields, zh, reopened=reopened, changed=revision is not None)
     if missing:
         summary += lacking or say.still_needed(missing, zh)
         summary += "" if ahead else _choices(brain, reading.controller, missing, zh)

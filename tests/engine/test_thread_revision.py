@@ -31,3 +31,15 @@ def test_a_chinese_requester_moves_the_window(brain: Brain) -> None:
     replies = chat_thread(brain, "今晚23:00重启billing-api服务", "改到23:30吧")
     assert _windows(brain) == ["今晚 23:30"], replies[1].text
     assert "已更新" in replies[1].text
+
+
+def test_a_question_that_revises_sets_a_field_the_record_had_left_empty(brain: Brain) -> None:
+    """ "can you make it read-only?" asks for the request to change: its role is set, where
+    the question was answered "no answer in the knowledge base" and kept as a comment."""
+    replies = chat_thread(
+        brain, "I need access to the Grafana prod dashboards", "can you make it read-only?"
+    )
+    store = brain.services.tickets
+    assert store is not None
+    assert [t.fields.get("role") for t in store.all()] == ["read-only"], replies[1].text
+    assert "now the role read-only" in replies[1].text

@@ -18,7 +18,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import alert_blocks, defang, escape, fallback_text, resolved_blocks
-from bot.posting import ClientFor, client_in
+from bot.posting import ClientFor, client_in, permalink_of
 from core.config import SlackConfig
 from core.redact import redact
 from core.stores.local import LocalCoordinator
@@ -153,12 +153,7 @@ class Escalations:
                 "decision %s asks for escalation but no on-call channel is set", decision_id
             )
             return None
-        permalink: str | None = None
-        try:
-            found = await client.chat_getPermalink(channel=channel, message_ts=thread_ts)
-            permalink = str(found.get("permalink") or "") or None
-        except SlackApiError as exc:
-            log.warning("no permalink for %s/%s: %s", channel, thread_ts, exc.response.get("error"))
+        permalink = await permalink_of(client, channel, thread_ts)
         now = self.clock()
         alert = Alert(
             alert_id=alert_id or uuid.uuid4().hex[:16],

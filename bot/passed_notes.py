@@ -21,6 +21,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import defang, escape, fallback_text
+from bot.posting import permalink_of
 from bot.services import BotServices
 from bot.wording import in_chinese, say
 from brain import Reply
@@ -82,12 +83,7 @@ async def pass_on(
     if not services.events.claim(f"note-passed:{decision.decision_id}"):
         return True  # another replica (or a retry) passed it on already
     zh = in_chinese(decision)
-    permalink = ""
-    try:
-        found = await client.chat_getPermalink(channel=channel, message_ts=thread_ts)
-        permalink = str(found.get("permalink") or "")
-    except SlackApiError as exc:
-        log.warning("no permalink for %s/%s: %s", channel, thread_ts, exc.response.get("error"))
+    permalink = await permalink_of(client, channel, thread_ts)
     quoted = escape(defang(decision.text))
     lines = [
         f"<@{asker}> asked: {quoted}",

@@ -8,9 +8,13 @@ records there.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
+
+log = logging.getLogger(__name__)
 
 #: The Web API client to post in a workspace with (`SlackBot.client_for`).
 ClientFor = Callable[[str | None], Awaitable[AsyncWebClient]]
@@ -24,3 +28,14 @@ async def client_in(
     if client_for is None:
         return client
     return await client_for(workspace)
+
+
+async def permalink_of(client: AsyncWebClient, channel: str, ts: str) -> str | None:
+    """The link to message `ts` of `channel` that a notice elsewhere points to, None when
+    Slack gives none (the notice is still posted, without it)."""
+    try:
+        found = await client.chat_getPermalink(channel=channel, message_ts=ts)
+    except SlackApiError as exc:
+        log.warning("no permalink for %s/%s: %s", channel, ts, exc.response.get("error"))
+        return None
+    return str(found.get("permalink") or "") or None

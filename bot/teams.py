@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import defang, escape, fallback_text, priority_blocks, with_team_sends
+from bot.posting import permalink_of
 from bot.services import BotServices
 from bot.ticket_view import team_blocks, ticket_of, with_ticket_actions
 from brain import Reply
@@ -113,13 +113,7 @@ async def tell_team(
     handed = sum(1 for entry in ticket.history if entry.get("event") == "handed")
     if not services.events.claim(f"team-notice:{ticket.id}:{handed}"):
         return  # another replica (or a retry) told the team already
-    permalink = None
-    if ticket.channel:
-        try:
-            found = await client.chat_getPermalink(channel=ticket.channel, message_ts=thread)
-            permalink = str(found.get("permalink") or "") or None
-        except SlackApiError as exc:
-            log.warning("no permalink for ticket %s: %s", ticket.id, exc.response.get("error"))
+    permalink = await permalink_of(client, ticket.channel, thread) if ticket.channel else None
     posted = await client.chat_postMessage(
         channel=config.channel,
         text=fallback_text(f"New ticket {ticket.id} for {team}"),
@@ -166,12 +160,7 @@ async def notify_priority(
         return False
     if not services.events.claim(f"priority-notice:{decision.decision_id}"):
         return True
-    permalink = None
-    try:
-        found = await client.chat_getPermalink(channel=channel, message_ts=thread_ts)
-        permalink = str(found.get("permalink") or "") or None
-    except SlackApiError as exc:
-        log.warning("no permalink for %s/%s: %s", channel, thread_ts, exc.response.get("error"))
+    permalink = await permalink_of(client, channel, thread_ts)
     await client.chat_postMessage(
         channel=team_config.channel,
         text=fallback_text(

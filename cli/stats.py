@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     """Read the messages and tickets of the period and print their figures."""
     from brain.decisions.desk_report import desk_report
     from brain.decisions.period import logged_messages, parse_since
-    from controllers.tickets import TicketStore
+    from cli.tickets import opened_tickets
     from core.config import load_settings
 
     try:
@@ -46,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings()
     now = datetime.now(UTC)
     messages = logged_messages(settings, now - period, limit=MAX_DECISIONS)
-    tickets = TicketStore.open(settings).all()
+    with opened_tickets(settings) as store:
+        tickets = store.all()
     report = desk_report(messages, tickets, settings.helpdesk, since=now - period, now=now)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))

@@ -12,8 +12,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from controllers.tickets import TicketStore
+    from core.config import Settings
 
 HANDLER = "cli.tickets:run"
 
@@ -52,24 +58,38 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=HANDLER)
 
 
+@contextmanager
+def opened_tickets(settings: Settings) -> Iterator[TicketStore]:
+    """The home's ticket store for one command, its stores closed when the command is done:
+    a read can start a background fold of the ticket journal, which then wrote into the home
+    after the command had returned (under a copy or a removal made next, in-process)."""
+    from controllers.tickets import TicketStore
+    from core.stores import open_stores
+
+    stores = open_stores(settings)
+    try:
+        yield TicketStore.on_stores(stores, settings)
+    finally:
+        stores.close()
+
+
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the action; returns the exit code."""
-    from controllers.tickets import TicketStore
     from core.config import load_settings
 
     settings = load_settings()
-    store = TicketStore.open(settings)
-    if args.tickets_action == "sync":
-        from cli.ticket_sync import sync
+    with opened_tickets(settings) as store:
+        if args.tickets_action == "sync":
+            from cli.ticket_sync import sync
 
-        return sync(settings, store, poll=args.poll, as_json=args.json)
-    if args.tickets_action == "list":
-        return _list(store, args)
-    if args.tickets_action == "show":
-        return _show(store, args)
-    if args.tickets_action == "search":
-        return _search(store, args)
-    return _import(store, args.file)
+            return sync(settings, store, poll=args.poll, as_json=args.json)
+        if args.tickets_action == "list":
+            return _list(store, args)
+        if args.tickets_action == "show":
+            return _show(store, args)
+        if args.tickets_action == "search":
+            return _search(store, args)
+        return _import(store, args.file)
 
 
 def _list(store: Any, args: argparse.Namespace) -> int:

@@ -107,3 +107,33 @@ def test_an_unknown_kind_is_still_refused(
     )
     assert main(["tickets", "import", str(source)]) == 1
     assert "unknown ticket kind 'banana'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv", [["tickets", "list", "--all"], ["tickets", "show", "INC0000001"], ["stats"]]
+)
+def test_a_ticket_command_closes_the_stores_it_opened(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command that reads the tickets closes the stores it opened, so a background fold of
+    the ticket journal that the read started is waited for: it wrote into the home after the
+    command had returned (seen under a home removed just after, in-process)."""
+    from core.stores.factory import Stores
+
+    opened: list[int] = []
+    closed: list[int] = []
+    init, close = Stores.__init__, Stores.close
+
+    def counted_init(self: Stores, *args: object, **kwargs: object) -> None:
+        opened.append(id(self))
+        init(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    def counted_close(self: Stores) -> None:
+        closed.append(id(self))
+        close(self)
+
+    monkeypatch.setattr(Stores, "__init__", counted_init)
+    monkeypatch.setattr(Stores, "close", counted_close)
+    main(argv)
+    capsys.readouterr()
+    assert opened and sorted(opened) == sorted(closed), argv

@@ -185,6 +185,8 @@ def ticket_done(
     parts = [words.say("tickets.status.is", head=head, status=status)]
     if ticket.assignee:
         parts.append(words.say("tickets.status.assigned", assignee=ticket.assignee))
+    elif ticket.is_open:  # "who is handling this?" is answered too: nobody has taken it yet
+        parts.append(words.say("tickets.status.unassigned"))
     if waiting:
         parts.append(waiting)
     parts.append(words.say("tickets.status.updated", moment=moment(ticket.updated_at)))

@@ -17,6 +17,7 @@ from brain.chain.understand import REFERRING
 from brain.continuation.model import CONTINUE_AT, KINDS, Reading, Thread
 from brain.conversation.follow_up import (
     FollowUp,
+    acts_on_a_named_ticket,
     agreements,
     answer_of,
     conflicts,
@@ -194,7 +195,7 @@ def turn(
     decided afresh it only fell back."""
     if handoff_signal(message.text) is not None:  # a person asked for, or escalation
         return None
-    if search_topic(message.text) is not None:
+    if search_topic(message.text) is not None or acts_on_a_named_ticket(message.text):
         return fresh(replace(message, new_topic=True))
     verdict = judged.verdict
     if (verdict != "new" and names_other_work(brain, message, state, judged)) or (

@@ -27,6 +27,7 @@ from brain.chain.understand import REFERRING, new_decision_id
 from brain.conversation.wording import Why, because
 from controllers import ticket_replies as say
 from controllers.ids import find_ticket_ids
+from controllers.record_actions import detect_action
 from controllers.verification import specific_terms
 from core.records import Decision, DryRunRecord, ExecutionResult, IntentResult, Message
 from core.stores.records import ConversationState, OpenQuestion
@@ -216,6 +217,14 @@ def _clean(value: str) -> str:
 def says_dont_know(text: str) -> bool:
     """The reply says the asker does not know ("not sure", "no idea, sorry", "真的不清楚")."""
     return bool(_DONT_KNOW.search(text))
+
+
+def acts_on_a_named_ticket(text: str) -> bool:
+    """The message asks to do something to a ticket it names by number ("cancel CHG-000001",
+    as the bot itself suggests when "cancel it" could mean two records): the ticket
+    controller does that, with its rights, whichever of the thread's records it names; read
+    against the thread it was asked "is this about <the newest record>, or something new?"."""
+    return bool(find_ticket_ids(text)) and detect_action(text) not in ("status", "search", "list")
 
 
 def read_follow_up(text: str, state: ConversationState) -> FollowUp | None:

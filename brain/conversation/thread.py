@@ -17,6 +17,7 @@ from brain.continuation.model import Reading, Thread
 from brain.conversation import asking
 from brain.conversation.follow_up import (
     FollowUp,
+    acts_on_a_named_ticket,
     follow_up_decision,
     read_follow_up,
     resolved,
@@ -82,6 +83,8 @@ def follow(brain: ThreadBrain, message: Message, state: ConversationState) -> De
     store = brain.services.tickets
     if store is None or message.new_topic or (not state.records and state.open_question is None):
         return None
+    if acts_on_a_named_ticket(message.text):
+        return None  # the ticket controller acts on the ticket named, with its rights
     reading = read_follow_up(message.text, state)
     if reading is None:
         return None

@@ -7,7 +7,7 @@ workspace's token."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
 
@@ -25,10 +25,9 @@ SPACES = [
 ]
 
 
-def _config() -> str:
+def _config(at: str) -> str:
     """The lifecycle tests' team, swept every 0.1 s by the bot's loop, with a digest an hour
     from now (so the day's window holds the tickets whatever the time of day)."""
-    at = (datetime.now(UTC) + timedelta(hours=1)).strftime("%H:%M")
     config = TEAM_CONFIG.replace("[helpdesk]\n", "[helpdesk]\nsweep_every_s = 0.1\n")
     return config.replace(
         "[helpdesk.teams.netops]\n", f'[helpdesk.teams.netops]\ndigest_at = "{at}"\n'
@@ -51,7 +50,8 @@ async def _until_posted(harness: Harness, words: str, count: int) -> list[Call]:
 async def test_each_workspace_gets_its_own_nudge_and_digest_with_its_own_token(
     start_bot: StartBot,
 ) -> None:
-    harness = await start_bot(_config())
+    at = (datetime.now(UTC) + timedelta(hours=1)).strftime("%H:%M")
+    harness = await start_bot(_config(at))
     for team, token, _, _ in SPACES:
         await install(harness, team, token.removeprefix("Bearer "))
     for team, _, user, channel in SPACES:
@@ -67,7 +67,13 @@ async def test_each_workspace_gets_its_own_nudge_and_digest_with_its_own_token(
     for (ticket,) in tickets.values():
         store.update_fields(ticket.id, by="UHELPER1", fields={}, status="awaiting_info")
     store.clock = clock  # the bot's loop sweeps on: nothing is due yet
-    clock.now = filed + timedelta(hours=1, minutes=2)  # nudges due, and just past the digest
+    # Nudges due, and just past the digest, on the digest's day: an hour and two minutes
+    # after a filing at 22:58 UTC is the next day, whose digest time has not come.
+    digest = datetime.combine(filed.date(), time.fromisoformat(at), tzinfo=filed.tzinfo)
+    if digest < filed:  # filed in the day's last hour: the digest is tomorrow's
+        digest += timedelta(days=1)
+    end_of_day = datetime.combine(digest.date(), time.max, tzinfo=digest.tzinfo)
+    clock.now = min(filed + timedelta(hours=1, minutes=2), end_of_day)
     nudges = await _until_posted(harness, "is waiting for your answer", 2)
     digests = await _until_posted(harness, "📊", 2)
     for team, token, user, channel in SPACES:

@@ -44,7 +44,10 @@ async def _run(start_bot: StartBot, language: str) -> tuple[list[str], str]:
     posts = lambda: [c.params for c in harness.fake.of("chat.postMessage")[seen:]]  # noqa: E731
     await sweep.sweep(services, client)
     before = _digests(posts())
-    clock.now = digest + timedelta(minutes=2)  # just past the digest time
+    # Just past the digest time, on its day: two minutes past a digest at 23:58 is the next
+    # day, whose digest time has not come (the run failed when it started at 22:58 UTC).
+    end_of_day = datetime.combine(digest.date(), time.max, tzinfo=digest.tzinfo)
+    clock.now = min(digest + timedelta(minutes=2), end_of_day)
     await sweep.sweep(services, client)
     await sweep.sweep(services, client)  # a second sweep (another replica) posts nothing
     return before, "\n".join(_digests(posts()))

@@ -35,7 +35,10 @@ async def _run(start_bot: StartBot, language: str) -> tuple[list[str], str]:
     # day before's digest, whose time has passed then (a digest is posted at the day's first
     # sweep after its time).
     midnight = datetime.combine(digest.date(), time(), tzinfo=digest.tzinfo)
-    clock = SimClock(max(digest - timedelta(minutes=30), midnight))
+    start = max(digest - timedelta(minutes=30), midnight)
+    if start >= digest:  # a digest at midnight: the day before's last seconds, whose digest
+        start = digest - timedelta(seconds=30)  # the bot's first sweep posted (its time passed)
+    clock = SimClock(start)
     store.clock = clock
     services, client = harness.bot.services, harness.bot.client
     # In the day's last hour the bot's own first sweep, on the real clock, has posted the

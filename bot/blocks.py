@@ -27,6 +27,7 @@ from slack_sdk.models.blocks import (
 
 from bot.wording import say
 from brain import NONE_OF_THESE, Choice, Reply
+from core.text.shortening import shorten
 from core.wording import wording_for
 
 SECTION_TEXT = SectionBlock.text_max_length  # 3000
@@ -64,11 +65,6 @@ BLOCK_REROUTE = "brain_reroute:"
 BLOCK_ALERT = "brain_alert:"
 BLOCK_RESOLVE = "brain_resolve:"
 BLOCK_REASON = "brain_reason:"
-
-
-def shorten(text: str, limit: int) -> str:
-    """`text` cut to `limit` characters, marked with an ellipsis when cut."""
-    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
 def escape(text: str) -> str:

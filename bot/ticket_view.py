@@ -20,12 +20,12 @@ from bot.blocks import (
     _section,
     escape,
     reason_modal,
-    shorten,
     to_dicts,
 )
 from bot.wording import say
 from brain import Reply
 from controllers.tickets import STATUS_LABELS, Ticket
+from core.text.shortening import shorten
 
 ACTION_RESOLVE = "brain_ticket_resolve"
 ACTION_REOPEN = "brain_ticket_reopen"

@@ -6,9 +6,9 @@ or the question whether a message is about the record at all; in the asker's lan
 from __future__ import annotations
 
 from collections.abc import Sequence
-from textwrap import shorten
 from typing import TYPE_CHECKING
 
+from core.text.shortening import shorten
 from core.wording import wording_for
 
 if TYPE_CHECKING:
@@ -42,9 +42,7 @@ def which_to_withdraw(tickets: Sequence[Ticket], zh: bool) -> str:
     which one, with the words that close it; nothing is closed yet."""
     words = wording_for(zh)
     records = words.say("common.clause_separator").join(
-        words.say(
-            "common.record_titled", ticket_id=t.id, title=shorten(t.title, 60, placeholder="…")
-        )
+        words.say("common.record_titled", ticket_id=t.id, title=shorten(t.title, 60))
         for t in tickets
     )
     return words.say(

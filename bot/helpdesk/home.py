@@ -25,13 +25,14 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks import _button, _section, _select, escape, shorten
+from bot.blocks import _button, _section, _select, escape
 from bot.helpdesk.rights import owns_decision
 from bot.services import BotServices
 from bot.teams import ticket_store
 from brain import Choice
 from core.access import same_workspace
 from core.errors import UnknownDecision
+from core.text.shortening import shorten
 
 log = logging.getLogger(__name__)
 

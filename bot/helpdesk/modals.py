@@ -14,10 +14,11 @@ from typing import Any
 from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks import _select, escape, fallback_text, shorten
+from bot.blocks import _select, escape, fallback_text
 from bot.replies import answer_message
 from bot.services import BotServices
 from brain import Choice
+from core.text.shortening import shorten
 
 NEW_COMMAND = "/brain"
 SHORTCUT = "brain_send_to_brain"

@@ -131,3 +131,16 @@ def test_an_alarm_with_no_alert_in_it_asks_for_one(
 ) -> None:
     result = AlarmController().handle(make_context(text))
     assert (result.ok, result.summary) == (False, said)
+
+
+def test_which_to_withdraw_keeps_the_start_of_a_long_chinese_title() -> None:
+    """A title is cut by characters: cut by words, a long Chinese title (one "word") was shown
+    as the ellipsis alone."""
+    title = "服务器上数据目录的权限被改了应用写不进去" * 4  # 80 characters, no space
+    tickets = [
+        Ticket(id="REQ-000001", kind="access", title=title, requester="U1"),
+        Ticket(id="CHG-000002", kind="change", title="重启结算服务", requester="U1"),
+    ]
+    said = thread_replies.which_to_withdraw(tickets, zh=True)
+    assert "REQ-000001（服务器上数据目录的权限被改了" in said and "…）" in said, said
+    assert "CHG-000002（重启结算服务）" in said, said

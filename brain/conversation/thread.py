@@ -211,9 +211,10 @@ def apply(
         )
     if reading.kind == "question":
         return _question_on(brain, store, ticket, message, reading, zh)
+    takes_back = withdraws(message.text)
     choices = (
         open_records_of(store, state, message.user, message.text)
-        if state is not None and ticket.is_open and withdraws(message.text)
+        if state is not None and ticket.is_open and takes_back
         else []
     )
     if choices:  # "cancel it" with two of the requester's records open here: ask which
@@ -243,7 +244,7 @@ def apply(
         # saying the problem is gone resolves it.
         ended = ""
         by_requester = message.user == ticket.requester
-        if ticket.is_open and by_requester and withdraws(message.text):
+        if ticket.is_open and by_requester and takes_back:
             ticket = store.close(ticket.id, by=message.user, reason=message.text[:200])
             ended = said.withdrawn_by_requester(ticket.id, zh)
         elif not ticket.is_open and not resolved(message.text) and not reading.solved:

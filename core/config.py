@@ -251,8 +251,6 @@ class StorageConfig(_Section):
 
     @model_validator(mode="after")
     def _check(self) -> StorageConfig:
-        if self.backend == "postgres" and self.database_url is None:
-            raise ValueError("backend 'postgres' needs database_url (BRAIN_DATABASE_URL)")
         if not _SCHEMA_NAME.match(self.database_schema):
             raise ValueError(
                 f"database_schema must be a lower_snake SQL name, not {self.database_schema!r}"

@@ -13,6 +13,7 @@ import psycopg
 import pytest
 
 from core.config import Settings
+from core.errors import ConfigError
 from core.stores import open_stores
 from core.stores.lesson import Lesson
 from core.stores.postgres.database import close_pool, drop_schema, migrate, migrations
@@ -38,9 +39,12 @@ def _settings(url: str, schema: str, tmp_path: object) -> Settings:
     )
 
 
-def test_postgres_needs_a_database_url() -> None:
-    with pytest.raises(ValueError, match="BRAIN_DATABASE_URL"):
-        Settings.model_validate({"storage": {"backend": "postgres"}})
+def test_postgres_needs_a_database_url(tmp_path: object) -> None:
+    """The backend states what it needs when the stores open; the configuration names no
+    backend (a plug-in backend's needs are its own)."""
+    settings = Settings.model_validate({"home": str(tmp_path), "storage": {"backend": "postgres"}})
+    with pytest.raises(ConfigError, match="BRAIN_DATABASE_URL"):
+        open_stores(settings)
 
 
 def test_an_upgrade_from_version_one_keeps_every_record(

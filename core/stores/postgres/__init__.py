@@ -14,7 +14,7 @@ from core.stores.postgres.backend import PostgresBackend
 
 def _open(settings: Settings) -> PostgresBackend:
     storage = settings.storage
-    if storage.database_url is None:  # also refused when the configuration loads
+    if storage.database_url is None:  # what the backend needs is its own check, not config's
         raise ConfigError("backend 'postgres' needs database_url (BRAIN_DATABASE_URL)")
     return PostgresBackend(
         storage.database_url.get_secret_value(),

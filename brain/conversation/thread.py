@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class RegistryView(Protocol):
+class ControllersByName(Protocol):
     """The part of the controller registry the surfaces use: the controllers, by name."""
 
     def all(self) -> Sequence[Controller]: ...
@@ -56,7 +56,7 @@ class ThreadBrain(Protocol):
     """The part of the brain the thread logic uses."""
 
     @property
-    def registry(self) -> RegistryView: ...
+    def registry(self) -> ControllersByName: ...
 
     @property
     def services(self) -> ControllerServices: ...

@@ -209,6 +209,21 @@ async def module_harness(
         await fake.stop()
 
 
+@pytest_asyncio.fixture(loop_scope="module")
+async def shared_harness(module_harness: Harness) -> AsyncIterator[Harness]:
+    """The module's one running bot (`module_harness`), handed to a test as if started for it:
+    the earlier tests' replies finished, the fake Slack's record empty, and a user and DM of
+    the test's own for every message that names none (`slack_payloads.a_new_asker`), so that
+    no test sees another's decisions, threads or tickets. Its module marks its tests
+    `asyncio(loop_scope="module")`. For tests that need no settings, home or restart of their
+    own; starting a bot and warming its brain costs about 0.9 s a test under load."""
+    await module_harness.idle()
+    module_harness.fake.forget()
+    with p.a_new_asker():
+        yield module_harness
+        await module_harness.idle()
+
+
 @pytest.fixture
 async def harness(start_bot: StartBot) -> Harness:
     """One running bot."""

@@ -7,6 +7,9 @@ import hmac
 import itertools
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -31,22 +34,57 @@ def new_ts() -> str:
     return f"{1_600_000_000 + next(_ids)}.{next(_ids):06d}"
 
 
+@dataclass
+class _Asker:
+    user: str
+    dm: str
+
+
+#: Who sends a message when a test names no one, and in which DM.
+_asker = _Asker(user="UASKER01", dm="DCHAT001")
+_askers = itertools.count(1)
+
+
+def asker() -> str:
+    """The user of a message that names none (`message`'s default)."""
+    return _asker.user
+
+
+def dm() -> str:
+    """The DM channel of a message that names none (`message`'s default)."""
+    return _asker.dm
+
+
+@contextmanager
+def a_new_asker() -> Iterator[str]:
+    """Inside, messages that name no user or channel come from a user and a DM of their own,
+    never used before in this process: tests sharing one running bot (and its brain) cannot
+    see each other's decisions, threads or tickets. Yields the user."""
+    number = next(_askers)
+    saved = _asker.user, _asker.dm
+    _asker.user, _asker.dm = f"UASK{number:05d}", f"DASK{number:05d}"
+    try:
+        yield _asker.user
+    finally:
+        _asker.user, _asker.dm = saved
+
+
 def message(
     text: str,
     *,
-    user: str = "UASKER01",
-    channel: str = "DCHAT001",
+    user: str | None = None,
+    channel: str | None = None,
     channel_type: str = "im",
     ts: str | None = None,
     thread_ts: str | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """A `message` event."""
+    """A `message` event (from `asker()` in `dm()` unless named)."""
     event: dict[str, Any] = {
         "type": "message",
-        "user": user,
+        "user": _asker.user if user is None else user,
         "text": text,
-        "channel": channel,
+        "channel": _asker.dm if channel is None else channel,
         "channel_type": channel_type,
         "ts": ts or new_ts(),
         "team": TEAM_ID,

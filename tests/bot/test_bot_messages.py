@@ -14,6 +14,14 @@ from tests.bot import slack_payloads as p
 from tests.bot.conftest import BRAIN_CHANNEL, ESCALATE_TEXT, ONCALL_CHANNEL, ROUTED_TEXT, Harness
 from tests.fakes.slack_api import BOT_ID, BOT_USER_ID
 
+#: One running bot for the module; each test has a user and DM of its own (`shared_harness`).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
+
 
 def _posted_in(harness: Harness, channel: str) -> list[dict]:
     return [c.params for c in harness.fake.of("chat.postMessage") if c.params["channel"] == channel]
@@ -163,6 +171,7 @@ async def test_retries_are_deduplicated_to_one_reply(harness: Harness) -> None:
     assert len(harness.fake.of("chat.postMessage")) == 1
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own, restarted
 async def test_retry_after_restart_is_still_deduplicated(start_bot) -> None:  # type: ignore[no-untyped-def]
     first = await start_bot()
     event = p.message("vpn is broken")
@@ -212,7 +221,7 @@ async def test_slack_markup_reaches_the_brain_as_plain_text(harness: Harness) ->
     await harness.event(event)
     await harness.fake.wait_for("chat.postMessage")
     await harness.idle()
-    decision = harness.brain.last_decision("UASKER01", event["channel"])
+    decision = harness.brain.last_decision(event["user"], event["channel"])
     assert decision is not None
     assert decision.text == "the https://vpn.example.com (VPN portal) says error 691 & #it-help"
 
@@ -224,7 +233,7 @@ async def test_bare_mention_gets_help_not_a_decision(harness: Harness) -> None:
     await harness.idle()
     assert "/brain-why" in posts[0].params["text"]
     assert posts[0].params["thread_ts"] == event["ts"]
-    assert harness.brain.last_decision("UASKER01", "CRANDOM01") is None
+    assert harness.brain.last_decision(event["user"], "CRANDOM01") is None
 
 
 async def test_user_text_cannot_ping_the_channel(harness: Harness) -> None:
@@ -268,7 +277,7 @@ async def test_no_controller_reply_offers_route_elsewhere_but_no_right(harness: 
     await harness.event(event)
     posts = await harness.fake.wait_for("chat.postMessage")
     await harness.idle()
-    decision = harness.brain.last_decision("UASKER01", event["channel"])
+    decision = harness.brain.last_decision(event["user"], event["channel"])
     assert decision is not None and decision.controller is None  # precondition
     actions = [b for b in posts[0].params["blocks"] if b["type"] == "actions"]
     # Route elsewhere and (an honest boundary) a person, but no "Right": nothing was routed.

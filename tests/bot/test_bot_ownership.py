@@ -21,6 +21,14 @@ from tests.bot.conftest import (
 )
 from tests.fakes.slack_api import Call
 
+#: One running bot for the module; each test has a user and DM of its own (`shared_harness`).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
+
 
 async def _ask(harness: Harness, text: str, *, user: str, channel: str) -> tuple[str, Call]:
     """A DM from `user` in `channel`; (the decision id, the bot's reply)."""
@@ -82,10 +90,10 @@ async def test_a_click_naming_another_channels_decision_changes_nothing(
 async def test_a_click_on_an_unknown_decision_leaves_no_dead_buttons(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
-    _, reply = await _ask(harness, ROUTED_TEXT, user="UASKER01", channel="DCHAT001")
+    _, reply = await _ask(harness, ROUTED_TEXT, user=p.asker(), channel=p.dm())
     click = p.block_action(
-        user="UASKER01",
-        channel="DCHAT001",
+        user=p.asker(),
+        channel=p.dm(),
         message=_message(harness, reply),
         action_id="brain_confirm",
         block_id="brain_decision:d-000000000000",
@@ -103,10 +111,10 @@ async def test_a_click_on_an_unknown_decision_leaves_no_dead_buttons(
 async def test_a_reroute_to_an_unknown_controller_does_not_claim_a_reroute(
     harness: Harness,
 ) -> None:
-    decision_id, reply = await _ask(harness, ROUTED_TEXT, user="UASKER01", channel="DCHAT001")
+    decision_id, reply = await _ask(harness, ROUTED_TEXT, user=p.asker(), channel=p.dm())
     click = p.block_action(
-        user="UASKER01",
-        channel="DCHAT001",
+        user=p.asker(),
+        channel=p.dm(),
         message=_message(harness, reply),
         action_id="brain_reroute",
         block_id=f"brain_decision:{decision_id}",
@@ -165,6 +173,7 @@ async def test_only_the_oncall_group_may_acknowledge(harness: Harness) -> None:
     assert harness.bot.services.escalations.pending() == []
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: other settings
 async def test_an_oncall_user_id_is_mentioned_and_alone_may_acknowledge(
     start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -196,7 +205,7 @@ async def test_brain_why_explains_only_the_owners_decision(harness: Harness) -> 
 
 
 async def test_brain_why_quotes_what_was_typed_escaped(harness: Harness) -> None:
-    await harness.command("/brain-why", "<!channel> d-0000000000ff", user="UASKER01", channel="D1")
+    await harness.command("/brain-why", "<!channel> d-0000000000ff", user=p.asker(), channel="D1")
     (answer,) = await harness.fake.wait_for("response_url", 1)
     await harness.idle()
     assert "<!channel" not in str(answer.params)  # the fallback text cannot ping anyone

@@ -21,11 +21,17 @@ from core.config import load_settings
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import Harness, StartBot
 
-#: The user of every message (`tests.bot.slack_payloads.message`'s default).
-ASKER = "UASKER01"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: Three English words in a row: an English sentence.
 _ENGLISH_RUN = re.compile(r"[A-Za-z]+(?:[ '-]+[A-Za-z]+){2,}")
+
+#: One running bot for the module; each test has a user and DM of its own (`shared_harness`).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
 
 
 def _texts(node: Any) -> list[str]:
@@ -44,9 +50,10 @@ def _said(post: dict[str, Any]) -> str:
     return "\n".join(t for block in sections for t in _texts(block)) or str(post.get("text"))
 
 
-async def _thread(harness: Harness, *texts: str, channel: str = "DCHAT001") -> list[str]:
+async def _thread(harness: Harness, *texts: str) -> list[str]:
     """The first text starts a DM thread, the others reply in it; each reply's words."""
-    root = p.message(texts[0], channel=channel)
+    root = p.message(texts[0])
+    channel = root["channel"]
     replies: list[str] = []
     for number, text in enumerate(texts):
         event = root if number == 0 else p.message(text, channel=channel, thread_ts=root["ts"])
@@ -60,10 +67,11 @@ async def _thread(harness: Harness, *texts: str, channel: str = "DCHAT001") -> l
 
 
 def _tickets(harness: Harness) -> list[Ticket]:
-    """The asker's tickets (the shared template home holds a warm-up ticket of its own)."""
+    """The test's asker's tickets (the home holds others' too: the template's warm-up ticket,
+    and the module's other tests')."""
     store = harness.brain.services.tickets
     assert store is not None
-    return [t for t in store.all() if t.requester == ASKER]
+    return [t for t in store.all() if t.requester == p.asker()]
 
 
 async def test_the_bots_question_is_answered_in_the_thread(harness: Harness) -> None:
@@ -154,6 +162,7 @@ def _dead_url() -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own, with a controller added
 async def test_a_desk_that_is_down_hands_the_message_to_a_person(start_bot: StartBot) -> None:
     home = load_settings().home
     start = await start_bot(config="")

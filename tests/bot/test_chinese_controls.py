@@ -8,8 +8,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ONCALL_CHANNEL, Harness
+
+#: One running bot for the module; each test's askers are its own (`shared_harness`).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
+
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: Two English words in a row (identifiers and channel ids aside).

@@ -110,6 +110,15 @@ class FakeSlackAPI:
         """The next `times` calls of `method` answer `status` (429 gets Retry-After)."""
         self._scripts.setdefault(method, []).append(_Script(status, error, retry_after, times))
 
+    def forget(self) -> None:
+        """Forget every call recorded and every failure scripted, as a fresh fake would have
+        none (the tokens, user groups and codes it was given stay): the record of one test
+        when several share a running bot."""
+        self.calls.clear()
+        self.posted_ts.clear()
+        self.rejected.clear()
+        self._scripts.clear()
+
     def response_url(self, hook: str = "hook") -> str:
         """A response_url the fake records calls to."""
         return f"{self.response_base}{hook}"

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from core.cues import cues
 from core.lazy import LazyPattern
 
 SignalKind = Literal["alert", "metric", "exit_code", "job_failure"]
@@ -16,66 +17,46 @@ _ALERT = LazyPattern(
     re.I,
 )
 _LABEL = LazyPattern(r"(?P<key>[A-Za-z_]\w*)=(?P<value>\"[^\"]*\"|'[^']*'|[^\s,]+)")
-_METRICS: tuple[tuple[str, LazyPattern], ...] = (
-    ("cpu", LazyPattern(r"\bcpu\b|处理器", re.I | re.ASCII)),
-    ("memory", LazyPattern(r"\bmem(?:ory)?\b|\bheap\b|内存|堆", re.I | re.ASCII)),
-    (
+#: The module's cue words and patterns (`alerts.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
+#: The metric a reading is about, first match wins.
+_METRICS: tuple[tuple[str, LazyPattern], ...] = tuple(
+    (name, LazyPattern(_CUES.regex(name), re.I | re.ASCII))
+    for name in (
+        "cpu",
+        "memory",
         "disk",
-        LazyPattern(r"\bdisk\b|\bfilesystem\b|\binodes?\b|磁盘|硬盘|存储空间", re.I | re.ASCII),
-    ),
-    ("load", LazyPattern(r"\bload(?: average)?\b|负载", re.I | re.ASCII)),
-    (
+        "load",
         "latency",
-        LazyPattern(r"\blatency\b|\bp9[59]\b|response time|延迟|时延|响应时间", re.I | re.ASCII),
-    ),
-    ("error_rate", LazyPattern(r"error rate|\b5xx\b|错误率|失败率|报错率", re.I | re.ASCII)),
-    ("lag", LazyPattern(r"\blag\b|积压|堆积", re.I | re.ASCII)),
-    ("network", LazyPattern(r"packet loss|\bicmp\b|丢包|网络抖动", re.I | re.ASCII)),
-    (
+        "error_rate",
+        "lag",
+        "network",
         "certificate",
-        LazyPattern(
-            r"\bcert(?:ificate)?s?\b.{0,20}expir|证书.{0,10}(?:过期|到期)", re.I | re.ASCII
-        ),
-    ),
+    )
 )
 _VALUE = LazyPattern(
-    r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>%|ms|s\b|秒|毫秒|k\b|m\b|万|days?\b|天)",
-    re.I | re.ASCII,  # ASCII word boundaries: "使用率95%" is a reading (CJK is no digit's word)
+    _CUES.regex("value"),
+    re.I | re.ASCII,  # ASCII word boundaries: a figure right after a CJK word is a reading
 )
-#: What joins a reading's old figure to its new one ("from 300ms to 4s", "从 40% 涨到 95%").
-_RISES_TO = LazyPattern(r"^\s*(?:to|->|→|=>|到|升到|涨到|增加到|降到|变成|变为)\s*$", re.I)
+#: What joins a reading's old figure to its new one ("from 300ms to 4s").
+_RISES_TO = LazyPattern(_CUES.regex("rises_to"), re.I)
 #: Parts that make a CamelCase word an alert name ("KubePodCrashLooping", "InstanceDown").
 _ALERT_NAME_PART = LazyPattern(
     r"High|Low|Down|Full|Fill|Error|Rate|Usage|Latency|Lag|Crash|Fail|Expir|Unreachable|Slow|"
     r"Pressure|Restart|Throttl|Missing|Absent|Pending|Backlog|OutOf"
 )
 _CAMEL = LazyPattern(r"(?<![\w.])(?P<name>[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*){1,8})(?![\w.])")
-#: A job that failed without an exit status ("跑批任务失败了", "backup job timed out").
-_JOB_FAILED = LazyPattern(
-    r"(?:\b(?:job|batch|cron|backup|export|import|etl)\b|任务|跑批|批处理|备份)"
-    r"[^\n。，,.!?！？]{0,30}?"
-    r"(?:\bfail(?:ed|s|ing)?\b|\bdied\b|\bkilled\b|\btimed? ?out\b|\bhung\b|\bstuck\b|"
-    r"失败|超时|没结束|挂了|卡住)",
-    re.I,
-)
-_ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
-              "八": 8, "九": 9}  # fmt: skip
-_EXIT_ZH = LazyPattern(
-    r"(?:退出码|返回码|退出状态)\s*[:：是为]?\s*(?P<code>[零一二两三四五六七八九十百]{1,4})"
-)
+#: A job that failed without an exit status ("backup job timed out").
+_JOB_FAILED = LazyPattern(_CUES.regex("job_failed"), re.I)
+#: Chinese numerals: the digits, and the multipliers of a number written out.
+_ZH_DIGITS = _CUES.numbers("zh_digits")
+_ZH_MULTIPLIERS = _CUES.numbers("zh_multipliers")
+_EXIT_ZH = LazyPattern(_CUES.regex("exit_zh"))
 _MOUNT = LazyPattern(r"(?<![\w/])(?P<mount>/[\w./-]*)")
-_EXIT = LazyPattern(
-    r"(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|return(?:ed)?\s+code|退出码|返回码|退出状态)"
-    r"\s*[:=为是]?\s*(?P<code>-?\d{1,3})\b",
-    re.I,
-)
+_EXIT = LazyPattern(_CUES.regex("exit"), re.I)
 _OOMKILLED = LazyPattern(r"\bOOMKilled\b|\bOOM[- ]?kill", re.I)
 #: A job name looks like an identifier ("settle_batch", "eod-export", "recon2"), not a verb.
-_JOB = LazyPattern(
-    r"(?:\b(?:job|task|cron(?:job)?|batch)\s+|任务\s*)"
-    r"(?P<job>[A-Za-z_][\w.-]*[_.\-\d][\w.-]*|[A-Za-z_]+(?=\s+(?:exited|failed|died)))",
-    re.I,
-)
+_JOB = LazyPattern(_CUES.regex("job"), re.I)
 _HOST = LazyPattern(
     r"(?<![\w.-])(?P<host>[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d{1,3}(?:\.[a-z0-9.-]+)?)\b"
 )
@@ -84,26 +65,16 @@ _SERVICE = LazyPattern(
     r"(?<![\w-])(?P<service>[a-z][a-z0-9]*(?:-[a-z0-9]+)*-"
     r"(?:api|service|svc|gateway|worker|job|db|web|cache|broker|queue|mq))\b"
 )
-#: A service named in Chinese ("订单服务的错误率"): the name does not run across 的, and a
-#: server, a desk or a client (服务器, 服务台, 服务端) is no service.
-_SERVICE_ZH = LazyPattern(r"(?P<service>(?:(?!的)[\u4e00-\u9fff]){2,6}服务)(?![器台端商])")
+#: A service named in Chinese: the name does not run across the possessive particle, and a
+#: server, a desk or a client is no service (the cue file has the words).
+_SERVICE_ZH = LazyPattern(_CUES.regex("service_zh"))
 #: Words saying the text is about an alert, so a metric named without a figure still counts.
-_ALERT_WORDS = LazyPattern(
-    r"\balert|\balarm|\bfiring\b|\bpaged\b|\bmonitoring\b|"
-    r"prometheus|zabbix|pagerduty|grafana|nagios|datadog|opsgenie|alertmanager|"
-    r"告警|报警|预警|监控",
-    re.I,
-)
-#: A metric said to be moving sharply is a reading without a figure ("5xx 飙升了", "latency
-#: spiking on checkout"): what someone looking at a graph reports.
-_TREND = LazyPattern(
-    r"\bspik(?:e|es|ed|ing)\b|\bsurg(?:e|es|ed|ing)\b|\bskyrocket|\bthrough the roof\b|"
-    r"\bclimbing\b|\bjump(?:ed|ing)\b|\bmaxed out\b|\bpegged\b|"
-    r"飙升|飙高|暴涨|猛涨|激增|陡增|突增|上涨|涨了|升高|打满|居高不下",
-    re.I,
-)
-_CRITICAL = LazyPattern(r"\bcritical\b|\bsev(?:erity)?[ =:]*1\b|\bP1\b|严重|紧急|致命", re.I)
-_WARNING = LazyPattern(r"\bwarning\b|\bwarn\b|警告", re.I)
+_ALERT_WORDS = LazyPattern(_CUES.regex("alert_words"), re.I)
+#: A metric said to be moving sharply is a reading without a figure ("latency spiking on
+#: checkout"): what someone looking at a graph reports.
+_TREND = LazyPattern(_CUES.regex("trend"), re.I)
+_CRITICAL = LazyPattern(_CUES.regex("critical"), re.I)
+_WARNING = LazyPattern(_CUES.regex("warning"), re.I)
 
 #: What an exit status usually means (128 + n = killed by signal n).
 EXIT_CODE_MEANINGS: dict[int, str] = {
@@ -247,18 +218,15 @@ def _latest(window: str) -> re.Match[str] | None:
 
 
 def _zh_number(token: str) -> int | None:
-    """A small Chinese numeral ("二", "十三", "一百三十七") as an int."""
+    """A small Chinese numeral (two, thirteen, a hundred and thirty-seven) as an int."""
     if all(ch in _ZH_DIGITS for ch in token):
         return int("".join(str(_ZH_DIGITS[ch]) for ch in token))
     total, current = 0, 0
     for ch in token:
         if ch in _ZH_DIGITS:
             current = _ZH_DIGITS[ch]
-        elif ch == "十":
-            total += (current or 1) * 10
-            current = 0
-        elif ch == "百":
-            total += (current or 1) * 100
+        elif ch in _ZH_MULTIPLIERS:
+            total += (current or 1) * _ZH_MULTIPLIERS[ch]
             current = 0
         else:
             return None

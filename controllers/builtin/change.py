@@ -14,80 +14,44 @@ from controllers.requests import (
     known_parameters,
     missing_dry_run,
 )
+from core.cues import cues
 from core.lazy import LazyPattern
 
-_EMERGENCY = LazyPattern(
-    r"emergency|urgent|hotfix|roll ?back|rollback|\bnow\b|asap|immediately|outage|"
-    r"紧急|立即|马上|立刻|回滚|故障修复",
-    re.I,
-)
+#: The module's cue words and patterns (`change.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
+_EMERGENCY = LazyPattern(_CUES.regex("emergency"), re.I)
 #: Routine, pre-approved operations (the standard changes of the sample change policy).
-_STANDARD = LazyPattern(
-    r"restart|scale (?:up|out|down|in)|\bscale\b|replicas|auto-?scaling|certificate|\bcerts?\b|"
-    r"extend (?:the )?disk|rotate logs|log rotation|asset|inventory|"
-    r"重启|扩容|缩容|证书|扩盘|日志轮转|资产|台账|入库|归还",
-    re.I,
-)
+_STANDARD = LazyPattern(_CUES.regex("standard"), re.I)
 #: A rollback plan is part of a planned change ("rollback plan: redeploy v2.2", "rollback by
-#: redeploying 2.13", "回滚方案：...", "回滚的话..."; it ends at a full stop, not at a
-#: version's dot),
+#: redeploying 2.13"; it ends at a full stop, not at a version's dot),
 #: not a request to roll back now: its words are left out when the change's type and operation
 #: and version are read (they made an upgrade with a rollback plan an emergency rollback,
 #: window "immediately"; the plan's version is the one rolled back to, not the one installed).
-_ROLLBACK_PLAN = LazyPattern(
-    r"(?:roll ?back|rollback|back-?out)\s*(?:plan|procedure|steps?|strategy)\b(?:[^.;\n]|\.\d)*|"
-    r"(?:roll ?back|rollback|back-?out)\s*(?:[:=]|by|via|through|using|is|would be|will be)\s*"
-    r"(?:re-?deploy|restor|revert|switch|re-?install|go(?:ing)? back|deploy)(?:[^.;\n]|\.\d)*|"
-    r"if\b[^.;,\n]{0,60}\broll ?back\b(?:[^.;\n]|\.\d)*|"
-    r"回滚(?:方案|计划|预案|步骤|策略|方式|办法)[^。；;\n]*|"
-    r"回滚(?:的话|就是?|[:：])\s*(?:重新部署|重新发布|恢复|还原|切回|部署)[^。；;\n]*|"
-    r"(?:如果|若|万一)[^。；;，,\n]{0,30}回滚[^。；;\n]*",
-    re.I,
-)
-_OPERATIONS: tuple[tuple[str, LazyPattern], ...] = (
-    ("rollback", LazyPattern(r"roll ?back|rollback|回滚", re.I)),
-    (
-        "asset",
-        LazyPattern(r"asset|inventory|资产|台账|入库|归还|盘点|登记|名下|报废|scrap|dispos", re.I),
-    ),
-    (
-        "capacity",
-        LazyPattern(
-            r"scale|replicas|capacity|add (?:\w+ )?(?:nodes?|servers?|machines?)|扩容|缩容|实例|"
-            r"加.{0,3}台",
-            re.I,
-        ),
-    ),
-    ("decommission", LazyPattern(r"decommission|retire|下线", re.I)),
-    ("upgrade", LazyPattern(r"upgrade|\bbump|patch|升级|补丁", re.I)),
-    ("release", LazyPattern(r"deploy|release|ship|上线|发布", re.I)),
+_ROLLBACK_PLAN = LazyPattern(_CUES.regex("rollback_plan"), re.I)
+_OPERATIONS: tuple[tuple[str, LazyPattern], ...] = tuple(
+    (name, LazyPattern(_CUES.regex(name), re.I))
+    for name in ("rollback", "asset", "capacity", "decommission", "upgrade", "release")
 )
 _DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend)"
-_ZH_DAY = (
-    r"今晚|明晚|今天|明天|后天|本周[一二三四五六日末]?|下周[一二三四五六日末]?|"
-    r"周[一二三四五六日末]"
-)
-_ZH_PART = r"凌晨|早上|上午|中午|下午|傍晚|晚上|夜里"
-#: An hour in digits or Chinese numerals ("22 点", "十点半", "两点 30 分").
-_ZH_HOUR = (
-    r"(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点"
-    r"(?:\s*半|\s*\d{1,2}\s*分?|\s*[一二三四五十]{1,3}\s*分)?"
-)
-_ZH_UNTIL = rf"\s*(?:到|至|-|~|—)\s*(?:{_ZH_PART})?\s*(?:{_ZH_HOUR})"
+_ZH_DAY = _CUES.regex("zh_day")
+_ZH_PART = _CUES.regex("zh_part")
+_ZH_HOUR = _CUES.regex("zh_hour")
+_ZH_UNTIL = rf"\s*(?:{_CUES.regex('zh_until')})\s*(?:{_ZH_PART})?\s*(?:{_ZH_HOUR})"
 #: A Chinese window is a day, a part of it and an hour or a range of hours, kept together
-#: ("今晚十点到十一点", not "今晚"). An hour in Chinese numerals counts only after a day or a
-#: part of the day, or as a range: alone, "一点" is "a little" ("快一点").
+#: (not the day alone). An hour in Chinese numerals counts only after a day or a part of the
+#: day, or as a range: alone, it can mean "a little".
 _ZH_WINDOW = (
     rf"(?:{_ZH_DAY})\s*(?:{_ZH_PART})?(?:\s*{_ZH_HOUR}(?:{_ZH_UNTIL})?)?|"
     rf"(?:{_ZH_PART})\s*{_ZH_HOUR}(?:{_ZH_UNTIL})?|"
-    rf"{_ZH_HOUR}{_ZH_UNTIL}|"
-    r"\d{1,2}\s*点"
+    rf"{_ZH_HOUR}{_ZH_UNTIL}|" + _CUES.regex("zh_digit_hour")
 )
+#: A range of clock times is joined by a hyphen, an en dash (U+2013) or a word.
 _WINDOW = LazyPattern(
     rf"(?P<window>(?:tonight|today|tomorrow|(?:this|next|on|coming) {_DAYS}|\b{_DAYS}\b|"
     r"(?:this|next) (?:week(?:end)?|month)|"
     r"before (?:the )?[\w ]{1,20}?(?= on| at|$|,|\.)|"
-    r"(?:at )?\d{1,2}:\d{2}(?:\s*(?:-|–|to|until|till)\s*(?:\d{1,2}:\d{2}|midnight|noon))?|"
+    "(?:at )?\\d{1,2}:\\d{2}"
+    "(?:\\s*(?:-|\u2013|to|until|till)\\s*(?:\\d{1,2}:\\d{2}|midnight|noon))?|"
     rf"{_ZH_WINDOW}))",
     re.I,
 )
@@ -96,20 +60,19 @@ _TARGET = (
     # A release named by its version is what a rollback undoes ("roll back release 2.3").
     LazyPattern(r"(?<![\w-])(?P<t>release\s+v?\d+(?:\.\d+)+)", re.I),
     LazyPattern(r"(?<![\w-])(?P<t>[A-Za-z][\w-]+)\s+(?:to\s+)?v?\d+(?:\.\d+)+"),
-    LazyPattern(
-        r"(?:给|把)\s*(?P<t>[A-Za-z][\w-]+|[\u4e00-\u9fff]{2,8}?)\s*(?:扩容|缩容|升级|回滚)"
+    # In Chinese: a service's name that does not run across the possessive particle (the
+    # service in "restart the production environment's order service"), then one that does
+    # (a gateway alone names no service). The cue file has the patterns.
+    *(
+        LazyPattern(_CUES.regex(name))
+        for name in (
+            "target_zh_given",
+            "target_zh_service_after_verb",
+            "target_zh_service",
+            "target_zh_across_after_verb",
+            "target_zh_across",
+        )
     ),
-    # A service's name does not run across 的: "重启生产环境的订单服务" is the 订单服务.
-    LazyPattern(
-        r"(?:发布|上线|回滚|升级|重启)\s*"
-        r"(?P<t>(?:(?!的)[\u4e00-\u9fff]){2,8}?服务|(?:(?!的)[\u4e00-\u9fff]){2,6}网关)"
-    ),
-    LazyPattern(r"(?P<t>(?:(?!的)[\u4e00-\u9fff]){2,6}(?:服务|网关|系统|数据库))"),
-    # Else one that does ("升级生产环境的网关": a gateway alone names no service).
-    LazyPattern(
-        r"(?:发布|上线|回滚|升级)\s*(?P<t>[\u4e00-\u9fff]{2,8}?服务|[\u4e00-\u9fff]{2,6}网关)"
-    ),
-    LazyPattern(r"(?P<t>[\u4e00-\u9fff]{2,6}(?:服务|网关|系统|数据库))"),
     LazyPattern(
         r"\b(?:for|of|on|to) the (?P<t>[\w-]+ (?:job|service|server|cluster|database|db|api|"
         r"gateway|app))\b",
@@ -126,22 +89,16 @@ _TARGET = (
         r"platform|cluster|service|app|gateway|server|database))\b",
         re.I,
     ),
-    LazyPattern(
-        r"(?P<t>firewall|load balancer|dns|proxy|vpn gateway|core switch|防火墙|负载均衡|交换机|"
-        r"路由器|域名解析)",
-        re.I,
-    ),
-    LazyPattern(r"(?:给|把|对|在|的)(?P<t>[\u4e00-\u9fff]{2,6}?集群)"),
-    LazyPattern(r"(?P<t>[\u4e00-\u9fff]{2,4}集群)"),
+    LazyPattern(_CUES.regex("target_network"), re.I),
+    LazyPattern(_CUES.regex("target_zh_cluster_given")),
+    LazyPattern(_CUES.regex("target_zh_cluster")),
 )
 #: Operations that make a message naming equipment a change all the same ("roll back the
 #: laptop image", "register 20 new laptops in the inventory").
 _CHANGE_ONLY = frozenset({"rollback", "asset", "capacity", "decommission"})
 #: Work on systems, whatever thing it names ("deploy the dashboard to the office screens",
-#: "发布新版本到所有电脑"); "ship me a headset" is still an order.
-_CHANGE_WORK = LazyPattern(
-    r"\b(?:deploy|release|roll ?out|upgrade|patch)|发布|上线|升级|补丁|部署", re.I
-)
+#: "release the new version to every laptop"); "ship me a headset" is still an order.
+_CHANGE_WORK = LazyPattern(_CUES.regex("change_work"), re.I)
 #: What an equipment order cannot be filed without.
 _EQUIPMENT_REQUIRED = ("item",)
 _VERSION = LazyPattern(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
@@ -155,8 +112,8 @@ class ChangeController(BuiltinController):
 
     def dry_run(self, context: ControllerContext) -> DryRunResult:
         """Is the target named (the item, for equipment)? Nothing is created. A message that
-        reports a fault of a device ("我的显示器有一条竖线", "the monitor has a line across
-        it") names the device but orders nothing: it is a problem for the controller that
+        reports a fault of a device ("the monitor has a line across it", in either
+        language) names the device but orders nothing: it is a problem for the controller that
         files incidents, so the order's dry-run does not pass on it."""
         wanted = self.equipment(context)
         if wanted is not None and context.request_type == "problem":
@@ -260,10 +217,8 @@ class ChangeController(BuiltinController):
         }
 
 
-_EXPLICIT_TYPE = LazyPattern(
-    r"(?P<type>standard|normal|emergency) (?:change|cr|rfc)|(?P<zh>标准|普通|紧急)变更", re.I
-)
-_ZH_TYPES = {"标准": "standard", "普通": "normal", "紧急": "emergency"}
+_EXPLICIT_TYPE = LazyPattern(_CUES.regex("explicit_type"), re.I)
+_ZH_TYPES = _CUES.table("zh_types")
 
 
 def _change_type(text: str, urgency: str) -> str:
@@ -289,7 +244,7 @@ _VERB_FORMS = frozenset(
 
 def _target(text: str, host: str | None) -> str | None:
     """The service the change is for: what a target phrase names (`controllers.slots`; "the
-    new service" and "这个集群" name none), else the host the message names."""
+    new service" and "this cluster" name none), else the host the message names."""
     for pattern in _TARGET:
         match = pattern.search(text)
         target = slots.named(match["t"], _VERB_FORMS) if match else None

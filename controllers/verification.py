@@ -14,15 +14,17 @@ A knowledge answer is returned only when it does. The checks, cheapest first:
    A Chinese word the passage holds counts once, however many character bigrams it has
    (`words_held`), and one word of several covers the question only when it is the word the
    question (or a clause) opens with, its topic (`opening_terms`), or the two mean alike
-   (`WORD_MEANING`): "会议室的投影仪连不上我的笔记本" shares
-   only "笔记本" ("笔记", "记本") with the laptop-power section, which says nothing of the
-   projector, and "服务台周末几点开始上班？" only "服务台" with the support hours.
+   (`WORD_MEANING`): "the meeting room's projector won't connect to my laptop", asked in
+   Chinese, shares only "laptop" (two character bigrams) with the laptop-power section, which
+   says nothing of the projector, and "when does the service desk open at weekends?" only
+   "service desk" with the support hours.
    For a Chinese or mixed question, a key term the passage writes in the other script counts
    when the multilingual encoder puts one of its words near it (`knowledge.term_meaning`:
-   "内网" and "internal"), so the question is covered by an English section that answers it
-   (retrieval finds those on meaning; an English question's passages are found by its words
-   and MiniLM, in English). A passage holding one key term but not enough is covered when its
-   cosine with the question is high (`MEANING_CARRIES`): it says the rest in other words.
+   the Chinese for "intranet" and "internal"), so the question is covered by an English
+   section that answers it (retrieval finds those on meaning; an English question's passages
+   are found by its words and MiniLM, in English). A passage holding one key term but not
+   enough is covered when its cosine with the question is high (`MEANING_CARRIES`): it says
+   the rest in other words.
    A key term typed with one slip of the fingers ("chnage", "battrey") is held when the
    passage writes the word (`misspelt`), and one in a glossary name the question uses when
    the passage uses another name of that entry ("payout", "disbursement": `knowledge.synonyms`);
@@ -30,7 +32,8 @@ A knowledge answer is returned only when it does. The checks, cheapest first:
    share words, not a subject ("the code for the office alarm system", the disk alarm page);
    a Chinese or mixed one is held to `MEANING_FLOOR_MULTILINGUAL` on the multilingual
    encoder's cosine, and to `MEANING_GAP` from the closest passage retrieved with it
-   ("U盘在公司电脑上能用吗？" is not answered by the password-reset steps);
+   ("can I use a USB stick on a company PC?" in Chinese is not answered by the password-reset
+   steps);
 5. with an LLM configured, the LLM judges question and passage (JSON `pass`, `reason`); it
    is asked only when the rules pass (a voter, never able to override a code mismatch), and
    when it fails to answer the rules' verdict stands.
@@ -44,6 +47,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from core.cues import cues
 from core.text.language import detect_language, has_cjk
 from core.text.sparse import normalize
 from knowledge.relevance import STEM, TOKEN, term_forms, terms
@@ -54,36 +58,18 @@ from knowledge.term_meaning import near_terms
 if TYPE_CHECKING:
     from core.llm import LLMClient
 
-_CODE = re.compile(
-    r"\b0x[0-9a-f]{4,}\b|(?:error|err|code|错误码|错误|报错)\s*[:：#]?\s*(\d{3,5})\b", re.I
-)
+#: The module's cue words and patterns (`verification.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
+_CODE = re.compile(_CUES.regex("code"), re.I)
 #: Where a Chinese question's clauses end (`opening_terms`).
-_CLAUSE = re.compile(r"[，,。.!！?？；;：:、\n]+")
+_CLAUSE = re.compile(_CUES.regex("clause"))
+#: The particle by which a Chinese clause's first word only qualifies the next.
+_POSSESSIVE = _CUES.regex("possessive")
 #: Symptom and filler words that name no subject: "it's stuck", "something is broken".
-_GENERIC = frozenset(
-    terms(
-        "stuck broken broke break working work works not doesn't does won't cannot can't issue "
-        "issues problem problems error errors help please anything something nothing everything "
-        "thing stuff again "
-        "still any some get got getting happen happens happened now today fix fixed wrong bad "
-        "slow down failing fails failed fail seems seem like just really keep keeps thanks thank "
-        "卡住 卡了 坏了 不行 问题 出错 报错 帮忙 帮我 怎么办 又 还是 一直"
-    )
-)
+_GENERIC = frozenset(terms(" ".join(_CUES.words("generic"))))
 #: Words that frame a question without naming its subject ("the policy on bringing dogs to
-#: the office" is about dogs): they do not count toward covering it. In Chinese as in
-#: English: "办公室报警器的密码是多少" shares "办公" (office) and "密码" with the office-network
-#: section, and is about an alarm's code. (A longer Chinese list, "公司 员工 规定 政策 流程 允许
-#: 需要 使用 申请 要求" too, cost an answer on the conversation benchmark's unread stranger2.)
-_FRAME = frozenset(
-    terms(
-        "policy policies rule rules process procedure guideline allowed allow permitted bring "
-        "office company employee employees staff use using request need want get do can set "
-        "setup find way day days time place happen happens should before running when where "
-        "what which there our someone people us up ask who whom "
-        "办公 办公室"
-    )
-)
+#: the office" is about dogs): they do not count toward covering it, in either language.
+_FRAME = frozenset(terms(" ".join(_CUES.words("frame"))))
 #: Share of the question's key terms a passage must hold (calibrated on
 #: benchmarks/data/answerability.jsonl, split "tune"): English words, and Chinese character
 #: bigrams, of which those across word boundaries never match anything.
@@ -101,18 +87,20 @@ MEANING_FLOOR = 0.25
 #: which reads both scripts) of question and passage: under the floor they mean different
 #: things, and a passage this far below the closest retrieved one is another section's
 #: subject. Chosen on the same tune split and the lead's own paraphrased questions: the wrong
-#: sections the word rules passed were at 0.13 ("U盘在公司电脑上能用吗？" and the password-reset
-#: steps) or 0.15-0.23 below the closest ("自己的笔记本能连公司VPN吗？" and the laptop-repair page,
+#: sections the word rules passed were at 0.13 (the USB-stick question and the password-reset
+#: steps) or 0.15-0.23 below the closest ("can my own laptop use the company VPN?" in Chinese
+#: and the laptop-repair page,
 #: 0.26 against 0.49); the encoder does not know the desk's slang, so a right passage can be
-#: as low as 0.20 when it is the closest ("钱没到，订单 77102" and the disbursement runbook).
+#: as low as 0.20 when it is the closest ("the money has not arrived, order 77102" in the
+#: desk's Chinese slang, and the disbursement runbook).
 MEANING_FLOOR_MULTILINGUAL = 0.15
 #: A Chinese or mixed question whose passage holds one word of several, not the one it
 #: opens with (`_covered`), is covered when the multilingual cosine of the two is at least
 #: this. Swept on brain/data/answer_pairs.jsonl's train split (the rules on each question's
 #: three best passages): 0.3, 0.35 ... 0.5 and none answered 72.5% of the Chinese questions
 #: throughout and refused 95.5%, except 0.3 (93.9%); the higher bar on the tie, as the
-#: projector's report and the laptop-repair pages are 0.27-0.36 apart ("会议室的投影仪连不上
-#: 我的笔记本", which shares only "笔记本" with them, read with the incident's search words).
+#: projector's report and the laptop-repair pages are 0.27-0.36 apart (the projector
+#: report above, which shares only "laptop" with them, read with the incident's search words).
 WORD_MEANING = 0.5
 MEANING_GAP = 0.15
 #: Different passage words a Chinese or mixed question's key terms must be near in the other
@@ -161,16 +149,8 @@ def codes_in(passage: str, asked: set[str]) -> set[str]:
 
 
 #: Chinese symptom and filler words, cut from the text before its character bigrams are taken
-#: (a bigram across two of them, "是不" in "还是不行", names nothing either).
-_GENERIC_ZH = re.compile(
-    "卡住|卡了|坏了|不行|问题|出错|报错|帮忙|帮我|怎么办|还是|一直|又|救命|怎么回事|没用|一样|"
-    # words that only ask ("什么", "如何"): a bigram of them names no subject
-    "什么|怎么|如何|怎样|哪里|哪儿|哪个|多少|多久|是否|可以|应该|请问|"
-    # and the rest of the class: "服务台周末几点开始上班？" asks a time of the support hours,
-    # whose section says "周六 09:00-13:00", not "几点"
-    "哪些|几点|几个|几天|几次|几号|为什么|为啥|有没有|能不能|要不要|是不是|多大|多长|"
-    "仍然|依然|再次|现在|今天|谢谢|多谢|好了|可以了|了|的|吗|呢|吧|啊|我|你|它|这个|那个|是|在|有|没有|不|能|会|都|也"
-)
+#: (a bigram across two of them names nothing either), and words that only ask.
+_GENERIC_ZH = re.compile(_CUES.regex("generic_zh"))
 
 
 def specific_terms(text: str) -> set[str]:
@@ -273,13 +253,15 @@ def _covered(
 
 def opening_terms(question: str, key: set[str]) -> set[str]:
     """The key term each clause of a Chinese question opens with: its topic, which Chinese
-    puts first ("服务台周末几点开始上班？" is about the service desk, "笔记本按电源没反应" about
-    the laptop), or, when the first word only qualifies the next with "的" ("会议室的投影仪连
-    不上我的笔记本"), the first after it (the projector). Of a Chinese word, its first
-    character bigram; a single character names no word ("你好，…" opens with none)."""
+    puts first ("when does the service desk open at weekends?" is about the service desk,
+    "my laptop does nothing when I press the power button" about the laptop), or, when the
+    first word only qualifies the next with the possessive particle ("the meeting room's
+    projector won't connect to my laptop"), the first after it (the projector). Of a Chinese
+    word, its first character bigram; a single character names no word ("hello, ..." opens
+    with none). The cue file has these questions in Chinese."""
     found: set[str] = set()
     for clause in _CLAUSE.split(normalize(question)):
-        before, sep, after = clause.partition("的")
+        before, sep, after = clause.partition(_POSSESSIVE)
         if sep and after.strip() and len(TOKEN.findall(_GENERIC_ZH.sub(" ", before))) == 1:
             clause = after
         for token in TOKEN.findall(_GENERIC_ZH.sub(" ", clause)):
@@ -293,9 +275,10 @@ def opening_terms(question: str, key: set[str]) -> set[str]:
 def words_held(question: str, shared: set[str], key: set[str]) -> tuple[int, int]:
     """(words held, words) of the question's key terms, where the character bigrams of a
     Chinese word the passage holds count as one word: the held bigrams that follow one
-    another in the question ("笔记" "记本" of "笔记本") are one. Bigrams the passage does not
-    hold are counted one by one, as the coverage bar for Chinese expects (no segmenter says
-    where an unmatched word ends, and the pairs across word boundaries match nothing)."""
+    another in the question (the two of the three-character word for "laptop") are one.
+    Bigrams the passage does not hold are counted one by one, as the coverage bar for Chinese
+    expects (no segmenter says where an unmatched word ends, and the pairs across word
+    boundaries match nothing)."""
     merged = 0
     seen: set[str] = set()
     for run in TOKEN.findall(normalize(_GENERIC_ZH.sub(" ", question))):
@@ -344,8 +327,9 @@ def _covered_in_other_words(question: str, passage: str, missing: set[str]) -> s
     (`knowledge.term_meaning`), when they name at least `NEAR_WORDS` different passage words:
     what the two scripts share as written is mostly a name ("VPN", "P1") that says what the
     passage is about, not that it answers the question; the answer is in the words that
-    differ ("VPN 连上后内网打印机的型号" meets "printer" twice, in "打印" and "印机", and is
-    not answered by the page on a missing printer)."""
+    differ ("the model of the intranet printer once on VPN", asked in Chinese, meets "printer"
+    twice, in the two bigrams of its Chinese word, and is not answered by the page on a
+    missing printer)."""
     forms = term_forms(_GENERIC_ZH.sub(" ", question))
     near = near_terms(
         {term: forms[term] for term in missing if term in forms}, term_forms(passage).values()

@@ -216,7 +216,10 @@ async def shared_harness(module_harness: Harness) -> AsyncIterator[Harness]:
     the test's own for every message that names none (`slack_payloads.a_new_asker`), so that
     no test sees another's decisions, threads or tickets. Its module marks its tests
     `asyncio(loop_scope="module")`. For tests that need no settings, home or restart of their
-    own; starting a bot and warming its brain costs about 0.9 s a test under load."""
+    own, and that do not count the app's global state (every pending on-call alert, every
+    lesson); fewer than `[memory] agreement_users` (3) tests of a module may teach lessons on
+    similar messages, or an organisation lesson would move the later tests' routing. Starting
+    a bot and warming its brain costs about 0.9 s a test under load."""
     await module_harness.idle()
     module_harness.fake.forget()
     with p.a_new_asker():

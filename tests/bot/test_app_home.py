@@ -6,11 +6,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from bot.helpdesk.home import ACTION_FORGET, ACTION_REROUTE, VIEW_BLOCKS, HomeData, home_view
 from brain.conversation.reply import Choice
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT, Harness
 from tests.fakes.slack_api import TEAM_ID
+
+#: One running bot for the module's async tests (each marked so); each test has a user and DM
+#: of its own (`shared_harness`).
+SHARED_BOT = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
+
 
 OTHER_TEXT = "I need access to the finance share drive"
 
@@ -52,12 +64,13 @@ async def ask(harness: Harness, text: str) -> None:
     await harness.idle()
 
 
+@SHARED_BOT
 async def test_home_lists_decisions_and_the_lesson_and_forget_removes_it(
     harness: Harness,
 ) -> None:
     await ask(harness, ROUTED_TEXT)
     await ask(harness, OTHER_TEXT)
-    view = await open_home(harness, "UASKER01")
+    view = await open_home(harness, p.asker())
     assert ROUTED_TEXT.split(",")[0] in texts(view) and "finance share drive" in texts(view)
     blocks = view["blocks"]
     decisions = [b for b in blocks if b.get("block_id", "").startswith("brain_home_decision:")]
@@ -65,12 +78,12 @@ async def test_home_lists_decisions_and_the_lesson_and_forget_removes_it(
     actions = next(b for i, b in enumerate(blocks) if b in decisions
                    and ROUTED_TEXT.split(",")[0] in json.dumps(blocks[i - 1]))  # fmt: skip
     # One correction, from the Home itself.
-    await harness.click(home_click("UASKER01", {
+    await harness.click(home_click(p.asker(), {
         "type": "static_select", "action_id": ACTION_REROUTE,
         "block_id": actions["block_id"], "selected_option": {"value": "change"}}))  # fmt: skip
     await harness.fake.wait_for("views.publish", 2)
     await harness.idle()
-    view = await open_home(harness, "UASKER01")
+    view = await open_home(harness, p.asker())
     forgets = [b for b in view["blocks"]
                if (b.get("accessory") or {}).get("action_id") == ACTION_FORGET]  # fmt: skip
     # The correction taught "not IT support" and "Change and assets".
@@ -82,14 +95,15 @@ async def test_home_lists_decisions_and_the_lesson_and_forget_removes_it(
         "type": "button", "action_id": ACTION_FORGET, "value": memory_id}))  # fmt: skip
     await harness.idle()
     assert memory_id in {e.memory_id for e in harness.brain.memory.entries()}
-    await harness.click(home_click("UASKER01", {
+    await harness.click(home_click(p.asker(), {
         "type": "button", "action_id": ACTION_FORGET, "value": memory_id}))  # fmt: skip
     await harness.idle()
     assert memory_id not in {e.memory_id for e in harness.brain.memory.entries()}
-    view = await open_home(harness, "UASKER01")
+    view = await open_home(harness, p.asker())
     assert memory_id not in texts(view)
 
 
+@SHARED_BOT
 async def test_another_users_home_shows_none_of_it(harness: Harness) -> None:
     await ask(harness, ROUTED_TEXT)
     view = await open_home(harness, "UOTHER01")

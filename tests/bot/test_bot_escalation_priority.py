@@ -4,9 +4,19 @@ on-call; an "urgent" routine request and an instruction in the text page nobody.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ONCALL_CHANNEL, Harness
 from tests.escalation_wordings import MUST_NOT_PAGE, MUST_PAGE
+
+#: One running bot for the module; each test has a user and DM of its own (`shared_harness`).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
 
 
 def _oncall(harness: Harness) -> list[object]:

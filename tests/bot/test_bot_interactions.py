@@ -6,6 +6,7 @@ import html
 import time
 from typing import Any, cast
 
+import pytest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from tests.bot import slack_payloads as p
@@ -20,6 +21,14 @@ from tests.bot.conftest import (
     StartBot,
 )
 from tests.fakes.slack_api import Call
+
+#: One running bot for the module; each test has a user and DM of its own (`shared_harness`).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
 
 
 async def _ask(harness: Harness, text: str, **kwargs: Any) -> tuple[dict[str, Any], Call]:
@@ -61,7 +70,7 @@ async def test_right_click_records_feedback_and_removes_the_buttons(harness: Har
     assert harness.brain.get_decision(decision_id).outcome == "routed"  # precondition
     message = _as_message(reply, _posted_ts(harness, reply))
     click = p.block_action(
-        user="UASKER01",
+        user=p.asker(),
         channel=event["channel"],
         message=message,
         action_id="brain_confirm",
@@ -78,10 +87,10 @@ async def test_right_click_records_feedback_and_removes_the_buttons(harness: Har
     # The decision's buttons are gone; the filed ticket's (Resolve, Claim...) stay.
     kept = [b["block_id"] for b in update["blocks"] if b["type"] == "actions"]
     assert all(block.startswith("brain_ticket:") for block in kept)
-    assert "confirmed by <@UASKER01>" in update["blocks"][-1]["elements"][0]["text"]
+    assert f"confirmed by <@{p.asker()}>" in update["blocks"][-1]["elements"][0]["text"]
     feedback = harness.brain.get_decision(decision_id).feedback
     assert [f.kind for f in feedback] == ["confirm"]
-    assert feedback[0].user == "UASKER01"
+    assert feedback[0].user == p.asker()
 
 
 def _reroute_click(
@@ -90,7 +99,7 @@ def _reroute_click(
     """The asker's "Route elsewhere" choice of `to` on the bot's reply."""
     actions = _block(reply, "brain_decision:")
     return p.block_action(
-        user="UASKER01",
+        user=p.asker(),
         channel=event["channel"],
         message=_as_message(reply, _posted_ts(harness, reply)),
         action_id="brain_reroute",
@@ -99,7 +108,9 @@ def _reroute_click(
     )
 
 
-async def test_route_elsewhere_reroutes_and_posts_the_result(harness: Harness) -> None:
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: a correction (below)
+async def test_route_elsewhere_reroutes_and_posts_the_result(start_bot: StartBot) -> None:
+    harness = await start_bot()
     event, reply = await _ask(harness, ROUTED_TEXT)
     decision_id = _block(reply, "brain_decision:")["block_id"].split(":", 1)[1]
     assert (await harness.click(_reroute_click(harness, event, reply, "access")))[0] == 200
@@ -107,40 +118,42 @@ async def test_route_elsewhere_reroutes_and_posts_the_result(harness: Harness) -
     posts = await harness.fake.wait_for("chat.postMessage", 2)
     await harness.idle()
     label = harness.bot.services.conversation.label("access")
-    assert f"rerouted to {label} by <@UASKER01>" in update["blocks"][-1]["elements"][0]["text"]
+    assert f"rerouted to {label} by <@{p.asker()}>" in update["blocks"][-1]["elements"][0]["text"]
     assert posts[1].params["thread_ts"] == event["ts"]
     assert "Rerouted to" in posts[1].params["blocks"][0]["text"]["text"]
     decision = harness.brain.get_decision(decision_id)
     assert decision.result is not None and decision.result.controller == "access"
     assert [(f.kind, f.controller, f.user, f.source) for f in decision.feedback] == [
-        ("correct", "access", "UASKER01", "slack-reroute")
+        ("correct", "access", p.asker(), "slack-reroute")
     ]
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: a correction (below)
 async def test_route_elsewhere_after_a_ticket_was_filed_leaves_one_open_ticket(
-    harness: Harness,
+    start_bot: StartBot,
 ) -> None:
     """The misfiled record is closed as moved when the message goes to another queue (before:
     the incident stayed open beside the access request, two tickets for one message)."""
+    harness = await start_bot()
     event, reply = await _ask(harness, ROUTED_TEXT)
     store = harness.brain.services.tickets
     assert store is not None
-    [filed] = [t for t in store.all() if t.requester == "UASKER01"]
+    [filed] = [t for t in store.all() if t.requester == p.asker()]
     assert (await harness.click(_reroute_click(harness, event, reply, "access")))[0] == 200
     await harness.fake.wait_for("chat.postMessage", 2)
     await harness.idle()
-    mine = [t for t in store.all() if t.requester == "UASKER01"]
+    mine = [t for t in store.all() if t.requester == p.asker()]
     assert [t.kind for t in mine if t.is_open] == ["access"], [(t.id, t.status) for t in mine]
     moved = store.find(filed.id)
     assert moved.status == "closed" and "moved" in moved.history[-1]["reason"]
-    assert moved.history[-1]["by"] == "UASKER01"
+    assert moved.history[-1]["by"] == p.asker()
 
 
-async def test_route_elsewhere_on_a_follow_up_moves_the_threads_record(
-    harness: Harness,
-) -> None:
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: a correction (below)
+async def test_route_elsewhere_on_a_follow_up_moves_the_threads_record(start_bot: StartBot) -> None:
     """The follow-up's own "Route elsewhere" moves the record the thread is about (before:
     "still broken" alone was filed as an access request and the incident stayed open)."""
+    harness = await start_bot()
     event, _ = await _ask(harness, "my laptop keeps losing the VPN, error 809")
     before = len(harness.fake.of("chat.postMessage"))
     await harness.event(p.message("still broken", thread_ts=event["ts"]))
@@ -155,12 +168,13 @@ async def test_route_elsewhere_on_a_follow_up_moves_the_threads_record(
     mine = sorted(
         (t.kind, t.is_open, t.fields.get("description"))
         for t in store.all()
-        if t.requester == "UASKER01"
+        if t.requester == p.asker()
     )
     text = "my laptop keeps losing the VPN, error 809"
     assert mine == [("access", True, text), ("incident", False, text)]
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: other settings or a restart
 async def test_clarification_buttons_route_and_keep_entities(start_bot: StartBot) -> None:
     harness = await start_bot(FORCE_CLARIFY)
     event, reply = await _ask(harness, ENTITY_TEXT)
@@ -171,7 +185,7 @@ async def test_clarification_buttons_route_and_keep_entities(start_bot: StartBot
     first = buttons[0]
     message = _as_message(reply, _posted_ts(harness, reply))
     click = p.block_action(
-        user="UASKER01",
+        user=p.asker(),
         channel=event["channel"],
         message=message,
         action_id=first["action_id"],
@@ -191,6 +205,7 @@ async def test_clarification_buttons_route_and_keep_entities(start_bot: StartBot
     assert [(f.kind, f.controller) for f in decision.feedback] == [("correct", first["value"])]
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: other settings or a restart
 async def test_none_of_these_records_a_rejection_honestly(start_bot: StartBot) -> None:
     harness = await start_bot(FORCE_CLARIFY)
     event, reply = await _ask(harness, ROUTED_TEXT)
@@ -199,7 +214,7 @@ async def test_none_of_these_records_a_rejection_honestly(start_bot: StartBot) -
     none = block["elements"][-1]
     message = _as_message(reply, _posted_ts(harness, reply))
     click = p.block_action(
-        user="UASKER01",
+        user=p.asker(),
         channel=event["channel"],
         message=message,
         action_id=none["action_id"],
@@ -214,6 +229,7 @@ async def test_none_of_these_records_a_rejection_honestly(start_bot: StartBot) -
     assert [f.kind for f in decision.feedback] == ["reject"]
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: other settings or a restart
 async def test_thread_answer_by_number_resolves_the_clarification(start_bot: StartBot) -> None:
     harness = await start_bot(FORCE_CLARIFY)
     event, reply = await _ask(harness, ROUTED_TEXT)
@@ -236,7 +252,7 @@ async def test_reactions_of_the_asker_count_and_others_are_ignored(harness: Harn
     other = {"type": "reaction_added", "user": "UOTHER01", "reaction": "-1", "item": item}
     mine = {
         "type": "reaction_added",
-        "user": "UASKER01",
+        "user": p.asker(),
         "reaction": "+1::skin-tone-2",
         "item": item,
     }
@@ -244,7 +260,7 @@ async def test_reactions_of_the_asker_count_and_others_are_ignored(harness: Harn
     assert (await harness.event(mine))[0] == 200
     await harness.idle()
     feedback = harness.brain.get_decision(decision_id).feedback
-    assert [(f.kind, f.user) for f in feedback] == [("confirm", "UASKER01")]
+    assert [(f.kind, f.user) for f in feedback] == [("confirm", p.asker())]
     assert len(harness.fake.of("chat.postMessage")) == 1
 
 
@@ -254,7 +270,7 @@ async def test_thumbs_down_rejects_and_offers_route_elsewhere(harness: Harness) 
     decision_id = _block(reply, "brain_decision:")["block_id"].split(":", 1)[1]
     item = {"type": "message", "channel": event["channel"], "ts": ts}
     await harness.event(
-        {"type": "reaction_added", "user": "UASKER01", "reaction": "-1", "item": item}
+        {"type": "reaction_added", "user": p.asker(), "reaction": "-1", "item": item}
     )
     posts = await harness.fake.wait_for("chat.postMessage", 2)
     await harness.idle()
@@ -269,14 +285,14 @@ async def test_thumbs_down_rejects_and_offers_route_elsewhere(harness: Harness) 
 async def test_brain_why_explains_last_decision_link_and_id(harness: Harness) -> None:
     _, reply = await _ask(harness, ROUTED_TEXT, channel="DCHAT002")
     decision_id = _block(reply, "brain_decision:")["block_id"].split(":", 1)[1]
-    status, _ = await harness.command("/brain-why", "", user="UASKER01", channel="DCHAT002")
+    status, _ = await harness.command("/brain-why", "", user=p.asker(), channel="DCHAT002")
     assert status == 200
     link = (
         f"https://fake.slack.com/archives/DCHAT002/p{_posted_ts(harness, reply).replace('.', '')}"
     )
-    await harness.command("/brain-why", f"<{link}>", user="UASKER01", channel="DCHAT002")
-    await harness.command("/brain-why", decision_id, user="UASKER01", channel="DCHAT002")
-    await harness.command("/brain-why", "nonexistent-id", user="UASKER01", channel="DCHAT002")
+    await harness.command("/brain-why", f"<{link}>", user=p.asker(), channel="DCHAT002")
+    await harness.command("/brain-why", decision_id, user=p.asker(), channel="DCHAT002")
+    await harness.command("/brain-why", "nonexistent-id", user=p.asker(), channel="DCHAT002")
     answers = await harness.fake.wait_for("response_url", 4)
     await harness.idle()
     for answer in answers[:3]:
@@ -320,9 +336,11 @@ async def _escalated(harness: Harness) -> tuple[dict[str, Any], Call]:
 LATER = 10_000.0
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: counts every pending alert
 async def test_escalation_alerts_oncall_resends_and_records_acknowledgement(
-    harness: Harness,
+    start_bot: StartBot,
 ) -> None:
+    harness = await start_bot()
     escalations = harness.bot.services.escalations
     event, first = await _escalated(harness)
     alert = first.params
@@ -373,6 +391,7 @@ class _AckWhileSending:
         return getattr(self._client, name)
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: other settings or a restart
 async def test_an_acknowledgement_during_a_resend_is_kept_and_the_alert_stays_quiet(
     start_bot: StartBot,
 ) -> None:
@@ -401,6 +420,7 @@ async def test_an_acknowledgement_during_a_resend_is_kept_and_the_alert_stays_qu
     assert len(_oncall_posts(second)) == sent
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: other settings or a restart
 async def test_pending_alert_survives_a_restart_and_is_resent(
     start_bot: StartBot, monkeypatch: Any
 ) -> None:
@@ -420,6 +440,7 @@ async def test_pending_alert_survives_a_restart_and_is_resent(
     assert "re-sent" in alerts[1].params["blocks"][0]["text"]["text"]
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: other settings or a restart
 async def test_escalation_without_oncall_channel_tells_the_asker(
     start_bot: StartBot, monkeypatch: Any
 ) -> None:
@@ -436,7 +457,7 @@ async def test_escalation_without_oncall_channel_tells_the_asker(
 async def test_retried_reaction_event_is_taken_once(harness: Harness) -> None:
     event, reply = await _ask(harness, ROUTED_TEXT)
     item = {"type": "message", "channel": event["channel"], "ts": _posted_ts(harness, reply)}
-    thumbs_down = {"type": "reaction_added", "user": "UASKER01", "reaction": "-1", "item": item}
+    thumbs_down = {"type": "reaction_added", "user": p.asker(), "reaction": "-1", "item": item}
     await harness.event(thumbs_down, event_id="EvREACT01")
     await harness.event(thumbs_down, event_id="EvREACT01", retry_num=1)
     await harness.fake.wait_for("chat.postMessage", 2)
@@ -444,6 +465,7 @@ async def test_retried_reaction_event_is_taken_once(harness: Harness) -> None:
     assert len(harness.fake.of("chat.postMessage")) == 2
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: other settings or a restart
 async def test_slack_feedback_survives_restart_and_shows_in_brain_why(
     start_bot: StartBot,
 ) -> None:
@@ -456,7 +478,7 @@ async def test_slack_feedback_survives_restart_and_shows_in_brain_why(
     await first.close()
     second = await start_bot()
     assert second.brain.get_decision(decision_id).result.controller == "access"  # type: ignore[union-attr]
-    await second.command("/brain-why", decision_id, user="UASKER01", channel="DCHAT003")
+    await second.command("/brain-why", decision_id, user=p.asker(), channel="DCHAT003")
     answer = (await second.fake.wait_for("response_url"))[0].params
     text = html.unescape("\n".join(b["text"]["text"] for b in answer["blocks"]))
     assert "correct -> access by UASKER01 via slack-reroute" in text
@@ -475,7 +497,7 @@ async def test_an_honest_boundary_offers_a_person_and_the_click_pages_oncall(
     assert decision.controller is None and not decision.escalate  # nobody paged yet
 
     click = p.block_action(
-        user="UASKER01",
+        user=p.asker(),
         channel=event["channel"],
         message=_as_message(reply, _posted_ts(harness, reply)),
         action_id="brain_handoff",

@@ -6,11 +6,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from bot.blocks import ACTION_REASON, BLOCK_REASON, REASON_BLOCK, REASON_INPUT
 from bot.listeners.reasons import VIEW_REASON
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT, Harness
 from tests.fakes.slack_api import Call
+
+#: One running bot for the module; each test has a user and DM of its own (`shared_harness`).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
 
 
 async def _thumbs_down(harness: Harness, text: str) -> tuple[str, Call, str]:
@@ -27,7 +37,7 @@ async def _thumbs_down(harness: Harness, text: str) -> tuple[str, Call, str]:
     )
     item = {"type": "message", "channel": event["channel"], "ts": ts}
     await harness.event(
-        {"type": "reaction_added", "user": "UASKER01", "reaction": "-1", "item": item}
+        {"type": "reaction_added", "user": p.asker(), "reaction": "-1", "item": item}
     )
     posts = await harness.fake.wait_for("chat.postMessage", 2)
     await harness.idle()
@@ -67,12 +77,12 @@ async def test_the_asker_says_why_and_the_reason_is_kept_with_the_rejection(
         for e in b["elements"]
     ]
     assert [b["action_id"] for b in buttons] == [ACTION_REASON]
-    assert (await harness.click(_click_say_why("UASKER01", prompt, ts, decision_id)))[0] == 200
+    assert (await harness.click(_click_say_why(p.asker(), prompt, ts, decision_id)))[0] == 200
     opened = (await harness.fake.wait_for("views.open"))[0].params
     view = opened["view"] if isinstance(opened["view"], dict) else json.loads(opened["view"])
     assert view["callback_id"] == VIEW_REASON
     reason = "it's an order for new kit, not a fault; my password is Hunter2!x"
-    assert (await harness.click(_submission("UASKER01", view, reason)))[0] == 200
+    assert (await harness.click(_submission(p.asker(), view, reason)))[0] == 200
     posts = await harness.fake.wait_for("chat.postMessage", 3)
     await harness.idle()
     assert posts[2].params["thread_ts"] == prompt.params["thread_ts"]

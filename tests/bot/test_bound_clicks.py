@@ -14,6 +14,14 @@ from tests.bot import slack_payloads as p
 from tests.bot.conftest import ONCALL_CHANNEL, Harness, StartBot
 from tests.bot.test_bot_interactions import _as_message, _ask, _block, _posted_ts
 
+#: One running bot for the module; each test has a user and DM of its own (`shared_harness`).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
+
 
 async def _boundary(harness: Harness) -> tuple[dict, dict, str, str]:
     event, reply = await _ask(harness, "book a table for four tonight")
@@ -40,12 +48,15 @@ async def _pages(harness: Harness) -> int:
 
 @pytest.mark.parametrize(
     ("user", "channel"),
-    [("UMALLORY1", None), ("UASKER01", "COTHER001"), ("UMALLORY1", "COTHER001")],
+    [("UMALLORY1", None), (None, "COTHER001"), ("UMALLORY1", "COTHER001")],
+    ids=["another-user", "the-asker-in-another-channel", "another-user-and-channel"],
 )
 async def test_a_forged_handoff_pages_nobody(
-    harness: Harness, caplog: pytest.LogCaptureFixture, user: str, channel: str | None
+    harness: Harness, caplog: pytest.LogCaptureFixture, user: str | None, channel: str | None
 ) -> None:
+    """`user` None: the asker."""
     event, message, block_id, decision_id = await _boundary(harness)
+    user = user or event["user"]
     click = p.block_action(
         user=user,
         channel=channel or event["channel"],
@@ -77,6 +88,7 @@ ASKER_ONLY = {
 
 
 @pytest.mark.parametrize("button", ASKER_ONLY, ids=list(ASKER_ONLY))
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own, with a team
 async def test_a_bystanders_refused_click_leaves_the_askers_own_click(
     start_bot: StartBot, caplog: pytest.LogCaptureFixture, button: str
 ) -> None:
@@ -125,7 +137,7 @@ async def test_a_handoff_on_an_unknown_decision_gets_a_note_and_no_traceback(
 ) -> None:
     event, message, block_id, _ = await _boundary(harness)
     click = p.block_action(
-        user="UASKER01",
+        user=p.asker(),
         channel=event["channel"],
         message=message,
         action_id="brain_handoff",
@@ -146,7 +158,7 @@ async def test_a_signed_click_payload_without_a_usable_action_is_not_a_500(
 ) -> None:
     event, message, block_id, decision_id = await _boundary(harness)
     click = p.block_action(
-        user="UASKER01",
+        user=p.asker(),
         channel=event["channel"],
         message=message,
         action_id="brain_handoff",

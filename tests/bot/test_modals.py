@@ -6,11 +6,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from bot.helpdesk.modals import NEW_COMMAND, SHORTCUT, VIEW_NEW
 from core.config import load_settings
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ROUTED_TEXT, Harness, StartBot
 from tests.fakes.slack_api import TEAM_ID
+
+#: One running bot for the module; each test has a user and DM of its own (`shared_harness`).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
 
 
 def submission(user: str, view: dict[str, Any], description: str) -> dict[str, Any]:
@@ -24,23 +34,25 @@ def submission(user: str, view: dict[str, Any], description: str) -> dict[str, A
 async def test_brain_opens_the_modal_and_its_submission_creates_a_decision(
     harness: Harness,
 ) -> None:
-    status, _ = await harness.command(NEW_COMMAND, "", user="UASKER01", channel="CHELP0001")
+    status, _ = await harness.command(NEW_COMMAND, "", user=p.asker(), channel="CHELP0001")
     assert status == 200
     opened = (await harness.fake.wait_for("views.open"))[0].params
     assert opened["trigger_id"] == "trigger"
     view = opened["view"] if isinstance(opened["view"], dict) else json.loads(opened["view"])
     assert view["callback_id"] == VIEW_NEW and view["private_metadata"] == "CHELP0001"
-    status, _ = await harness.click(submission("UASKER01", view, ROUTED_TEXT))
+    status, _ = await harness.click(submission(p.asker(), view, ROUTED_TEXT))
     assert status == 200
     posts = await harness.fake.wait_for("chat.postMessage", 2)
     await harness.idle()
     root = harness.fake.posted_ts[0]
-    assert posts[0].params["channel"] == "CHELP0001" and "<@UASKER01>" in posts[0].params["text"]
+    assert (
+        posts[0].params["channel"] == "CHELP0001" and f"<@{p.asker()}>" in posts[0].params["text"]
+    )
     assert posts[1].params["thread_ts"] == root
     link = harness.bot.services.links.get("CHELP0001", root)
-    assert link is not None and link.asker == "UASKER01"
+    assert link is not None and link.asker == p.asker()
     decision = harness.brain.get_decision(link.decision_id)
-    assert decision.user == "UASKER01" and "VPN" in decision.text
+    assert decision.user == p.asker() and "VPN" in decision.text
 
 
 async def test_the_shortcut_answers_in_the_messages_thread(harness: Harness) -> None:
@@ -49,7 +61,7 @@ async def test_the_shortcut_answers_in_the_messages_thread(harness: Harness) -> 
         "type": "message_action",
         "callback_id": SHORTCUT,
         "team": {"id": TEAM_ID},
-        "user": {"id": "UASKER01", "team_id": TEAM_ID},
+        "user": {"id": p.asker(), "team_id": TEAM_ID},
         "channel": {"id": "CALERTS01"},
         "message": {
             "type": "message",
@@ -76,6 +88,7 @@ async def test_a_429_is_waited_out_and_the_reply_is_not_lost(harness: Harness) -
     assert [c.params["thread_ts"] for c in posts] == [event["ts"]]
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own, with a controller added
 async def test_the_modal_offers_the_homes_own_controllers_as_categories(
     start_bot: StartBot,
 ) -> None:
@@ -92,7 +105,7 @@ async def test_the_modal_offers_the_homes_own_controllers_as_categories(
         encoding="utf-8",
     )
     harness = await start_bot(config="")
-    await harness.command(NEW_COMMAND, "", user="UASKER01", channel="CHELP0001")
+    await harness.command(NEW_COMMAND, "", user=p.asker(), channel="CHELP0001")
     opened = (await harness.fake.wait_for("views.open"))[0].params
     view = opened["view"] if isinstance(opened["view"], dict) else json.loads(opened["view"])
     [category] = [b for b in view["blocks"] if b["block_id"] == "category"]

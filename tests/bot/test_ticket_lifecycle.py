@@ -10,11 +10,22 @@ import json
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
+
 from bot import ticket_view as view
 from bot.helpdesk import sweep
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ONCALL_CHANNEL, ROUTED_TEXT, Harness, StartBot
 from tests.fakes.slack_api import TEAM_ID, Call
+
+#: One running bot for the module; each test has a user and DM of its own (`shared_harness`).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
+
 
 TEAM_CHANNEL = "CNETOPS01"
 TEAM_CONFIG = f"""
@@ -86,7 +97,7 @@ async def test_resolve_asks_the_requester_and_reopen_reopens(harness: Harness) -
     block = view.BLOCK_TICKET + ticket_id
     before = len(harness.fake.of("chat.postMessage"))
     await click(
-        harness, "UASKER01", message, event["channel"], view.ACTION_RESOLVE, block, value=ticket_id
+        harness, p.asker(), message, event["channel"], view.ACTION_RESOLVE, block, value=ticket_id
     )
     assert store.get(ticket_id).status == "resolved"
     new = posts_after(harness, before)
@@ -104,7 +115,7 @@ async def test_resolve_asks_the_requester_and_reopen_reopens(harness: Harness) -
     # Reopen (on the redrawn reply) reopens it, said in the thread, kept in the history.
     redrawn = {**message, "blocks": updated}
     await click(
-        harness, "UASKER01", redrawn, event["channel"], view.ACTION_REOPEN, block, value=ticket_id
+        harness, p.asker(), redrawn, event["channel"], view.ACTION_REOPEN, block, value=ticket_id
     )
     ticket = store.get(ticket_id)
     assert ticket.status == "open"
@@ -119,7 +130,7 @@ async def test_the_requesters_thumbs_are_feedback(harness: Harness) -> None:
     block = view.BLOCK_TICKET + ticket_id
     await click(
         harness,
-        "UASKER01",
+        p.asker(),
         as_message(harness, reply),
         event["channel"],
         view.ACTION_RESOLVE,
@@ -137,7 +148,7 @@ async def test_the_requesters_thumbs_are_feedback(harness: Harness) -> None:
     # reopens the ticket, keeps the reason (redacted) and rejects the route.
     await click(
         harness,
-        "UASKER01",
+        p.asker(),
         question,
         event["channel"],
         view.ACTION_RATE_DOWN,
@@ -152,7 +163,7 @@ async def test_the_requesters_thumbs_are_feedback(harness: Harness) -> None:
     submission = {
         "type": "view_submission",
         "team": {"id": TEAM_ID},
-        "user": {"id": "UASKER01", "team_id": TEAM_ID},
+        "user": {"id": p.asker(), "team_id": TEAM_ID},
         "api_app_id": "AAPP0001",
         "view": {**opened["view"], "id": "V1", "state": {"values": values}},
     }
@@ -171,6 +182,7 @@ async def test_the_requesters_thumbs_are_feedback(harness: Harness) -> None:
     assert feedback[0].reason.startswith("still drops") and "hunter2" not in feedback[0].reason
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: other settings or a restart
 async def test_a_teams_channel_is_told_and_the_first_claim_assigns(start_bot: StartBot) -> None:
     harness = await start_bot(TEAM_CONFIG)
     event, _, ticket_id = await file_ticket(harness)
@@ -186,7 +198,7 @@ async def test_a_teams_channel_is_told_and_the_first_claim_assigns(start_bot: St
     block = view.BLOCK_TICKET + ticket_id
     # The requester is not on the team: their Claim is refused, privately.
     await click(
-        harness, "UASKER01", message, TEAM_CHANNEL, view.ACTION_CLAIM, block, value=ticket_id
+        harness, p.asker(), message, TEAM_CHANNEL, view.ACTION_CLAIM, block, value=ticket_id
     )
     assert store.get(ticket_id).assignee is None
     await click(
@@ -211,7 +223,7 @@ async def test_a_button_of_another_ticket_changes_nothing(harness: Harness) -> N
     forged = view.BLOCK_TICKET + other_id  # the other ticket's id on this ticket's message
     await click(
         harness,
-        "UASKER01",
+        p.asker(),
         as_message(harness, reply),
         event["channel"],
         view.ACTION_RESOLVE,
@@ -222,6 +234,7 @@ async def test_a_button_of_another_ticket_changes_nothing(harness: Harness) -> N
     assert store.get(other_id).status == "open" and store.get(ticket_id).status == "open"
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: other settings or a restart
 async def test_a_stale_ticket_is_nudged_then_closed_on_a_simulated_clock(
     start_bot: StartBot,
 ) -> None:
@@ -246,6 +259,7 @@ async def test_a_stale_ticket_is_nudged_then_closed_on_a_simulated_clock(
     assert "was closed" in harness.fake.of("chat.postMessage")[-1].params["text"]
 
 
+@pytest.mark.asyncio(loop_scope="function")  # a bot of its own: other settings or a restart
 async def test_an_sla_breach_warns_the_team_then_escalates(start_bot: StartBot) -> None:
     harness = await start_bot(TEAM_CONFIG)
     _, _, ticket_id = await file_ticket(harness)

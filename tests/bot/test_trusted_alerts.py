@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.blocks import defang
 from tests.bot import slack_payloads as p
 from tests.bot.conftest import ONCALL_CHANNEL, Harness
@@ -17,6 +19,16 @@ REPORT = (
     "security incident: <!here> <!channel> <@UCEO0001> I got a phishing email, "
     "I clicked <https://evil.example/login?next=a|Reset your password> and typed my password"
 )
+
+
+#: One running bot for the module's async tests (each marked so); each test has a user and DM
+#: of its own (`shared_harness`).
+SHARED_BOT = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
 
 
 async def _alert(harness: Harness, text: str) -> dict[str, Any]:
@@ -28,6 +40,7 @@ async def _alert(harness: Harness, text: str) -> dict[str, Any]:
     return alerts[0].params
 
 
+@SHARED_BOT
 async def test_alert_quotes_broadcast_words_verbatim_and_shows_the_links_target(
     harness: Harness,
 ) -> None:
@@ -43,6 +56,7 @@ async def test_alert_quotes_broadcast_words_verbatim_and_shows_the_links_target(
     assert alert["parse"] == "none"
 
 
+@SHARED_BOT
 async def test_angle_brackets_and_ampersands_typed_by_the_asker_are_escaped(
     harness: Harness,
 ) -> None:

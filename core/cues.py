@@ -52,6 +52,13 @@ class Cues:
     file: str
     entries: Mapping[str, object]
 
+    def text(self, name: str) -> str:
+        """Entry `name` as written: one string (a word, a set of marks)."""
+        entry = self._entry(name)
+        if not isinstance(entry, str):
+            raise CueError(f"{self.file}: {name!r} is not text")
+        return entry
+
     def regex(self, name: str) -> str:
         """Entry `name` as one regular expression's source: a string as written; a list, or
         the languages of a per-language entry, as alternatives joined with "|"."""

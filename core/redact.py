@@ -6,27 +6,29 @@ memory for the one decision being made; what is written or sent is redacted.
 
 Replaced with placeholders: emails ``[EMAIL]``, phone numbers ``[PHONE]`` (mobile, landline
 such as 020-12345678, international, North American with or without separators, and any number
-after a word such as "phone" / "电话"), Chinese resident ID numbers ``[ID_NUMBER]``, US social
-security numbers ``[SSN]``, UK National Insurance numbers ``[NI_NUMBER]``, payment card
+after a word such as "phone", in either language), Chinese resident ID numbers ``[ID_NUMBER]``, US
+social security numbers ``[SSN]``, UK National Insurance numbers ``[NI_NUMBER]``, payment card
 numbers ``[CARD]``, IBANs ``[IBAN]``, public IP addresses ``[IP]``, numbers the words before
 them name as personal (`core.personal_ids`: passports, bank accounts, dates of birth, PINs) and
 secrets ``[SECRET]``:
 Slack/Anthropic/AWS/GitHub/bearer tokens, and passwords however they are written ("password:
-x", "pw=x", "password Hunter2!", "Hunter2! is my password", "user jdoe / pass x", "密码 x",
-"x 是我的密码", "my password is sunshine", "passphrase is correct horse battery staple",
-"密码是abcdef"; a plain word only when `core.password_words` finds it is no word about the
-password, so "my password is expired" and "my password doesn't work" stay).
+x", "pw=x", "password Hunter2!", "Hunter2! is my password", "user jdoe / pass x",
+"my password is sunshine", "passphrase is correct horse battery staple", and the same in
+Chinese, where the value may follow the key with no space at all; a plain word only when
+`core.password_words` finds it is no word about the password, so "my password is expired" and "my
+password doesn't work" stay).
 
 A password written without ":" or "=" is only taken when it looks like one (a digit or a
 symbol, at least four characters, not a ticket id), so "password reset for REQ-000123" and
-"密码是什么" stay readable. A password with no key word at all ("the old one was Hunter2!",
-"刚改成了Tr0ub4dor&3x!") is taken when the token has lower and upper case letters, a digit and
-a symbol people put in passwords (``!#$%&*+?@^~``; not the ``-._:`` of hosts and versions), at
-least eight characters; next to words about signing in ("log in", "account", "登录", "账号")
-also one without the symbol whose case and digits keep switching ("qW7rT2zX9"). URLs, paths,
-Slack markup (``<@U024BE7LH>``), hosts such as ``Fin-WS-042``, versions, hex hashes, error codes
-(``AADSTS50126``) and words such as "iPhone15" never qualify. The labelled corpus in
-tests/fixtures/redaction_corpus.jsonl measures recall and false positives (benchmarks/redaction.py).
+"what is the password?" stay readable. A password with no key word at all ("the old one was
+Hunter2!", or "just changed it to Tr0ub4dor&3x!" in Chinese) is taken when the token has lower and
+upper case letters, a digit and a symbol people put in passwords (``!#$%&*+?@^~``; not the ``-._:``
+of hosts and versions), at least eight characters; next to words about signing in ("log in",
+"account", or their Chinese words) also one without the symbol whose case and digits keep switching
+("qW7rT2zX9"). URLs, paths, Slack markup (``<@U024BE7LH>``), hosts such as ``Fin-WS-042``, versions,
+hex hashes, error codes (``AADSTS50126``) and words such as "iPhone15" never qualify. The labelled
+corpus in tests/fixtures/redaction_corpus.jsonl measures recall and false positives
+(benchmarks/redaction.py).
 
 Kept on purpose, because routing and diagnosis need them and they identify no person: ticket ids
 (19-digit numbers such as 2025060300011279027, ``#10086``, ``INC-123``), error codes, host names
@@ -46,6 +48,7 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
+from core.cues import cues
 from core.limits import MAX_MESSAGE_CHARS
 from core.password_words import (
     PASSPHRASE,
@@ -67,25 +70,25 @@ EMAIL_PATTERN = re.compile(
     r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
 )
 
-#: A value: up to a space or a (full-width) punctuation mark ("密码是 Abc12345！谢谢").
-_VALUE = r"[^\s,，;；。！？、]+"
-_SECRET_KEY = (
-    r"(?:(?<![A-Za-z])(?:password|passwd|passcode|pwd|pw|pass|pin|secret|api[_ -]?key"
-    r"|access[_ -]?key|token|aws_secret_access_key)(?![A-Za-z])|密[码碼]|口令|密[钥鑰])"
-)
+#: The words and marks around a secret, in each language (`redact.cues.yaml`; `core.cues`).
+_CUES = cues(__name__)
+#: A value: up to a space or a (full-width) punctuation mark.
+_VALUE = _CUES.regex("value")
+_SECRET_KEY = f"(?:{_CUES.regex('secret_key')})"
 #: The keys after which a plain word may be the password ("my password is sunshine").
-_PASSWORD_FAMILY = re.compile(r"(?i)password|passwd|passcode|pwd|pw|密[码碼]|口令")
+_PASSWORD_FAMILY = re.compile("(?i)" + _CUES.regex("password_family"))
 #: Adverbs between "is" and the password ("my password is now sunshine").
 _ADVERB = r"(?:now|still|currently|just|actually|simply|really|also|probably|literally)\s+"
-#: A key, then ":" / "=" (any value), "is" / "was" / "will be" / "是" / "为" / "改成", only
-#: spaces, or nothing after a Chinese key ("密码abc123"); then (maybe after an adverb) a
+#: A key, then ":" / "=" (any value), "is" / "was" / "will be" (or a Chinese key's words for
+#: them), only spaces, or nothing after a Chinese key; then (maybe after an adverb) a
 #: password-like value or a password's word.
 _SECRET_ASSIGNMENT = re.compile(
-    rf"(?i)({_SECRET_KEY}"
-    r"(\s*[:=：]\s*|\s+(?:is|was|(?:will|would|should|must)\s+be)\s+"
-    r"|\s*(?:是|为|為|(?:改|设|設|换|換)置?(?:成|为|為)了?)\s*|\s+|(?<=[码碼令])(?=[A-Za-z0-9])))"
+    rf"(?i)({_SECRET_KEY}({_CUES.regex('separator')}))"
     rf"((?:{_ADVERB})?)(\"[^\"]*\"|'[^']*'|{_VALUE})"
 )
+#: The separators after which any value is a secret, and the quotes that may close a value.
+_ASSIGNMENT_MARKS = _CUES.text("assignment_marks")
+_CLOSING_QUOTES = _CUES.text("closing_quotes")
 #: "changed my password to sunshine", "reset the VPN password to abc123".
 _PASSWORD_SET_TO = re.compile(
     r"(?i)((?<![A-Za-z])(?:set|change|changed|reset|update|updated)\s+"
@@ -94,22 +97,14 @@ _PASSWORD_SET_TO = re.compile(
     rf"(\"[^\"]*\"|'[^']*'|{_VALUE})"
 )
 #: A plain word, with the sentence's mark after it ("sunshine.", "doesn't", "self-service").
-_PLAIN_WORD = re.compile(r"([A-Za-z]+(?:['’-][A-Za-z]+)*)([.!?:]*)")
+_PLAIN_WORD = re.compile(_CUES.regex("plain_word"))
 _ASCII_THEN_CJK = re.compile(r"([\x21-\x7e]+)([\u3400-\u9fff\uf900-\ufaff].*)", re.DOTALL)
-#: "Hunter2! is my password", "Lisi#8888 是我的密码". The value is at most 128 characters:
-#: unbounded, a long run of "(" (each one a place a value may start) was scanned to its end
-#: from every position, quadratic in the run's length.
-_SECRET_BEFORE_KEY = re.compile(
-    r"(?i)(?<![^\s,，;；:：(（])([^\s,，;；。！？、]{1,128})"
-    r"(\s+(?:is|was)\s+(?:my|the|our)\s+(?:new\s+|old\s+)?(?:password|passcode|pin|pw)\b"
-    r"|\s*是(?:我的|我们的|我們的)?(?:新)?(?:密[码碼]|口令))"
-)
-#: "login admin / Passw0rd!", "user jdoe / pass x", "用户名 wangwu / 密码 x", "svc/B4ckup!".
-_CREDENTIAL_PAIR = re.compile(
-    r"(?i)((?<![A-Za-z])(?:login|user(?:name)?|account|credentials?|账号|帳號|用户名|用户)"
-    r"\s*[:=：]?\s*[^\s/]+\s*/\s*(?:(?:password|pass|pwd|pw|密[码碼])\s*[:=：]?\s*)?)"
-    rf"({_VALUE})"
-)
+#: "Hunter2! is my password". The value is at most 128 characters: unbounded, a long run of
+#: "(" (each one a place a value may start) was scanned to its end from every position,
+#: quadratic in the run's length.
+_SECRET_BEFORE_KEY = re.compile("(?i)" + _CUES.regex("secret_before_key"))
+#: "login admin / Passw0rd!", "user jdoe / pass x", "svc/B4ckup!".
+_CREDENTIAL_PAIR = re.compile("(?i)" + _CUES.regex("credential_pair") + f"({_VALUE})")
 _PASSWORD_LIKE = re.compile(r"[0-9!@#$%^&*()_+=\[\]{};:'\"\\|,.<>/?~`-]")
 #: Values that are identifiers routing needs, not passwords ("token INC-7", "pin 0x1F").
 _ROUTING_ID = re.compile(r"^(?:[A-Z]{2,6}-?\d+|0x[0-9A-Fa-f]+|#\d+|\d{19})$")
@@ -120,11 +115,7 @@ _ASCII_TOKEN = re.compile(r"[\x21-\x7e]{8,64}")
 _STRONG_SYMBOLS = frozenset("!#$%&*+?@^~")
 #: Words that say the message is about signing in: then a mixed-case, digit-studded token
 #: without a symbol ("qW7rT2zX9") is taken too.
-_LOGIN_CONTEXT = re.compile(
-    r"(?i)\b(?:pass(?:word|wd|code|phrase)?|pwd?|log(?:ged)?[ -]?(?:in|on)|login|logon"
-    r"|sign(?:ed)?[ -]?in|signin|credentials?|account|locked out|(?:new|old) one)\b"
-    r"|密[码碼]|口令|登录|登陆|登錄|账号|账户|帐号|帳號"
-)
+_LOGIN_CONTEXT = re.compile("(?i)" + _CUES.regex("login_context"))
 _CN_ID = re.compile(r"(?<![0-9A-Za-z])\d{17}[\dXx](?![0-9A-Za-z])")
 _CN_MOBILE = re.compile(
     r"(?<![\dA-Za-z+])(?:\+?86[ -]?)?1[3-9]\d[ -]?\d{4}[ -]?\d{4}(?![\dA-Za-z])"
@@ -140,8 +131,7 @@ _NANP_PHONE = re.compile(
 _CN_LANDLINE = re.compile(r"(?<![\w-])(?:0\d{2,3}-|\(0\d{2,3}\)\s?)\d{7,8}(?![\w-])")
 #: Any number written right after a word that says it is a phone number.
 _CUED_PHONE = re.compile(
-    r"(?i)((?:\b(?:phone|tel|mobile|cell|call(?:\s+me)?)\b|电话|手机|手机号|座机|联系方式)"
-    r"[^\d+\n]{0,15}?)(\+?\d[\d ().-]{5,18}\d)(?![\d-])"
+    f"(?i)((?:{_CUES.regex('phone_words')})" + r"[^\d+\n]{0,15}?)(\+?\d[\d ().-]{5,18}\d)(?![\d-])"
 )
 _US_SSN = re.compile(r"(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])")
 #: UK National Insurance numbers: two prefix letters HMRC issues (not D, F, I, Q, U, V; no O
@@ -220,7 +210,7 @@ def _spoken_password(key: str, separator: str, word: str, rest: str) -> bool:
     """Is the plain `word` after a password key the password? After "is" / "was" when it is
     no word about passwords and no description goes on after it ("my password is sunshine",
     not "... is expired" or "... is case sensitive"); after a Chinese key when it is no such word
-    ("密码是abcdef", "密碼 sunshine", not "密码 reset 不了"); never after a bare space in
+    ("password is abcdef", not "the password won't reset", in Chinese); never after a bare space in
     English ("my password expired")."""
     if _PASSWORD_FAMILY.fullmatch(key.strip()) is None or len(word) < 3:
         return False
@@ -232,10 +222,10 @@ def _spoken_password(key: str, separator: str, word: str, rest: str) -> bool:
 
 
 def _secret_value(match: re.Match[str]) -> str:
-    """After ":" or "=" any value is a secret; after "is" / "是" / a space a password-like
-    one or a password's plain word (`_spoken_password`), so "password is not working",
-    "my password doesn't work" and "密码是什么" stay readable. An ASCII value runs up to the
-    Chinese that follows it ("密码abcdef登不上")."""
+    """After ":" or "=" any value is a secret; after "is" (in either language) or a space a
+    password-like one or a password's plain word (`_spoken_password`), so "password is not working",
+    "my password doesn't work" and "what is the password?" stay readable. An ASCII value runs
+    up to the Chinese that follows it (a Chinese sentence with the password written inside)."""
     key, separator, adverb, value = match.groups()
     if is_placeholder(value) or _TEMPLATE_VALUE.match(value):
         return match.group(0)
@@ -244,9 +234,9 @@ def _secret_value(match: re.Match[str]) -> str:
     mixed = _ASCII_THEN_CJK.fullmatch(value)
     if mixed is not None:
         value, tail = mixed.group(1), mixed.group(2)
-    if any(mark in separator for mark in ":=："):
+    if any(mark in separator for mark in _ASSIGNMENT_MARKS):
         return f"{key}[SECRET]{tail}"
-    quoted = value[len(value.rstrip("'\"’”")) :]  # "'token expired'": the talk's own quote
+    quoted = value[len(value.rstrip(_CLOSING_QUOTES)) :]  # "'token expired'": the talk's quote
     plain = _PLAIN_WORD.fullmatch(value[: len(value) - len(quoted)] if quoted else value)
     if plain is None:
         return f"{key}[SECRET]{tail}" if _password_like(value) else match.group(0)
@@ -342,7 +332,7 @@ def _bare_passwords(text: str) -> str:
 
 
 #: What makes "user@host" a login, not an e-mail address: a command that takes one before it
-#: ("ssh deploy@bastion"), a URL's "://" ("https://jmarsh@bitbucket…") or a path after a colon
+#: ("ssh deploy@bastion"), a URL's "://" ("https://jmarsh@bitbucket...") or a path after a colon
 #: ("git@gitlab.corp.example:infra/terraform.git").
 _LOGIN_BEFORE = re.compile(r"(?:\b(?:ssh|scp|sftp|rsync|mosh)\s+(?:-\S+\s+(?:\d+\s+)?)*|://)$")
 #: Placeholders of a template, not values: "<YOUR_TOKEN>", "${DB_PASSWORD}", "{{token}}",
@@ -359,8 +349,8 @@ def _email(match: re.Match[str]) -> str:
 
 
 def _cued_phone(match: re.Match[str]) -> str:
-    """A number after "phone" / "电话" is a phone number when it has 7 to 15 digits (longer
-    ones are ticket ids)."""
+    """A number after "phone" (in either language) is a phone number when it has 7 to 15 digits
+    (longer ones are ticket ids)."""
     digits = sum(char.isdigit() for char in match.group(2))
     if re.match(r"[48]00[- ]?\d", match.group(2)):
         return match.group(0)  # a company's toll-free line (400-/800-), no person's number

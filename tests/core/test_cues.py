@@ -88,6 +88,7 @@ def test_entries_are_read_as_written_and_joined_in_the_files_order() -> None:
         },
     )
     assert found.regex("plain") == r"\bnow\b"
+    assert found.text("plain") == r"\bnow\b"
     assert found.regex("alternatives") == "roll ?back|rollback"
     assert found.words("alternatives") == ("roll ?back", "rollback")
     assert found.regex("by_language") == "urgent|asap|紧急|马上"
@@ -107,5 +108,7 @@ def test_a_missing_file_or_entry_or_a_wrong_shape_names_the_file_and_the_key() -
         found.numbers("words")
     with pytest.raises(CueError, match=r"x\.cues\.yaml: 'odd' is by language, but fr is no"):
         found.regex("odd")
+    with pytest.raises(CueError, match=r"x\.cues\.yaml: 'words' is not text"):
+        found.text("words")
     with pytest.raises(CueError, match=r"x\.cues\.yaml: 'n' is not a list of text"):
         found.words("n")

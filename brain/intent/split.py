@@ -1,14 +1,14 @@
 """Multi-intent splitting: one message, several independent requests.
 
 "CPU alarm on db-01 and also I need Grafana access" carries two requests; each is decided on its
-own. This module only proposes the pieces: at an explicit joiner ("and also", "另外", "还有",
-"以及", "此外", "顺便") or between sentences. Whether they really are independent requests is
-decided by the brain (`brain.chain.multi_intent`): every piece must route on its own, each to a
-different controller; otherwise the message is decided whole. A plain "and" is no split by
+own. This module only proposes the pieces: at an explicit joiner ("and also", "besides", and
+their Chinese words: `split.cues.yaml`) or between sentences. Whether they really are independent
+requests is decided by the brain (`brain.chain.multi_intent`): every piece must route on its own,
+each to a different controller; otherwise the message is decided whole. A plain "and" is no split by
 itself ("error 500 and timeout on the payment API" stays one alarm): `at_plain_and` only
 offers its two clauses to a caller with evidence that each asks for something, and
 `with_shared_head` the two requests of one verb with two objects ("needs a laptop and accounts",
-"需要准备电脑和账号"), the head repeated in each.
+in either language), the head repeated in each.
 """
 
 from __future__ import annotations
@@ -19,19 +19,16 @@ from collections import Counter
 from functools import cache
 from importlib import resources
 
+from core.cues import cues
+
+#: The module's cue words and marks (`split.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
 #: Joiners that introduce a further, separate request.
-_JOINERS = re.compile(
-    r"\s*(?:[,;]\s*)?\b(?:and also|and additionally|plus also|also,)\s+"
-    r"|\s*[.;!?,]?\s+(?:also\s+)?(?:unrelated(?:ly)?|separately|on another note|another thing|"
-    r"something else|different topic|different issue)(?:\s+(?:but|note|question|issue))?[,:.-]\s*"
-    r"|\s*[.;!?]\s+(?:also|additionally|and|plus|besides|separately|another thing)[,:]?\s+"
-    r"|\s*[，,;；。]?\s*(?:另外|还有|以及|此外|同时还|顺便)[，,:：]?\s*",
-    re.IGNORECASE,
-)
-#: A plain "and" between clauses ("…is down and I need…").
+_JOINERS = re.compile(_CUES.regex("joiners"), re.IGNORECASE)
+#: A plain "and" between clauses ("... is down and I need ...").
 _PLAIN_AND = re.compile(r"\s*,?\s+and\s+", re.IGNORECASE)
 #: Sentence ends (a new sentence may be a new request).
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z])|(?<=[。！？；])\s*")
+_SENTENCES = re.compile(_CUES.regex("sentences"))
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 #: Pieces at most; a longer list is a paste, not a set of requests.
@@ -43,20 +40,19 @@ MIN_CJK = 4
 MAX_CHARS = 600
 
 
-#: "Two things:", "a couple of questions:", "两件事：": what follows is a list of requests, so a
-#: ", and" or a "；" between them separates them too.
-_ANNOUNCED = re.compile(
-    r"^\s*(?:hi|hey|hello)?[,!\s]*(?:(?:two|2|three|3|a couple of|a few|several)\s+"
-    r"(?:things|questions|requests|issues|problems)|两件事|两个问题|几件事|三件事)\s*[:：,，-]\s*",
-    re.IGNORECASE,
-)
-_LIST_JOINERS = re.compile(r"\s*(?:,\s*and\s+|;\s*|；\s*|，\s*(?:还有|另外)?\s*(?=[^，]{4,}))")
-#: Numbered or bulleted items: "1) ...", "2. ...", "- ...", "（1）...", and the full-width
-#: forms Chinese writes with no space after them or before them ("断线2）我想", "1、", "（2）").
-_ITEMS = re.compile(
-    r"(?:(?:^|\n|\s)(?:\(?\d[.)]|[-*•])\s+)"
-    r"|(?:(?:^|\n|\s|(?<=[\u3400-\u9fff，。；！？]))(?:\d[）、．]|（\d）|\(\d\))\s*)"
-)
+#: "Two things:", "a couple of questions:": what follows is a list of requests, so a ", and"
+#: or a semicolon between them separates them too.
+_ANNOUNCED = re.compile(_CUES.regex("announced"), re.IGNORECASE)
+_LIST_JOINERS = re.compile(_CUES.regex("list_joiners"))
+#: Numbered or bulleted items: "1) ...", "2. ...", "- ...", and the full-width forms Chinese
+#: writes with no space after them or before them.
+_ITEMS = re.compile(_CUES.regex("items"))
+#: Marks trimmed from a piece's ends: a request, the last object of a list, an earlier
+#: object, a list's opening line (full-width forms too).
+_TRIM = _CUES.text("trim")
+_TRIM_OBJECT = _CUES.text("trim_object")
+_TRIM_COMMA = _CUES.text("trim_comma")
+_TRIM_COLON = _CUES.text("trim_colon")
 
 
 def split_requests(text: str) -> list[str]:
@@ -67,7 +63,7 @@ def split_requests(text: str) -> list[str]:
     items = [p for p in _ITEMS.split(text) if p.strip()]
     announced = _ANNOUNCED.match(text)
     if len(items) >= 2 and _ITEMS.search(text) and len(_ITEMS.findall(text)) >= 2:
-        chunks = items[1:] if not big_enough(items[0].strip(" :：")) else items
+        chunks = items[1:] if not big_enough(items[0].strip(_TRIM_COLON)) else items
     elif "\n\n" in text:
         return []
     elif announced:
@@ -78,7 +74,7 @@ def split_requests(text: str) -> list[str]:
     for whole in chunks:
         for chunk in _JOINERS.split(whole):
             pieces.extend(s for s in _SENTENCES.split(chunk) if s)
-    parts = [p.strip(" ,，;；.。") for p in pieces]
+    parts = [p.strip(_TRIM) for p in pieces]
     parts = [p for p in parts if big_enough(p)]
     if len(parts) < 2 or len(parts) > MAX_PARTS:
         return []
@@ -93,14 +89,14 @@ def at_plain_and(text: str) -> list[str]:
     text = text.strip()
     if not _splittable(text) or "\n" in text:
         return []
-    halves = [h.strip(" ,，;；.。") for h in _PLAIN_AND.split(text)]
+    halves = [h.strip(_TRIM) for h in _PLAIN_AND.split(text)]
     return halves if len(halves) == 2 and all(map(big_enough, halves)) else []
 
 
-#: "and" between two objects of one verb ("a laptop and accounts", "电脑和账号"); 及 not in 及时.
-_OBJECT_AND = re.compile(r"\s+(?:and|&)\s+|\s*(?:以及|还有|和|及(?!时))\s*", re.IGNORECASE)
+#: "and" between two objects of one verb ("a laptop and accounts"), in either language.
+_OBJECT_AND = re.compile(_CUES.regex("object_and"), re.IGNORECASE)
 #: A clause boundary: the object of the last clause never reaches past one.
-_CLAUSE_END = re.compile(r"[,，;；:：。.!?！？]")
+_CLAUSE_END = re.compile(_CUES.regex("clause_end"))
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+.-]*|[\u3400-\u9fff]")
 #: Where an English noun phrase starts: its object is cut there, not one word later.
 _DETERMINERS = frozenset(("a", "an", "the", "some", "my", "our", "his", "her", "their", "your"))
@@ -125,11 +121,11 @@ def with_shared_head(text: str) -> list[str]:
 
 
 def shared_head(text: str) -> tuple[str, list[str]]:
-    """The head and the objects of a message that ends in objects joined by and/和/及/以及/还有,
-    a list's earlier ones by commas or 、 ("needs a laptop, a monitor and a Tableau licence");
-    `("", [])` when it has no such ending. The first object is cut from the words' structure,
-    never a list of verbs: it is the last clause's tail in the script it ends in, as long as
-    the object after it is in that script (a Chinese one two characters at most), and an
+    """The head and the objects of a message that ends in objects joined by "and" (or its
+    Chinese words), a list's earlier ones by commas ("needs a laptop, a monitor and a Tableau
+    licence"); `("", [])` when it has no such ending. The first object is cut from the words'
+    structure, never a list of verbs: it is the last clause's tail in the script it ends in, as long
+    as the object after it is in that script (a Chinese one two characters at most), and an
     English one starts at its determiner ("a laptop"). A list's middle object is short: two
     Chinese characters' size, or an English noun phrase (two words, or one that opens with a
     determiner)."""
@@ -137,7 +133,7 @@ def shared_head(text: str) -> tuple[str, list[str]]:
     joins = list(_OBJECT_AND.finditer(text))
     if not _splittable(text) or "\n" in text or not joins:
         return "", []
-    left, second = text[: joins[-1].start()], text[joins[-1].end() :].strip(" ,，;；.。!！")
+    left, second = text[: joins[-1].start()], text[joins[-1].end() :].strip(_TRIM_OBJECT)
     if _CLAUSE_END.search(second) or not 0 < _size(second) <= MAX_OBJECT:
         return "", []
     middle: list[str] = []
@@ -173,15 +169,16 @@ def shared_head(text: str) -> tuple[str, list[str]]:
     if start == 0:
         return "", []
     head = left[: tokens[start].start()]
-    return head, [left[tokens[start].start() :].strip(" ,，"), *middle, second]
+    return head, [left[tokens[start].start() :].strip(_TRIM_COMMA), *middle, second]
 
 
 def _cjk_object_length(chars: str, guess: int) -> int:
     """How many of the Chinese characters that end a clause are its object: the `guess` (the
-    length of the object after it, two at most: most nouns are two) or one more ("显示器" of
-    "准备显示器", not "示器"), whichever cut leaves the two characters across it holding
-    together less in the shipped Chinese messages: a pair's count over that of its rarer
-    character ("需要" is nearly always together, "要电" and "备显" seldom)."""
+    length of the object after it, two at most: most nouns are two) or one more (the three
+    characters of "monitor" after "prepare", not its last two), whichever cut leaves the two
+    characters across it holding together less in the shipped Chinese messages: a pair's count
+    over that of its rarer character (the two of "need" are nearly always together, a pair
+    across a verb and its object seldom)."""
     counts, chars_seen = _pairs()
 
     def together(length: int) -> float:
@@ -217,8 +214,9 @@ def _pairs() -> tuple[dict[str, int], dict[str, int]]:
     return dict(pairs), dict(chars)
 
 
-#: Between a list's objects before its last "and": a comma or 、 ("a laptop, a monitor and …").
-_LIST_COMMA = re.compile(r"\s*[,，、]\s*")
+#: Between a list's objects before its last "and": a comma ("a laptop, a monitor and ..."),
+#: full-width or the Chinese enumeration comma.
+_LIST_COMMA = re.compile(_CUES.regex("list_comma"))
 
 
 def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
@@ -226,8 +224,8 @@ def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
 
 
 def _listed(segment: str) -> bool:
-    """Is this short enough to be a middle object of a list ("a monitor", "显示器")? Not a
-    clause ("needs a laptop", "需要准备电脑", "starting monday")."""
+    """Is this short enough to be a middle object of a list ("a monitor")? Not a clause
+    ("needs a laptop", "starting monday"), in either language."""
     words = _TOKEN.findall(segment)
     if not words or _CLAUSE_END.search(segment) or _OBJECT_AND.search(segment):
         return False

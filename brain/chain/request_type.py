@@ -1,10 +1,10 @@
 """Request type before controller: what kind of thing the message asks for.
 
 Only a problem report or a request for work creates a record. A question ("How do I set up
-MFA on my phone?", "VPN 怎么连接？") is answered from the knowledge base, or honestly not
-answered, whatever controller its topic belongs to; a message that names an existing record
-of the kind a controller would file ("…after the change CHG-4411") refers to it and links it,
-it never files another one.
+MFA on my phone?", or "how do I connect to the VPN?" in Chinese) is answered from the knowledge
+base, or honestly not answered, whatever controller its topic belongs to; a message that names an
+existing record of the kind a controller would file ("... after the change CHG-4411") refers to it
+and links it, it never files another one.
 
 The type is what the learned speech-act model (`brain.chain.speech_act`: question, problem
 report or request for work, English and Chinese) reads when it is sure. Only when it is not
@@ -25,7 +25,11 @@ import numpy as np
 from brain.chain import speech_act
 from brain.intent.split import split_requests
 from brain.routing.plan import RoutePlan
+from core.cues import cues
 from core.records import IntentResult
+
+#: The language-specific forms (`request_type.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
 
 RequestType = Literal["question", "problem", "work", "update", "reference", "unknown"]
 
@@ -39,7 +43,7 @@ _GROUP_TYPES: Mapping[str, RequestType] = {
 }
 
 #: What a message may open with before its request or question: a greeting, or a discourse
-#: filler a later turn in a thread starts with ("also, can someone…", "oh and btw how do I…").
+#: filler a later turn in a thread starts with ("also, can someone ...", "oh and btw how do I ...").
 _OPENING = (
     r"^\s*(?:(?:hi|hello|hey|also|and|oh|ok|okay|btw|by the way|one more thing|another thing|"
     r"quick question|question)\b[,:!\s]*)*"
@@ -53,10 +57,7 @@ _QUESTION_OPENING = re.compile(
     r"i (?:was )?wonder(?:ing)?|i'd like to know|i want to know)\b",
     re.IGNORECASE,
 )
-_ZH_QUESTION = re.compile(
-    r"怎么|如何|怎样|什么|啥|哪里|哪儿|哪个|哪些|多久|多长|多少|是否|能否|可否|为何|为什么|"
-    r"请问|咨询|规定|政策|流程|制度|[吗呢][？?。!！]*$"
-)
+_ZH_QUESTION = re.compile(_CUES.regex("zh_question"))
 #: Polite requests phrased as questions are requests for work ("can you reset my password?").
 _WORK = re.compile(
     _OPENING + r"(?:please|pls|kindly|can you|could you|would you|can i get|"
@@ -70,8 +71,7 @@ _WORK = re.compile(
     r"disable|remove|revoke|deploy|roll ?back|restart|schedule|approve|increase|extend|order|"
     r"replace|set up|setup|raise|file|submit|rotate|renew|migrate|upgrade|expand|"
     r"release|process|close|reopen|urge|escalate)\b"
-    r"|帮我|帮忙|请帮|麻烦|申请|我要|我需要|需要(?:开通|安装|重置|申请|一个|权限)|请给|给我|开通|重置|"
-    r"安装|部署|回滚|扩容|发布|上线|创建|新建|提交",
+    r"|" + _CUES.regex("work_zh"),
     re.IGNORECASE,
 )
 _PROBLEM = re.compile(
@@ -83,18 +83,16 @@ _PROBLEM = re.compile(
     r"fail(?:s|ed|ing)?|error|errors|bsod|blue screen|dropp(?:ed|ing)|lost|missing|"
     r"disconnect\w*|slow|locked out|hacked|leak\w*|spill\w*|cracked|dead|nothing works|"
     r"stopped|isn't|aren't|wasn't|doesn't|didn't)\b"
-    r"|不行|不了|坏了|坏掉|报错|失败|连不上|打不开|上不了|登不上|登录不了|进不去|崩溃|闪退|卡住|卡死|"
-    r"蓝屏|无法|不能用|用不了|没反应|掉线|断网|异常|出问题|出错|故障|太慢|很慢|变慢|没到|丢了|"
-    r"被锁|中毒|泄露|没有收到|收不到|发不出",
+    r"|" + _CUES.regex("problem_zh"),
     re.IGNORECASE,
 )
 #: A how/what question about the asker's own failure reads as a problem report
-#: ("why can't I connect", "VPN连不上怎么办").
-_OWN_FAILURE = re.compile(
-    r"^\s*(?:why|what's wrong)\b|怎么办|咋办|怎么回事|什么情况|为什么.*(?:不|没)", re.IGNORECASE
-)
+#: ("why can't I connect", or "the VPN won't connect, what do I do?" in Chinese).
+_OWN_FAILURE = re.compile(_CUES.regex("own_failure"), re.IGNORECASE)
 #: A declarative first clause ("My VPN is down, how do I fix it?") is the report itself.
-_FIRST_CLAUSE = re.compile(r"[,.;!?，。；！？\n]")
+_FIRST_CLAUSE = re.compile(_CUES.regex("first_clause"))
+#: The marks a question ends with (full-width too).
+_QUESTION_MARKS = _CUES.words("question_marks")
 
 
 def request_type(text: str, intent: IntentResult, vector: np.ndarray | None = None) -> RequestType:
@@ -136,18 +134,19 @@ def request_type_by_form(text: str, intent: IntentResult) -> RequestType:
         return "question"
     if problem:
         return "problem"
-    if stripped.endswith(("?", "？")):
+    if stripped.endswith(_QUESTION_MARKS):
         return "question"
     return _GROUP_TYPES.get(intent.group, "unknown")
 
 
-#: "怎么/如何 …" asks how; "帮我/麻烦/我需要 …" asks for it to be done.
-_ZH_HOW = re.compile(r"怎么|如何|怎样")
-_ZH_ASKS_FOR = re.compile(r"帮我|帮忙|请帮|麻烦|我要|我需要|给我|请给|能不能|可不可以|可以帮")
+#: Chinese words that ask how, and those that ask for the work to be done.
+_ZH_HOW = re.compile(_CUES.regex("zh_how"))
+_ZH_ASKS_FOR = re.compile(_CUES.regex("zh_asks_for"))
 
 
 def _zh_how_to(text: str) -> bool:
-    """A Chinese how-to ("软件不在目录里怎么安装？"), not a request phrased with a work verb."""
+    """A Chinese how-to ("how do I install software that is not in the catalogue?"), not a
+    request phrased with a work verb."""
     return bool(_ZH_HOW.search(text)) and not _ZH_ASKS_FOR.search(text)
 
 
@@ -187,10 +186,11 @@ def question_form(text: str) -> bool:
 
 
 def work_form(text: str) -> bool:
-    """Is the text phrased as a request for work ("I need…", "please reset…", "帮我…")?"""
+    """Is the text phrased as a request for work ("I need ...", "please reset ...", or
+    "help me ..." in Chinese)?"""
     return bool(_WORK.search(text))
 
 
 def reports_problem(text: str) -> bool:
-    """Does the text describe something failing ("still broken", "又卡住了")?"""
+    """Does the text describe something failing ("still broken", "it froze again")?"""
     return bool(_PROBLEM.search(text))

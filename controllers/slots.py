@@ -1,9 +1,10 @@
 """What a phrase caught for a required field names, once its filler is set aside.
 
 A request controller's patterns catch the words around a cue ("access to ...", "deploy the
-... service", "申请...权限"); those words name a system or a service only when something is
-left after the quantifiers, determiners and pronouns that fill out a sentence ("one of the",
-"the new", "一下", "这个") and the bare kind of thing ("dashboards", "service", "系统"). A
+... service", and the same in Chinese); those words name a system or a service only when
+something is left after the quantifiers, determiners and pronouns that fill out a sentence
+("one of the", "the new") and the bare kind of thing ("dashboards", "service"), in either
+language (the Chinese ones in `slots.cues.yaml`). A
 field is taken from that evidence or from the user's answer, never from the leftovers, so a
 request that names nothing is asked which one.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from core.cues import cues
 from core.lazy import LazyPattern
 
 __all__ = ["named"]
@@ -38,24 +40,23 @@ KINDS = frozenset({
     "mailbox", "project", "account", "service", "services", "engine", "platform", "gateway",
     "api", "job", "node", "nodes", "environment", "instance", "one", "ones",
 })  # fmt: skip
-#: Chinese filler before a name ("一下", "开一下", "一个", "这个", "相关的"); a phrase caught
-#: without word boundaries may hold the verb before it too ("要发布一个新服务"), open with
-#: the "下" of a quick "开通下" ("开通下新系统"), or with whom the work is for ("需要给支付网关").
-_ZH_FILLER = LazyPattern(
-    r"(?:^下(?!载|午|周|个月|班)|^(?:需要|想要|要|得)?(?:给|帮|为|对(?!账|象|话|接|外|比))|(?:开通|申请|添加|[开弄加办要给通])一?下(?!载|午|周|个月|班)|一下|一个|一些|一点|这个|那个|某个|某些|其他的?|其它的?|别的|"
-    r"新的|相关的?|我的|我们的)+"
-)
-#: Chinese kinds after a name ("系统", "服务", "集群").
-_ZH_KINDS = LazyPattern(r"(?:系统|平台|门户|账号|权限|服务|网关|集群|数据库|环境|实例|的)+$")
-#: What may be left of a Chinese phrase and still name nothing ("新" of "新系统").
-_ZH_LEFTOVERS = frozenset({"新", "旧", "老", "另一", "另外", "其他", "别的"})
+#: The Chinese words that fill out a phrase (`slots.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
+#: Chinese filler before a name (a quantity, a demonstrative, "related"); a phrase caught
+#: without word boundaries may hold the verb before it too, or whom the work is for.
+_ZH_FILLER = LazyPattern(f"(?:{_CUES.regex('zh_filler')})+")
+#: Chinese kinds after a name ("system", "service", "cluster"), and the possessive particle.
+_ZH_KINDS = LazyPattern(f"(?:{_CUES.regex('zh_kinds')})+$")
+_POSSESSIVE = _CUES.text("possessive")
+#: What may be left of a Chinese phrase and still name nothing ("new" of "new system").
+_ZH_LEFTOVERS = frozenset(_CUES.words("zh_leftovers"))
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def named(phrase: str, generic: Collection[str] = ()) -> str | None:
     """The phrase without its leading filler when something in it names a thing, else None
-    ("one of the dashboards", "the new service", "一下", "这个集群"). `generic`: whole phrases
-    the caller's patterns catch that name nothing (its cue verbs, "申请")."""
+    ("one of the dashboards", "the new service", "this cluster"). `generic`: whole phrases the
+    caller's patterns catch that name nothing (its cue verbs)."""
     phrase = phrase.strip()
     if not phrase or phrase.lower() in generic:
         return None
@@ -64,7 +65,7 @@ def named(phrase: str, generic: Collection[str] = ()) -> str | None:
         left = _ZH_KINDS.sub("", kept)
         if not left or left in _ZH_LEFTOVERS or left in generic:
             return None
-        return kept.removesuffix("的").strip()  # "GitLab的" (权限) names GitLab
+        return kept.removesuffix(_POSSESSIVE).strip()  # "GitLab's (access)" names GitLab
     words = phrase.split()
     while words and words[0].lower() in FILLER:
         words.pop(0)

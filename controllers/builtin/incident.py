@@ -11,61 +11,22 @@ from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from controllers.incident_categories import learned_category, likeliest_category
 from controllers.requests import file_with_guidance, known_parameters, missing_dry_run
+from core.cues import cues
 
-#: Cues match English words at ASCII word boundaries, so "VPN连不上" reads as VPN: with
-#: Unicode boundaries a CJK character is a word character and `\bvpn\b` would miss it.
+#: The category cues and error-code words (`incident.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
+#: Cues match English words at ASCII word boundaries, so "VPN" written against Chinese reads
+#: as VPN: with Unicode boundaries a CJK character is a word character and `\bvpn\b` would
+#: miss it.
 _CUE_FLAGS = re.I | re.ASCII
 #: (category, cue) checked in order: a phishing *email* is a security incident, not email. A
 #: message that uses no cue is read by the learned model (`controllers.incident_categories`).
-CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "security",
-        re.compile(
-            r"phish|malware|virus|ransom|hacked|compromised|suspicious (?:link|email|login)|"
-            r"stolen|leak|pretend(?:ing|ed) to be|impersonat|social engineering|"
-            r"(?:gave|read|told|shared) (?:them|him|her|someone) my "
-            r"(?:mfa|otp|verification|password)|"
-            r"钓鱼|病毒|木马|勒索|被盗|泄露|可疑|中毒|被黑|冒充|诈骗",
-            _CUE_FLAGS,
-        ),
-    ),
-    ("vpn", re.compile(r"\bvpn\b|虚拟专网|远程接入", _CUE_FLAGS)),
-    (
-        "network",
-        re.compile(
-            r"wi-?fi|network|internet|intranet|\bdns\b|ethernet|no connection|"
-            r"网络|上不了网|断网|网断|网速|无线|内网|外网|无法上网|不能上网|连不上网|网线|网口",
-            _CUE_FLAGS,
-        ),
-    ),
-    ("email", re.compile(r"e-?mail|outlook|mailbox|\bmail\b|邮箱|邮件", _CUE_FLAGS)),
-    ("printer", re.compile(r"printer|print(?:ing)?\b|scanner|打印|扫描仪|卡纸", _CUE_FLAGS)),
-    (
-        "phone",
-        re.compile(
-            r"\bphone\b|softphone|headset|dial ?tone|\bteams call|\bzoom\b|\bwebex\b|"
-            r"calls? (?:keep )?drop|audio|microphone|电话|座机|拨号音|耳机|麦克风|会议音频",
-            _CUE_FLAGS,
-        ),
-    ),
-    (
-        "hardware",
-        re.compile(
-            r"laptop|desktop|monitor|screen|keyboard|mouse|battery|won't boot|blue screen|bsod|"
-            r"\bdisk\b|hard drive|\bssd\b|硬盘|磁盘|内存条|风扇|"
-            r"电脑|笔记本|显示器|屏幕|键盘|鼠标|电池|蓝屏|死机|开不了机|黑屏",
-            _CUE_FLAGS,
-        ),
-    ),
-    (
-        "software",
-        re.compile(
-            r"crash|freez|won't (?:open|start)|not responding|崩溃|闪退|打不开|卡死", _CUE_FLAGS
-        ),
-    ),
+CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(_CUES.regex(name), _CUE_FLAGS))
+    for name in ("security", "vpn", "network", "email", "printer", "phone", "hardware", "software")
 )
 _ERROR_CODE = re.compile(
-    r"(?:error|err|stop code|code|错误|报错|错误码)\s*[:：#]?\s*"
+    f"(?:{_CUES.regex('error_code_words')}){_CUES.regex('error_code_separator')}"
     # A named code is written in capitals ("CRITICAL_PROCESS_DIED"): case-insensitive, "the
     # code right now" gave the code "right".
     r"(?P<code>(?-i:[A-Z][A-Z_]{3,})\b|0x[0-9A-F]+|\d{2,5})",

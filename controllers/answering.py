@@ -29,6 +29,7 @@ from controllers.verification import (
     specific_terms,
     verify,
 )
+from core.cues import cues
 from core.records import RETRIEVAL_TEXT_CAP, ExecutionResult, RetrievalHit
 from core.text.language import detect_language, is_chinese
 from core.wording import wording_for
@@ -55,8 +56,9 @@ MAX_PASSAGES = 3
 #: train split (`benchmarks/answer_reading.py`), a right section among the English passages
 #: read: 91.0% at 5, 91.6% at 8, 91.9% at 10 and 15; answered 69.7% and refused 89.3%
 #: throughout. A Chinese or mixed question keeps `SEARCHED_MEANING`: its hits are put in
-#: order again by the multilingual encoder (`read_first`), and at 10 "自己的笔记本能连公司VPN
-#: 吗？" (benchmarks/answerability.py, tune) lost its answer to a deeper hit read first.
+#: order again by the multilingual encoder (`read_first`), and at 10 "can my own laptop use
+#: the company VPN?" in Chinese (benchmarks/answerability.py, tune) lost its answer to a
+#: deeper hit read first.
 SEARCHED = 10
 SEARCHED_MEANING = 5
 #: How far a passed passage rises in an answer's order when its section heading names the
@@ -71,16 +73,18 @@ HEADING_WEIGHT = 0.1
 #: 0.26) at which a hit read on meaning is verified though its score is under `RELEVANCE_MIN`.
 #: Swept on brain/data/answer_pairs.jsonl's train split through the answering controller
 #: (Chinese: right answers 71 of 109 at 0.25, 74 at 0.15 and 0.10; unanswerable refused 64
-#: of 66 throughout, once "办公" frames a question as "office" does), the higher on a tie.
+#: of 66 throughout, once the Chinese for "office" frames a question as "office" does), the
+#: higher on a tie.
 MEANING_RELEVANCE_MIN = 0.15
+#: The forms of a definition question and the marks around its term (`answering.cues.yaml`
+#: beside it; `core.cues`).
+_CUES = cues(__name__)
 _DEFINITION_PATTERNS = (
-    re.compile(
-        r"^\s*(?:what(?:'s| is| are| does)|define|meaning of)\s+(?P<term>.+?)(?:\s+mean)?\s*\??$",
-        re.I,
-    ),
-    re.compile(r"^\s*(?:什么是|啥是|何为)(?P<term>.+?)[?？。]*$"),
-    re.compile(r"^\s*(?P<term>.+?)(?:是什么意思|是什么|是啥|什么意思|的定义|指什么)[?？。]*$"),
+    re.compile(_CUES.regex("definition_en"), re.I),
+    re.compile(_CUES.regex("definition_zh_before")),
+    re.compile(_CUES.regex("definition_zh_after")),
 )
+_TERM_TRIM = _CUES.text("term_trim")
 
 ANSWER_SYSTEM_PROMPT = (
     "You answer employees' questions for an IT operations help desk. Use ONLY the numbered "
@@ -103,7 +107,7 @@ class Evidence:
     #: The follow-up question the passages were put in order for (`led_by`), when they were
     #: found for a record's subject: `answer` then judges a passage on both (`_on_subject`).
     asked: str = ""
-    #: What kind of record `asked` is about, in its language ("access", "权限申请"): a
+    #: What kind of record `asked` is about, in its language ("access"): a
     #: question about the record is judged with it when the subject cannot judge it.
     about: str = ""
     #: The glossary entries the question names (`knowledge.synonyms.names_in`).
@@ -116,11 +120,11 @@ class Evidence:
 
 
 def definition_term(text: str) -> str | None:
-    """The term of a "what is X" / "什么是X" question, if the text is one."""
+    """The term of a "what is X" question (in either language), if the text is one."""
     for pattern in _DEFINITION_PATTERNS:
         match = pattern.match(text.strip())
         if match:
-            term = match.group("term").strip(" \"'“”‘’「」?？")
+            term = match.group("term").strip(_TERM_TRIM)
             term = re.sub(r"^(?:a|an|the)\s+", "", term, flags=re.I)
             if 0 < len(term) <= 60:
                 return term
@@ -187,10 +191,11 @@ def relevant(hit: Hit, min_score: float) -> bool:
     on meaning (a Chinese or mixed question's), its meaning's relevance reaches the lower of
     `min_score` and `MEANING_RELEVANCE_MIN`. A chunk the multilingual encoder found and the
     words did not (`knowledge.meaning.MEANING_EXTRA`) keeps its word score so that it ranks
-    after them, and was searched for and then thrown away: after "我需要开通财务 SharePoint 站点的
-    访问权限", "这个需要谁审批？" found the Chinese access-request section on meaning (cosine 0.49)
-    with a word score of 0.23. Character pairs across word boundaries keep a Chinese
-    question's word score low ("服务台周末几点开始上班？" and the support-hours section: 0.16)."""
+    after them, and was searched for and then thrown away: after "I need access to the finance
+    SharePoint site", "who has to approve this?" (both in Chinese) found the Chinese
+    access-request section on meaning (cosine 0.49) with a word score of 0.23. Character pairs
+    across word boundaries keep a Chinese question's word score low ("when does the service
+    desk open at weekends?" and the support-hours section: 0.16)."""
     if hit.score >= min_score:
         return True
     bar = min(min_score, MEANING_RELEVANCE_MIN)
@@ -416,7 +421,8 @@ def read_first(hits: Sequence[Hit]) -> list[Hit]:
     """The order in which verification reads `hits`: hits read on meaning (a Chinese or
     mixed question's) closest first (`Hit.near`, the passage read whole and in parts); others
     as found. The score lets MiniLM, which cannot read Chinese, put sections of unrelated
-    runbooks first ("服务台几点上班" read the laptop-battery, password and phishing sections,
+    runbooks first ("when does the service desk open", in Chinese, read the laptop-battery,
+    password and phishing sections,
     and the support-hours one fourth), and only `MAX_PASSAGES` are read. Chosen on
     brain/data/answer_pairs.jsonl's train split through the answering path (Chinese
     questions, a right section among the three read): by the mean of score and cosine 82.5%,

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from core.cues import cues
 from core.text.language import is_chinese
 from core.wording import wording_for
 
@@ -14,6 +15,11 @@ if TYPE_CHECKING:
     from knowledge.types import Hit
 
 PASSAGE_CHARS = 360
+#: The marks a passage is cut and glossed by (`passage_language.cues.yaml`; `core.cues`).
+_CUES = cues(__name__)
+#: Where a cut passage may end (a sentence's end, full-width too), and what it ends with.
+_SENTENCE_ENDS = _CUES.words("sentence_ends")
+_CUT_MARK = _CUES.text("cut_mark")
 
 
 def trim(text: str, limit: int = PASSAGE_CHARS) -> str:
@@ -22,8 +28,8 @@ def trim(text: str, limit: int = PASSAGE_CHARS) -> str:
     if len(flat) <= limit:
         return flat
     cut = flat[:limit]
-    end = max(cut.rfind(mark) for mark in (". ", "。", "! ", "? ", "；", "; "))
-    return (cut[: end + 1] if end > limit // 3 else cut.rstrip()) + " …"
+    end = max(cut.rfind(mark) for mark in _SENTENCE_ENDS)
+    return (cut[: end + 1] if end > limit // 3 else cut.rstrip()) + _CUT_MARK
 
 
 def asker_language_first(hits: Sequence[Hit], question: str) -> list[Hit]:
@@ -37,7 +43,7 @@ def in_asker_language(hits: Sequence[Hit], question: str) -> list[Hit]:
     passage's lines in it), or, when none is, all of them (`excerpt` labels each). A page's
     section translated for the other language's readers says again what its own-language
     section says: "what are your support hours?" was answered with the English hours and then
-    the Chinese "IT 服务时间（中文）" section, unlabelled, in an English reply."""
+    the Chinese section of the IT service hours, unlabelled, in an English reply."""
     zh = is_chinese(question)
     own = [hit for hit in hits if is_chinese(own_language(hit.text, question)) == zh]
     return own or list(hits)
@@ -57,15 +63,15 @@ def own_language(text: str, question: str) -> str:
 
 
 #: A Chinese term in brackets inside an English sentence, alone or after English words and a
-#: comma: "A break (对账差异) is ...", "reconciliation (recon, 对账): ...".
-_GLOSS = re.compile(r"(\s*[(（])([^()（）]*?)[,，、;；]?\s*([\u4e00-\u9fff][^()（）]*)([)）])")
+#: comma ("reconciliation (recon, <the Chinese term>): ..."), in ASCII or full-width brackets.
+_GLOSS = re.compile(_CUES.regex("gloss"))
 
 
 def without_glosses(text: str, question: str) -> str:
     """An English passage for an English asker, without the Chinese terms the knowledge base
-    adds in brackets for Chinese readers ("A break (对账差异) is ...": English answers carried
-    Chinese words the asker did not write). A gloss the question names stays: "what does 滚仓
-    mean?" is answered by "Rollover (滚仓)"."""
+    adds in brackets for Chinese readers ("A break (<the Chinese term>) is ...": English answers
+    carried Chinese words the asker did not write). A gloss the question names stays: "what
+    does <the Chinese for rollover> mean?" is answered by "Rollover (<that term>)"."""
 
     def drop(match: re.Match[str]) -> str:
         opening, english, chinese, closing = match.groups()
@@ -94,9 +100,9 @@ def quoted(text: str, question: str) -> str:
 
 def titled_for(title: str, question: str) -> str:
     """A page's title for the asker: a title given in both languages ("Printer problems /
-    打印机故障") keeps its parts in the asker's language. "What is the dress code on Fridays?"
-    was told "Nearest articles: ...; Printer problems / 打印机故障; ...", Chinese in an English
-    reply."""
+    <the same in Chinese>") keeps its parts in the asker's language. "What is the dress code
+    on Fridays?" was told "Nearest articles: ...; Printer problems / <the Chinese title>; ...",
+    Chinese in an English reply."""
     parts = [part.strip() for part in title.split(" / ")]
     zh = is_chinese(question)
     own = [part for part in parts if part and is_chinese(part) == zh]

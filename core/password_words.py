@@ -7,13 +7,15 @@ the word's meaning: people describe a password with a small, closed set of words
 function words, the nouns of its handling) and with regular endings ("-ed", "-ing", "-ly",
 "-able"). A word outside that set, at the end of its clause ("... is sunshine", "... is
 sunshine, please reset it"), is taken as the password. `core.redact` applies this only after
-the key words of the password family ("password", "passwd", "passphrase", "pwd", "密码",
-"密碼", "口令"), never after "pin", "token" or "key".
+the key words of the password family ("password", "passwd", "passphrase", "pwd", and their
+Chinese words), never after "pin", "token" or "key".
 """
 
 from __future__ import annotations
 
 import re
+
+from core.cues import cues
 
 __all__ = [
     "PASSPHRASE",
@@ -23,6 +25,8 @@ __all__ = [
     "phrase_goes_on",
 ]
 
+#: The marks and Chinese words around a description (`password_words.cues.yaml`; `core.cues`).
+_CUES = cues(__name__)
 #: Words that describe a password or its handling, or that start a description of it.
 _DESCRIPTION_WORDS = """
     not no never too so very still also now already just only really even being been the a an
@@ -65,29 +69,29 @@ _FUNCTION_WORDS = _CLAUSE_WORDS | frozenset(
 #: What may follow the new password's word in "changed my password to sunshine ...", where an
 #: infinitive is likelier ("... to log in", "... to access mail"): the end, a mark, a
 #: conjunction, a time.
-_PHRASE_END = re.compile(
-    r"(?i)\s*(?:$|[.,;:!?)\]\n，。；：！？]|(?:and|but|so|please|thanks|because|yesterday|today"
-    r"|tonight|earlier|again|last|this|now)\b)"
-)
+_PHRASE_END = re.compile("(?i)" + _CUES.regex("phrase_end"))
 #: Words that end a passphrase's clause; fewer than for one word, since a passphrase is words.
 _PASSPHRASE_STOPS = frozenset({"but", "please", "pls", "because", "thanks", "so"})
-_NEXT_WORD = re.compile(r"[ \t]*([A-Za-z][A-Za-z'’-]*)")
+_NEXT_WORD = re.compile(_CUES.regex("next_word"))
+#: Apostrophes, straight or curly: a word with one is a contraction ("isn't").
+_APOSTROPHES = _CUES.words("apostrophes")
+#: The separators after which a passphrase is stated outright.
+_ASSIGNMENT_MARKS = _CUES.text("assignment_marks")
 
 _PASSPHRASE_KEY = r"(?<![A-Za-z])pass[ -]?phrase(?![A-Za-z])"
-#: "passphrase is correct horse battery staple", "pass phrase: ...", "passphrase 是 ...": the
+#: "passphrase is correct horse battery staple", "pass phrase: ...", in either language: the
 #: key with its separator (group 1) and the rest of its clause (group 2), which stops before
 #: another passphrase key so that each one is matched in its turn.
 PASSPHRASE = re.compile(
-    rf"(?i)({_PASSPHRASE_KEY}"
-    r"(?:\s*[:=：]\s*|\s+(?:is|was)\s+|\s*(?:是|为|為)\s*))"
-    rf"(\"[^\"]*\"|'[^']*'|(?:(?!{_PASSPHRASE_KEY})[^\n.,;!?，；。！？])+)"
+    rf"(?i)({_PASSPHRASE_KEY}(?:{_CUES.regex('passphrase_separator')}))"
+    rf"(\"[^\"]*\"|'[^']*'|(?:(?!{_PASSPHRASE_KEY}){_CUES.regex('passphrase_clause_char')})+)"
 )
 
 
 def describes_password(word: str) -> bool:
     """Is `word` one people use to describe a password (a state, a function word, a noun of
     its handling, a contraction such as "isn't"), rather than a password?"""
-    if "'" in word or "’" in word:
+    if any(mark in word for mark in _APOSTROPHES):
         return True
     return any(
         part.lower() in _DESCRIPTIONS or _DESCRIPTIVE_ENDING.match(part) is not None
@@ -120,7 +124,7 @@ def passphrase_value(separator: str, value: str) -> str | None:
     words = value.split()
     if not words:
         return None
-    is_stated = not any(mark in separator for mark in ":=：")
+    is_stated = not any(mark in separator for mark in _ASSIGNMENT_MARKS)
     # "passphrase is required for the vault", "... is not accepted", but "correct horse
     # battery staple": a description's first word is followed by the clause's end or by
     # another word of a description.

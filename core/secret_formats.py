@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.cues import cues
 from core.lazy import Lazy
 
 __all__ = ["SecretFormat", "is_placeholder", "replace_secret_formats"]
@@ -99,11 +100,11 @@ _OWN: tuple[tuple[str, str, int], ...] = (
     ("TOKEN", r"(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{16,})", 1),
     ("API_KEY", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}", 0),
     ("API_KEY", r"\bLTAI[0-9A-Za-z]{12,24}(?![0-9A-Za-z])", 0),
-    # A key as a URL's user (a Sentry DSN: "https://<key>@o448812.ingest.sentry.io/…").
+    # A key as a URL's user (a Sentry DSN: "https://<key>@o448812.ingest.sentry.io/...").
     ("API_KEY", r"(?i)\bhttps?://([0-9a-f]{16,64})@", 1),
     # A BitLocker recovery key: eight groups of six digits.
     ("SECRET", r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])", 0),
-    # A session cookie by its name ("JSESSIONID=…", "sessionid=…; csrftoken=…").
+    # A session cookie by its name ("JSESSIONID=...", "sessionid=...; csrftoken=...").
     (
         "SECRET",
         r"(?i)\b(?:jsessionid|phpsessid|asp\.net_sessionid|sessionid|session_id|session"
@@ -112,7 +113,7 @@ _OWN: tuple[tuple[str, str, int], ...] = (
     ),
     # A card's security code after its name ("the CVV is 418").
     ("SECRET", r"(?i)\b(?:cvv2?|cvc2?|csc)\b[^0-9\n]{0,10}?(\d{3,4})(?!\d)", 1),
-    # A connection string's key ("AccountKey=…;", "SharedAccessKey=…", a SAS "sig=…").
+    # A connection string's key ("AccountKey=...;", "SharedAccessKey=...", a SAS "sig=...").
     (
         "API_KEY",
         r"(?i)\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=([A-Za-z0-9+/%=]{16,})",
@@ -122,7 +123,7 @@ _OWN: tuple[tuple[str, str, int], ...] = (
 #: Passwords a command line carries by its shape (the value group is the secret): curl's and
 #: wget's `-u user:pass` (never `docker -u 1000:1000`, a user and group id), `sshpass -p`,
 #: MySQL's `-pSECRET` (attached: `mysql -p` alone prompts, `-P 3306` is the port),
-#: `redis-cli -a`, and variables such as `PGPASSWORD=…` set before a command.
+#: `redis-cli -a`, and variables such as `PGPASSWORD=...` set before a command.
 _COMMAND_LINE: tuple[tuple[str, int, Callable[[str], bool] | None], ...] = (
     (
         r"(?<!\S)(?:-u|--user)[ =]?['\"]?([^\s:'\"@]+:[^\s'\"@]+)",
@@ -138,12 +139,12 @@ _COMMAND_LINE: tuple[tuple[str, int, Callable[[str], bool] | None], ...] = (
         None,
     ),
 )
-#: A one-time code after the words for it ("verification code is 552911", "验证码 837261"):
-#: spent in minutes, but whoever reads it in time signs in as its owner.
+#: The words before a secret, in each language (`secret_formats.cues.yaml`; `core.cues`).
+_CUES = cues(__name__)
+#: A one-time code after the words for it ("verification code is 552911"): spent in minutes,
+#: but whoever reads it in time signs in as its owner.
 _ONE_TIME_CODE = re.compile(
-    r"(?i)(?:one[- ]time (?:pass)?code|one[- ]time password|(?<![A-Za-z])otp(?![A-Za-z])"
-    r"|verification code|security code|(?:mfa|2fa|sms|auth(?:enticator)?) code|passcode"
-    r"|authenticator(?: app)? (?:shows|says)|验证码|动态码|校验码|短信码|动态口令|安全码)"
+    f"(?i)(?:{_CUES.regex('one_time_code_words')})"
     r"[^0-9\n]{0,24}?(\d{3} \d{3}(?!\d)|\d(?: \d){5,7}(?!\d)|\d{4,8}(?!\d))"
 )
 #: A secret key of 40 base64 characters with a "/" or "+" in it, mixed case and digits (an
@@ -157,7 +158,7 @@ _PRODUCT_KEY = re.compile(r"(?<![A-Za-z0-9-])[A-Z0-9]{4,5}(?:-[A-Z0-9]{4,5}){3,4
 #: printed on the router" stays.
 _NETWORK_KEY = re.compile(
     r"(?i)\b(?:wi-?fi|wlan|wireless|network|wpa2?|psk)\s+(?:key|passphrase)(?![A-Za-z])"
-    r"[^\n]{0,30}?(?:\b(?:is|was)\b|[:=]|是|为)\s*([^\s,;，。；、\u4e00-\u9fff]{6,})"
+    + _CUES.regex("network_key_value")
 )
 
 
@@ -177,13 +178,11 @@ def _looks_like_a_password(value: str) -> bool:
     return any(c.isdigit() for c in value) or mixed
 
 
-#: A value after a cue word ("api key", "secret", "密钥", "令牌"): a secret when it is long and
-#: random-looking (hex of 32+, or 20+ characters with high entropy), so "key LT-123" stays.
+#: A value after a cue word ("api key", "secret", and their Chinese words): a secret when it
+#: is long and random-looking (hex of 32+, or 20+ characters with high entropy), so "key
+#: LT-123" stays.
 _CUED = re.compile(
-    r"(?i)(?:(?<![A-Za-z])(?:api[_ -]?key|apikey|access[_ -]?key|secret(?:[_ -]?key)?"
-    r"|client[_ -]?secret|private[_ -]?key|auth[_ -]?token|access[_ -]?token|token|key"
-    r"|signing[_ -]?secret)(?![A-Za-z])|密钥|秘钥|令牌|私钥|凭证)"
-    r"[^A-Za-z0-9\n]{0,12}?(?:(?:is|was|为|是)\s*)?"
+    f"(?i)(?:{_CUES.regex('cued_words')}){_CUES.regex('cued_separator')}"
     r"([A-Za-z0-9+/_=-]{20,})"
 )
 

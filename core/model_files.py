@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,7 +24,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from core.cues import SUFFIX
 from core.loaded_files import LoadedFiles, resource_path
+from core.safe_yaml import load_shipped_yaml
 
 
 class SavedModel(Protocol):
@@ -141,7 +144,7 @@ def _code_files(function: Callable[..., Any]) -> list[Path | None]:
         root = Path(str(resources.files(top)))
     except (ModuleNotFoundError, TypeError):
         return [None]
-    found: list[Path | None] = [*sorted(root.rglob("*.py"))]
+    found: list[Path | None] = [*sorted(root.rglob("*.py")), *sorted(root.rglob(f"*{SUFFIX}"))]
     return found or [None]
 
 
@@ -191,7 +194,10 @@ def code_digest(root: str, within: str) -> str:
     its key already hashes. The modules are read as source, never imported. Each is hashed as
     its syntax tree without docstrings, so a comment, a docstring or a reformatting keeps the
     key while any change to what the code computes moves it (a hand-bumped version would be
-    forgotten, and a raw byte hash would refit for every comment)."""
+    forgotten, and a raw byte hash would refit for every comment). A module's cue file
+    (`core.cues`: the words and patterns it reads) is part of its code and hashed as its
+    data, so moving a cue list from code to its file moves the key once, and a changed cue
+    moves it again."""
     return _code_digest(root, within)
 
 
@@ -200,7 +206,26 @@ def _code_digest(root: str, within: str) -> str:
     digest = hashlib.sha256()
     for name, tree in sorted(_closure(root, within).items()):
         digest.update(f"{name}\n{ast.unparse(tree)}\n".encode())
+        cue_file = _cue_file(name)
+        if cue_file is not None:
+            digest.update(f"{name}{SUFFIX}\n".encode() + _cue_data(cue_file) + b"\n")
     return digest.hexdigest()
+
+
+def _cue_file(module: str) -> Path | None:
+    """The cue file beside module `module`'s source (`core.cues`), None if it has none."""
+    path = _module_file(module)
+    if path is None or path.name == "__init__.py":
+        return None
+    cue_file = path.with_name(path.stem + SUFFIX)
+    return cue_file if cue_file.is_file() else None
+
+
+def _cue_data(path: Path) -> bytes:
+    """A cue file's entries as JSON, in the file's order (alternatives are joined in it):
+    its comments and layout do not move a key."""
+    data = load_shipped_yaml(path.read_text(encoding="utf-8"))
+    return json.dumps(data, ensure_ascii=False).encode()
 
 
 def _closure(root: str, within: str) -> dict[str, ast.Module]:

@@ -28,6 +28,7 @@ from core.records import (
     Role,
 )
 from core.text.language import is_chinese
+from core.wording import wording_for
 
 if TYPE_CHECKING:
     from brain.parts import BrainParts
@@ -133,11 +134,17 @@ class ControllerRunner:
     def _joined(self, parts: Sequence[ExecutionPart], text: str) -> str:
         """The parts' summaries, each tagged with its controller and role: by name for an
         English message ("[alarm - primary]"), by label for a Chinese one ("[告警诊断（主要）]")."""
-        if not is_chinese(text):
-            return "\n\n".join(f"[{p.controller} - {p.role}] {p.summary}" for p in parts)
-        labels = self._parts.view.labels_zh
+        zh = is_chinese(text)
+        labels = self._parts.view.labels_zh if zh else {}
+        roles = ROLE_WORDS_ZH if zh else {}
+        words = wording_for(zh)
         return "\n\n".join(
-            f"[{labels.get(p.controller, p.controller)}（{ROLE_WORDS_ZH[p.role]}）] {p.summary}"
+            words.say(
+                "common.part_tag",
+                label=labels.get(p.controller, p.controller),
+                role=roles.get(p.role, p.role),
+            )
+            + f" {p.summary}"
             for p in parts
         )
 

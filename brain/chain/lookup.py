@@ -20,22 +20,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from brain.routing.plan import RoutePlan, composition_of
 from controllers.ids import PREFIXES, find_ticket_ids, normalize_ticket_id
 from controllers.record_actions import detect_action
+from core.cues import cues
 
 #: Words that ask about a ticket rather than report a problem ("please check CHG-12345").
-_ABOUT_TICKET = re.compile(
-    r"\b(?:check|status|progress|update on|any (?:news|update)|look ?up|follow(?:ing)? up|"
-    r"what happened|where is|where are we)\b|"
-    r"进度|查一下|查查|查下|怎么样了|状态|跟进|到哪了|有结果了吗",
-    re.IGNORECASE,
-)
+_ABOUT_TICKET = re.compile(cues(__name__).regex("about_ticket"), re.IGNORECASE)
 
 
 #: A request whose only work is to look something up ("please check LT-20977", "查一下 web-03").
-_LOOK_UP_REQUEST = re.compile(
-    r"^\W*(?:please |pls |kindly |can you |could you )?(?:check|look up|look into|look at)\b"
-    r"|^\W*(?:请|麻烦)?(?:帮我)?(?:查一下|查查|查下|看一下|看看)",
-    re.IGNORECASE,
-)
+_LOOK_UP_REQUEST = re.compile(cues(__name__).regex("look_up_request"), re.IGNORECASE)
 
 
 def named_tickets(

@@ -23,6 +23,7 @@ from brain.intent.split import at_plain_and, shared_head, split_requests, with_s
 from brain.routing.plan import RoutePlan
 from core.records import DecisionPart, DryRunRecord, Role
 from core.text.language import is_chinese
+from core.wording import wording_for
 
 #: What the clause before a plain "and" must surely do (the one after it asks for work).
 ASKING_ACTS = ("problem", "work")
@@ -82,7 +83,7 @@ def with_context_joined(pieces: Sequence[str], continues: Continues) -> list[str
 
 def _joined(first: str, then: str) -> str:
     """Two sentences as one text again ("... Tableau. My manager ...", "...权限。经理...")."""
-    return f"{first}。{then}" if is_chinese(first) else f"{first}. {then}"
+    return wording_for(is_chinese(first)).say("common.two_sentences", first=first, then=then)
 
 
 def _asks_for_work(text: str) -> bool:
@@ -133,7 +134,8 @@ def _listing(things: Sequence[str]) -> str:
     if len(things) == 1:
         return things[0]
     chinese = all(is_chinese(thing) for thing in things)
-    comma, joiner = ("、", "和") if chinese else (", ", " and ")
+    words = wording_for(chinese)
+    comma, joiner = words.say("common.list_separator"), words.say("common.list_last")
     return comma.join(things[:-1]) + joiner + things[-1]
 
 

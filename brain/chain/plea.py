@@ -30,8 +30,8 @@ __all__ = ["Plea", "report_before_plea"]
 
 #: The clause marks (those `speech_act` reads a first clause by); a Latin one only before a
 #: space, so that a host, a version or an address ("10.0.0.1", "v2.3") is no clause end.
-_MARK_CHARS = ",;:，；：。.!?！？\n"
-_MARKS = re.compile(r"[，；：。！？\n]+|[,;:.!?]+(?=\s)")
+_MARK_CHARS = speech_act.CLAUSE_MARKS_LATIN + speech_act.CLAUSE_MARKS_WIDE
+_MARKS = re.compile(rf"[{speech_act.CLAUSE_MARKS_WIDE}]+|[{speech_act.CLAUSE_MARKS_LATIN}]+(?=\s)")
 #: A plea is at most this many words (a Chinese character is one: "帮我看看怎么处理" is 8).
 MAX_PLEA_WORDS = 8
 #: The report before it needs at least this many words to be one.

@@ -36,6 +36,7 @@ import numpy as np
 from scipy import sparse
 
 from core.calibrated_linear import CalibratedLinear, fit_temperature, grouped_out_of_fold
+from core.cues import cues
 from core.model_files import shipped_file
 from core.text.sparse import char_ngrams, stable_hash
 
@@ -65,7 +66,12 @@ EMBEDDING_WEIGHT = 2.0
 C = 4.0
 FOLDS = 5
 _WORD = re.compile(r"[a-z0-9']+|[\u3400-\u9fff]", re.IGNORECASE)
-_CLAUSE = re.compile(r"[,;:，；：。.!?！？\n]")
+_CUES = cues(__name__)
+#: The marks a first clause ends at (`brain.chain.plea` reads clauses by them too).
+CLAUSE_MARKS_LATIN = _CUES.regex("clause_marks_latin")
+CLAUSE_MARKS_WIDE = _CUES.regex("clause_marks_wide")
+_CLAUSE = re.compile(f"[{CLAUSE_MARKS_LATIN}{CLAUSE_MARKS_WIDE}]")
+_QUESTION_ENDS = _CUES.words("question_ends")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 Embed = Callable[[Sequence[str]], np.ndarray]
 
@@ -142,7 +148,7 @@ def design(texts: Sequence[str], vectors: np.ndarray | None = None) -> sparse.cs
         stripped = text.strip()
         extra = (
             math.log1p(size) / 3.0,
-            float(stripped.endswith(("?", "？"))),
+            float(stripped.endswith(_QUESTION_ENDS)),
             float(bool(_CJK.search(text))),
         )
         for offset, value in enumerate(extra):

@@ -25,6 +25,7 @@ import numpy as np
 from brain.parts import SCORING_TEXT_CAP
 from brain.signals.keyword_index import NO_CONTEXT_GROUPS
 from brain.signals.knowledge import id_domains
+from core.cues import cues
 from core.limits import MAX_MESSAGE_CHARS
 from core.logs import bind
 from core.records import IntentResult, Message
@@ -48,8 +49,8 @@ PERIODS = "morning|afternoon|evening|night|week|weekend|month|quarter|year|sprin
 #: Words that refer back to something said before (pronouns, "again", "still", 还是, 又...).
 REFERRING = re.compile(
     r"\b(it|its|it's|(this|that|these|those)(?!\s+(?:" + PERIODS + r")\b)|they|them|"
-    r"same|again|still|anymore|either|the (issue|problem|error|ticket|request|one))\b"
-    r"|还是|仍然|依然|又|再次|它|(这个|那个)(?!月|星期|礼拜|周末)|同样|还没|没用",
+    r"same|again|still|anymore|either|the (issue|problem|error|ticket|request|one))\b|"
+    + cues(__name__).regex("referring_zh"),
     re.IGNORECASE,
 )
 #: A reply this short (words, or CJK characters / 2) answers the question the bot just asked.

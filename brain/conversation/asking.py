@@ -16,6 +16,7 @@ from brain.conversation.follow_up import field_word, says_dont_know
 from brain.conversation.wording import say
 from core.records import Decision
 from core.stores.records import ConversationState
+from core.wording import wording_for
 
 #: The result key of a follow-up turn that put the thread's open question again: how many
 #: turns in a row had put it before that one.
@@ -50,7 +51,11 @@ def again(
     `times` times already, and whether the record goes ahead without the `missing` fields
     (the bot stops asking)."""
     words = [field_word(name) for name in missing]
-    fields = ("、" if zh else ", ").join(w.chinese if zh else w.english for w in words)
+    fields = (
+        wording_for(zh)
+        .say("common.list_separator")
+        .join(w.chinese if zh else w.english for w in words)
+    )
     first = words[0].chinese if zh else words[0].english
     ahead = times >= MOST_ASKED or says_dont_know(text)
     sentence = say("went_ahead" if ahead else "ask_again", zh, record=record, fields=fields,

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from brain.conversation.continuing import CHOICE_WORDS
+from brain.conversation.continuing import CHOICE_END_MARKS, CHOICE_WORDS
 from brain.conversation.reply import NONE_OF_THESE, Choice, Reply
 from core.errors import UnknownDecision
 from core.records import Message
@@ -95,7 +95,7 @@ def match_choice(text: str, choices: Sequence[Choice]) -> str | None:
         if wanted in (choice.value.lower(), choice.label.lower()):
             return choice.value
     for value, words in CHOICE_WORDS.items():
-        if wanted.strip(" .!。！") in words and any(c.value == value for c in choices):
+        if wanted.strip(CHOICE_END_MARKS) in words and any(c.value == value for c in choices):
             return value
     if wanted in ("none", "none of these", "0"):
         for choice in choices:

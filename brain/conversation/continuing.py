@@ -44,9 +44,11 @@ from controllers import thread_replies as said
 from controllers.ids import find_ticket_ids
 from controllers.ticket_search import search_topic
 from controllers.verification import specific_terms
+from core.cues import cues
 from core.records import Decision, Message
 from core.stores.records import ConversationState
 from core.text.language import is_chinese, shows_language, turn_is_chinese
+from core.wording import wording
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +130,10 @@ def continue_on(
 def read_as(reading: Reading) -> Why:
     """The continuation model's reading as a reason in both languages (`Reading.describe`'s
     English; its classes in Chinese for a Chinese thread's rationale line)."""
-    shown = "，".join(
-        f"{READING_WORDS_ZH.get(k, k)} {p:.2f}" for k, p in reading.probabilities.items()
+    shown = (
+        wording("zh")
+        .say("common.value_separator")
+        .join(f"{READING_WORDS_ZH.get(k, k)} {p:.2f}" for k, p in reading.probabilities.items())
     )
     chinese = because("continuation_reading", p=f"{reading.continues:.2f}", shown=shown).chinese
     return Why(reading.describe(), chinese)
@@ -431,9 +435,9 @@ def asks_which_record(decision: Decision) -> bool:
 
 
 #: Words that pick "the thread's record" or "something new" when the bot asked which.
+#: Marks a picked choice may end with ("yes.", "是的！").
+CHOICE_END_MARKS = cues(__name__).regex("choice_end_marks")
 CHOICE_WORDS = {
-    ON_RECORD: frozenset({"yes", "same", "the same", "same one", "this one", "that one", "是", "对",
-                          "是的", "同一个", "就是这个"}),
-    SOMETHING_NEW: frozenset({"new", "something new", "no", "a new one", "新的", "新请求",
-                              "新的请求", "不是", "另一个"}),
-}  # fmt: skip
+    ON_RECORD: frozenset(cues(__name__).words("on_record")),
+    SOMETHING_NEW: frozenset(cues(__name__).words("something_new")),
+}

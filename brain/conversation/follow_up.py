@@ -29,6 +29,7 @@ from controllers import ticket_replies as say
 from controllers.ids import find_ticket_ids
 from controllers.record_actions import detect_action
 from controllers.verification import specific_terms
+from core.cues import cues
 from core.records import Decision, DryRunRecord, ExecutionResult, IntentResult, Message
 from core.stores.records import ConversationState, OpenQuestion
 from core.text.language import is_chinese, turn_is_chinese
@@ -47,35 +48,24 @@ _LEAD = re.compile(
     r"(?:plan|schedule|book) (?:it )?(?:for)?|we can (?:do|take))\s+)+",
     re.IGNORECASE,
 )
-_ZH_LEAD = re.compile(r"^(?:是|用于|用在|给|关于|在|就是|我说的是|要|就|安排在|放在)+")
+_CUES = cues(__name__)
+_ZH_LEAD = re.compile(f"^(?:{_CUES.regex('value_lead_zh')})+")
 #: What closes a reply without naming anything: a particle, punctuation, or the "one" of
 #: "the Looker one".
-_TAIL = re.compile(r"(?:\s+ones?)?(?:的|吧|啊|呀|哦|了)?[\s.。!！?？,，]*$", re.IGNORECASE)
+_TAIL = re.compile(_CUES.regex("value_tail"), re.IGNORECASE)
+_QUOTES = _CUES.regex("value_quotes")
 #: Replies that are no value ("yes", "ok", "thanks", "不知道").
-_NO_VALUE = re.compile(
-    r"^(?:yes|no|ok|okay|sure|thanks|thank you|i don'?t know|not sure|what|why|help|"
-    r"好的?|是的?|对|不是|谢谢|不知道|不清楚|什么|嗯)$",
-    re.IGNORECASE,
-)
+_NO_VALUE = re.compile(f"^(?:{_CUES.regex('no_value')})$", re.IGNORECASE)
 #: A reply saying the asker does not know the value ("no idea, sorry", "真的不清楚"): the bot,
 #: asking again, invites it (`conversation.asking`), and it is no value, however worded.
-_DONT_KNOW = re.compile(
-    r"\b(?:no idea|not sure|(?:do not|don'?t|not) know|dunno|no clue|unsure|not certain|"
-    r"can'?t (?:remember|recall|say))\b|不知道|不清楚|不确定|说不好|说不清|不记得|记不清|忘了",
-    re.IGNORECASE,
-)
+_DONT_KNOW = re.compile(_CUES.regex("dont_know"), re.IGNORECASE)
 #: A reply asking how the record stands, not adding to it.
-_STATUS = re.compile(
-    r"\b(?:any (?:news|update|progress)|status|progress|update on|how is it going|"
-    r"when will (?:it|this|that) be (?:fixed|done|ready|sorted|resolved)|eta)\b"
-    r"|进度|怎么样了|到哪了|有结果了吗|什么时候(?:能)?(?:好|修好|处理|解决|弄好)",
-    re.IGNORECASE,
-)
-_RESOLVED = re.compile(
-    r"\b(?:works? now|working now|fixed|resolved|sorted|all good|never ?mind)\b"
-    r"|好了|可以了|解决了|恢复了",
-    re.IGNORECASE,
-)
+_STATUS = re.compile(_CUES.regex("status"), re.IGNORECASE)
+_RESOLVED = re.compile(_CUES.regex("resolved"), re.IGNORECASE)
+#: Between a field's name and its value ("the category is printer", "类别是打印机").
+_NAMED_VALUE_LINK = _CUES.regex("named_value_link")
+_REPLY_END_MARKS = _CUES.regex("reply_end_marks")
+_QUESTION_ENDS = _CUES.words("question_ends")
 
 
 #: Fields a reply may name to give their value ("the category is printer", "系统是 Jira"); the
@@ -185,8 +175,7 @@ def named_value(text: str, names: list[str]) -> tuple[str, str] | None:
         for spoken in say.field_names(name):
             pattern = (
                 rf"(?:^|\b)(?:the\s+|my\s+)?{re.escape(spoken)}\s*"
-                r"(?:is|=|:|：|should be|would be|will be|can be|是|为|定在|定为|选)\s*"
-                r"(?P<value>.+)$"
+                rf"(?:{_NAMED_VALUE_LINK})\s*(?P<value>.+)$"
             )
             match = re.search(pattern, text.strip(), re.IGNORECASE)
             if match:
@@ -209,7 +198,7 @@ def _without_field_name(text: str, name: str) -> str:
 
 
 def _clean(value: str) -> str:
-    value = _TAIL.sub("", _ZH_LEAD.sub("", _LEAD.sub("", value.strip()))).strip(" \"'“”‘’")
+    value = _TAIL.sub("", _ZH_LEAD.sub("", _LEAD.sub("", value.strip()))).strip(_QUOTES)
     no_value = _NO_VALUE.match(value) or _DONT_KNOW.search(value)
     return "" if no_value or len(value) > 80 else value
 
@@ -267,7 +256,7 @@ def read_follow_up(text: str, state: ConversationState) -> FollowUp | None:
 def _detail(text: str) -> bool:
     """A short reply that adds to the record: a value, a place, a model ("the HP one on the
     3rd floor", "是GitLab的"), not a question, a request of its own or a bare "ok"."""
-    if _NO_VALUE.match(text.strip(" .!。！")) or text.strip().endswith(("?", "？")):
+    if _NO_VALUE.match(text.strip(_REPLY_END_MARKS)) or text.strip().endswith(_QUESTION_ENDS):
         return False
     return not (question_form(text) or work_form(text)) and bool(_clean(text))
 

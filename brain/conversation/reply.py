@@ -16,7 +16,7 @@ from brain.chain.small_talk import MODE as SMALL_TALK
 from brain.conversation.wording import PLAN_WORDS_ZH, SIGNAL_WORDS_ZH, TIERS_ZH, URGENCY_ZH, say
 from brain.signals.registry import signal_words
 from core.records import PRESSING, Decision, ExecutionResult
-from core.wording import wording_for
+from core.wording import wording, wording_for
 
 __all__ = [
     "NONE_OF_THESE",
@@ -116,7 +116,8 @@ class Reply:
     def summary(self) -> str:
         """One line for on-call: headline, rationale and the decision id."""
         decision_id = self.decision.decision_id if self.decision else "-"
-        return f"{self.headline} {self.rationale} · decision {decision_id}"
+        separator = wording("en").say("common.detail_separator")  # on-call reads English
+        return f"{self.headline} {self.rationale}{separator}decision {decision_id}"
 
 
 def label_of(labels: Mapping[str, str], controller: str | None) -> str:
@@ -147,9 +148,9 @@ def dynamic_lines(decision: Decision) -> list[str]:
     def word(value: str) -> str:
         return PLAN_WORDS_ZH.get(value, value) if zh else value
 
-    roles = ("、" if zh else ", ").join(
-        f"{s.controller}（{word(s.role)}）" if zh else f"{s.controller} ({s.role})"
-        for s in plan.steps
+    words = wording_for(zh)
+    roles = words.say("common.list_separator").join(
+        words.say("common.parts_part", label=s.controller, role=word(s.role)) for s in plan.steps
     ) or word("hook" if zh else "capability hook")
     line = say(
         "dynamic_plan",
@@ -184,11 +185,7 @@ def rationale(
     if chosen and chosen != decision.controller:
         parts = [say("chosen", zh, name=label_of(labels, decision.controller))]
     else:
-        tier = TIERS_ZH.get(decision.tier, decision.tier) if zh else decision.tier
-        parts = [
-            say("confidence", zh, value=f"{decision.confidence:.2f}"),
-            say("tier", zh, tier=tier),
-        ]
+        parts = _confidence_and_tier(decision.confidence, decision.tier, zh)
     scores = decision.signals.get(chosen or "")
     words = signal_words()
     if zh:
@@ -199,12 +196,19 @@ def rationale(
         reverse=True,
     )
     if ranked:
-        shown = ("，" if zh else ", ").join(f"{w} {v:.2f}" for w, v in ranked[:top])
+        separator = wording_for(zh).say("common.value_separator")
+        shown = separator.join(f"{w} {v:.2f}" for w, v in ranked[:top])
         parts.append(say("signals", zh, signals=shown))
     if decision.urgency in PRESSING:
         urgency = URGENCY_ZH.get(decision.urgency, decision.urgency) if zh else decision.urgency
         parts.append(say("urgency", zh, urgency=urgency))
-    return " · ".join(parts)
+    return wording_for(zh).say("common.detail_separator").join(parts)
+
+
+def _confidence_and_tier(confidence: float, tier: str, zh: bool) -> list[str]:
+    """How sure the brain was and on which path, in the asker's language."""
+    shown = TIERS_ZH.get(tier, tier) if zh else tier
+    return [say("confidence", zh, value=f"{confidence:.2f}"), say("tier", zh, tier=shown)]
 
 
 def decision_reply(
@@ -254,7 +258,7 @@ def render_decision(
     if decision.outcome == "clarify" and decision.candidates:
         choices = [Choice(c, label_of(labels, c)) for c in decision.candidates]
         choices.append(Choice(NONE_OF_THESE, say("none_of_these", decision.in_chinese)))
-        question = decision.clarification or "I am not sure who should take this. Is it…"
+        question = decision.clarification or say("who_takes_it", decision.in_chinese)
         return decision_reply("clarify", question, decision, labels, choices=choices)
     if decision.controller is None and is_small_talk(decision):
         # "hello", "thanks": answered in kind; nothing to confirm, reroute or hand over.
@@ -290,6 +294,7 @@ def part_views(decision: Decision, labels: Mapping[str, str]) -> list[PartView]:
         str(p.data.get("decision_id")): p
         for p in (decision.result.parts if decision.result else [])
     }
+    zh = decision.in_chinese
     views = []
     for part in decision.parts:
         result = ran.get(part.decision_id)
@@ -302,7 +307,9 @@ def part_views(decision: Decision, labels: Mapping[str, str]) -> list[PartView]:
                 label=label_of(labels, part.controller),
                 role=part.role,
                 lines=lines,
-                rationale=f"confidence {part.confidence:.2f} · {part.tier} path",
+                rationale=wording_for(zh)
+                .say("common.detail_separator")
+                .join(_confidence_and_tier(part.confidence, part.tier, zh)),
                 reroute_choices=other_controllers(labels, exclude=part.controller),
             )
         )

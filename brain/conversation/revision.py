@@ -20,17 +20,12 @@ from dataclasses import replace
 from typing import Any
 
 from brain.conversation.follow_up import FollowUp
+from core.cues import cues
 
 #: Words of correcting or moving a value, English and Chinese.
-_REVISES = re.compile(
-    r"\b(?:actually|instead|make it|change it to|changed? (?:the \w+ )?to|move it"
-    r"|moved? (?:the \w+ )?to|push it|reschedule|bring it forward|i meant|i mean|correction"
-    r"|rather)\b"
-    r"|改成|改到|改为|换成|换到|推迟到|延后到|延到|提前到|挪到|调整到|调到|其实是|应该是|我是说|我的意思是",
-    re.IGNORECASE,
-)
+_REVISES = re.compile(cues(__name__).regex("revises"), re.IGNORECASE)
 #: A clock time ("23:30", "9.15", "22：00").
-_CLOCK = re.compile(r"(?<!\d)\d{1,2}[:：.]\d{2}(?!\d)")
+_CLOCK = re.compile(cues(__name__).regex("clock"))
 
 
 def revised(

@@ -41,6 +41,7 @@ from brain.learning.control import ForgetReport
 from brain.memory.lessons import MemoryStore
 from controllers.base import files_requests, label_in
 from core.access import same_workspace
+from core.cues import cues
 from core.errors import UnknownDecision
 from core.plans import Plan
 from core.records import Decision, FeedbackKind, Message
@@ -120,11 +121,7 @@ class BrainAPI(ThreadBrain, Protocol):
 _BARE_PICK = re.compile(r"^\s*(?:\d{1,2}|none|none of these)\s*$", re.IGNORECASE)
 _COMMAND = re.compile(r"^/([\w-]+)\s*(.*)$", re.DOTALL)
 #: "forget what you learned from me" (and its Chinese), the right to be forgotten in words.
-FORGET_ME = re.compile(
-    r"^\W*(please\s+)?forget\s+(what\s+you\s+(have\s+)?learn(ed|t)\s+from\s+me|(about\s+)?me)\W*$"
-    r"|^\W*(请)?忘(记|掉)(你从)?我(教你的|的一切|的内容)?\W*$",
-    re.IGNORECASE,
-)
+FORGET_ME = re.compile(cues(__name__).regex("forget_me"), re.IGNORECASE)
 
 
 class Conversation:

@@ -310,8 +310,8 @@ def _agreed_against(
 
 
 def _asked(text: str) -> bool:
-    """The message ends as a question ("?" or "？"): it asks, it reports nothing."""
-    return text.rstrip().endswith(("?", "？"))
+    """The message ends as a question mark: it asks, it reports nothing."""
+    return text.rstrip().endswith(security.QUESTION_ENDS)
 
 
 def urgent_route(

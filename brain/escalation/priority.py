@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Literal
 
 from brain.intent.security import phrase_pattern
+from core.cues import cues
 from core.errors import BrainError
 from core.records import EvidenceSpan
 from core.safe_yaml import load_shipped_yaml
@@ -69,7 +70,12 @@ GROUPS = (
 #: How far a `since` cue may stand before a `not_live` cue, and a `since_after` cue after it,
 #: for the cue to name a cause ("after the password policy push", "维护窗口之后").
 CAUSE_BEFORE, CAUSE_AFTER = 40, 4
-_CLAUSE_END = re.compile(r"[.;,!?:，。；！？：]")
+_CUES = cues(__name__)
+_CLAUSE_END = re.compile(f"[{_CUES.regex('clause_end_marks')}]")
+#: Marks a message may end with, taken off before its clauses are counted.
+_END_MARKS = _CUES.regex("end_marks")
+#: A character before "cannot" that makes it a request ("能不能", could you), no inability.
+_ASKS_BEFORE = frozenset(_CUES.words("asks_before_inability"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +205,9 @@ def assess(text: str) -> Assessment:
     if not down and not found["individual"]:
         # "能不能" ("could you") asks; its "不能" is no inability.
         unable = [
-            s for s in _live(found["inability"], negation) if lowered[s.start - 1 : s.start] != "能"
+            s
+            for s in _live(found["inability"], negation)
+            if lowered[s.start - 1 : s.start] not in _ASKS_BEFORE
         ]
         if scope_all or scope_many:
             down = unable
@@ -229,7 +237,7 @@ def assess(text: str) -> Assessment:
     # "how many employees does alibaba have": a count or a fact asked, no failure named; or
     # a statistic about failures asked alone ("how many people worldwide have no internet"),
     # not a question beside a report ("how many are affected? checkout returns 500").
-    alone = not _CLAUSE_END.search(lowered.strip().rstrip("?？.。!！")) and not found["now"]
+    alone = not _CLAUSE_END.search(lowered.strip().rstrip(_END_MARKS)) and not found["now"]
     count_question = bool(found["count_question"]) and (alone or not (down or degraded))
     if count_question:
         spans += found["count_question"][:1]

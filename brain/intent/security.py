@@ -15,10 +15,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
+from core.cues import cues
 from core.errors import BrainError
 from core.safe_yaml import load_shipped_yaml
 
 __all__ = [
+    "QUESTION_ENDS",
     "SECURITY_FILE",
     "SecurityClass",
     "SecurityFinding",
@@ -32,10 +34,13 @@ SECURITY_FILE = "security.yaml"
 #: How close (characters) a report word must be to the topic it reports.
 NEAR = 80
 #: A one-sentence question: opens with a question word, ends with "?", no sentence end inside.
+_CUES = cues(__name__)
 _ASKED = re.compile(
-    r"^\s*(?:(?:how|what|who|where|when|which|why|is there|are there|do we|does|should|can i|"
-    r"can we|could|is it)\b|如何|怎么|怎样|什么|谁|哪|是否)[^.!。！\n;；?？]*[?？]\s*$"
+    rf"^\s*(?:{_CUES.regex('asked_opening')})[^{_CUES.regex('sentence_end_marks')}]*"
+    rf"[{_CUES.regex('question_end_marks')}]\s*$"
 )
+#: What a question ends with.
+QUESTION_ENDS = _CUES.words("question_ends")
 Kind = Literal["event", "question"]
 #: How an event was found: an event pattern describing it, a topic beside a report word
 #: ("clicked", "stolen"), or a bare topic mention ("virus", "phishing email in my inbox").
@@ -152,7 +157,7 @@ class SecurityTaxonomy:
             hypothetical = _search(self.hypothetical, lowered)
             return SecurityFinding("question", classes, hypothetical, "question")
         framing = _search(self.question, lowered) or _search(self.benign, lowered)
-        if not framing and lowered.rstrip().endswith(("?", "？")):
+        if not framing and lowered.rstrip().endswith(QUESTION_ENDS):
             framing = "?"
         if _ASKED.match(lowered):
             # One sentence that opens with a question word and ends with "?" asks about an

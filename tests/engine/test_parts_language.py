@@ -21,3 +21,19 @@ def test_an_english_message_of_two_requests_keeps_its_english_head(brain: Brain)
     (reply,) = chat_thread(brain, "reset my password and also my laptop screen is broken")
     head = reply.text.splitlines()[0]
     assert head.startswith("2 requests: ") and "(primary)" in head, head
+
+
+def test_each_part_of_a_chinese_message_says_how_sure_in_chinese(brain: Brain) -> None:
+    """Slack draws each request with its own line of confidence and path: it was English
+    ("confidence 0.83 · fast path") under a Chinese request."""
+    (reply,) = chat_thread(brain, "VPN 连不上，另外我需要开通 Grafana 权限")
+    assert len(reply.parts) == 2
+    for part in reply.parts:
+        assert part.rationale.startswith("置信度 "), part.rationale
+        assert "confidence" not in part.rationale and "path" not in part.rationale
+
+
+def test_each_part_of_an_english_message_keeps_its_english_line(brain: Brain) -> None:
+    (reply,) = chat_thread(brain, "reset my password and also my laptop screen is broken")
+    assert [p.rationale.split(" · ")[0].split()[0] for p in reply.parts] == ["confidence"] * 2
+    assert all(p.rationale.endswith(" path") for p in reply.parts)

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
+from core.cues import cues
 from core.records import Entities
 from core.redact import EMAIL_PATTERN
 
@@ -33,7 +34,9 @@ class IdFinder(Protocol):
     def find_ids(self, text: str) -> list[IdMatch]: ...
 
 
-_URL = re.compile(r"https?://[^\s<>|\"'，。；、）)\]}]+", re.IGNORECASE)
+#: The Chinese words before an identifier and the marks around one (`entities.cues.yaml`).
+_CUES = cues(__name__)
+_URL = re.compile(_CUES.regex("url"), re.IGNORECASE)
 
 
 _TICKET_PATTERNS: tuple[re.Pattern[str], ...] = (
@@ -43,7 +46,7 @@ _TICKET_PATTERNS: tuple[re.Pattern[str], ...] = (
         r"(?<![A-Za-z0-9])((?:INC|REQ|SR|CHG|EQ|RITM|TASK|PRB|TKT|WO)[-_]?\d{3,12})(?![A-Za-z0-9])",
         re.IGNORECASE,
     ),
-    re.compile(r"(?:工单|单号|工单号|工单编号)\s*(?:号|编号)?\s*[:：#]?\s*(\d{3,20})(?!\d)"),
+    re.compile(_CUES.regex("ticket_zh")),
     re.compile(
         r"(?<![a-z])(?:ticket|work order|request)\s*(?:no\.?|number|id)?\s*[:#]?\s*"
         r"(\d{4,20})(?!\d)",
@@ -93,19 +96,14 @@ _ERROR_PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], .
         ),
         lambda m: m.group(1),
     ),
-    (
-        re.compile(
-            r"(?:报错|错误码|错误代码|错误|代码|返回码|提示)\s*[:：]?\s*([A-Za-z]*\d{2,6})(?!\.?\d)"
-        ),
-        lambda m: m.group(1),
-    ),
+    (re.compile(_CUES.regex("error_zh")), lambda m: m.group(1)),
 )
 
 _ASSET_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(
         r"(?<![A-Za-z0-9-])((?:LT|PC|NB|DT|SRV|MON|PRN|AST|TAG|MAC|WS)-?\d{4,8})(?![A-Za-z0-9])"
     ),
-    re.compile(r"(?:资产编号|资产标签|资产号|固资编号)\s*[:：]?\s*([A-Za-z0-9][A-Za-z0-9-]{3,})"),
+    re.compile(_CUES.regex("asset_zh")),
     re.compile(r"\basset(?: tag| id| number)?\s*[:#]?\s*([A-Za-z0-9][A-Za-z0-9-]{3,})", re.I),
 )
 
@@ -113,7 +111,8 @@ _HOST_LABEL = re.compile(
     r"\b(?:host|hostname|instance|server|node|machine)\s*[=:]\s*\"?([A-Za-z0-9][A-Za-z0-9.-]*)",
     re.IGNORECASE,
 )
-#: ASCII word boundaries: "web-03磁盘满了" names web-03 (a CJK character is no part of a name).
+#: ASCII word boundaries: "web-03" written against Chinese characters names web-03 (a CJK
+#: character is no part of a name).
 _HOST_NAME = re.compile(
     r"(?<![\w.@/-])([a-z][a-z0-9]{1,20}(?:-[a-z0-9]+){1,4})(?![\w@-])", re.ASCII
 )
@@ -150,16 +149,19 @@ _SERVICE_LABEL = re.compile(r"\b(?:service|svc|app|job)\s*[=:]\s*\"?([A-Za-z0-9]
 _SERVICE_NAME = re.compile(
     r"(?<![\w-])([a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:service|svc|api))(?![\w-])", re.ASCII
 )
-#: "payment 服务" is a service; "db-01 服务器" is a server (a host), not a service.
-_SERVICE_CN = re.compile(r"([A-Za-z][A-Za-z0-9_-]{2,30})\s?服务(?!器)")
+#: A Latin name before the Chinese word for "service" is a service; before the word for
+#: "server" it is a host, not a service.
+_SERVICE_CN = re.compile(_CUES.regex("service_zh"))
 _KNOWN_SERVICES = re.compile(
     r"(?<![\w-])(nginx|redis|mysql|postgres(?:ql)?|kafka|rabbitmq|elasticsearch|kibana|grafana|"
     r"prometheus|alertmanager|kubernetes|k8s|jenkins|gitlab|github|jira|confluence|outlook|"
     r"sharepoint|zoom|okta|active directory|ldap|sap|oracle|mongodb|zookeeper|"
     r"airflow|hadoop|tomcat|docker|sentry)(?![\w-])",
-    re.IGNORECASE | re.ASCII,  # "grafana打不开" names grafana
+    re.IGNORECASE | re.ASCII,  # "grafana" written against Chinese names grafana
 )
 
+#: Marks trimmed from a value's ends (full-width too).
+_VALUE_TRIM = _CUES.text("value_trim")
 _IPV4 = re.compile(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?(?![\d.])")
 _IPV6 = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])")
 
@@ -171,7 +173,7 @@ class _Collector:
         self.values: dict[str, dict[str, int]] = {}
 
     def add(self, kind: str, value: str, position: int) -> None:
-        value = value.strip().strip(".,;:，。；：")
+        value = value.strip().strip(_VALUE_TRIM)
         if value:
             seen = self.values.setdefault(kind, {})
             seen[value] = min(position, seen.get(value, position))

@@ -1,4 +1,4 @@
-"""Ticket search: "find my tickets about the keyboard", "搜一下关于打印机的工单".
+"""Ticket search: "find my tickets about the keyboard", in English or Chinese.
 
 A search asks for tickets by topic, not by id, so it is answered by ranking the tickets the
 asker may see against the topic's words, never by listing every open ticket (which is what a
@@ -6,17 +6,17 @@ status question with no id gets). The ranking is BM25+ (the `rank-bm25` package;
 idf turns negative for a word in more than half of a small collection, and one requester's
 tickets are a small collection) over the tickets' own text: title, field values and comments.
 Tokens are lower-cased words for Latin text and Chinese characters with their bigrams, so
-"VPN", "vpn 连不上" and "连接 VPN" meet. A ticket whose text shares none of the topic's tokens
-is not shown by the words: a search with no match says so rather than offering unrelated
+"VPN" in English and in Chinese sentences meets. A ticket whose text shares none of the topic's
+tokens is not shown by the words: a search with no match says so rather than offering unrelated
 tickets.
 
 Words miss what people call by other names ("my keys are sticky" for a keyboard ticket) and
-everything in the other language ("键盘" for "Keyboard keys stick"). The search by meaning
-reads the topic and the tickets with the multilingual encoder (`core.text.multilingual`:
-English and Chinese in one space). Whether a ticket is about the topic at all is decided by a
-bar learned from labelled pairs (`controllers.ticket_relevance`: the cosine and the share of
-the topic's words the ticket holds), so neither one shared word nor a middling cosine alone
-shows an unrelated ticket; the tickets past it are ranked by fusing the two rankings by their
+everything in the other language (the Chinese for "keyboard" for "Keyboard keys stick").
+The search by meaning reads the topic and the tickets with the multilingual encoder
+(`core.text.multilingual`: English and Chinese in one space). Whether a ticket is about the topic at
+all is decided by a bar learned from labelled pairs (`controllers.ticket_relevance`: the cosine and
+the share of the topic's words the ticket holds), so neither one shared word nor a middling cosine
+alone shows an unrelated ticket; the tickets past it are ranked by fusing the two rankings by their
 ranks (reciprocal rank fusion), so neither one's scale decides. Where the encoder cannot run,
 the words alone answer, past the words' own learned bar.
 """
@@ -31,6 +31,7 @@ import numpy as np
 from rank_bm25 import BM25Plus
 
 from controllers.ticket_relevance import cover, relevance
+from core.cues import cues
 from core.stores.records import Ticket
 from core.text.kept import KeptDict
 from core.text.multilingual import multilingual_vectors
@@ -54,7 +55,8 @@ _vectors: dict[str, np.ndarray] = {}
 _KEPT = KeptDict(_vectors, whole=True)
 
 #: "search / find / look for / show (me) (my|all|our) tickets (about|on|for|mentioning) X";
-#: "tickets about X"; "搜索/查找/找一下/搜一下 (我的)(关于) X (的)工单".
+#: "tickets about X"; the same in Chinese (`ticket_search.cues.yaml`; `core.cues`).
+_CUES = cues(__name__)
 _SEARCH_EN = re.compile(
     r"\b(?:search|find|look(?:ing)? for|look up|show(?: me)?|any)\s+(?:for\s+)?"
     r"(?:(?:my|all|our|the|any|open|closed|old)\s+)*"
@@ -64,14 +66,9 @@ _SEARCH_EN = re.compile(
     r"(?P<topic2>.+)",
     re.IGNORECASE,
 )
-_SEARCH_ZH = re.compile(
-    r"(?:搜索|搜一下|搜搜|查找|找一下|找找)\s*(?:我的|我们的|所有)?\s*(?:关于|有关|跟|和)?\s*"
-    r"(?P<topic>.+?)\s*(?:相关|有关)?的?(?:工单|单子|请求|事件)"
-    r"|(?:查一下|查查|看看|有没有)?\s*(?:我的|我们的|所有)?\s*(?:关于|有关)\s*(?P<topic2>.+?)"
-    r"\s*(?:相关|有关)?的?(?:工单|单子|请求|事件)"
-)
+_SEARCH_ZH = re.compile(_CUES.regex("search_zh"))
 _LEADING = re.compile(r"^(?:(?:the|a|an|my|our|that|this)\s+)+", re.IGNORECASE)
-_TRAILING = re.compile(r"[\s?？!！。.,，]+$")
+_TRAILING = re.compile(_CUES.regex("trailing"))
 _LATIN_WORD = re.compile(r"[a-z0-9][a-z0-9_.+#-]*")
 _CJK = re.compile(r"[\u3400-\u9fff]+")
 #: Words that carry no topic in a search ("find my tickets about *the* printer *please*").

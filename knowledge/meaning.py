@@ -1,33 +1,35 @@
 """What a Chinese (or mixed) question and a passage mean alike, across scripts and wordings.
 
 MiniLM, the knowledge base's dense encoder, reads English only, and character bigrams see no
-paraphrase: "邮件附件最大能发多大？" shares two bigrams with "附件超过 25 MB 会被拦截", "半夜出了P1
-故障找谁？" none with "非工作时间只处理 P1 故障……请拨打 7x24 值班热线". The multilingual sentence
-encoder (`core.text.multilingual`) was trained so that paraphrases and translations land close:
-its cosine of a question and a passage is the meaning channel for questions MiniLM cannot read.
-Passage vectors are kept once a process (`_PASSAGES`), by a digest of what the encoder reads
-of a chunk: a knowledge base answers the same few hundred chunks again and again, and every
-brain a process opens on the same documents (the command line called in-process, the console's
-replay, the tests: 250 of the engine tests each encoded the sample's 786 readings, about 2 s)
-reads the vectors the first one encoded. Each chunk's readings are encoded in a batch of their
-own and the question alone, so a cosine does not depend on which question came first or which
-other chunks were encoded with it (the encoder's vectors move in the last float32 digits with
-their batch).
+paraphrase: "how big an attachment can an email carry?" asked in Chinese shares two bigrams
+with the Chinese "attachments over 25 MB are blocked", and "who do I call for a P1 at night?"
+none with "outside working hours only P1 incidents are handled ... call the 7x24 on-call
+line". The multilingual sentence encoder (`core.text.multilingual`) was trained so that
+paraphrases and translations land close: its cosine of a question and a passage is the meaning
+channel for questions MiniLM cannot read. Passage vectors are kept once a process (`_PASSAGES`), by
+a digest of what the encoder reads of a chunk: a knowledge base answers the same few hundred chunks
+again and again, and every brain a process opens on the same documents (the command line called
+in-process, the console's replay, the tests: 250 of the engine tests each encoded the sample's 786
+readings, about 2 s) reads the vectors the first one encoded. Each chunk's readings are encoded in a
+batch of their own and the question alone, so a cosine does not depend on which question came first
+or which other chunks were encoded with it (the encoder's vectors move in the last float32 digits
+with their batch).
 
 The encoder is also a retrieval channel of its own for questions (`fused_order`): the words
 and MiniLM find a passage that shares the question's words, the multilingual cosine one that
-says the same thing in other words or the other script ("晚上十一点系统全挂了，该打哪个电话？"
-shares no bigram with the support-hours section's "拨打 7x24 值班热线"). The two ranked lists
+says the same thing in other words or the other script ("everything went down at eleven at
+night, which number do I call?" in Chinese shares no bigram with the support-hours section's
+"call the 7x24 on-call line"). The two ranked lists
 are fused by reciprocal rank, as the store fuses its own channels.
 
 A long passage is also read in parts (`parts`: its list items, paragraphs, groups of
 sentences, each with the passage's title and heading): a short question's cosine to a whole
-section that lists five email problems is diluted by the other four ("附件太大发不出去怎么办"
-and the email runbook's Chinese section), while its cosine to the part that answers it is
-not. How close a passage is (`Closeness.near`, what ranks it) is the mean of its whole
-cosine and its closest part's; what verification weighs stays the whole passage's cosine
-(`Closeness.whole`): weighing the parts' let near misses through ("A3 纸在哪台打印机能打" passed
-the printer section's list).
+section that lists five email problems is diluted by the other four ("the attachment is too
+big to send, what do I do?" and the email runbook's Chinese section), while its cosine to the part
+that answers it is not. How close a passage is (`Closeness.near`, what ranks it) is the mean of its
+whole cosine and its closest part's; what verification weighs stays the whole passage's cosine
+(`Closeness.whole`): weighing the parts' let near misses through ("which printer prints A3?"
+passed the printer section's list).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from core.cues import cues
 from core.text.embedding_caches import recall, remember
 from core.text.multilingual import multilingual_query_vector, multilingual_vectors
 from knowledge.types import Hit
@@ -73,8 +76,8 @@ MEANING_EXTRA = 2
 #: chosen on brain/data/answer_pairs.jsonl's train split (a right section among the first
 #: five, `benchmarks/answer_recall.py`, Chinese questions: 83.5% without the channel, 92.7%
 #: at weight 0.5, 93.6% at 1, 2 and 3), the lowest of the best: at 2 the tune split of
-#: benchmarks/data/answerability.jsonl lost an answer ("自己的笔记本能连公司VPN吗？": three
-#: VPN-error sections outranked the BYOD policy), at 1 it lost none.
+#: benchmarks/data/answerability.jsonl lost an answer ("can my own laptop use the company
+#: VPN?" in Chinese: three VPN-error sections outranked the BYOD policy), at 1 it lost none.
 MEANING_WEIGHT = 1.0
 #: A chunk text longer than this is read in parts of at most this many characters as well
 #: (a longer list item or paragraph is cut at sentence ends). Chosen on
@@ -85,8 +88,11 @@ MEANING_WEIGHT = 1.0
 #: unanswerable ones refused 95.1% throughout (`benchmarks/HISTORY.md`).
 PART_CHARS = 60
 
-_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)、])\s+")
-_SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])\s+")
+#: The marks a passage is cut into parts by (`meaning.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
+_ITEM = re.compile(_CUES.regex("item"))
+_SENTENCE_END = re.compile(_CUES.regex("sentence_end"))
+_FULL_WIDTH_ENDS = _CUES.text("full_width_ends")
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +225,7 @@ def _join(group: str, sentence: str) -> str:
     """Two runs of sentences as one: a space after an English sentence, none after Chinese."""
     if not group:
         return sentence
-    return f"{group}{sentence}" if group[-1] in "。！？；" else f"{group} {sentence}"
+    return f"{group}{sentence}" if group[-1] in _FULL_WIDTH_ENDS else f"{group} {sentence}"
 
 
 def read_on_meaning(hit: Hit, closeness: Closeness, *, scored: bool = False) -> Hit:

@@ -1,6 +1,6 @@
 """The knowledge-base routing skill: the one entry point through which the project uses the KB.
 
-`search` answers questions, `define` disambiguates terms ("滚仓", "钱没到"), `classify_id` and
+`search` answers questions, `define` disambiguates terms (the desk's slang), `classify_id` and
 `find_ids` map identifier formats to business domains, and `confirm` / `confirm_many` say how
 strongly the KB supports routing a text to a controller (KB domains are controller names).
 """
@@ -18,6 +18,7 @@ from typing import Any
 
 import regex
 
+from core.cues import cues
 from core.limits import MAX_FILE_CHUNKS
 from core.safe_regex import RegexTimeout, UnsafePattern, compile_bounded, matches_whole, search_all
 from core.text.embedding_caches import recall, remember
@@ -54,17 +55,17 @@ TERM_SUPPORT = 0.6
 #: A fuzzy glossary match must be at least this relevant.
 FUZZY_DEFINE_MIN = 0.45
 #: Words a "what is X" phrase may hold beside a glossary term it names and still ask what the
-#: term is ("a P1 incident", "滚仓这个词": a Chinese word counted as two characters).
+#: term is ("a P1 incident", "the word X" in Chinese: a Chinese word counted as two characters).
 EXTRA_WORDS = 1.5
 #: Texts whose retrieval is remembered (per store generation).
 RETRIEVAL_CACHE = 256
 
 _LATIN_TERM = re.compile(r"^[\w .\-/]+$", re.ASCII)
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
-#: The other language's name in a definition: "(英文 rollover)", "(Chinese: 滚仓)".
-_OTHER_LANGUAGE = re.compile(
-    r"(?:英文|Chinese:)\s*([A-Za-z][A-Za-z \-]{1,30}|[\u3400-\u9fff]{1,10})"
-)
+#: The other language's name in a definition, the marks trimmed from a term (`skill.cues.yaml`).
+_CUES = cues(__name__)
+_OTHER_LANGUAGE = re.compile(_CUES.regex("other_language"))
+_TERM_TRIM = _CUES.text("term_trim")
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +254,7 @@ class KnowledgeSkill:
     def define(self, term: str) -> Definition | None:
         """The glossary entry for `term`: exact term or alias, then one named in it, then fuzzy."""
         self._refresh()
-        wanted = normalize(term).strip(" ?？!！。.,，:：")
+        wanted = normalize(term).strip(_TERM_TRIM)
         if not wanted:
             return None
         for known in self._glossary:
@@ -273,7 +274,7 @@ class KnowledgeSkill:
 
     def expand(self, text: str) -> list[str]:
         """Synonyms of the glossary terms `text` names: each term, its aliases and the other
-        language's name from its definition ("滚仓" -> rollover; disbursement -> 放款), for
+        language's name from its definition (rollover's Chinese name, and back), for
         the deep retrieval of the fallback ladder."""
         self._refresh()
         related: dict[str, None] = {}
@@ -287,9 +288,9 @@ class KnowledgeSkill:
         return [name for name in related if name and normalize(name) not in wanted]
 
     def senses(self, text: str) -> list[Definition]:
-        """Polysemous glossary terms the text uses in their listed context ("钱没到" beside
-        "放款"): each names the domain that sense belongs to. Entries without `contexts` are
-        not polysemy entries and are not returned."""
+        """Polysemous glossary terms the text uses in their listed context ("the money has not
+        arrived" beside "disbursement"): each names the domain of its sense. Entries without
+        `contexts` are not polysemy entries and are not returned."""
         self._refresh()
         norm = normalize(text)
         found = []
@@ -440,7 +441,7 @@ class KnowledgeSkill:
 
 def _asks_about(phrase: str, names: set[str]) -> bool:
     """Is the phrase asked about the term itself, give or take one word ("a P1 incident",
-    "滚仓这个词")? "the phone number for P1 at night" names P1 but asks for a number: the
+    "the word X")? "the phone number for P1 at night" names P1 but asks for a number: the
     glossary's definition of P1 is no answer to it. What is left once the names are taken out
     counts its English key terms, and its Chinese characters two to a word."""
     rest = normalize(phrase)

@@ -1,15 +1,17 @@
-"""Key terms a passage holds in the other script: "内网" in "internal sites", "联系" in
-"contacts", "attachments" in "附件".
+"""Key terms a passage holds in the other script: the Chinese for "intranet" in "internal
+sites", for "contact" in "contacts", "attachments" in the Chinese word for them.
 
 Verification asks whether a passage holds the question's key terms. Compared as written, a
-Chinese question covers nothing of an English passage that answers it ("VPN 连上了但内网网站打不
-开" and "VPN connected but internal sites do not open"), however well retrieval found the
+Chinese question covers nothing of an English passage that answers it (the Chinese for "the
+VPN connects but internal sites do not open" and "VPN connected but internal sites do not
+open"), however well retrieval found the
 passage by meaning. Here a key term the passage does not hold as written still counts when one
 of the passage's words in the other script is its near neighbour in the multilingual encoder's
 space (`core.text.multilingual`, trained so that translations land close): a cosine of at
 least the bar chosen on labelled question-passage pairs (`NEAR_BAR`). No word list: what is
 near is what the encoder learned. Within one script words that share a character or a root
-are near whatever they mean ("印一" and "打印", "each" and "every"): on the labelled pairs any
+are near whatever they mean (two Chinese bigrams that share the character for "print",
+"each" and "every"): on the labelled pairs any
 bar that covered such words answered fewer unanswerable questions "no answer", so only the
 other script is compared (the exact comparison covers the question's own).
 

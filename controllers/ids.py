@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from core.cues import cues
+
 #: Kind of request -> prefix of locally created ids ("INC-000042").
 PREFIXES: dict[str, str] = {
     "incident": "INC",
@@ -48,6 +50,10 @@ _PREFIX_KINDS = {
 
 #: Prefixes of ITSM records written in chat (ours and common external ones).
 _TEXT_PREFIXES = "INC|REQ|SR|CHG|EQ|RITM|TASK|PRB|TKT|WO"
+#: The words a ticket number may follow, in each language, and the marks trimmed from an id
+#: (`ids.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
+_ID_TRIM = _CUES.text("id_trim")
 
 #: A prefixed id ("REQ-000123", "INC0012345"), or an external number (e.g. the 19-digit
 #: settlement work order 2025060300011279027, or a chat reference like #10086).
@@ -56,8 +62,7 @@ _IN_TEXT = re.compile(
     rf"(?<![A-Za-z0-9])(?P<prefixed>(?:{_TEXT_PREFIXES})[-_]?\d{{3,12}})(?![A-Za-z0-9])"
     r"|(?<![\d.])(?P<order>\d{19})(?![\d.])"
     r"|(?<![\w&])#(?P<ref>\d{3,12})(?!\d)"
-    r"|(?:工单|单号|工单号|ticket|work order)\s*(?:no\.?|number|id)?\s*[:：#]?\s*"
-    r"(?P<worded>\d{4,20})(?!\d)",
+    r"|" + _CUES.regex("ticket_words") + r"(?P<worded>\d{4,20})(?!\d)",
     re.IGNORECASE,
 )
 _OTHER_PREFIXED = re.compile(r"(?<![\w-])#?(?P<id>[A-Z]{2,5}-\d{3,12})(?![\w-])")
@@ -65,7 +70,7 @@ _OTHER_PREFIXED = re.compile(r"(?<![\w-])#?(?P<id>[A-Z]{2,5}-\d{3,12})(?![\w-])"
 
 def normalize_ticket_id(token: str) -> str:
     """Canonical form: no leading '#', surrounding space or punctuation; prefix upper-cased."""
-    return token.strip().strip("#:,.;，。；").upper()
+    return token.strip().strip(_ID_TRIM).upper()
 
 
 def is_ticket_id(token: str) -> bool:
@@ -76,9 +81,9 @@ def is_ticket_id(token: str) -> bool:
 def find_ticket_ids(text: str, *, other_prefixes: bool = True) -> list[str]:
     """Distinct ticket ids in the text, in order of appearance.
 
-    Known prefixes, 19-digit work orders, `#123` references and numbers after "ticket"/"工单"
-    count; another upper-case `ABC-123` counts only when nothing else was found (lower-case
-    names such as `db-01` are hosts, not tickets). `other_prefixes=False` keeps only the
+    Known prefixes, 19-digit work orders, `#123` references and numbers after "ticket" (or its
+    Chinese words) count; another upper-case `ABC-123` counts only when nothing else was found
+    (lower-case names such as `db-01` are hosts, not tickets). `other_prefixes=False` keeps only the
     known formats (an `LT-20977` asset tag is then no ticket).
     """
     found = [

@@ -6,8 +6,8 @@ a bad file is skipped with a warning naming the file and the field, the others s
     name: payroll
     label: Payroll desk
     description: Salary, payslips, tax forms and expense reimbursements.
-    keywords: [payroll, payslip, salary, 工资, 报销]
-    examples: ["Where is my payslip for May?", "报销什么时候到账"]
+    keywords: [payroll, payslip, salary, reimbursement]   # words in any language
+    examples: ["Where is my payslip for May?", "When is my expense claim paid?"]
     required_entities: []
     feeds: []                   # controllers this one's output can feed (a pipeline)
     roles: []                   # jobs the chain hands it: records, answers, outages
@@ -42,7 +42,7 @@ class ControllerSpec(BaseModel):
     name: str
     description: str = Field(min_length=1)
     label: str = ""
-    #: The label in other languages, by language code (`{zh: 工单服务台}`): shown to askers
+    #: The label in other languages, by language code (`{zh: <the Chinese label>}`): shown to askers
     #: writing in that language.
     labels: dict[str, str] = Field(default_factory=dict)
     keywords: list[str] = Field(default_factory=list)

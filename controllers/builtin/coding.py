@@ -7,6 +7,7 @@ import re
 from controllers import answering, passage_language
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
+from core.cues import cues
 from core.text.language import is_chinese
 from core.wording import wording_for
 
@@ -22,6 +23,8 @@ CODING_SYSTEM_PROMPT = (
 
 
 #: Signs of code in a message: syntax, stack traces, languages and coding verbs.
+#: The Chinese words about code and of a question (`coding.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
 _CODE_CUES = re.compile(
     r"```|`[^`]+`|\b(?:def|class|import|return|select|insert|update|delete|from|where|join|"
     r"function|const|var|let|public|static|void|lambda|async|await)\b.*[(){}=;:]|"
@@ -33,8 +36,7 @@ _CODE_CUES = re.compile(
     r"PR|MR|pull request|merge request|rebase|merge conflict|stored proc\w*|CTE|dockerfile|"
     r"makefile|cron expression)\b|"
     r"[A-Za-z]+(?:Error|Exception)\b|\w+\.(?:py|java|js|ts|go|sql|sh|rb|cs):\d+|"
-    r"代码|脚本|函数|正则|报错堆栈|堆栈|编译|单元测试|查询语句|递归查询|存储过程|写个|写一个|"
-    r"优化.*sql",
+    + _CUES.regex("code_words_zh"),
     re.I,
 )
 
@@ -48,7 +50,10 @@ _CODE_SYNTAX = re.compile(
     re.I,
 )
 _QUESTION = re.compile(
-    r"\?|？|^\s*(?:how|what|when|where|which|should|can|is|are|do|does)\b|怎么|如何|怎样|什么|吗",
+    r"\?|"
+    + _CUES.regex("question_mark_zh")
+    + r"|^\s*(?:how|what|when|where|which|should|can|is|are|"
+    r"do|does)\b|" + _CUES.regex("question_words_zh"),
     re.I,
 )
 

@@ -8,18 +8,21 @@ from typing import TYPE_CHECKING
 from controllers import answering
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController, catalog
+from core.cues import cues
 
 if TYPE_CHECKING:
     from knowledge.skill import KnowledgeSkill
 
+#: The Chinese question mark and words (`consultation.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
 #: A question, or a request for information (consultation answers questions, it does not act).
 QUESTION = re.compile(
-    r"\?|？|^\s*(?:how|what|what's|where|when|why|which|who|can|could|may|is|are|do|does|"
+    r"\?|"
+    + _CUES.regex("question_mark_zh")
+    + r"|^\s*(?:how|what|what's|where|when|why|which|who|can|could|may|is|are|do|does|"
     r"should|am)\b|\b(?:how (?:do|to|can|long|much|many|often)|what (?:is|are|does)|is it|"
     r"are we|do we|can i|allowed to|policy|procedure|process for|rules? (?:for|on)|"
-    r"difference between|meaning of|explain|tell me)\b|"
-    r"怎么|如何|什么|哪里|哪儿|多久|几点|几天|几个|谁|还是|应该|能不能|可不可以|可以吗|是否|"
-    r"是不是|有没有|要不要|吗|呢|请问|规定|流程|政策|区别|含义|意思|定义",
+    r"difference between|meaning of|explain|tell me)\b|" + _CUES.regex("question_words_zh"),
     re.I,
 )
 #: A passage must be at least this relevant (the skill's 0..1 relevance) for the dry-run to

@@ -28,6 +28,7 @@ from brain.chain.lookup import (
     prefer_existing,
 )
 from brain.chain.request_type import (
+    QUESTION_MARKS,
     RequestType,
     question_form,
     questions_stay_questions,
@@ -149,16 +150,18 @@ def _reports_are_filed(plan: RoutePlan, situation: Situation) -> RoutePlan:
         names_record=bool(situation.evaluated.entities.get("ticket_id")),
         reports=opening
         and reports_problem(text)
-        and not (question_form(text) or work_form(text) or "?" in text or "？" in text),
+        and not (
+            question_form(text) or work_form(text) or any(mark in text for mark in QUESTION_MARKS)
+        ),
     )
 
 
 def _catch_all_joins_no_request(plan: RoutePlan, situation: Situation) -> RoutePlan:
     """The controller for outages no other controller fits (the `outages` role) does not join
-    a composition for a request for work that another controller takes: "需要开通VPN账号" was
-    an access request plus an incident "about the VPN", two records for one request, because
-    the catch-all's dry-run passes on any system it knows. It still joins a message that
-    reports a problem, and still takes a request no one else takes."""
+    a composition for a request for work that another controller takes: "I need a VPN
+    account opened" (in Chinese) was an access request plus an incident "about the VPN", two
+    records for one request, because the catch-all's dry-run passes on any system it knows. It still
+    joins a message that reports a problem, and still takes a request no one else takes."""
     catch_all = situation.view.holder(OUTAGES)
     if (
         plan.outcome != "composed"
@@ -192,7 +195,7 @@ def _named_ticket(plan: RoutePlan, situation: Situation) -> RoutePlan:
 
 
 def _named_thing(plan: RoutePlan, situation: Situation) -> RoutePlan:
-    """ "请查一下 LT-20977 的情况": a named asset or host is looked up, never filed."""
+    """ "please check on LT-20977": a named asset or host is looked up, never filed."""
     understood, view = situation.understood, situation.view
     things = [v for k in THING_KINDS for v in situation.evaluated.entities.get(k, [])]
     if not (things and asks_about_ticket(understood.text)):
@@ -210,9 +213,9 @@ def _named_thing(plan: RoutePlan, situation: Situation) -> RoutePlan:
 
 
 def _small_talk(plan: RoutePlan, situation: Situation) -> RoutePlan:
-    """ "hello", "thanks, that fixed it", "收到": answered in kind when nothing was placed."""
+    """ "hello", "thanks, that fixed it", "got it": answered in kind when nothing was placed."""
     understood, view = situation.understood, situation.view
-    # "ok" or "👍" in a Chinese thread is answered in Chinese: the thread's language.
+    # "ok" or a thumbs-up in a Chinese thread is answered in Chinese: the thread's language.
     chinese = turn_is_chinese(understood.text, understood.message.history)
     anchored = bool(
         understood.ids
@@ -301,8 +304,8 @@ def _looks_up(
 ) -> bool:
     """Is a message about a named asset or host a look-up (not a report or a request)? A
     request only to look something up ("please check LT-20977") is one when the asker's own
-    tickets name the thing; otherwise it may be a question for the asset register ("查一下
-    LT-10995 登记在谁名下"), and the tickets are read only for such a request."""
+    tickets name the thing; otherwise it may be a question for the asset register ("whose name
+    is LT-10995 registered under?"), and the tickets are read only for such a request."""
     if kind not in ("problem", "work"):
         return True
     if kind != "work" or tickets is None or not asks_to_look_up(understood.text):

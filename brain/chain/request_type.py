@@ -92,7 +92,7 @@ _OWN_FAILURE = re.compile(_CUES.regex("own_failure"), re.IGNORECASE)
 #: A declarative first clause ("My VPN is down, how do I fix it?") is the report itself.
 _FIRST_CLAUSE = re.compile(_CUES.regex("first_clause"))
 #: The marks a question ends with (full-width too).
-_QUESTION_MARKS = _CUES.words("question_marks")
+QUESTION_MARKS = _CUES.words("question_marks")
 
 
 def request_type(text: str, intent: IntentResult, vector: np.ndarray | None = None) -> RequestType:
@@ -134,7 +134,7 @@ def request_type_by_form(text: str, intent: IntentResult) -> RequestType:
         return "question"
     if problem:
         return "problem"
-    if stripped.endswith(_QUESTION_MARKS):
+    if stripped.endswith(QUESTION_MARKS):
         return "question"
     return _GROUP_TYPES.get(intent.group, "unknown")
 

@@ -11,26 +11,18 @@ from __future__ import annotations
 
 import re
 
+from core.cues import cues
+
 __all__ = ["email_body"]
 
+#: The lines of an e-mail's history, signature and courtesy (`email.cues.yaml`; `core.cues`).
+_CUES = cues(__name__)
 #: A line that starts the quoted history: everything from it on is someone else's text.
-_HISTORY = re.compile(
-    r"^\s*(?:-{2,}\s*(?:original message|forwarded message)\s*-{2,}"
-    r"|on .{4,200}\bwrote:\s*$"
-    r"|from:\s.+|sent:\s.+|发件人[:：].*|发送时间[:：].*|-{2,}\s*原始邮件\s*-{2,}"
-    r"|(?:begin )?forwarded message:?)",
-    re.IGNORECASE,
-)
+_HISTORY = re.compile(rf"^\s*(?:{_CUES.regex('history')})", re.IGNORECASE)
 #: Where a signature starts (RFC 3676's "-- ", "sent from my ...").
-_SIGNATURE = re.compile(r"^(?:--\s*|_{3,}\s*|sent from my \w+.*|发自我的.*)$", re.IGNORECASE)
+_SIGNATURE = re.compile(rf"^(?:{_CUES.regex('signature')})$", re.IGNORECASE)
 #: A line that is only a greeting or a sign-off (with a name after it at most).
-_COURTESY = re.compile(
-    r"^\s*(?:(?:hi|hello|hey|dear|good (?:morning|afternoon|evening))\b[\w\s,.!]{0,30}"
-    r"|(?:kind |best |warm )?regards\b.*|(?:many )?thanks?(?: you)?(?: (?:in advance|a lot))?[,.!]*"
-    r"|cheers[,.!]*|best[,.!]*|sincerely[,.!]*"
-    r"|(?:您好|你好|大家好|各位好)[，,！!。]*|(?:谢谢|多谢|感谢)[您你]?[！!。，,]*|此致.*|敬礼.*)\s*$",
-    re.IGNORECASE,
-)
+_COURTESY = re.compile(rf"^\s*(?:{_CUES.regex('courtesy')})\s*$", re.IGNORECASE)
 
 
 def email_body(text: str) -> str:

@@ -44,9 +44,10 @@ def detect_language(text: str) -> str:
 def is_chinese(text: str) -> bool:
     """Mostly Chinese, so replies and questions to its writer are in Chinese: more CJK
     characters than Latin letters / 3, where a word with a capital letter (a product or a
-    system, "Jenkins", "VPN", "GitLab") is a name, not the writer's language: "要 Jenkins 的"
-    is Chinese; so is an identifier written in lower case ("prod 的 payments-api 5xx 飙升了":
-    "payments-api" and "5xx" name a service and a status, they are not English). Shared by the
+    system, "Jenkins", "VPN", "GitLab") is a name, not the writer's language: a Chinese
+    sentence asking for "Jenkins" is Chinese; so is one with an identifier written in lower
+    case ("prod", "payments-api" and "5xx" in a Chinese report of an error spike name a
+    service and a status, they are not English). Shared by the
     brain's clarifications and labels and by the controllers' own replies, so an asker gets
     one language."""
     cjk = len(_CJK_WIDE.findall(text))
@@ -64,8 +65,8 @@ def has_cjk(text: str) -> bool:
 
 def in_both(text: str) -> bool:
     """Written in Chinese and in English prose at once: CJK characters and two or more
-    lowercase words that are no identifier ("cache 已经清过了，still the same"); a name among
-    Chinese ("要 Jenkins 的", "VPN 又断了") is no English."""
+    lowercase words that are no identifier ("cache <cleared already, in Chinese>, still the
+    same"); a name among Chinese ("Jenkins", "VPN" in a Chinese sentence) is no English."""
     prose = _IDENTIFIER.sub(" ", text)
     return has_cjk(text) and sum(1 for w in _LATIN_WORD.findall(prose) if w.islower()) >= 2
 
@@ -84,8 +85,9 @@ def turn_is_chinese(text: str, earlier: Sequence[str] = ()) -> bool:
     one (`is_chinese`), else the latest earlier text's that does (a bare "Jenkins" or "ok" in
     a Chinese thread is answered in Chinese). A turn written in both languages (`in_both`) is
     answered in the one that carries more of it, Chinese characters against English words:
-    "cache 已经清过了，still the same" in Chinese (its letters outweighed its five characters in
-    `is_chinese`), "my manager Zhang Wei 已经 approved 了" in English. Only replies read this;
+    "cache <cleared already, five Chinese characters>, still the same" in Chinese (its letters
+    outweighed its five characters in `is_chinese`), "my manager Zhang Wei <already> approved
+    <particle>" in English. Only replies read this;
     routing reads the text."""
     if in_both(text):
         return len(_CJK_WIDE.findall(text)) >= len(_LATIN_WORD.findall(text))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from core.cues import cues
 from core.text.kept import text_memo
 from core.text.language import DENSE_WEIGHT, detect_language
 from core.text.sparse import normalize
@@ -40,13 +41,8 @@ _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 #: A word of a normalised text as `terms` reads it: an English word, or a run of Chinese
 #: characters (whose bigrams are its terms).
 TOKEN = re.compile(f"{_WORD.pattern}|{_CJK_RUN.pattern}")
-_STOP = frozenset(
-    (  # noqa: SIM905 - a word list reads best as one string
-        "a an and are as at be but by can do does for from has have how i if in is it its me my "
-        "of on or our please should so that the their then there this to was we what when where "
-        "which who why will with you your 的 了 吗 呢 吧 啊 我 你 是"
-    ).split()
-)
+#: Words that carry no subject, in each language (`relevance.cues.yaml` beside it).
+_STOP = frozenset(cues(__name__).words("stop"))
 
 
 def terms(text: str) -> set[str]:

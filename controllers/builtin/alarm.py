@@ -9,6 +9,7 @@ from controllers import answering, passage_language
 from controllers.alerts import AlertSignal, ParsedAlerts, parse_alerts
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
+from core.cues import cues
 from core.text.language import is_chinese
 from core.wording import wording_for
 
@@ -18,11 +19,13 @@ if TYPE_CHECKING:
 MAX_STEPS = 6
 #: Pasted alerts can be long: read more of them than of other messages.
 ALERT_CHARS = 12000
-_NUMBERED = re.compile(r"^\s*\d+[.)、]\s*(?P<step>.+)$")
-_BULLET = re.compile(r"^\s*[-*•]\s*(?P<step>.+)$")
+#: How a runbook's steps are marked (`alarm.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
+_NUMBERED = re.compile(_CUES.regex("numbered"))
+_BULLET = re.compile(_CUES.regex("bullet"))
 #: Where a runbook's prose splits into steps: Chinese full stops and semicolons, and an
 #: English stop before a space (not the point of "1.5 s").
-_SENTENCE_END = re.compile(r"(?<=[。！？；])\s*|(?<=[.!?])\s+")
+_SENTENCE_END = re.compile(_CUES.regex("sentence_end"))
 
 
 class AlarmController(BuiltinController):

@@ -17,13 +17,14 @@ from controllers.ticket_replies import NOT_FOUND_ADVICE
 from controllers.ticket_search import search, search_topic
 from controllers.tickets import Ticket, TicketError, TicketNotFound, TicketStateError, TicketStore
 from core.access import Viewer
+from core.cues import cues
 
+#: The words about a ticket, in each language (`ticket.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
 #: Words that refer to a ticket without naming it ("any update on my request?").
-_TICKET_WORDS = re.compile(
-    r"\bticket|\bwork ?order|\brequest\b|\bcase\b|\bmy (?:issue|order)\b|"
-    r"工单|单子|单号|提的单|我的单|进度",
-    re.I,
-)
+_TICKET_WORDS = re.compile(_CUES.regex("ticket_words"), re.I)
+#: Marks (full-width too) trimmed from what follows a ticket's id.
+_REMAINDER_TRIM = _CUES.text("remainder_trim")
 #: Who works a ticket the brain was asked to process: the digital employee itself.
 ASSIGNEE = "digital-employee"
 _ID_KINDS = ("ticket", "incident", "access", "change", "work_order", "request")
@@ -272,7 +273,7 @@ def _state_problem(action: Action, ticket: Ticket) -> str | None:
 def _remainder(text: str, ticket_id: str) -> str:
     pattern = re.compile(rf"#?{re.escape(ticket_id)}", re.I)
     parts = pattern.split(text, maxsplit=1)
-    return parts[1].strip(" :：,，.-") if len(parts) == 2 else ""
+    return parts[1].strip(_REMAINDER_TRIM) if len(parts) == 2 else ""
 
 
 def _upstream_summary(context: ControllerContext) -> str:

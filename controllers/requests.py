@@ -56,7 +56,7 @@ def check_required(context: ControllerContext, required: Sequence[str]) -> DryRu
 def request_title(text: str, limit: int = 120) -> str:
     """A one-line title from the message text."""
     line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "\N{HORIZONTAL ELLIPSIS}"
 
 
 def file_request(

@@ -2,14 +2,14 @@
 labelled (topic, ticket) pairs instead of a fixed cosine floor.
 
 A fixed floor on the multilingual cosine (0.40) let unrelated topics through: a topic that
-shares one word with a ticket ("coffee machine" and a printer's 机) is found by the words, and
-one the encoder puts near some ticket by meaning. Two readings of a pair decide together:
-how alike they are by meaning (the multilingual cosine, `core.text.multilingual`) and how much
-of the topic the ticket's own words cover (the share of the topic's words and Chinese
-character pairs found in the ticket: one shared word of three is not the topic). A logistic
-regression over the two (the classes weighted equally) gives each pair a score; the bar on
-it is what a search must get right as a whole: a related topic shows its ticket, an unrelated
-one shows none. It is chosen where the mean of those two shares is highest, on scores each
+shares one word with a ticket ("coffee machine" and the Chinese character for "machine" in
+"printer") is found by the words, and one the encoder puts near some ticket by meaning. Two readings
+of a pair decide together: how alike they are by meaning (the multilingual cosine,
+`core.text.multilingual`) and how much of the topic the ticket's own words cover (the share of the
+topic's words and Chinese character pairs found in the ticket: one shared word of three is not the
+topic). A logistic regression over the two (the classes weighted equally) gives each pair a score;
+the bar on it is what a search must get right as a whole: a related topic shows its ticket, an
+unrelated one shows none. It is chosen where the mean of those two shares is highest, on scores each
 topic got from a fit without it (5 folds by topic), on the data of
 `controllers/data/ticket_relevance.json` (a desk and topics written for it, related or not;
 never the benchmark's splits). Where the encoder cannot run, a second model fitted the same

@@ -120,7 +120,7 @@ def upstream_added(source: str, ticket_id: str, zh: bool) -> str:
 
 
 def listing(tickets: Sequence[Ticket], zh: bool) -> str:
-    """Tickets as "id “title” (status)", joined."""
+    """Tickets as 'id "title" (status)' (the title in curly quotes), joined."""
     words = wording_for(zh)
     return words.say("common.clause_separator").join(
         words.say("tickets.listed", id=t.id, title=t.title, status=status_label(t.status, zh))

@@ -79,7 +79,7 @@ def safe_url(url: str) -> str:
     parts = urlsplit(url)
     host = parts.hostname or "?"
     port = f":{parts.port}" if parts.port else ""
-    return f"{parts.scheme}://{host}{port}/…"
+    return f"{parts.scheme}://{host}{port}/\N{HORIZONTAL ELLIPSIS}"
 
 
 def expand_headers(

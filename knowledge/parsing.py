@@ -160,7 +160,7 @@ def _doc_chunks(
     def build() -> Iterator[Chunk]:
         for index, (section_heading, piece) in enumerate(pieces):
             heading = section_heading if section_heading != title else ""
-            header = f"{title} — {heading}" if heading else title
+            header = f"{title} \N{EM DASH} {heading}" if heading else title
             text = f"{header}\n{piece}"
             payload: dict[str, Any] = {
                 "kind": "doc",
@@ -257,7 +257,8 @@ def _glossary_chunk(entry: dict[str, Any], source: str, index: int, default_doma
         "term": term,
         "aliases": aliases,
         "definition": definition,
-        # Words that select this sense of a polysemous term (e.g. 钱没到 near 放款).
+        # Words that select this sense of a polysemous term (the desk's slang for "the money
+        # has not arrived" near "disbursement").
         "contexts": [str(c) for c in entry.get("contexts") or [] if str(c).strip()],
     }
     return Chunk(point_id(source, index, term), line, payload)

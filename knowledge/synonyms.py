@@ -1,5 +1,5 @@
 """The knowledge base's own synonyms: the names its glossary gives one thing ("disbursement",
-"loan disbursement", "payout", "放款"; "reconciliation", "recon", "对账").
+"loan disbursement", "payout" and the Chinese word; "reconciliation", "recon" and its).
 
 A question that names a thing by one of them is answered by a passage that names it by
 another: "customer didn't get the payout, should I just pay it again?" by the disbursement

@@ -1,7 +1,7 @@
 """Cutting a text to a length for display, by characters.
 
 By characters, not words: `textwrap.shorten` drops whole words, so a Chinese title (one
-"word", no spaces) longer than the limit became the placeholder alone ("…").
+"word", no spaces) longer than the limit became the placeholder alone (an ellipsis).
 """
 
 from __future__ import annotations
@@ -9,4 +9,4 @@ from __future__ import annotations
 
 def shorten(text: str, limit: int) -> str:
     """`text` cut to `limit` characters, marked with an ellipsis when cut."""
-    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "\N{HORIZONTAL ELLIPSIS}"

@@ -1,8 +1,9 @@
 """Language-agnostic sparse channel: character n-grams hashed into a Qdrant sparse vector.
 
-Character n-grams need no word segmenter, so Chinese, English and mixed messages ("VPN 连不上，
-报错 691") share one representation. Term frequencies are weighted here (sublinear tf); the
-inverse document frequency is applied by Qdrant itself (`Modifier.IDF` on the sparse vector).
+Character n-grams need no word segmenter, so Chinese, English and mixed messages ("VPN" and
+"691" in a Chinese sentence) share one representation. Term frequencies are weighted here (sublinear
+tf); the inverse document frequency is applied by Qdrant itself (`Modifier.IDF` on the sparse
+vector).
 """
 
 from __future__ import annotations

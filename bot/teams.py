@@ -41,7 +41,7 @@ def reply_blocks(
     services: BotServices, reply: Reply, blocks: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """A reply's blocks, with the ticket's buttons when the reply filed or updated one, and
-    "Send to team …" beside "Send to a person" when teams are configured."""
+    "Send to team ..." beside "Send to a person" when teams are configured."""
     zh = reply.decision is not None and reply.decision.in_chinese
     if reply.decision is not None and reply.kind in ("fallback", "clarify"):
         blocks = with_team_sends(blocks, reply.decision.decision_id, team_names(services), zh=zh)

@@ -1,7 +1,8 @@
-"""Reactions on the bot's replies: 👍 confirms, 👎 rejects and offers "Route elsewhere".
+"""Reactions on the bot's replies: a thumbs-up confirms, a thumbs-down rejects and offers
+"Route elsewhere".
 
 Policy: only the asker's reactions count (a reaction by anyone else is ignored, because
-others often react with 👍 to mean "me too"). Buttons are the way for others to correct.
+others often react with a thumbs-up to mean "me too"). Buttons are the way for others to correct.
 Like a click, a reaction from another Slack workspace than the decision's changes nothing
 (`bot.helpdesk.rights.decision_in`).
 """

@@ -1,9 +1,9 @@
-"""Saying why an answer was wrong: "Say why" under the reply to a 👎 opens a modal, and its
+"""Saying why an answer was wrong: "Say why" under the reply to a thumbs-down opens a modal, and its
 text is recorded with the rejection (`Brain.feedback(..., reason=...)`), redacted like every
 text a person types, shown by `brain why` and the console.
 
-Only the asker may say why (as only the asker's 👎 counts): a click on someone else's prompt,
-or on a message that is not the prompt of that decision, opens nothing and is told so
+Only the asker may say why (as only the asker's thumbs-down counts): a click on someone else's
+prompt, or on a message that is not the prompt of that decision, opens nothing and is told so
 privately. The modal opens straight from the click, since Slack's trigger id lives three
 seconds; the submission is checked again (the decision must be the submitter's, in their
 workspace) before anything is stored, and the thank-you is posted in the thread.
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 #: The modal's callback id.
 VIEW_REASON = "brain_reason_view"
-#: Link roles of the message a "Say why" may be on: the reply to a 👎.
+#: Link roles of the message a "Say why" may be on: the reply to a thumbs-down.
 PROMPT_ROLES = frozenset({"reroute"})
 
 

@@ -8,6 +8,7 @@ language, so both are caught here for every cue file shipped.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from core.wording import languages
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("core", "knowledge", "controllers", "brain", "bot", "console", "cli")
 CUE_FILES = sorted(path for top in PACKAGES for path in (ROOT / top).rglob(f"*{SUFFIX}"))
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def _module(path: Path) -> str:
@@ -56,6 +58,16 @@ def test_every_entry_is_read_by_its_module(path: Path) -> None:
         if f'"{name}"' not in source and f"'{name}'" not in source
     ]
     assert unread == []
+
+
+@pytest.mark.parametrize("path", CUE_FILES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_a_module_with_a_cue_file_keeps_its_chinese_there(path: Path) -> None:
+    """Once a recognizer's words are data, its code holds no Chinese: a word added to the
+    module instead of to its cue file is one that a reader of the language's words would not
+    see, and a third language could not follow."""
+    source = path.with_name(path.name.removesuffix(SUFFIX) + ".py").read_text("utf-8")
+    found = [line.strip() for line in source.splitlines() if _CJK.search(line)]
+    assert found == []
 
 
 @pytest.mark.parametrize("path", CUE_FILES, ids=lambda path: str(path.relative_to(ROOT)))

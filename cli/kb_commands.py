@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from cli import exit_codes
 from core.config import Settings, load_settings
 from core.errors import StorageError
+from core.text.shortening import shorten
+from core.wording import wording
 from knowledge import open_knowledge
 from knowledge.ingest import IngestReport, plan
 from knowledge.manifest import DocManifest
@@ -98,7 +100,11 @@ def search(args: argparse.Namespace) -> int:
             if not hits:
                 print("no hits", file=sys.stderr)
             for rank, hit in enumerate(hits, 1):
-                where = f"{hit.title} — {hit.section}" if hit.section else hit.title
+                where = (
+                    wording("en").say("common.title_section", title=hit.title, section=hit.section)
+                    if hit.section
+                    else hit.title
+                )
                 print(f"{rank}. [{hit.score:.2f}] {where}  ({hit.domain}; {hit.source})")
                 print(f"   {_excerpt(hit.text)}")
         return 0 if hits else EXIT_NOT_FOUND
@@ -128,5 +134,4 @@ def define(args: argparse.Namespace) -> int:
 
 
 def _excerpt(text: str, limit: int = 160) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return shorten(" ".join(text.split()), limit)

@@ -13,6 +13,7 @@ import jinja2
 from aiohttp import web
 
 from console.security import ADMIN_KEY
+from core.wording import wording
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("console", "templates"),
@@ -27,7 +28,7 @@ def _shown(value: Any) -> str:
     they are, anything else as JSON with its own characters (Chinese stays Chinese; the page's
     autoescaping makes it safe, it is never placed in a script)."""
     if value is None:
-        return "—"
+        return wording("en").say("common.nothing")
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, str | int | float):

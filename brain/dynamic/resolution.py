@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.cues import cues
 from core.errors import InvalidFeedback, UnknownController
 from core.plans import Plan, PlanStep
 from core.safe_yaml import load_yaml
@@ -78,11 +79,7 @@ def route_plan(controller: str) -> Plan:
 
 
 #: "this is for `ticket`", "it's for ticket", "route it to ticket", "send to ticket".
-_ROUTE = re.compile(
-    r"^(?:(?:this|it)\s*(?:is|'s|’s)\s+for|(?:route|send)\s+(?:it\s+|this\s+)?to|for)"
-    r"\s+`?([\w.-]+)`?\s*[.!]?$",
-    re.IGNORECASE,
-)
+_ROUTE = re.compile(cues(__name__).regex("route_to"), re.IGNORECASE)
 _NAMED = re.compile(r"`([\w.-]+)`")
 #: A parameter of a typed plan: `key=value`.
 _PARAMETER = re.compile(r"\b([a-z_][\w-]*)=(\S+)", re.IGNORECASE)

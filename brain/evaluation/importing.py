@@ -51,6 +51,7 @@ from brain.learning.labelled import LabelledRow
 from brain.routing.fitted import FILE as FITTED_ROUTING
 from core.errors import EvalError
 from core.progress import progress
+from core.text.shortening import ELLIPSIS
 
 if TYPE_CHECKING:
     from core.config import Settings
@@ -143,7 +144,7 @@ def typical(texts: Sequence[str]) -> tuple[list[str], list[str]]:
 
 def _quote(text: str) -> str:
     flat = " ".join(text.split())
-    return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1].rstrip() + "…"
+    return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1].rstrip() + ELLIPSIS
 
 
 def build_specs(

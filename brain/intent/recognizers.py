@@ -15,6 +15,7 @@ import numpy as np
 from scipy import sparse
 
 from brain.intent.taxonomy import INTENT_NAMES, INTENTS, OTHER, IntentSpec
+from core.cues import cues
 from core.llm import LLMClient
 from core.prompts import intent_system_prompt, intent_user_prompt
 from core.text.sparse import char_ngrams
@@ -196,8 +197,11 @@ class KeywordRecognizer:
         return NO_VOTE
 
 
+_SENTENCE_END = re.compile(f"(?<=[{cues(__name__).regex('sentence_end_marks')}])\\s")
+
+
 def _first_sentence(text: str, limit: int = 240) -> str:
-    sentence = re.split(r"(?<=[.!?。！？])\s", text.strip(), maxsplit=1)[0]
+    sentence = _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
     return sentence[:limit]
 
 

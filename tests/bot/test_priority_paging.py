@@ -5,8 +5,10 @@ every other channel pages the configured on-call as before."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.bot import slack_payloads as p
-from tests.bot.conftest import ONCALL_CHANNEL, Harness, StartBot
+from tests.bot.conftest import ONCALL_CHANNEL, Harness
 
 TEAM_CHANNEL = "CSRE00001"
 OTHER_ONCALL = "CONCALL02"
@@ -21,6 +23,17 @@ p1 = "notify"
 [helpdesk.paging.{OTHER_DM}]
 oncall_channel = "{OTHER_ONCALL}"
 """
+#: One running bot for the module, with CONFIG (`module_harness`); each test has a user and
+#: DM of its own (`shared_harness`).
+SHARED_BOT_CONFIG = CONFIG
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture
+def harness(shared_harness: Harness) -> Harness:
+    return shared_harness
+
+
 #: A P1 outage (every customer, down now) and a P2 (one team's shared server down).
 OUTAGE = "payments are down for every customer, all orders fail"
 P2_ALARM = "the disk alert on our team's shared build server is firing and the server is down"
@@ -38,7 +51,7 @@ def _thread(harness: Harness, ts: str) -> str:
     )
 
 
-async def _ask(harness: Harness, text: str, channel: str = "DCHAT001") -> dict:
+async def _ask(harness: Harness, text: str, channel: str | None = None) -> dict:
     event = p.message(text, channel=channel)
     await harness.event(event)
     await harness.fake.wait_for(
@@ -48,8 +61,7 @@ async def _ask(harness: Harness, text: str, channel: str = "DCHAT001") -> dict:
     return event
 
 
-async def test_a_p2_tells_the_owning_team_and_pages_nobody(start_bot: StartBot) -> None:
-    harness = await start_bot(CONFIG)
+async def test_a_p2_tells_the_owning_team_and_pages_nobody(harness: Harness) -> None:
 
     event = await _ask(harness, P2_ALARM)
 
@@ -59,8 +71,7 @@ async def test_a_p2_tells_the_owning_team_and_pages_nobody(start_bot: StartBot) 
     assert f"I told the sre team in <#{TEAM_CHANNEL}>" in _thread(harness, event["ts"])
 
 
-async def test_a_notify_channel_tells_its_team_instead_of_paging(start_bot: StartBot) -> None:
-    harness = await start_bot(CONFIG)
+async def test_a_notify_channel_tells_its_team_instead_of_paging(harness: Harness) -> None:
 
     event = await _ask(harness, OUTAGE, channel=NOTIFY_DM)
 
@@ -69,8 +80,7 @@ async def test_a_notify_channel_tells_its_team_instead_of_paging(start_bot: Star
     assert "not paged from this channel" in _thread(harness, event["ts"])
 
 
-async def test_a_channel_with_its_own_on_call_pages_that_one(start_bot: StartBot) -> None:
-    harness = await start_bot(CONFIG)
+async def test_a_channel_with_its_own_on_call_pages_that_one(harness: Harness) -> None:
 
     await _ask(harness, OUTAGE, channel=OTHER_DM)
     await harness.fake.wait_for(
@@ -81,8 +91,7 @@ async def test_a_channel_with_its_own_on_call_pages_that_one(start_bot: StartBot
     assert len(_posts_to(harness, OTHER_ONCALL)) == 1
 
 
-async def test_other_channels_page_the_configured_on_call(start_bot: StartBot) -> None:
-    harness = await start_bot(CONFIG)
+async def test_other_channels_page_the_configured_on_call(harness: Harness) -> None:
 
     await _ask(harness, OUTAGE)
     await harness.fake.wait_for(

@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from brain.engine import Brain
 from core.records import Message
-from tests.cli_process import brain_out
+from tests.cli_calls import brain_call
 
 #: One person's alike messages, each corrected to a controller none of the others went to (so
 #: in whatever order lessons of the same second are listed, each contradicts the ones before).
@@ -53,7 +55,9 @@ MAJORITY = [
 ]
 
 
-def test_a_clear_majority_of_people_moves_others_despite_one_dissent(brain: Brain) -> None:
+def test_a_clear_majority_of_people_moves_others_despite_one_dissent(
+    brain: Brain, capsys: pytest.CaptureFixture[str]
+) -> None:
     for user, text, controller in [DISSENT, *MAJORITY]:
         decision = brain.ask(Message(text, user=user, channel=f"C-{user}"))
         if decision.controller != controller:
@@ -65,5 +69,5 @@ def test_a_clear_majority_of_people_moves_others_despite_one_dissent(brain: Brai
 
     assert decision.controller == "change", decision.tier_path
     assert "3 people moved messages like this to change" in decision.rationale
-    conflicts = json.loads(brain_out("memory", "conflicts", "--json"))
+    conflicts = json.loads(brain_call(capsys, "memory", "conflicts", "--json"))
     assert {"access": ["U5"], "change": ["U1", "U2", "U3"]} in [c["targets"] for c in conflicts]

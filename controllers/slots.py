@@ -19,29 +19,13 @@ from core.lazy import LazyPattern
 
 __all__ = ["named"]
 
-#: Words that fill out a request without naming anything ("access to one more tool").
-FILLER = frozenset({
-    "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "me", "us", "you",
-    "this", "that", "these", "those", "it", "them", "one", "ones", "of", "more", "other",
-    "another", "new", "old", "same", "some", "any", "all", "every", "everything", "something",
-    "anything", "stuff", "thing", "things", "few", "couple", "extra", "additional", "different",
-    "certain", "such", "which", "what", "whatever", "there", "here", "else", "also", "just",
-    "please", "access",
-    # words that describe a thing without naming it ("the shared one", "the usual stuff")
-    "usual", "shared", "regular", "normal", "relevant", "necessary", "required", "right",
-    "proper", "appropriate", "various", "several", "main", "current", "existing", "whole",
-})  # fmt: skip
+#: The words that fill out a phrase, in each language (`slots.cues.yaml` beside it; `core.cues`).
+_CUES = cues(__name__)
+#: English words that fill out a request without naming anything ("access to one more tool").
+FILLER = frozenset(_CUES.words("filler_en"))
 #: The kinds of thing a phrase ends with ("portal", "dashboards", "service"): alone they
 #: name nothing.
-KINDS = frozenset({
-    "portal", "system", "systems", "app", "apps", "application", "applications", "tool",
-    "tools", "dashboard", "dashboards", "share", "drive", "folder", "database", "db", "server",
-    "servers", "cluster", "bucket", "repo", "repository", "group", "channel", "terminal",
-    "mailbox", "project", "account", "service", "services", "engine", "platform", "gateway",
-    "api", "job", "node", "nodes", "environment", "instance", "one", "ones",
-})  # fmt: skip
-#: The Chinese words that fill out a phrase (`slots.cues.yaml` beside it; `core.cues`).
-_CUES = cues(__name__)
+KINDS = frozenset(_CUES.words("kinds_en"))
 #: Chinese filler before a name (a quantity, a demonstrative, "related"); a phrase caught
 #: without word boundaries may hold the verb before it too, or whom the work is for.
 _ZH_FILLER = LazyPattern(f"(?:{_CUES.regex('zh_filler')})+")

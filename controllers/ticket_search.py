@@ -72,43 +72,7 @@ _TRAILING = re.compile(_CUES.regex("trailing"))
 _LATIN_WORD = re.compile(r"[a-z0-9][a-z0-9_.+#-]*")
 _CJK = re.compile(r"[\u3400-\u9fff]+")
 #: Words that carry no topic in a search ("find my tickets about *the* printer *please*").
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "my",
-        "our",
-        "your",
-        "me",
-        "i",
-        "we",
-        "is",
-        "are",
-        "was",
-        "be",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "for",
-        "and",
-        "or",
-        "with",
-        "about",
-        "please",
-        "pls",
-        "any",
-        "some",
-        "that",
-        "this",
-        "it",
-        "its",
-        "from",
-        "by",
-    ]
-)
+_STOP = frozenset(_CUES.words("stop_en"))
 
 
 @dataclass(frozen=True, slots=True)

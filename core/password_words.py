@@ -25,29 +25,10 @@ __all__ = [
     "phrase_goes_on",
 ]
 
-#: The marks and Chinese words around a description (`password_words.cues.yaml`; `core.cues`).
+#: The words and marks of a description, in each language (`password_words.cues.yaml`).
 _CUES = cues(__name__)
 #: Words that describe a password or its handling, or that start a description of it.
-_DESCRIPTION_WORDS = """
-    not no never too so very still also now already just only really even being been the a an
-    my your his her their our its this that these those it what which where why how who when
-    whatever about for from to with without under in on at of by as like less more all both
-    either neither probably definitely somehow apparently again exactly supposed meant there
-    here mine yours ours theirs over up down out off back due gone lost stuck broken forgotten
-    hidden stolen taken shown known done given chosen frozen seen wrong right correct incorrect
-    invalid valid weak strong short long old new fine ok okay good bad same different blank
-    empty null none nothing something unknown mandatory optional required secure insecure safe
-    unsafe complex simple easy hard random unique temporary permanent default current ready
-    active inactive pending alright weird strange fake real true false useless reset set sent
-    kept lock unlock expire expiry expiration change update sync policy manager error history
-    length strength complexity rule rules hint prompt field box page link portal vault login
-    logon signin recovery help issue problem please and or but i we you they he she did does do
-    has had have was were is are will would can could should might must shall may case
-    vpn wifi email mail sso mfa otp sms app pin code account similar longer shorter older newer
-    stronger weaker better worse easier harder safer simpler than ldap ad outlook office windows
-    mac linux okta oa erp sap jira git gitlab wiki server db database domain network system
-"""
-_DESCRIPTIONS = frozenset(_DESCRIPTION_WORDS.split())
+_DESCRIPTIONS = frozenset(_CUES.words("descriptions"))
 #: Endings of participles, adverbs and adjectives ("expired", "going", "suddenly",
 #: "readable", "visible", "sensitive", "insufficient"); a word must be longer than the ending
 #: by three letters ("red", "need" and "bed" are not descriptions), by two before "-ing".
@@ -55,23 +36,16 @@ _DESCRIPTIVE_ENDING = re.compile(
     r"(?i)^(?:[a-z]{2,}ing|[a-z]{3,}(?:ed|ly|able|ible|ive|ous|ful|less|ent))$"
 )
 #: Words after which a clause goes on with something else ("... is sunshine and it fails").
-_CLAUSE_TEXT = """
-    and but or so please pls plz thanks thx because for on in at since when after before now
-    again yet though then which can could would will how what why btw if while until i
-"""
-_CLAUSE_WORDS = frozenset(_CLAUSE_TEXT.split())
+_CLAUSE_WORDS = frozenset(_CUES.words("clause_words"))
 #: Words that start no description of their own: after the password's word they end its phrase
 #: ("... is sunshine the vpn rejects it"), however much they are words about passwords.
-_FUNCTION_WORDS = _CLAUSE_WORDS | frozenset(
-    {"the", "a", "an", "my", "your", "his", "her", "their", "our", "its", "this", "that", "it"}
-    | {"we", "you", "they", "he", "she", "is", "are", "was", "were", "to", "of", "not", "no"}
-)
+_FUNCTION_WORDS = _CLAUSE_WORDS | frozenset(_CUES.words("function_words"))
 #: What may follow the new password's word in "changed my password to sunshine ...", where an
 #: infinitive is likelier ("... to log in", "... to access mail"): the end, a mark, a
 #: conjunction, a time.
 _PHRASE_END = re.compile("(?i)" + _CUES.regex("phrase_end"))
 #: Words that end a passphrase's clause; fewer than for one word, since a passphrase is words.
-_PASSPHRASE_STOPS = frozenset({"but", "please", "pls", "because", "thanks", "so"})
+_PASSPHRASE_STOPS = frozenset(_CUES.words("passphrase_stops"))
 _NEXT_WORD = re.compile(_CUES.regex("next_word"))
 #: Apostrophes, straight or curly: a word with one is a contraction ("isn't").
 _APOSTROPHES = _CUES.words("apostrophes")

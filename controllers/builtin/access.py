@@ -28,14 +28,7 @@ REQUEST_TYPES: tuple[tuple[str, LazyPattern], ...] = tuple(
     )
 )
 #: Systems commonly named in requests; matched case-insensitively as whole words.
-KNOWN_SYSTEMS: tuple[str, ...] = (
-    "GitLab", "GitHub", "Jira", "Confluence", "Jenkins", "Grafana", "Kibana", "Splunk",
-    "AWS", "Azure", "GCP", "Kubernetes", "Okta", "Active Directory", "AD", "LDAP", "VPN",
-    "Salesforce", "SAP", "Workday", "ServiceNow", "Slack", "Zoom", "Outlook", "Office 365",
-    "Visio", "Docker", "Tableau", "Power BI", "Snowflake", "Vault", "SharePoint",
-    "Bloomberg", "Teams", "Lucidchart", "Visual Studio", "VS Code", "Adobe Acrobat", "Figma",
-    "Wind", "DBeaver", "PyCharm", "IntelliJ",
-)  # fmt: skip
+KNOWN_SYSTEMS: tuple[str, ...] = _CUES.words("known_systems")
 #: Chinese names of common systems, matched as substrings (no word boundaries in Chinese).
 KNOWN_SYSTEMS_ZH: tuple[str, ...] = _CUES.words("known_systems_zh")
 _SYSTEM_ZH_PHRASE = LazyPattern(_CUES.regex("system_zh_phrase"))

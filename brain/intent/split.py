@@ -99,7 +99,7 @@ _OBJECT_AND = re.compile(_CUES.regex("object_and"), re.IGNORECASE)
 _CLAUSE_END = re.compile(_CUES.regex("clause_end"))
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+.-]*|[\u3400-\u9fff]")
 #: Where an English noun phrase starts: its object is cut there, not one word later.
-_DETERMINERS = frozenset(("a", "an", "the", "some", "my", "our", "his", "her", "their", "your"))
+_DETERMINERS = frozenset(_CUES.words("determiners_en"))
 #: The second object's size at most (an English word counts 1, a Chinese character 1/2): a
 #: longer tail is a clause of its own ("... and my manager already approved it").
 MAX_OBJECT = 4

@@ -235,11 +235,8 @@ def _change_type(text: str, urgency: str) -> str:
 #: The verbs of a change, in their forms: the word before a version is the service only when
 #: it is none of them ("billing-api 2.3" names billing-api; "releasing v2.3" names nothing).
 _VERB_FORMS = frozenset(
-    stem + ending
-    for stem in ("releas", "upgrad", "updat", "migrat", "scal", "deploy", "redeploy", "roll",
-                 "patch", "bump", "restart", "install", "push", "ship", "rollout", "roll-out")
-    for ending in ("", "e", "es", "s", "ed", "ing")
-)  # fmt: skip
+    stem + ending for stem in _CUES.words("verb_stems") for ending in _CUES.words("verb_endings")
+)
 
 
 def _target(text: str, host: str | None) -> str | None:

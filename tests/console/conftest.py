@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from pydantic import SecretStr
 from brain.engine import Brain
 from console import standalone
 from core.config import ConsoleConfig, Settings
+from core.files import copy_tree
 from tests.fakes.slack_api import FakeSlackAPI
 
 TOKEN = "console-test-token"
@@ -30,7 +30,7 @@ class Console:
 
 @pytest.fixture
 async def console(fitted_home: Path, isolated_env: Path) -> AsyncIterator[Console]:
-    shutil.copytree(fitted_home, isolated_env)
+    copy_tree(fitted_home, isolated_env)
     slack = await FakeSlackAPI().start()
     settings = Settings(
         home=isolated_env,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ import pytest
 from brain.engine import Brain
 from controllers.tickets import TicketStore
 from core.config import Settings
+from core.files import copy_tree
 from core.records import Message
 
 MESSAGES = [
@@ -58,7 +58,7 @@ def _replay(home: Path, *args: str) -> dict[str, object]:
 
 @pytest.fixture
 def logged_home(fitted_home: Path, isolated_env: Path) -> Path:
-    shutil.copytree(fitted_home, isolated_env)
+    copy_tree(fitted_home, isolated_env)
     with Brain(Settings(home=isolated_env)) as brain:
         for number, text in enumerate(MESSAGES):
             brain.decide(Message(text, user=f"U{number}", channel=f"C{number}"))
@@ -117,7 +117,7 @@ def test_each_decision_is_replayed_with_the_lessons_as_they_were_then(
     # Seed 000: "money not arrived" goes to consultation until the user corrects a message
     # like it to the ticket desk. The decisions before the correction must replay as they
     # were (consultation), the one after it with the lesson (ticket): no drift either way.
-    shutil.copytree(fitted_home, isolated_env)
+    copy_tree(fitted_home, isolated_env)
     settings = Settings(home=isolated_env)
     TicketStore.open(settings).create(
         "ticket", title="disbursement not received", requester="u1", ticket_id="2025060300011279027"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import ConfigError, Settings
+from core.files import copy_tree
 from core.stores import open_stores
 from core.stores.backends import backend_kind
 
@@ -69,7 +70,7 @@ def sandbox(
     home = root / "home"
     try:
         if settings.home.is_dir():
-            shutil.copytree(
+            copy_tree(  # sparse: the vector store's preallocated files stay holes
                 settings.home,
                 home,
                 ignore=lambda folder, names: (

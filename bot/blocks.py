@@ -28,7 +28,7 @@ from slack_sdk.models.blocks import (
 from bot.wording import say
 from brain import NONE_OF_THESE, Choice, Reply
 from core.text.shortening import shorten
-from core.wording import wording_for
+from core.wording import wording, wording_for
 
 SECTION_TEXT = SectionBlock.text_max_length  # 3000
 BUTTON_TEXT = ButtonElement.text_max_length  # 75
@@ -50,13 +50,13 @@ ACTION_ACK = "brain_oncall_ack"
 #: An honest boundary's or a clarification's "Send to a person" (on-call is paged and asked
 #: to resolve it in the alert's thread).
 ACTION_HANDOFF = "brain_handoff"
-#: "Send to team …" (one button a configured team, numbered; the value is the team's name).
+#: "Send to team ..." (one button a configured team, numbered; the value is the team's name).
 ACTION_SEND_TEAM = "brain_send_team_"
-#: The person's "Resolve: route to…" select on a resolution prompt.
+#: The person's "Resolve: route to..." select on a resolution prompt.
 ACTION_RESOLVE = "brain_resolve"
 #: The asker's "This solved it" under a person's resolution.
 ACTION_SOLVED = "brain_solved"
-#: "Say why" under the reply to a 👎: opens the reason modal (`bot.listeners.reasons`).
+#: "Say why" under the reply to a thumbs-down: opens the reason modal (`bot.listeners.reasons`).
 ACTION_REASON = "brain_reason"
 #: block_id prefixes carrying the decision id of the actions inside.
 BLOCK_DECISION = "brain_decision:"
@@ -65,6 +65,9 @@ BLOCK_REROUTE = "brain_reroute:"
 BLOCK_ALERT = "brain_alert:"
 BLOCK_RESOLVE = "brain_resolve:"
 BLOCK_REASON = "brain_reason:"
+#: What a person replies in a resolve prompt's thread to route it (read as a route by
+#: `brain.dynamic.resolution`), shown in every language as typed.
+RESOLVE_COMMAND = "this is for <controller>"
 
 
 def escape(text: str) -> str:
@@ -224,7 +227,7 @@ def _part_blocks(reply: Reply, zh: bool) -> list[Block]:
 def with_team_sends(
     blocks: list[dict[str, Any]], decision_id: str, teams: Sequence[str], *, zh: bool = False
 ) -> list[dict[str, Any]]:
-    """A reply's blocks with "Send to team …" beside its "Send to a person" (one button a
+    """A reply's blocks with "Send to team ..." beside its "Send to a person" (one button a
     configured team, as many as the actions block holds)."""
     if not teams:
         return blocks
@@ -248,21 +251,17 @@ def resolve_prompt_blocks(
     decision_id: str, *, asker: str, text: str, team: str | None, choices: Sequence[Choice]
 ) -> list[dict[str, Any]]:
     """What a person (on-call, or a team) is asked: the asker's words and how to resolve them,
-    with a "Resolve: route to…" select of every controller."""
-    whom = f" for team *{escape(team)}*" if team else ""
-    head = f":raising_hand: <@{asker}> needs a person{whom}; the brain could not place this:"
-    how = (
-        "Resolve it here: pick where it goes, or reply in this thread with "
-        "`this is for <controller>` or what you did (e.g. “ask facilities in #facilities”). "
-        "Three alike resolved the same way teach the brain a controller of its own."
-    )
+    with a "Resolve: route to..." select of every controller."""
+    whom = say("desk.for_team", False, team=escape(team)) if team else ""
+    head = say("desk.needs_person", False, asker=f"<@{asker}>", team=whom)
+    how = say("desk.how_to_resolve", False, command=RESOLVE_COMMAND)
     blocks: list[Block] = [
         _section(head),
         _section("> " + escape(defang(text)).replace("\n", "\n> "), verbatim=True),
         _context(how),
         ActionsBlock(
             block_id=BLOCK_RESOLVE + decision_id,
-            elements=[_select("Resolve: route to…", ACTION_RESOLVE, choices)],
+            elements=[_select(say("desk.pick", False), ACTION_RESOLVE, choices)],
         ),
     ]
     return to_dicts(blocks)
@@ -287,7 +286,7 @@ REASON_BLOCK, REASON_INPUT, REASON_MAX = "reason", "value", 2000
 def reason_modal(
     callback_id: str, metadata: Mapping[str, str], zh: bool, *, optional: bool
 ) -> dict[str, Any]:
-    """The "What was wrong?" modal after a 👎, on a reply (`bot.listeners.reasons`) or on a
+    """The "What was wrong?" modal after a thumbs-down, on a reply (`bot.listeners.reasons`) or on a
     ticket's "did this solve it?" (`bot.helpdesk.ticket_actions`); `metadata` says what it is
     about and rides in the view (Slack returns it on submission)."""
     view: dict[str, Any] = {
@@ -328,7 +327,7 @@ def submitted_reason(values: Any) -> str:
 def reroute_prompt_blocks(
     decision_id: str, text: str, choices: Sequence[Choice], zh: bool = False
 ) -> list[dict[str, Any]]:
-    """After a 👎: "Route elsewhere", and "Say why" in a block of its own (each actions
+    """After a thumbs-down: "Route elsewhere", and "Say why" in a block of its own (each actions
     block takes one click, and saying why must not use up the route's)."""
     blocks: list[Block] = [
         _section(escape(text)),
@@ -391,7 +390,7 @@ def text_blocks(text: str, *, code: bool = False) -> list[dict[str, Any]]:
     if current or not chunks:
         chunks.append(current)
     if len(chunks) > MESSAGE_BLOCKS:
-        chunks = [*chunks[: MESSAGE_BLOCKS - 1], "… (shortened; see `brain why` for the rest)"]
+        chunks = [*chunks[: MESSAGE_BLOCKS - 1], say("shortened", False)]
     return to_dicts([_section(f"{fence}\n{c}\n{fence}" if fence else c) for c in chunks])
 
 
@@ -418,13 +417,18 @@ def alert_blocks(
     blocks: list[Block] = [
         _section(head),
         _section("> " + escape(defang(text)).replace("\n", "\n> "), verbatim=True),
-        _context(f"{escape(defang(summary))} · {link}", verbatim=True),
+        _context(_detail(escape(defang(summary)), link), verbatim=True),
         ActionsBlock(
             block_id=BLOCK_ALERT + alert_id,
             elements=[_button("Acknowledge", ACTION_ACK, alert_id, style="danger")],
         ),
     ]
     return to_dicts(blocks)
+
+
+def _detail(summary: str, link: str) -> str:
+    """A page's summary and its link, joined as the details of one line (on-call reads English)."""
+    return wording("en").say("common.detail_separator").join((summary, link))
 
 
 def priority_blocks(
@@ -437,6 +441,6 @@ def priority_blocks(
     blocks: list[Block] = [
         _section(head),
         _section("> " + escape(defang(text)).replace("\n", "\n> "), verbatim=True),
-        _context(f"{escape(defang(summary))} · {link}", verbatim=True),
+        _context(_detail(escape(defang(summary)), link), verbatim=True),
     ]
     return to_dicts(blocks)

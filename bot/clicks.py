@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.wording import say
+
 #: What a click that is not bound to its message is told.
-FOREIGN_NOTE = "⚠ This button belongs to another message or person, so nothing was done."
+FOREIGN_NOTE = say("foreign_click", False)
 
 
 class Click:

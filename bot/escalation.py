@@ -19,6 +19,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks import alert_blocks, defang, escape, fallback_text, resolved_blocks
 from bot.posting import ClientFor, client_in, permalink_of
+from bot.wording import say
 from core.config import SlackConfig
 from core.redact import redact
 from core.stores.local import LocalCoordinator
@@ -295,7 +296,7 @@ class Escalations:
         at = datetime.fromtimestamp(alert.acknowledged_at or self.clock(), UTC).strftime(
             "%H:%M UTC"
         )
-        note = f"✅ acknowledged by <@{who}> at {at}"
+        note = say("desk.acknowledged_by", False, user=f"<@{who}>", at=at)
         if blocks is None:
             blocks = self._blocks(alert, max(len(alert.messages) - 1, 0))
         await client.chat_update(

@@ -112,12 +112,12 @@ def status_notice(ticket: Ticket, by: str, team: str | None = None) -> str:
 def satisfaction_blocks(ticket: Ticket) -> list[dict[str, Any]]:
     """The requester is asked whether the resolution solved it."""
     blocks: list[Block] = [
-        _section(f"<@{ticket.requester}> Did this solve it? (ticket `{ticket.id}`)"),
+        _section(say("rate_question", False, requester=f"<@{ticket.requester}>", id=ticket.id)),
         ActionsBlock(
             block_id=BLOCK_RATE + ticket.id,
             elements=[
-                _button("👍 Yes", ACTION_RATE_UP, ticket.id, style="primary"),
-                _button("👎 No", ACTION_RATE_DOWN, ticket.id),
+                _button(say("rate_yes", False), ACTION_RATE_UP, ticket.id, style="primary"),
+                _button(say("rate_no", False), ACTION_RATE_DOWN, ticket.id),
             ],
         ),
     ]
@@ -143,6 +143,6 @@ def team_blocks(
 
 
 def reason_view(ticket_id: str, channel: str, thread_ts: str) -> dict[str, Any]:
-    """The "what was wrong?" modal (optional reason) after a 👎 on a ticket's answer."""
+    """The "what was wrong?" modal (optional reason) after a thumbs-down on a ticket's answer."""
     metadata = {"ticket": ticket_id, "channel": channel, "ts": thread_ts}
     return reason_modal(VIEW_REASON, metadata, False, optional=True)

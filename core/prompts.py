@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.cues import cues
+
 __all__ = [
     "INJECTION_GUARD",
     "JSON_ONLY",
@@ -34,6 +36,8 @@ JSON_ONLY = (
 )
 
 _MARKER = re.compile(r"</?\s*data\b[^>]*>", re.IGNORECASE)
+#: A marker found inside quoted text has its angle brackets swapped for look-alikes.
+_DEFUSED = str.maketrans(cues(__name__).table("defused_brackets"))
 
 
 def data_open(kind: str) -> str:
@@ -48,7 +52,7 @@ def data_close() -> str:
 
 def quote_data(text: str, kind: str = "message") -> str:
     """Wrap untrusted text as a data block; markers inside it are defused so it cannot escape."""
-    defused = _MARKER.sub(lambda m: m.group(0).replace("<", "‹").replace(">", "›"), text)
+    defused = _MARKER.sub(lambda m: m.group(0).translate(_DEFUSED), text)
     return f"{data_open(kind)}\n{defused}\n{data_close()}"
 
 

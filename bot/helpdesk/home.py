@@ -29,10 +29,12 @@ from bot.blocks import _button, _section, _select, escape
 from bot.helpdesk.rights import owns_decision
 from bot.services import BotServices
 from bot.teams import ticket_store
+from bot.wording import say
 from brain import Choice
 from core.access import same_workspace
 from core.errors import UnknownDecision
 from core.text.shortening import shorten
+from core.wording import wording
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,8 @@ ACTION_REROUTE = "brain_home_reroute"
 ACTION_FORGET = "brain_home_forget"
 ACTION_PAGE = "brain_home_page"
 BLOCK_HOME_DECISION = "brain_home_decision:"
+#: Joins the details of one line (a ticket's id, status and title; the figures).
+_DETAILS = wording("en").say("common.detail_separator")
 
 
 @dataclass(slots=True)
@@ -99,39 +103,50 @@ def _page(items: Sequence[Any], page: int) -> Sequence[Any]:
     return items[page * PAGE : (page + 1) * PAGE]
 
 
+def _say(key: str, **fields: str) -> str:
+    """The Home's own wording. The Home is drawn without a message, so in English."""
+    return say(f"home.{key}", False, **fields)
+
+
+def _routed(text: str, length: int, label: str) -> str:
+    """A decision or a lesson on the Home: the person's words (shortened) and where they went."""
+    return _say("routed", text=escape(shorten(text, length)), label=escape(label))
+
+
 def home_view(data: HomeData, page: int = 0) -> dict[str, Any]:
     """The Home tab view (at most `VIEW_BLOCKS` blocks)."""
-    blocks: list[Block | dict[str, Any]] = [HeaderBlock(text="Your help desk")]
-    blocks.append(_section("*My open tickets*"))
+    blocks: list[Block | dict[str, Any]] = [HeaderBlock(text=_say("title"))]
+    blocks.append(_section(_say("tickets")))
     for ticket_id, status, title in _page(data.tickets, page) or []:
-        blocks.append(_section(f"`{ticket_id}` · {escape(status)} · {escape(title)}"))
+        blocks.append(_section(_DETAILS.join((f"`{ticket_id}`", escape(status), escape(title)))))
     if not data.tickets:
-        blocks.append(ContextBlock(elements=[MarkdownTextObject(text="No open tickets.")]))
-    blocks += [DividerBlock(), _section("*Recent decisions*")]
+        blocks.append(ContextBlock(elements=[MarkdownTextObject(text=_say("no_tickets"))]))
+    blocks += [DividerBlock(), _section(_say("decisions"))]
     for decision_id, text, label, choices in _page(data.decisions, page):
-        blocks.append(_section(f"“{escape(shorten(text, 300))}” → *{escape(label)}*"))
+        blocks.append(_section(_routed(text, 300, label)))
         elements: list[Any] = [
-            _button("Right", ACTION_RIGHT, decision_id, style="primary"),
-            _button("This solved it", ACTION_RIGHT, f"solved:{decision_id}"),
+            _button(say("right", False), ACTION_RIGHT, decision_id, style="primary"),
+            _button(say("solved", False), ACTION_RIGHT, f"solved:{decision_id}"),
         ]
         if choices:
-            elements.append(_select("Route elsewhere", ACTION_REROUTE, choices).to_dict())
+            elements.append(
+                _select(say("route_elsewhere", False), ACTION_REROUTE, choices).to_dict()
+            )
         blocks.append(ActionsBlock(block_id=BLOCK_HOME_DECISION + decision_id, elements=elements))
-    blocks += [DividerBlock(), _section("*What the brain learned from you*")]
+    blocks += [DividerBlock(), _section(_say("learned"))]
     for memory_id, label, text in _page(data.lessons, page):
-        line = f"“{escape(shorten(text, 200))}” → *{escape(label)}*"
-        section = _section(line).to_dict()
-        section["accessory"] = _button("Forget", ACTION_FORGET, memory_id).to_dict()
+        section = _section(_routed(text, 200, label)).to_dict()
+        section["accessory"] = _button(_say("forget"), ACTION_FORGET, memory_id).to_dict()
         blocks.append(section)
     if data.figures is not None:
-        figures = " · ".join(f"{name}: *{count}*" for name, count in data.figures.items())
-        blocks += [DividerBlock(), _section(f"*Today's figures* (admin)\n{figures}")]
+        figures = _DETAILS.join(f"{name}: *{count}*" for name, count in data.figures.items())
+        blocks += [DividerBlock(), _section(_say("figures", figures=figures))]
     longest = max(len(data.tickets), len(data.decisions), len(data.lessons))
     pager: list[Any] = []
     if page > 0:
-        pager.append(_button("← Previous", ACTION_PAGE, str(page - 1)))
+        pager.append(_button(_say("previous"), ACTION_PAGE, str(page - 1)))
     if (page + 1) * PAGE < longest:
-        pager.append(_button("Next →", ACTION_PAGE, str(page + 1)))
+        pager.append(_button(_say("next"), ACTION_PAGE, str(page + 1)))
     if pager:
         blocks.append(ActionsBlock(elements=pager))
     dicts = [b if isinstance(b, dict) else b.to_dict() for b in blocks]

@@ -30,6 +30,7 @@ from bot.helpdesk.ticket_actions import ask_if_solved
 from bot.posting import ClientFor, client_in
 from bot.services import BotServices
 from bot.teams import tell_team, ticket_store
+from bot.wording import say
 from controllers.ticket_systems.connector import JiraConnector, JiraNews
 from controllers.ticket_systems.jira_client import JiraError
 
@@ -41,32 +42,31 @@ log = logging.getLogger(__name__)
 #: Where Jira's webhook (an admin webhook with a secret, on issue and comment events) posts.
 WEBHOOK_PATH = "/jira/webhook"
 
-COMMENT = "💬 *{who}* answered in Jira ({issue}) on ticket `{id}`:\n>{text}"
-STATUS = "🔄 Ticket `{id}` is now *{status}* in Jira ({issue})."
-ASSIGNED = "👤 Ticket `{id}` is now assigned to {who} in Jira ({issue})."
-UNASSIGNED = "👤 Ticket `{id}` is now unassigned in Jira ({issue})."
-MOVED = "🔀 Ticket `{id}` was moved in Jira: it is {issue} now."
-MOVED_TO_TEAM = "🔀 Ticket `{id}` was moved in Jira to team *{team}*'s desk: it is {issue} now."
 #: The lease that lets one process of those sharing the stores talk to Jira.
 LEASE = "jira-sync"
 
 
 def announcement(news: JiraNews) -> str:
-    """The thread message for one change made in Jira (the agent's words escaped)."""
+    """The thread message for one change made in Jira (the agent's words escaped), in
+    English: a ticket does not record its asker's language."""
     ticket = news.ticket
     if news.kind == "comment":
         quoted = escape(news.text).replace("\n", "\n>")
-        return COMMENT.format(who=escape(news.who), issue=news.issue, id=ticket.id, text=quoted)
+        return _say("comment", who=escape(news.who), issue=news.issue, id=ticket.id, text=quoted)
     if news.kind == "moved":
         if not news.text:
-            return MOVED.format(id=ticket.id, issue=news.issue)
-        return MOVED_TO_TEAM.format(id=ticket.id, team=escape(news.text), issue=news.issue)
+            return _say("moved", id=ticket.id, issue=news.issue)
+        return _say("moved_to_team", id=ticket.id, team=escape(news.text), issue=news.issue)
     if news.kind == "assignee":
         if not news.text:
-            return UNASSIGNED.format(id=ticket.id, issue=news.issue)
+            return _say("unassigned", id=ticket.id, issue=news.issue)
         who = news.text if news.text.startswith("<@") else f"*{escape(news.text)}*"
-        return ASSIGNED.format(id=ticket.id, who=who, issue=news.issue)
-    return STATUS.format(id=ticket.id, status=escape(news.text), issue=news.issue)
+        return _say("assigned", id=ticket.id, who=who, issue=news.issue)
+    return _say("status", id=ticket.id, status=escape(news.text), issue=news.issue)
+
+
+def _say(key: str, **fields: str) -> str:
+    return say(f"jira.{key}", False, **fields)
 
 
 async def announce(
@@ -88,7 +88,7 @@ async def announce(
         await poster.chat_postMessage(channel=where, thread_ts=thread, text=announcement(item))
         posted += 1
         if item.kind == "status" and ticket.status == "resolved":
-            # as when resolved in Slack: 👍 closes it (in Jira too), 👎 reopens it
+            # as when resolved in Slack: thumbs-up closes it (in Jira too), thumbs-down reopens it
             await ask_if_solved(services, poster, ticket)
         if item.kind == "moved" and item.text:  # handed to a team in Jira: as "Hand to team"
             why = f"moved to {item.issue} in Jira"

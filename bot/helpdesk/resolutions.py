@@ -1,7 +1,7 @@
 """A person resolves what the brain could not place, in Slack.
 
 A boundary or a clarification reply offers "Send to a person" (on-call is paged)
-and "Send to team …" (one button a configured team, `[helpdesk.teams]`). Either way a
+and "Send to team ..." (one button a configured team, `[helpdesk.teams]`). Either way a
 resolution prompt is posted where the people are: in the on-call alert's thread, or in the
 team's channel. There whoever may resolve it (`bot.helpdesk.rights.may_resolve`) picks a
 controller from the prompt's select, or replies in its thread with "this is for `ticket`" or
@@ -141,7 +141,9 @@ async def resolved_by_pick(
             channel=click.channel,
             ts=click.ts,
             text=fallback_text(f"resolved by {click.user}"),
-            blocks=resolved_blocks(click.blocks, f"✅ resolved by <@{click.user}>"),
+            blocks=resolved_blocks(
+                click.blocks, say("desk.resolved_by", False, user=f"<@{click.user}>")
+            ),
         )
 
 
@@ -197,7 +199,7 @@ async def tell(
         return
     decision = reply.decision
     lines = [
-        f"✅ Recorded your resolution: {escape(reply.headline)}.",
+        say("desk.recorded", False, headline=escape(reply.headline)),
         *map(escape, reply.result_lines),
     ]
     await client.chat_postMessage(channel=channel, thread_ts=thread, text="\n".join(lines))

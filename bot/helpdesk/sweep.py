@@ -23,19 +23,11 @@ from bot.helpdesk.digest import DigestPost, due_digests, post_digests
 from bot.posting import ClientFor, client_in
 from bot.services import BotServices
 from bot.teams import ticket_store
+from bot.wording import say
 from controllers.tickets import Ticket
 from core.teams import ticket_priority
 
 log = logging.getLogger(__name__)
-
-NUDGE = (
-    "<@{who}> Ticket `{id}` is waiting for your answer. "
-    "Reply here so we can go on; it will be closed otherwise."
-)
-CLOSED = (
-    "Ticket `{id}` was closed: no answer from <@{who}>. Reopen it any time if you still need help."
-)
-SLA_WARNING = "⏰ Ticket `{id}` ({priority}) is past its SLA and nobody has claimed it."
 
 
 @dataclass(slots=True)
@@ -109,10 +101,10 @@ async def _announce(services: BotServices, client: AsyncWebClient, step: Step) -
     thread = str(ticket.fields.get("thread") or "") or None
     where = ticket.channel or ticket.requester
     if step.kind == "nudged":
-        text = NUDGE.format(who=ticket.requester, id=ticket.id)
+        text = say("sweep.nudge", False, who=f"<@{ticket.requester}>", id=ticket.id)
         await client.chat_postMessage(channel=where, thread_ts=thread, text=text)
     elif step.kind == "closed":
-        text = CLOSED.format(who=ticket.requester, id=ticket.id)
+        text = say("sweep.closed", False, who=f"<@{ticket.requester}>", id=ticket.id)
         await client.chat_postMessage(channel=where, thread_ts=thread, text=text)
     elif step.kind == "sla_warned":
         await _warn_team(services, client, ticket)
@@ -127,7 +119,7 @@ def _due(services: BotServices) -> tuple[list[Step], list[DigestPost]]:
 async def _warn_team(services: BotServices, client: AsyncWebClient, ticket: Ticket) -> None:
     team = services.settings.helpdesk.teams.get(ticket.team or "")
     if team is not None and team.channel:
-        text = SLA_WARNING.format(id=ticket.id, priority=ticket_priority(ticket))
+        text = say("sweep.sla_warning", False, id=ticket.id, priority=ticket_priority(ticket))
         await client.chat_postMessage(channel=team.channel, text=text)
 
 

@@ -1,6 +1,6 @@
 """The ticket's buttons: Resolve / Reopen / Claim / Hand to team, and the requester's
-"Did this solve it?" (👍 closes it and confirms the route; 👎 opens a "what was wrong?"
-modal, reopens it and rejects the route: both are feedback the brain learns from).
+"Did this solve it?" (thumbs-up closes it and confirms the route; thumbs-down opens a "what was
+wrong?" modal, reopens it and rejects the route: both are feedback the brain learns from).
 
 Every click is acknowledged at once, then checked twice before anything changes: it is
 bound to the ticket (the clicked message is the bot's reply whose decision filed it, the
@@ -25,6 +25,7 @@ from bot.clicks import FOREIGN_NOTE, Click
 from bot.helpdesk.rights import may_change_ticket, may_claim_ticket, team_members
 from bot.services import BotServices
 from bot.teams import team_names, tell_team, ticket_store
+from bot.wording import say
 from controllers.tickets import Ticket, TicketError, TicketStateError
 from core.access import same_workspace
 from core.errors import UnknownDecision
@@ -128,7 +129,7 @@ async def resolved(services: BotServices, client: AsyncWebClient, ticket: Ticket
 
 async def ask_if_solved(services: BotServices, client: AsyncWebClient, ticket: Ticket) -> None:
     """Ask the requester in the thread whether the resolved ticket is solved (the question's
-    message is recorded in the history: only it binds the 👍/👎)."""
+    message is recorded in the history: only it binds the thumbs-up/down)."""
     posted = await _in_thread(
         client,
         ticket,
@@ -214,7 +215,7 @@ def register(app: AsyncApp, services: BotServices) -> None:
 
         ticket = await _act(services, client, click, ticket_id, solved)
         if ticket is not None:
-            note = f"👍 solved, said <@{click.user}>. Ticket `{ticket.id}` is closed."
+            note = say("rated_solved", False, user=f"<@{click.user}>", id=ticket.id)
             await client.chat_update(
                 channel=click.channel,
                 ts=click.ts,
@@ -295,4 +296,5 @@ async def _not_solved(services: BotServices, client: AsyncWebClient, body: dict[
     if ticket is None:
         log.warning("refused a 'what was wrong' submission by %s", user)
         return
-    await _in_thread(client, ticket, text=view.status_notice(ticket, user) + " 👎 not solved yet.")
+    not_solved = say("rated_not_solved", False)
+    await _in_thread(client, ticket, text=view.status_notice(ticket, user) + not_solved)

@@ -60,7 +60,7 @@ Refusal = Literal["unknown", "foreign", "unlinked", "taken"]
 #: the link is looked for again this often, at most this many times, before the click is
 #: refused as not this message's.
 LINK_WAIT_S, LINK_TRIES = 0.25, 20
-UNKNOWN_NOTE = "⚠ I no longer know this decision, so nothing was recorded."
+UNKNOWN_NOTE = say("unknown_decision", False)
 
 
 #: What a click does in the brain worker once it is bound: (conversation, click, decision id)

@@ -10,12 +10,11 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.listeners.messages import listen, message_key, plain_text, user_message
 from bot.replies import answer_message
 from bot.services import BotServices
+from bot.wording import say
 
-SLACK_HELP = (
-    "Tell me what you need (a ticket, an alert, an access request, a broken laptop...) and I "
-    "route it to the right team. Confirm with *Right* or 👍, correct with *Route elsewhere* or 👎, "
-    "and ask `/brain-why` to see why I decided what I did."
-)
+#: What a mention without words is answered (in English: there is no message to read its
+#: language from).
+SLACK_HELP = say("help", False)
 
 
 def register(app: AsyncApp, services: BotServices) -> None:

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from core.cues import cues
 from core.progress import PROGRESS_LOGGER, step
 from core.text import encoder_tail
 from core.text.encoder_tail import EncoderTail
@@ -55,13 +56,8 @@ OPSET = 17
 #: Lowest cosine between an ONNX and a PyTorch sentence vector that passes the export check.
 MIN_COSINE = 0.9999
 #: Texts the export is checked on: short, long (truncated), Chinese, identifiers, padding.
-CHECK_TEXTS = (
-    "hi",
-    "VPN error 691 when I connect from home, please help",
-    "process ticket 2025060300011279027",
-    "打印机卡纸了，工单 #10086 还没处理",
-    "the laptop will not boot after the update, the screen stays black " * 30,
-)
+_CUES = cues(__name__)
+CHECK_TEXTS = (*_CUES.words("check_texts"), _CUES.text("long_text") * 30)
 
 
 def ensure_exported(model_dir: Path, cache_dir: Path, fork: int) -> OnnxFiles:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from core.config import WebhookConfig
+from core.text.language import is_chinese
 
 if TYPE_CHECKING:
     from controllers.tickets import TicketStore
@@ -54,6 +55,15 @@ class ControllerContext:
     #: What the chain read the message to do ("question", "problem", "work"; "" when not read,
     #: e.g. a reply in a thread): a dry-run may refuse what the message does not ask for.
     request_type: str = ""
+    #: The asker's language as the conversation reads it ("zh", "en"), where the text alone
+    #: would read another (`Decision.language`): "" reads it from the text.
+    language: str = ""
+
+    @property
+    def in_chinese(self) -> bool:
+        """Reply to this asker in Chinese? As the decision's own reply does
+        (`Decision.in_chinese`), so one reply is in one language."""
+        return self.language == "zh" if self.language else is_chinese(self.text)
 
 
 @dataclass(slots=True)

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from controllers.ticket_times import answer_promise, moment
 from core.safe_yaml import load_shipped_yaml
-from core.text.language import is_chinese
 from core.wording import Wording, languages, wording, wording_for
 
 if TYPE_CHECKING:
@@ -60,7 +59,7 @@ NOT_FOUND_ADVICE = wording("en").say("tickets.not_found_advice")
 
 def chinese(context: ControllerContext) -> bool:
     """Reply in Chinese to this asker?"""
-    return is_chinese(context.text)
+    return context.in_chinese
 
 
 def status_label(status: str, zh: bool) -> str:

@@ -16,7 +16,6 @@ from brain.signals.semantic import verdict_of
 from controllers.roles import OUTAGES
 from core.plans import Plan, PlanStep
 from core.records import DryRunRecord
-from core.text.language import is_chinese
 
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
@@ -58,7 +57,7 @@ def attend(
         labels=view.labels,
         feeds=view.feeds,
         dry_run=dry_run,
-        chinese=is_chinese(understood.text),
+        chinese=understood.in_chinese,
         declared_out_of_scope=verdict_of(evaluated.table.reading("semantic")).declared_at(
             solver.settings.routing.out_of_scope_above
         ),

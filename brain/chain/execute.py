@@ -27,7 +27,6 @@ from core.records import (
     Message,
     Role,
 )
-from core.text.language import is_chinese
 from core.wording import wording_for
 
 if TYPE_CHECKING:
@@ -55,9 +54,10 @@ class ControllerRunner:
         intent: IntentResult,
         entities: Entities,
         request_type: str = "",
+        language: str = "",
     ) -> ControllerContext:
         """The one typed object a controller sees (`request_type`: what the chain read the
-        message to do, given to dry-runs)."""
+        message to do, given to dry-runs; `language`: the decision's, see `Decision.language`)."""
         from controllers.base import ControllerContext
 
         return ControllerContext(
@@ -72,6 +72,7 @@ class ControllerRunner:
             services=self._parts.services,
             team=message.team,
             request_type=request_type,
+            language=language,
         )
 
     def dry_run_for(
@@ -127,14 +128,13 @@ class ControllerRunner:
         primary = next((p for p in merged if p.role == "primary"), merged[0])
         result = ExecutionResult(**primary.to_dict())
         result.parts = merged
-        result.summary = self._joined(merged, decision.text)
+        result.summary = self._joined(merged, decision.in_chinese)
         result.escalate = any(p.escalate for p in merged)
         return result
 
-    def _joined(self, parts: Sequence[ExecutionPart], text: str) -> str:
+    def _joined(self, parts: Sequence[ExecutionPart], zh: bool) -> str:
         """The parts' summaries, each tagged with its controller and role: by name for an
-        English message ("[alarm - primary]"), by label for a Chinese one ("[告警诊断（主要）]")."""
-        zh = is_chinese(text)
+        English asker ("[alarm - primary]"), by label for a Chinese one (`zh`)."""
         labels = self._parts.view.labels_zh if zh else {}
         roles = ROLE_WORDS_ZH if zh else {}
         words = wording_for(zh)
@@ -168,7 +168,12 @@ class ControllerRunner:
 
         def run(name: str, up: ExecutionPart | None) -> ExecutionPart:
             context = self.context(
-                decision.decision_id, decision.text, message, decision.intent, decision.entities
+                decision.decision_id,
+                decision.text,
+                message,
+                decision.intent,
+                decision.entities,
+                language=decision.language,
             )
             context.routed_to = routed_to
             # Controllers read the upstream part as a plain dict (the controller protocol).
@@ -207,7 +212,7 @@ class ControllerRunner:
         result = ExecutionResult(**first.to_dict())
         if len(parts) > 1:
             result.parts = parts
-            result.summary = self._joined(parts, decision.text)
+            result.summary = self._joined(parts, decision.in_chinese)
         result.escalate = any(p.escalate for p in parts)
         if decision.dcr is not None:
             result.dcr_rounds = decision.dcr.summaries()

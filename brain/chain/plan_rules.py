@@ -44,7 +44,6 @@ from brain.routing.plan import Candidate, RoutePlan
 from controllers.references import THING_KINDS, mentions
 from controllers.roles import ANSWERS, OUTAGES, RECORDS
 from core.records import DryRunRecord, EscalationRecord
-from core.text.language import turn_is_chinese
 
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
@@ -216,7 +215,7 @@ def _small_talk(plan: RoutePlan, situation: Situation) -> RoutePlan:
     """ "hello", "thanks, that fixed it", "got it": answered in kind when nothing was placed."""
     understood, view = situation.understood, situation.view
     # "ok" or a thumbs-up in a Chinese thread is answered in Chinese: the thread's language.
-    chinese = turn_is_chinese(understood.text, understood.message.history)
+    chinese = understood.in_chinese
     anchored = bool(
         understood.ids
         or understood.context

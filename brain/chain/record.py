@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from brain.chain.evaluate import Evaluation, signal_scores
 from brain.decisions.rationale import build_rationale
 from core.records import Decision, DecisionPart, IntentResult
+from core.text.language import is_chinese
 
 if TYPE_CHECKING:
     from brain.chain.route import Routing
@@ -82,11 +83,23 @@ def record(
         result=plan.answer,
         request_type=routed.request_type,
         plan_rules=list(routed.plan_rules),
+        language=_asker_language(understood),
     )
     if plan.dcr is not None and decision.result is not None:
         decision.result.dcr_rounds = plan.dcr.summaries()
     log.append(decision)
     return decision
+
+
+def _asker_language(understood: Understanding) -> str:
+    """The language replies about the decision are in (`Understanding.in_chinese`), where the
+    text alone reads another, so the controller's reply is in the language of the chain's and
+    the conversation's lines; "" where the text alone reads the same (`Decision.in_chinese`
+    reads it then, and stored decisions stay as they were)."""
+    chinese = understood.in_chinese
+    if chinese == is_chinese(understood.text):
+        return ""
+    return "zh" if chinese else "en"
 
 
 def _escalation_words(routed: Routing) -> str | None:

@@ -24,7 +24,6 @@ from brain.signals.keyword_index import NO_CONTEXT_GROUPS, NO_INTENT
 from brain.signals.memory import MemorySignal, memory_matches
 from brain.signals.semantic import SemanticSignal, verdict_of
 from core.records import DryRunRecord, EscalationRecord, IntentResult
-from core.text.language import is_chinese
 
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
@@ -89,7 +88,7 @@ def route(
     verdict = verdict_of(table.reading_of(SemanticSignal))
     memories = memory_matches(table.reading_of(MemorySignal))
     vague = understood.vague
-    chinese = is_chinese(understood.text)
+    chinese = understood.in_chinese
     candidates = evaluated.candidates
     if chinese:  # the question names the candidates in the asker's language
         candidates = [replace(c, label=view.labels_zh.get(c.name, c.label)) for c in candidates]

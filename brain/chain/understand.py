@@ -30,6 +30,7 @@ from core.limits import MAX_MESSAGE_CHARS
 from core.logs import bind
 from core.records import IntentResult, Message
 from core.text.cleaning import clean_text
+from core.text.language import turn_is_chinese
 
 if TYPE_CHECKING:
     from brain.parts import BrainParts
@@ -91,6 +92,14 @@ class Understanding:
     notes: list[str] = field(default_factory=list)
     #: `time.perf_counter()` when the message arrived (the decision's latency).
     started: float = 0.0
+
+    @property
+    def in_chinese(self) -> bool:
+        """Are replies about this message in Chinese? The conversation's rule for a turn
+        (`turn_is_chinese`: a bare "ok" or name in a Chinese thread, "还是 not working"), so the
+        chain's questions, the controllers' replies and the conversation's lines around them
+        are in one language; routing reads the text itself."""
+        return turn_is_chinese(self.text, self.message.history)
 
     @property
     def scoring_text(self) -> str:

@@ -46,9 +46,9 @@ class AlarmController(BuiltinController):
         """Diagnosis: what fired, where, the runbook's steps (or first checks) and citations."""
         parsed = self._parse(context)
         if not parsed.signals:
-            summary = wording_for(is_chinese(context.text)).say("alarms.not_recognised")
+            summary = wording_for(context.in_chinese).say("alarms.not_recognised")
             return ControllerResult(ok=False, summary=summary)
-        zh = is_chinese(context.text)
+        zh = context.in_chinese
         names = [s.labels.get("alertname") or s.name for s in parsed.signals]
         query = " ".join([*dict.fromkeys(names), self.text_of(context)])[:1000]
         knowledge = context.services.knowledge

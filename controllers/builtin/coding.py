@@ -8,7 +8,6 @@ from controllers import answering, passage_language
 from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.builtin.base import BuiltinController
 from core.cues import cues
-from core.text.language import is_chinese
 from core.wording import wording_for
 
 #: Code and stack traces are long: send up to this much of the message to the LLM.
@@ -79,7 +78,7 @@ class CodingController(BuiltinController):
         citations = [answering.citation(hit) for hit in evidence.hits]
         llm = context.services.llm
         status = "disabled"
-        zh = is_chinese(context.text)
+        zh = context.in_chinese
         text = self.text_of(context, CODE_CHARS)
         if llm is None and _QUESTION.search(text) and not _CODE_SYNTAX.search(text):
             # A how-to about code, no code to read: the guidelines answer it when they address

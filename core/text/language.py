@@ -87,10 +87,12 @@ def turn_is_chinese(text: str, earlier: Sequence[str] = ()) -> bool:
     answered in the one that carries more of it, Chinese characters against English words:
     "cache <cleared already, five Chinese characters>, still the same" in Chinese (its letters
     outweighed its five characters in `is_chinese`), "my manager Zhang Wei <already> approved
-    <particle>" in English. Only replies read this;
-    routing reads the text."""
+    <particle>" in English. Identifiers are no English words ("[FIRING:1] JobFailed
+    job=settle-eod exit_code=2" pasted before a question in Chinese is asked in Chinese). The
+    chain's decisions read it too (`Understanding.in_chinese`); routing reads the text."""
     if in_both(text):
-        return len(_CJK_WIDE.findall(text)) >= len(_LATIN_WORD.findall(text))
+        prose = _IDENTIFIER.sub(" ", text)
+        return len(_CJK_WIDE.findall(text)) >= len(_LATIN_WORD.findall(prose))
     if not shows_language(text):
         for before in reversed(earlier):
             if shows_language(before):

@@ -59,3 +59,10 @@ def test_a_long_run_of_letters_among_chinese_is_english_prose() -> None:
     text = "x" * 30_000 + " 已经 still the same"
     assert in_both(text)
     assert not is_chinese(text)
+
+
+def test_a_pasted_alert_before_a_chinese_question_is_asked_in_chinese() -> None:
+    """The alert's identifiers are no English words: its question is answered in Chinese."""
+    text = "[FIRING:1] JobFailed job=settle-eod exit_code=2 host=batch-01，这个要怎么排查"
+    assert in_both(text)
+    assert turn_is_chinese(text)

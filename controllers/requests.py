@@ -17,6 +17,7 @@ from controllers.base import ControllerContext, ControllerResult, DryRunResult
 from controllers.ids import find_ticket_ids
 from controllers.tickets import Ticket, TicketError
 from controllers.verification import codes_in, error_codes
+from core.text.shortening import ELLIPSIS
 from core.wording import wording_for
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def check_required(context: ControllerContext, required: Sequence[str]) -> DryRu
 def request_title(text: str, limit: int = 120) -> str:
     """A one-line title from the message text."""
     line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "\N{HORIZONTAL ELLIPSIS}"
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + ELLIPSIS
 
 
 def file_request(

@@ -33,6 +33,7 @@ from core.limits import (
     WEBHOOK_TIMEOUT_S,
 )
 from core.redact import redact
+from core.text.shortening import ELLIPSIS
 
 if TYPE_CHECKING:
     import httpx
@@ -79,7 +80,7 @@ def safe_url(url: str) -> str:
     parts = urlsplit(url)
     host = parts.hostname or "?"
     port = f":{parts.port}" if parts.port else ""
-    return f"{parts.scheme}://{host}{port}/\N{HORIZONTAL ELLIPSIS}"
+    return f"{parts.scheme}://{host}{port}/{ELLIPSIS}"
 
 
 def expand_headers(

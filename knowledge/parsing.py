@@ -20,6 +20,7 @@ from core.limits import MAX_KB_FILE_BYTES
 from core.safe_regex import UnsafePattern, compile_bounded
 from core.safe_yaml import YamlLimitError, load_yaml
 from core.text.language import detect_language
+from core.wording import wording
 from knowledge.chunk import Chunk, point_id
 
 #: File types and how to read them.
@@ -152,6 +153,13 @@ def _split(body: str) -> list[str]:
     return pieces
 
 
+def _title_section(title: str, section: str) -> str:
+    """A chunk's header: its document's title and its section, as `brain kb search` shows a
+    hit (the catalog's English, whatever the document's language: the index does not depend
+    on who asks)."""
+    return wording("en").say("common.title_section", title=title, section=section)
+
+
 def _doc_chunks(
     source: str, title: str, sections: list[_Section], domain: str, language: str | None
 ) -> Document:
@@ -160,7 +168,7 @@ def _doc_chunks(
     def build() -> Iterator[Chunk]:
         for index, (section_heading, piece) in enumerate(pieces):
             heading = section_heading if section_heading != title else ""
-            header = f"{title} \N{EM DASH} {heading}" if heading else title
+            header = _title_section(title, heading) if heading else title
             text = f"{header}\n{piece}"
             payload: dict[str, Any] = {
                 "kind": "doc",

@@ -45,13 +45,13 @@ _ZH_WINDOW = (
     rf"(?:{_ZH_PART})\s*{_ZH_HOUR}(?:{_ZH_UNTIL})?|"
     rf"{_ZH_HOUR}{_ZH_UNTIL}|" + _CUES.regex("zh_digit_hour")
 )
-#: A range of clock times is joined by a hyphen, an en dash (U+2013) or a word.
+#: A range of clock times is joined by a hyphen, an en dash or a word (`clock_range`).
 _WINDOW = LazyPattern(
     rf"(?P<window>(?:tonight|today|tomorrow|(?:this|next|on|coming) {_DAYS}|\b{_DAYS}\b|"
     r"(?:this|next) (?:week(?:end)?|month)|"
     r"before (?:the )?[\w ]{1,20}?(?= on| at|$|,|\.)|"
     "(?:at )?\\d{1,2}:\\d{2}"
-    "(?:\\s*(?:-|\u2013|to|until|till)\\s*(?:\\d{1,2}:\\d{2}|midnight|noon))?|"
+    "(?:\\s*(?:" + _CUES.regex("clock_range") + ")\\s*(?:\\d{1,2}:\\d{2}|midnight|noon))?|"
     rf"{_ZH_WINDOW}))",
     re.I,
 )

@@ -6,8 +6,10 @@ By characters, not words: `textwrap.shorten` drops whole words, so a Chinese tit
 
 from __future__ import annotations
 
-#: What marks a text as cut.
-ELLIPSIS = "\N{HORIZONTAL ELLIPSIS}"
+from core.cues import cues
+
+#: What marks a text as cut (an ellipsis).
+ELLIPSIS = cues(__name__).text("ellipsis")
 
 
 def shorten(text: str, limit: int) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from brain.memory.entry import MemoryEntry
+from brain.memory.entry import Lesson
 from brain.memory.preference import conflicts
 from controllers.ticket_systems.forgetting import forget_user as forget_outbox
 from core.stores.forgetting import REDACTED, quoted_forms, scrub
@@ -115,7 +115,7 @@ class ForgetReport:
         }
 
 
-def lesson_view(entry: MemoryEntry) -> dict[str, Any]:
+def lesson_view(entry: Lesson) -> dict[str, Any]:
     """One lesson as `brain memory show` prints it (no vectors)."""
     return {
         "memory_id": entry.memory_id,

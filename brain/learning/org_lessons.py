@@ -47,7 +47,7 @@ from typing import Any
 
 from brain.learning.labelled import LabelledRow
 from brain.memory.agreed import VOTERS, AgreedGroup, majority
-from brain.memory.entry import CONFIRMED, MemoryEntry
+from brain.memory.entry import CONFIRMED, Lesson
 from brain.memory.lessons import MemoryStore
 from brain.memory.preference import MOVED_TO, latest_per_user
 from brain.memory.reach import WINDOW
@@ -61,10 +61,10 @@ VOICES = (MOVED_TO, CONFIRMED)
 #: A correction's group: (memory id, similarity) of the similar corrections, itself included.
 Group = list[tuple[str, float]]
 #: What finds a correction's group (`AgreedExamples.linked`).
-Linker = Callable[[MemoryEntry], Group]
+Linker = Callable[[Lesson], Group]
 #: Who agrees with a correction its linked group leaves with too few people
 #: (`AgreedExamples.joined`: its controller's class example set).
-Joiner = Callable[[MemoryEntry], AgreedGroup | None]
+Joiner = Callable[[Lesson], AgreedGroup | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +119,7 @@ class MoveGroups:
         #: Corrections looked up by the last update (a report or a test may read it).
         self.looked_up = 0
 
-    def current(self, store: MemoryStore) -> tuple[dict[str, MemoryEntry], dict[str, Group]]:
+    def current(self, store: MemoryStore) -> tuple[dict[str, Lesson], dict[str, Group]]:
         """The corrections and confirmed routes as the lessons stand now, and each correction's
         group (a confirmed route only joins groups: none is seeded by it, so a desk's many
         confirmations cost no look-up of their own beyond the one that places a new one)."""
@@ -143,8 +143,8 @@ class MoveGroups:
         self,
         store: MemoryStore,
         version: int,
-        voices: dict[str, MemoryEntry],
-        moves: dict[str, MemoryEntry],
+        voices: dict[str, Lesson],
+        moves: dict[str, Lesson],
     ) -> None:
         self.looked_up = 0
         changed: list[str] | None = None
@@ -172,7 +172,7 @@ class MoveGroups:
         self._version = version
         self._save()
 
-    def _group_of(self, store: MemoryStore, entry: MemoryEntry) -> Group:
+    def _group_of(self, store: MemoryStore, entry: Lesson) -> Group:
         self.looked_up += 1
         return self._linked(entry)
 
@@ -232,9 +232,9 @@ def org_rows(
     by_id, group_of = groups.current(store)
     # Groups are seeded by corrections only: confirmed routes alone teach the model nothing.
     moves = sorted((e for e in by_id.values() if e.kind == MOVED_TO), key=lambda e: e.order)
-    agreed: dict[str, tuple[MemoryEntry, tuple[str, ...]]] = {}
+    agreed: dict[str, tuple[Lesson, tuple[str, ...]]] = {}
     disputed: set[str] = set()
-    voted: dict[str, tuple[MemoryEntry, tuple[str, ...]]] = {}
+    voted: dict[str, tuple[Lesson, tuple[str, ...]]] = {}
     recent = {entry.memory_id for entry in moves[-WINDOW:]}
     for entry in moves:
         members = _members(group_of.get(entry.memory_id, []), by_id)
@@ -283,7 +283,7 @@ def org_rows(
 
 
 def _vote(
-    entry: MemoryEntry, members: Sequence[tuple[MemoryEntry, float]], agreement: int
+    entry: Lesson, members: Sequence[tuple[Lesson, float]], agreement: int
 ) -> tuple[str, ...] | None:
     """The users who agree with a correction whose group is mixed: its nearest corrections
     vote, each user once (`brain.memory.agreed.majority`, the rule a message's neighbourhood
@@ -296,7 +296,7 @@ def _vote(
     return won[1]
 
 
-def _members(group: Group, moves: Mapping[str, MemoryEntry]) -> list[tuple[MemoryEntry, float]]:
+def _members(group: Group, moves: Mapping[str, Lesson]) -> list[tuple[Lesson, float]]:
     return [(moves[m], factor) for m, factor in group if m in moves]
 
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from brain.memory.entry import MemoryMatch
+from brain.memory.entry import LessonMatch
 from brain.memory.lessons import (
     CONFIRMATION,
     CONSECUTIVE,
@@ -32,7 +32,7 @@ class MemoryRing:
         self._persisted_streaks: set[str] = set()
         self._lock = threading.RLock()
 
-    def detect(self, controller: str | None, matches: Mapping[str, list[MemoryMatch]]) -> list[str]:
+    def detect(self, controller: str | None, matches: Mapping[str, list[LessonMatch]]) -> list[str]:
         """D: conflicts of a route with earlier lessons on similar messages (notes for N)."""
         if not controller:
             return []

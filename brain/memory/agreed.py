@@ -68,7 +68,7 @@ import numpy as np
 
 from brain.memory import reach_model
 from brain.memory.agreement import around, centroid
-from brain.memory.entry import CONFIRMED, MOVED_TO, MemoryEntry
+from brain.memory.entry import CONFIRMED, MOVED_TO, Lesson
 from brain.memory.example_pool import MIN_ROWS, ExamplePool, Probe, floors, links
 from brain.memory.lessons import MemoryStore
 from brain.memory.model_examples import ModelExamples
@@ -91,7 +91,7 @@ class AgreedGroup:
     controller: str
     users: tuple[str, ...]
     #: Each user's latest correction in the group.
-    members: tuple[MemoryEntry, ...]
+    members: tuple[Lesson, ...]
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -158,7 +158,7 @@ class AgreedExamples:
                 self._version = version
             return self._pool
 
-    def _follow(self, moves: list[MemoryEntry]) -> None:
+    def _follow(self, moves: list[Lesson]) -> None:
         """Take in the corrections as they stand: the removed ones die, new ones are added
         (the pool starts again when half of it is dead)."""
         pool = self._pool
@@ -377,7 +377,7 @@ class AgreedExamples:
                 )
         return found
 
-    def linked(self, entry: MemoryEntry) -> list[tuple[str, float]]:
+    def linked(self, entry: Lesson) -> list[tuple[str, float]]:
         """A correction's group as (memory id, similarity): itself and the corrections and
         confirmed routes of its workspace within LINK of it, the grouping the organisation's
         training rows are made by too (`brain.learning.org_lessons`), so what moves everyone
@@ -388,7 +388,7 @@ class AgreedExamples:
             return [(entry.memory_id, 1.0)]
         return [(e.memory_id, score) for e, score in _group(pool, row, pool.same_team(row))]
 
-    def joined(self, entry: MemoryEntry, names: Sequence[str]) -> AgreedGroup | None:
+    def joined(self, entry: Lesson, names: Sequence[str]) -> AgreedGroup | None:
         """Who agrees with a correction that no group of linked wordings holds, by its
         controller's class example set (`org_classes.class_agreement`); None: too few."""
         pool = self._current()
@@ -440,7 +440,7 @@ def _majority(
     raise AssertionError("the winner has a voter")  # pragma: no cover
 
 
-def majority(nearest: Sequence[MemoryEntry], agreement: int) -> tuple[str, tuple[str, ...]] | None:
+def majority(nearest: Sequence[Lesson], agreement: int) -> tuple[str, tuple[str, ...]] | None:
     """Among the VOTERS nearest corrections (best first), each user's nearest one is their vote:
     the controller at least `agreement` users voted for and at least MAJORITY times as many as
     any other, with its users; None when no controller has that. Many people correcting a
@@ -464,14 +464,14 @@ def majority(nearest: Sequence[MemoryEntry], agreement: int) -> tuple[str, tuple
     return winner, tuple(sorted(users))
 
 
-def _agreeing(latest: dict[str, tuple[MemoryEntry, float]], agreement: int) -> bool:
+def _agreeing(latest: dict[str, tuple[Lesson, float]], agreement: int) -> bool:
     """At least `agreement` users, and each one's latest correction went to one controller."""
     return len(latest) >= agreement and len({e.controller for e, _ in latest.values()}) == 1
 
 
 def _latest_groups(
     pool: ExamplePool, done: set[str]
-) -> Iterator[tuple[MemoryEntry, dict[str, tuple[MemoryEntry, float]]]]:
+) -> Iterator[tuple[Lesson, dict[str, tuple[Lesson, float]]]]:
     """Each correction not yet in `done` (the caller adds the ones a group used up, as it
     goes) with its group in its workspace, as each user's latest correction or confirmed
     route there (a person who confirmed a route for a message like it is one more voice)."""
@@ -480,7 +480,7 @@ def _latest_groups(
             yield entry, latest_per_user(_group(pool, row, pool.same_team(row)))
 
 
-def _group(pool: ExamplePool, row: int, usable: np.ndarray) -> list[tuple[MemoryEntry, float]]:
+def _group(pool: ExamplePool, row: int, usable: np.ndarray) -> list[tuple[Lesson, float]]:
     """A correction's group: itself and the usable corrections and confirmed routes within
     LINK of it."""
     example = pool.entry(row)

@@ -1,5 +1,5 @@
-"""A lesson's part in a decision; the lesson record itself is `core.stores.lesson.Lesson`
-(the memory ring calls it `MemoryEntry`).
+"""A lesson's part in a decision (`LessonMatch`); the lesson record itself is
+`core.stores.lesson.Lesson`, named here for the modules that read lessons.
 
 Kept apart from the store (`brain.memory.lessons`) so that the index, the mirror and the scan,
 which hold lessons, need not import the store that holds them.
@@ -11,20 +11,18 @@ from dataclasses import dataclass
 
 from core.stores.lesson import MOVED_TO, TEXT_CAP, Lesson, gram_set
 
-__all__ = ["CONFIRMED", "MOVED_TO", "TEXT_CAP", "MemoryEntry", "MemoryMatch", "gram_set"]
+__all__ = ["CONFIRMED", "MOVED_TO", "TEXT_CAP", "Lesson", "LessonMatch", "gram_set"]
 
-#: The lesson of a route a person confirmed (👍): the message belongs where it went.
+#: The lesson of a route a person confirmed (a thumbs-up): the message belongs where it went.
 CONFIRMED = "confirmation"
-
-#: The memory ring's name for a lesson record.
-MemoryEntry = Lesson
 
 
 @dataclass(slots=True)
-class MemoryMatch:
-    """A memory that influenced a controller's memory signal."""
+class LessonMatch:
+    """A lesson that influenced a controller's memory signal: how similar its message was to
+    this one, and what it added to the signal."""
 
-    entry: MemoryEntry
+    entry: Lesson
     similarity: float
     contribution: float
 

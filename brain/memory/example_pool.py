@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from brain.memory.entry import MOVED_TO, MemoryEntry, gram_set
+from brain.memory.entry import MOVED_TO, Lesson, gram_set
 from brain.memory.reach import Measure, ReachEvidence, ReachTest
 from brain.memory.scan import NGRAM_GATES
 from brain.semantic.features import single_thread_blas
@@ -60,7 +60,7 @@ class ExamplePool:
     correction is one more row, a removed one a dead row, so a correction costs no rebuild."""
 
     def __init__(self) -> None:
-        self.entries: list[MemoryEntry | None] = []
+        self.entries: list[Lesson | None] = []
         self.row_of: dict[str, int] = {}
         self.dead = 0
         self._matrix = np.zeros((0, 0), dtype=np.float32)
@@ -82,7 +82,7 @@ class ExamplePool:
         #: How often the examples were right for the corrections that came after them.
         self.evidence = ReachEvidence()
 
-    def add(self, entry: MemoryEntry) -> None:
+    def add(self, entry: Lesson) -> None:
         row = len(self.entries)
         vector = entry.vector
         if vector is not None and self._matrix.shape[1] == 0:
@@ -111,7 +111,7 @@ class ExamplePool:
             self._posting_arrays.pop(gram, None)
         self._arrays = None
 
-    def test(self, entry: MemoryEntry) -> ReachTest | None:
+    def test(self, entry: Lesson) -> ReachTest | None:
         """A new correction as a test of the examples before it (call before adding it): the
         nearest one of its workspace within FLOOR, and whether it named the same controller."""
         if not self.row_of:
@@ -167,7 +167,7 @@ class ExamplePool:
         """Each row's user."""
         return self._array("user")
 
-    def entry(self, row: int) -> MemoryEntry:
+    def entry(self, row: int) -> Lesson:
         found = self.entries[row]
         assert found is not None, "a dead row is never usable"
         return found
@@ -261,7 +261,7 @@ class Probe:
         return cls(text, vector, gram_set(text), not is_chinese(text))
 
     @classmethod
-    def of(cls, entry: MemoryEntry, row: int | None = None) -> Probe:
+    def of(cls, entry: Lesson, row: int | None = None) -> Probe:
         """A correction: a new one, or the pool's own at `row`."""
         vector = entry.vector if entry.latin else None
         return cls(entry.text, vector, entry.grams, entry.latin, row)

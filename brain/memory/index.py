@@ -27,7 +27,7 @@ from core.text.sparse import SparseEncoder
 from knowledge.vectors import HybridQuery, SparseVector, StoreLockedError, VectorPoint
 
 if TYPE_CHECKING:
-    from brain.memory.entry import MemoryEntry
+    from brain.memory.entry import Lesson
     from knowledge.vectors import VectorStore
 
 log = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ class LessonIndex:
         return self.vectors.count() - self.vectors.count({"kind": [META_KIND]})
 
     # -- writes -----------------------------------------------------------------------------
-    def put(self, entries: Sequence[MemoryEntry]) -> None:
+    def put(self, entries: Sequence[Lesson]) -> None:
         """Write lesson points (replacing same ids)."""
         for start in range(0, len(entries), BATCH):
             self.vectors.upsert([self._point(e) for e in entries[start : start + BATCH]])
@@ -105,7 +105,7 @@ class LessonIndex:
         if self._unoptimized >= OPTIMIZE_AFTER:
             self.optimize()
 
-    def _point(self, entry: MemoryEntry) -> VectorPoint:
+    def _point(self, entry: Lesson) -> VectorPoint:
         dense = None
         if self.vectors.has_dense and entry.vector is not None:
             dense = [float(value) for value in entry.vector]

@@ -35,7 +35,7 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from brain.memory.entry import TEXT_CAP, MemoryEntry, MemoryMatch, gram_set
+from brain.memory.entry import TEXT_CAP, Lesson, LessonMatch, gram_set
 from brain.memory.mirror import LessonMirror
 from brain.memory.scan import similarity
 from core.records import Decision
@@ -102,7 +102,7 @@ class MemoryStore(LessonMirror):
         ids: Sequence[str],
         user: str | None = None,
         moved: tuple[str, str] = ("", ""),
-    ) -> MemoryEntry:
+    ) -> Lesson:
         """Persist one lesson; the same (decision, controller, kind, teacher) is stored once.
         `user` is who taught it (default: the decision's asker)."""
         entry = self.lesson(
@@ -129,13 +129,13 @@ class MemoryStore(LessonMirror):
         ids: Sequence[str],
         user: str | None = None,
         moved: tuple[str, str] = ("", ""),
-    ) -> MemoryEntry:
+    ) -> Lesson:
         """One lesson, not yet stored (`write_many` stores several with one durable write)."""
         key = f"{decision.decision_id}:{controller}:{kind}"
         text = redact(decision.text)  # lessons are stored: never with a typed secret
         if user and user != decision.user:
             key += f":{user}"  # another person's lesson on the same decision is their own
-        entry = MemoryEntry(
+        entry = Lesson(
             memory_id=str(uuid.uuid5(uuid.NAMESPACE_URL, key)),
             controller=controller,
             weight=weight,
@@ -166,7 +166,7 @@ class MemoryStore(LessonMirror):
         user: str | None = None,
         refresh: bool = True,
         team: str | None = None,
-    ) -> list[tuple[MemoryEntry, float]]:
+    ) -> list[tuple[Lesson, float]]:
         """Memories about similar messages, oldest first, each with its similarity factor
         (0..1]: the embedding cosine (Latin text), character n-gram overlap (any language),
         a shared identifier, or the same knowledge-base scenario. With the lesson index the
@@ -208,11 +208,11 @@ class MemoryStore(LessonMirror):
         now: datetime | None = None,
         agreement: int | None = None,
         team: str | None = None,
-    ) -> tuple[np.ndarray, dict[str, list[MemoryMatch]]]:
+    ) -> tuple[np.ndarray, dict[str, list[LessonMatch]]]:
         """The memory signal per controller (aligned with `names`) and the matches behind it:
         the user's own lessons, and others' where `agreement` distinct users taught them."""
         values = np.full(len(names), MEMORY_NEUTRAL, dtype=np.float32)
-        matches: dict[str, list[MemoryMatch]] = {}
+        matches: dict[str, list[LessonMatch]] = {}
         similar = self.similar(text, vector=vector, ids=ids, user=user, team=team)
         if not similar:
             return values, matches
@@ -232,12 +232,12 @@ class MemoryStore(LessonMirror):
             contribution = entry.weight * factor * age
             values[index] += contribution
             matches.setdefault(entry.controller, []).append(
-                MemoryMatch(entry=entry, similarity=factor, contribution=contribution)
+                LessonMatch(entry=entry, similarity=factor, contribution=contribution)
             )
         return np.clip(values, 0.0, 1.0), matches
 
 
-def _boost(entry: MemoryEntry, factor: float, ids: set[str], scenario: str) -> float:
+def _boost(entry: Lesson, factor: float, ids: set[str], scenario: str) -> float:
     """A shared identifier makes two messages about the same thing; the same KB scenario
     makes them alike."""
     if ids and ids.intersection(i.upper() for i in entry.ids):

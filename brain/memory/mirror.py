@@ -30,7 +30,7 @@ from core.llm_calls import paused
 from core.stores.protocols import LessonStore
 
 if TYPE_CHECKING:
-    from brain.memory.entry import MemoryEntry
+    from brain.memory.entry import Lesson
     from knowledge.vectors import VectorStore
 
 log = logging.getLogger(__name__)
@@ -52,8 +52,8 @@ class LessonMirror:
         #: Distinct users that make a lesson the organisation's (`[memory] agreement_users`).
         self.agreement = agreement
         self._lock = threading.RLock()
-        self._entries: dict[str, MemoryEntry] = {}
-        self._sorted: list[MemoryEntry] | None = None
+        self._entries: dict[str, Lesson] = {}
+        self._sorted: list[Lesson] | None = None
         self._by_id: dict[str, set[str]] = {}
         self._by_scenario: dict[str, set[str]] = {}
         #: Lessons held without an embedding (their stored one is fetched from the index).
@@ -99,7 +99,7 @@ class LessonMirror:
                 if self._index is not None:
                     self._rebuild(self._index)
                 return
-            written: list[MemoryEntry] = []
+            written: list[Lesson] = []
             removed: list[str] = []
             for key in changed:
                 if key in self._own:
@@ -129,7 +129,7 @@ class LessonMirror:
         self._own.clear()
         self._version = version
 
-    def _put(self, entry: MemoryEntry) -> None:
+    def _put(self, entry: Lesson) -> None:
         if entry.memory_id in self._entries:
             self._drop(entry.memory_id)
         self._entries[entry.memory_id] = entry
@@ -178,11 +178,11 @@ class LessonMirror:
                 self._index.mark(current)
 
     # -- writes ----------------------------------------------------------------------------
-    def write(self, entry: MemoryEntry) -> None:
+    def write(self, entry: Lesson) -> None:
         """Store one lesson (durable when this returns) and take it in here."""
         self.write_many([entry])
 
-    def write_many(self, entries: Sequence[MemoryEntry]) -> None:
+    def write_many(self, entries: Sequence[Lesson]) -> None:
         """Store lessons with one durable write (e.g. a correction's two) and take them in."""
         if not entries:
             return
@@ -275,7 +275,7 @@ class LessonMirror:
         index.optimize()
         index.mark(self._version)
 
-    def _ensure_vectors(self, entries: Iterable[MemoryEntry]) -> None:
+    def _ensure_vectors(self, entries: Iterable[Lesson]) -> None:
         """Embed lessons stored without a vector, so their points carry the dense channel."""
         missing = [e for e in entries if e.vector is None]
         if not missing or self._embed is None:
@@ -318,13 +318,13 @@ class LessonMirror:
         with self._lock:
             return bool(self._moves or self._confirmed)
 
-    def snapshot(self) -> tuple[int, list[MemoryEntry]]:
+    def snapshot(self) -> tuple[int, list[Lesson]]:
         """The change-feed version this process has taken in, and every lesson as of it."""
         with self._lock:
             entries = self.entries()
             return self._version, entries
 
-    def entries(self) -> list[MemoryEntry]:
+    def entries(self) -> list[Lesson]:
         """All lessons, oldest first."""
         self.refresh()
         with self._lock:
@@ -340,7 +340,7 @@ class LessonMirror:
         user: str | None,
         ids: set[str],
         scenario: str,
-    ) -> list[MemoryEntry] | None:
+    ) -> list[Lesson] | None:
         """The lessons worth scoring for a message: the index's nearest ones and those sharing
         an identifier or scenario; None when this process has no index (score them all)."""
         if self._index is None and not self._entries:
@@ -356,7 +356,7 @@ class LessonMirror:
         found = self._index.nearest(
             text, vector=vector, user=user, with_dense=bool(self._no_vector)
         )
-        near: list[MemoryEntry] = []
+        near: list[Lesson] = []
         for key, dense in found.items():
             entry = self._entries.get(key)
             if entry is None:
@@ -370,7 +370,7 @@ class LessonMirror:
         self._ensure_vectors([e for e in near if e.vector is None])
         return near + [e for e in self.related(ids, scenario) if e.memory_id not in found]
 
-    def related(self, ids: set[str], scenario: str) -> list[MemoryEntry]:
+    def related(self, ids: set[str], scenario: str) -> list[Lesson]:
         """Lessons that name one of `ids` or are about `scenario`."""
         keys: set[str] = set()
         for ident in ids:

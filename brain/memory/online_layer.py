@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from brain.memory.entry import MOVED_TO, MemoryEntry
+from brain.memory.entry import MOVED_TO, Lesson
 from brain.memory.example_pool import LINK, ExamplePool, Probe
 from brain.memory.reach import Measure
 
@@ -90,7 +90,7 @@ class OnlineChoice:
     user: str
     pool: ExamplePool
 
-    def backing(self, controller: str) -> tuple[MemoryEntry, float, tuple[str, ...]] | None:
+    def backing(self, controller: str) -> tuple[Lesson, float, tuple[str, ...]] | None:
         """The nearest seen correction to `controller` among the voters, its similarity and
         the people whose corrections voted for it; None when no correction did."""
         rows = self.reading.rows.get(controller, ())
@@ -134,7 +134,7 @@ class OnlineLayer:
         """The corrections the layer has seen (it speaks after MIN_TESTS)."""
         return self._corrections
 
-    def test(self, entry: MemoryEntry) -> None:
+    def test(self, entry: Lesson) -> None:
         """A new correction of a Latin message with an embedding (one the layer can read)."""
         if entry.kind == MOVED_TO and entry.vector is not None and entry.latin:
             self._corrections += 1

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from brain.memory.entry import CONFIRMED, MOVED_TO, MemoryEntry, gram_set
+from brain.memory.entry import CONFIRMED, MOVED_TO, Lesson, gram_set
 from brain.memory.lessons import MemoryStore
 from brain.memory.scan import similarity
 from core.text.language import is_chinese
@@ -36,7 +36,7 @@ class Preference:
     #: "user" (the asker's own correction) or "org" (agreed by several users).
     scope: str
     #: The lesson closest to the message (the one named in the rationale).
-    lesson: MemoryEntry
+    lesson: Lesson
     similarity: float
     users: tuple[str, ...]
     #: From the online layer (`brain.memory.online_layer`): the blend of the model's
@@ -71,16 +71,16 @@ class Preference:
 class Conflict:
     """Users who moved similar messages to different controllers."""
 
-    lesson: MemoryEntry
+    lesson: Lesson
     #: controller -> the users who moved similar messages there.
     targets: Mapping[str, tuple[str, ...]]
 
 
 def latest_per_user(
-    near: Sequence[tuple[MemoryEntry, float]],
-) -> dict[str, tuple[MemoryEntry, float]]:
+    near: Sequence[tuple[Lesson, float]],
+) -> dict[str, tuple[Lesson, float]]:
     """Each user's latest move among similar lessons (a later correction replaces an earlier)."""
-    latest: dict[str, tuple[MemoryEntry, float]] = {}
+    latest: dict[str, tuple[Lesson, float]] = {}
     for entry, factor in near:
         seen = latest.get(entry.user)
         if seen is None or (entry.created_at, factor) > (seen[0].created_at, seen[1]):
@@ -118,7 +118,7 @@ def find_preference(
     latin, grams = not is_chinese(text), gram_set(text)
     id_set = {i.upper() for i in ids}
 
-    def alike(entry: MemoryEntry) -> bool:
+    def alike(entry: Lesson) -> bool:
         if top in (None, entry.moved_from, entry.controller):
             return True
         if id_set & {i.upper() for i in entry.ids}:
@@ -141,7 +141,7 @@ def find_preference(
     found = _agreed(near, agreed or {}, agreement)
     if found is not None:
         return found
-    targets: dict[str, list[tuple[MemoryEntry, float]]] = {}
+    targets: dict[str, list[tuple[Lesson, float]]] = {}
     for entry, factor in latest.values():
         targets.setdefault(entry.controller, []).append((entry, factor))
     if len(targets) != 1:
@@ -155,7 +155,7 @@ def find_preference(
 
 
 def _agreed(
-    near: Sequence[tuple[MemoryEntry, float]],
+    near: Sequence[tuple[Lesson, float]],
     agreed: Mapping[str, tuple[str, ...]],
     agreement: int,
 ) -> Preference | None:
@@ -174,8 +174,8 @@ def _agreed(
 
 
 def similar_moves(
-    store: MemoryStore, entry: MemoryEntry, *, min_similarity: float, refresh: bool = True
-) -> list[tuple[MemoryEntry, float]]:
+    store: MemoryStore, entry: Lesson, *, min_similarity: float, refresh: bool = True
+) -> list[tuple[Lesson, float]]:
     """The corrections of messages similar to `entry`'s (itself included): its group
     (`refresh=False`: the caller just took in the lesson feed)."""
     return [

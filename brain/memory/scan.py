@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from brain.memory.entry import MemoryEntry
+from brain.memory.entry import Lesson
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ def _ramp(value: float, gate: float, full: float) -> float:
 
 
 def similarity(
-    entry: MemoryEntry,
+    entry: Lesson,
     *,
     vector: np.ndarray | None,
     grams: frozenset[str],
@@ -65,7 +65,7 @@ class LessonScan:
         self._reset()
 
     def _reset(self) -> None:
-        self._rows: list[MemoryEntry | None] = []
+        self._rows: list[Lesson | None] = []
         self._row_of: dict[str, int] = {}
         self._postings: dict[str, list[int]] = {}
         self._sizes = np.zeros(MIN_CAPACITY, dtype=np.float32)
@@ -76,7 +76,7 @@ class LessonScan:
     def __len__(self) -> int:
         return len(self._row_of)
 
-    def add(self, entry: MemoryEntry) -> None:
+    def add(self, entry: Lesson) -> None:
         """Append a lesson (a lesson with the same id is replaced: tombstoned, appended)."""
         self.remove(entry.memory_id)
         row = len(self._rows)
@@ -125,7 +125,7 @@ class LessonScan:
             grown[: self._matrix.shape[0]] = self._matrix
             self._matrix = grown
 
-    def _set_vector(self, row: int, entry: MemoryEntry) -> None:
+    def _set_vector(self, row: int, entry: Lesson) -> None:
         assert self._matrix is not None
         dim = self._matrix.shape[1]
         if (entry.vector is None or entry.vector.shape[0] != dim) and self.embed is not None:
@@ -156,7 +156,7 @@ class LessonScan:
 
     def factors(
         self, *, vector: np.ndarray | None, grams: frozenset[str], latin: bool
-    ) -> list[tuple[MemoryEntry, float]]:
+    ) -> list[tuple[Lesson, float]]:
         """Every lesson with a similarity above 0 (as `similarity` computes it)."""
         count = len(self._rows)
         if not self._row_of:
@@ -184,7 +184,7 @@ class LessonScan:
             ramped = np.clip((overlap - gate) / (full - gate), 0.0, 1.0)
             ramped = np.where(embedded, 0.0, ramped)  # the embedding says it (`similarity`)
             factors = np.maximum(factors, ramped.astype(np.float32))
-        found: list[tuple[MemoryEntry, float]] = []
+        found: list[tuple[Lesson, float]] = []
         for row in np.flatnonzero(factors > 0).tolist():
             entry = self._rows[row]
             if entry is not None:

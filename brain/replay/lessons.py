@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from brain.memory.entry import MemoryEntry
+from brain.memory.entry import Lesson
 from core.stores.protocols import LessonStore
 
 #: Lessons are stamped to the second (`MemoryStore.lesson`): one stamped 10:00:00 may have
@@ -28,7 +28,7 @@ def _time(stamp: str) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _known_by(entry: MemoryEntry, decided_at: str) -> bool:
+def _known_by(entry: Lesson, decided_at: str) -> bool:
     """Was the lesson certainly learnt before a decision made at `decided_at`? A lesson or
     decision without a readable time counts as known (the home's lessons all apply)."""
     learnt, decided = _time(entry.created_at), _time(decided_at)
@@ -38,13 +38,13 @@ def _known_by(entry: MemoryEntry, decided_at: str) -> bool:
 class LaterLessons:
     """The lessons held back from a replay's copy, handed out as the replay reaches them."""
 
-    def __init__(self, entries: list[MemoryEntry]) -> None:
+    def __init__(self, entries: list[Lesson]) -> None:
         self._waiting = sorted(entries, key=lambda e: _time(e.created_at) or datetime.min)
 
     def __len__(self) -> int:
         return len(self._waiting)
 
-    def due(self, decided_at: str) -> list[MemoryEntry]:
+    def due(self, decided_at: str) -> list[Lesson]:
         """The held-back lessons learnt before a decision made at `decided_at` (each once)."""
         ready = [e for e in self._waiting if _known_by(e, decided_at)]
         self._waiting = [e for e in self._waiting if not _known_by(e, decided_at)]

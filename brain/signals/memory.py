@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from brain.memory.entry import MemoryMatch
+from brain.memory.entry import LessonMatch
 from brain.memory.lessons import MEMORY_NEUTRAL, MemoryStore, decision_ids_mentioned
 from brain.signals.base import PartialTotal, Signal, SignalQuery, SignalReading, SignalSources
 
@@ -24,7 +24,7 @@ def memory_signal(
     user: str,
     names: Sequence[str],
     team: str | None = None,
-) -> tuple[np.ndarray, dict[str, list[MemoryMatch]]]:
+) -> tuple[np.ndarray, dict[str, list[LessonMatch]]]:
     """(memory signal per controller aligned with `names`, the memories behind it)."""
     if store is None or len(store) == 0:
         return np.full(len(names), MEMORY_NEUTRAL, dtype=np.float32), {}
@@ -62,7 +62,7 @@ class MemorySignal(Signal):
         return []
 
 
-def memory_matches(reading: SignalReading | None) -> Mapping[str, list[MemoryMatch]]:
+def memory_matches(reading: SignalReading | None) -> Mapping[str, list[LessonMatch]]:
     """The memories behind a memory reading, by controller (none without one)."""
     if reading is None or not isinstance(reading.evidence, dict):
         return {}

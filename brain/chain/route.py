@@ -23,6 +23,7 @@ from brain.routing.router import Router
 from brain.signals.keyword_index import NO_CONTEXT_GROUPS, NO_INTENT
 from brain.signals.memory import MemorySignal, memory_matches
 from brain.signals.semantic import SemanticSignal, verdict_of
+from controllers.roles import ANSWERS
 from core.records import DryRunRecord, EscalationRecord, IntentResult
 
 if TYPE_CHECKING:
@@ -123,11 +124,7 @@ def route(
             else None
         ),
     )
-    kind = (
-        "update"
-        if understood.context
-        else read_as or request_type(understood.text, evaluated.intent, understood.vector)
-    )
+    kind = _request_type(understood, evaluated, read_as, answers=view.holder(ANSWERS))
     if kind == "question" and escalated.escalate and escalated.kind in ("security", "outage"):
         # On-call was paged for a live event, so it is reported, not asked about (a question
         # about one never pages), whatever the intent vote made of its form.
@@ -154,6 +151,23 @@ def route(
         notes.extend(m.describe() for m in influences)
     notes.extend(ring.detect(plan.controller, dict(memories)))
     return Routing(plan, escalated.reason, notes, escalated, kind, applied)
+
+
+def _request_type(
+    understood: Understanding,
+    evaluated: Evaluation,
+    read_as: RequestType | None,
+    answers: str | None,
+) -> RequestType:
+    """What the message asks for. A message read as part of the ongoing work updates it,
+    except a question after a question: asking more about what was just answered ("邮件附件最
+    大能发多大？" then "邮件附件大小限制是多少") is a question too, never a report to file."""
+    own = read_as or request_type(understood.text, evaluated.intent, understood.vector)
+    if not understood.context:
+        return own
+    if own == "question" and answers is not None and set(understood.context.values()) == {answers}:
+        return own
+    return "update"
 
 
 def _turned_away(declared: bool, ids: Mapping[str, str], context: Mapping[str, str]) -> bool:

@@ -49,9 +49,14 @@ def _store_classes() -> set[str]:
     # Records and registrations, not stores; `LocalCoordinator` holds in-process locks only
     # (no state: an adapter built without shared stores may make its own).
     plain = {"Stores", "Capabilities", "BackendKind", "ManifestEntry", "MessageLink"}
-    # The records the stores hold (core/stores/records.py) are values, built anywhere.
-    records = ast.parse((STORES / "records.py").read_text(encoding="utf-8"))
-    values = {node.name for node in ast.walk(records) if isinstance(node, ast.ClassDef)}
+    # The records the stores hold (core/stores/records.py, the lesson in lesson.py) are
+    # values, built anywhere.
+    values = {
+        node.name
+        for name in ("records.py", "lesson.py")
+        for node in ast.walk(ast.parse((STORES / name).read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+    }
     return names - plain - values - {"LocalCoordinator"}
 
 

@@ -18,8 +18,10 @@ LEGACY_LOCAL_DIR = "qdrant"
 
 def _open(settings: Settings, name: str, dense_dim: int | None) -> VectorStore:
     """The shard of collection `name` under the home (StoreLockedError when another process
-    holds it)."""
+    holds it). The knowledge base's is shared by the process's brains on the same bytes; the
+    memory's lesson index, written at most asks that teach, is opened as it is."""
     from knowledge.vectors.edge import EdgeVectorStore
+    from knowledge.vectors.edge_shared import open_shared
 
     legacy = settings.path(LEGACY_LOCAL_DIR)
     if name == settings.knowledge.collection and (legacy / "meta.json").is_file():
@@ -31,7 +33,12 @@ def _open(settings: Settings, name: str, dense_dim: int | None) -> VectorStore:
             settings.path(EMBEDDED_DIR),
             legacy,
         )
-    return EdgeVectorStore.open(settings.path(EMBEDDED_DIR) / name, dense_dim=dense_dim)
+    path = settings.path(EMBEDDED_DIR) / name
+    if name == settings.knowledge.collection:
+        # Read through the process's one loaded copy of these bytes until the first write
+        # (`knowledge.vectors.edge_shared`): a process opens many brains on one knowledge base.
+        return open_shared(path, dense_dim=dense_dim)
+    return EdgeVectorStore.open(path, dense_dim=dense_dim)
 
 
 KIND = VectorStoreKind("edge", VectorCapabilities(in_home=True), _open)

@@ -6,8 +6,9 @@ process that opens many brains on homes holding the same shard (the command line
 in-process, the console's replays in copies of the home, every test on a copy of one fitted
 home) paid it at every open. Here the shard's bytes are read and hashed instead (about 5 ms),
 and a brain whose shard holds the same bytes as one this process loaded before reads that
-loaded copy. The copy is loaded from a private copy of the folder in a temporary directory, so
-it never holds, writes or locks any home's files.
+loaded copy. The copy is loaded from a private copy of the folder in a temporary directory,
+deleted as soon as it is loaded (Qdrant keeps its files open), so it never holds, writes or
+locks any home's files and nothing is left behind, even by a process killed with -9.
 
 Copy on write: the first write of a brain (an ingest, a delete, `optimize`) opens the brain's
 own shard with `EdgeVectorStore.open` and reads and writes there from then on; the shared copy
@@ -77,7 +78,6 @@ class _Loaded:
     """One loaded private copy of a shard, and how many brains read it now."""
 
     store: EdgeVectorStore
-    folder: Path
     readers: int = 0
 
 
@@ -133,10 +133,9 @@ class _Copies:
                 try:
                     copy_tree(path, folder / "shard")
                     store = EdgeVectorStore.open(folder / "shard", dense_dim=dense_dim)
-                except BaseException:
+                finally:
                     shutil.rmtree(folder, ignore_errors=True)
-                    raise
-                loaded = self._loaded[key] = _Loaded(store, folder)
+                loaded = self._loaded[key] = _Loaded(store)
             self._loaded.move_to_end(key)
             loaded.readers += 1
             return loaded
@@ -150,17 +149,14 @@ class _Copies:
                 _discard(self._loaded.pop(key))
 
     def close_all(self) -> None:
-        """Close every copy and delete its folder (at the process's exit)."""
+        """Close every copy (at the process's exit)."""
         with self._lock:
             while self._loaded:
                 _discard(self._loaded.popitem()[1])
 
 
 def _discard(loaded: _Loaded) -> None:
-    try:
-        loaded.store.close()
-    finally:
-        shutil.rmtree(loaded.folder, ignore_errors=True)
+    loaded.store.close()
 
 
 _LOCKS = _Locks()

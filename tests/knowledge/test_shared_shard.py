@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -57,14 +58,19 @@ def _found(skill: KnowledgeSkill) -> list[tuple[str, float]]:
 
 
 def test_copies_of_one_home_in_one_process_load_the_shard_once(
-    built: Path, tmp_path: Path, loads: list[Path]
+    built: Path, tmp_path: Path, loads: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each knowledge base a process opened loaded its shard again (about 57 ms CPU for the
     sample's, a Qdrant Edge load replaying the write-ahead log), though every test's home, a
-    replay's and the in-process command line's are copies of one."""
+    replay's and the in-process command line's are copies of one. The shared copy's private
+    folder is gone once it is loaded (a test worker exits without atexit)."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     first_home, second_home = copy_tree(built, tmp_path / "a"), copy_tree(built, tmp_path / "b")
     first, second = open_knowledge(_settings(first_home)), open_knowledge(_settings(second_home))
     try:
+        assert list(temporary.iterdir()) == []
         assert _found(first) and _found(first) == _found(second)
         assert first.store.count() == second.store.count() > 0
     finally:

@@ -1,4 +1,4 @@
-"""What one lesson write costs as memory grows: `MemoryStore.add` appends to the
+"""What one lesson write costs as memory grows: `LessonRecall.add` appends to the
 mirror, the scan and the index instead of re-sorting or rebuilding, so its p99 at 100k lessons
 stays near its p99 at 1k.
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from brain.memory.lessons import MemoryStore
+from brain.memory.lessons import LessonRecall
 from core.config import Settings
 from core.stores import open_stores
 from tests.records import make_decision
@@ -30,7 +30,7 @@ from tests.records import make_decision
 DIM = 384
 
 
-def _fill(store: MemoryStore, count: int, rng: np.random.Generator) -> None:
+def _fill(store: LessonRecall, count: int, rng: np.random.Generator) -> None:
     entries = []
     for i in range(count):
         vector = rng.standard_normal(DIM).astype(np.float32)
@@ -53,7 +53,7 @@ def measure(size: int, writes: int, seed: int = 7) -> dict[str, float]:
     rng = np.random.default_rng(seed)
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         stores = open_stores(Settings(home=Path(tmp)))
-        store = MemoryStore(stores.lessons)
+        store = LessonRecall(stores.lessons)
         _fill(store, size, rng)
         # A home holds its lessons in the buckets, its journal at most a checkpoint's worth
         # (lessons arrive one correction at a time); the fill's one write of `size` lines is

@@ -42,9 +42,9 @@ from brain.dynamic.loop import DynamicSolver
 from brain.dynamic.resolution import Resolution
 from brain.learning.control import ForgetReport
 from brain.learning.feedback import FeedbackService
-from brain.learning.ring import MemoryRing, session_key_of
+from brain.learning.ring import LessonRing, session_key_of
 from brain.memory.index import MEMORY_COLLECTION
-from brain.memory.lessons import MemoryStore
+from brain.memory.lessons import LessonRecall
 from brain.parts import SCORING_TEXT_CAP, BrainParts, PartsFacade
 from brain.routing.fitted import with_fitted_routing
 from brain.routing.router import Router
@@ -92,13 +92,13 @@ class Brain(PartsFacade):
         #: Every store of the home, handed to the parts (and to whoever composes a brain).
         self.stores = stores
         self.log = DecisionLog(stores.decisions)
-        self.memory = MemoryStore(
+        self.memory = LessonRecall(
             stores.lessons,
             agreement=settings.memory.agreement_users,
             index=self._open_memory_index,
         )
         self.sessions = SessionCache()
-        self.ring = MemoryRing(self.memory, self.sessions)
+        self.ring = LessonRing(self.memory, self.sessions)
         self.parts = BrainParts(
             settings,
             stores=stores,

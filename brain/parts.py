@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from brain.intent import IntentRecognizer
     from brain.learning.org_training import OrgTraining
     from brain.memory.agreed import AgreedExamples
-    from brain.memory.lessons import MemoryStore
+    from brain.memory.lessons import LessonRecall
     from brain.signals.semantic_model import SemanticModel
     from brain.signals.session_cache import SessionCache, SessionEntry
     from controllers.base import Controller, ControllerServices
@@ -95,7 +95,7 @@ class BrainParts:
         *,
         stores: Stores,
         log: DecisionLog,
-        memory: MemoryStore,
+        memory: LessonRecall,
         sessions: SessionCache,
         lock: threading.RLock,
         registry: ControllerRegistry | None = None,
@@ -197,7 +197,7 @@ class BrainParts:
         return self._signals.get()
 
     @property
-    def memory(self) -> MemoryStore:
+    def memory(self) -> LessonRecall:
         return self._memory
 
     @property

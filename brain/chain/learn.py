@@ -16,7 +16,7 @@ from core.records import Decision
 
 if TYPE_CHECKING:
     from brain.decisions.log import DecisionLog
-    from brain.learning.ring import MemoryRing
+    from brain.learning.ring import LessonRing
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +27,7 @@ class Learning:
 
 
 def learn(
-    decision: Decision, vector: np.ndarray | None, *, ring: MemoryRing, log: DecisionLog
+    decision: Decision, vector: np.ndarray | None, *, ring: LessonRing, log: DecisionLog
 ) -> Learning:
     """Let the ring take the decision (the caller holds the stores' lock)."""
     notes = ring.after_decision(decision, vector)

@@ -18,7 +18,7 @@ from brain.chain.plan_rules import PLAN_RULES, PlanRule, Situation, apply_rules
 from brain.chain.request_type import RequestType, request_type
 from brain.escalation.decide import urgent_route
 from brain.routing.cost import SemanticOdds
-from brain.routing.plan import Candidate, MemoryLesson, RoutePlan
+from brain.routing.plan import Candidate, LessonRoute, RoutePlan
 from brain.routing.router import Router
 from brain.signals.keyword_index import NO_CONTEXT_GROUPS, NO_INTENT
 from brain.signals.memory import MemorySignal, memory_matches
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation
     from brain.chain.understand import Understanding
     from brain.dynamic.loop import DynamicSolver
-    from brain.learning.ring import MemoryRing
+    from brain.learning.ring import LessonRing
     from brain.parts import RegistryView
     from controllers.tickets import TicketStore
     from knowledge.skill import KnowledgeSkill
@@ -70,7 +70,7 @@ def route(
     *,
     router: Router,
     view: RegistryView,
-    ring: MemoryRing,
+    ring: LessonRing,
     dry_run: Callable[[str], DryRunRecord],
     tickets: TicketStore | None = None,
     dynamic: DynamicSolver | None = None,
@@ -182,18 +182,18 @@ def _asks_for_help(intent: IntentResult) -> bool:
     return cued and intent.group not in NO_CONTEXT_GROUPS
 
 
-def ongoing_work(understood: Understanding) -> MemoryLesson | None:
+def ongoing_work(understood: Understanding) -> LessonRoute | None:
     """A follow-up that refers to the conversation's ongoing work goes where that work is
     (its dry-run may only lack a parameter, which is then asked for)."""
     if not understood.context:
         return None
     description, controller = next(iter(understood.context.items()))
-    return MemoryLesson(right=controller, note=f"it follows up on {description}", by_person=False)
+    return LessonRoute(right=controller, note=f"it follows up on {description}", by_person=False)
 
 
 def lesson_of(
     evaluated: Evaluation, compliance: Mapping[str, str], names: Sequence[str]
-) -> MemoryLesson | None:
+) -> LessonRoute | None:
     """What memory asks of routing: the preference, under any compliance rule that applies
     (the dual channel's order: compliance > the preference from memory > the defaults)."""
     preference = evaluated.preference
@@ -203,13 +203,13 @@ def lesson_of(
     rule = compliance.get(intent)
     if rule is not None and rule in names:
         what = intent.replace("_", " ")
-        return MemoryLesson(
+        return LessonRoute(
             right=preference.controller,
             note=preference.describe(),
             compliance=rule,
             compliance_note=f"a compliance rule sends every {what} to {rule}",
         )
-    return MemoryLesson(right=preference.controller, note=preference.describe())
+    return LessonRoute(right=preference.controller, note=preference.describe())
 
 
 def _intent_names_top(understood: Understanding, candidates: Sequence[Candidate]) -> bool:

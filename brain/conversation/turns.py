@@ -38,7 +38,7 @@ from brain.conversation.wording import say
 from brain.decisions.explain import Explanation
 from brain.dynamic.resolution import Resolution
 from brain.learning.control import ForgetReport
-from brain.memory.lessons import MemoryStore
+from brain.memory.lessons import LessonRecall
 from controllers.base import files_requests, label_in
 from core.access import same_workspace
 from core.cues import cues
@@ -75,7 +75,7 @@ class BrainAPI(ThreadBrain, Protocol):
         ...
 
     @property
-    def memory(self) -> MemoryStore:
+    def memory(self) -> LessonRecall:
         """The routing lessons (App Home lists a person's own and forgets one)."""
         ...
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from brain.decisions.log import DecisionLog
     from brain.learning.org_training import OrgTraining
     from brain.memory.agreed import AgreedExamples
-    from brain.memory.lessons import MemoryStore
+    from brain.memory.lessons import LessonRecall
     from brain.signals.session_cache import SessionCache
     from core.config import Settings
     from core.stores.protocols import (
@@ -54,7 +54,7 @@ class Learned(Protocol):
     @property
     def settings(self) -> Settings: ...
     @property
-    def memory(self) -> MemoryStore: ...
+    def memory(self) -> LessonRecall: ...
     @property
     def org_training(self) -> OrgTraining: ...
     @property

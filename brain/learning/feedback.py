@@ -2,7 +2,7 @@
 
 `record_feedback` stores the feedback with its decision (a `FeedbackRecord` in
 decision.feedback: kind, controller, user, source, at, reason), runs the AUDNP persist rules
-(brain.memory.MemoryRing.after_feedback) and returns the updated decision. Giving the same
+(brain.memory.LessonRing.after_feedback) and returns the updated decision. Giving the same
 feedback twice changes nothing the second time. A reason given afterwards ("it's an order, not
 a fault", from the 👎 modal in Slack or `brain feedback --reason`) is stored as its own entry,
 redacted like every text a person types, and teaches the memory nothing a second time.
@@ -18,7 +18,7 @@ from typing import cast
 import numpy as np
 
 from brain.decisions.log import DecisionLog
-from brain.learning.ring import MemoryRing
+from brain.learning.ring import LessonRing
 from core.errors import InvalidFeedback, UnknownController
 from core.records import FEEDBACK_KINDS, Decision, FeedbackKind, FeedbackRecord
 from core.redact import redact
@@ -35,7 +35,7 @@ class FeedbackService:
     def __init__(
         self,
         log: DecisionLog,
-        ring: MemoryRing,
+        ring: LessonRing,
         *,
         controller_names: Callable[[], Sequence[str]],
         embed: Callable[[str], np.ndarray | None] | None = None,

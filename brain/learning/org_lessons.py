@@ -48,7 +48,7 @@ from typing import Any
 from brain.learning.labelled import LabelledRow
 from brain.memory.agreed import VOTERS, AgreedGroup, majority
 from brain.memory.entry import CONFIRMED, Lesson
-from brain.memory.lessons import MemoryStore
+from brain.memory.lessons import LessonRecall
 from brain.memory.preference import MOVED_TO, latest_per_user
 from brain.memory.reach import WINDOW
 
@@ -119,13 +119,13 @@ class MoveGroups:
         #: Corrections looked up by the last update (a report or a test may read it).
         self.looked_up = 0
 
-    def current(self, store: MemoryStore) -> tuple[dict[str, Lesson], dict[str, Group]]:
+    def current(self, store: LessonRecall) -> tuple[dict[str, Lesson], dict[str, Group]]:
         """The corrections and confirmed routes as the lessons stand now, and each correction's
         group (a confirmed route only joins groups: none is seeded by it, so a desk's many
         confirmations cost no look-up of their own beyond the one that places a new one)."""
         with self._lock:
             version, entries = store.snapshot()
-            # A workspace's lessons stay in it (`MemoryStore.similar` recalls them per team,
+            # A workspace's lessons stay in it (`LessonRecall.similar` recalls them per team,
             # its users' agreement is its organisation's): the agreed groups and the model
             # trained on them are made of one-workspace lessons only.
             voices = {e.memory_id: e for e in entries if e.kind in VOICES and e.team is None}
@@ -141,7 +141,7 @@ class MoveGroups:
 
     def _update(
         self,
-        store: MemoryStore,
+        store: LessonRecall,
         version: int,
         voices: dict[str, Lesson],
         moves: dict[str, Lesson],
@@ -172,7 +172,7 @@ class MoveGroups:
         self._version = version
         self._save()
 
-    def _group_of(self, store: MemoryStore, entry: Lesson) -> Group:
+    def _group_of(self, store: LessonRecall, entry: Lesson) -> Group:
         self.looked_up += 1
         return self._linked(entry)
 
@@ -211,7 +211,7 @@ class MoveGroups:
 
 
 def org_rows(
-    store: MemoryStore,
+    store: LessonRecall,
     *,
     names: Sequence[str],
     agreement: int,

@@ -49,7 +49,7 @@ from brain.semantic.features import single_thread_blas
 from core.text.kept import KeptDict
 
 if TYPE_CHECKING:
-    from brain.memory.lessons import MemoryStore
+    from brain.memory.lessons import LessonRecall
     from brain.signals.semantic_model import SemanticAnalysis, SemanticModel
     from controllers.base import Controller
     from core.config import Settings
@@ -222,7 +222,7 @@ class OrgTraining:
     def __init__(
         self,
         settings: Settings,
-        memory: MemoryStore,
+        memory: LessonRecall,
         agreed: AgreedExamples,
         *,
         controllers: Callable[[], list[Controller]],

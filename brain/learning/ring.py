@@ -16,17 +16,17 @@ from brain.memory.lessons import (
     CORRECTION_RIGHT,
     CORRECTION_WRONG,
     REJECTION,
-    MemoryStore,
+    LessonRecall,
     decision_ids_mentioned,
 )
 from brain.signals.session_cache import SessionCache, SessionEntry
 from core.records import Decision, FeedbackRecord, IntentResult
 
 
-class MemoryRing:
+class LessonRing:
     """Assess, Update, Detect, Notify, Persist after every decision and every feedback."""
 
-    def __init__(self, store: MemoryStore, sessions: SessionCache) -> None:
+    def __init__(self, store: LessonRecall, sessions: SessionCache) -> None:
         self.store = store
         self.sessions = sessions
         self._persisted_streaks: set[str] = set()
@@ -129,7 +129,7 @@ def session_key_of(decision: Decision) -> str:
 
 
 def _shadow(entry: SessionEntry, current: Decision) -> Decision:
-    """A minimal Decision standing for an earlier session entry (for `MemoryStore.add`)."""
+    """A minimal Decision standing for an earlier session entry (for `LessonRecall.add`)."""
     return Decision(
         decision_id=entry.decision_id,
         text=entry.text,

@@ -70,7 +70,7 @@ from brain.memory import reach_model
 from brain.memory.agreement import around, centroid
 from brain.memory.entry import CONFIRMED, MOVED_TO, Lesson
 from brain.memory.example_pool import MIN_ROWS, ExamplePool, Probe, floors, links
-from brain.memory.lessons import MemoryStore
+from brain.memory.lessons import LessonRecall
 from brain.memory.model_examples import ModelExamples
 from brain.memory.online_layer import ModelRows, OnlineChoice, OnlineLayer
 from brain.memory.org_classes import centre_of, class_agreement, class_match
@@ -127,7 +127,7 @@ class AgreedExamples:
 
     def __init__(
         self,
-        store: MemoryStore,
+        store: LessonRecall,
         shipped: Callable[[], Mapping[str, Sequence[str]]] | None = None,
         folder: Path | None = None,
         agreement: int = 3,

@@ -11,7 +11,7 @@ agreement), and scores only those exactly (`brain.memory.scan.similarity`).
 The lesson records are the truth and the index is derived from them: a meta point keeps the
 record store's change-feed version it reflects, so an index that is missing, of another
 schema, or behind by more than the feed remembers is rebuilt from the records, and one a
-little behind takes in the changed lessons (`brain.memory.lessons.MemoryStore.open_index`).
+little behind takes in the changed lessons (`brain.memory.lessons.LessonRecall.open_index`).
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ class _Stamps:
 _stamps = _Stamps()
 
 
-class MemoryStore(LessonMirror):
+class LessonRecall(LessonMirror):
     """Persistent routing lessons (kept in a `LessonStore`), recalled through the Qdrant
     lesson index when this process holds it (else matched in memory); follows the store's
     change feed so lessons written by other processes are seen at once."""

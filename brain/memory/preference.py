@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from brain.memory.entry import CONFIRMED, MOVED_TO, Lesson, gram_set
-from brain.memory.lessons import MemoryStore
+from brain.memory.lessons import LessonRecall
 from brain.memory.scan import similarity
 from core.text.language import is_chinese
 
@@ -89,7 +89,7 @@ def latest_per_user(
 
 
 def find_preference(
-    store: MemoryStore | None,
+    store: LessonRecall | None,
     text: str,
     *,
     vector: np.ndarray | None,
@@ -174,7 +174,7 @@ def _agreed(
 
 
 def similar_moves(
-    store: MemoryStore, entry: Lesson, *, min_similarity: float, refresh: bool = True
+    store: LessonRecall, entry: Lesson, *, min_similarity: float, refresh: bool = True
 ) -> list[tuple[Lesson, float]]:
     """The corrections of messages similar to `entry`'s (itself included): its group
     (`refresh=False`: the caller just took in the lesson feed)."""
@@ -191,7 +191,7 @@ def similar_moves(
     ]
 
 
-def conflicts(store: MemoryStore, *, min_similarity: float) -> list[Conflict]:
+def conflicts(store: LessonRecall, *, min_similarity: float) -> list[Conflict]:
     """Groups of similar corrections whose users moved them to different controllers."""
     moves = [e for e in store.entries() if e.kind == MOVED_TO]
     found: list[Conflict] = []

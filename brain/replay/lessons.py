@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from brain.memory.entry import Lesson
 from core.stores.protocols import LessonStore
 
-#: Lessons are stamped to the second (`MemoryStore.lesson`): one stamped 10:00:00 may have
+#: Lessons are stamped to the second (`LessonRecall.lesson`): one stamped 10:00:00 may have
 #: been learnt at 10:00:00.9, so it counts as known only from 10:00:01 on.
 STAMP = timedelta(seconds=1)
 

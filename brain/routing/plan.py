@@ -40,7 +40,7 @@ class Candidate:
 
 
 @dataclass(frozen=True, slots=True)
-class MemoryLesson:
+class LessonRoute:
     """Where memory says the message belongs (`brain.memory.preference`): the asker's own
     correction of a message like it, or the organisation's agreed one; `note` says which."""
 

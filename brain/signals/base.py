@@ -22,7 +22,7 @@ import numpy as np
 from brain.routing.calibration import rival_margin, top_two
 
 if TYPE_CHECKING:
-    from brain.memory.lessons import MemoryStore
+    from brain.memory.lessons import LessonRecall
     from brain.signals.keyword_index import KeywordIndex
     from brain.signals.semantic_model import SemanticModel
     from brain.signals.session_cache import SessionCache, SessionEntry
@@ -58,7 +58,7 @@ class SignalSources(Protocol):
     def knowledge(self) -> KnowledgeSkill | None: ...
 
     @property
-    def memory(self) -> MemoryStore: ...
+    def memory(self) -> LessonRecall: ...
 
     @property
     def sessions(self) -> SessionCache: ...

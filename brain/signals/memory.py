@@ -1,6 +1,6 @@
 """Persistent-memory signal (10%): lessons from feedback on similar messages.
 
-An adapter over `brain.memory.lessons.MemoryStore`, which holds the lessons and scores them.
+An adapter over `brain.memory.lessons.LessonRecall`, which holds the lessons and scores them.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from typing import ClassVar
 import numpy as np
 
 from brain.memory.entry import LessonMatch
-from brain.memory.lessons import MEMORY_NEUTRAL, MemoryStore, decision_ids_mentioned
+from brain.memory.lessons import MEMORY_NEUTRAL, LessonRecall, decision_ids_mentioned
 from brain.signals.base import PartialTotal, Signal, SignalQuery, SignalReading, SignalSources
 
 
 def memory_signal(
-    store: MemoryStore | None,
+    store: LessonRecall | None,
     text: str,
     *,
     vector: np.ndarray | None,

@@ -179,14 +179,14 @@ def test_ten_random_kill_9s_during_asks_and_feedback_lose_nothing_acknowledged(h
 
 @pytest.mark.parametrize("seed", [4, 5])
 def test_kill_9_during_a_feedback_burst_loses_no_acknowledged_lesson(home: Path, seed: int) -> None:
-    from brain.memory.lessons import MemoryStore
+    from brain.memory.lessons import LessonRecall
 
     acknowledgements = random.Random(seed).randint(10, 40)
     seen = _kill_after(home, acknowledgements, BURST)
     assert len(seen) == acknowledgements
 
     stores = open_stores(Settings(home=home))
-    memory = MemoryStore(stores.lessons)  # what a process opened after the crash sees
+    memory = LessonRecall(stores.lessons)  # what a process opened after the crash sees
     taught = {(e.decision_id, e.user) for e in memory.entries() if e.kind == "correction-right"}
     version = stores.lessons.version()
     stores.close()

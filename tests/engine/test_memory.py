@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.memory.lessons import CORRECTION_RIGHT, CORRECTION_WRONG, MemoryStore
+from brain.memory.lessons import CORRECTION_RIGHT, CORRECTION_WRONG, LessonRecall
 from core.config import Settings
 from core.records import Decision
 from core.stores import open_stores
@@ -17,8 +17,8 @@ NAMES = ["consultation", "ticket", "incident"]
 
 
 @pytest.fixture
-def store(tmp_path: Path, make_decision: Callable[..., Decision]) -> MemoryStore:
-    memory = MemoryStore(open_stores(Settings(home=tmp_path)).lessons)
+def store(tmp_path: Path, make_decision: Callable[..., Decision]) -> LessonRecall:
+    memory = LessonRecall(open_stores(Settings(home=tmp_path)).lessons)
     lesson = make_decision(
         text="order 88123 money not arrived yet, what is going on?",
         channel="D1",
@@ -43,7 +43,7 @@ def store(tmp_path: Path, make_decision: Callable[..., Decision]) -> MemoryStore
     return memory
 
 
-def _signal(store: MemoryStore, text: str, **kwargs: object) -> dict[str, float]:
+def _signal(store: LessonRecall, text: str, **kwargs: object) -> dict[str, float]:
     values, _ = store.signal(
         text,
         vector=None,
@@ -55,7 +55,7 @@ def _signal(store: MemoryStore, text: str, **kwargs: object) -> dict[str, float]
     return dict(zip(NAMES, values.tolist(), strict=True))
 
 
-def test_similar_message_is_influenced_and_unrelated_one_is_not(store: MemoryStore) -> None:
+def test_similar_message_is_influenced_and_unrelated_one_is_not(store: LessonRecall) -> None:
     similar = _signal(store, "order 88123 money not arrived yet, what's going on")
     unrelated = _signal(store, "the printer on floor 3 is jammed again")
 
@@ -65,13 +65,13 @@ def test_similar_message_is_influenced_and_unrelated_one_is_not(store: MemorySto
     assert unrelated == {name: 0.5 for name in NAMES}
 
 
-def test_the_same_ticket_id_makes_messages_related(store: MemoryStore) -> None:
+def test_the_same_ticket_id_makes_messages_related(store: LessonRecall) -> None:
     values = _signal(store, "totally different words", ids=["2025060300011279027"])
 
     assert values["ticket"] == pytest.approx(0.5 + CORRECTION_RIGHT)
 
 
-def test_lessons_older_than_90_days_weigh_half(store: MemoryStore) -> None:
+def test_lessons_older_than_90_days_weigh_half(store: LessonRecall) -> None:
     later = datetime.now(UTC) + timedelta(days=91)
     values = _signal(store, "order 88123 money not arrived yet, what's going on", now=later)
 
@@ -79,10 +79,10 @@ def test_lessons_older_than_90_days_weigh_half(store: MemoryStore) -> None:
 
 
 def test_another_users_lesson_applies_only_once_enough_users_agree(
-    store: MemoryStore, tmp_path: Path, make_decision: Callable[..., Decision]
+    store: LessonRecall, tmp_path: Path, make_decision: Callable[..., Decision]
 ) -> None:
     """Scope by agreement: u1's lesson is u1's; after two more users taught it, everyone's."""
-    reopened = MemoryStore(open_stores(Settings(home=tmp_path)).lessons, agreement=3)
+    reopened = LessonRecall(open_stores(Settings(home=tmp_path)).lessons, agreement=3)
     text = "order 88123 money not arrived yet, what's going on"
     assert len(reopened) == 2
     assert _signal(reopened, text, user="u9")["ticket"] == 0.5
@@ -102,10 +102,10 @@ def test_another_users_lesson_applies_only_once_enough_users_agree(
 
 
 def test_a_lesson_written_by_another_process_is_seen_without_reopening(
-    store: MemoryStore, tmp_path: Path, make_decision: Callable[..., Decision]
+    store: LessonRecall, tmp_path: Path, make_decision: Callable[..., Decision]
 ) -> None:
     """The running bot's store follows the lesson feed that `brain feedback` writes to."""
-    other = MemoryStore(open_stores(Settings(home=tmp_path)).lessons)
+    other = LessonRecall(open_stores(Settings(home=tmp_path)).lessons)
     lesson = make_decision(text="the coffee machine on floor 2 is leaking", user="u1")
     other.add(
         controller="incident",

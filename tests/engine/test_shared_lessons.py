@@ -7,7 +7,7 @@ looked again.
 
 from __future__ import annotations
 
-from brain.memory.lessons import MemoryStore
+from brain.memory.lessons import LessonRecall
 from core.config import Settings
 from core.stores import open_stores
 from tests.records import make_decision
@@ -16,7 +16,7 @@ from tests.records import make_decision
 def test_a_lesson_stored_by_one_replica_is_found_by_another(postgres_settings: Settings) -> None:
     first, second = open_stores(postgres_settings), open_stores(postgres_settings)
     try:
-        learner, other = MemoryStore(first.lessons), MemoryStore(second.lessons)
+        learner, other = LessonRecall(first.lessons), LessonRecall(second.lessons)
         assert len(other) == 0
         decision = make_decision(text="my VPN keeps dropping, error 691", user="u1")
         learner.add(

@@ -16,23 +16,13 @@ import ast
 from pathlib import Path
 
 from tests.architecture.packages import PACKAGES, ROOT
-
-
-def _docstrings(tree: ast.Module) -> set[int]:
-    """The ids of the docstring nodes of a module, its classes and functions."""
-    found: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                found.add(id(body[0].value))
-    return found
+from tests.source_strings import docstring_ids
 
 
 def _worded(path: Path) -> list[str]:
     """The strings of `path`'s code (docstrings aside) that hold a character outside ASCII."""
     tree = ast.parse(path.read_text("utf-8"))
-    skip = _docstrings(tree)
+    skip = docstring_ids(tree)
     return [
         node.value
         for node in ast.walk(tree)

@@ -17,6 +17,7 @@ import pytest
 
 from core.cues import SUFFIX, CueError, Cues, cues
 from core.wording import languages
+from tests.source_strings import docstring_ids
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("core", "knowledge", "controllers", "brain", "bot", "console", "cli")
@@ -61,17 +62,6 @@ def test_every_entry_is_read_by_its_module(path: Path) -> None:
     assert unread == []
 
 
-def _docstrings(tree: ast.Module) -> set[int]:
-    """The ids of the docstring nodes of a module, its classes and functions."""
-    found: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                found.add(id(body[0].value))
-    return found
-
-
 @pytest.mark.parametrize("path", CUE_FILES, ids=lambda path: str(path.relative_to(ROOT)))
 def test_a_module_with_a_cue_file_keeps_its_chinese_words_there(path: Path) -> None:
     """Once a recognizer's words are data, its code holds no Chinese text: a word added to
@@ -79,7 +69,7 @@ def test_a_module_with_a_cue_file_keeps_its_chinese_words_there(path: Path) -> N
     words would not see, and a third language could not follow. (Docstrings and comments may
     quote an example.)"""
     tree = ast.parse(path.with_name(path.name.removesuffix(SUFFIX) + ".py").read_text("utf-8"))
-    skip = _docstrings(tree)
+    skip = docstring_ids(tree)
     found = [
         node.value
         for node in ast.walk(tree)

@@ -23,6 +23,7 @@ file and the name.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -127,14 +128,28 @@ class Cues:
         return tuple(entry)
 
 
-@cache
 def cues(module: str) -> Cues:
-    """The cue file of `module` (pass `__name__`), read once a process."""
+    """The cue file of `module` (pass `__name__`), read once a process. A module run with
+    `python -m` is named "__main__": its cue file is found by the name it was run as
+    (`core.text.onnx_export` runs so in the install's build environment)."""
+    return _cues(_run_as(module))
+
+
+def _run_as(module: str) -> str:
+    """The module's importable name: "__main__" is the module `python -m` ran."""
+    if module != "__main__":
+        return module
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return spec.name if spec is not None and spec.name else module
+
+
+@cache
+def _cues(module: str) -> Cues:
     package, _, stem = module.rpartition(".")
     shown = f"{module.replace('.', '/')}{SUFFIX}"
     try:
         source = resources.files(package).joinpath(f"{stem}{SUFFIX}")
-    except ModuleNotFoundError:
+    except (ModuleNotFoundError, ValueError):  # no such package, or none ("__main__")
         source = None
     if source is None or not source.is_file():
         raise CueError(f"no cue file {shown} for the module {module!r}")

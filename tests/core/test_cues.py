@@ -9,7 +9,10 @@ language, so both are caught here for every cue file shipped.
 from __future__ import annotations
 
 import ast
+import os
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -135,3 +138,26 @@ def test_a_missing_file_or_entry_or_a_wrong_shape_names_the_file_and_the_key() -
         found.text("words")
     with pytest.raises(CueError, match=r"x\.cues\.yaml: 'n' is not a list of text"):
         found.words("n")
+
+
+def test_a_module_run_with_python_m_finds_its_cue_file(tmp_path: Path) -> None:
+    """`python -m` names the module "__main__" (the install runs `python -m
+    core.text.onnx_export` so in its build environment): its cue file is found by the name it
+    was run as. It failed the install with "Empty module name"."""
+    package = tmp_path / "cuepkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "reader.cues.yaml").write_text("greeting: hello\n", encoding="utf-8")
+    (package / "reader.py").write_text(
+        "from core.cues import cues\nprint(cues(__name__).regex('greeting'))\n", encoding="utf-8"
+    )
+    path = os.pathsep.join([str(tmp_path), str(ROOT)])
+    ran = subprocess.run(
+        [sys.executable, "-m", "cuepkg.reader"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": path},
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "hello"

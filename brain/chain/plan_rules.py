@@ -28,7 +28,6 @@ from brain.chain.lookup import (
     prefer_existing,
 )
 from brain.chain.request_type import (
-    QUESTION_MARKS,
     RequestType,
     question_form,
     questions_stay_questions,
@@ -44,6 +43,7 @@ from brain.routing.plan import Candidate, RoutePlan
 from controllers.references import THING_KINDS, mentions
 from controllers.roles import ANSWERS, OUTAGES, RECORDS
 from core.records import DryRunRecord, EscalationRecord
+from core.text.language import QUESTION_MARKS
 
 if TYPE_CHECKING:
     from brain.chain.evaluate import Evaluation

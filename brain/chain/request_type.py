@@ -27,6 +27,7 @@ from brain.intent.split import split_requests
 from brain.routing.plan import RoutePlan
 from core.cues import cues
 from core.records import IntentResult
+from core.text.language import QUESTION_MARKS
 
 #: The language-specific forms (`request_type.cues.yaml` beside it; `core.cues`).
 _CUES = cues(__name__)
@@ -92,7 +93,6 @@ _OWN_FAILURE = re.compile(_CUES.regex("own_failure"), re.IGNORECASE)
 #: A declarative first clause ("My VPN is down, how do I fix it?") is the report itself.
 _FIRST_CLAUSE = re.compile(_CUES.regex("first_clause"))
 #: The marks a question ends with (full-width too).
-QUESTION_MARKS = _CUES.words("question_marks")
 
 
 def request_type(text: str, intent: IntentResult, vector: np.ndarray | None = None) -> RequestType:

@@ -38,6 +38,7 @@ from scipy import sparse
 from core.calibrated_linear import CalibratedLinear, fit_temperature, grouped_out_of_fold
 from core.cues import cues
 from core.model_files import shipped_file
+from core.text.language import QUESTION_MARKS
 from core.text.sparse import char_ngrams, stable_hash
 
 __all__ = [
@@ -71,7 +72,6 @@ _CUES = cues(__name__)
 CLAUSE_MARKS_LATIN = _CUES.regex("clause_marks_latin")
 CLAUSE_MARKS_WIDE = _CUES.regex("clause_marks_wide")
 _CLAUSE = re.compile(f"[{CLAUSE_MARKS_LATIN}{CLAUSE_MARKS_WIDE}]")
-_QUESTION_ENDS = _CUES.words("question_ends")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 Embed = Callable[[Sequence[str]], np.ndarray]
 
@@ -148,7 +148,7 @@ def design(texts: Sequence[str], vectors: np.ndarray | None = None) -> sparse.cs
         stripped = text.strip()
         extra = (
             math.log1p(size) / 3.0,
-            float(stripped.endswith(_QUESTION_ENDS)),
+            float(stripped.endswith(QUESTION_MARKS)),
             float(bool(_CJK.search(text))),
         )
         for offset, value in enumerate(extra):

@@ -51,6 +51,7 @@ from scipy import sparse
 from core import model_files
 from core.calibrated_linear import CalibratedLinear, fit_temperature, grouped_out_of_fold
 from core.cues import cues
+from core.text.language import QUESTION_MARKS
 from core.text.multilingual import DIM as ML_DIM
 from core.text.multilingual import multilingual_vectors
 from core.text.sparse import char_ngrams, stable_hash
@@ -167,7 +168,7 @@ def _scalars(t: Thread, cosine: float, ml_cosine: float = 0.0) -> np.ndarray:
         ),
         "log_size": math.log1p(size) / 3.0,
         "short": float(size <= 3),
-        "question_mark": float(any(mark in t.message for mark in _QUESTION_MARKS)),
+        "question_mark": float(any(mark in t.message for mark in QUESTION_MARKS)),
         "asked": float(bool(asked)),
         **{f"asked_{f}": float(f in fields) for f in QUESTION_FIELDS},
         "same_user": float(t.same_user),
@@ -200,7 +201,6 @@ def _hashed(texts: Sequence[str]) -> sparse.csr_matrix:
 
 _CUES = cues(__name__)
 _CLAUSE = re.compile(f"[{_CUES.regex('clause_marks')}]+\\s*|{_CUES.regex('clause_words')}")
-_QUESTION_MARKS = _CUES.words("question_marks")
 
 
 def _tail(text: str) -> str:

@@ -32,7 +32,7 @@ from controllers.verification import specific_terms
 from core.cues import cues
 from core.records import Decision, DryRunRecord, ExecutionResult, IntentResult, Message
 from core.stores.records import ConversationState, OpenQuestion
-from core.text.language import is_chinese, turn_is_chinese
+from core.text.language import QUESTION_MARKS, is_chinese, turn_is_chinese
 from core.wording import wording_for
 
 if TYPE_CHECKING:
@@ -65,7 +65,6 @@ _RESOLVED = re.compile(_CUES.regex("resolved"), re.IGNORECASE)
 #: Between a field's name and its value ("the category is printer", "类别是打印机").
 _NAMED_VALUE_LINK = _CUES.regex("named_value_link")
 _REPLY_END_MARKS = _CUES.regex("reply_end_marks")
-_QUESTION_ENDS = _CUES.words("question_ends")
 
 
 #: Fields a reply may name to give their value ("the category is printer", "系统是 Jira"); the
@@ -256,7 +255,7 @@ def read_follow_up(text: str, state: ConversationState) -> FollowUp | None:
 def _detail(text: str) -> bool:
     """A short reply that adds to the record: a value, a place, a model ("the HP one on the
     3rd floor", "是GitLab的"), not a question, a request of its own or a bare "ok"."""
-    if _NO_VALUE.match(text.strip(_REPLY_END_MARKS)) or text.strip().endswith(_QUESTION_ENDS):
+    if _NO_VALUE.match(text.strip(_REPLY_END_MARKS)) or text.strip().endswith(QUESTION_MARKS):
         return False
     return not (question_form(text) or work_form(text)) and bool(_clean(text))
 

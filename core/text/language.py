@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.cues import cues
+
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
@@ -39,6 +41,10 @@ def detect_language(text: str) -> str:
     if ratio <= 0.1:
         return "en"
     return "mixed"
+
+
+#: The marks that make a message a question (its last character, or anywhere in it).
+QUESTION_MARKS = cues(__name__).words("question_marks")
 
 
 def is_chinese(text: str) -> bool:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from core.config import WebhookConfig
-from core.text.language import is_chinese
+from core.text.language import replies_in_chinese
 
 if TYPE_CHECKING:
     from controllers.tickets import TicketStore
@@ -63,7 +63,7 @@ class ControllerContext:
     def in_chinese(self) -> bool:
         """Reply to this asker in Chinese? As the decision's own reply does
         (`Decision.in_chinese`), so one reply is in one language."""
-        return self.language == "zh" if self.language else is_chinese(self.text)
+        return replies_in_chinese(self.language, self.text)
 
 
 @dataclass(slots=True)

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from core.plans import DcrTrace, Plan
-from core.text.language import is_chinese
+from core.text.language import replies_in_chinese
 
 Tier = Literal["fast", "verify", "dynamic"]
 Role = Literal["primary", "supporting"]
@@ -436,7 +436,7 @@ class Decision:
     @property
     def in_chinese(self) -> bool:
         """Whether replies about this decision are in Chinese."""
-        return self.language == "zh" if self.language else is_chinese(self.text)
+        return replies_in_chinese(self.language, self.text)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole record (the decision JSON contract), a copy."""

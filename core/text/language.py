@@ -64,6 +64,13 @@ def is_chinese(text: str) -> bool:
     return cjk >= words / 3
 
 
+def replies_in_chinese(language: str, text: str) -> bool:
+    """Are replies about `text` in Chinese? As recorded (`language`: "zh" or "en", where the
+    conversation read the asker's language otherwise than the text alone), else as the text
+    reads (`is_chinese`). Decisions and controller contexts answer alike through it."""
+    return language == "zh" if language else is_chinese(text)
+
+
 def has_cjk(text: str) -> bool:
     """Whether `text` holds any CJK ideograph (a Chinese term, or a word with one in it)."""
     return _CJK_WIDE.search(text) is not None
